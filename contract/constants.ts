@@ -1,0 +1,46 @@
+// Plain values shared by app and server. No imports here: the app may import this file by value
+// without pulling a schema library into its bundle.
+
+/** API language codes (the LANG header), in the order the language switcher lists them. */
+export const LANG_CODES = ['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS'] as const
+export type LangCode = (typeof LANG_CODES)[number]
+export const DEFAULT_LANG: LangCode = 'TW'
+
+/** Locale file under locales/ for each API code. */
+export const LOCALE_FILE: Record<LangCode, string> = {
+  TW: 'tw', EN: 'en', ZH: 'zh', JP: 'jp', KO: 'ko', TH: 'th', PT: 'pt', ID: 'id', VN: 'vn', MS: 'ms',
+}
+
+/** BCP 47 tag per API code, for Intl and the html lang attribute. */
+export const LANG_TAG: Record<LangCode, string> = {
+  TW: 'zh-TW', EN: 'en', ZH: 'zh-CN', JP: 'ja', KO: 'ko', TH: 'th', PT: 'pt', ID: 'id', VN: 'vi', MS: 'ms',
+}
+
+/** Each language's own name, shown in the switcher. */
+export const LANG_NAME: Record<LangCode, string> = {
+  TW: '繁體中文', EN: 'English', ZH: '简体中文', JP: '日本語', KO: '한국어', TH: 'ไทย', PT: 'Português',
+  ID: 'Bahasa Indonesia', VN: 'Tiếng Việt', MS: 'Bahasa Melayu',
+}
+
+export function isLangCode(v: unknown): v is LangCode {
+  return typeof v === 'string' && (LANG_CODES as readonly string[]).includes(v)
+}
+
+/** Body codes of the envelope (DESIGN §3). HTTP status carries the class; the body code the detail. */
+export const CODE = {
+  OK: 200,
+  INVALID: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  SERVER: 500,
+} as const
+
+export const PAGE_SIZE_DEFAULT = 10
+export const PAGE_SIZE_MAX = 100
+/** Money is integer units of 1e-8 on the server and decimal strings with at most 8 decimals on the wire. */
+export const MONEY_DECIMALS = 8
+export const DISPLAY_DECIMALS = 6
+export const INVITE_CODE_PATTERN = '^[A-Z0-9]{4,16}$'

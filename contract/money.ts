@@ -1,0 +1,23 @@
+// Money on the wire is a decimal string; inside, integer units of 1e-8 (DESIGN §3). Pure, no imports,
+// so app and server share it.
+
+const SCALE = 100_000_000n
+const MONEY_RE = /^(0|[1-9][0-9]{0,19})(?:\.([0-9]{1,8}))?$/
+
+/** "12.5" → 1250000000n. Returns null for anything that is not a non-negative amount with ≤ 8 decimals. */
+export function parseMoney(text: string): bigint | null {
+  const m = MONEY_RE.exec(text)
+  if (!m) return null
+  const whole = BigInt(m[1] as string)
+  const frac = BigInt(((m[2] ?? '') + '00000000').slice(0, 8))
+  return whole * SCALE + frac
+}
+
+/** 1250000000n → "12.5": no trailing zeros, no exponent, sign kept. */
+export function formatMoney(units: bigint): string {
+  const neg = units < 0n
+  const abs = neg ? -units : units
+  const whole = abs / SCALE
+  const frac = (abs % SCALE).toString().padStart(8, '0').replace(/0+$/, '')
+  return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`
+}

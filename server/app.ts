@@ -1,0 +1,154 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Fastify, { type FastifyError } from 'fastify'
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import fastifyWebsocket from '@fastify/websocket'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Ajv, type Options as AjvOptions } from 'ajv'
+import addFormats from 'ajv-formats'
+import { CODE } from '../contract/constants.ts'
+import type { Config } from './config.ts'
+import type { Ctx } from './context.ts'
+import { openDatabase } from './db/index.ts'
+import { migrate } from './db/migrate.ts'
+import { seedDemo } from './db/seed.ts'
+import { ApiError } from './http/errors.ts'
+import { authHook } from './http/auth.ts'
+import { idempotency } from './http/idempotency.ts'
+import { serveApp } from './http/static.ts'
+import type { App } from './http/types.ts'
+import { langOf, translate } from './i18n.ts'
+import { authRoutes } from './modules/auth/routes.ts'
+import { createAuthService } from './modules/auth/service.ts'
+import { commonRoutes } from './modules/common/routes.ts'
+import { createCommonService } from './modules/common/service.ts'
+import { noticeRoutes } from './modules/notice/routes.ts'
+import { createNoticeService } from './modules/notice/service.ts'
+import { userRoutes } from './modules/user/routes.ts'
+import { createUserService } from './modules/user/service.ts'
+import { Hub } from './ws/hub.ts'
+
+export interface BuildOptions {
+  config: Config
+  /** A clock tests can move. */
+  now?: () => number
+}
+
+export interface Built {
+  app: App
+  ctx: Ctx
+  hub: Hub
+  rootInviteCode: string
+}
+
+function ajv(opts: AjvOptions) {
+  const a = new Ajv({ allErrors: false, useDefaults: true, strict: false, ...opts })
+  addFormats.default(a)
+  return a
+}
+
+/** The field an Ajv error is about, as the client named it. */
+function fieldOf(err: FastifyError): string {
+  const v = err.validation?.[0]
+  if (!v) return ''
+  const missing = (v.params as { missingProperty?: string }).missingProperty
+  const p = v.instancePath.replace(/^\//, '').replace(/\//g, '.')
+  return missing ? (p ? `${p}.${missing}` : missing) : p || (err.validationContext ?? '')
+}
+
+export async function buildApp({ config, now = Date.now }: BuildOptions): Promise<Built> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: process.env.NADI_TRUST_PROXY === '1',
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const { sqlite, db, close } = openDatabase(config.dbFile)
+  migrate(sqlite)
+  const ctx: Ctx = { config, sqlite, db, now, log: app.log }
+  app.addHook('onClose', async () => close())
+
+  // Bodies are checked strictly (a string is not a number); query strings arrive as text and are coerced.
+  const strict = ajv({ coerceTypes: false, removeAdditional: false })
+  const coercing = ajv({ coerceTypes: 'array', removeAdditional: false })
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+
+  app.decorateRequest('lang', 'TW')
+  app.addHook('onRequest', async (req, reply) => {
+    req.lang = langOf(req.headers.lang)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin')
+    reply.header('x-frame-options', 'DENY')
+    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store')
+  })
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const t = (key: string, params?: Record<string, string | number>) => translate(req.lang, key, params)
+    if (err instanceof ApiError) {
+      return reply.status(err.status).send({ code: err.code, msg: t(err.key, err.params), data: null })
+    }
+    if (err.validation) {
+      const field = fieldOf(err)
+      const label = translate(req.lang, `fields.${field}`)
+      return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: label.startsWith('fields.') ? field : label }), data: null })
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.status(413).send({ code: 413, msg: t('errors.bodyTooLarge'), data: null })
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.status(415).send({ code: 415, msg: t('errors.unsupportedMediaType'), data: null })
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.malformedBody'), data: null })
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ code: err.statusCode, msg: t('errors.badRequest'), data: null })
+    }
+    req.log.error({ err }, 'unhandled error')
+    return reply.status(500).send({ code: CODE.SERVER, msg: t('errors.server'), data: null })
+  })
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'NADI API', version: '1', description: 'Every body is the envelope {code, msg, data}; code 200 is success.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  })
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' })
+
+  const auth = createAuthService(ctx)
+  const notices = createNoticeService(ctx)
+  authHook(app, auth)
+  idempotency(app, ctx)
+
+  authRoutes(app, auth)
+  userRoutes(app, createUserService(ctx))
+  commonRoutes(app, createCommonService(ctx, notices))
+  noticeRoutes(app, notices)
+
+  const hub = new Hub(config.ws, now)
+  await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
+  app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
+    const token = (req.query as Record<string, unknown>).token
+    const user = typeof token === 'string' && token ? await auth.authenticate(token) : null
+    hub.attach(socket, user)
+  })
+  hub.start()
+  app.addHook('preClose', async () => hub.stop())
+
+  const hasApp = await serveApp(app, config.distDir)
+  const indexHtml = path.join(config.distDir, 'index.html')
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/ws') || (req.method !== 'GET' && req.method !== 'HEAD') || !hasApp) {
+      return reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang, 'errors.notFound'), data: null })
+    }
+    // Every other GET is a client route: the shell answers and the app's router takes over.
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml))
+  })
+
+  const rootInviteCode = await auth.ensureRoot()
+  if (config.demo) await seedDemo(ctx)
+  return { app, ctx, hub, rootInviteCode }
+}

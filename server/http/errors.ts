@@ -1,0 +1,27 @@
+import { CODE } from '../../contract/constants.ts'
+
+type Params = Record<string, string | number>
+
+/**
+ * A business or input error with its HTTP status, envelope code and the locale key of its message.
+ * The message is rendered in the request's language by the error handler.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    readonly key: string,
+    readonly params: Params = {},
+  ) {
+    super(key)
+  }
+}
+
+export const badRequest = (key: string, params?: Params) => new ApiError(400, CODE.INVALID, key, params)
+export const notFound = (key = 'errors.notFound', params?: Params) => new ApiError(404, CODE.NOT_FOUND, key, params)
+export const conflict = (key: string, params?: Params) => new ApiError(409, CODE.CONFLICT, key, params)
+export const tooMany = () => new ApiError(429, CODE.RATE_LIMITED, 'errors.tooFrequent')
+export const unauthorized = (key: 'errors.loginRequired' | 'errors.loginExpired') =>
+  new ApiError(401, CODE.UNAUTHORIZED, key)
+/** SPEC §8: HTTP 401 with body code 200 tells the app to ask for an invite code. */
+export const inviteRequired = () => new ApiError(401, CODE.OK, 'errors.inviteRequired')

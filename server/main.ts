@@ -1,0 +1,32 @@
+import { buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+
+const config = loadConfig()
+const { app, rootInviteCode } = await buildApp({ config })
+
+let closing = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  })
+}
+
+await app.listen({ host: config.host, port: config.port })
+const url = `http://localhost:${config.port}`
+// Printed plainly as well as logged: the first person to sign up needs this code.
+process.stdout.write(
+  `\n  NADI is running at ${url}  (${config.env}${config.demo ? ', demo' : ''})\n` +
+    `  Root invite code: ${rootInviteCode}   →  ${url}/?code=${rootInviteCode}\n` +
+    `  API docs: ${url}/api/docs\n\n`,
+)

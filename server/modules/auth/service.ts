@@ -1,0 +1,248 @@
+import crypto from 'node:crypto'
+import { getAddress, verifyMessage } from 'ethers'
+import { sql, type Transaction } from 'kysely'
+import type { DB } from '../../db/schema.ts'
+import type { Ctx } from '../../context.ts'
+import type { LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '../../../contract/auth.ts'
+import { ApiError, badRequest, inviteRequired, tooMany } from '../../http/errors.ts'
+import { WindowLimiter } from '../../http/rateLimit.ts'
+import type { AuthUser } from '../../http/types.ts'
+import { buildSiweMessage, nonceOf, safeDomain } from './siwe.ts'
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+export function randomInviteCode(length = 8): string {
+  const bytes = crypto.randomBytes(length)
+  let out = ''
+  for (const b of bytes) out += CODE_ALPHABET[b % CODE_ALPHABET.length]
+  return out
+}
+
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
+
+export interface RequestMeta {
+  ip: string
+  userAgent?: string | undefined
+  /** host[:port] and origin the request came to, used when no public URL is configured. */
+  host?: string | undefined
+  protocol?: string | undefined
+}
+
+export type AuthService = ReturnType<typeof createAuthService>
+
+export function createAuthService(ctx: Ctx) {
+  const { db, config } = ctx
+  const perAddress = new WindowLimiter(config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
+  const perIp = new WindowLimiter(config.rateLimit.loginPerIp, config.rateLimit.windowMs)
+
+  function limit(ip: string, address: string) {
+    const now = ctx.now()
+    // Both counters advance, so a flood from one IP cannot hide behind many addresses or vice versa.
+    const ipOk = perIp.take(ip, now)
+    const addressOk = perAddress.take(address, now)
+    if (!ipOk || !addressOk) throw tooMany()
+  }
+
+  function origin(meta: RequestMeta): { domain: string; uri: string } {
+    if (config.publicUrl) {
+      const u = new URL(config.publicUrl)
+      return { domain: u.host, uri: u.origin }
+    }
+    const domain = safeDomain(meta.host) ?? `localhost:${config.port}`
+    const protocol = meta.protocol === 'https' ? 'https' : 'http'
+    return { domain, uri: `${protocol}://${domain}` }
+  }
+
+  async function findUserByAddress(address: string) {
+    return db.selectFrom('users').select(['id']).where('wallet_address', '=', address.toLowerCase()).executeTakeFirst()
+  }
+
+  async function findInviter(code: string) {
+    return db.selectFrom('users').select(['id', 'depth']).where('code', '=', code).executeTakeFirst()
+  }
+
+  return {
+    async isRegistered(address: string, meta: RequestMeta): Promise<boolean> {
+      limit(meta.ip, address.toLowerCase())
+      return (await findUserByAddress(address)) !== undefined
+    },
+
+    async loginMessage(q: LoginMessageQuery, meta: RequestMeta): Promise<LoginMessage> {
+      const address = q.address.toLowerCase()
+      limit(meta.ip, address)
+      const registered = (await findUserByAddress(address)) !== undefined
+      let inviteCode: string | null = null
+      if (!registered) {
+        if (!q.code) throw inviteRequired()
+        if (!(await findInviter(q.code))) throw badRequest('errors.inviteUnknown')
+        inviteCode = q.code
+      }
+      const now = ctx.now()
+      const nonce = crypto.randomBytes(16).toString('hex')
+      const expiresAt = now + config.login.nonceTtlMs
+      const message = buildSiweMessage({
+        ...origin(meta),
+        address: getAddress(address),
+        statement: config.login.statement,
+        chainId: q.chainId,
+        nonce,
+        issuedAt: now,
+        expiresAt,
+        inviteCode,
+      })
+      await db.deleteFrom('login_nonces').where('expires_at', '<', BigInt(now)).execute()
+      await db
+        .insertInto('login_nonces')
+        .values({
+          nonce,
+          address,
+          message,
+          invite_code: inviteCode,
+          chain_id: BigInt(q.chainId),
+          issued_at: BigInt(now),
+          expires_at: BigInt(expiresAt),
+        })
+        .execute()
+      return { message, nonce, expires_at: expiresAt, registered }
+    },
+
+    async login(body: LoginBody, meta: RequestMeta): Promise<LoginResult> {
+      const address = body.address.toLowerCase()
+      limit(meta.ip, address)
+      const nonce = nonceOf(body.message)
+      if (!nonce) throw badRequest('errors.loginMessageInvalid')
+      // The nonce is spent by any attempt that names it, successful or not: a message is tried once.
+      const issued = await db.deleteFrom('login_nonces').where('nonce', '=', nonce).returningAll().executeTakeFirst()
+      if (!issued) throw badRequest('errors.loginMessageInvalid')
+      if (issued.message !== body.message || issued.address !== address) throw badRequest('errors.loginMessageInvalid')
+      if (Number(issued.expires_at) <= ctx.now()) throw badRequest('errors.loginMessageExpired')
+      if (body.code && issued.invite_code && body.code !== issued.invite_code) throw badRequest('errors.loginMessageInvalid')
+      let signer: string
+      try {
+        signer = verifyMessage(body.message, body.sign_message).toLowerCase()
+      } catch {
+        throw badRequest('errors.invalidSignature')
+      }
+      if (signer !== address) throw badRequest('errors.invalidSignature')
+
+      const token = crypto.randomBytes(32).toString('base64url')
+      const now = ctx.now()
+      await db.transaction().execute(async (trx) => {
+        let user = await trx.selectFrom('users').select(['id']).where('wallet_address', '=', address).executeTakeFirst()
+        if (!user) {
+          if (!issued.invite_code) throw inviteRequired()
+          const inviter = await trx
+            .selectFrom('users')
+            .select(['id', 'depth'])
+            .where('code', '=', issued.invite_code)
+            .executeTakeFirst()
+          if (!inviter) throw badRequest('errors.inviteUnknown')
+          user = await insertUser(trx, address, inviter, now)
+        }
+        await trx
+          .insertInto('sessions')
+          .values({
+            token_hash: hashToken(token),
+            user_id: user.id,
+            created_at: BigInt(now),
+            last_seen_at: BigInt(now),
+            expires_at: BigInt(now + config.session.idleMs),
+            revoked_at: null,
+            ip: meta.ip,
+            user_agent: meta.userAgent?.slice(0, 300) ?? null,
+          })
+          .execute()
+      })
+      return { token, idle_ms: config.session.idleMs }
+    },
+
+    /** The user behind a bearer token, renewing its idle expiry; null when unknown, revoked or expired. */
+    async authenticate(token: string): Promise<AuthUser | null> {
+      if (token.length < 20 || token.length > 100) return null
+      const now = ctx.now()
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.id as sid', 'sessions.created_at', 'sessions.last_seen_at', 'users.id as uid', 'users.wallet_address'])
+        .where('sessions.token_hash', '=', hashToken(token))
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', BigInt(now))
+        .executeTakeFirst()
+      if (!row) return null
+      // Renew at most every 10 s: the expiry slides without a write on every request.
+      if (now - Number(row.last_seen_at) > 10_000) {
+        const expires = Math.min(now + config.session.idleMs, Number(row.created_at) + config.session.maxAgeMs)
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: BigInt(now), expires_at: BigInt(expires) })
+          .where('id', '=', row.sid)
+          .execute()
+      }
+      return { id: Number(row.uid), address: row.wallet_address ?? '', sessionId: Number(row.sid) }
+    },
+
+    async logout(sessionId: number): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ revoked_at: BigInt(ctx.now()) })
+        .where('id', '=', BigInt(sessionId))
+        .where('revoked_at', 'is', null)
+        .execute()
+    },
+
+    /** The root account everybody's referral tree starts from; its code is printed at start. */
+    async ensureRoot(): Promise<string> {
+      const root = await db.selectFrom('users').select(['id', 'code']).where('is_root', '=', 1n).executeTakeFirst()
+      const wanted = config.rootInviteCode
+      if (root) {
+        if (wanted && root.code !== wanted) {
+          const taken = await db.selectFrom('users').select('id').where('code', '=', wanted).executeTakeFirst()
+          if (taken) throw new Error(`NADI_ROOT_INVITE_CODE ${wanted} is already another user's code`)
+          await db.updateTable('users').set({ code: wanted }).where('id', '=', root.id).execute()
+          return wanted
+        }
+        return root.code
+      }
+      const code = wanted ?? randomInviteCode()
+      await db
+        .insertInto('users')
+        .values({ wallet_address: null, code, name: 'NADI', inviter_id: null, depth: 0n, is_root: 1n, created_at: BigInt(ctx.now()) })
+        .execute()
+      return code
+    },
+  }
+}
+
+async function insertUser(trx: Transaction<DB>, address: string, inviter: { id: bigint; depth: bigint }, now: number) {
+  let inserted: { id: bigint } | undefined
+  for (let attempt = 0; !inserted; attempt++) {
+    const code = randomInviteCode()
+    const clash = await trx.selectFrom('users').select('id').where('code', '=', code).executeTakeFirst()
+    if (clash) {
+      if (attempt > 20) throw new ApiError(500, 500, 'errors.server')
+      continue
+    }
+    inserted = await trx
+      .insertInto('users')
+      .values({
+        wallet_address: address,
+        code,
+        name: `NADI-${address.slice(-6).toUpperCase()}`,
+        inviter_id: inviter.id,
+        depth: inviter.depth + 1n,
+        created_at: BigInt(now),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  }
+  await trx.updateTable('users').set((eb) => ({ zhi_num: eb('zhi_num', '+', 1n) })).where('id', '=', inviter.id).execute()
+  // Everyone from the inviter up to the root gains one team member.
+  await sql`
+    WITH RECURSIVE up(id, inviter_id) AS (
+      SELECT id, inviter_id FROM users WHERE id = ${inviter.id}
+      UNION ALL
+      SELECT u.id, u.inviter_id FROM users u JOIN up ON u.id = up.inviter_id
+    )
+    UPDATE users SET team_num = team_num + 1 WHERE id IN (SELECT id FROM up)`.execute(trx)
+  return inserted
+}

@@ -1,0 +1,68 @@
+import type { Ctx } from '../../context.ts'
+import type { Banner, MainInfo, PublicConfig } from '../../../contract/common.ts'
+import { DEFAULT_LANG, LANG_CODES, LANG_NAME, LOCALE_FILE, type LangCode } from '../../../contract/constants.ts'
+import type { NoticeService } from '../notice/service.ts'
+
+const DAY_MS = 86_400_000
+
+export type CommonService = ReturnType<typeof createCommonService>
+
+export function createCommonService(ctx: Ctx, notices: NoticeService) {
+  const { db, config } = ctx
+  return {
+    async bannerList(lang: LangCode): Promise<Banner[]> {
+      const rows = await db.selectFrom('banners').selectAll().where('active', '=', 1n).orderBy('sort').orderBy('id').execute()
+      if (rows.length === 0) return []
+      const texts = await db.selectFrom('banner_texts').selectAll().where('banner_id', 'in', rows.map((r) => r.id)).execute()
+      return rows.map((r) => {
+        const mine = texts.filter((t) => t.banner_id === r.id)
+        const t = mine.find((x) => x.lang === LOCALE_FILE[lang]) ?? mine.find((x) => x.lang === 'tw') ?? mine[0]
+        return { id: Number(r.id), image: r.image, link: r.link, title: t?.title ?? '' }
+      })
+    },
+
+    async mainInfo(): Promise<MainInfo> {
+      const now = ctx.now()
+      const dayStart = now - (now % DAY_MS)
+      const members = db.selectFrom('users').where('is_root', '=', 0n)
+      const { n } = await members.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
+      const { n: today } = await members
+        .select((eb) => eb.fn.countAll<bigint>().as('n'))
+        .where('created_at', '>=', BigInt(dayStart))
+        .executeTakeFirstOrThrow()
+      return {
+        member_count: Number(n),
+        new_members_today: Number(today),
+        nadi_price: config.nadiReferencePrice,
+        notice_count: await notices.count(),
+        server_time: now,
+      }
+    },
+
+    config(): PublicConfig {
+      return {
+        languages: LANG_CODES.map((code) => ({ code, name: LANG_NAME[code] })),
+        default_lang: DEFAULT_LANG,
+        chains: config.chains.map((c) => ({ id: c.id, key: c.key, name: c.name, native_symbol: c.nativeSymbol })),
+        login_chain_id: config.login.chainId,
+        limits: {
+          page_size: config.limits.pageSize,
+          withdraw_min: config.limits.withdrawMin,
+          withdraw_confirmations: config.limits.withdrawConfirmations,
+          display_decimals: config.limits.displayDecimals,
+          session_idle_ms: config.session.idleMs,
+        },
+        chain_notice:
+          config.chainNotice && config.chainNotice.endsAt > ctx.now()
+            ? {
+                id: config.chainNotice.id,
+                countdown_seconds: config.chainNotice.countdownSeconds,
+                starts_at: config.chainNotice.startsAt,
+                ends_at: config.chainNotice.endsAt,
+              }
+            : null,
+        demo: config.demo,
+      }
+    },
+  }
+}

@@ -1,0 +1,212 @@
+import type { WebSocket } from 'ws'
+import type { Config } from '../config.ts'
+import type { AuthUser } from '../http/types.ts'
+import type { AckFrame, ErrorFrame } from '../../contract/socket.ts'
+
+/**
+ * A family of streams an area publishes (books:*, tickers:*, user@*…). Areas register theirs; a
+ * SUBSCRIBE to a stream no family claims is refused, so the protocol never promises data nobody sends.
+ */
+export interface StreamFamily {
+  /** True when this family serves the stream name. */
+  matches(stream: string): boolean
+  /** Private families (user@…) need a signed-in connection and only ever reach their owner. */
+  private: boolean
+  /** Called after a subscription is acknowledged, e.g. to send a snapshot. */
+  onSubscribe?(conn: Connection, stream: string): void
+}
+
+export interface Connection {
+  readonly id: number
+  readonly user: AuthUser | null
+  send(frame: unknown): void
+}
+
+type FrameId = number | string | null
+
+const ERR = { badRequest: 400, unauthorized: 401, unknownStream: 404, tooMany: 429 } as const
+
+function isId(v: unknown): v is number | string {
+  return (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && v.length <= 64)
+}
+
+export class Hub {
+  private readonly families: StreamFamily[] = []
+  /** stream → connections; private streams are keyed per user as `stream#userId`. */
+  private readonly subscribers = new Map<string, Set<Conn>>()
+  private readonly conns = new Set<Conn>()
+  private nextId = 1
+  private heartbeat: NodeJS.Timeout | null = null
+
+  constructor(private readonly cfg: Config['ws'], private readonly now: () => number = Date.now) {}
+
+  register(family: StreamFamily): void {
+    this.families.push(family)
+  }
+
+  get connectionCount(): number {
+    return this.conns.size
+  }
+
+  start(): void {
+    // Server-side pings find dead peers that never closed (phones that lost the network).
+    this.heartbeat = setInterval(() => {
+      for (const c of this.conns) {
+        if (!c.alive) {
+          c.socket.terminate()
+          continue
+        }
+        c.alive = false
+        c.socket.ping()
+      }
+    }, this.cfg.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  stop(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat)
+    for (const c of this.conns) c.socket.close(1001, 'server shutting down')
+  }
+
+  /** Sends a frame to every subscriber of a public stream. */
+  publish(stream: string, frame: unknown): void {
+    const set = this.subscribers.get(stream)
+    if (!set || set.size === 0) return
+    const text = JSON.stringify(frame)
+    for (const c of set) c.sendText(text)
+  }
+
+  /** Sends a frame on a private stream to its owner's connections only. */
+  publishToUser(userId: number, stream: string, frame: unknown): void {
+    this.publish(`${stream}#${userId}`, frame)
+  }
+
+  attach(socket: WebSocket, user: AuthUser | null): Conn {
+    const conn = new Conn(this.nextId++, socket, user)
+    this.conns.add(conn)
+    socket.on('pong', () => (conn.alive = true))
+    socket.on('message', (data, isBinary) => {
+      conn.alive = true
+      if (isBinary) return
+      this.onText(conn, data.toString())
+    })
+    socket.on('close', () => this.detach(conn))
+    socket.on('error', () => this.detach(conn))
+    return conn
+  }
+
+  private detach(conn: Conn): void {
+    if (!this.conns.delete(conn)) return
+    for (const key of conn.subscriptions) this.subscribers.get(key)?.delete(conn)
+    conn.subscriptions.clear()
+  }
+
+  private onText(conn: Conn, text: string): void {
+    if (!conn.allow(this.now(), this.cfg.maxMessagesPerSecond)) {
+      // A flood gets one error a second, never a close: a good client that burst briefly stays connected.
+      if (conn.shouldWarn(this.now())) conn.send(error(null, ERR.tooMany, 'too many messages'))
+      return
+    }
+    if (text === 'ping') {
+      conn.sendText('pong')
+      return
+    }
+    let frame: unknown
+    try {
+      frame = JSON.parse(text)
+    } catch {
+      return // malformed frames are ignored (SPEC §7)
+    }
+    if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return
+    const f = frame as Record<string, unknown>
+    const id: FrameId = isId(f.id) ? f.id : null
+    switch (f.method) {
+      case 'GET_TIME':
+        conn.send(ack(id, this.now()))
+        return
+      case 'SUBSCRIBE':
+      case 'UNSUBSCRIBE': {
+        const params = f.params
+        if (!Array.isArray(params) || params.length === 0 || params.length > 10 || !params.every((p) => typeof p === 'string' && p.length > 0 && p.length <= 64)) {
+          conn.send(error(id, ERR.badRequest, 'params must be 1–10 stream names'))
+          return
+        }
+        if (f.method === 'SUBSCRIBE') this.subscribe(conn, id, params as string[])
+        else this.unsubscribe(conn, id, params as string[])
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  private subscribe(conn: Conn, id: FrameId, streams: string[]): void {
+    const accepted: { stream: string; family: StreamFamily; key: string }[] = []
+    for (const stream of streams) {
+      const family = this.families.find((f) => f.matches(stream))
+      if (!family) return conn.send(error(id, ERR.unknownStream, `unknown stream ${stream}`))
+      if (family.private && !conn.user) return conn.send(error(id, ERR.unauthorized, `${stream} needs a signed-in connection`))
+      accepted.push({ stream, family, key: family.private ? `${stream}#${conn.user!.id}` : stream }) // private implies a user, checked above
+    }
+    const fresh = accepted.filter((a) => !conn.subscriptions.has(a.key))
+    if (conn.subscriptions.size + fresh.length > this.cfg.maxSubscriptions) {
+      return conn.send(error(id, ERR.tooMany, `at most ${this.cfg.maxSubscriptions} subscriptions`))
+    }
+    for (const a of fresh) {
+      conn.subscriptions.add(a.key)
+      let set = this.subscribers.get(a.key)
+      if (!set) this.subscribers.set(a.key, (set = new Set()))
+      set.add(conn)
+    }
+    conn.send(ack(id, null))
+    for (const a of fresh) a.family.onSubscribe?.(conn, a.stream)
+  }
+
+  private unsubscribe(conn: Conn, id: FrameId, streams: string[]): void {
+    for (const stream of streams) {
+      const key = conn.user && conn.subscriptions.has(`${stream}#${conn.user.id}`) ? `${stream}#${conn.user.id}` : stream
+      conn.subscriptions.delete(key)
+      this.subscribers.get(key)?.delete(conn)
+    }
+    conn.send(ack(id, null))
+  }
+}
+
+const ack = (id: FrameId, result: unknown): AckFrame => ({ id, result })
+const error = (id: FrameId, code: number, msg: string): ErrorFrame => ({ id, error: { code, msg } })
+
+class Conn implements Connection {
+  alive = true
+  readonly subscriptions = new Set<string>()
+  private windowStart = 0
+  private count = 0
+  private lastWarn = 0
+
+  constructor(
+    readonly id: number,
+    readonly socket: WebSocket,
+    readonly user: AuthUser | null,
+  ) {}
+
+  allow(now: number, perSecond: number): boolean {
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now
+      this.count = 0
+    }
+    return ++this.count <= perSecond
+  }
+
+  shouldWarn(now: number): boolean {
+    if (now - this.lastWarn < 1000) return false
+    this.lastWarn = now
+    return true
+  }
+
+  send(frame: unknown): void {
+    this.sendText(JSON.stringify(frame))
+  }
+
+  sendText(text: string): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(text)
+  }
+}

@@ -1,0 +1,98 @@
+import type { ApiEnvelope } from '../../contract/envelope.ts'
+import { CODE } from '../../contract/constants.ts'
+import { lang, t } from '../i18n/index.ts'
+import { clearToken, getToken, renewToken } from './session.ts'
+import { toast } from '../ui/toast.ts'
+
+/** Why a call failed, with the message to show in the user's language (SPEC §8). */
+export class ApiFailure extends Error {
+  constructor(
+    message: string,
+    /** Envelope code, or the HTTP status when no envelope came back; 500 when no response at all. */
+    readonly code: number,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>
+
+export interface CallOptions {
+  query?: Query
+  body?: unknown
+  /** Sent on every POST so a retried request applies once (DESIGN §3). */
+  idempotencyKey?: string
+  signal?: AbortSignal
+}
+
+/** SPEC §8: after an expired login the app goes back to the root after 1.5 s. */
+export const EXPIRED_REDIRECT_MS = 1500
+let expiring = false
+
+function redirectAfterExpiry() {
+  if (expiring) return
+  expiring = true
+  toast.error(t('errors.loginExpired'))
+  setTimeout(() => {
+    expiring = false
+    if (window.location.pathname !== '/index') window.location.assign('/')
+  }, EXPIRED_REDIRECT_MS)
+}
+
+/** crypto.randomUUID exists only in secure contexts; a phone on the LAN over http still needs keys. */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16))
+  b[6] = (b[6]! & 0x0f) | 0x40 // version 4 — indexes 6 and 8 exist in a 16-byte array
+  b[8] = (b[8]! & 0x3f) | 0x80
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+}
+
+export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<T> {
+  const url = new URL(`/api/v1/${path}`, window.location.origin)
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v))
+  const headers: Record<string, string> = { LANG: lang.value }
+  const token = getToken()
+  if (token) headers.Authorization = `Bearer ${token}`
+  if (method === 'POST') {
+    headers['Content-Type'] = 'application/json'
+    headers['Idempotency-Key'] = opts.idempotencyKey ?? newIdempotencyKey()
+  }
+
+  let res: Response
+  try {
+    res = await fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(opts.body ?? {}) : null, signal: opts.signal ?? null })
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e
+    throw new ApiFailure(t('errors.network'), CODE.SERVER, 0)
+  }
+
+  const body = (await res.json().catch(() => null)) as ApiEnvelope<T> | null
+  const serverMsg = body && typeof body.msg === 'string' && body.msg ? body.msg : null
+
+  if (res.status === 401) {
+    if (body?.code === CODE.OK) throw new ApiFailure(t('errors.inviteRequired'), 401, 401)
+    if (token) {
+      clearToken()
+      redirectAfterExpiry()
+    }
+    throw new ApiFailure(t('errors.loginExpired'), CODE.UNAUTHORIZED, 401)
+  }
+  if (res.status === 403) throw new ApiFailure(t('errors.noPermission'), CODE.FORBIDDEN, 403)
+  if (res.status >= 500) throw new ApiFailure(t('errors.server'), body?.code ?? res.status, res.status)
+  if (res.status !== 200) throw new ApiFailure(serverMsg ?? t('errors.requestFailed'), body?.code ?? res.status, res.status)
+  if (!body || typeof body.code !== 'number') throw new ApiFailure(t('errors.requestFailed'), CODE.SERVER, res.status)
+  if (body.code === CODE.UNAUTHORIZED) {
+    clearToken()
+    redirectAfterExpiry()
+    throw new ApiFailure(serverMsg ?? t('errors.loginExpired'), body.code, res.status)
+  }
+  if (body.code !== CODE.OK) throw new ApiFailure(serverMsg ?? t('errors.requestFailed'), body.code, res.status)
+  if (token) renewToken()
+  return body.data
+}
+
+export const get = <T>(path: string, query?: Query, signal?: AbortSignal) => call<T>('GET', path, { query: query ?? {}, ...(signal ? { signal } : {}) })
+export const post = <T>(path: string, body?: unknown, idempotencyKey?: string) =>
+  call<T>('POST', path, { body, ...(idempotencyKey ? { idempotencyKey } : {}) })

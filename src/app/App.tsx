@@ -1,0 +1,91 @@
+import { Activity, Suspense, useEffect, useState } from 'react'
+import { QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { useLocation } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
+import { queryClient } from './queryClient.ts'
+import { matchRoute, type Match } from './routes.ts'
+import { signedIn } from '../api/session.ts'
+import { userQueries } from '../features/user/queries.ts'
+import { captureInviteCode } from '../features/auth/invite.ts'
+import { TabBar } from './TabBar.tsx'
+import { Toasts } from '../ui/Toasts.tsx'
+import { ConfirmHost } from '../ui/confirm.tsx'
+import { SignInSheet } from '../features/auth/SignInSheet.tsx'
+import { NotFound } from './NotFound.tsx'
+import { Spinner } from '../ui/Spinner.tsx'
+import { useT } from '../i18n/index.ts'
+import { toast } from '../ui/toast.ts'
+
+/** How many visited screens stay mounted (hidden) so a revisit shows them as they were. */
+const KEEP_ALIVE = 6
+
+interface Kept extends Match {
+  path: string
+}
+
+function Screens() {
+  useSignals()
+  const t = useT()
+  const [location, navigate] = useLocation()
+  const [kept, setKept] = useState<Kept[]>([])
+  const match = matchRoute(location)
+  const authed = signedIn.value
+  // SPEC §2: with a token but no user name, the user is loaded; failing on a protected route sends to /.
+  const user = useQuery({ ...userQueries.info(), enabled: authed })
+
+  useEffect(() => {
+    if (location === '/') {
+      captureInviteCode(window.location.search)
+      navigate('/index', { replace: true })
+      return
+    }
+    window.scrollTo(0, 0)
+    if (match?.route.auth && !authed) {
+      toast.info(t('auth.signInFirst'))
+      navigate('/', { replace: true })
+    }
+  }, [location, authed]) // eslint-disable-line react-hooks/exhaustive-deps -- match and t derive from these
+
+  useEffect(() => {
+    if (match?.route.auth && user.isError) navigate('/', { replace: true })
+  }, [user.isError, match?.route.auth, navigate])
+
+  useEffect(() => {
+    if (!match || (match.route.auth && !authed)) return
+    setKept((prev) => {
+      const rest = prev.filter((k) => k.path !== location && (!k.route.auth || authed))
+      return [...rest, { ...match, path: location }].slice(-KEEP_ALIVE)
+    })
+  }, [location, authed]) // eslint-disable-line react-hooks/exhaustive-deps -- match derives from location
+
+  if (location === '/') return null
+  if (!match) return <NotFound />
+  return (
+    <>
+      {kept.map((k) => {
+        const Screen = k.route.screen
+        return (
+          <Activity key={k.path} mode={k.path === location ? 'visible' : 'hidden'}>
+            <Suspense fallback={<Spinner page />}>
+              <Screen params={k.params} />
+            </Suspense>
+          </Activity>
+        )
+      })}
+      {match.route.tab && <TabBar />}
+    </>
+  )
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className="app">
+        <Screens />
+      </div>
+      <SignInSheet />
+      <ConfirmHost />
+      <Toasts />
+    </QueryClientProvider>
+  )
+}

@@ -1,0 +1,40 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
+import { ApiFailure } from '../api/client.ts'
+import { onSignOut } from '../api/session.ts'
+import { t } from '../i18n/index.ts'
+import { toast } from '../ui/toast.ts'
+
+function messageOf(e: unknown): string {
+  return e instanceof ApiFailure ? e.message : t('errors.loadFailed')
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    // A failing background refresh keeps showing the data it has; only a first load reports.
+    onError: (e, query) => {
+      if (query.state.data === undefined && !(e instanceof ApiFailure && e.status === 401)) toast.error(messageOf(e))
+    },
+  }),
+  mutationCache: new MutationCache({
+    onError: (e, _v, _c, mutation) => {
+      if (!mutation.options.meta?.silent) toast.error(messageOf(e))
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      gcTime: 24 * 3600_000,
+      retry: (n, e) => n < 2 && !(e instanceof ApiFailure && e.status >= 400 && e.status < 500),
+      refetchOnWindowFocus: true,
+    },
+  },
+})
+
+// One user's data never shows to the next person who signs in on this phone.
+onSignOut(() => queryClient.clear())
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: { silent?: boolean }
+  }
+}

@@ -1,0 +1,49 @@
+import { lazy, type ComponentType } from 'react'
+import HomeScreen from '../features/home/HomeScreen.tsx'
+
+export interface ScreenProps {
+  params: Record<string, string>
+}
+
+export interface RouteDef {
+  pattern: string
+  /** SPEC §2: true needs a stored token; visitors only see the home screen. */
+  auth: boolean
+  screen: ComponentType<ScreenProps>
+  /** Shown with the bottom tab bar. */
+  tab?: boolean
+}
+
+// Home is in the first load; every other screen is its own chunk, fetched on first visit.
+export const ROUTES: RouteDef[] = [
+  { pattern: '/index', auth: false, screen: HomeScreen, tab: true },
+  { pattern: '/open_screen', auth: false, screen: lazy(() => import('../features/home/OpenScreen.tsx')) },
+  { pattern: '/user', auth: true, screen: lazy(() => import('../features/user/UserScreen.tsx')), tab: true },
+  { pattern: '/notice', auth: true, screen: lazy(() => import('../features/notice/NoticeListScreen.tsx')), tab: true },
+  { pattern: '/notice/detail/:id', auth: true, screen: lazy(() => import('../features/notice/NoticeDetailScreen.tsx')) },
+]
+
+export interface Match {
+  route: RouteDef
+  params: Record<string, string>
+}
+
+export function matchRoute(path: string, routes: RouteDef[] = ROUTES): Match | null {
+  const parts = path.replace(/\/+$/, '').split('/')
+  for (const route of routes) {
+    const want = route.pattern.split('/')
+    if (want.length !== parts.length) continue
+    const params: Record<string, string> = {}
+    let ok = true
+    for (let i = 0; i < want.length && ok; i++) {
+      const w = want[i] as string
+      const p = parts[i] as string
+      if (w.startsWith(':')) {
+        if (p === '') ok = false
+        else params[w.slice(1)] = decodeURIComponent(p)
+      } else if (w !== p) ok = false
+    }
+    if (ok) return { route, params }
+  }
+  return null
+}

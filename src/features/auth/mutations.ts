@@ -1,0 +1,41 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { IsRegisterResult, LoginMessage, LoginResult } from '../../../contract/auth.ts'
+import { get, post } from '../../api/client.ts'
+import { clearToken, setToken } from '../../api/session.ts'
+import { disconnectWallets, type ConnectedWallet } from '../../wallet/index.ts'
+import { userQueries } from '../user/queries.ts'
+import { forgetInviteCode } from './invite.ts'
+
+export const isRegistered = async (address: string) => (await post<IsRegisterResult>('auth/isRegister', { address })).registered
+
+/** Asks for a sign-in message, has the wallet sign it, and exchanges the signature for a token. */
+export function useSignIn() {
+  const qc = useQueryClient()
+  return useMutation({
+    meta: { silent: true }, // the sheet shows its own error in place
+    mutationFn: async ({ wallet, code }: { wallet: ConnectedWallet; code: string }) => {
+      const msg = await get<LoginMessage>('auth/loginMessage', { address: wallet.address, chainId: wallet.chainId, code: code || undefined })
+      const signature = await wallet.sign(msg.message)
+      const res = await post<LoginResult>('auth/login', { address: wallet.address, message: msg.message, sign_message: signature, code })
+      setToken(res.token, res.idle_ms)
+      await qc.fetchQuery(userQueries.info())
+      return { registered: msg.registered }
+    },
+    onSuccess: () => forgetInviteCode(),
+  })
+}
+
+export function useSignOut() {
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: async () => {
+      try {
+        await post<null>('auth/logout')
+      } finally {
+        // Signed out locally whatever the network says: the token is gone from this phone.
+        clearToken()
+        disconnectWallets().catch(() => undefined)
+      }
+    },
+  })
+}

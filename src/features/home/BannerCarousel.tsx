@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from 'react'
+import { Link } from 'wouter'
+import type { Banner } from '../../../contract/common.ts'
+
+const ADVANCE_MS = 4500
+
+export function BannerCarousel({ banners, loading }: { banners: Banner[] | undefined; loading: boolean }) {
+  const track = useRef<HTMLDivElement>(null)
+  const [index, setIndex] = useState(0)
+  const count = banners?.length ?? 0
+
+  // Follows the user's swipes: the dot shows whichever slide is in view.
+  useEffect(() => {
+    const el = track.current
+    if (!el) return
+    const onScroll = () => setIndex(Math.round(el.scrollLeft / Math.max(1, el.clientWidth)))
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => el.removeEventListener('scroll', onScroll)
+  }, [count])
+
+  useEffect(() => {
+    if (count < 2 || window.matchMedia('(prefers-reduced-motion: reduce)').matches) return
+    const id = setInterval(() => {
+      const el = track.current
+      if (!el || document.hidden) return
+      const next = (Math.round(el.scrollLeft / el.clientWidth) + 1) % count
+      el.scrollTo({ left: next * el.clientWidth, behavior: 'smooth' })
+    }, ADVANCE_MS)
+    return () => clearInterval(id)
+  }, [count])
+
+  if (loading || !banners) return <div className="banner skeleton-banner" aria-hidden />
+  if (count === 0) return null
+  return (
+    <section className="banner-wrap" aria-roledescription="carousel">
+      <div className="banner-track" ref={track}>
+        {banners.map((b, i) => {
+          const body = (
+            <>
+              <img src={b.image} alt="" width={750} height={300} loading={i === 0 ? 'eager' : 'lazy'} fetchPriority={i === 0 ? 'high' : 'low'} />
+              <span className="banner-title">{b.title}</span>
+            </>
+          )
+          return b.link?.startsWith('/') ? (
+            <Link key={b.id} href={b.link} className="banner">
+              {body}
+            </Link>
+          ) : (
+            <div key={b.id} className="banner">
+              {body}
+            </div>
+          )
+        })}
+      </div>
+      {count > 1 && (
+        <div className="dots" aria-hidden>
+          {banners.map((b, i) => (
+            <span key={b.id} className={i === index ? 'dot on' : 'dot'} />
+          ))}
+        </div>
+      )}
+    </section>
+  )
+}

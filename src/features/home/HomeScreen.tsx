@@ -1,0 +1,91 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
+import { lang, useT } from '../../i18n/index.ts'
+import { signedIn } from '../../api/session.ts'
+import { formatAmount, groupThousands } from '../../lib/format.ts'
+import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
+import { Icon } from '../../ui/Icon.tsx'
+import { commonQueries } from '../common/queries.ts'
+import { noticeQueries } from '../notice/queries.ts'
+import { signInOpen } from '../auth/invite.ts'
+import { BannerCarousel } from './BannerCarousel.tsx'
+import { NoticeTicker } from './NoticeTicker.tsx'
+import { ChainNotice } from './ChainNotice.tsx'
+
+export default function HomeScreen() {
+  useSignals()
+  const t = useT()
+  const banners = useQuery(commonQueries.banners(lang.value))
+  const info = useQuery(commonQueries.mainInfo())
+  const notices = useQuery(noticeQueries.latest(lang.value))
+  const config = useQuery(commonQueries.config())
+  const m = info.data
+
+  return (
+    <main className="page with-tabbar home">
+      <header className="home-head">
+        <div className="brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>NADI</span>
+        </div>
+        <div className="row gap-s">
+          <LanguageSwitcher />
+          {signedIn.value ? (
+            <Link href="/user" className="chip" aria-label={t('tabs.user')}>
+              <Icon name="user" size={18} />
+            </Link>
+          ) : (
+            <button className="chip gold" onClick={() => (signInOpen.value = true)}>
+              <Icon name="wallet" size={18} />
+              <span>{t('wallet.connect')}</span>
+            </button>
+          )}
+        </div>
+      </header>
+
+      <BannerCarousel banners={banners.data} loading={banners.isPending} />
+
+      <NoticeTicker items={notices.data?.list ?? []} />
+
+      <section className="card stats" aria-label={t('home.statsTitle')}>
+        <div className="stat wide">
+          <span className="muted small">{t('home.nadiPrice')}</span>
+          <strong className="big">
+            {m ? formatAmount(m.nadi_price) : '—'} <small>USDT</small>
+          </strong>
+        </div>
+        <div className="stat">
+          <span className="muted small">{t('home.members')}</span>
+          <strong>{m ? groupThousands(String(m.member_count)) : '—'}</strong>
+        </div>
+        <div className="stat">
+          <span className="muted small">{t('home.newToday')}</span>
+          <strong>{m ? groupThousands(String(m.new_members_today)) : '—'}</strong>
+        </div>
+        <div className="stat">
+          <span className="muted small">{t('home.notices')}</span>
+          <strong>{m ? m.notice_count : '—'}</strong>
+        </div>
+      </section>
+
+      <section className="card intro">
+        <h2>{t('home.introTitle')}</h2>
+        <p className="muted">{t('home.introBody')}</p>
+        {signedIn.value ? (
+          <Link href="/user" className="btn primary block">
+            <Icon name="team" size={20} />
+            {t('home.inviteFriends')}
+          </Link>
+        ) : (
+          <button className="btn primary block" onClick={() => (signInOpen.value = true)}>
+            <Icon name="wallet" size={20} />
+            {t('home.getStarted')}
+          </button>
+        )}
+      </section>
+
+      {config.data?.chain_notice && <ChainNotice notice={config.data.chain_notice} />}
+    </main>
+  )
+}

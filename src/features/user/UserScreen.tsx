@@ -1,0 +1,160 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { useSignals } from '@preact/signals-react/runtime'
+import { useLocation } from 'wouter'
+import { LANG_TAG } from '../../../contract/constants.ts'
+import { lang, useT } from '../../i18n/index.ts'
+import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
+import { TopBar } from '../../ui/TopBar.tsx'
+import { CopyButton } from '../../ui/CopyButton.tsx'
+import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
+import { Icon } from '../../ui/Icon.tsx'
+import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { useSignOut } from '../auth/mutations.ts'
+import { userQueries } from './queries.ts'
+
+export function inviteLink(code: string, origin = window.location.origin): string {
+  return `${origin}/?code=${encodeURIComponent(code)}`
+}
+
+export default function UserScreen() {
+  useSignals()
+  const t = useT()
+  const [, navigate] = useLocation()
+  const info = useQuery(userQueries.info())
+  const team = useInfiniteQuery(userQueries.zhiList())
+  const signOut = useSignOut()
+  const u = info.data
+  const locale = LANG_TAG[lang.value]
+  const members = team.data?.pages.flatMap((p) => p.list) ?? []
+
+  async function onSignOut() {
+    try {
+      await confirm({ title: t('user.signOutTitle'), body: t('user.signOutBody'), confirmText: t('user.signOut'), danger: true })
+    } catch (e) {
+      if (e instanceof ConfirmCancelled) return
+      throw e
+    }
+    await signOut.mutateAsync().catch(() => undefined)
+    navigate('/index', { replace: true })
+  }
+
+  return (
+    <main className="page with-tabbar">
+      <TopBar title={t('user.title')} right={<LanguageSwitcher />} />
+      {info.isPending ? (
+        <Skeleton lines={5} />
+      ) : info.isError || !u ? (
+        <LoadFailed onRetry={() => info.refetch()} />
+      ) : (
+        <>
+          <section className="card profile">
+            <div className="avatar" aria-hidden>
+              {u.name.slice(-2)}
+            </div>
+            <div className="grow">
+              <div className="row gap-s">
+                <strong>{u.name}</strong>
+                {u.level > 0 && <span className="badge gold">T{u.level}</span>}
+              </div>
+              <div className="row gap-s muted mono small">
+                <span data-testid="wallet-address">{shortAddress(u.wallet_address)}</span>
+                <CopyButton text={u.wallet_address} />
+              </div>
+              <div className="muted small">ID {u.id}</div>
+            </div>
+          </section>
+
+          <section className="card invite">
+            <h2>{t('user.inviteTitle')}</h2>
+            <div className="kv">
+              <span className="muted">{t('user.inviteCode')}</span>
+              <span className="row gap-s">
+                <strong className="mono" data-testid="invite-code">
+                  {u.code}
+                </strong>
+                <CopyButton text={u.code} />
+              </span>
+            </div>
+            <div className="kv">
+              <span className="muted">{t('user.inviteLink')}</span>
+              <span className="row gap-s ellipsis">
+                <span className="mono small ellipsis" data-testid="invite-link">
+                  {inviteLink(u.code)}
+                </span>
+                <CopyButton text={inviteLink(u.code)} />
+              </span>
+            </div>
+          </section>
+
+          <section className="card">
+            <h2>{t('user.teamTitle')}</h2>
+            <div className="grid-2">
+              <div className="stat">
+                <span className="muted small">{t('user.zhiNum')}</span>
+                <strong data-testid="zhi-num">{groupThousands(String(u.zhi_num))}</strong>
+              </div>
+              <div className="stat">
+                <span className="muted small">{t('user.teamNum')}</span>
+                <strong data-testid="team-num">{groupThousands(String(u.team_num))}</strong>
+              </div>
+            </div>
+            <div className="grid-3">
+              <div className="stat">
+                <span className="muted small">{t('user.mePerformance')}</span>
+                <strong>{groupThousands(formatAmount(u.me_performance))}</strong>
+              </div>
+              <div className="stat">
+                <span className="muted small">{t('user.zhiPerformance')}</span>
+                <strong>{groupThousands(formatAmount(u.zhi_performance))}</strong>
+              </div>
+              <div className="stat">
+                <span className="muted small">{t('user.teamPerformance')}</span>
+                <strong>{groupThousands(formatAmount(u.team_performance))}</strong>
+              </div>
+            </div>
+            <p className="muted small">{t('user.performanceUnit')}</p>
+          </section>
+
+          <section className="card">
+            <h2>{t('user.directList')}</h2>
+            {team.isPending ? (
+              <Skeleton lines={3} />
+            ) : team.isError && members.length === 0 ? (
+              <LoadFailed onRetry={() => team.refetch()} />
+            ) : members.length === 0 ? (
+              <Empty text={t('user.directEmpty')} />
+            ) : (
+              <ul className="rows" data-testid="direct-list">
+                {members.map((m) => (
+                  <li key={m.id} className="kv">
+                    <span>
+                      <span className="mono">{shortAddress(m.wallet_address)}</span>
+                      <br />
+                      <small className="muted">{formatDate(m.created_at, locale)}</small>
+                    </span>
+                    <span className="right">
+                      <small className="muted">{t('user.teamNum')}</small> {m.team_num}
+                      <br />
+                      <small className="muted">{t('user.mePerformance')}</small> {formatAmount(m.me_performance)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {team.hasNextPage && (
+              <button className="btn ghost block" disabled={team.isFetchingNextPage} onClick={() => team.fetchNextPage()}>
+                {team.isFetchingNextPage ? t('common.loading') : t('common.loadMore')}
+              </button>
+            )}
+          </section>
+
+          <button className="btn ghost block danger-text" onClick={onSignOut} disabled={signOut.isPending}>
+            <Icon name="logout" size={20} />
+            {t('user.signOut')}
+          </button>
+        </>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,27 @@
+// Inline SVG icons: a few paths, no icon font or sprite request on the first load.
+const PATHS = {
+  home: 'M3 11.5 12 4l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z',
+  bell: 'M12 3a6 6 0 0 0-6 6v3.5L4.5 15v1h15v-1L18 12.5V9a6 6 0 0 0-6-6Zm-2 15a2 2 0 0 0 4 0',
+  user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-8 8.5c0-3.6 3.6-6 8-6s8 2.4 8 6',
+  close: 'M6 6l12 12M18 6 6 18',
+  back: 'M15 5l-7 7 7 7',
+  globe: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-9 9h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3Z',
+  copy: 'M9 9h10v11H9zM5 15V4h10',
+  chevron: 'M9 5l7 7-7 7',
+  wallet: 'M3 7h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zm0 0 12-3v3m1 7h2',
+  warning: 'M12 3 2 20h20zM12 10v4m0 3v.5',
+  speaker: 'M4 10v4h3l5 4V6L7 10zm12-1.5a4 4 0 0 1 0 7',
+  team: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm-6 9c0-3 2.7-5 6-5s6 2 6 5m1-9a3 3 0 1 0 0-6m2 15h3c0-2.6-1.7-4.4-4-4.9',
+  logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
+  link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
+} as const
+
+export type IconName = keyof typeof PATHS
+
+export function Icon({ name, size = 22 }: { name: IconName; size?: number }) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+      <path d={PATHS[name]} />
+    </svg>
+  )
+}

@@ -1,0 +1,28 @@
+import { useT } from '../i18n/index.ts'
+
+export function Empty({ text }: { text?: string }) {
+  const t = useT()
+  return <div className="empty">{text ?? t('common.empty')}</div>
+}
+
+export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+  const t = useT()
+  return (
+    <div className="empty">
+      <p>{t('errors.loadFailedRetry')}</p>
+      <button className="btn ghost small" onClick={onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  )
+}
+
+export function Skeleton({ lines = 3 }: { lines?: number }) {
+  return (
+    <div className="skeleton" aria-hidden>
+      {Array.from({ length: lines }, (_, i) => (
+        <span key={i} />
+      ))}
+    </div>
+  )
+}

@@ -1,0 +1,54 @@
+import { signal } from '@preact/signals-react'
+import { useSignals } from '@preact/signals-react/runtime'
+import { useT } from '../i18n/index.ts'
+import { Sheet } from './Sheet.tsx'
+
+export class ConfirmCancelled extends Error {
+  constructor() {
+    super('cancelled')
+  }
+}
+
+interface Pending {
+  title: string
+  body?: string
+  confirmText?: string
+  danger?: boolean
+  resolve: (v: true) => void
+  reject: (e: ConfirmCancelled) => void
+}
+
+const pending = signal<Pending | null>(null)
+
+/** SPEC §2: resolves true on confirm, rejects on cancel or a tap on the overlay. */
+export function confirm(opts: Omit<Pending, 'resolve' | 'reject'>): Promise<true> {
+  pending.value?.reject(new ConfirmCancelled())
+  return new Promise<true>((resolve, reject) => {
+    pending.value = { ...opts, resolve, reject }
+  })
+}
+
+export function ConfirmHost() {
+  useSignals()
+  const t = useT()
+  const p = pending.value
+  const close = (ok: boolean) => {
+    pending.value = null
+    if (!p) return
+    if (ok) p.resolve(true)
+    else p.reject(new ConfirmCancelled())
+  }
+  return (
+    <Sheet open={!!p} onClose={() => close(false)} title={p?.title ?? ''} center>
+      {p?.body && <p className="muted">{p.body}</p>}
+      <div className="row gap">
+        <button className="btn ghost grow" onClick={() => close(false)}>
+          {t('common.cancel')}
+        </button>
+        <button className={`btn grow ${p?.danger ? 'danger' : 'primary'}`} onClick={() => close(true)}>
+          {p?.confirmText ?? t('common.confirm')}
+        </button>
+      </div>
+    </Sheet>
+  )
+}

@@ -1,0 +1,73 @@
+// The light door to wallets, in the first load. Everything heavy (web3-onboard, ethers) is behind
+// connectWallet's dynamic import, fetched the first time somebody connects.
+import type { ChainInfo } from '../../contract/common.ts'
+import type { LangCode } from '../../contract/constants.ts'
+import { WalletError, walletErrorKey } from './errors.ts'
+
+export { WalletError, type WalletErrorKey } from './errors.ts'
+
+export interface ConnectedWallet {
+  address: string
+  chainId: number
+  label: string
+  /** EIP-191 personal_sign through ethers. */
+  sign(message: string): Promise<string>
+  disconnect(): Promise<void>
+}
+
+export interface ConnectOptions {
+  chains: ChainInfo[]
+  chainId: number
+  demo: boolean
+  lang: LangCode
+  /** Strings for the wallet modal in the current language. */
+  modalText: Record<string, unknown>
+}
+
+let announced = false
+if (typeof window !== 'undefined') {
+  window.addEventListener('eip6963:announceProvider', () => (announced = true))
+  window.dispatchEvent(new Event('eip6963:requestProvider'))
+}
+
+/** Whether this browser has a wallet of its own (an extension, or a wallet app's dapp browser). */
+export function hasInjectedWallet(): boolean {
+  return announced || typeof (window as { ethereum?: unknown }).ethereum !== 'undefined'
+}
+
+export function isMobileBrowser(): boolean {
+  return /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent)
+}
+
+/** Deep links that open this page inside a wallet app's dapp browser. */
+export function dappBrowserLinks(url: string): { name: string; href: string }[] {
+  const bare = url.replace(/^https?:\/\//, '')
+  const enc = encodeURIComponent(url)
+  return [
+    { name: 'MetaMask', href: `https://metamask.app.link/dapp/${bare}` },
+    { name: 'Trust Wallet', href: `https://link.trustwallet.com/open_url?coin_id=60&url=${enc}` },
+    { name: 'OKX Wallet', href: `okx://wallet/dapp/url?dappUrl=${enc}` },
+    { name: 'TokenPocket', href: `tpdapp://open?params=${encodeURIComponent(JSON.stringify({ url }))}` },
+  ]
+}
+
+let loaded: typeof import('./onboard.ts') | null = null
+
+export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWallet> {
+  let mod: typeof import('./onboard.ts')
+  try {
+    mod = loaded = await import('./onboard.ts')
+  } catch (e) {
+    throw new WalletError('connectFailed', e)
+  }
+  try {
+    return await mod.connect(opts)
+  } catch (e) {
+    throw new WalletError(walletErrorKey(e, 'connect'), e)
+  }
+}
+
+/** Forgets connected wallets; never loads the wallet chunk just to find nothing connected. */
+export async function disconnectWallets(): Promise<void> {
+  await loaded?.disconnectAll()
+}

@@ -1,0 +1,86 @@
+// The lazy wallet chunk: web3-onboard with injected wallets (and, in demo mode, the Demo wallet),
+// ethers for signing.
+import Onboard, { type InitOptions, type OnboardAPI } from '@web3-onboard/core'
+import injectedModule from '@web3-onboard/injected-wallets'
+import { BrowserProvider, type Eip1193Provider as EthersEip1193 } from 'ethers'
+import { LOCALE_FILE } from '../../contract/constants.ts'
+import type { ConnectedWallet, ConnectOptions } from './index.ts'
+import { WalletError, walletErrorKey } from './errors.ts'
+
+const APP_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0b0f1a"/><path d="M18 46V18h6l16 19V18h6v28h-6L24 27v19z" fill="#f5b942"/></svg>'
+const DEMO_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#22d3a6"/><path d="M16 24h32v22H16zM16 24l6-8h20l6 8M38 35h6" stroke="#0b0f1a" stroke-width="4" fill="none" stroke-linejoin="round"/></svg>'
+
+type WalletInit = InitOptions['wallets'][number]
+
+let onboard: OnboardAPI | null = null
+
+function demoWallet(opts: ConnectOptions, label: string): WalletInit {
+  return () => ({
+    label,
+    getIcon: async () => DEMO_ICON,
+    getInterface: async () => {
+      const { createDemoProvider } = await import('./demoWallet.ts')
+      const provider = await createDemoProvider({ chainId: opts.chainId, chains: opts.chains.map((c) => c.id) })
+      return { provider: provider as never } // web3-onboard's provider type is an EIP-1193 provider, as ours is
+    },
+  })
+}
+
+function init(opts: ConnectOptions): OnboardAPI {
+  const locale = LOCALE_FILE[opts.lang]
+  if (onboard) {
+    onboard.state.actions.setLocale(locale)
+    return onboard
+  }
+  const demoLabel = String((opts.modalText as { demoWallet?: unknown }).demoWallet ?? 'Demo wallet')
+  const wallets: WalletInit[] = [injectedModule()]
+  if (opts.demo) wallets.push(demoWallet(opts, demoLabel))
+  onboard = Onboard({
+    wallets,
+    chains: opts.chains.map((c) => ({ id: `0x${c.id.toString(16)}`, token: c.native_symbol, label: c.name })),
+    appMetadata: { name: 'NADI', icon: APP_ICON, description: 'NADI' },
+    accountCenter: { desktop: { enabled: false }, mobile: { enabled: false } },
+    notify: { enabled: false },
+    // No font from a third-party host: the page must work on a closed network and leak nothing.
+    disableFontDownload: true,
+    theme: 'dark',
+    i18n: { [locale]: opts.modalText as never }, // our locale file carries web3-onboard's own key layout
+    connect: { autoConnectLastWallet: false, showSidebar: true },
+  })
+  onboard.state.actions.setLocale(locale)
+  return onboard
+}
+
+export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
+  const ob = init(opts)
+  const [w] = await ob.connectWallet()
+  if (!w) throw new WalletError('userRejected')
+  const account = w.accounts[0]
+  if (!account) throw new WalletError('connectFailed')
+  const address = account.address
+  const chainId = parseInt(w.chains[0]?.id ?? '0x0', 16)
+  return {
+    address,
+    chainId: Number.isSafeInteger(chainId) && chainId > 0 ? chainId : opts.chainId,
+    label: w.label,
+    async sign(message: string) {
+      try {
+        const provider = new BrowserProvider(w.provider as unknown as EthersEip1193)
+        const signer = await provider.getSigner(address)
+        return await signer.signMessage(message)
+      } catch (e) {
+        throw new WalletError(walletErrorKey(e, 'sign'), e)
+      }
+    },
+    async disconnect() {
+      await ob.disconnectWallet({ label: w.label })
+    },
+  }
+}
+
+export async function disconnectAll(): Promise<void> {
+  if (!onboard) return
+  for (const w of onboard.state.get().wallets) await onboard.disconnectWallet({ label: w.label })
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config'
+
+// Three projects, one `vitest run`: pure units, the server in process, and real Chromium end to end.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          // One browser at a time on a 2-core machine: parallel Chromiums only make each other flaky.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
