@@ -22,6 +22,11 @@ export const LANG_NAME: Record<LangCode, string> = {
   ID: 'Bahasa Indonesia', VN: 'Tiếng Việt', MS: 'Bahasa Melayu',
 }
 
+/** A two-or-so character label for tight places such as the header chip. */
+export const LANG_SHORT: Record<LangCode, string> = {
+  TW: '繁', EN: 'EN', ZH: '简', JP: '日', KO: '한', TH: 'ไทย', PT: 'PT', ID: 'ID', VN: 'VI', MS: 'MS',
+}
+
 export function isLangCode(v: unknown): v is LangCode {
   return typeof v === 'string' && (LANG_CODES as readonly string[]).includes(v)
 }

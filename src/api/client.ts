@@ -1,3 +1,4 @@
+import { signal } from '@preact/signals-react'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import { CODE } from '../../contract/constants.ts'
 import { lang, t } from '../i18n/index.ts'
@@ -28,14 +29,15 @@ export interface CallOptions {
 
 /** SPEC §8: after an expired login the app goes back to the root after 1.5 s. */
 export const EXPIRED_REDIRECT_MS = 1500
-let expiring = false
+/** True during those 1.5 s, so the route guard leaves the redirect to the expiry notice. */
+export const loginExpiring = signal(false)
 
 function redirectAfterExpiry() {
-  if (expiring) return
-  expiring = true
+  if (loginExpiring.value) return
+  loginExpiring.value = true
   toast.error(t('errors.loginExpired'))
   setTimeout(() => {
-    expiring = false
+    loginExpiring.value = false
     if (window.location.pathname !== '/index') window.location.assign('/')
   }, EXPIRED_REDIRECT_MS)
 }

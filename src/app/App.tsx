@@ -5,6 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
 import { matchRoute, type Match } from './routes.ts'
 import { signedIn } from '../api/session.ts'
+import { loginExpiring } from '../api/client.ts'
 import { userQueries } from '../features/user/queries.ts'
 import { captureInviteCode } from '../features/auth/invite.ts'
 import { TabBar } from './TabBar.tsx'
@@ -40,14 +41,14 @@ function Screens() {
       return
     }
     window.scrollTo(0, 0)
-    if (match?.route.auth && !authed) {
+    if (match?.route.auth && !authed && !loginExpiring.value) {
       toast.info(t('auth.signInFirst'))
       navigate('/', { replace: true })
     }
   }, [location, authed]) // eslint-disable-line react-hooks/exhaustive-deps -- match and t derive from these
 
   useEffect(() => {
-    if (match?.route.auth && user.isError) navigate('/', { replace: true })
+    if (match?.route.auth && user.isError && !loginExpiring.value) navigate('/', { replace: true })
   }, [user.isError, match?.route.auth, navigate])
 
   useEffect(() => {

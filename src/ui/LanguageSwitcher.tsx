@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
-import { LANG_CODES, LANG_NAME } from '../../contract/constants.ts'
+import { LANG_CODES, LANG_NAME, LANG_SHORT } from '../../contract/constants.ts'
 import { lang, setLang, useT } from '../i18n/index.ts'
 import { Icon } from './Icon.tsx'
 import { Sheet } from './Sheet.tsx'
@@ -13,9 +13,9 @@ export function LanguageSwitcher() {
   const [busy, setBusy] = useState(false)
   return (
     <>
-      <button className="chip" onClick={() => setOpen(true)} aria-label={t('lang.switch')}>
+      <button className="chip" onClick={() => setOpen(true)} aria-label={t('lang.switch')} title={LANG_NAME[lang.value]}>
         <Icon name="globe" size={18} />
-        <span>{LANG_NAME[lang.value]}</span>
+        <span>{LANG_SHORT[lang.value]}</span>
       </button>
       <Sheet open={open} onClose={() => setOpen(false)} title={t('lang.title')}>
         <ul className="choice-list" role="listbox" aria-label={t('lang.title')}>

@@ -42,7 +42,6 @@ function init(opts: ConnectOptions): OnboardAPI {
     chains: opts.chains.map((c) => ({ id: `0x${c.id.toString(16)}`, token: c.native_symbol, label: c.name })),
     appMetadata: { name: 'NADI', icon: APP_ICON, description: 'NADI' },
     accountCenter: { desktop: { enabled: false }, mobile: { enabled: false } },
-    notify: { enabled: false },
     // No font from a third-party host: the page must work on a closed network and leak nothing.
     disableFontDownload: true,
     theme: 'dark',

@@ -85,7 +85,8 @@ export default function HomeScreen() {
         )}
       </section>
 
-      {config.data?.chain_notice && <ChainNotice notice={config.data.chain_notice} />}
+      {/* The warning waits while an invite link's sign-in sheet is open, then shows. */}
+      {config.data?.chain_notice && !signInOpen.value && <ChainNotice notice={config.data.chain_notice} />}
     </main>
   )
 }

@@ -1,0 +1,62 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { buildApp, type Built } from '../../../server/app.ts'
+import { loadConfig } from '../../../server/config.ts'
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export const ROOT_CODE = 'E2EROOT1'
+
+export interface RunningApp extends Built {
+  url: string
+  close(): Promise<void>
+}
+
+/** The real server, in process, on a free port, serving the built app from dist/ over a fresh database. */
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  if (!fs.existsSync('dist/index.html')) throw new Error('dist/index.html is missing: run `npm run build` first')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-e2e-'))
+  const config = loadConfig(
+    { NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATA_DIR: dir, NADI_ROOT_INVITE_CODE: ROOT_CODE, NADI_CHAIN_NOTICE: '0', LOG_LEVEL: 'silent', ...env },
+    process.cwd(),
+  )
+  const built = await buildApp({ config })
+  await built.app.listen({ port: 0, host: '127.0.0.1' })
+  const address = built.app.server.address()
+  if (!address || typeof address === 'string') throw new Error('no port')
+  return {
+    ...built,
+    url: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await built.app.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS })
+}
+
+/** A phone-sized context, as the app is used. */
+export function phone(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, isMobile: false, hasTouch: true })
+}
+
+/** Fails the test on any uncaught page error. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  return errors
+}
