@@ -117,4 +117,17 @@ describe('sign-in in real Chromium', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('token'))).toBeNull()
     await context.close()
   })
+
+  it('on a phone without a wallet, the sheet explains how to open the page in a wallet app', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 760 },
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+    })
+    const page = await context.newPage()
+    await page.goto(`${app.url}/?code=${ROOT_CODE}`)
+    await shows(page.locator('.sheet .callout strong')).toBe(text('tw', 'wallet.noWalletTitle'))
+    const metamask = await page.locator('.sheet .link-grid a', { hasText: 'MetaMask' }).getAttribute('href')
+    expect(metamask).toBe(`https://metamask.app.link/dapp/${app.url.replace('http://', '')}/index`)
+    await context.close()
+  })
 })
