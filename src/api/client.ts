@@ -32,7 +32,7 @@ export const EXPIRED_REDIRECT_MS = 1500
 /** True during those 1.5 s, so the route guard leaves the redirect to the expiry notice. */
 export const loginExpiring = signal(false)
 
-function redirectAfterExpiry() {
+export function redirectAfterExpiry() {
   if (loginExpiring.value) return
   loginExpiring.value = true
   toast.error(t('errors.loginExpired'))

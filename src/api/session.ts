@@ -26,6 +26,23 @@ function read(now = Date.now()): string | null {
 const token = signal<string | null>(read())
 export const signedIn = computed(() => token.value !== null)
 
+const expiryListeners = new Set<() => void>()
+/** Runs when a stored token reaches its idle expiry without being used. */
+export function onExpire(fn: () => void): () => void {
+  expiryListeners.add(fn)
+  return () => expiryListeners.delete(fn)
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined
+function schedule(expires: number, now: number) {
+  clearTimeout(timer)
+  timer = setTimeout(() => {
+    if (token.value === null || read() !== null) return // signed out already, or renewed meanwhile
+    clearToken()
+    for (const fn of expiryListeners) fn()
+  }, Math.max(0, expires - now) + 50)
+}
+
 /** The token if it has not expired; an expired one is dropped. */
 export function getToken(now = Date.now()): string | null {
   const v = read(now)
@@ -36,12 +53,22 @@ export function getToken(now = Date.now()): string | null {
 export function setToken(value: string, idleMs = TOKEN_IDLE_MS, now = Date.now()): void {
   sessionStore.set(KEY, JSON.stringify({ value, expires: now + idleMs } satisfies Stored))
   token.value = value
+  schedule(now + idleMs, now)
 }
 
 /** Slides the expiry after a successful call. */
 export function renewToken(idleMs = TOKEN_IDLE_MS, now = Date.now()): void {
   const v = read(now)
-  if (v) sessionStore.set(KEY, JSON.stringify({ value: v, expires: now + idleMs } satisfies Stored))
+  if (!v) return
+  sessionStore.set(KEY, JSON.stringify({ value: v, expires: now + idleMs } satisfies Stored))
+  schedule(now + idleMs, now)
+}
+
+/** After a reload: arm the expiry of the token found in storage. */
+export function armExpiry(now = Date.now()): void {
+  const raw = sessionStore.get(KEY)
+  if (!raw || read(now) === null) return
+  schedule((JSON.parse(raw) as Stored).expires, now)
 }
 
 const listeners = new Set<() => void>()
@@ -55,5 +82,6 @@ export function clearToken(): void {
   const had = token.value !== null || sessionStore.get(KEY) !== null
   sessionStore.remove(KEY)
   token.value = null
+  clearTimeout(timer)
   if (had) for (const fn of listeners) fn()
 }

@@ -4,8 +4,8 @@ import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
 import { matchRoute, type Match } from './routes.ts'
-import { signedIn } from '../api/session.ts'
-import { loginExpiring } from '../api/client.ts'
+import { armExpiry, onExpire, signedIn } from '../api/session.ts'
+import { loginExpiring, redirectAfterExpiry } from '../api/client.ts'
 import { userQueries } from '../features/user/queries.ts'
 import { captureInviteCode } from '../features/auth/invite.ts'
 import { TabBar } from './TabBar.tsx'
@@ -58,6 +58,14 @@ function Screens() {
       return [...rest, { ...match, path: location }].slice(-KEEP_ALIVE)
     })
   }, [location, authed]) // eslint-disable-line react-hooks/exhaustive-deps -- match derives from location
+
+  // An idle token runs out on its own (SPEC §9); on a protected screen that reads as an expired login.
+  useEffect(() => {
+    armExpiry()
+    return onExpire(() => {
+      if (matchRoute(window.location.pathname)?.route.auth) redirectAfterExpiry()
+    })
+  }, [])
 
   if (location === '/') return null
   if (!match) return <NotFound />
