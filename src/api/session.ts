@@ -37,16 +37,23 @@ let timer: ReturnType<typeof setTimeout> | undefined
 function schedule(expires: number, now: number) {
   clearTimeout(timer)
   timer = setTimeout(() => {
-    if (token.value === null || read() !== null) return // signed out already, or renewed meanwhile
-    clearToken()
-    for (const fn of expiryListeners) fn()
+    if (read() === null) expire()
   }, Math.max(0, expires - now) + 50)
+}
+
+/** The token ran out unused: a sign-out like any other, and expiry listeners learn why. */
+function expire() {
+  if (token.value === null) return
+  clearToken()
+  for (const fn of expiryListeners) fn()
 }
 
 /** The token if it has not expired; an expired one is dropped. */
 export function getToken(now = Date.now()): string | null {
   const v = read(now)
-  if (v !== token.value) token.value = v
+  // Found expired before the timer fired (a phone waking a backgrounded app): still a sign-out.
+  if (v === null) expire()
+  else if (v !== token.value) token.value = v
   return v
 }
 

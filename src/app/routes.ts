@@ -39,11 +39,21 @@ export function matchRoute(path: string, routes: RouteDef[] = ROUTES): Match | n
       const w = want[i] as string
       const p = parts[i] as string
       if (w.startsWith(':')) {
-        if (p === '') ok = false
-        else params[w.slice(1)] = decodeURIComponent(p)
+        const value = p === '' ? null : safeDecode(p)
+        if (value === null) ok = false
+        else params[w.slice(1)] = value
       } else if (w !== p) ok = false
     }
     if (ok) return { route, params }
   }
   return null
+}
+
+/** A malformed escape (a hand-typed "%") is no route rather than a crash. */
+function safeDecode(part: string): string | null {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return null
+  }
 }

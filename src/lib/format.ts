@@ -17,8 +17,8 @@ export function formatAmount(value: string | number | null | undefined, decimals
 }
 
 function numberToPlain(n: number): string {
-  // toFixed(20) avoids exponent notation for small and large numbers.
-  return Math.abs(n) < 1e21 ? n.toFixed(20) : String(n)
+  // The shortest decimal that reads back as n, without exponent notation (0.3 stays "0.3").
+  return n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
 }
 
 /** Groups the integer part by thousands, keeping the fraction as is. */
