@@ -1,7 +1,10 @@
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App.tsx'
-import { initI18n } from './i18n/index.ts'
+import { queryClient } from './app/queryClient.ts'
+import { initI18n, storedLang } from './i18n/index.ts'
+import { prefetchHome } from './features/home/prefetch.ts'
 import './ui/styles.css'
 
+if (['/', '/index'].includes(window.location.pathname)) prefetchHome(queryClient, storedLang())
 await initI18n()
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root

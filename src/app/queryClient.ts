@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { ApiFailure } from '../api/client.ts'
 import { onSignOut } from '../api/session.ts'
-import { t } from '../i18n/index.ts'
+import { i18nReady, t } from '../i18n/index.ts'
 import { toast } from '../ui/toast.ts'
 
 function messageOf(e: unknown): string {
@@ -12,6 +12,8 @@ export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     // A failing background refresh keeps showing the data it has; only a first load reports.
     onError: (e, query) => {
+      // A start-up prefetch can fail before any words are loaded; its screen shows the failure itself.
+      if (!i18nReady()) return
       if (query.state.data === undefined && !(e instanceof ApiFailure && e.status === 401)) toast.error(messageOf(e))
     },
   }),

@@ -13,10 +13,14 @@ const loaders = import.meta.glob<Dict>('../../locales/*.json', { import: 'defaul
 const i18n = rosetta<Dict>()
 const loaded = new Set<LangCode>()
 
+/** Whether a locale is loaded, so messages can be shown. */
+export const i18nReady = () => loaded.size > 0
+
 /** The current language (API code). Components read it through useT() and re-render on change. */
 export const lang = signal<LangCode>(DEFAULT_LANG)
 
-function storedLang(): LangCode {
+/** The language the user chose last time, known before any locale is loaded. */
+export function storedLang(): LangCode {
   const v = storage.get('lang')
   return isLangCode(v) ? v : DEFAULT_LANG
 }

@@ -7,6 +7,8 @@ const ADVANCE_MS = 4500
 export function BannerCarousel({ banners, loading }: { banners: Banner[] | undefined; loading: boolean }) {
   const track = useRef<HTMLDivElement>(null)
   const [index, setIndex] = useState(0)
+  // The other slides wait for the first image, so they do not compete with it on a slow link.
+  const [firstShown, setFirstShown] = useState(false)
   const count = banners?.length ?? 0
 
   // Follows the user's swipes: the dot shows whichever slide is in view.
@@ -37,7 +39,17 @@ export function BannerCarousel({ banners, loading }: { banners: Banner[] | undef
         {banners.map((b, i) => {
           const body = (
             <>
-              <img src={b.image} alt="" width={750} height={300} loading={i === 0 ? 'eager' : 'lazy'} fetchPriority={i === 0 ? 'high' : 'low'} />
+              {i === 0 || firstShown ? (
+                <img
+                  src={b.image}
+                  alt=""
+                  width={750}
+                  height={300}
+                  fetchPriority={i === 0 ? 'high' : 'low'}
+                  onLoad={i === 0 ? () => setFirstShown(true) : undefined}
+                  onError={i === 0 ? () => setFirstShown(true) : undefined}
+                />
+              ) : null}
               <span className="banner-title">{b.title}</span>
             </>
           )
