@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import Fastify, { type FastifyError } from 'fastify'
+import Fastify, { type FastifyError, type FastifyReply } from 'fastify'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import fastifyWebsocket from '@fastify/websocket'
@@ -139,13 +139,18 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   const hasApp = await serveApp(app, config.distDir)
   const indexHtml = path.join(config.distDir, 'index.html')
+  const sendShell = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml))
+  // The static plugin answers a directory (and "/" is one) with 403 since it serves no index files.
+  if (hasApp) app.get('/', { schema: { hide: true } }, (_req, reply) => sendShell(reply))
   app.setNotFoundHandler((req, reply) => {
     const url = req.url
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/ws') || (req.method !== 'GET' && req.method !== 'HEAD') || !hasApp) {
+    // A missing hashed asset is a 404, never the shell: a stale page must not run HTML as a script.
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/ws') || url.startsWith('/assets/') || (req.method !== 'GET' && req.method !== 'HEAD') || !hasApp) {
       return reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang, 'errors.notFound'), data: null })
     }
     // Every other GET is a client route: the shell answers and the app's router takes over.
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexHtml))
+    return sendShell(reply)
   })
 
   const rootInviteCode = await auth.ensureRoot()

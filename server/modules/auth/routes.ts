@@ -31,6 +31,9 @@ export function authRoutes(app: App, auth: AuthService) {
   app.post(
     '/api/v1/auth/login',
     {
+      // Never stored for replay: the stored answer would hold the raw token, which must exist only hashed
+      // (DESIGN §4). The single-use nonce already makes a repeated login apply at most once.
+      config: { idempotent: false },
       schema: {
         tags: ['auth'],
         summary: 'Sign in (or register under the bound invite code) with a signed login message',

@@ -1,0 +1,158 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ASSET_JS, INDEX_HTML, ROOT_CODE, localeText, startServer, useServers } from './support/server.ts'
+
+const start = useServers()
+
+describe('the envelope', () => {
+  it('an unknown /api path answers 404 with the envelope in the request language', async () => {
+    const s = await start()
+    for (const url of ['/api/unknown', '/api/v1/nothing/here', '/api']) {
+      const res = await s.get(url, { lang: 'EN' })
+      expect(res.statusCode, url).toBe(404)
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/)
+      expect(res.body_, url).toEqual({ code: 404, msg: localeText('en', 'errors.notFound'), data: null })
+    }
+  })
+
+  it('a POST to an unknown path answers the 404 envelope, not the app shell', async () => {
+    const s = await start()
+    const res = await s.post('/some/client/route', { a: 1 })
+    expect(res.statusCode).toBe(404)
+    expect(res.body_.code).toBe(404)
+  })
+
+  it('success answers are { code: 200, msg, data }', async () => {
+    const s = await start()
+    const res = await s.get('/api/v1/common/config', { lang: 'EN' })
+    expect(Object.keys(res.body_).sort()).toEqual(['code', 'data', 'msg'])
+    expect(res.body_.code).toBe(200)
+    expect(res.body_.msg).toBe(localeText('en', 'api.ok'))
+  })
+
+  it('API answers are never cached and carry the security headers', async () => {
+    const s = await start()
+    const res = await s.get('/api/v1/common/config')
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['x-frame-options']).toBe('DENY')
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+  })
+})
+
+describe('OpenAPI', () => {
+  it('the OpenAPI document is served at /api/docs/json and lists the auth, user, common and notice paths', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/api/docs/json' })
+    expect(res.statusCode).toBe(200)
+    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, unknown>> }
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/auth/loginMessage',
+        '/api/v1/auth/login',
+        '/api/v1/auth/isRegister',
+        '/api/v1/auth/logout',
+        '/api/v1/user/info',
+        '/api/v1/user/zhiList',
+        '/api/v1/common/bannerList',
+        '/api/v1/common/mainInfo',
+        '/api/v1/common/config',
+        '/api/v1/notice/list',
+        '/api/v1/notice/detail',
+      ]),
+    )
+    expect(doc.paths['/api/v1/auth/login']).toHaveProperty('post')
+    expect(doc.paths['/api/v1/auth/loginMessage']).toHaveProperty('get')
+    expect(Object.keys(doc.paths)).not.toContain('/ws')
+  })
+
+  it('the documentation page is served at /api/docs', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/api/docs/' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+  })
+})
+
+describe('the app shell and its assets', () => {
+  it('client routes (/index, /some/client/route, / and the invite link) answer index.html with cache-control no-cache', async () => {
+    const s = await start()
+    for (const url of ['/index', '/some/client/route', '/user?tab=team', '/', `/?code=${ROOT_CODE}`]) {
+      const res = await s.inject({ method: 'GET', url })
+      expect(res.statusCode, url).toBe(200)
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/)
+      expect(res.headers['cache-control'], url).toBe('no-cache')
+      expect(res.body, url).toBe(INDEX_HTML)
+    }
+  })
+
+  it('HEAD of a client route answers like GET without a body', async () => {
+    const s = await start()
+    for (const url of ['/', '/index']) {
+      const res = await s.inject({ method: 'HEAD', url })
+      expect(res.statusCode, url).toBe(200)
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/)
+      expect(res.body, url).toBe('')
+    }
+  })
+
+  it('index.html itself is revalidated on every load', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/index.html' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('no-cache')
+  })
+
+  it('a hashed asset is served as immutable for a year', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/assets/x-abc.js' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/javascript/)
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(res.body).toBe(ASSET_JS)
+  })
+
+  it('a precompressed asset is sent compressed to a client that accepts it', async () => {
+    const s = await start()
+    fs.writeFileSync(path.join(s.distDir, 'assets', 'x-abc.js.br'), 'BROTLI')
+    const res = await s.inject({ method: 'GET', url: '/assets/x-abc.js', headers: { 'accept-encoding': 'br' } })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-encoding']).toBe('br')
+    expect(res.headers['cache-control']).toContain('immutable')
+  })
+
+  it('a missing asset answers 404, never the app shell', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/assets/gone-123.js' })
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).not.toMatch(/text\/html/)
+    expect(res.body).not.toContain('<html')
+  })
+
+  it('/api/unknown is JSON, never the app shell', async () => {
+    const s = await start()
+    const res = await s.inject({ method: 'GET', url: '/api/unknown', headers: { accept: 'text/html' } })
+    expect(res.statusCode).toBe(404)
+    expect(res.headers['content-type']).toMatch(/^application\/json/)
+    expect(res.body).not.toContain('<html')
+  })
+
+  it('without a built app every unknown path answers the 404 envelope', async () => {
+    const s = await startServer()
+    try {
+      // A server whose dist folder has no index.html (e.g. API only).
+      const bare = await startServer({ env: { NADI_DIST_DIR: path.join(s.dir, 'nowhere') } })
+      try {
+        const res = await bare.inject({ method: 'GET', url: '/some/client/route' })
+        expect(res.statusCode).toBe(404)
+        expect(res.json()).toMatchObject({ code: 404, data: null })
+      } finally {
+        await bare.close()
+      }
+    } finally {
+      await s.close()
+    }
+  })
+})

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { getAddress } from 'ethers'
+import { ROOT_CODE, localeText, useServers, type TestServer } from './support/server.ts'
+import type { ZhiItem } from '../../contract/user.ts'
+import type { PagedList } from '../../contract/envelope.ts'
+
+const start = useServers()
+
+const codeOf = (s: TestServer, id: number) => s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(id) as string
+const zhiList = (s: TestServer, token: string, qs = '') => s.get<PagedList<ZhiItem>>(`/api/v1/user/zhiList${qs}`, { token, lang: 'EN' })
+
+describe('GET /api/v1/user/zhiList', () => {
+  it('lists only the caller’s own direct referrals, newest first, 10 a page by default, with the total', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    const someoneElse = await s.signIn(ROOT_CODE)
+    const mine: number[] = []
+    for (let i = 0; i < 12; i++) {
+      s.clock.advance(1000)
+      mine.push((await s.signIn(codeOf(s, me.userId))).userId)
+    }
+    // Referrals of my referral and of someone else are not mine.
+    await s.signIn(codeOf(s, mine[0]!))
+    await s.signIn(codeOf(s, someoneElse.userId))
+
+    const page1 = await zhiList(s, me.token)
+    expect(page1.statusCode).toBe(200)
+    expect(page1.body_.data.total).toBe(12)
+    expect(page1.body_.data.list).toHaveLength(10)
+    const newestFirst = [...mine].reverse()
+    expect(page1.body_.data.list.map((r) => r.id)).toEqual(newestFirst.slice(0, 10))
+
+    const page2 = await zhiList(s, me.token, '?page=2')
+    expect(page2.body_.data.total).toBe(12)
+    expect(page2.body_.data.list.map((r) => r.id)).toEqual(newestFirst.slice(10))
+
+    const small = await zhiList(s, me.token, '?page=3&page_size=5')
+    expect(small.body_.data.list.map((r) => r.id)).toEqual(newestFirst.slice(10, 12))
+    const beyond = await zhiList(s, me.token, '?page=9')
+    expect(beyond.body_.data).toEqual({ list: [], total: 12 })
+  })
+
+  it('an item carries id, name, checksummed address, team size, performance and join time', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    const child = await s.signIn(codeOf(s, me.userId))
+    await s.signIn(codeOf(s, child.userId))
+    const res = await zhiList(s, me.token)
+    const row = s.ctx.sqlite.prepare('SELECT name, created_at FROM users WHERE id = ?').safeIntegers(false).get(child.userId) as { name: string; created_at: number }
+    expect(res.body_.data.list).toEqual([
+      { id: child.userId, name: row.name, wallet_address: getAddress(child.address), team_num: 1, me_performance: '0', created_at: row.created_at },
+    ])
+  })
+
+  it('a user without referrals gets an empty page', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    expect((await zhiList(s, me.token)).body_.data).toEqual({ list: [], total: 0 })
+  })
+
+  it('paging parameters out of range are refused with 400 naming the parameter', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    const invalid = (f: string) => localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', `fields.${f}`))
+    for (const [qs, field] of [
+      ['?page=0', 'page'],
+      ['?page=abc', 'page'],
+      ['?page_size=0', 'page_size'],
+      ['?page_size=101', 'page_size'],
+    ] as const) {
+      const res = await zhiList(s, me.token, qs)
+      expect(res.statusCode, qs).toBe(400)
+      expect(res.body_.msg, qs).toBe(invalid(field))
+    }
+  })
+
+  it('needs a token', async () => {
+    const s = await start()
+    const res = await s.get('/api/v1/user/zhiList')
+    expect(res.statusCode).toBe(401)
+    expect(res.body_.code).toBe(401)
+  })
+})
