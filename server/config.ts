@@ -15,6 +15,8 @@ export interface Config {
   publicUrl: string | null
   rootInviteCode: string | null
   logLevel: string
+  /** Behind a reverse proxy, take the client IP from X-Forwarded-For. */
+  trustProxy: boolean
   bodyLimit: number
   session: { idleMs: number; maxAgeMs: number }
   login: { nonceTtlMs: number; statement: string; chainId: number }
@@ -66,6 +68,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     publicUrl: env.NADI_PUBLIC_URL || null,
     rootInviteCode,
     logLevel: str(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info'),
+    trustProxy: env.NADI_TRUST_PROXY === '1',
     bodyLimit: int(env, 'NADI_BODY_LIMIT', 16 * 1024, 1024),
     session: {
       // SPEC §9: the token lives 6 minutes, renewed by use.

@@ -16,7 +16,8 @@ export async function serveApp(app: App, distDir: string): Promise<boolean> {
     // Cache headers are ours alone: immutable for hashed assets, revalidate for the shell.
     cacheControl: false,
     setHeaders(res, file) {
-      const rel = path.relative(distDir, file)
+      // A precompressed twin (index.html.br) is cached like the file it stands for.
+      const rel = path.relative(distDir, file).replace(/\.(br|gz)$/, '')
       if (rel.startsWith(`assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable')
       else if (NEVER_CACHED.has(path.basename(rel))) res.setHeader('cache-control', 'no-cache')
       else res.setHeader('cache-control', 'public, max-age=3600')

@@ -31,13 +31,26 @@ describe('the envelope', () => {
     expect(res.body_.msg).toBe(localeText('en', 'api.ok'))
   })
 
-  it('API answers are never cached and carry the security headers', async () => {
+  it('answers for a user are never cached, and every API answer carries the security headers', async () => {
     const s = await start()
-    const res = await s.get('/api/v1/common/config')
+    const me = await s.signIn()
+    const res = await s.get('/api/v1/user/info', { token: me.token })
+    expect(res.statusCode).toBe(200)
     expect(res.headers['cache-control']).toBe('no-store')
     expect(res.headers['x-content-type-options']).toBe('nosniff')
     expect(res.headers['x-frame-options']).toBe('DENY')
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin')
+    const expired = await s.get('/api/v1/user/info', { token: 'x'.repeat(43) })
+    expect(expired.headers['cache-control']).toBe('no-store')
+  })
+
+  it('public content is cacheable for a short while, separately per language', async () => {
+    const s = await start()
+    for (const url of ['/api/v1/common/config', '/api/v1/common/bannerList', '/api/v1/notice/list']) {
+      const res = await s.get(url)
+      expect(res.headers['cache-control'], url).toMatch(/^public, max-age=\d+/)
+      expect(String(res.headers.vary), url).toContain('LANG')
+    }
   })
 })
 

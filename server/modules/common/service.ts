@@ -10,6 +10,8 @@ export type CommonService = ReturnType<typeof createCommonService>
 export function createCommonService(ctx: Ctx, notices: NoticeService) {
   const { db, config } = ctx
   return {
+    now: () => ctx.now(),
+
     async bannerList(lang: LangCode): Promise<Banner[]> {
       const rows = await db.selectFrom('banners').selectAll().where('active', '=', 1n).orderBy('sort').orderBy('id').execute()
       if (rows.length === 0) return []

@@ -1,0 +1,18 @@
+import type { Ctx } from '../context.ts'
+
+const DAY_MS = 86_400_000
+/** Ended sessions are kept a month for support questions ("was I signed in from elsewhere?"). */
+const SESSION_KEEP_MS = 30 * DAY_MS
+
+/** Drops what can never be used again: spent login windows, old idempotency answers, long-dead sessions. */
+export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number; sessions: number }> {
+  const now = ctx.now()
+  const { db } = ctx
+  const nonces = await db.deleteFrom('login_nonces').where('expires_at', '<=', BigInt(now)).executeTakeFirst()
+  const keys = await db.deleteFrom('idempotency_keys').where('created_at', '<', BigInt(now - ctx.config.idempotencyTtlMs)).executeTakeFirst()
+  const sessions = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', BigInt(now - SESSION_KEEP_MS)), eb('revoked_at', '<', BigInt(now - SESSION_KEEP_MS))]))
+    .executeTakeFirst()
+  return { nonces: Number(nonces.numDeletedRows), keys: Number(keys.numDeletedRows), sessions: Number(sessions.numDeletedRows) }
+}
