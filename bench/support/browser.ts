@@ -1,21 +1,9 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { CHROMIUM_FLAGS as FLAGS, CHROMIUM_PATH as CHROMIUM } from '../../scripts/chromium.ts'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 
-export const CHROMIUM = '/usr/bin/chromium'
-
-/** The only behavioural switches Chromium gets: Playwright's own defaults are left out on purpose. */
-export const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-] as const
 
 /** Lighthouse's mobile device: Moto G Power class, 412×823 at DPR 1.75. */
 export const MOBILE: BrowserContextOptions = {

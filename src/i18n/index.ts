@@ -16,14 +16,17 @@ const loaded = new Set<LangCode>()
 /** Whether a locale is loaded, so messages can be shown. */
 export const i18nReady = () => loaded.size > 0
 
-/** The current language (API code). Components read it through useT() and re-render on change. */
-export const lang = signal<LangCode>(DEFAULT_LANG)
-
 /** The language the user chose last time, known before any locale is loaded. */
 export function storedLang(): LangCode {
   const v = storage.get('lang')
   return isLangCode(v) ? v : DEFAULT_LANG
 }
+
+/**
+ * The current language (API code), right from the start: requests sent while the locale file is
+ * still loading already carry the user's LANG. Components read it through useT().
+ */
+export const lang = signal<LangCode>(storedLang())
 
 async function ensure(code: LangCode): Promise<void> {
   if (loaded.has(code)) return

@@ -1,20 +1,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../../scripts/chromium.ts'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { buildApp, type Built } from '../../../server/app.ts'
 import { loadConfig } from '../../../server/config.ts'
-
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 export const ROOT_CODE = 'E2EROOT1'
 
@@ -46,7 +36,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
 }
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS })
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS] })
 }
 
 /** A phone-sized context, as the app is used. */

@@ -1,0 +1,13 @@
+/** Debian's Chromium and the only switches it is started with, in tests and benchmarks alike. */
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+] as const
