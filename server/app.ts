@@ -17,6 +17,8 @@ import { idempotency } from './http/idempotency.ts'
 import { serveApp } from './http/static.ts'
 import type { App } from './http/types.ts'
 import { langOf, translate } from './i18n.ts'
+import { addressRoutes } from './modules/address/routes.ts'
+import { createAddressService } from './modules/address/service.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { createAuthService } from './modules/auth/service.ts'
 import { commonRoutes } from './modules/common/routes.ts'
@@ -126,6 +128,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   userRoutes(app, createUserService(ctx))
   commonRoutes(app, createCommonService(ctx, notices))
   noticeRoutes(app, notices)
+  addressRoutes(app, createAddressService(ctx))
 
   const hub = new Hub(config.ws, now)
   await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
@@ -137,7 +140,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   hub.start()
   app.addHook('preClose', async () => hub.stop())
 
-  const hasApp = await serveApp(app, config.distDir)
+  const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill })
   // Through the static plugin: precompressed, with an ETag, and 'no-cache' from its header rules.
   const sendShell = (reply: FastifyReply) => reply.sendFile('index.html')
   // The static plugin answers a directory (and "/" is one) with 403 since it serves no index files.

@@ -11,6 +11,8 @@ export interface Config {
   /** ':memory:' or a file path. */
   dbFile: string
   distDir: string
+  /** NADI_SW_KILL=1: /sw.js answers a worker that unregisters itself and empties every cache. */
+  swKill: boolean
   /** Origin put in sign-in messages; derived from the request when unset. */
   publicUrl: string | null
   rootInviteCode: string | null
@@ -65,6 +67,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     dataDir,
     dbFile: str(env, 'NADI_DB_FILE', path.join(dataDir, 'nadi.sqlite')),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
+    swKill: env.NADI_SW_KILL === '1',
     publicUrl: env.NADI_PUBLIC_URL || null,
     rootInviteCode,
     logLevel: str(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info'),

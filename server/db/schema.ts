@@ -79,6 +79,21 @@ export interface NoticeTextsTable {
   content: string
 }
 
+export interface AddressesTable {
+  id: Generated<Int>
+  user_id: Int
+  name: string
+  /** Normalized: an optional + and digits only. */
+  phone: string
+  area: string
+  /** The detailed address. */
+  address: string
+  /** 0 or 1; exactly one 1 per user who has addresses. */
+  is_default: Generated<Int>
+  created_at: Int
+  updated_at: Int
+}
+
 export interface SettingsTable {
   key: string
   value: string
@@ -93,5 +108,6 @@ export interface DB {
   banner_texts: BannerTextsTable
   notices: NoticesTable
   notice_texts: NoticeTextsTable
+  addresses: AddressesTable
   settings: SettingsTable
 }

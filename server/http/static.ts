@@ -6,7 +6,36 @@ import type { App } from './types.ts'
 /** Files that must be revalidated on every load so a deploy reaches users (DESIGN §6). */
 const NEVER_CACHED = new Set(['index.html', 'sw.js', 'manifest.webmanifest'])
 
-export async function serveApp(app: App, distDir: string): Promise<boolean> {
+/**
+ * The kill switch's worker (NADI_SW_KILL=1): browsers find it at their next update check of /sw.js.
+ * It takes over at once, unregisters itself, deletes every cache of the origin, then reloads the open
+ * pages so they run from the network again. It has no fetch handler: nothing is intercepted meanwhile.
+ */
+export const SW_KILL_SCRIPT = `// NADI service worker kill switch: unregister, empty every cache, reload the open pages.
+self.addEventListener('install', function () { self.skipWaiting() })
+self.addEventListener('activate', function (event) {
+  event.waitUntil(
+    self.registration.unregister()
+      .then(function () { return caches.keys() })
+      .then(function (keys) { return Promise.all(keys.map(function (k) { return caches.delete(k) })) })
+      .then(function () { return self.clients.matchAll({ type: 'window' }) })
+      .then(function (clients) { clients.forEach(function (c) { c.navigate(c.url).catch(function () {}) }) })
+  )
+})
+`
+
+export interface ServeOptions {
+  /** Answer /sw.js with SW_KILL_SCRIPT instead of the built worker. */
+  swKill?: boolean
+}
+
+export async function serveApp(app: App, distDir: string, opts: ServeOptions = {}): Promise<boolean> {
+  // Before looking for the shell: an API-only server can still retire the workers it once installed.
+  if (opts.swKill) {
+    app.get('/sw.js', { schema: { hide: true } }, (_req, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/javascript; charset=utf-8').send(SW_KILL_SCRIPT),
+    )
+  }
   const index = path.join(distDir, 'index.html')
   if (!fs.existsSync(index)) return false
   await app.register(fastifyStatic, {

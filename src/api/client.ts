@@ -3,6 +3,7 @@ import type { ApiEnvelope } from '../../contract/envelope.ts'
 import { CODE } from '../../contract/constants.ts'
 import { lang, t } from '../i18n/index.ts'
 import { clearToken, getToken, renewToken } from './session.ts'
+import { reportNetworkFailure, reportNetworkSuccess } from './online.ts'
 import { toast } from '../ui/toast.ts'
 
 /** Why a call failed, with the message to show in the user's language (SPEC §8). */
@@ -67,8 +68,10 @@ export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOp
     res = await fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(opts.body ?? {}) : null, signal: opts.signal ?? null })
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e
+    reportNetworkFailure()
     throw new ApiFailure(t('errors.network'), CODE.SERVER, 0)
   }
+  reportNetworkSuccess()
 
   const body = (await res.json().catch(() => null)) as ApiEnvelope<T> | null
   const serverMsg = body && typeof body.msg === 'string' && body.msg ? body.msg : null

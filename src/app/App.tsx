@@ -1,10 +1,11 @@
 import { Activity, Suspense, useEffect, useState } from 'react'
-import { QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { IsRestoringProvider, QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { persistAccount } from './persist.ts'
 import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
 import { matchRoute, type Match } from './routes.ts'
-import { armExpiry, onExpire, signedIn } from '../api/session.ts'
+import { account, armExpiry, onExpire, signedIn } from '../api/session.ts'
 import { loginExpiring, redirectAfterExpiry } from '../api/client.ts'
 import { userQueries } from '../features/user/queries.ts'
 import { captureInviteCode } from '../features/auth/invite.ts'
@@ -16,6 +17,7 @@ import { NotFound } from './NotFound.tsx'
 import { Spinner } from '../ui/Spinner.tsx'
 import { useT } from '../i18n/index.ts'
 import { toast } from '../ui/toast.ts'
+import { UpdatePrompt } from './UpdatePrompt.tsx'
 
 /** How many visited screens stay mounted (hidden) so a revisit shows them as they were. */
 const KEEP_ALIVE = 6
@@ -86,15 +88,30 @@ function Screens() {
   )
 }
 
-export function App() {
+/** The query cache, restored from and saved to IndexedDB under the current account (DESIGN §6). */
+function Providers({ children }: { children: React.ReactNode }) {
+  useSignals()
+  const acct = account.value
+  // Only the first restore holds queries back; a later switch of account merges in the background.
+  const [restoring, setRestoring] = useState(true)
+  useEffect(() => persistAccount(queryClient, acct, () => setRestoring(false)), [acct])
   return (
     <QueryClientProvider client={queryClient}>
+      <IsRestoringProvider value={restoring}>{children}</IsRestoringProvider>
+    </QueryClientProvider>
+  )
+}
+
+export function App() {
+  return (
+    <Providers>
       <div className="app">
         <Screens />
       </div>
       <SignInSheet />
       <ConfirmHost />
       <Toasts />
-    </QueryClientProvider>
+      <UpdatePrompt />
+    </Providers>
   )
 }

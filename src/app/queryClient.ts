@@ -1,4 +1,6 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
+import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query'
+import { online } from '../api/online.ts'
+import { createPersister } from '../data/index.ts'
 import { ApiFailure } from '../api/client.ts'
 import { onSignOut } from '../api/session.ts'
 import { i18nReady, t } from '../i18n/index.ts'
@@ -25,15 +27,24 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      gcTime: 24 * 3600_000,
+      // As long as the persisted cache lives (7 days), so restored data is not dropped unused.
+      gcTime: 7 * 24 * 3600_000,
       retry: (n, e) => n < 2 && !(e instanceof ApiFailure && e.status >= 400 && e.status < 500),
       refetchOnWindowFocus: true,
     },
   },
 })
 
-// One user's data never shows to the next person who signs in on this phone.
-onSignOut(() => queryClient.clear())
+// One user's data never shows to the next person who signs in on this phone: gone from memory and
+// from IndexedDB. (Their queued changes stay, to replay when they sign in again; an explicit sign-out
+// asks first and then clears those too.)
+onSignOut((was) => {
+  queryClient.clear()
+  void createPersister(was).removeClient()
+})
+
+// Queries pause offline and resume on their own when the network (as DESIGN §6 defines it) is back.
+onlineManager.setEventListener((setOnline) => online.subscribe((v) => setOnline(v)))
 
 declare module '@tanstack/react-query' {
   interface Register {

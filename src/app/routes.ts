@@ -14,6 +14,8 @@ export interface RouteDef {
   tab?: boolean
 }
 
+const AddressForm = lazy(() => import('../features/address/AddressFormScreen.tsx'))
+
 // Home is in the first load; every other screen is its own chunk, fetched on first visit.
 export const ROUTES: RouteDef[] = [
   { pattern: '/index', auth: false, screen: HomeScreen, tab: true },
@@ -21,6 +23,9 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/user', auth: true, screen: lazy(() => import('../features/user/UserScreen.tsx')), tab: true },
   { pattern: '/notice', auth: true, screen: lazy(() => import('../features/notice/NoticeListScreen.tsx')), tab: true },
   { pattern: '/notice/detail/:id', auth: true, screen: lazy(() => import('../features/notice/NoticeDetailScreen.tsx')) },
+  { pattern: '/address', auth: true, screen: lazy(() => import('../features/address/AddressListScreen.tsx')) },
+  { pattern: '/address/add', auth: true, screen: AddressForm },
+  { pattern: '/address/edit', auth: true, screen: AddressForm },
 ]
 
 export interface Match {

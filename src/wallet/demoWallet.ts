@@ -1,31 +1,19 @@
 // The in-app "Demo wallet": a throwaway key kept in this browser, for people without a wallet
 // extension. Test-only value — never fund it. Part of a lazily loaded chunk, so ethers is fine here.
-// Dexie access stays in this file until IndexedDB access moves to src/data/.
+// Its key is kept through src/data (kv 'demo-wallet-key'); src/data moves a key from the old
+// 'nadi-wallet' database there on first use, so an existing demo user keeps their address.
 
-import Dexie, { type EntityTable } from 'dexie'
 import { Wallet, type TypedDataDomain, type TypedDataField } from 'ethers'
+import { kvDelete, kvUpdate } from '../data/index.ts'
 import { createEip1193Provider, type Eip1193Provider, type SignerBackend } from './eip1193.ts'
 
-interface KeyRow {
-  id: string
-  privateKey: string
-  createdAt: number
-}
-
-const DEMO_ID = 'demo'
+/** The kv entry of the demo key: one per browser, the wallet everyone calls "demo". */
+const DEMO_KEY_ID = 'demo-wallet-key'
 const PRIVATE_KEY_RE = /^0x[0-9a-fA-F]{64}$/
 
-type WalletDb = Dexie & { keys: EntityTable<KeyRow, 'id'> }
-
-let db: WalletDb | undefined
-
-function walletDb(): WalletDb {
-  if (!db) {
-    const d = new Dexie('nadi-wallet') as WalletDb
-    d.version(1).stores({ keys: 'id' })
-    db = d
-  }
-  return db
+interface DemoKey {
+  privateKey: string
+  createdAt: number
 }
 
 function isUsableKey(v: unknown): v is string {
@@ -38,22 +26,18 @@ function isUsableKey(v: unknown): v is string {
   }
 }
 
-/** The demo private key (0x-hex), created on first use and kept in IndexedDB `nadi-wallet`. */
+/** The demo private key (0x-hex), created on first use and kept in this browser's IndexedDB. */
 export async function loadOrCreateDemoKey(): Promise<string> {
-  const d = walletDb()
-  // One read-write transaction, so concurrent first calls agree on a single key.
-  return d.transaction('rw', d.keys, async () => {
-    const row = await d.keys.get(DEMO_ID)
-    if (row && isUsableKey(row.privateKey)) return row.privateKey
-    const privateKey = Wallet.createRandom().privateKey
-    await d.keys.put({ id: DEMO_ID, privateKey, createdAt: Date.now() })
-    return privateKey
-  })
+  // One read-write transaction, so concurrent first calls (even from two tabs) agree on a single key.
+  const stored = await kvUpdate<DemoKey>(DEMO_KEY_ID, (current) =>
+    current && isUsableKey(current.privateKey) ? current : { privateKey: Wallet.createRandom().privateKey, createdAt: Date.now() },
+  )
+  return stored.privateKey
 }
 
 /** Deletes the demo key; the next loadOrCreateDemoKey makes a new one. */
 export async function forgetDemoKey(): Promise<void> {
-  await walletDb().keys.delete(DEMO_ID)
+  await kvDelete(DEMO_KEY_ID)
 }
 
 export type DemoProvider = Eip1193Provider & { isNadiDemo: true }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { IsRegisterResult, LoginMessage, LoginResult } from '../../../contract/auth.ts'
 import { get, post } from '../../api/client.ts'
-import { clearToken, setToken } from '../../api/session.ts'
+import { account, clearToken, setAccount, setToken } from '../../api/session.ts'
+import { clearAccount } from '../../data/index.ts'
 import { disconnectWallets, type ConnectedWallet } from '../../wallet/index.ts'
 import { userQueries } from '../user/queries.ts'
 import { forgetInviteCode } from './invite.ts'
@@ -18,7 +19,8 @@ export function useSignIn() {
       const signature = await wallet.sign(msg.message)
       const res = await post<LoginResult>('auth/login', { address: wallet.address, message: msg.message, sign_message: signature, code })
       setToken(res.token, res.idle_ms)
-      await qc.fetchQuery(userQueries.info())
+      const me = await qc.fetchQuery(userQueries.info())
+      setAccount(me.id)
       return { registered: msg.registered }
     },
     onSuccess: () => forgetInviteCode(),
@@ -32,8 +34,11 @@ export function useSignOut() {
       try {
         await post<null>('auth/logout')
       } finally {
-        // Signed out locally whatever the network says: the token is gone from this phone.
+        // Signed out locally whatever the network says: the token is gone from this phone, and with
+        // an explicit sign-out the account's data on it too (its queued changes were confirmed away).
+        const was = account.value
         clearToken()
+        void clearAccount(was)
         disconnectWallets().catch(() => undefined)
       }
     },

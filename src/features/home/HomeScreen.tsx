@@ -12,6 +12,7 @@ import { signInOpen } from '../auth/invite.ts'
 import { BannerCarousel } from './BannerCarousel.tsx'
 import { NoticeTicker } from './NoticeTicker.tsx'
 import { ChainNotice } from './ChainNotice.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
 
 export default function HomeScreen() {
   useSignals()
@@ -44,6 +45,7 @@ export default function HomeScreen() {
         </div>
       </header>
 
+      {info.data && <Freshness updatedAt={info.dataUpdatedAt} />}
       <BannerCarousel banners={banners.data} loading={banners.isPending} />
 
       <NoticeTicker items={notices.data?.list ?? []} />

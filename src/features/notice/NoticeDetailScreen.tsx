@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
 import { ApiFailure } from '../../api/client.ts'
 import { noticeQueries } from './queries.ts'
 
@@ -19,6 +20,7 @@ export default function NoticeDetailScreen({ params }: ScreenProps) {
   return (
     <main className="page">
       <TopBar title={t('notice.detailTitle')} back />
+      {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
       <article className="article">
         {missing ? (
           <Empty text={t('errors.noticeNotFound')} />

@@ -6,6 +6,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
 import { noticeQueries } from './queries.ts'
 
 export default function NoticeListScreen() {
@@ -16,6 +17,7 @@ export default function NoticeListScreen() {
   return (
     <main className="page with-tabbar">
       <TopBar title={t('notice.title')} />
+      {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
       <section className="list">
         {q.isPending ? (
           <Skeleton lines={6} />

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
-import { useLocation } from 'wouter'
+import { Link, useLocation } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
@@ -9,8 +9,11 @@ import { CopyButton } from '../../ui/CopyButton.tsx'
 import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
 import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
 import { useSignOut } from '../auth/mutations.ts'
+import { account } from '../../api/session.ts'
+import { listOutbox } from '../../data/index.ts'
 import { userQueries } from './queries.ts'
 
 export function inviteLink(code: string, origin = window.location.origin): string {
@@ -30,7 +33,9 @@ export default function UserScreen() {
 
   async function onSignOut() {
     try {
-      await confirm({ title: t('user.signOutTitle'), body: t('user.signOutBody'), confirmText: t('user.signOut'), danger: true })
+      const waiting = (await listOutbox(account.value)).length
+      const body = waiting > 0 ? t('user.signOutPending', { count: waiting }) : t('user.signOutBody')
+      await confirm({ title: t('user.signOutTitle'), body, confirmText: t('user.signOut'), danger: true })
     } catch (e) {
       if (e instanceof ConfirmCancelled) return
       throw e
@@ -42,6 +47,7 @@ export default function UserScreen() {
   return (
     <main className="page with-tabbar">
       <TopBar title={t('user.title')} right={<LanguageSwitcher />} />
+      {info.data && <Freshness updatedAt={info.dataUpdatedAt} />}
       {info.isPending ? (
         <Skeleton lines={5} />
       ) : info.isError || !u ? (
@@ -148,6 +154,14 @@ export default function UserScreen() {
               </button>
             )}
           </section>
+
+          <nav className="card menu" aria-label={t('user.menu')}>
+            <Link href="/address" className="menu-item">
+              <Icon name="pin" size={20} />
+              <span className="grow">{t('address.title')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
+          </nav>
 
           <button className="btn ghost block danger-text" onClick={onSignOut} disabled={signOut.isPending}>
             <Icon name="logout" size={20} />

@@ -36,7 +36,12 @@ export async function signInThroughInvite(context: BrowserContext, page: Page, u
   return w
 }
 
-/** Polls what a locator shows until the assertion holds (vitest has no Playwright matchers). */
-export const shows = (locator: Locator, timeout = 10_000) =>
-  expect.poll(async () => ((await locator.count()) > 0 ? (await locator.first().innerText()).trim() : null), { timeout, interval: 100 })
+/**
+ * Polls what a locator shows until the assertion holds (vitest has no Playwright matchers). Only
+ * visible matches count: screens kept alive stay in the DOM, hidden.
+ */
+export const shows = (locator: Locator, timeout = 10_000) => {
+  const visible = locator.filter({ visible: true })
+  return expect.poll(async () => ((await visible.count()) > 0 ? (await visible.first().innerText()).trim() : null), { timeout, interval: 100 })
+}
 export const valueOf = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.inputValue(), { timeout, interval: 100 })

@@ -1,7 +1,10 @@
 import 'fake-indexeddb/auto'
+import Dexie from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { Wallet, hexlify, toUtf8Bytes, verifyMessage } from 'ethers'
 import { createDemoProvider, forgetDemoKey, loadOrCreateDemoKey } from '../../../src/wallet/demoWallet.ts'
+import { closeDb, DB_NAME } from '../../../src/data/db.ts'
+import { resetKvMigration } from '../../../src/data/kv.ts'
 
 describe('demo wallet', () => {
   it('the demo key persists: two loads return the same valid private key', async () => {
@@ -39,5 +42,22 @@ describe('demo wallet', () => {
     const message = 'NADI wants you to sign in\nNonce: 7f3a'
     const sig = (await provider.request({ method: 'personal_sign', params: [hexlify(toUtf8Bytes(message)), address] })) as string
     expect(verifyMessage(message, sig)).toBe(address)
+  })
+
+  it('an existing demo user keeps their address: the key in the old nadi-wallet database is the one used', async () => {
+    // A browser from before src/data: no 'nadi' database yet, the key in 'nadi-wallet' (table keys, row 'demo').
+    closeDb()
+    resetKvMigration()
+    await Dexie.delete(DB_NAME)
+    const old = new Wallet('0x' + '3c'.repeat(32))
+    const legacy = new Dexie('nadi-wallet')
+    legacy.version(1).stores({ keys: 'id' })
+    await legacy.table('keys').put({ id: 'demo', privateKey: old.privateKey, createdAt: 1 })
+    legacy.close()
+
+    expect(await loadOrCreateDemoKey()).toBe(old.privateKey)
+    const provider = await createDemoProvider({ chainId: 56, chains: [56] })
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual([old.address])
+    expect(await Dexie.exists('nadi-wallet')).toBe(false)
   })
 })

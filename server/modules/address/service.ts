@@ -1,0 +1,210 @@
+import type { Selectable, Transaction } from 'kysely'
+import type { Ctx } from '../../context.ts'
+import type { AddressesTable, DB } from '../../db/schema.ts'
+import { ADDRESS_LIMITS as L, type Address, type AddAddressBody, type EditAddressBody } from '../../../contract/address.ts'
+import { badRequest, conflict, notFound } from '../../http/errors.ts'
+
+type Row = Selectable<AddressesTable>
+type Trx = Transaction<DB>
+
+/** What a saved address holds once checked: trimmed text and the phone as an optional + and digits. */
+export interface CleanAddress {
+  name: string
+  phone: string
+  area: string
+  address: string
+  is_default: boolean
+}
+
+const PHONE_RE = new RegExp(`^\\+?[0-9]{${L.phoneDigitsMin},${L.phoneDigitsMax}}$`)
+const PHONE_PARAMS = { min: L.phoneDigitsMin, max: L.phoneDigitsMax }
+
+/** Characters as a person counts them: an emoji or a CJK character is one. */
+const chars = (s: string) => Array.from(s).length
+
+/**
+ * The phone as stored: full-width digits and signs folded to ASCII (NFKC), then the spaces, dashes,
+ * dots and brackets people type removed. "+886 (912) 345-678" → "+886912345678".
+ */
+export function normalizePhone(raw: string): string {
+  return raw.normalize('NFKC').replace(/[\s\-().]/g, '')
+}
+
+export const phoneInvalid = () => badRequest('errors.phoneInvalid', PHONE_PARAMS)
+
+/** SPEC §5: checks an address as typed and answers it cleaned; the first problem is thrown as a 400. */
+export function cleanAddress(input: AddAddressBody): CleanAddress {
+  const name = input.name.trim()
+  if (!name) throw badRequest('errors.addressNameRequired')
+  if (chars(name) > L.name) throw badRequest('errors.addressNameTooLong', { max: L.name })
+
+  const rawPhone = input.phone.trim()
+  if (chars(rawPhone) > L.phoneRaw) throw phoneInvalid()
+  const phone = normalizePhone(rawPhone)
+  if (!PHONE_RE.test(phone)) throw phoneInvalid()
+
+  const area = input.area.trim()
+  if (!area) throw badRequest('errors.areaRequired')
+  if (chars(area) > L.area) throw badRequest('errors.areaTooLong', { max: L.area })
+
+  const address = input.address.trim()
+  if (!address) throw badRequest('errors.addressDetailRequired')
+  if (chars(address) > L.address) throw badRequest('errors.addressDetailTooLong', { max: L.address })
+
+  return { name, phone, area, address, is_default: input.is_default === true }
+}
+
+function toWire(r: Row): Address {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    phone: r.phone,
+    area: r.area,
+    address: r.address,
+    is_default: r.is_default === 1n,
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
+  }
+}
+
+export type AddressService = ReturnType<typeof createAddressService>
+
+/**
+ * A user's delivery addresses. Every action is one transaction, and each keeps the invariant: a user
+ * with addresses has exactly one default. Another user's address is answered exactly like a missing one.
+ */
+export function createAddressService(ctx: Ctx) {
+  const { db } = ctx
+  const tx = <T>(fn: (trx: Trx) => Promise<T>) => db.transaction().execute(fn)
+
+  const own = (trx: Trx, userId: number, id: number) =>
+    trx.selectFrom('addresses').selectAll().where('id', '=', BigInt(id)).where('user_id', '=', BigInt(userId)).executeTakeFirst()
+
+  async function ownOr404(trx: Trx, userId: number, id: number): Promise<Row> {
+    const row = await own(trx, userId, id)
+    if (!row) throw notFound('errors.addressNotFound')
+    return row
+  }
+
+  /** Takes the flag off the user's current default (there is at most one), ahead of giving it to another. */
+  async function clearDefault(trx: Trx, userId: number, now: number) {
+    await trx
+      .updateTable('addresses')
+      .set({ is_default: 0n, updated_at: BigInt(now) })
+      .where('user_id', '=', BigInt(userId))
+      .where('is_default', '=', 1n)
+      .execute()
+  }
+
+  return {
+    /** The default first, then newest first. */
+    async list(userId: number): Promise<Address[]> {
+      const rows = await tx((trx) =>
+        trx
+          .selectFrom('addresses')
+          .selectAll()
+          .where('user_id', '=', BigInt(userId))
+          .orderBy('is_default', 'desc')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute(),
+      )
+      return rows.map(toWire)
+    },
+
+    async detail(userId: number, id: number): Promise<Address> {
+      return toWire(await tx((trx) => ownOr404(trx, userId, id)))
+    },
+
+    async getDefault(userId: number): Promise<Address | null> {
+      const row = await tx((trx) =>
+        trx.selectFrom('addresses').selectAll().where('user_id', '=', BigInt(userId)).where('is_default', '=', 1n).executeTakeFirst(),
+      )
+      return row ? toWire(row) : null
+    },
+
+    /** The first address is the default whatever the flag says; at the limit the answer is 409. */
+    async add(userId: number, input: AddAddressBody): Promise<Address> {
+      const a = cleanAddress(input)
+      const now = ctx.now()
+      const row = await tx(async (trx) => {
+        const { n } = await trx
+          .selectFrom('addresses')
+          .select((eb) => eb.fn.countAll<bigint>().as('n'))
+          .where('user_id', '=', BigInt(userId))
+          .executeTakeFirstOrThrow()
+        if (Number(n) >= L.perUser) throw conflict('errors.addressLimit', { max: L.perUser })
+        const makeDefault = a.is_default || Number(n) === 0
+        if (makeDefault) await clearDefault(trx, userId, now)
+        return trx
+          .insertInto('addresses')
+          .values({
+            user_id: BigInt(userId),
+            name: a.name,
+            phone: a.phone,
+            area: a.area,
+            address: a.address,
+            is_default: makeDefault ? 1n : 0n,
+            created_at: BigInt(now),
+            updated_at: BigInt(now),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow()
+      })
+      return toWire(row)
+    },
+
+    /** Replaces the fields. is_default true moves the default here; false leaves the flag as it was. */
+    async edit(userId: number, input: EditAddressBody): Promise<Address> {
+      const a = cleanAddress(input)
+      const now = ctx.now()
+      const row = await tx(async (trx) => {
+        const current = await ownOr404(trx, userId, input.id)
+        const makeDefault = a.is_default && current.is_default !== 1n
+        if (makeDefault) await clearDefault(trx, userId, now)
+        return trx
+          .updateTable('addresses')
+          .set({
+            name: a.name,
+            phone: a.phone,
+            area: a.area,
+            address: a.address,
+            ...(makeDefault ? { is_default: 1n } : {}),
+            updated_at: BigInt(now),
+          })
+          .where('id', '=', current.id)
+          .returningAll()
+          .executeTakeFirstOrThrow()
+      })
+      return toWire(row)
+    },
+
+    async setDefault(userId: number, id: number): Promise<void> {
+      const now = ctx.now()
+      await tx(async (trx) => {
+        const row = await ownOr404(trx, userId, id)
+        if (row.is_default === 1n) return
+        await clearDefault(trx, userId, now)
+        await trx.updateTable('addresses').set({ is_default: 1n, updated_at: BigInt(now) }).where('id', '=', row.id).execute()
+      })
+    },
+
+    /** Deleting the default hands the flag to the newest address left. */
+    async remove(userId: number, id: number): Promise<void> {
+      const now = ctx.now()
+      await tx(async (trx) => {
+        const row = await ownOr404(trx, userId, id)
+        await trx.deleteFrom('addresses').where('id', '=', row.id).execute()
+        if (row.is_default !== 1n) return
+        const next = await trx
+          .selectFrom('addresses')
+          .select('id')
+          .where('user_id', '=', BigInt(userId))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .executeTakeFirst()
+        if (next) await trx.updateTable('addresses').set({ is_default: 1n, updated_at: BigInt(now) }).where('id', '=', next.id).execute()
+      })
+    },
+  }
+}

@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useLocation, useSearch } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
+import { account } from '../../api/session.ts'
+import { useOutbox } from '../../data/useOutbox.ts'
+import { useT } from '../../i18n/index.ts'
+import { TopBar } from '../../ui/TopBar.tsx'
+import { Empty } from '../../ui/States.tsx'
+import { toast } from '../../ui/toast.ts'
+import { addressQueries } from './queries.ts'
+import { ACTION } from './merge.ts'
+import { useSaveAddress } from './mutations.ts'
+import { LIMITS, validateAddress, type AddressField, type AddressForm } from './validation.ts'
+
+const EMPTY: AddressForm = { name: '', phone: '', area: '', address: '', is_default: false }
+
+/** /address/add, and /address/edit?id=… (a saved address) or ?queued=… (one still waiting to sync). */
+export default function AddressFormScreen() {
+  useSignals()
+  const t = useT()
+  const [location, navigate] = useLocation()
+  const search = new URLSearchParams(useSearch())
+  const editing = location === '/address/edit'
+  const id = Number(search.get('id')) || undefined
+  const queuedId = Number(search.get('queued')) || undefined
+  const list = useQuery({ ...addressQueries.list(), enabled: editing })
+  const queue = useOutbox(account.value)
+  const save = useSaveAddress()
+
+  const existing: AddressForm | undefined = editing
+    ? id !== undefined
+      ? list.data?.find((a) => a.id === id)
+      : (queue.find((i) => i.id === queuedId && i.action === ACTION.add)?.payload as AddressForm | undefined)
+    : undefined
+  const [form, setForm] = useState<AddressForm>(EMPTY)
+  const [errors, setErrors] = useState<Partial<Record<AddressField, string>>>({})
+  const [loadedFrom, setLoadedFrom] = useState<AddressForm | undefined>(undefined)
+
+  useEffect(() => {
+    if (existing && existing !== loadedFrom) {
+      setForm({ name: existing.name, phone: existing.phone, area: existing.area, address: existing.address, is_default: existing.is_default })
+      setLoadedFrom(existing)
+    }
+  }, [existing, loadedFrom])
+
+  useEffect(() => {
+    if (!editing) {
+      setForm(EMPTY)
+      setErrors({})
+    }
+  }, [editing, location])
+
+  // Nothing to edit: an unknown id once the list is in, or a queued address that has since synced.
+  if (editing && !existing && list.isSuccess) {
+    return (
+      <main className="page">
+        <TopBar title={t('address.editTitle')} back />
+        <Empty text={t('address.notFound')} />
+      </main>
+    )
+  }
+
+  const set = (field: keyof AddressForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    const value = field === 'is_default' ? (e.target as HTMLInputElement).checked : e.target.value
+    setForm((f) => ({ ...f, [field]: value }))
+    if (field in errors) setErrors((x) => ({ ...x, [field]: undefined }))
+  }
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    const problems = validateAddress(form)
+    setErrors(problems)
+    if (Object.keys(problems).length > 0) return
+    const r = await save.mutateAsync({ form, ...(id !== undefined ? { id } : {}), ...(queuedId !== undefined ? { queuedId } : {}) })
+    toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
+    navigate('/address', { replace: true })
+  }
+
+  const field = (name: AddressField, label: string, input: React.ReactNode) => (
+    <label className={`field ${errors[name] ? 'invalid' : ''}`}>
+      <span>{label}</span>
+      {input}
+      {errors[name] && (
+        <small className="form-error" role="alert" data-field={name}>
+          {t(errors[name]!)}
+        </small>
+      )}
+    </label>
+  )
+
+  return (
+    <main className="page">
+      <TopBar title={editing ? t('address.editTitle') : t('address.addTitle')} back />
+      <form className="stack form" onSubmit={onSubmit} noValidate>
+        {field('name', t('address.name'), <input name="name" value={form.name} onChange={set('name')} maxLength={LIMITS.name + 10} autoComplete="name" placeholder={t('address.namePlaceholder')} />)}
+        {field('phone', t('address.phone'), <input name="phone" value={form.phone} onChange={set('phone')} inputMode="tel" type="tel" autoComplete="tel" maxLength={30} placeholder={t('address.phonePlaceholder')} />)}
+        {field('area', t('address.area'), <input name="area" value={form.area} onChange={set('area')} maxLength={LIMITS.area + 10} autoComplete="address-level1" placeholder={t('address.areaPlaceholder')} />)}
+        {field('address', t('address.detail'), <textarea name="address" value={form.address} onChange={set('address')} maxLength={LIMITS.address + 10} rows={3} autoComplete="street-address" placeholder={t('address.detailPlaceholder')} />)}
+        <label className="switch-row">
+          <span>{t('address.makeDefault')}</span>
+          <input type="checkbox" name="is_default" checked={form.is_default} onChange={set('is_default')} />
+        </label>
+        <button className="btn primary block" type="submit" disabled={save.isPending}>
+          {save.isPending ? t('common.saving') : t('common.save')}
+        </button>
+      </form>
+    </main>
+  )
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { SEED_NOTICES } from '../../server/db/seed/content.ts'
+import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
+import { shows, signInThroughInvite, text } from './support/flows.ts'
+
+let app: RunningApp
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+/** Waits until the service worker controls the page, so a reload offline is served from its cache. */
+async function controlled(page: Page) {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+const addressRows = (userWallet: string) =>
+  Number(
+    (app.ctx.sqlite.prepare('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?').get(userWallet.toLowerCase()) as { n: bigint }).n,
+  )
+
+async function fill(page: Page, f: { name: string; phone: string; area: string; address: string }) {
+  await page.locator('input[name="name"]:visible').fill(f.name)
+  await page.locator('input[name="phone"]:visible').fill(f.phone)
+  await page.locator('input[name="area"]:visible').fill(f.area)
+  await page.locator('textarea[name="address"]:visible').fill(f.address)
+}
+
+async function goOffline(context: BrowserContext, page: Page) {
+  await context.setOffline(true)
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+}
+
+describe('offline first in real Chromium', () => {
+  it('cached screens render offline after a reload, and offline address changes sync exactly once when the network returns', async () => {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    await controlled(page)
+
+    // Online: visit the screens once so their data is cached.
+    await page.locator('.tabbar a[href="/notice"]').click()
+    await expect.poll(() => page.locator('.notice-item').count(), { timeout: 10_000 }).toBe(SEED_NOTICES.length)
+    await page.locator('.tabbar a[href="/user"]').click()
+    await page.getByTestId('invite-code').waitFor()
+    await page.locator('a[href="/address"]').click()
+    await shows(page.locator('.empty')).toBe(text('tw', 'address.empty'))
+    await page.waitForTimeout(1500) // the persister writes at most once a second
+
+    // Offline: reload, and the shell and the cached data render.
+    await goOffline(context, page)
+    await page.goto(`${app.url}/notice`)
+    await expect.poll(() => page.locator('.notice-item').count(), { timeout: 10_000 }).toBe(SEED_NOTICES.length)
+    // …and say they are offline copies.
+    await expect.poll(() => page.locator('[data-testid="freshness"].offline').count(), { timeout: 5000 }).toBe(1)
+
+    // Offline: add an address, then edit it while it waits.
+    await page.goto(`${app.url}/address/add`)
+    await fill(page, { name: '王小明', phone: '0912-345-678', area: '台北市信義區', address: '松仁路 100 號' })
+    await page.locator('form button[type="submit"]:visible').click()
+    await page.waitForURL(`${app.url}/address`)
+    await expect.poll(() => page.locator('.address-item[data-pending="true"]').count()).toBe(1)
+    await shows(page.locator('.address-item .mono')).toBe('091****678')
+    await page.locator('.address-item button', { hasText: text('tw', 'address.edit') }).click()
+    await page.locator('textarea[name="address"]:visible').fill('松仁路 100 號 5 樓')
+    await page.locator('form button[type="submit"]:visible').click()
+    await page.waitForURL(`${app.url}/address`)
+
+    // Still pending after a reload; nothing has reached the server.
+    await page.reload()
+    await shows(page.locator('.address-item .address-text')).toContain('5 樓')
+    expect(await page.locator('.address-item[data-pending="true"]').count()).toBe(1)
+    expect(addressRows(wallet.address)).toBe(0)
+
+    // Back online: the queued add is replayed — and even sent twice it lands once.
+    let sends = 0
+    await page.route('**/api/v1/address/addAddress', async (route) => {
+      sends++
+      const first = await route.fetch()
+      await route.fetch() // the same request again, same Idempotency-Key, as a flaky network might
+      await route.fulfill({ response: first })
+    })
+    await context.setOffline(false)
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
+    expect(sends).toBe(1)
+    expect(addressRows(wallet.address)).toBe(1)
+    const saved = app.ctx.sqlite.prepare('SELECT address, is_default FROM addresses').get() as { address: string; is_default: bigint }
+    expect(saved.address).toBe('松仁路 100 號 5 樓')
+    expect(Number(saved.is_default)).toBe(1)
+    await context.close()
+  })
+
+  it('a change the server refuses stops, shows the server’s message, and can be discarded', async () => {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    await controlled(page)
+    await page.goto(`${app.url}/address`)
+    await page.locator('.bottom-action a').waitFor()
+    await goOffline(context, page)
+    await page.goto(`${app.url}/address/add`)
+    await fill(page, { name: 'Bob', phone: '0912345678', area: 'Taipei', address: 'Road 1' })
+    await page.locator('form button[type="submit"]:visible').click()
+    await page.waitForURL(`${app.url}/address`)
+    // The server will refuse it (as if the rules changed meanwhile).
+    await page.route('**/api/v1/address/addAddress', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, msg: 'refused by the server', data: null }) }),
+    )
+    await context.setOffline(false)
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await shows(page.locator('.address-item .form-error'), 20_000).toBe('refused by the server')
+    await page.locator('.address-item button', { hasText: text('tw', 'outbox.discard') }).click()
+    await expect.poll(() => page.locator('.address-item').count()).toBe(0)
+    await context.close()
+  })
+})
