@@ -5,6 +5,8 @@ import { createPersister, PERSIST_OPTIONS, shouldPersistQuery } from '../data/in
 import { storage } from '../lib/storage.ts'
 
 const SAVED_FLAG = 'query_cache_saved'
+/** performance.measure name of a cache restore. */
+export const RESTORE_MEASURE = 'nadi:cache-restore'
 /** What a visitor's cache may hold: content that is the same for everybody. */
 const PUBLIC_ROOTS = new Set(['common', 'notice'])
 
@@ -40,10 +42,13 @@ export function persistAccount(client: QueryClient, account: string, onRestored:
   }
   let stopped = false
   let unsubscribe = () => {}
+  // Measured in the field and by the bench: how long a start waits for the saved cache.
+  const started = performance.now()
   persistQueryClientRestore(options)
     .catch(() => undefined) // a cache that cannot be read is a cache that is empty
     .finally(() => {
       if (stopped) return
+      performance.measure(RESTORE_MEASURE, { start: started, detail: { account } })
       onRestored()
       unsubscribe = persistQueryClientSubscribe(options)
     })

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
 import { ApiFailure } from '../../api/client.ts'
+import { online } from '../../api/online.ts'
 import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
@@ -44,7 +45,8 @@ export function SignInSheet() {
 
   const cfg = config.data
   const noWalletOnPhone = !hasInjectedWallet() && isMobileBrowser()
-  const offline = typeof navigator !== 'undefined' && !navigator.onLine
+  // Signatures are never queued (DESIGN §6): offline, signing in waits, and says why.
+  const offline = !online.value
 
   async function connect() {
     if (!cfg) return
