@@ -20,8 +20,10 @@ import { startServer, type BenchServer } from './support/server.ts'
 import type { BenchContext, Row, RowModule } from './support/types.ts'
 import * as firstLoad from './rows/first-load.ts'
 import * as paint from './rows/paint.ts'
+import * as offline from './rows/offline.ts'
+import * as klines from './rows/klines.ts'
 
-const ROWS: RowModule[] = [firstLoad, paint]
+const ROWS: RowModule[] = [firstLoad, paint, offline, klines]
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')

@@ -1,19 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { Millis } from './envelope.ts'
+import { ADDRESS_LIMITS } from './addressRules.ts'
 
-/** Delivery-address rules (SPEC §5), enforced by the server; lengths count characters after trimming. */
-export const ADDRESS_LIMITS = {
-  name: 40,
-  area: 100,
-  address: 200,
-  /** Digits in a phone number once spaces, dashes, dots and brackets are removed; a leading + is allowed. */
-  phoneDigitsMin: 6,
-  phoneDigitsMax: 20,
-  /** What a phone may measure as typed, separators included. */
-  phoneRaw: 40,
-  /** Addresses one user may keep. */
-  perUser: 20,
-} as const
+export { ADDRESS_LIMITS } from './addressRules.ts'
 
 export const AddressId = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 })
 

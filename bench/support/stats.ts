@@ -17,3 +17,4 @@ export function summarize(samples: number[]): Summary {
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`
 export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`
+export const millis = (ms: number): string => `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`

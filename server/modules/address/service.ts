@@ -1,6 +1,7 @@
 import type { Selectable, Transaction } from 'kysely'
 import type { Ctx } from '../../context.ts'
 import type { AddressesTable, DB } from '../../db/schema.ts'
+import { isValidPhone, normalizePhone, textLength } from '../../../contract/addressRules.ts'
 import { ADDRESS_LIMITS as L, type Address, type AddAddressBody, type EditAddressBody } from '../../../contract/address.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 
@@ -16,19 +17,8 @@ export interface CleanAddress {
   is_default: boolean
 }
 
-const PHONE_RE = new RegExp(`^\\+?[0-9]{${L.phoneDigitsMin},${L.phoneDigitsMax}}$`)
 const PHONE_PARAMS = { min: L.phoneDigitsMin, max: L.phoneDigitsMax }
-
-/** Characters as a person counts them: an emoji or a CJK character is one. */
-const chars = (s: string) => Array.from(s).length
-
-/**
- * The phone as stored: full-width digits and signs folded to ASCII (NFKC), then the spaces, dashes,
- * dots and brackets people type removed. "+886 (912) 345-678" → "+886912345678".
- */
-export function normalizePhone(raw: string): string {
-  return raw.normalize('NFKC').replace(/[\s\-().]/g, '')
-}
+const chars = textLength
 
 export const phoneInvalid = () => badRequest('errors.phoneInvalid', PHONE_PARAMS)
 
@@ -38,10 +28,8 @@ export function cleanAddress(input: AddAddressBody): CleanAddress {
   if (!name) throw badRequest('errors.addressNameRequired')
   if (chars(name) > L.name) throw badRequest('errors.addressNameTooLong', { max: L.name })
 
-  const rawPhone = input.phone.trim()
-  if (chars(rawPhone) > L.phoneRaw) throw phoneInvalid()
-  const phone = normalizePhone(rawPhone)
-  if (!PHONE_RE.test(phone)) throw phoneInvalid()
+  if (!isValidPhone(input.phone)) throw phoneInvalid()
+  const phone = normalizePhone(input.phone)
 
   const area = input.area.trim()
   if (!area) throw badRequest('errors.areaRequired')
