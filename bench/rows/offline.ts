@@ -1,6 +1,6 @@
 import type { CDPSession, Page } from 'playwright-core'
 import { MOBILE, THROTTLING } from '../support/browser.ts'
-import { serviceWorkerControls, signIn } from '../support/signin.ts'
+import { markChainNoticeSeen, serviceWorkerControls, signIn } from '../support/signin.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 
@@ -151,6 +151,27 @@ async function start(page: Page, origin: string, path: ScreenPath): Promise<Star
 
 const round = (n: number) => Math.round(n * 10) / 10
 
+/** Median time (ms since navigation start) of each step of the starts, where the time went. */
+function phases(starts: Start[]): Record<string, number | null> {
+  const med = (pick: (s: Start) => number | null | undefined): number | null => {
+    const v = starts.map(pick).filter((x): x is number => typeof x === 'number')
+    return v.length ? round(summarize(v).median) : null
+  }
+  const script = (s: Start, re: RegExp, end: 'start' | 'end') => s.timeline.scripts.find((e) => re.test(e.name))?.[end]
+  return {
+    shellServed: med((s) => s.timeline.nav?.responseEnd),
+    entryScriptFetched: med((s) => script(s, /^\/assets\/index-[^/]*\.js$/, 'end')),
+    localeFetched: med((s) => script(s, /^\/assets\/tw-[^/]*\.js$/, 'end')),
+    domContentLoaded: med((s) => s.timeline.nav?.domContentLoaded),
+    fcp: med((s) => s.fcp),
+    restoreStart: med((s) => s.restore?.startTime),
+    storeChunkFetched: med((s) => script(s, /^\/assets\/store-[^/]*\.js$/, 'end')),
+    screenChunkRequested: med((s) => script(s, /^\/assets\/[A-Z]\w*Screen-[^/]*\.js$/, 'start')),
+    restoreEnd: med((s) => (s.restore ? s.restore.startTime + s.restore.duration : null)),
+    content: med((s) => s.content),
+  }
+}
+
 /**
  * Offline warm starts under 4× CPU: sign in, visit /index and /notice online (their data persisted,
  * the service worker in control), go offline, then per run load each screen in the same tab (the
@@ -163,6 +184,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
   const context = await browser.newContext(MOBILE)
   try {
     await context.addInitScript(observeScript(origin))
+    await markChainNoticeSeen(context, origin)
     const page = await context.newPage()
 
     // Online: sign in, let the worker take control, visit both screens so their data is persisted.
@@ -171,8 +193,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     for (const s of SCREENS) {
       await page.goto(origin + s.path, { timeout: TIMEOUT_MS })
       await page.locator(s.selector).first().waitFor({ timeout: TIMEOUT_MS })
+      await page.waitForTimeout(PERSIST_WAIT_MS)
     }
-    await page.waitForTimeout(PERSIST_WAIT_MS)
     const persisted = (await page.evaluate(READ_PERSISTED)) as { account: string; bytes: number; keys: string[] }
     if (!persisted.account.startsWith('u:') || persisted.keys.length === 0) {
       throw new Error(`nothing persisted for a signed-in account: ${JSON.stringify(persisted)}`)
@@ -184,6 +206,15 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     await context.setOffline(true)
     const cdp: CDPSession = await context.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuRate })
+    // context.setOffline blocks the network of pages and workers, but a document the service worker
+    // serves still reads navigator.onLine === true (Playwright's emulation is not applied to it). The
+    // same emulation through this tab's own session makes every later document see itself offline,
+    // as a phone in airplane mode does.
+    await cdp.send('Network.enable')
+    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
+    // The worker is offline too: a cache miss it forwards to the network must fail, not reach the server.
+    const probe = (await page.evaluate(`fetch('/assets/nadi-bench-offline-probe.js').then((r) => r.status, () => 'failed')`)) as number | string
+    if (probe !== 'failed') throw new Error(`offline: a service-worker fetch still reached the server (HTTP ${probe})`)
 
     // One discarded start of each: the first offline start pays one-off costs (caches opening).
     for (const s of SCREENS) await start(page, origin, s.path)
@@ -226,7 +257,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
           unit: 'ms',
           max: CONTENT_MAX_MS,
           format: millis,
-          details: { ...content, ...common, selector: s.selector, what: s.what, starts: mine },
+          details: { ...content, ...common, selector: s.selector, what: s.what, phases: phases(mine), starts: mine },
         }),
       )
       const fcps = mine.map((st) => st.fcp).filter((v): v is number => v !== null)
@@ -249,8 +280,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
         details: {
           ...restore,
           ...common,
-          restoreStartedAt: summarize(notice.map((st) => st.restore?.startTime ?? 0)).median,
-          restoreEndedAt: summarize(notice.map((st) => (st.restore ? st.restore.startTime + st.restore.duration : 0))).median,
+          phases: phases(notice),
+          indexRestores: summarize(starts.filter((st) => st.path === '/index').map((st) => st.restore?.duration ?? 0)),
         },
       }),
     )

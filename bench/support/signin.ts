@@ -7,6 +7,22 @@ import { injectTestWallet, type TestWallet } from '../../tests/e2e/support/walle
 const TIMEOUT_MS = 30_000
 
 /**
+ * A returning user has already closed the chain-upgrade notice (src/features/home/ChainNotice.tsx):
+ * marks the server's current notice as seen in every page of the context, so it neither opens over
+ * the screens measured nor stands in for the sign-in sheet.
+ */
+export async function markChainNoticeSeen(context: BrowserContext, origin: string): Promise<void> {
+  const res = await context.request.get(`${origin}/api/v1/common/config`)
+  if (!res.ok()) throw new Error(`GET /api/v1/common/config: ${res.status()}`)
+  const body = (await res.json()) as { data?: { chain_notice?: { id?: string } | null } }
+  const noticeId = body.data?.chain_notice?.id
+  if (!noticeId) return
+  await context.addInitScript({
+    content: `if (location.origin === ${JSON.stringify(origin)}) try { localStorage.setItem('chain_notice_seen', ${JSON.stringify(noticeId)}) } catch {}`,
+  })
+}
+
+/**
  * Opens `${origin}/?code=…` in `page`, connects the injected test wallet and signs in. Resolves once
  * the token is stored (sessionStorage: it lives as long as this tab) and the sheet has closed.
  */
