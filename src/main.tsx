@@ -1,18 +1,29 @@
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App.tsx'
 import { queryClient } from './app/queryClient.ts'
+import { restore } from './app/persist.ts'
+import { matchRoute } from './app/routes.ts'
 import { initI18n, storedLang } from './i18n/index.ts'
 import { prefetchHome } from './features/home/prefetch.ts'
 import { registerServiceWorker } from './app/sw.ts'
 import { startOnlineWatch } from './api/online.ts'
+import { account } from './api/session.ts'
 import { startOutboxDriver } from './app/outbox.ts'
 import { registerAddressActions } from './features/address/outbox.ts'
 import './ui/styles.css'
 
-if (['/', '/index'].includes(window.location.pathname)) prefetchHome(queryClient, storedLang())
+/** A saved cache that takes longer than this to read does not hold up the first paint. */
+const RESTORE_WAIT_MS = 400
+
+// Everything the first screen needs starts at once and in parallel: its words, its saved data, its
+// code, and (on home) its requests.
+const path = window.location.pathname
+if (['/', '/index'].includes(path)) prefetchHome(queryClient, storedLang())
+void matchRoute(path)?.route.preload?.()
+const restored = restore(queryClient, account.value)
 registerServiceWorker()
 startOnlineWatch()
 registerAddressActions(queryClient)
 startOutboxDriver()
-await initI18n()
+await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root

@@ -1,6 +1,6 @@
 import { Activity, Suspense, useEffect, useState } from 'react'
 import { IsRestoringProvider, QueryClientProvider, useQuery } from '@tanstack/react-query'
-import { persistAccount } from './persist.ts'
+import { persistAccount, restoredAlready } from './persist.ts'
 import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
@@ -30,8 +30,9 @@ function Screens() {
   useSignals()
   const t = useT()
   const [location, navigate] = useLocation()
-  const [kept, setKept] = useState<Kept[]>([])
   const match = matchRoute(location)
+  // The first screen mounts in the first render, not one effect later: a cold start is one render shorter.
+  const [kept, setKept] = useState<Kept[]>(() => (match && (!match.route.auth || signedIn.peek()) ? [{ ...match, path: location }] : []))
   const authed = signedIn.value
   // SPEC §2: with a token but no user name, the user is loaded; failing on a protected route sends to /.
   const user = useQuery({ ...userQueries.info(), enabled: authed })
@@ -93,7 +94,7 @@ function Providers({ children }: { children: React.ReactNode }) {
   useSignals()
   const acct = account.value
   // Only the first restore holds queries back; a later switch of account merges in the background.
-  const [restoring, setRestoring] = useState(true)
+  const [restoring, setRestoring] = useState(() => !restoredAlready(acct))
   useEffect(() => persistAccount(queryClient, acct, () => setRestoring(false)), [acct])
   return (
     <QueryClientProvider client={queryClient}>

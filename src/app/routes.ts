@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react'
+import { createElement, lazy, type ComponentType } from 'react'
 import HomeScreen from '../features/home/HomeScreen.tsx'
 
 export interface ScreenProps {
@@ -7,6 +7,8 @@ export interface ScreenProps {
 
 export interface RouteDef {
   pattern: string
+  /** Fetches the screen's chunk ahead of rendering it (the first screen of a start). */
+  preload?: () => Promise<unknown>
   /** SPEC §2: true needs a stored token; visitors only see the home screen. */
   auth: boolean
   screen: ComponentType<ScreenProps>
@@ -14,18 +16,36 @@ export interface RouteDef {
   tab?: boolean
 }
 
-const AddressForm = lazy(() => import('../features/address/AddressFormScreen.tsx'))
+type Load = () => Promise<{ default: ComponentType<ScreenProps> }>
+
+/**
+ * A lazily loaded screen that can also be fetched ahead. Once fetched it renders at once, without
+ * the suspend-and-retry a lazy component costs on its first render.
+ */
+function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
+  let loaded: ComponentType<ScreenProps> | undefined
+  const preload = () =>
+    load().then((m) => {
+      loaded = m.default
+      return m
+    })
+  const Lazy = lazy(preload)
+  const Screen = (props: ScreenProps) => createElement(loaded ?? Lazy, props)
+  return { screen: Screen, preload }
+}
+
+const addressForm = screen(() => import('../features/address/AddressFormScreen.tsx'))
 
 // Home is in the first load; every other screen is its own chunk, fetched on first visit.
 export const ROUTES: RouteDef[] = [
   { pattern: '/index', auth: false, screen: HomeScreen, tab: true },
-  { pattern: '/open_screen', auth: false, screen: lazy(() => import('../features/home/OpenScreen.tsx')) },
-  { pattern: '/user', auth: true, screen: lazy(() => import('../features/user/UserScreen.tsx')), tab: true },
-  { pattern: '/notice', auth: true, screen: lazy(() => import('../features/notice/NoticeListScreen.tsx')), tab: true },
-  { pattern: '/notice/detail/:id', auth: true, screen: lazy(() => import('../features/notice/NoticeDetailScreen.tsx')) },
-  { pattern: '/address', auth: true, screen: lazy(() => import('../features/address/AddressListScreen.tsx')) },
-  { pattern: '/address/add', auth: true, screen: AddressForm },
-  { pattern: '/address/edit', auth: true, screen: AddressForm },
+  { pattern: '/open_screen', auth: false, ...screen(() => import('../features/home/OpenScreen.tsx')) },
+  { pattern: '/user', auth: true, ...screen(() => import('../features/user/UserScreen.tsx')), tab: true },
+  { pattern: '/notice', auth: true, ...screen(() => import('../features/notice/NoticeListScreen.tsx')), tab: true },
+  { pattern: '/notice/detail/:id', auth: true, ...screen(() => import('../features/notice/NoticeDetailScreen.tsx')) },
+  { pattern: '/address', auth: true, ...screen(() => import('../features/address/AddressListScreen.tsx')) },
+  { pattern: '/address/add', auth: true, ...addressForm },
+  { pattern: '/address/edit', auth: true, ...addressForm },
 ]
 
 export interface Match {

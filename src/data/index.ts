@@ -20,6 +20,7 @@ export {
   shouldPersistQuery,
 } from './persister.ts'
 export { subscribeOutbox } from './events.ts'
+export { readSavedClient } from './fastRead.ts'
 
 type Store = typeof import('./store.ts')
 let store: Promise<Store> | undefined
