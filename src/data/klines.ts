@@ -117,7 +117,7 @@ export async function readCandles(instId: string, bar: string, from: number, to:
   for (const { data } of rows) {
     const n = data.length / S
     // Only the first and last chunks can hold candles outside [from, to].
-    const first = 0
+    const first = data[0]! < from ? search(data, from) : 0
     const end = data[data.length - S]! > to ? search(data, to, true) : n
     for (let i = first; i < end; i++) out.push(candleAt(data, i))
   }
