@@ -29,6 +29,7 @@ import { userRoutes } from './modules/user/routes.ts'
 import { createUserService } from './modules/user/service.ts'
 import { Hub } from './ws/hub.ts'
 import { cleanup } from './jobs/cleanup.ts'
+import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { startJobs } from './jobs/scheduler.ts'
 
 export interface BuildOptions {
@@ -42,6 +43,8 @@ export interface Built {
   ctx: Ctx
   hub: Hub
   rootInviteCode: string
+  /** The one door to the chains (server/chain/gateway.ts); on dev chains it owns the anvil nodes. */
+  gateway: Gateway
 }
 
 function ajv(opts: AjvOptions) {
@@ -68,8 +71,13 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   const { sqlite, db, close } = openDatabase(config.dbFile)
   migrate(sqlite)
-  const ctx: Ctx = { config, sqlite, db, now, log: app.log }
   app.addHook('onClose', async () => close())
+
+  // Before any route that reads a chain. Dev chains: two anvil nodes with fresh tokens (≈0.3 s),
+  // stopped when the app closes (after the preClose hooks have stopped the jobs that use them).
+  const gateway = await startChainGateway(config, app.log)
+  app.addHook('onClose', async () => gateway.close())
+  const ctx: Ctx = { config, sqlite, db, now, log: app.log, chain: gateway }
 
   // Bodies are checked strictly (a string is not a number); query strings arrive as text and are coerced.
   const strict = ajv({ coerceTypes: false, removeAdditional: false })
@@ -160,5 +168,5 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   const rootInviteCode = await auth.ensureRoot()
   if (config.demo) await seedDemo(ctx)
-  return { app, ctx, hub, rootInviteCode }
+  return { app, ctx, hub, rootInviteCode, gateway }
 }

@@ -1,4 +1,77 @@
+import fs from 'node:fs'
+import { inspect } from 'node:util'
 import path from 'node:path'
+import { HDNodeWallet, Mnemonic, SigningKey, getAddress, id as keccakText } from 'ethers'
+
+export type TokenSymbol = 'USDT' | 'NADI'
+export const TOKENS: readonly TokenSymbol[] = ['USDT', 'NADI']
+
+/** A value that must not end up in a log: it prints as [redacted]; `reveal()` gives it. */
+export class Secret {
+  readonly #value: string
+  /** Where it came from, for messages (e.g. "NADI_HOT_WALLET_KEY_FILE=/run/secrets/hot"). */
+  readonly source: string
+  constructor(value: string, source: string) {
+    this.#value = value
+    this.source = source
+  }
+  reveal(): string {
+    return this.#value
+  }
+  toJSON(): string {
+    return '[redacted]'
+  }
+  toString(): string {
+    return '[redacted]'
+  }
+  [inspect.custom](): string {
+    return `Secret(${this.source})`
+  }
+}
+
+/** One EVM chain: `key` names it in code and env (NADI_CHAIN_<KEY>_*). */
+export interface ChainSettings {
+  id: number
+  key: string
+  name: string
+  nativeSymbol: string
+  /** JSON-RPC endpoint; null when unset (the dev chains fill it in at start). */
+  rpcUrl: string | null
+  /** Blocks on top of a deposit's block before it is credited (the deposit's own block counts as 1). */
+  confirmations: number
+  /** Checksummed ERC-20 addresses (18 decimals); null when the token is not on this chain. */
+  tokens: Record<TokenSymbol, string | null>
+}
+
+export interface ChainConfig {
+  /** Start two local anvil nodes with freshly deployed test tokens (default: on in demo development). */
+  devChains: boolean
+  /** Dev chains: seconds per block (interval mining), 0 = a block per transaction, 'manual' = only evm_mine. */
+  devBlockTime: number | 'manual'
+  networks: ChainSettings[]
+  /** The hot wallet's private key: NADI_HOT_WALLET_KEY_FILE (preferred) or NADI_HOT_WALLET_KEY; a fixed dev key with dev chains. */
+  hotWalletKey: Secret | null
+  /**
+   * Extended key for deposit addresses (NADI_DEPOSIT_XKEY): an xpub of m/44'/60'/0'/0 (preferred: the server
+   * never holds the deposit keys) or a root xprv. Address of user N: m/44'/60'/0'/0/N.
+   */
+  depositXkey: Secret | null
+  /** Most blocks one eth_getLogs call asks for (public RPCs cap the range). */
+  logRange: number
+  /** NADI_CHAIN_REQUIRED=1: refuse to start when a chain setting is missing instead of turning features off. */
+  required: boolean
+}
+
+/** Dev chains only: anvil's well-known mnemonic. Account 0 deploys the tokens, account 1 is the hot wallet. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk'
+/** Dev only: the deposit root, distinct from anvil's accounts so no deposit address is a funded dev account. */
+export function devDepositXpub(): string {
+  const mnemonic = Mnemonic.fromEntropy(keccakText('nadi dev deposit addresses').slice(0, 34))
+  return HDNodeWallet.fromSeed(mnemonic.computeSeed()).derivePath("m/44'/60'/0'/0").neuter().extendedKey
+}
+export function devHotWalletKey(): string {
+  return HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/1").privateKey
+}
 
 /** Every setting of the server, read once from the environment. Business constants live here too. */
 export interface Config {
@@ -24,7 +97,9 @@ export interface Config {
   login: { nonceTtlMs: number; statement: string; chainId: number }
   rateLimit: { windowMs: number; loginPerAddress: number; loginPerIp: number }
   idempotencyTtlMs: number
+  /** The public view of `chain.networks` (ids and names), as the app's config shows it. */
   chains: { id: number; key: string; name: string; nativeSymbol: string }[]
+  chain: ChainConfig
   limits: { withdrawMin: string; withdrawConfirmations: number; displayDecimals: number; pageSize: number }
   nadiReferencePrice: string
   chainNotice: { id: string; countdownSeconds: number; startsAt: number; endsAt: number } | null
@@ -46,6 +121,78 @@ function str(env: Env, name: string, dflt: string): string {
   return raw === undefined || raw === '' ? dflt : raw
 }
 
+function address(env: Env, name: string): string | null {
+  const raw = env[name]?.trim()
+  if (!raw) return null
+  try {
+    return getAddress(raw)
+  } catch {
+    throw new Error(`${name} must be a 0x address with a valid checksum (or all lower case), got "${raw}"`)
+  }
+}
+
+function rpcUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim()
+  if (!raw) return null
+  let u: URL
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${raw}"`)
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${raw}"`)
+  return raw
+}
+
+function hotWalletKey(env: Env, root: string, devChains: boolean): Secret | null {
+  const file = env.NADI_HOT_WALLET_KEY_FILE?.trim()
+  const inline = env.NADI_HOT_WALLET_KEY?.trim()
+  if (file && inline) throw new Error('Set NADI_HOT_WALLET_KEY_FILE or NADI_HOT_WALLET_KEY, not both')
+  let key: Secret | null = null
+  if (file) {
+    const p = path.resolve(root, file)
+    let text: string
+    try {
+      text = fs.readFileSync(p, 'utf8').trim()
+    } catch (err) {
+      throw new Error(`NADI_HOT_WALLET_KEY_FILE: cannot read ${p} (${(err as Error).message})`, { cause: err })
+    }
+    key = new Secret(text, `NADI_HOT_WALLET_KEY_FILE=${p}`)
+  } else if (inline) {
+    key = new Secret(inline, 'NADI_HOT_WALLET_KEY')
+  }
+  if (!key) return devChains ? new Secret(devHotWalletKey(), 'dev chains (anvil account 1)') : null
+  const v = key.reveal().startsWith('0x') ? key.reveal() : `0x${key.reveal()}`
+  try {
+    new SigningKey(v)
+  } catch {
+    throw new Error(`${key.source}: not a 32-byte hex private key`)
+  }
+  return new Secret(v, key.source)
+}
+
+function depositXkey(env: Env, devChains: boolean): Secret | null {
+  const raw = env.NADI_DEPOSIT_XKEY?.trim()
+  if (!raw) return devChains ? new Secret(devDepositXpub(), 'dev chains') : null
+  let node: ReturnType<typeof HDNodeWallet.fromExtendedKey>
+  try {
+    node = HDNodeWallet.fromExtendedKey(raw)
+  } catch {
+    throw new Error('NADI_DEPOSIT_XKEY must be an extended key (xpub… or xprv…)')
+  }
+  const isPrivate = node instanceof HDNodeWallet
+  if (!(node.depth === 4 || (node.depth === 0 && isPrivate))) {
+    throw new Error(`NADI_DEPOSIT_XKEY must be the xpub (or xprv) of m/44'/60'/0'/0 (depth 4) or a root xprv, got depth ${node.depth}`)
+  }
+  return new Secret(raw, 'NADI_DEPOSIT_XKEY')
+}
+
+function devBlockTime(env: Env): number | 'manual' {
+  const raw = env.NADI_DEV_BLOCK_TIME?.trim()
+  if (raw === 'manual') return 'manual'
+  return int(env, 'NADI_DEV_BLOCK_TIME', 1)
+}
+
 export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
   const nodeEnv = str(env, 'NADI_ENV', env.NODE_ENV === 'test' ? 'test' : 'development')
   if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
@@ -59,9 +206,27 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   }
   const nadiChainId = int(env, 'NADI_CHAIN_ID', 9_2025, 1)
   const countdown = int(env, 'NADI_CHAIN_NOTICE_SECONDS', 5)
+  const demo = str(env, 'NADI_DEMO', production ? '0' : '1') === '1'
+  // Dev chains come with demo development: tests opt in (NADI_DEV_CHAINS=1), so a server in a test starts no nodes.
+  const devChains = str(env, 'NADI_DEV_CHAINS', demo && nodeEnv === 'development' ? '1' : '0') === '1'
+  if (devChains && production) throw new Error('NADI_DEV_CHAINS=1 is not allowed in production: its keys are public')
+  const network = (id: number, key: string, name: string, nativeSymbol: string): ChainSettings => {
+    const p = `NADI_CHAIN_${key.toUpperCase()}_`
+    return {
+      id,
+      key,
+      name,
+      nativeSymbol,
+      rpcUrl: rpcUrl(env, `${p}RPC_URL`),
+      confirmations: int(env, `${p}CONFIRMATIONS`, 3, 1),
+      tokens: { USDT: address(env, `${p}USDT_ADDRESS`), NADI: address(env, `${p}NADI_ADDRESS`) },
+    }
+  }
+  const networks = [network(56, 'bsc', 'BNB Smart Chain', 'BNB'), network(nadiChainId, 'nadi', 'NADI Chain', 'NADI')]
+  if (nadiChainId === 56) throw new Error('NADI_CHAIN_ID must differ from BSC (56)')
   return {
     env: nodeEnv,
-    demo: str(env, 'NADI_DEMO', production ? '0' : '1') === '1',
+    demo,
     host: str(env, 'HOST', '0.0.0.0'),
     port: int(env, 'PORT', 8080),
     dataDir,
@@ -89,10 +254,16 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       loginPerIp: int(env, 'NADI_LOGIN_PER_IP', 60, 1),
     },
     idempotencyTtlMs: 24 * 3600_000,
-    chains: [
-      { id: 56, key: 'bsc', name: 'BNB Smart Chain', nativeSymbol: 'BNB' },
-      { id: nadiChainId, key: 'nadi', name: 'NADI Chain', nativeSymbol: 'NADI' },
-    ],
+    chains: networks.map(({ id, key, name, nativeSymbol }) => ({ id, key, name, nativeSymbol })),
+    chain: {
+      devChains,
+      devBlockTime: devBlockTime(env),
+      networks,
+      hotWalletKey: hotWalletKey(env, root, devChains),
+      depositXkey: depositXkey(env, devChains),
+      logRange: int(env, 'NADI_CHAIN_LOG_RANGE', 2000, 1),
+      required: env.NADI_CHAIN_REQUIRED === '1',
+    },
     limits: { withdrawMin: '1', withdrawConfirmations: 3, displayDecimals: 6, pageSize: 10 },
     nadiReferencePrice: str(env, 'NADI_REFERENCE_PRICE', '0.25'),
     chainNotice:
