@@ -30,6 +30,8 @@ export interface PagedList<T> {
 export const EvmAddress = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', maxLength: 42 })
 /** A decimal amount string with at most 8 decimals, e.g. "12.5". */
 export const Money = Type.String({ pattern: '^(0|[1-9][0-9]{0,19})(\\.[0-9]{1,8})?$', maxLength: 29 })
+/** A signed amount, for records of money leaving (-) or entering an account. */
+export const SignedMoney = Type.String({ pattern: '^-?(0|[1-9][0-9]{0,19})(\\.[0-9]{1,8})?$', maxLength: 30 })
 /** Unix milliseconds. */
 export const Millis = Type.Integer({ minimum: 0 })
 export const IdQuery = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }) })
