@@ -24,6 +24,7 @@ import * as offline from './rows/offline.ts'
 import * as klines from './rows/klines.ts'
 
 const ROWS: RowModule[] = [firstLoad, paint, offline, klines]
+ROWS.push(await import('./rows/ledger.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')

@@ -99,6 +99,157 @@ export interface SettingsTable {
   value: string
 }
 
+/** server/ledger: one row per (owner, kind, asset); balances in units of 1e-8. */
+export interface LedgerAccountsTable {
+  id: Generated<Int>
+  /** NULL for platform accounts. */
+  user_id: Int | null
+  /** 'fund' | 'trade' (user); 'custody:<chainKey>' | 'fees' | 'burned' | 'treasury' (platform). */
+  kind: string
+  asset: string
+  available: Generated<Int>
+  frozen: Generated<Int>
+  created_at: Int
+}
+
+/** Append-only. */
+export interface LedgerPostingsTable {
+  id: Generated<Int>
+  ref: string
+  reason: string
+  user_id: Int | null
+  /** JSON text, keys sorted. */
+  meta: string | null
+  created_at: Int
+}
+
+/** Append-only; one row per (posting, account, bucket). */
+export interface LedgerEntriesTable {
+  id: Generated<Int>
+  posting_id: Int
+  account_id: Int
+  /** The account's owner (NULL for platform accounts). */
+  user_id: Int | null
+  bucket: 'available' | 'frozen'
+  delta: Int
+}
+
+/** server/modules/wallet: fund ↔ trade transfers; ledger ref 'transfer:<id>'. */
+export interface WalletTransfersTable {
+  id: Generated<Int>
+  user_id: Int
+  asset: string
+  amount: Int
+  from_account: 'fund' | 'trade'
+  to_account: 'fund' | 'trade'
+  created_at: Int
+}
+
+/** server/modules/wallet: an exchange price shown to a user, confirmable once before expires_at. */
+export interface ExchangeQuotesTable {
+  id: string
+  user_id: Int
+  from_asset: string
+  to_asset: string
+  amount: Int
+  receive: Int
+  fee: Int
+  /** USDT per NADI, units of 1e-8. */
+  price: Int
+  created_at: Int
+  expires_at: Int
+  used_at: Int | null
+}
+
+/** server/modules/wallet: confirmed exchanges; ledger ref 'exchange:<id>'. */
+export interface WalletExchangesTable {
+  id: Generated<Int>
+  user_id: Int
+  quote_id: string
+  from_asset: string
+  to_asset: string
+  amount: Int
+  receive: Int
+  fee: Int
+  price: Int
+  created_at: Int
+}
+
+/** server/modules/recharge: deposit addresses handed out, watched by server/chain/depositWatcher.ts. */
+export interface DepositAddressesTable {
+  user_id: Int
+  chain: string
+  /** Checksummed. */
+  address: string
+  created_at: Int
+}
+
+/** server/chain/depositWatcher.ts: one row per Transfer log to a deposit address. */
+export interface DepositsTable {
+  id: Generated<Int>
+  user_id: Int
+  chain: string
+  coin: string
+  tx_hash: string
+  log_index: Int
+  block_number: Int
+  block_hash: string
+  from_address: string
+  to_address: string
+  /** Credited units of 1e-8 (the token amount floored). */
+  amount: Int
+  /** The token amount as sent (18 decimals), decimal text. */
+  amount_wei: string
+  confirmations: Generated<Int>
+  required: Int
+  status: 'confirming' | 'credited' | 'dropped'
+  created_at: Int
+  updated_at: Int
+  credited_at: Int | null
+}
+
+/** server/chain/depositWatcher.ts: the last block read per chain. */
+export interface DepositCursorsTable {
+  chain: string
+  block: Int
+  block_hash: string
+  updated_at: Int
+}
+
+/** server/modules/withdraw (migration 005): amounts in units of 1e-8. */
+export interface WithdrawalsTable {
+  id: Generated<Int>
+  user_id: Int
+  coin: 'NADI'
+  /** A chain key ('bsc', 'nadi'). */
+  chain: string
+  /** What the address receives. */
+  amount: Int
+  /** Taken on top of amount. */
+  fee: Int
+  /** EIP-55 checksummed. */
+  address: string
+  status: 'requested' | 'approved' | 'broadcast' | 'confirmed' | 'failed'
+  approved_by: 'auto' | 'operator' | null
+  /** The hot wallet that signed. */
+  from_address: string | null
+  tx_hash: string | null
+  /** The signed transaction, stored before it is broadcast so it can be broadcast again after a crash. */
+  raw_tx: string | null
+  nonce: Int | null
+  block_number: Int | null
+  confirmations: Generated<Int>
+  attempts: Generated<Int>
+  last_error: string | null
+  fail_reason: 'rejected' | 'send_failed' | 'reverted' | 'dropped' | null
+  fail_detail: string | null
+  created_at: Int
+  updated_at: Int
+  approved_at: Int | null
+  broadcast_at: Int | null
+  finished_at: Int | null
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -110,4 +261,14 @@ export interface DB {
   notice_texts: NoticeTextsTable
   addresses: AddressesTable
   settings: SettingsTable
+  ledger_accounts: LedgerAccountsTable
+  ledger_postings: LedgerPostingsTable
+  ledger_entries: LedgerEntriesTable
+  wallet_transfers: WalletTransfersTable
+  exchange_quotes: ExchangeQuotesTable
+  wallet_exchanges: WalletExchangesTable
+  deposit_addresses: DepositAddressesTable
+  deposits: DepositsTable
+  deposit_cursors: DepositCursorsTable
+  withdrawals: WithdrawalsTable
 }

@@ -1,0 +1,27 @@
+// The ledger (DESIGN §8): the only way money moves. Every change is a double-entry posting, made with
+// the synchronous better-sqlite3 connection inside the caller's transaction:
+//
+//   transaction(ctx.sqlite, () => {
+//     …the business change…
+//     ledger.transfer(ctx.sqlite, { ref: `draw:${id}`, reason: 'transfer', from: fund(u), to: trade(u), asset: 'USDT', amount })
+//   })
+//
+// Balances live on the account rows (reads are one row); postings and entries are the append-only
+// record they are derived from; audit() proves the two agree and that every asset sums to zero.
+
+export * from './types.ts'
+export { InsufficientFunds, InvalidPosting, LedgerError, RefConflict } from './errors.ts'
+export { canonicalJson, freeze, INT64_MAX, INT64_MIN, post, settleFrozen, transfer, unfreeze } from './post.ts'
+export { accountId, balance, balances, entriesFor, findPosting, type EntriesQuery, type MoneyEntry, type PostingRecord } from './read.ts'
+export {
+  audit,
+  formatAudit,
+  frozenHolderNames,
+  registerFrozenHolder,
+  type AssetTotals,
+  type AuditOptions,
+  type AuditReport,
+  type FrozenHolder,
+  type Rule,
+  type Violation,
+} from './audit.ts'

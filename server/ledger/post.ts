@@ -1,0 +1,322 @@
+import type Database from 'better-sqlite3'
+import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
+import { ENTRY_ID_SPAN, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
+import {
+  accountKey,
+  BUCKETS,
+  isAsset,
+  isCustodyKind,
+  type AccountRef,
+  type Asset,
+  type Bucket,
+  type EntryInput,
+  type Json,
+  type PostingHeader,
+  type PostingInput,
+  type PostResult,
+} from './types.ts'
+
+/** SQLite's INTEGER (and PostgreSQL's BIGINT): no amount, delta or balance may leave this range. */
+export const INT64_MAX = (1n << 63n) - 1n
+export const INT64_MIN = -(1n << 63n)
+
+const REF_MAX = 200
+const REASON_RE = /^[a-z][a-z0-9_.:-]{0,63}$/
+const CHAIN_KEY_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/
+
+// ── Compiling a posting (pure) ──────────────────────────────────────────────────────────────────
+
+/** The net change of one account (both buckets) within one posting. */
+interface Leg {
+  key: string
+  account: AccountRef
+  asset: Asset
+  available: bigint
+  frozen: bigint
+}
+
+interface Plan {
+  ref: string
+  reason: string
+  userId: bigint | null
+  meta: string | null
+  at: number
+  /** In first-mention order, every one with a non-zero change. */
+  legs: Leg[]
+}
+
+function checkAccount(account: unknown): AccountRef {
+  const a = account as Partial<{ user: unknown; kind: unknown; platform: unknown }> | null
+  if (a && typeof a === 'object' && 'user' in a) {
+    if (typeof a.user !== 'bigint' || a.user <= 0n || a.user > INT64_MAX) throw new InvalidPosting(`bad user id in account: ${String(a.user)}`)
+    if (a.kind !== 'fund' && a.kind !== 'trade') throw new InvalidPosting(`bad user account kind: ${String(a.kind)}`)
+    return { user: a.user, kind: a.kind }
+  }
+  if (a && typeof a === 'object' && 'platform' in a && typeof a.platform === 'string') {
+    const p = a.platform
+    if (p === 'fees' || p === 'burned' || p === 'treasury') return { platform: p }
+    if (isCustodyKind(p) && CHAIN_KEY_RE.test(p.slice('custody:'.length))) return { platform: p as `custody:${string}` }
+    throw new InvalidPosting(`unknown platform account: ${p}`)
+  }
+  throw new InvalidPosting(`not an account: ${JSON.stringify(account, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`)
+}
+
+function checkAsset(asset: unknown): Asset {
+  if (!isAsset(asset)) throw new InvalidPosting(`unknown asset: ${String(asset)}`)
+  return asset
+}
+
+function checkBucket(bucket: unknown, dflt: Bucket): Bucket {
+  if (bucket === undefined) return dflt
+  if (!(BUCKETS as readonly unknown[]).includes(bucket)) throw new InvalidPosting(`unknown bucket: ${String(bucket)}`)
+  return bucket as Bucket
+}
+
+function checkAmount(amount: unknown): bigint {
+  if (typeof amount !== 'bigint') throw new InvalidPosting(`amount must be a bigint in units of 1e-8, got ${typeof amount}`)
+  if (amount <= 0n) throw new InvalidPosting(`amount must be positive, got ${amount}`)
+  if (amount > INT64_MAX) throw new InvalidPosting(`amount out of range: ${amount}`)
+  return amount
+}
+
+function checkUserId(id: unknown): bigint {
+  const n = typeof id === 'number' && Number.isSafeInteger(id) ? BigInt(id) : id
+  if (typeof n !== 'bigint' || n <= 0n || n > INT64_MAX) throw new InvalidPosting(`bad user id: ${String(id)}`)
+  return n
+}
+
+/** JSON with object keys sorted (so equal content gives equal text) and bigints as decimal strings. */
+export function canonicalJson(value: Json): string {
+  const norm = (v: unknown): unknown => {
+    if (typeof v === 'bigint') return v.toString()
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new InvalidPosting(`meta holds a non-finite number: ${v}`)
+    if (Array.isArray(v)) return v.map(norm)
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {}
+      for (const k of Object.keys(v).sort()) {
+        const x = (v as Record<string, unknown>)[k]
+        if (x !== undefined) out[k] = norm(x)
+      }
+      return out
+    }
+    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v
+    throw new InvalidPosting(`meta holds a ${typeof v}, which JSON cannot carry`)
+  }
+  return JSON.stringify(norm(value))
+}
+
+/** Validates and nets a posting; throws InvalidPosting. Touches no database. */
+function compile(input: PostingInput): Plan {
+  if (!input || typeof input !== 'object') throw new InvalidPosting('posting must be an object')
+  const { ref, reason } = input
+  if (typeof ref !== 'string' || ref.length === 0 || ref.length > REF_MAX) throw new InvalidPosting(`ref must be 1–${REF_MAX} characters`)
+  if (typeof reason !== 'string' || !REASON_RE.test(reason)) throw new InvalidPosting(`bad reason: ${String(reason)}`)
+  const at = input.at ?? Date.now()
+  if (!Number.isSafeInteger(at) || at < 0) throw new InvalidPosting(`bad time: ${String(at)}`)
+  const meta = input.meta === undefined || input.meta === null ? null : canonicalJson(input.meta)
+
+  const moves = input.moves ?? []
+  const entries = input.entries ?? []
+  if (!Array.isArray(moves) || !Array.isArray(entries)) throw new InvalidPosting('moves and entries must be arrays')
+  if (moves.length + entries.length === 0) throw new InvalidPosting('a posting needs at least one move or entry')
+
+  const legs = new Map<string, Leg>()
+  const add = (account: AccountRef, asset: Asset, bucket: Bucket, delta: bigint) => {
+    const key = accountKey(account, asset)
+    let leg = legs.get(key)
+    if (!leg) legs.set(key, (leg = { key, account, asset, available: 0n, frozen: 0n }))
+    leg[bucket] += delta
+  }
+
+  for (const m of moves) {
+    const from = checkAccount(m?.from)
+    const to = checkAccount(m.to)
+    const asset = checkAsset(m.asset)
+    const amount = checkAmount(m.amount)
+    const fromBucket = checkBucket(m.fromBucket, 'available')
+    const toBucket = checkBucket(m.toBucket, 'available')
+    if (accountKey(from, asset) === accountKey(to, asset) && fromBucket === toBucket) {
+      throw new InvalidPosting(`a move from an account bucket to itself changes nothing (${accountKey(from, asset)} ${fromBucket})`)
+    }
+    add(from, asset, fromBucket, -amount)
+    add(to, asset, toBucket, amount)
+  }
+  for (const e of entries as EntryInput[]) {
+    const account = checkAccount(e?.account)
+    const asset = checkAsset(e.asset)
+    const bucket = checkBucket(e.bucket, 'available')
+    if (typeof e.delta !== 'bigint' || e.delta === 0n) throw new InvalidPosting(`an entry's delta must be a non-zero bigint, got ${String(e.delta)}`)
+    if (e.delta > INT64_MAX || e.delta < INT64_MIN) throw new InvalidPosting(`delta out of range: ${e.delta}`)
+    add(account, asset, bucket, e.delta)
+  }
+
+  // Double entry: within the posting, every asset's changes sum to zero.
+  const perAsset = new Map<Asset, bigint>()
+  for (const leg of legs.values()) perAsset.set(leg.asset, (perAsset.get(leg.asset) ?? 0n) + leg.available + leg.frozen)
+  const off = [...perAsset].filter(([, sum]) => sum !== 0n)
+  if (off.length) {
+    throw new InvalidPosting(`entries do not sum to zero: ${off.map(([a, s]) => `${a} ${s > 0n ? '+' : ''}${s}`).join(', ')}`)
+  }
+
+  const kept: Leg[] = []
+  const users = new Set<bigint>()
+  let entryCount = 0n
+  for (const leg of legs.values()) {
+    if (leg.available === 0n && leg.frozen === 0n) continue
+    for (const b of BUCKETS) {
+      if (leg[b] > INT64_MAX || leg[b] < INT64_MIN) throw new InvalidPosting(`net change out of range on ${leg.key} ${b}`)
+      if (leg[b] !== 0n) entryCount++
+    }
+    if ('user' in leg.account) users.add(leg.account.user)
+    kept.push(leg)
+  }
+  if (kept.length === 0) throw new InvalidPosting('the posting changes nothing')
+  if (entryCount > ENTRY_ID_SPAN) throw new InvalidPosting(`a posting has at most ${ENTRY_ID_SPAN} entries, this one ${entryCount}`)
+
+  let userId: bigint | null
+  if (input.userId === null) userId = null
+  else if (input.userId !== undefined) userId = checkUserId(input.userId)
+  else userId = users.size === 1 ? (users.values().next().value as bigint) : null
+
+  return { ref, reason, userId, meta, at, legs: kept }
+}
+
+// ── Applying it ─────────────────────────────────────────────────────────────────────────────────
+
+/** Sorted "accountKey|bucket|delta" lines: what a replay must match. */
+function planSignature(plan: Plan): string[] {
+  const lines: string[] = []
+  for (const leg of plan.legs) for (const b of BUCKETS) if (leg[b] !== 0n) lines.push(`${leg.key}|${b}|${leg[b]}`)
+  return lines.sort()
+}
+
+/** The same lines for a stored posting. */
+function storedSignature(st: Statements, postingId: bigint): string[] {
+  const first = postingId * ENTRY_ID_SPAN
+  const rows = st.entriesOfPosting.all(first, first + ENTRY_ID_SPAN - 1n) as EntryAccountRow[]
+  return rows
+    .map((r) => {
+      const account: AccountRef = r.user_id === null ? { platform: r.kind as `custody:${string}` } : { user: r.user_id, kind: r.kind as 'fund' }
+      return `${accountKey(account, r.asset)}|${r.bucket}|${r.delta}`
+    })
+    .sort()
+}
+
+function replay(st: Statements, existing: PostingRow, plan: Plan): PostResult {
+  const diff: string[] = []
+  if (existing.reason !== plan.reason) diff.push(`reason "${existing.reason}" ≠ "${plan.reason}"`)
+  if (existing.user_id !== plan.userId) diff.push(`user ${existing.user_id} ≠ ${plan.userId}`)
+  if (existing.meta !== plan.meta) diff.push(`meta ${existing.meta} ≠ ${plan.meta}`)
+  const stored = storedSignature(st, existing.id).join(', ')
+  const wanted = planSignature(plan).join(', ')
+  if (stored !== wanted) diff.push(`entries [${stored}] ≠ [${wanted}]`)
+  if (diff.length) throw new RefConflict(plan.ref, existing.id, diff.join('; '))
+  return { id: existing.id, ref: existing.ref, replayed: true }
+}
+
+function apply(st: Statements, plan: Plan): PostResult {
+  const existing = st.postingByRef.get(plan.ref) as PostingRow | undefined
+  if (existing) return replay(st, existing, plan)
+
+  // Check everything first; write only once the whole posting is known to fit.
+  const rows: (AccountRow | undefined)[] = []
+  let owners: Set<bigint> | undefined
+  let mustExist: Set<bigint> | undefined
+  for (const leg of plan.legs) {
+    const a = leg.account
+    const row = (
+      'user' in a ? st.userAccount.get(a.user, a.kind, leg.asset) : st.platformAccount.get(a.platform, leg.asset)
+    ) as AccountRow | undefined
+    rows.push(row)
+    if ('user' in a) {
+      if (row) (owners ??= new Set()).add(a.user)
+      else (mustExist ??= new Set()).add(a.user)
+    }
+    const custodial = 'platform' in a && isCustodyKind(a.platform)
+    for (const b of BUCKETS) {
+      if (leg[b] === 0n) continue
+      const current = row ? row[b] : 0n
+      const next = current + leg[b]
+      if (next > INT64_MAX || next < INT64_MIN) throw new InvalidPosting(`balance out of range on ${leg.key} ${b}`)
+      if (next < 0n && !custodial) throw new InsufficientFunds(a, leg.asset, b, current, -leg[b])
+    }
+  }
+  // New accounts and the record's owner must name real users (the FK would say so only mid-write).
+  if (plan.userId !== null && !owners?.has(plan.userId)) (mustExist ??= new Set()).add(plan.userId)
+  if (mustExist) {
+    for (const id of mustExist) if (!owners?.has(id) && !st.userExists.get(id)) throw new InvalidPosting(`no user ${id}`)
+  }
+
+  const postingId = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at).lastInsertRowid as bigint
+  let entryId = postingId * ENTRY_ID_SPAN
+  for (let i = 0; i < plan.legs.length; i++) {
+    const leg = plan.legs[i] as Leg
+    const a = leg.account
+    const owner = 'user' in a ? a.user : null
+    let accountId = rows[i]?.id
+    if (accountId === undefined) {
+      accountId = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, plan.at).lastInsertRowid as bigint
+    }
+    if (leg.available !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'available', leg.available)
+    if (leg.frozen !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'frozen', leg.frozen)
+    st.updateAccount.run(leg.available, leg.frozen, accountId)
+  }
+  return { id: postingId, ref: plan.ref, replayed: false }
+}
+
+const txns = new WeakMap<Database.Database, Database.Transaction<(plan: Plan) => PostResult>>()
+
+/**
+ * Records one double-entry posting and updates the balances, atomically. Synchronous: call it inside
+ * the caller's transaction (`transaction(sqlite, () => { …business change…; post(sqlite, …) })`) so
+ * both commit or neither does. It runs in a savepoint there, so a refused posting leaves the caller's
+ * transaction usable; called outside one, it opens its own IMMEDIATE transaction.
+ *
+ * Refusals are thrown before anything is written: InvalidPosting (bad amount, asset, account, entries
+ * that do not sum to zero per asset), InsufficientFunds (a bucket of a non-custody account would go
+ * below zero), RefConflict (the ref was posted with different content). The same ref with the same
+ * content returns the first posting with `replayed: true`.
+ */
+export function post(sqlite: Database.Database, input: PostingInput): PostResult {
+  const plan = compile(input)
+  let run = txns.get(sqlite)
+  if (!run) {
+    const st = statements(sqlite)
+    txns.set(sqlite, (run = sqlite.transaction((p: Plan) => apply(st, p))))
+  }
+  return sqlite.inTransaction ? run(plan) : run.immediate(plan)
+}
+
+// ── The common operations, one line each ────────────────────────────────────────────────────────
+
+type Amounted = PostingHeader & { asset: Asset; amount: bigint }
+
+const header = (p: PostingHeader): PostingHeader => ({ ref: p.ref, reason: p.reason, userId: p.userId, meta: p.meta, at: p.at })
+
+/** available of `from` → available of `to` (deposit, withdrawal, fund↔trade, user→user, fee, burn…). */
+export function transfer(sqlite: Database.Database, p: Amounted & { from: AccountRef; to: AccountRef }): PostResult {
+  return post(sqlite, { ...header(p), moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount }] })
+}
+
+/** available → frozen of the same account (an order placed, a withdrawal requested). */
+export function freeze(sqlite: Database.Database, p: Amounted & { account: AccountRef }): PostResult {
+  const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
+  return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'available', toBucket: 'frozen' }] })
+}
+
+/** frozen → available of the same account (an order cancelled, a withdrawal refunded). */
+export function unfreeze(sqlite: Database.Database, p: Amounted & { account: AccountRef }): PostResult {
+  const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
+  return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'frozen', toBucket: 'available' }] })
+}
+
+/**
+ * frozen of `from` → available of `to` (a fill paid to the counterparty, a withdrawal sent to the
+ * chain). Several legs at once (e.g. the fee to FEES) are one `post` with several moves.
+ */
+export function settleFrozen(sqlite: Database.Database, p: Amounted & { from: AccountRef; to: AccountRef; toBucket?: Bucket }): PostResult {
+  return post(sqlite, {
+    ...header(p),
+    moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount, fromBucket: 'frozen', toBucket: p.toBucket ?? 'available' }],
+  })
+}

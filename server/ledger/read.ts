@@ -1,0 +1,151 @@
+import type Database from 'better-sqlite3'
+import { ENTRY_ID_SPAN, statements, stmt, type AccountRow, type EntryAccountRow, type PostingRow } from './statements.ts'
+import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
+
+const userIdOf = (id: UserId): bigint => {
+  const n = BigInt(id)
+  if (n <= 0n) throw new RangeError(`bad user id: ${id}`)
+  return n
+}
+
+function row(sqlite: Database.Database, account: AccountRef, asset: Asset): AccountRow | undefined {
+  const st = statements(sqlite)
+  return ('user' in account ? st.userAccount.get(account.user, account.kind, asset) : st.platformAccount.get(account.platform, asset)) as
+    | AccountRow
+    | undefined
+}
+
+/** The database id of an account, or null while it has never been used. For frozen holders. */
+export function accountId(sqlite: Database.Database, account: AccountRef, asset: Asset): bigint | null {
+  return row(sqlite, account, asset)?.id ?? null
+}
+
+/** One account's buckets; zero for an account never used. */
+export function balance(sqlite: Database.Database, account: AccountRef, asset: Asset): Balance {
+  const r = row(sqlite, account, asset)
+  return { available: r?.available ?? 0n, frozen: r?.frozen ?? 0n }
+}
+
+/** Both accounts of every known asset for a user, zeros included. One indexed read. */
+export function balances(sqlite: Database.Database, userId: UserId): UserBalances {
+  const out = {} as UserBalances
+  for (const a of ASSETS) out[a] = { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } }
+  const rows = statements(sqlite).userBalances.all(userIdOf(userId)) as { kind: UserAccountKind; asset: Asset; available: bigint; frozen: bigint }[]
+  for (const r of rows) {
+    const slot = (out[r.asset] ??= { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } })
+    slot[r.kind] = { available: r.available, frozen: r.frozen }
+  }
+  return out
+}
+
+export interface PostingRecord {
+  id: bigint
+  ref: string
+  reason: string
+  userId: bigint | null
+  meta: unknown
+  createdAt: number
+  entries: { accountId: bigint; userId: bigint | null; kind: string; asset: Asset; bucket: Bucket; delta: bigint }[]
+}
+
+/** A posting by its ref, with its entries; null if none. */
+export function findPosting(sqlite: Database.Database, ref: string): PostingRecord | null {
+  const st = statements(sqlite)
+  const p = st.postingByRef.get(ref) as PostingRow | undefined
+  if (!p) return null
+  const first = p.id * ENTRY_ID_SPAN
+  const entries = (st.entriesOfPosting.all(first, first + ENTRY_ID_SPAN - 1n) as EntryAccountRow[]).map((e) => ({
+    accountId: e.account_id,
+    userId: e.user_id,
+    kind: e.kind,
+    asset: e.asset,
+    bucket: e.bucket,
+    delta: e.delta,
+  }))
+  return { id: p.id, ref: p.ref, reason: p.reason, userId: p.user_id, meta: p.meta === null ? null : JSON.parse(p.meta), createdAt: Number(p.created_at), entries }
+}
+
+/** One change to one of the user's account buckets, as money records show it. */
+export interface MoneyEntry {
+  entryId: bigint
+  postingId: bigint
+  ref: string
+  reason: string
+  meta: unknown
+  createdAt: number
+  asset: Asset
+  account: UserAccountKind
+  bucket: Bucket
+  /** Signed, units of 1e-8. */
+  delta: bigint
+}
+
+export interface EntriesQuery {
+  /** From 1. */
+  page?: number
+  pageSize?: number
+  reason?: string
+  asset?: Asset
+  account?: UserAccountKind
+  bucket?: Bucket
+}
+
+/**
+ * The changes to a user's own accounts (whoever posted them: an incoming transfer shows for the
+ * recipient too), newest first, paged — `{ list, total }` as DESIGN §3 pages.
+ */
+export function entriesFor(sqlite: Database.Database, userId: UserId, q: EntriesQuery = {}): { list: MoneyEntry[]; total: number } {
+  const page = q.page ?? 1
+  const pageSize = q.pageSize ?? 10
+  if (!Number.isSafeInteger(page) || page < 1) throw new RangeError(`page must be an integer ≥ 1, got ${page}`)
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 1000) throw new RangeError(`pageSize must be 1–1000, got ${pageSize}`)
+
+  const where = ['e.user_id = ?']
+  const params: unknown[] = [userIdOf(userId)]
+  const filter = (sql: string, value: unknown) => {
+    if (value === undefined) return
+    where.push(sql)
+    params.push(value)
+  }
+  filter('p.reason = ?', q.reason)
+  filter('a.asset = ?', q.asset)
+  filter('a.kind = ?', q.account)
+  filter('e.bucket = ?', q.bucket)
+  const from = `FROM ledger_entries e
+    JOIN ledger_postings p ON p.id = e.posting_id
+    JOIN ledger_accounts a ON a.id = e.account_id
+    WHERE ${where.join(' AND ')}`
+
+  const total = stmt(sqlite, `SELECT COUNT(*) AS n ${from}`).get(...params) as { n: bigint }
+  const rows = stmt(
+    sqlite,
+    `SELECT e.id AS entry_id, e.posting_id, p.ref, p.reason, p.meta, p.created_at, a.asset, a.kind, e.bucket, e.delta ${from}
+     ORDER BY e.id DESC LIMIT ? OFFSET ?`,
+  ).all(...params, BigInt(pageSize), BigInt((page - 1) * pageSize)) as {
+    entry_id: bigint
+    posting_id: bigint
+    ref: string
+    reason: string
+    meta: string | null
+    created_at: bigint
+    asset: Asset
+    kind: UserAccountKind
+    bucket: Bucket
+    delta: bigint
+  }[]
+  return {
+    total: Number(total.n),
+    list: rows.map((r) => ({
+      entryId: r.entry_id,
+      postingId: r.posting_id,
+      ref: r.ref,
+      reason: r.reason,
+      meta: r.meta === null ? null : JSON.parse(r.meta),
+      createdAt: Number(r.created_at),
+      asset: r.asset,
+      account: r.kind,
+      bucket: r.bucket,
+      delta: r.delta,
+    })),
+  }
+}
