@@ -27,10 +27,21 @@ import { noticeRoutes } from './modules/notice/routes.ts'
 import { createNoticeService } from './modules/notice/service.ts'
 import { userRoutes } from './modules/user/routes.ts'
 import { createUserService } from './modules/user/service.ts'
+import { withdrawRoutes } from './modules/withdraw/routes.ts'
+import { createWithdrawService } from './modules/withdraw/service.ts'
+import { withdrawSettings } from './modules/withdraw/settings.ts'
+import { createWithdrawSender } from './chain/withdrawSender.ts'
+// The ledger audit checks frozen NADI against open withdrawals.
+import './modules/withdraw/frozen.ts'
 import { Hub } from './ws/hub.ts'
 import { cleanup } from './jobs/cleanup.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { startJobs } from './jobs/scheduler.ts'
+import { walletRoutes } from './modules/wallet/routes.ts'
+import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
+import { rechargeRoutes } from './modules/recharge/routes.ts'
+import { createRechargeService } from './modules/recharge/service.ts'
+import { startDepositWatcher } from './chain/depositWatcher.ts'
 
 export interface BuildOptions {
   config: Config
@@ -137,6 +148,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   commonRoutes(app, createCommonService(ctx, notices))
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
+  walletRoutes(app, createWalletService(ctx))
+  rechargeRoutes(app, createRechargeService(ctx))
+  const withdrawConfig = withdrawSettings()
+  withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
 
   const hub = new Hub(config.ws, now)
   await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
@@ -165,8 +180,21 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   const stopJobs = startJobs(ctx, [{ name: 'cleanup', everyMs: 10 * 60_000, run: cleanup }])
   app.addHook('preClose', async () => stopJobs())
+  // Deposits (server/chain/depositWatcher.ts): a pass every second on dev chains; stopping waits for a pass in flight.
+  const stopDepositWatcher = startDepositWatcher(ctx)
+  app.addHook('preClose', async () => stopDepositWatcher())
+
+  // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
+  // stopping waits for a pass in flight, before the chains close.
+  const withdrawSender = createWithdrawSender(ctx, withdrawConfig)
+  const stopWithdrawSender = startJobs(ctx, [withdrawSender.job])
+  app.addHook('preClose', async () => {
+    stopWithdrawSender()
+    await withdrawSender.idle()
+  })
 
   const rootInviteCode = await auth.ensureRoot()
   if (config.demo) await seedDemo(ctx)
+  if (config.demo) await fundDemoTreasury(ctx)
   return { app, ctx, hub, rootInviteCode, gateway }
 }

@@ -1,0 +1,70 @@
+// NADI ↔ USDT exchange: its settings and its arithmetic. Pure, no I/O.
+//
+// Rounding (all amounts are integer units of 1e-8, the price is USDT per NADI in the same units):
+//
+//   gross   = ⌊amount × rate⌋                     what `amount` is worth in the other asset
+//   receive = ⌊amount × rate × (1 − feeRate)⌋     what the user gets, floored once from the exact value
+//   fee     = gross − receive                     to FEES, in the received asset
+//
+// where rate is price/1e8 for NADI → USDT and 1e8/price for USDT → NADI. Each result is one floor of
+// an exact rational, so the user receives at most the exact value and less by under 1e-8; the treasury
+// pays out gross ≤ the exact worth, and the fee (≥ the exact fee, by under 1e-8) absorbs the rounding.
+// Every rounding is in the platform's favour and by less than one unit.
+
+import type { Asset } from '../../../contract/wallet.ts'
+import { parseMoney } from '../../../contract/money.ts'
+
+export const UNIT = 100_000_000n
+const BPS = 10_000n
+
+export interface ExchangeSettings {
+  /** Fee in basis points of the received amount (20 = 0.2%): NADI_EXCHANGE_FEE_BPS. */
+  feeBps: number
+  /** How long a quote can be confirmed: NADI_EXCHANGE_QUOTE_TTL_MS (30 s). */
+  quoteTtlMs: number
+  /** Demo mode: what the treasury is funded with at start, per asset, units of 1e-8: NADI_DEMO_TREASURY. */
+  demoTreasury: bigint
+}
+
+type Env = Record<string, string | undefined>
+
+function intSetting(env: Env, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name]?.trim()
+  if (raw === undefined || raw === '') return dflt
+  const n = Number(raw)
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+  return n
+}
+
+/** The exchange's settings, read from the environment (server/config.ts holds the reference price). */
+export function exchangeSettings(env: Env = process.env): ExchangeSettings {
+  const treasuryText = env.NADI_DEMO_TREASURY?.trim() || '1000000'
+  const demoTreasury = parseMoney(treasuryText)
+  if (demoTreasury === null) throw new Error(`NADI_DEMO_TREASURY must be an amount such as "1000000", got "${treasuryText}"`)
+  return {
+    feeBps: intSetting(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),
+    quoteTtlMs: intSetting(env, 'NADI_EXCHANGE_QUOTE_TTL_MS', 30_000, 1_000, 3_600_000),
+    demoTreasury,
+  }
+}
+
+export interface QuoteAmounts {
+  /** Units of `to`: what the treasury pays out (receive + fee). */
+  gross: bigint
+  receive: bigint
+  fee: bigint
+}
+
+/** The amounts of exchanging `amount` units of `from` into `to` at `price` (USDT per NADI, units of 1e-8). */
+export function quoteAmounts(from: Asset, to: Asset, amount: bigint, price: bigint, feeBps: number): QuoteAmounts {
+  if (from === to) throw new RangeError('an exchange needs two different assets')
+  if (amount <= 0n) throw new RangeError(`amount must be positive, got ${amount}`)
+  if (price <= 0n) throw new RangeError(`price must be positive, got ${price}`)
+  if (!Number.isSafeInteger(feeBps) || feeBps < 0 || feeBps >= 10_000) throw new RangeError(`feeBps must be 0–9999, got ${feeBps}`)
+  const keep = BPS - BigInt(feeBps)
+  // amount × rate = num / den, exactly.
+  const [num, den] = from === 'NADI' ? [amount * price, UNIT] : [amount * UNIT, price]
+  const gross = num / den
+  const receive = (num * keep) / (den * BPS)
+  return { gross, receive, fee: gross - receive }
+}

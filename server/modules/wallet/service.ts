@@ -1,0 +1,310 @@
+import crypto from 'node:crypto'
+import type { Selectable } from 'kysely'
+import { CODE } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import type {
+  AccountKind,
+  Asset,
+  AssetBalance,
+  Balances,
+  ExchangeQuote,
+  ExchangeQuoteQuery,
+  ExchangeRecord,
+  MoneyLogQuery,
+  MoneyRecord,
+  TransferBody,
+  TransferRecord,
+} from '../../../contract/wallet.ts'
+import type { Ctx } from '../../context.ts'
+import type { ExchangeQuotesTable, WalletExchangesTable, WalletTransfersTable } from '../../db/schema.ts'
+import { ApiError, badRequest, notFound } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { aboveAvailable, amountZero } from './amount.ts'
+import { exchangeSettings, quoteAmounts, type ExchangeSettings } from './exchange.ts'
+import { atomically, exec, row } from './sql.ts'
+
+/** The assets a wallet shows, in the order it shows them. */
+export const WALLET_ASSETS: readonly Asset[] = ['USDT', 'NADI']
+
+const accountOf = (kind: AccountKind, userId: number): ledger.AccountRef => (kind === 'fund' ? ledger.fund(userId) : ledger.trade(userId))
+
+/** A state the request cannot change (HTTP 409): the app shows the message. */
+const conflict = (key: string, params?: Record<string, string | number>) => new ApiError(409, CODE.CONFLICT, key, params)
+/** The treasury cannot pay out what the exchange needs. */
+const treasuryShort = (asset: string) => conflict('errors.exchangeTreasuryShort', { asset })
+
+function transferToWire(r: Selectable<WalletTransfersTable>): TransferRecord {
+  return { id: Number(r.id), asset: r.asset as Asset, amount: formatMoney(r.amount), from: r.from_account, to: r.to_account, created_at: Number(r.created_at) }
+}
+
+function exchangeToWire(r: Selectable<WalletExchangesTable>): ExchangeRecord {
+  return {
+    id: Number(r.id),
+    from: r.from_asset as Asset,
+    to: r.to_asset as Asset,
+    amount: formatMoney(r.amount),
+    receive: formatMoney(r.receive),
+    price: formatMoney(r.price),
+    fee: formatMoney(r.fee),
+    created_at: Number(r.created_at),
+  }
+}
+
+function quoteToWire(q: Selectable<ExchangeQuotesTable>): ExchangeQuote {
+  return {
+    quote_id: q.id,
+    from: q.from_asset as Asset,
+    to: q.to_asset as Asset,
+    amount: formatMoney(q.amount),
+    receive: formatMoney(q.receive),
+    price: formatMoney(q.price),
+    fee: formatMoney(q.fee),
+    fee_asset: q.to_asset as Asset,
+    expires_at: Number(q.expires_at),
+  }
+}
+
+/** A well-formed amount (the route's schema checked the format) that must not be zero. */
+function positive(text: string): bigint {
+  const units = parseMoney(text)
+  if (units === null) throw badRequest('errors.amountInvalid')
+  if (units === 0n) throw amountZero()
+  return units
+}
+
+/** Unused quotes are kept this long after they expire (a confirm that races the expiry still gets "expired"). */
+const QUOTE_KEEP_MS = 3_600_000
+
+export interface WalletOptions {
+  settings?: ExchangeSettings
+  /**
+   * USDT per NADI (units of 1e-8) of the market's last trade, or null before the first. The exchange
+   * engine plugs in here when it runs; until then every quote uses config.nadiReferencePrice.
+   */
+  lastPrice?: () => bigint | null
+}
+
+export type WalletService = ReturnType<typeof createWalletService>
+
+/**
+ * Balances, fund ↔ trade transfers, NADI ↔ USDT exchange and money records. Every action that moves
+ * money is one synchronous transaction (see ./sql.ts) holding its own record and its ledger posting.
+ */
+export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
+  const { db, sqlite } = ctx
+  const settings = opts.settings ?? exchangeSettings()
+  const referencePrice = parseMoney(ctx.config.nadiReferencePrice)
+  if (referencePrice === null || referencePrice === 0n) throw new Error(`NADI_REFERENCE_PRICE must be a positive amount, got "${ctx.config.nadiReferencePrice}"`)
+
+  /** USDT per NADI: the last trade once the market has one, else the reference price. */
+  const price = (): bigint => {
+    const last = opts.lastPrice?.() ?? null
+    return last !== null && last > 0n ? last : referencePrice
+  }
+
+  /** Reads the ledger on the connection no Kysely transaction is using (see ./sql.ts). */
+  const read = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
+
+  return {
+    async balances(userId: number): Promise<Balances> {
+      const b = await read(() => ledger.balances(sqlite, userId))
+      const bucket = (x: ledger.Balance) => ({ available: formatMoney(x.available), frozen: formatMoney(x.frozen) })
+      const assets: AssetBalance[] = WALLET_ASSETS.map((asset) => {
+        const a = b[asset] ?? { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } }
+        return { asset, fund: bucket(a.fund), trade: bucket(a.trade) }
+      })
+      return { assets }
+    },
+
+    /** Between the user's own fund and trade accounts; the ledger ref is the record's id, `transfer:<id>`. */
+    async transfer(userId: number, body: TransferBody): Promise<TransferRecord> {
+      const amount = positive(body.amount)
+      if (body.from === body.to) throw badRequest('errors.transferSameAccount')
+      const from = accountOf(body.from, userId)
+      const to = accountOf(body.to, userId)
+      const now = ctx.now()
+      return atomically(ctx, () => {
+        const available = ledger.balance(sqlite, from, body.asset).available
+        if (available < amount) throw aboveAvailable(body.asset, available)
+        const rec = row(
+          sqlite,
+          db
+            .insertInto('wallet_transfers')
+            .values({ user_id: BigInt(userId), asset: body.asset, amount, from_account: body.from, to_account: body.to, created_at: BigInt(now) })
+            .returningAll(),
+        )!
+        try {
+          ledger.transfer(sqlite, { ref: `transfer:${rec.id}`, reason: 'transfer', userId, from, to, asset: body.asset, amount, at: now, meta: { transfer_id: rec.id } })
+        } catch (err) {
+          if (err instanceof ledger.InsufficientFunds) throw aboveAvailable(body.asset, err.current)
+          throw err
+        }
+        return transferToWire(rec)
+      })
+    },
+
+    async transferList(userId: number, page: number, pageSize: number): Promise<PagedList<TransferRecord>> {
+      const base = db.selectFrom('wallet_transfers').where('user_id', '=', BigInt(userId))
+      const { n } = await base.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
+      const list = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute()
+      return { total: Number(n), list: list.map(transferToWire) }
+    },
+
+    /**
+     * The changes to the available balance of the user's accounts, newest first. A hold (an order or a
+     * withdrawal freezing funds) shows as the amount leaving available; its release as it coming back.
+     */
+    async moneyLog(userId: number, q: MoneyLogQuery): Promise<PagedList<MoneyRecord>> {
+      const { list, total } = await read(() =>
+        ledger.entriesFor(sqlite, userId, { page: q.page ?? 1, pageSize: q.page_size ?? 10, bucket: 'available', ...(q.type ? { reason: q.type } : {}) }),
+      )
+      return {
+        total,
+        list: list.map((e) => ({
+          id: Number(e.entryId),
+          type: e.reason,
+          asset: e.asset as Asset,
+          account: e.account,
+          amount: formatMoney(e.delta),
+          created_at: e.createdAt,
+        })),
+      }
+    },
+
+    /**
+     * A price for exchanging `amount` of `from` out of the fund account, stored for the user to confirm
+     * within the quote's lifetime. Refused up front when the user or the treasury could not cover it.
+     */
+    async quote(userId: number, q: ExchangeQuoteQuery): Promise<ExchangeQuote> {
+      const amount = positive(q.amount)
+      if (q.from === q.to) throw badRequest('errors.exchangeSameAsset')
+      const p = price()
+      const { gross, receive, fee } = quoteAmounts(q.from, q.to, amount, p, settings.feeBps)
+      if (receive <= 0n) throw badRequest('errors.exchangeAmountTooSmall')
+      const now = ctx.now()
+      const id = crypto.randomBytes(18).toString('base64url')
+      return atomically(ctx, () => {
+        const available = ledger.balance(sqlite, ledger.fund(userId), q.from).available
+        if (available < amount) throw aboveAvailable(q.from, available)
+        if (ledger.balance(sqlite, ledger.TREASURY, q.to).available < gross) throw treasuryShort(q.to)
+        exec(
+          sqlite,
+          db
+            .deleteFrom('exchange_quotes')
+            .where('user_id', '=', BigInt(userId))
+            .where('used_at', 'is', null)
+            .where('expires_at', '<', BigInt(now - QUOTE_KEEP_MS)),
+        )
+        const stored = row(
+          sqlite,
+          db
+            .insertInto('exchange_quotes')
+            .values({
+              id,
+              user_id: BigInt(userId),
+              from_asset: q.from,
+              to_asset: q.to,
+              amount,
+              receive,
+              fee,
+              price: p,
+              created_at: BigInt(now),
+              expires_at: BigInt(now + settings.quoteTtlMs),
+              used_at: null,
+            })
+            .returningAll(),
+        )!
+        return quoteToWire(stored)
+      })
+    },
+
+    /**
+     * Confirms a quote: it must exist, be the caller's, unused and unexpired. One posting moves the
+     * user's `from` to the treasury, the treasury's `to` to the user (receive) and to FEES (fee).
+     */
+    async exchange(userId: number, quoteId: string): Promise<ExchangeRecord> {
+      const now = ctx.now()
+      return atomically(ctx, () => {
+        const q = row(sqlite, db.selectFrom('exchange_quotes').selectAll().where('id', '=', quoteId))
+        // Another user's quote is answered exactly like a missing one.
+        if (!q || q.user_id !== BigInt(userId)) throw notFound('errors.quoteNotFound')
+        if (q.used_at !== null) throw conflict('errors.quoteUsed')
+        if (BigInt(now) >= q.expires_at) throw conflict('errors.quoteExpired')
+        if (exec(sqlite, db.updateTable('exchange_quotes').set({ used_at: BigInt(now) }).where('id', '=', q.id).where('used_at', 'is', null)) !== 1) {
+          throw conflict('errors.quoteUsed')
+        }
+        const from = q.from_asset as Asset
+        const to = q.to_asset as Asset
+        const rec = row(
+          sqlite,
+          db
+            .insertInto('wallet_exchanges')
+            .values({
+              user_id: q.user_id,
+              quote_id: q.id,
+              from_asset: from,
+              to_asset: to,
+              amount: q.amount,
+              receive: q.receive,
+              fee: q.fee,
+              price: q.price,
+              created_at: BigInt(now),
+            })
+            .returningAll(),
+        )!
+        const me = ledger.fund(userId)
+        const moves: ledger.Move[] = [
+          { from: me, to: ledger.TREASURY, asset: from, amount: q.amount },
+          { from: ledger.TREASURY, to: me, asset: to, amount: q.receive },
+        ]
+        if (q.fee > 0n) moves.push({ from: ledger.TREASURY, to: ledger.FEES, asset: to, amount: q.fee })
+        try {
+          ledger.post(sqlite, {
+            ref: `exchange:${rec.id}`,
+            reason: 'exchange',
+            userId,
+            at: now,
+            meta: { exchange_id: rec.id, quote_id: q.id, price: formatMoney(q.price), fee: formatMoney(q.fee), fee_asset: to },
+            moves,
+          })
+        } catch (err) {
+          // Thrown before anything is written; the throw rolls back the record and the quote's use too.
+          if (err instanceof ledger.InsufficientFunds) {
+            if ('platform' in err.account) throw treasuryShort(to)
+            throw aboveAvailable(from, err.current)
+          }
+          throw err
+        }
+        return exchangeToWire(rec)
+      })
+    },
+
+    async exchangeList(userId: number, page: number, pageSize: number): Promise<PagedList<ExchangeRecord>> {
+      const base = db.selectFrom('wallet_exchanges').where('user_id', '=', BigInt(userId))
+      const { n } = await base.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
+      const list = await base.selectAll().orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute()
+      return { total: Number(n), list: list.map(exchangeToWire) }
+    },
+  }
+}
+
+/** The chain whose custody account stands for the demo treasury's funds of each asset. */
+const DEMO_TREASURY_CHAIN: Record<Asset, string> = { USDT: 'bsc', NADI: 'nadi' }
+
+/**
+ * Demo mode: gives the treasury its float from chain custody once (the dev chains' hot wallet holds
+ * the tokens), so exchanges work from the first minute. In production an operator funds it; an
+ * exchange the treasury cannot cover is refused with errors.exchangeTreasuryShort.
+ */
+export async function fundDemoTreasury(ctx: Ctx, amount = exchangeSettings().demoTreasury): Promise<void> {
+  if (amount <= 0n) return
+  const now = ctx.now()
+  await atomically(ctx, () => {
+    for (const asset of WALLET_ASSETS) {
+      const ref = `demo:treasury:${asset}`
+      if (ledger.findPosting(ctx.sqlite, ref)) continue
+      ledger.transfer(ctx.sqlite, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(DEMO_TREASURY_CHAIN[asset]), to: ledger.TREASURY, asset, amount, at: now })
+    }
+  })
+}

@@ -1,0 +1,144 @@
+// The operator's `audit` command on a real database file, run the way an operator runs it: a child
+// process (`tsx server/cli.ts audit`) reading the configured database.
+
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { main } from '../../server/cli.ts'
+import { openDatabase, transaction } from '../../server/db/index.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { custody, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+let dir: string
+let dbFile: string
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-audit-'))
+  dbFile = path.join(dir, 'nadi.sqlite')
+})
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+/** A database with two users, deposits on both chains and some movements, all through the ledger. */
+function seed(): void {
+  const { sqlite } = openDatabase(dbFile)
+  try {
+    migrate(sqlite)
+    transaction(sqlite, () => {
+      const user = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
+      const a = user.run('AAAA1111', 'a').lastInsertRowid as bigint
+      const b = user.run('BBBB2222', 'b').lastInsertRowid as bigint
+      transfer(sqlite, { ref: 'dep:bsc:0x01:0', reason: 'deposit', from: custody('bsc'), to: fund(a), asset: 'USDT', amount: 12_500_000_000n })
+      transfer(sqlite, { ref: 'dep:nadi:0x02:1', reason: 'deposit', from: custody('nadi'), to: fund(b), asset: 'NADI', amount: 300_000_000n })
+      transfer(sqlite, { ref: 'draw:1', reason: 'transfer', from: fund(a), to: trade(a), asset: 'USDT', amount: 2_500_000_000n })
+      transfer(sqlite, { ref: 'fee:1', reason: 'fee', from: fund(b), to: FEES, asset: 'NADI', amount: 1_000_000n })
+    })
+  } finally {
+    sqlite.close()
+  }
+}
+
+function corrupt(sqlText: string): void {
+  const { sqlite } = openDatabase(dbFile)
+  try {
+    sqlite.prepare(sqlText).run()
+  } finally {
+    sqlite.close()
+  }
+}
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** `node --import tsx server/cli.ts …` (what `tsx server/cli.ts …` does) with only the database configured. */
+function cli(...args: string[]): Promise<Run> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile }
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env, timeout: 15_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+describe('tsx server/cli.ts audit', () => {
+  it('exits 0 on a balanced ledger and prints the per-asset totals', async () => {
+    seed()
+    const r = await cli('audit')
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`database: ${dbFile}`)
+    expect(r.stdout).toContain('ledger: 6 accounts, 4 postings, 8 entries')
+    expect(r.stdout).toMatch(/USDT {2}\(3 accounts\) {2}sum 0 {2}✓/)
+    expect(r.stdout).toMatch(/custody:bsc +-125\n/)
+    expect(r.stdout).toMatch(/NADI {2}\(3 accounts\) {2}sum 0 {2}✓/)
+    expect(r.stdout).toMatch(/fees +0\.01\n/)
+    expect(r.stdout).toContain('OK: no violations')
+  })
+
+  it('exits 1 and names the violations after a balance is changed with raw SQL', async () => {
+    seed()
+    corrupt("UPDATE ledger_accounts SET available = available + 100000000 WHERE kind = 'trade' AND asset = 'USDT'")
+    const r = await cli('audit')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/USDT {2}\(3 accounts\) {2}sum 1 {2}✗/)
+    expect(r.stdout).toContain('2 violations:')
+    expect(r.stdout).toContain('[asset-sum] USDT: all accounts sum to 1, not 0')
+    expect(r.stdout).toMatch(/\[stored-vs-entries\] account \d+ \(user \d+ trade USDT\): available stored 26, entries sum to 25/)
+  })
+
+  it('exits 1 when funds are frozen that nothing holds', async () => {
+    seed()
+    corrupt("UPDATE ledger_accounts SET available = available - 5, frozen = frozen + 5 WHERE kind = 'fund' AND asset = 'NADI'")
+    const r = await cli('audit')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('[frozen-vs-holders]')
+  })
+
+  it('--json prints the report as JSON, amounts as strings of units', async () => {
+    seed()
+    const r = await cli('audit', '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.stdout) as { ok: boolean; totals: { asset: string; sum: string; platform: Record<string, string> }[] }
+    expect(report.ok).toBe(true)
+    expect(report.totals.find((t) => t.asset === 'USDT')).toMatchObject({ sum: '0', platform: { 'custody:bsc': '-12500000000' } })
+  })
+})
+
+describe('the command line', () => {
+  const io = () => {
+    const out: string[] = []
+    const err: string[] = []
+    return { out, err, io: { out: (t: string) => void out.push(t), err: (t: string) => void err.push(t) } }
+  }
+  const env = () => ({ NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile })
+
+  it('audits an empty database (just migrated) as clean', async () => {
+    fs.writeFileSync(dbFile, '')
+    const o = io()
+    expect(await main(['audit'], { env: env(), io: o.io })).toBe(0)
+    expect(o.out.join('\n')).toContain('no balances yet')
+  })
+
+  it('refuses to audit a database that does not exist rather than creating one (exit 2)', async () => {
+    const o = io()
+    expect(await main(['audit'], { env: env(), io: o.io })).toBe(2)
+    expect(o.err.join('\n')).toContain(`no database at ${dbFile}`)
+    expect(fs.existsSync(dbFile)).toBe(false)
+  })
+
+  it('answers an unknown command or argument with the usage and exit 2', async () => {
+    const o = io()
+    expect(await main(['frobnicate', '7'], { env: env(), io: o.io })).toBe(2)
+    expect(o.err.join('\n')).toMatch(/unknown command: frobnicate 7\n\nusage: tsx server\/cli\.ts <command>\n\ncommands:\n {2}audit \[--json\] /)
+    seed()
+    expect(await main(['audit', '--fix'], { env: env(), io: o.io })).toBe(2)
+    expect(await main([], { env: env(), io: o.io })).toBe(2)
+    expect(await main(['help'], { env: env(), io: o.io })).toBe(0)
+  })
+})

@@ -1,0 +1,215 @@
+// kill -9 in the middle of a withdrawal, for real: the server runs as a child process (`node --import
+// tsx server/main.ts`, what `npm run serve` runs) on a data folder and on anvil nodes that outlive it.
+// It is killed twice — by itself right after the signed transaction is stored and before it is
+// broadcast (the failpoint), then from outside while the transaction waits in the node's pool — and
+// a third start must finish the withdrawal: exactly one transfer on chain, and a balanced ledger.
+
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import crypto from 'node:crypto'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { Wallet, parseUnits } from 'ethers'
+import type { ApiEnvelope } from '../../contract/envelope.ts'
+import type { Withdrawal } from '../../contract/withdraw.ts'
+import { main as cli } from '../../server/cli.ts'
+import { devDepositXpub, devHotWalletKey } from '../../server/config.ts'
+import { startDevChains, type DevChains } from '../../server/chain/devChains.ts'
+import { createGateway, type Gateway } from '../../server/chain/gateway.ts'
+import { openDatabase, type Database_ } from '../../server/db/index.ts'
+import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
+import '../../server/modules/withdraw/frozen.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const CODE = 'ROOT0001'
+const NADI_ID = 92025
+const HOT = new Wallet(devHotWalletKey()).address
+
+let chains: DevChains
+let gw: Gateway
+let dir: string
+let db: Database_ | undefined
+const children = new Set<ChildProcess>()
+
+beforeAll(async () => {
+  chains = await startDevChains({
+    chains: [
+      { key: 'bsc', id: 56 },
+      { key: 'nadi', id: NADI_ID },
+    ],
+    blockTime: 'manual',
+    fund: [{ address: HOT, native: parseUnits('100', 18), NADI: parseUnits('1000', 18) }],
+  })
+  gw = createGateway({
+    networks: chains.chains.map((c) => ({ id: c.id, key: c.key, name: c.key, nativeSymbol: 'ETH', rpcUrl: c.rpcUrl, confirmations: 3, tokens: c.tokens })),
+    hotWalletKey: null,
+    depositXkey: null,
+    logRange: 1000,
+    dev: chains,
+  })
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-kill9-'))
+})
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL')
+  await db?.close()
+  db?.sqlite.close()
+  await gw?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+interface Child {
+  base: string
+  proc: ChildProcess
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  output(): string
+}
+
+/** Starts the server as production would run it against these chains, and waits until it answers. */
+async function startChild(extra: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort()
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.homedir(),
+    NADI_ENV: 'test',
+    NADI_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    NADI_DATA_DIR: dir,
+    NADI_DIST_DIR: path.join(dir, 'no-dist'),
+    NADI_ROOT_INVITE_CODE: CODE,
+    NADI_CHAIN_ID: String(NADI_ID),
+    NADI_HOT_WALLET_KEY: devHotWalletKey(),
+    NADI_DEPOSIT_XKEY: devDepositXpub(),
+    NADI_WITHDRAW_EVERY_MS: '100',
+    ...extra,
+  }
+  for (const c of chains.chains) {
+    const p = `NADI_CHAIN_${c.key.toUpperCase()}_`
+    Object.assign(env, { [`${p}RPC_URL`]: c.rpcUrl, [`${p}USDT_ADDRESS`]: c.tokens.USDT, [`${p}NADI_ADDRESS`]: c.tokens.NADI })
+  }
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  children.add(proc)
+  let out = ''
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
+  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('exit', (code, signal) => {
+      children.delete(proc)
+      resolve({ code, signal })
+    }),
+  )
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited at start:\n${out}`)
+    try {
+      if ((await fetch(`${base}/api/v1/withdraw/config`)).ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return { base, proc, exited, output: () => out }
+}
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await fn()
+    if (v !== null && v !== undefined && v !== false) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessage'>): Promise<string> {
+  const q = new URLSearchParams({ address: wallet.address, chainId: String(NADI_ID), code: CODE })
+  const issued = (await (await fetch(`${base}/api/v1/auth/loginMessage?${q}`)).json()) as ApiEnvelope<{ message: string }>
+  const { message } = issued.data
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ address: wallet.address, message, sign_message: await wallet.signMessage(message), code: CODE }),
+  })
+  const body = (await res.json()) as ApiEnvelope<{ token: string }>
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(body)}`)
+  return body.data.token
+}
+
+it('kill -9 twice in the middle of a withdrawal: after the restart it completes exactly once and the ledger balances', { timeout: 90_000 }, async () => {
+  // 1. A server that dies (SIGKILL, by itself) right after the signed transaction is stored.
+  const first = await startChild({ NADI_WITHDRAW_FAILPOINT: 'crash-after-store' })
+  const wallet = Wallet.createRandom()
+  const token = await signIn(first.base, wallet)
+  db = openDatabase(path.join(dir, 'nadi.sqlite'))
+  const { sqlite } = db
+  const userId = (sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id
+  transfer(sqlite, { ref: 'test:deposit:kill9', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: parseUnits('5', 8) })
+
+  const to = Wallet.createRandom().address
+  // The answer normally arrives before the sender's next pass kills the process; the database is the record either way.
+  const answer = await fetch(`${first.base}/api/v1/withdraw/apply`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ coin: 'NADI', chain: 'nadi', amount: '1', address: to }),
+  }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as ApiEnvelope<Withdrawal> }),
+    () => null,
+  )
+  if (answer) expect([answer.status, answer.body.data.status]).toEqual([200, 'approved'])
+  expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
+  const id = (sqlite.prepare('SELECT id FROM withdrawals WHERE user_id = ?').get(userId) as { id: bigint }).id
+
+  const row = () => sqlite.prepare('SELECT status, tx_hash, nonce FROM withdrawals WHERE id = ?').get(id) as { status: string; tx_hash: string; nonce: bigint }
+  const stored = row()
+  expect(stored.status).toBe('broadcast')
+  expect(await gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash])).toBeNull() // never broadcast
+
+  // 2. Restarted, it broadcasts the stored bytes; killed from outside while they wait to be mined.
+  const second = await startChild()
+  await until('the stored transaction in the node', () => gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash]))
+  second.proc.kill('SIGKILL')
+  expect(await second.exited).toEqual({ code: null, signal: 'SIGKILL' })
+  expect(row().status).toBe('broadcast')
+  await gw.dev!.mine('nadi', 3)
+
+  // 3. Restarted again, it sees 3 confirmations and settles.
+  const third = await startChild()
+  await until('the withdrawal confirmed', () => row().status === 'confirmed')
+  third.proc.kill('SIGTERM')
+  expect((await third.exited).code).toBe(0)
+
+  // Exactly one transfer reached the chain, and it is the one stored first; the hot wallet signed one transaction.
+  const logs = await gw.transferLogs('nadi', 'NADI', 0, await gw.blockNumber('nadi'), [to])
+  expect(logs.map((l) => [l.txHash, l.from, l.amount])).toEqual([[stored.tx_hash, HOT, parseUnits('1', 18)]])
+  expect(await gw.tokenBalance('nadi', 'NADI', to)).toBe(parseUnits('1', 18))
+  expect(Number(await gw.dev!.rpc('nadi', 'eth_getTransactionCount', [HOT, 'latest']))).toBe(1)
+  expect(row().tx_hash).toBe(stored.tx_hash)
+
+  // The ledger: amount + fee paid once, nothing frozen, nothing refunded, every invariant holds.
+  expect(balance(sqlite, fund(userId), 'NADI')).toEqual({ available: parseUnits('3.9', 8), frozen: 0n })
+  expect(findPosting(sqlite, `withdraw:${id}:settle`)).not.toBeNull()
+  expect(findPosting(sqlite, `withdraw:${id}:refund`)).toBeNull()
+  const report = audit(sqlite)
+  expect(report.holders).toContain('withdrawals')
+  expect(report.violations).toEqual([])
+  let printed = ''
+  const code = await cli(['audit'], { env: { NADI_ENV: 'test', NADI_DATA_DIR: dir }, io: { out: (t) => void (printed += t), err: (t) => void (printed += t) } })
+  expect([code, printed]).toEqual([0, expect.stringContaining('OK: no violations')])
+})
