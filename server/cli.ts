@@ -10,7 +10,8 @@
  *
  * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite),
  * applies pending migrations, and runs beside a live server safely (SQLite WAL; writes take the write
- * lock like any request). Exit codes: 0 done, 1 the command found a problem or failed, 2 bad usage.
+ * lock like any request, and go through atomically like the server's). Exit codes: 0 done, 1 the
+ * command found a problem or failed, 2 bad usage.
  *
  * To add a command (e.g. `withdraw approve <id>`), add an entry to COMMANDS: its words, usage,
  * summary and run(args, env). The longest matching words win, so `withdraw approve` and
@@ -20,7 +21,7 @@ import fs from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import type Database from 'better-sqlite3'
 import { loadConfig, type Config } from './config.ts'
-import { openDatabase, type Database_ } from './db/index.ts'
+import { atomically, openDatabase, type Database_ } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
 import { audit, formatAudit } from './ledger/index.ts'
 // Every feature that holds frozen funds, so the audit checks against the complete list.
@@ -120,11 +121,12 @@ export const COMMANDS: Command[] = [
     words: ['withdraw', 'approve'],
     args: '<id>',
     summary: 'approve a requested withdrawal: the sender signs and broadcasts it on its next pass',
-    run(args, env) {
+    async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: withdraw approve <id>')
       const id = withdrawalId(args[0]!)
       try {
-        const row = withdrawals.approve({ ...env.database(), now: Date.now }, id)
+        const store = { ...env.database(), now: Date.now }
+        const row = await atomically(store, () => withdrawals.approve(store, id))
         env.io.out(`withdrawal #${row.id} approved: ${formatMoney(row.amount)} ${row.coin} to ${row.address} on ${row.chain}`)
         return 0
       } catch (err) {
@@ -138,12 +140,13 @@ export const COMMANDS: Command[] = [
     words: ['withdraw', 'reject'],
     args: '<id> [reason…]',
     summary: 'reject a requested or approved (not yet signed) withdrawal: it fails and amount + fee return to the user',
-    run(args, env) {
+    async run(args, env) {
       if (args.length < 1) throw new UsageError('usage: withdraw reject <id> [reason…]')
       const id = withdrawalId(args[0]!)
       const reason = args.slice(1).join(' ').trim() || null
       try {
-        const row = withdrawals.reject({ ...env.database(), now: Date.now }, id, reason)
+        const store = { ...env.database(), now: Date.now }
+        const row = await atomically(store, () => withdrawals.reject(store, id, reason))
         env.io.out(`withdrawal #${row.id} rejected; ${formatMoney(row.amount + row.fee)} ${row.coin} returned to user ${row.user_id}`)
         return 0
       } catch (err) {

@@ -11,12 +11,17 @@
 // Nothing new is sent on a chain while one of its stored transactions is unknown to the node, so a
 // restart never hands a stored transaction's nonce to another withdrawal.
 //
+// Every change of a withdrawal is a synchronous transaction of the store, run through atomically
+// (server/db/index.ts): it waits for any Kysely transaction open on the shared connection to end, so
+// the change commits on its own and is never a savepoint another request's rollback could undo.
+//
 // Outcomes: enough confirmations → confirmed (amount → custody:<chain>, fee → fees); a send that fails
 // before anything is stored (the hot wallet holds too little, the transfer would revert, or the node
 // stays unreachable for `sendAttempts` passes) → failed and refunded; a reverted transaction, or one
 // whose nonce another transaction took, once that is `required` blocks deep → failed and refunded.
 import type Database from 'better-sqlite3'
 import type { Ctx } from '../context.ts'
+import { atomically } from '../db/index.ts'
 import type { Job } from '../jobs/scheduler.ts'
 import {
   chainsWithWork,
@@ -98,6 +103,9 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
         }
       : undefined)
 
+  /** Runs a synchronous change of the store as its own transaction (see the note at the top). */
+  const write = <T>(fn: () => T): Promise<T> => atomically(ctx, fn)
+
   /** chain → when sending may be tried again after a failure that may heal, and how many in a row. */
   const backoff = new Map<string, { until: number; streak: number }>()
   /** withdrawal id → block height at which its stored transaction was first seen to have lost its nonce. */
@@ -115,25 +123,25 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
         noncesLost.delete(w.id)
         const confirmations = Math.max(1, head - r.blockNumber + 1)
         if (confirmations < required) {
-          if (BigInt(confirmations) !== w.confirmations || BigInt(r.blockNumber) !== w.block_number) noteConfirmations(ctx, w.id, confirmations, r.blockNumber)
+          if (BigInt(confirmations) !== w.confirmations || BigInt(r.blockNumber) !== w.block_number) await write(() => noteConfirmations(ctx, w.id, confirmations, r.blockNumber))
           report.confirming++
         } else if (r.status === 'reverted') {
-          if (fail(ctx, w.id, ['broadcast'], 'reverted', `transaction ${w.tx_hash} reverted in block ${r.blockNumber}`)) {
+          if (await write(() => fail(ctx, w.id, ['broadcast'], 'reverted', `transaction ${w.tx_hash} reverted in block ${r.blockNumber}`))) {
             report.failed++
             log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash }, 'withdrawal transaction reverted: refunded')
           }
         } else if (!paysOut(r, w)) {
           // Cannot happen for bytes we signed; if it does, a person must look before money moves.
-          noteConfirmations(ctx, w.id, confirmations, r.blockNumber, 'the receipt does not show this transfer')
+          await write(() => noteConfirmations(ctx, w.id, confirmations, r.blockNumber, 'the receipt does not show this transfer'))
           log.error({ withdrawal: Number(w.id), chain, tx: w.tx_hash }, 'withdrawal receipt does not show the expected transfer; left for an operator')
-        } else if (confirm(ctx, w.id, confirmations, r.blockNumber)) {
+        } else if (await write(() => confirm(ctx, w.id, confirmations, r.blockNumber))) {
           report.confirmed++
           log.info({ withdrawal: Number(w.id), chain, tx: w.tx_hash, block: r.blockNumber }, 'withdrawal confirmed')
         }
         continue
       }
       // Not mined (yet, or any more after a reorg): make sure the node has the stored bytes.
-      if (w.confirmations !== 0n) noteConfirmations(ctx, w.id, 0, null)
+      if (w.confirmations !== 0n) await write(() => noteConfirmations(ctx, w.id, 0, null))
       try {
         await gw.rebroadcast(chain, w.raw_tx!)
         noncesLost.delete(w.id)
@@ -146,7 +154,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
           noncesLost.set(w.id, since)
           if (head - since + 1 >= required) {
             noncesLost.delete(w.id)
-            if (fail(ctx, w.id, ['broadcast'], 'dropped', `nonce ${w.nonce} was used by another transaction: ${message(err)}`)) {
+            if (await write(() => fail(ctx, w.id, ['broadcast'], 'dropped', `nonce ${w.nonce} was used by another transaction: ${message(err)}`))) {
               report.failed++
               log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash, nonce: Number(w.nonce) }, 'withdrawal transaction dropped: refunded')
             }
@@ -154,7 +162,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
           }
         }
         blocked = true
-        noteConfirmations(ctx, w.id, 0, null, `broadcast again failed: ${message(err)}`)
+        await write(() => noteConfirmations(ctx, w.id, 0, null, `broadcast again failed: ${message(err)}`))
         log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash, err: message(err) }, 'stored withdrawal transaction not accepted by the node; retrying')
       }
     }
@@ -167,8 +175,10 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
     const state = { stored: false }
     try {
       const hash = await gw.sendToken(w.chain, COIN, w.address, toTokenUnits(w.amount), {
+        // The gateway awaits this before it broadcasts: the durable store goes through atomically, so it
+        // is committed on its own (synced to disk) before the bytes leave.
         beforeBroadcast: async (tx) => {
-          const row = markBroadcast(ctx, w.id, { ...tx, from: gw.hotWalletAddress() })
+          const row = await atomically(ctx, () => markBroadcast(ctx, w.id, { ...tx, from: gw.hotWalletAddress() }), { durable: true })
           state.stored = true
           await afterStore?.(row)
         },
@@ -185,13 +195,13 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
       }
       if (err instanceof WithdrawStateError) return 'gone' // rejected meanwhile: nothing was sent
       if (isPermanent(err)) {
-        if (fail(ctx, w.id, ['approved'], 'send_failed', message(err))) report.failed++
+        if (await write(() => fail(ctx, w.id, ['approved'], 'send_failed', message(err)))) report.failed++
         log.warn({ withdrawal: Number(w.id), chain: w.chain, err: message(err) }, 'withdrawal could not be sent: refunded')
         return 'failed'
       }
-      const row = noteAttempt(ctx, w.id, message(err))
+      const row = await write(() => noteAttempt(ctx, w.id, message(err)))
       if (row && row.attempts >= BigInt(settings.sendAttempts)) {
-        if (fail(ctx, w.id, ['approved'], 'send_failed', `gave up after ${row.attempts} attempts: ${message(err)}`)) report.failed++
+        if (await write(() => fail(ctx, w.id, ['approved'], 'send_failed', `gave up after ${row.attempts} attempts: ${message(err)}`))) report.failed++
         log.warn({ withdrawal: Number(w.id), chain: w.chain, err: message(err) }, 'withdrawal could not be sent after every attempt: refunded')
       } else {
         log.warn({ withdrawal: Number(w.id), chain: w.chain, attempt: Number(row?.attempts ?? 0), err: message(err) }, 'withdrawal send failed; retrying')

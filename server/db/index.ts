@@ -32,10 +32,104 @@ export function openDatabase(file: string): Database_ {
   }
 }
 
+// ── Transactions on the one connection ─────────────────────────────────────────────────────────
+//
+// Two kinds of transaction share the single better-sqlite3 connection:
+//   - Kysely's (`db.transaction().execute(async trx => …)`, used by auth, address, seed): BEGIN is
+//     issued on the connection and the callback awaits between its statements, with the transaction
+//     open. Kysely's driver holds its connection lock for the whole of it.
+//   - ours (`transaction(sqlite, fn)`, the ledger's `post`): synchronous, so nothing interleaves.
+// A synchronous transaction started while a Kysely one is open does not begin a transaction of its
+// own: better-sqlite3 nests it as a SAVEPOINT (a plain statement simply runs) inside the other
+// request's transaction, and that request's rollback silently undoes money already answered as moved.
+// So: every synchronous write from async code goes through `atomically`, which first takes Kysely's
+// connection lock (no Kysely transaction can be open then) and never awaits before its commit; and
+// `transaction` refuses to start inside a transaction that is not one of ours.
+
+/** A connection in both of its forms (Ctx, the withdraw Store and Database_ all fit). */
+export interface Connection {
+  sqlite: Database.Database
+  db: Db
+}
+
+/** The connections on which one of our synchronous transactions is running right now, and whether its commit is synced (FULL). */
+const ours = new WeakMap<Database.Database, { durable: boolean }>()
+
+/** A transaction someone else opened (a Kysely transaction awaiting between statements) is open on the connection. */
+export class ForeignTransactionError extends Error {
+  override name = 'ForeignTransactionError'
+  constructor(what: string) {
+    super(
+      `${what}: another transaction (a Kysely transaction?) is open on the shared connection; a synchronous write would join it ` +
+        'and be undone by its rollback. Run synchronous writes from async code through atomically(ctx, fn).',
+    )
+  }
+}
+
+/** True while one of our synchronous transactions (transaction / durableTransaction) runs on the connection. */
+export function inOwnTransaction(sqlite: Database.Database): boolean {
+  return ours.has(sqlite) && sqlite.inTransaction
+}
+
 /**
  * Runs fn in one IMMEDIATE transaction. better-sqlite3 is synchronous, so the whole action holds the
- * write lock without yielding to the event loop: no other request interleaves with it.
+ * write lock without yielding to the event loop: no other request interleaves with it. Inside another
+ * of our transactions it nests as a savepoint; inside anyone else's (a Kysely transaction left open
+ * across an await) it throws ForeignTransactionError instead of joining it. From async code call it
+ * through `atomically`, which waits for such a transaction to end.
  */
 export function transaction<T>(sqlite: Database.Database, fn: () => T): T {
-  return sqlite.transaction(fn).immediate()
+  return run(sqlite, fn, false, 'transaction')
+}
+
+/**
+ * transaction(), with its commit synced to disk (synchronous = FULL for this one commit). The
+ * connection's NORMAL loses nothing on a process crash, but could lose the last commits on a power cut.
+ * Nested, it takes the outer transaction's commit, which must then be durable too (else it throws):
+ * SQLite cannot change `synchronous` inside a transaction.
+ */
+export function durableTransaction<T>(sqlite: Database.Database, fn: () => T): T {
+  return run(sqlite, fn, true, 'durableTransaction')
+}
+
+function run<T>(sqlite: Database.Database, fn: () => T, durable: boolean, what: string): T {
+  const outer = ours.get(sqlite)
+  if (outer && sqlite.inTransaction) {
+    if (durable && !outer.durable) throw new Error(`${what}: nested in a transaction whose commit is not durable; open the outer one with durableTransaction (or atomically(…, { durable: true }))`)
+    return sqlite.transaction(fn).immediate() // a savepoint in our own transaction
+  }
+  if (sqlite.inTransaction) throw new ForeignTransactionError(what)
+  const before = durable ? String(sqlite.pragma('synchronous', { simple: true })) : null
+  if (durable) sqlite.pragma('synchronous = FULL')
+  ours.set(sqlite, { durable })
+  try {
+    return sqlite.transaction(fn).immediate()
+  } finally {
+    ours.delete(sqlite)
+    if (before !== null) sqlite.pragma(`synchronous = ${before}`)
+  }
+}
+
+export interface AtomicallyOptions {
+  /** Sync the commit to disk (durableTransaction): for what must survive a power cut, e.g. a signed transaction about to be broadcast. */
+  durable?: boolean
+}
+
+/**
+ * Runs `fn` as one IMMEDIATE transaction, synchronously, once no other request holds the connection:
+ * the way async code makes a synchronous write (money moves, the withdrawal state machine, the ledger).
+ *
+ * Why the wait: a Kysely transaction holds Kysely's connection lock from its BEGIN to its COMMIT or
+ * ROLLBACK, awaiting in between. Taking that lock first waits for any such transaction to end; from
+ * there nothing awaits until our commit, so no other request can interleave, and our transaction is
+ * a real one, not a savepoint inside someone else's.
+ *
+ * Never await it from inside a Kysely transaction or `db.connection().execute` callback: that holds
+ * the lock this waits for.
+ */
+export async function atomically<T>(conn: Connection, fn: () => T, opts: AtomicallyOptions = {}): Promise<T> {
+  return conn.db.connection().execute(async () => {
+    if (conn.sqlite.inTransaction) throw new ForeignTransactionError('atomically (a transaction is open on the connection outside Kysely)')
+    return opts.durable ? durableTransaction(conn.sqlite, fn) : transaction(conn.sqlite, fn)
+  })
 }

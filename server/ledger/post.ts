@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
 import { ENTRY_ID_SPAN, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
 import {
@@ -270,7 +271,10 @@ const txns = new WeakMap<Database.Database, Database.Transaction<(plan: Plan) =>
  * Records one double-entry posting and updates the balances, atomically. Synchronous: call it inside
  * the caller's transaction (`transaction(sqlite, () => { …business change…; post(sqlite, …) })`) so
  * both commit or neither does. It runs in a savepoint there, so a refused posting leaves the caller's
- * transaction usable; called outside one, it opens its own IMMEDIATE transaction.
+ * transaction usable; called outside one, it opens its own IMMEDIATE transaction. A transaction open
+ * on the connection that is not one of ours (a Kysely transaction awaiting between its statements) is
+ * refused with ForeignTransactionError: the posting would join it and be undone by its rollback.
+ * From async code, post through atomically (server/db/index.ts).
  *
  * Refusals are thrown before anything is written: InvalidPosting (bad amount, asset, account, entries
  * that do not sum to zero per asset), InsufficientFunds (a bucket of a non-custody account would go
@@ -284,7 +288,9 @@ export function post(sqlite: Database.Database, input: PostingInput): PostResult
     const st = statements(sqlite)
     txns.set(sqlite, (run = sqlite.transaction((p: Plan) => apply(st, p))))
   }
-  return sqlite.inTransaction ? run(plan) : run.immediate(plan)
+  if (!sqlite.inTransaction) return run.immediate(plan)
+  if (!inOwnTransaction(sqlite)) throw new ForeignTransactionError('ledger.post')
+  return run(plan)
 }
 
 // ── The common operations, one line each ────────────────────────────────────────────────────────

@@ -17,12 +17,13 @@ import type {
   TransferRecord,
 } from '../../../contract/wallet.ts'
 import type { Ctx } from '../../context.ts'
+import { atomically } from '../../db/index.ts'
 import type { ExchangeQuotesTable, WalletExchangesTable, WalletTransfersTable } from '../../db/schema.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
 import { exchangeSettings, quoteAmounts, type ExchangeSettings } from './exchange.ts'
-import { atomically, exec, row } from './sql.ts'
+import { exec, row } from './sql.ts'
 
 /** The assets a wallet shows, in the order it shows them. */
 export const WALLET_ASSETS: readonly Asset[] = ['USDT', 'NADI']
@@ -89,7 +90,8 @@ export type WalletService = ReturnType<typeof createWalletService>
 
 /**
  * Balances, fund ↔ trade transfers, NADI ↔ USDT exchange and money records. Every action that moves
- * money is one synchronous transaction (see ./sql.ts) holding its own record and its ledger posting.
+ * money is one synchronous transaction, run through atomically (server/db/index.ts), holding its own
+ * record and its ledger posting.
  */
 export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
   const { db, sqlite } = ctx
@@ -103,7 +105,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
     return last !== null && last > 0n ? last : referencePrice
   }
 
-  /** Reads the ledger on the connection no Kysely transaction is using (see ./sql.ts). */
+  /** Reads the ledger on the connection no Kysely transaction is using (see atomically in server/db/index.ts). */
   const read = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
 
   return {

@@ -51,7 +51,7 @@ export function withdrawRoutes(app: App, withdrawals: WithdrawService) {
         response: { 200: Envelope(Withdrawal) },
       },
     },
-    async (req) => ok(req, withdrawals.apply(uid(req), req.body)),
+    async (req) => ok(req, await withdrawals.apply(uid(req), req.body)),
   )
 
   app.get(

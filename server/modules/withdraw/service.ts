@@ -3,6 +3,7 @@ import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import type { ChainKey } from '../../../contract/recharge.ts'
 import type { Withdrawal, WithdrawBody, WithdrawConfig } from '../../../contract/withdraw.ts'
 import type { Ctx } from '../../context.ts'
+import { atomically } from '../../db/index.ts'
 import { badRequest } from '../../http/errors.ts'
 import type { WithdrawSettings } from './settings.ts'
 import { COIN, create, toWire, WithdrawBalanceError } from './store.ts'
@@ -58,7 +59,7 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
       return { coin: COIN, min: formatMoney(min), fee: formatMoney(settings.fee), confirmations: required, chains: openChains() }
     },
 
-    apply(userId: number, body: WithdrawBody): Withdrawal {
+    async apply(userId: number, body: WithdrawBody): Promise<Withdrawal> {
       if (body.coin !== COIN) throw badRequest('errors.withdrawCoinUnsupported', { coin: COIN })
       if (!openChains().includes(body.chain)) throw badRequest('errors.withdrawChainUnsupported')
       const amount = parseMoney(body.amount)
@@ -67,14 +68,16 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
       const address = checksummed(body.address)
       if (refused(body.chain, address)) throw badRequest('errors.withdrawAddressNotAllowed')
       try {
-        const row = create(ctx, {
-          userId: BigInt(userId),
-          chain: body.chain,
-          amount,
-          fee: settings.fee,
-          address,
-          autoApprove: amount < settings.autoApproveBelow,
-        })
+        const row = await atomically(ctx, () =>
+          create(ctx, {
+            userId: BigInt(userId),
+            chain: body.chain,
+            amount,
+            fee: settings.fee,
+            address,
+            autoApprove: amount < settings.autoApproveBelow,
+          }),
+        )
         ctx.log.info({ withdrawal: Number(row.id), user: userId, chain: row.chain, amount: body.amount, status: row.status }, 'withdrawal requested')
         return toWire(row, required)
       } catch (err) {

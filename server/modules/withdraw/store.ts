@@ -6,13 +6,15 @@
 //
 // Synchronous (better-sqlite3, like the ledger), so the HTTP service, the sender job and the operator's
 // command line share it. Queries are built with Kysely and run on the synchronous connection; every
-// update names the status it expects, so a change that lost a race changes nothing.
+// update names the status it expects, so a change that lost a race changes nothing. Every change is a
+// transaction (server/db/index.ts), which refuses to run inside a Kysely transaction left open on the
+// shared connection: async callers run these functions through atomically(store, () => …).
 import type Database from 'better-sqlite3'
 import type { Compilable, Selectable, Updateable } from 'kysely'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Withdrawal } from '../../../contract/withdraw.ts'
 import type { ChainKey } from '../../../contract/recharge.ts'
-import { transaction, type Db } from '../../db/index.ts'
+import { durableTransaction, transaction, type Db } from '../../db/index.ts'
 import type { WithdrawalsTable } from '../../db/schema.ts'
 import { balance, custody, FEES, freeze, fund, post, unfreeze, type Move } from '../../ledger/index.ts'
 
@@ -63,22 +65,6 @@ function one<O>(sqlite: Database.Database, q: Compilable<O>): O | undefined {
 function many<O>(sqlite: Database.Database, q: Compilable<O>): O[] {
   const c = q.compile()
   return sqlite.prepare(c.sql).all(...c.parameters) as O[]
-}
-
-/**
- * Runs fn in a transaction whose commit is synced to disk (synchronous = FULL for this one commit).
- * The connection's NORMAL loses nothing on a process crash, but could lose the last commits on a power
- * cut: for a signed transaction about to be broadcast that would mean sending it twice.
- */
-function durably<T>(sqlite: Database.Database, fn: () => T): T {
-  if (sqlite.inTransaction) return fn() // the outer transaction decides; cannot switch inside one
-  const before = String(sqlite.pragma('synchronous', { simple: true }))
-  sqlite.pragma('synchronous = FULL')
-  try {
-    return transaction(sqlite, fn)
-  } finally {
-    sqlite.pragma(`synchronous = ${before}`)
-  }
 }
 
 // ── Reading ─────────────────────────────────────────────────────────────────────────────────────
@@ -249,45 +235,54 @@ export interface StoredTx {
  * The signed transaction, committed durably before it is broadcast (the gateway's beforeBroadcast):
  * from here on the withdrawal is only ever finished by watching this very transaction. Throws
  * WithdrawStateError when the withdrawal is no longer approved (then nothing is broadcast).
+ *
+ * The commit is synced to disk (synchronous = FULL): NORMAL loses nothing on a process crash, but
+ * could lose the last commits on a power cut, and for a signed transaction about to be broadcast that
+ * would mean sending it twice. Inside an outer transaction that one must be durable too
+ * (atomically(store, …, { durable: true })); durableTransaction throws otherwise.
  */
 export function markBroadcast(store: Store, id: bigint, tx: StoredTx): WithdrawalRow {
   const from = ['approved'] as const
   const set = { tx_hash: tx.hash, raw_tx: tx.raw, nonce: BigInt(tx.nonce), from_address: tx.from, broadcast_at: BigInt(store.now()), last_error: null }
-  return orThrow(store, id, from, durably(store.sqlite, () => move(store, id, from, 'broadcast', set)))
+  return orThrow(store, id, from, durableTransaction(store.sqlite, () => move(store, id, from, 'broadcast', set)))
 }
 
 /** A send that failed before anything was signed and stored: counted, the withdrawal stays approved. */
 export function noteAttempt(store: Store, id: bigint, error: string): WithdrawalRow | null {
   const { sqlite, db } = store
-  return (
-    one(
-      sqlite,
-      db
-        .updateTable('withdrawals')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1n), last_error: error.slice(0, 500), updated_at: BigInt(store.now()) }))
-        .where('id', '=', id)
-        .where('status', '=', 'approved')
-        .returningAll(),
-    ) ?? null
+  return transaction(
+    sqlite,
+    () =>
+      one(
+        sqlite,
+        db
+          .updateTable('withdrawals')
+          .set((eb) => ({ attempts: eb('attempts', '+', 1n), last_error: error.slice(0, 500), updated_at: BigInt(store.now()) }))
+          .where('id', '=', id)
+          .where('status', '=', 'approved')
+          .returningAll(),
+      ) ?? null,
   )
 }
 
 /** Progress of a broadcast withdrawal: its receipt's block and confirmations (0 while not mined). */
 export function noteConfirmations(store: Store, id: bigint, confirmations: number, blockNumber: number | null, error: string | null = null): void {
   const { sqlite, db } = store
-  one(
-    sqlite,
-    db
-      .updateTable('withdrawals')
-      .set({
-        confirmations: BigInt(confirmations),
-        block_number: blockNumber === null ? null : BigInt(blockNumber),
-        last_error: error?.slice(0, 500) ?? null,
-        updated_at: BigInt(store.now()),
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'broadcast')
-      .returning('id'),
+  transaction(sqlite, () =>
+    one(
+      sqlite,
+      db
+        .updateTable('withdrawals')
+        .set({
+          confirmations: BigInt(confirmations),
+          block_number: blockNumber === null ? null : BigInt(blockNumber),
+          last_error: error?.slice(0, 500) ?? null,
+          updated_at: BigInt(store.now()),
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'broadcast')
+        .returning('id'),
+    ),
   )
 }
 

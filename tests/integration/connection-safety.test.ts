@@ -1,0 +1,156 @@
+// One better-sqlite3 connection carries both Kysely's async transactions (auth, address, seed: BEGIN,
+// then awaits between statements) and our synchronous money transactions. A synchronous transaction
+// started while a Kysely one is open would not begin a transaction of its own: it would nest as a
+// SAVEPOINT inside the other request's, and that request's rollback would silently undo money already
+// answered as moved. These tests open a Kysely transaction, move money through the real HTTP path while
+// it waits, roll it back, and check the money stayed moved; and that the primitives refuse to join a
+// transaction that is not ours, instead of corrupting.
+
+import { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it } from 'vitest'
+import type { ApiEnvelope } from '../../contract/envelope.ts'
+import type { TransferRecord } from '../../contract/wallet.ts'
+import { parseMoney } from '../../contract/money.ts'
+import { atomically, durableTransaction, ForeignTransactionError, transaction } from '../../server/db/index.ts'
+import { audit, balance, custody, findPosting, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { ROOT_CODE, useServers, type TestServer } from './support/server.ts'
+
+const start = useServers()
+const units = (text: string) => parseMoney(text)!
+
+/** Money arriving in a user's fund account as a deposit credits it: a posting from chain custody, through atomically. */
+async function credit(s: TestServer, userId: number, amount: string, ref: string) {
+  await atomically(s.ctx, () => transfer(s.ctx.sqlite, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) }))
+}
+
+/**
+ * Opens a Kysely transaction that writes a row, then waits `holdMs` with the transaction open (as the
+ * login or the address service does between its statements) and fails, so it rolls back. Resolves
+ * `open` once its row is written and it is waiting; `done` settles after the rollback.
+ */
+function openKyselyTransaction(s: TestServer, holdMs: number) {
+  let markOpen!: () => void
+  const open = new Promise<void>((resolve) => (markOpen = resolve))
+  const done = s.ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto('notices').values({ pinned: 0n, published_at: BigInt(s.clock.now()) }).execute()
+    markOpen()
+    await sleep(holdMs)
+    throw new Error('rollback')
+  })
+  done.catch(() => undefined) // awaited below; never an unhandled rejection in between
+  return { open, done }
+}
+
+describe('a money move while a Kysely transaction is open on the shared connection', () => {
+  it('commits on its own: the other transaction’s rollback leaves the transfer, the balances and the ledger intact', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    await credit(s, me.userId, '100', 'test:connection-safety:credit')
+    const noticesBefore = s.count('SELECT COUNT(*) FROM notices')
+
+    // The transfer's body is a stream we feed by hand: Fastify asks for it only once the request is
+    // authenticated (onRequest, a Kysely query), and after the body there is no await before the
+    // handler's synchronous transaction. So the Kysely transaction opened in between is open exactly
+    // when the money moves.
+    let askedForBody!: () => void
+    const bodyWanted = new Promise<void>((resolve) => (askedForBody = resolve))
+    const body = new Readable({ read: () => askedForBody() })
+    const pending = s.inject({
+      method: 'POST',
+      url: '/api/v1/wallet/transfer',
+      headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json', lang: 'EN' },
+      payload: body,
+    })
+    await bodyWanted
+
+    const other = openKyselyTransaction(s, 100)
+    await other.open
+    expect(s.ctx.sqlite.inTransaction).toBe(true) // BEGIN issued, the callback awaiting a timer
+    body.push(JSON.stringify({ asset: 'USDT', amount: '40', from: 'fund', to: 'trade' }))
+    body.push(null)
+
+    const res = await pending
+    await expect(other.done).rejects.toThrow('rollback')
+    expect(s.ctx.sqlite.inTransaction).toBe(false)
+
+    // The other request's work is gone, as a rollback should leave it…
+    expect(s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
+    // …and the transfer we answered 200 for is still there.
+    expect(res.statusCode, res.body).toBe(200)
+    const rec = (JSON.parse(res.body) as ApiEnvelope<TransferRecord>).data
+    expect(rec).toMatchObject({ asset: 'USDT', amount: '40', from: 'fund', to: 'trade' })
+    expect(s.count('SELECT COUNT(*) FROM wallet_transfers WHERE id = ?', rec.id)).toBe(1)
+    expect(findPosting(s.ctx.sqlite, `transfer:${rec.id}`)).not.toBeNull()
+    expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT')).toEqual({ available: units('60'), frozen: 0n })
+    expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT')).toEqual({ available: units('40'), frozen: 0n })
+    const shown = await s.get<{ assets: { asset: string; fund: { available: string }; trade: { available: string } }[] }>('/api/v1/wallet/balances', { token: me.token })
+    expect(shown.body_.data.assets[0]).toMatchObject({ asset: 'USDT', fund: { available: '60' }, trade: { available: '40' } })
+
+    const report = audit(s.ctx.sqlite)
+    expect(report.violations).toEqual([])
+    expect(report.ok).toBe(true)
+  })
+})
+
+describe('the synchronous primitives refuse a transaction that is not ours', () => {
+  it('transaction() and ledger.post throw ForeignTransactionError inside an open Kysely transaction, which stays usable and rolls back whole', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    await credit(s, me.userId, '10', 'test:connection-safety:credit')
+    const { sqlite } = s.ctx
+    const noticesBefore = s.count('SELECT COUNT(*) FROM notices')
+
+    const other = openKyselyTransaction(s, 50)
+    await other.open
+    const move = () => transfer(sqlite, { ref: 'test:connection-safety:inside', reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: 1n })
+    expect(() => transaction(sqlite, move)).toThrow(ForeignTransactionError)
+    expect(() => move()).toThrow(ForeignTransactionError)
+    expect(() => durableTransaction(sqlite, () => 1)).toThrow(ForeignTransactionError)
+    // atomically waits for the Kysely transaction instead, then commits on its own.
+    const moved = atomically(s.ctx, move)
+    await expect(other.done).rejects.toThrow('rollback')
+    await moved
+
+    expect(s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
+    expect(findPosting(sqlite, 'test:connection-safety:inside')).not.toBeNull()
+    expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(1n)
+    expect(audit(sqlite).ok).toBe(true)
+  })
+
+  it('our own nesting still works: a posting inside transaction() is a savepoint that commits or rolls back with it', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    await credit(s, me.userId, '10', 'test:connection-safety:credit')
+    const { sqlite } = s.ctx
+    const leg = (ref: string) => transfer(sqlite, { ref, reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: units('1') })
+
+    await atomically(s.ctx, () => {
+      leg('test:nest:1')
+      transaction(sqlite, () => leg('test:nest:2'))
+    })
+    await expect(
+      atomically(s.ctx, () => {
+        leg('test:nest:3')
+        throw new Error('the action fails')
+      }),
+    ).rejects.toThrow('the action fails')
+    expect(findPosting(sqlite, 'test:nest:1')).not.toBeNull()
+    expect(findPosting(sqlite, 'test:nest:2')).not.toBeNull()
+    expect(findPosting(sqlite, 'test:nest:3')).toBeNull()
+    expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(units('2'))
+    expect(audit(sqlite).ok).toBe(true)
+  })
+
+  it('a durable commit syncs FULL once and restores the setting; nested in a non-durable transaction it is refused', async () => {
+    const s = await start()
+    const { sqlite } = s.ctx
+    const level = () => Number(sqlite.pragma('synchronous', { simple: true }))
+    const normal = level()
+    expect(await atomically(s.ctx, () => level(), { durable: true })).toBe(2) // FULL
+    expect(level()).toBe(normal)
+    await expect(atomically(s.ctx, () => durableTransaction(sqlite, () => 1))).rejects.toThrow(/not durable/)
+    expect(await atomically(s.ctx, () => durableTransaction(sqlite, () => level()), { durable: true })).toBe(2)
+    expect(level()).toBe(normal)
+  })
+})
