@@ -46,6 +46,14 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/address', auth: true, ...screen(() => import('../features/address/AddressListScreen.tsx')) },
   { pattern: '/address/add', auth: true, ...addressForm },
   { pattern: '/address/edit', auth: true, ...addressForm },
+  { pattern: '/wallet', auth: true, ...screen(() => import('../features/wallet/WalletScreen.tsx')), tab: true },
+  { pattern: '/wallet/moneyLog', auth: true, ...screen(() => import('../features/wallet/MoneyLogScreen.tsx')) },
+  { pattern: '/recharge', auth: true, ...screen(() => import('../features/recharge/RechargeScreen.tsx')) },
+  { pattern: '/recharge/list', auth: true, ...screen(() => import('../features/recharge/RechargeListScreen.tsx')) },
+  { pattern: '/withdraw', auth: true, ...screen(() => import('../features/withdraw/WithdrawScreen.tsx')) },
+  { pattern: '/withdraw/list', auth: true, ...screen(() => import('../features/withdraw/WithdrawListScreen.tsx')) },
+  { pattern: '/draw', auth: true, ...screen(() => import('../features/wallet/TransferScreen.tsx')) },
+  { pattern: '/draw/list', auth: true, ...screen(() => import('../features/wallet/TransferListScreen.tsx')) },
 ]
 
 export interface Match {

@@ -15,6 +15,12 @@ const PATHS = {
   logout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
   pin: 'M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21Zm0-9a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
+  deposit: 'M12 4v11m-5-5 5 5 5-5M5 20h14',
+  withdraw: 'M12 16V5m-5 5 5-5 5 5M5 20h14',
+  transfer: 'M4 8h15l-4-4M20 16H5l4 4',
+  exchange: 'M19.5 9A8 8 0 0 0 5 7.5M5 3.5v4h4M4.5 15A8 8 0 0 0 19 16.5m0 4v-4h-4',
+  list: 'M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01',
+  swap: 'M8 4v16m0 0-4-4m4 4 4-4M16 20V4m0 0-4 4m4-4 4 4',
 } as const
 
 export type IconName = keyof typeof PATHS

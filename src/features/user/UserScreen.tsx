@@ -156,6 +156,11 @@ export default function UserScreen() {
           </section>
 
           <nav className="card menu" aria-label={t('user.menu')}>
+            <Link href="/wallet" className="menu-item">
+              <Icon name="wallet" size={20} />
+              <span className="grow">{t('assets.title')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
             <Link href="/address" className="menu-item">
               <Icon name="pin" size={20} />
               <span className="grow">{t('address.title')}</span>

@@ -115,11 +115,11 @@ describe('query cache persister', () => {
 describe('what is persisted', () => {
   const q = (key: unknown[], status = 'success') => ({ queryKey: key, state: { status } })
 
-  it.each(['common', 'notice', 'user', 'address'])('successful "%s" queries are persisted', (root) => {
+  it.each(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw'])('successful "%s" queries are persisted', (root) => {
     expect(shouldPersistQuery(q([root, 'list', { page: 1 }]))).toBe(true)
   })
 
-  it.each([['trade'], ['kline'], ['wallet'], [{ root: 'user' }], []])('queries rooted at %j are not persisted', (...key) => {
+  it.each([['trade'], ['kline'], ['exchangeQuote'], [{ root: 'user' }], []])('queries rooted at %j are not persisted', (...key) => {
     expect(shouldPersistQuery(q(key))).toBe(false)
   })
 

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { Link, useLocation } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { AssetBalance } from '../../../contract/wallet.ts'
+import { useT } from '../../i18n/index.ts'
+import { formatAmount } from '../../lib/format.ts'
+import { TopBar } from '../../ui/TopBar.tsx'
+import { Icon, type IconName } from '../../ui/Icon.tsx'
+import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
+import { commonQueries } from '../common/queries.ts'
+import { walletQueries } from './queries.ts'
+import { ACCOUNTS, ASSETS, assetBalance, assetTotal, totalInUsdt } from './balances.ts'
+import { showAmount, units } from './amount.ts'
+import { ExchangeSheet } from './ExchangeSheet.tsx'
+
+function Action({ icon, label, href, onClick }: { icon: IconName; label: string; href?: string; onClick?: () => void }) {
+  const inner = (
+    <>
+      <span className="action-icon">
+        <Icon name={icon} />
+      </span>
+      <span>{label}</span>
+    </>
+  )
+  return href ? (
+    <Link href={href} className="action">
+      {inner}
+    </Link>
+  ) : (
+    <button type="button" className="action" onClick={onClick}>
+      {inner}
+    </button>
+  )
+}
+
+function AssetCard({ balance }: { balance: AssetBalance }) {
+  const t = useT()
+  return (
+    <section className="card asset-card" data-asset={balance.asset} aria-label={balance.asset}>
+      <div className="row between">
+        <h2 className="asset-name">{balance.asset}</h2>
+        <strong className="mono" data-testid={`total-${balance.asset}`}>
+          {showAmount(assetTotal(balance))}
+        </strong>
+      </div>
+      <div className="acct-grid" role="table" aria-label={balance.asset}>
+        <div role="row" className="acct-head muted small">
+          <span role="columnheader">{t('assets.account')}</span>
+          <span role="columnheader">{t('assets.available')}</span>
+          <span role="columnheader">{t('assets.frozen')}</span>
+        </div>
+        {ACCOUNTS.map((a) => (
+          <div role="row" key={a} data-account={a}>
+            <span role="rowheader">{t(`assets.${a}`)}</span>
+            <span role="cell" className="mono" data-testid={`available-${balance.asset}-${a}`}>
+              {showAmount(units(balance[a].available))}
+            </span>
+            <span role="cell" className="mono muted">
+              {showAmount(units(balance[a].frozen))}
+            </span>
+          </div>
+        ))}
+      </div>
+    </section>
+  )
+}
+
+export default function WalletScreen() {
+  useSignals()
+  const t = useT()
+  const [location] = useLocation()
+  const q = useQuery(walletQueries.balances())
+  const info = useQuery(commonQueries.mainInfo())
+  const [exchanging, setExchanging] = useState(false)
+  const b = q.data
+
+  // The records screen is the next one most users open: fetched now, it is there offline too.
+  useEffect(() => {
+    void import('./MoneyLogScreen.tsx')
+  }, [])
+
+  return (
+    <main className="page with-tabbar">
+      <TopBar
+        title={t('assets.title')}
+        right={
+          <Link href="/wallet/moneyLog" className="icon-btn" aria-label={t('moneyLog.title')}>
+            <Icon name="list" />
+          </Link>
+        }
+      />
+      {b && <Freshness updatedAt={q.dataUpdatedAt} />}
+      {q.isPending ? (
+        <Skeleton lines={8} />
+      ) : q.isError || !b ? (
+        <LoadFailed onRetry={() => q.refetch()} />
+      ) : (
+        <>
+          <section className="card wallet-total">
+            <span className="muted small">{t('assets.totalEstimate')}</span>
+            <strong className="big mono" data-testid="wallet-total">
+              {info.data ? showAmount(totalInUsdt(b, info.data.nadi_price)) : '—'} <small>USDT</small>
+            </strong>
+            {info.data && <span className="muted small">{t('assets.priceNote', { price: formatAmount(info.data.nadi_price) })}</span>}
+          </section>
+
+          <nav className="wallet-actions" aria-label={t('assets.actions')}>
+            <Action icon="deposit" label={t('assets.recharge')} href="/recharge" />
+            <Action icon="withdraw" label={t('assets.withdraw')} href="/withdraw" />
+            <Action icon="transfer" label={t('assets.transfer')} href="/draw" />
+            <Action icon="exchange" label={t('assets.exchange')} onClick={() => setExchanging(true)} />
+          </nav>
+
+          {ASSETS.map((asset) => (
+            <AssetCard key={asset} balance={assetBalance(b, asset)} />
+          ))}
+
+          <nav className="card menu" aria-label={t('assets.records')}>
+            <Link href="/wallet/moneyLog" className="menu-item">
+              <Icon name="list" size={20} />
+              <span className="grow">{t('moneyLog.title')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
+            <Link href="/recharge/list" className="menu-item">
+              <Icon name="deposit" size={20} />
+              <span className="grow">{t('recharge.listTitle')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
+            <Link href="/withdraw/list" className="menu-item">
+              <Icon name="withdraw" size={20} />
+              <span className="grow">{t('withdraw.listTitle')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
+            <Link href="/draw/list" className="menu-item">
+              <Icon name="transfer" size={20} />
+              <span className="grow">{t('transfer.listTitle')}</span>
+              <Icon name="chevron" size={18} />
+            </Link>
+          </nav>
+        </>
+      )}
+      {/* Closed when the screen is left: a kept-alive screen must not leave its sheet over the next one. */}
+      <ExchangeSheet open={exchanging && location === '/wallet'} onClose={() => setExchanging(false)} balances={b} />
+    </main>
+  )
+}

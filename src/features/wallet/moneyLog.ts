@@ -1,0 +1,44 @@
+// Money records by type (/wallet/moneyLog). The server names each record by the ledger posting's
+// reason and lists changes to the available balance only: a withdrawal shows as its hold
+// (withdraw_freeze), and a failed one as its refund (withdraw_refund). The screen shows each code in
+// the user's language, and a code it does not know yet as "Other". Pure.
+import { formatAmount, groupThousands } from '../../lib/format.ts'
+
+/** The chips of the filter row, after "All": the codes the server's records carry. */
+export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'withdraw_refund'] as const
+
+/** Every type code with its own words in the locales (moneyLog.type.<code>). */
+export const KNOWN_TYPES = [
+  'deposit',
+  'withdraw',
+  'withdraw_freeze',
+  'withdraw_fee',
+  'withdraw_refund',
+  'transfer',
+  'exchange',
+  'fee',
+  'trade',
+  'payment',
+  'refund',
+  'reward',
+] as const
+
+/** The locale key naming a record's type. */
+export function typeLabelKey(code: string): string {
+  return (KNOWN_TYPES as readonly string[]).includes(code) ? `moneyLog.type.${code}` : 'moneyLog.unknownType'
+}
+
+export type Tone = 'in' | 'out' | 'zero'
+
+/** Money in (+), out (−), or neither, from a signed wire amount. */
+export function amountTone(signed: string): Tone {
+  if (/^-/.test(signed) && /[1-9]/.test(signed)) return 'out'
+  return /[1-9]/.test(signed) ? 'in' : 'zero'
+}
+
+/** "+12.5" / "-3" / "0", with at most 6 decimals and thousands grouped. */
+export function signedAmount(signed: string): string {
+  const tone = amountTone(signed)
+  const abs = groupThousands(formatAmount(signed.replace(/^-/, '')))
+  return tone === 'in' ? `+${abs}` : tone === 'out' ? `-${abs}` : abs
+}
