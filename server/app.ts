@@ -42,6 +42,7 @@ import { createWalletService, fundDemoTreasury } from './modules/wallet/service.
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
 import { startDepositWatcher } from './chain/depositWatcher.ts'
+import { devchainRoutes } from './modules/devchain/routes.ts'
 
 export interface BuildOptions {
   config: Config
@@ -152,6 +153,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   rechargeRoutes(app, createRechargeService(ctx))
   const withdrawConfig = withdrawSettings()
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
+  // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
+  if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)
 
   const hub = new Hub(config.ws, now)
   await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })

@@ -112,6 +112,9 @@ function invalidParams(message: string): ProviderRpcError {
   return new ProviderRpcError(RPC_ERROR.INVALID_PARAMS, message)
 }
 
+/** An invalid transaction parameter (-32602), for backends that check a transaction's fields. */
+export const invalidTxParams = invalidParams
+
 export function createEip1193Provider(backend: SignerBackend, opts: Eip1193ProviderOptions): Eip1193Provider {
   if (parseChainId(opts.chainId) !== opts.chainId) throw new TypeError(`Invalid chainId: ${String(opts.chainId)}`)
   const known = new Set<number>([opts.chainId, ...(opts.chains ?? [])])

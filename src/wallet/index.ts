@@ -13,6 +13,8 @@ export interface ConnectedWallet {
   /** EIP-191 personal_sign through ethers. */
   sign(message: string): Promise<string>
   disconnect(): Promise<void>
+  /** The wallet's EIP-1193 provider, for sending transactions (pay.ts). */
+  provider?: unknown
 }
 
 export interface ConnectOptions {
@@ -52,8 +54,15 @@ export function dappBrowserLinks(url: string): { name: string; href: string }[] 
 }
 
 let loaded: typeof import('./onboard.ts') | null = null
+let knownChains: ChainInfo[] = []
+
+/** The chains of the last connectWallet call (the Demo wallet names its RPC route by their keys). */
+export function walletChains(): ChainInfo[] {
+  return knownChains
+}
 
 export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWallet> {
+  knownChains = opts.chains
   let mod: typeof import('./onboard.ts')
   try {
     mod = loaded = await import('./onboard.ts')
@@ -70,4 +79,23 @@ export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWall
 /** Forgets connected wallets; never loads the wallet chunk just to find nothing connected. */
 export async function disconnectWallets(): Promise<void> {
   await loaded?.disconnectAll()
+}
+
+export type { PayKey, PayRequest } from './pay.ts'
+
+/** Sends an ERC-20 transfer from a connected wallet (lazy: ethers loads with the wallet chunk). */
+export async function payFromWallet(wallet: ConnectedWallet, req: import('./pay.ts').PayRequest): Promise<string> {
+  let mod: typeof import('./pay.ts')
+  try {
+    mod = await import('./pay.ts')
+  } catch (e) {
+    throw new WalletError('connectFailed', e)
+  }
+  return mod.payToken(wallet, req)
+}
+
+/** The SPEC §8 chain message key (chainErrors.*) of a payFromWallet failure, or null for another failure. */
+export function payErrorText(e: unknown): string | null {
+  const key = (e as { name?: unknown; key?: unknown } | null)?.name === 'PayError' ? (e as { key: unknown }).key : null
+  return typeof key === 'string' ? `chainErrors.${key}` : null
 }

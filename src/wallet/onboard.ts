@@ -64,6 +64,7 @@ export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
     address,
     chainId: Number.isSafeInteger(chainId) && chainId > 0 ? chainId : opts.chainId,
     label: w.label,
+    provider: w.provider,
     async sign(message: string) {
       try {
         const provider = new BrowserProvider(w.provider as unknown as EthersEip1193)

@@ -15,6 +15,7 @@ import { Chips, SummaryRow, useChainName } from '../wallet/parts.tsx'
 import { rechargeQueries } from './queries.ts'
 import { CHAINS, COINS, pickChain, selectionFromSearch, selectionProblem, type Selection } from './selection.ts'
 import { QrCode } from './QrCode.tsx'
+import { PayFromWallet } from './PayFromWallet.tsx'
 
 function DepositAddress({ a }: { a: RechargeAddress }) {
   const t = useT()
@@ -97,6 +98,7 @@ export default function RechargeScreen() {
         <>
           <Freshness updatedAt={q.dataUpdatedAt} />
           <DepositAddress a={q.data} />
+          <PayFromWallet key={`${q.data.coin}-${q.data.chain}`} a={q.data} />
         </>
       ) : null}
     </main>

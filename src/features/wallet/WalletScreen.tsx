@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { Link, useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { AssetBalance } from '../../../contract/wallet.ts'
@@ -14,6 +14,33 @@ import { walletQueries } from './queries.ts'
 import { ACCOUNTS, ASSETS, assetBalance, assetTotal, totalInUsdt } from './balances.ts'
 import { showAmount, units } from './amount.ts'
 import { ExchangeSheet } from './ExchangeSheet.tsx'
+import { post } from '../../api/client.ts'
+import { toast } from '../../ui/toast.ts'
+
+/** Demo only: test tokens from the dev chains' faucet to the signed-in wallet, on every chain. */
+function TestTokens() {
+  const t = useT()
+  const config = useQuery(commonQueries.config())
+  const faucet = useMutation({
+    mutationFn: async () => {
+      for (const c of config.data?.chains ?? []) await post('devchain/faucet', { chain: c.key })
+    },
+    onSuccess: () => toast.success(t('assets.testTokensDone')),
+    onError: (e) => toast.error(e.message),
+  })
+  if (!config.data?.demo) return null
+  return (
+    <section className="card test-tokens stack" data-testid="test-tokens">
+      <p className="warn-note" role="note">
+        <Icon name="warning" size={18} />
+        <span>{t('assets.testTokensNote')}</span>
+      </p>
+      <button type="button" className="btn ghost block" disabled={faucet.isPending} onClick={() => faucet.mutate()} data-testid="test-tokens-get">
+        {faucet.isPending ? t('assets.testTokensSending') : t('assets.testTokens')}
+      </button>
+    </section>
+  )
+}
 
 function Action({ icon, label, href, onClick }: { icon: IconName; label: string; href?: string; onClick?: () => void }) {
   const inner = (
@@ -116,6 +143,8 @@ export default function WalletScreen() {
           {ASSETS.map((asset) => (
             <AssetCard key={asset} balance={assetBalance(b, asset)} />
           ))}
+
+          <TestTokens />
 
           <nav className="card menu" aria-label={t('assets.records')}>
             <Link href="/wallet/moneyLog" className="menu-item">

@@ -25,6 +25,9 @@ export const walletQueries = {
       queryKey: ['wallet', 'balances'],
       queryFn: ({ signal }) => get<Balances>('wallet/balances', {}, signal),
       staleTime: STALE.balances,
+      // A balance restored from the saved cache is shown at once but always checked on arrival:
+      // money a user just received must not wait for the cache to go stale.
+      refetchOnMount: 'always',
       refetchInterval: BALANCES_POLL_MS,
     }),
   /** Money records, newest first; `type` '' is all of them. */
