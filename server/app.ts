@@ -43,6 +43,7 @@ import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
 import { startDepositWatcher } from './chain/depositWatcher.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
+import { startPaymentChecker } from './payment/index.ts'
 
 export interface BuildOptions {
   config: Config
@@ -186,6 +187,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // Deposits (server/chain/depositWatcher.ts): a pass every second on dev chains; stopping waits for a pass in flight.
   const stopDepositWatcher = startDepositWatcher(ctx)
   app.addHook('preClose', async () => stopDepositWatcher())
+  // On-chain payments (server/payment): verified and confirmed by a pass every second on dev chains.
+  const stopPaymentChecker = startPaymentChecker(ctx)
+  app.addHook('preClose', async () => stopPaymentChecker())
 
   // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
   // stopping waits for a pass in flight, before the chains close.

@@ -250,6 +250,36 @@ export interface WithdrawalsTable {
   finished_at: Int | null
 }
 
+/** server/payment (migration 006): amounts in units of 1e-8. */
+export interface PaymentsTable {
+  id: Generated<Int>
+  order_ref: string
+  user_id: Int
+  method: 'balance' | 'chain'
+  asset: string
+  amount: Int
+  /** 'treasury', 'fees', 'u:<id>:fund'… (server/payment encodePayee). */
+  payee: string
+  status: 'pending' | 'confirming' | 'paid' | 'failed'
+  chain: string | null
+  /** Lowercase. */
+  tx_hash: string | null
+  /** The user's wallet, lowercase: the sender the transfer must come from. */
+  from_address: string | null
+  /** The receiving address, checksummed. */
+  to_address: string | null
+  amount_wei: string | null
+  block_number: Int | null
+  block_hash: string | null
+  confirmations: Generated<Int>
+  required: Generated<Int>
+  fail_reason: 'reverted' | 'not_found' | 'wrong_recipient' | 'wrong_token' | 'wrong_sender' | 'amount_too_low' | null
+  fail_detail: string | null
+  created_at: Int
+  updated_at: Int
+  paid_at: Int | null
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -271,4 +301,5 @@ export interface DB {
   deposits: DepositsTable
   deposit_cursors: DepositCursorsTable
   withdrawals: WithdrawalsTable
+  payments: PaymentsTable
 }
