@@ -106,10 +106,11 @@ export interface Config {
   ws: { maxSubscriptions: number; maxMessagesPerSecond: number; heartbeatMs: number; maxPayload: number }
 }
 
-type Env = Record<string, string | undefined>
+export type Env = Record<string, string | undefined>
 
-function int(env: Env, name: string, dflt: number, min = 0): number {
-  const raw = env[name]
+/** An integer setting from the environment, with its default and lower bound; anything else fails start-up. */
+export function envInt(env: Env, name: string, dflt: number, min = 0): number {
+  const raw = env[name]?.trim()
   if (raw === undefined || raw === '') return dflt
   const n = Number(raw)
   if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`)
@@ -190,7 +191,7 @@ function depositXkey(env: Env, devChains: boolean): Secret | null {
 function devBlockTime(env: Env): number | 'manual' {
   const raw = env.NADI_DEV_BLOCK_TIME?.trim()
   if (raw === 'manual') return 'manual'
-  return int(env, 'NADI_DEV_BLOCK_TIME', 1)
+  return envInt(env, 'NADI_DEV_BLOCK_TIME', 1)
 }
 
 export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
@@ -204,8 +205,8 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   if (rootInviteCode && !/^[A-Z0-9]{4,16}$/.test(rootInviteCode)) {
     throw new Error('NADI_ROOT_INVITE_CODE must be 4–16 letters or digits')
   }
-  const nadiChainId = int(env, 'NADI_CHAIN_ID', 9_2025, 1)
-  const countdown = int(env, 'NADI_CHAIN_NOTICE_SECONDS', 5)
+  const nadiChainId = envInt(env, 'NADI_CHAIN_ID', 9_2025, 1)
+  const countdown = envInt(env, 'NADI_CHAIN_NOTICE_SECONDS', 5)
   const demo = str(env, 'NADI_DEMO', production ? '0' : '1') === '1'
   // Dev chains come with demo development: tests opt in (NADI_DEV_CHAINS=1), so a server in a test starts no nodes.
   const devChains = str(env, 'NADI_DEV_CHAINS', demo && nodeEnv === 'development' ? '1' : '0') === '1'
@@ -218,7 +219,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       name,
       nativeSymbol,
       rpcUrl: rpcUrl(env, `${p}RPC_URL`),
-      confirmations: int(env, `${p}CONFIRMATIONS`, 3, 1),
+      confirmations: envInt(env, `${p}CONFIRMATIONS`, 3, 1),
       tokens: { USDT: address(env, `${p}USDT_ADDRESS`), NADI: address(env, `${p}NADI_ADDRESS`) },
     }
   }
@@ -228,7 +229,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     env: nodeEnv,
     demo,
     host: str(env, 'HOST', '0.0.0.0'),
-    port: int(env, 'PORT', 8080),
+    port: envInt(env, 'PORT', 8080),
     dataDir,
     dbFile: str(env, 'NADI_DB_FILE', path.join(dataDir, 'nadi.sqlite')),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
@@ -237,21 +238,21 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     rootInviteCode,
     logLevel: str(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: env.NADI_TRUST_PROXY === '1',
-    bodyLimit: int(env, 'NADI_BODY_LIMIT', 16 * 1024, 1024),
+    bodyLimit: envInt(env, 'NADI_BODY_LIMIT', 16 * 1024, 1024),
     session: {
       // SPEC §9: the token lives 6 minutes, renewed by use.
-      idleMs: int(env, 'NADI_SESSION_IDLE_MS', 360_000, 1000),
-      maxAgeMs: int(env, 'NADI_SESSION_MAX_AGE_MS', 7 * 24 * 3600_000, 1000),
+      idleMs: envInt(env, 'NADI_SESSION_IDLE_MS', 360_000, 1000),
+      maxAgeMs: envInt(env, 'NADI_SESSION_MAX_AGE_MS', 7 * 24 * 3600_000, 1000),
     },
     login: {
-      nonceTtlMs: int(env, 'NADI_LOGIN_NONCE_TTL_MS', 5 * 60_000, 1000),
+      nonceTtlMs: envInt(env, 'NADI_LOGIN_NONCE_TTL_MS', 5 * 60_000, 1000),
       statement: 'Welcome to NADI! Sign this message to log in. It costs no gas and sends no transaction.',
       chainId: nadiChainId,
     },
     rateLimit: {
-      windowMs: int(env, 'NADI_LOGIN_WINDOW_MS', 60_000, 1000),
-      loginPerAddress: int(env, 'NADI_LOGIN_PER_ADDRESS', 10, 1),
-      loginPerIp: int(env, 'NADI_LOGIN_PER_IP', 60, 1),
+      windowMs: envInt(env, 'NADI_LOGIN_WINDOW_MS', 60_000, 1000),
+      loginPerAddress: envInt(env, 'NADI_LOGIN_PER_ADDRESS', 10, 1),
+      loginPerIp: envInt(env, 'NADI_LOGIN_PER_IP', 60, 1),
     },
     idempotencyTtlMs: 24 * 3600_000,
     chains: networks.map(({ id, key, name, nativeSymbol }) => ({ id, key, name, nativeSymbol })),
@@ -261,7 +262,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       networks,
       hotWalletKey: hotWalletKey(env, root, devChains),
       depositXkey: depositXkey(env, devChains),
-      logRange: int(env, 'NADI_CHAIN_LOG_RANGE', 2000, 1),
+      logRange: envInt(env, 'NADI_CHAIN_LOG_RANGE', 2000, 1),
       required: env.NADI_CHAIN_REQUIRED === '1',
     },
     limits: { withdrawMin: '1', withdrawConfirmations: 3, displayDecimals: 6, pageSize: 10 },
@@ -272,8 +273,8 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
         : {
             id: str(env, 'NADI_CHAIN_NOTICE_ID', 'nadi-chain-upgrade-1'),
             countdownSeconds: countdown,
-            startsAt: int(env, 'NADI_CHAIN_NOTICE_STARTS_AT', Date.UTC(2026, 11, 1, 2)),
-            endsAt: int(env, 'NADI_CHAIN_NOTICE_ENDS_AT', Date.UTC(2026, 11, 1, 4)),
+            startsAt: envInt(env, 'NADI_CHAIN_NOTICE_STARTS_AT', Date.UTC(2026, 11, 1, 2)),
+            endsAt: envInt(env, 'NADI_CHAIN_NOTICE_ENDS_AT', Date.UTC(2026, 11, 1, 4)),
           },
     ws: { maxSubscriptions: 50, maxMessagesPerSecond: 20, heartbeatMs: 30_000, maxPayload: 4096 },
   }

@@ -25,7 +25,7 @@
 
 import type { Selectable } from 'kysely'
 import type { Deposit } from '../../contract/recharge.ts'
-import { TOKENS, type ChainSettings, type Config } from '../config.ts'
+import { envInt, type Env, TOKENS, type ChainSettings, type Config } from '../config.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
 import type { DepositsTable } from '../db/schema.ts'
@@ -45,15 +45,7 @@ export interface WatcherSettings {
   maxBlocksPerPass: number
 }
 
-type Env = Record<string, string | undefined>
-
-function intSetting(env: Env, name: string, dflt: number, min: number): number {
-  const raw = env[name]?.trim()
-  if (raw === undefined || raw === '') return dflt
-  const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`)
-  return n
-}
+const intSetting = envInt
 
 export function watcherSettings(config: Config, env: Env = process.env): WatcherSettings {
   return {

@@ -28,7 +28,7 @@ import type { Selectable } from 'kysely'
 import { formatMoney } from '../../contract/money.ts'
 import { ChainUnavailableError, type TxReceipt } from '../chain/gateway.ts'
 import { toTokenUnits } from '../chain/units.ts'
-import { TOKENS, type TokenSymbol } from '../config.ts'
+import { envInt, type Env, TOKENS, type TokenSymbol } from '../config.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
 import type { PaymentsTable } from '../db/schema.ts'
@@ -99,15 +99,7 @@ export interface PaymentSettings {
   receivingAddress: string | null
 }
 
-type Env = Record<string, string | undefined>
-
-function intSetting(env: Env, name: string, dflt: number, min: number): number {
-  const raw = env[name]?.trim()
-  if (raw === undefined || raw === '') return dflt
-  const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`)
-  return n
-}
+const intSetting = envInt
 
 export function paymentSettings(ctx: Ctx, env: Env = process.env): PaymentSettings {
   const raw = env.NADI_PAYMENT_RECEIVING_ADDRESS?.trim()
