@@ -1,10 +1,11 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
-import { Link, useLocation } from 'wouter'
+import { useLocation } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
+import { MenuLink } from '../../ui/MenuLink.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
 import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
 import { Icon } from '../../ui/Icon.tsx'
@@ -156,16 +157,8 @@ export default function UserScreen() {
           </section>
 
           <nav className="card menu" aria-label={t('user.menu')}>
-            <Link href="/wallet" className="menu-item">
-              <Icon name="wallet" size={20} />
-              <span className="grow">{t('assets.title')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
-            <Link href="/address" className="menu-item">
-              <Icon name="pin" size={20} />
-              <span className="grow">{t('address.title')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
+            <MenuLink href="/wallet" icon="wallet" label={t('assets.title')} />
+            <MenuLink href="/address" icon="pin" label={t('address.title')} />
           </nav>
 
           <button className="btn ghost block danger-text" onClick={onSignOut} disabled={signOut.isPending}>

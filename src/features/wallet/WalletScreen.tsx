@@ -6,6 +6,7 @@ import type { AssetBalance } from '../../../contract/wallet.ts'
 import { useT } from '../../i18n/index.ts'
 import { formatAmount } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
+import { MenuLink } from '../../ui/MenuLink.tsx'
 import { Icon, type IconName } from '../../ui/Icon.tsx'
 import { LoadFailed, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
@@ -147,26 +148,10 @@ export default function WalletScreen() {
           <TestTokens />
 
           <nav className="card menu" aria-label={t('assets.records')}>
-            <Link href="/wallet/moneyLog" className="menu-item">
-              <Icon name="list" size={20} />
-              <span className="grow">{t('moneyLog.title')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
-            <Link href="/recharge/list" className="menu-item">
-              <Icon name="deposit" size={20} />
-              <span className="grow">{t('recharge.listTitle')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
-            <Link href="/withdraw/list" className="menu-item">
-              <Icon name="withdraw" size={20} />
-              <span className="grow">{t('withdraw.listTitle')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
-            <Link href="/draw/list" className="menu-item">
-              <Icon name="transfer" size={20} />
-              <span className="grow">{t('transfer.listTitle')}</span>
-              <Icon name="chevron" size={18} />
-            </Link>
+            <MenuLink href="/wallet/moneyLog" icon="list" label={t('moneyLog.title')} />
+            <MenuLink href="/recharge/list" icon="deposit" label={t('recharge.listTitle')} />
+            <MenuLink href="/withdraw/list" icon="withdraw" label={t('withdraw.listTitle')} />
+            <MenuLink href="/draw/list" icon="transfer" label={t('transfer.listTitle')} />
           </nav>
         </>
       )}
