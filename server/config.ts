@@ -109,11 +109,13 @@ export interface Config {
 export type Env = Record<string, string | undefined>
 
 /** An integer setting from the environment, with its default and lower bound; anything else fails start-up. */
-export function envInt(env: Env, name: string, dflt: number, min = 0): number {
+export function envInt(env: Env, name: string, dflt: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name]?.trim()
   if (raw === undefined || raw === '') return dflt
   const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`)
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new Error(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer ≥ ${min}, got "${raw}"` : `${name} must be an integer from ${min} to ${max}, got "${raw}"`)
+  }
   return n
 }
 

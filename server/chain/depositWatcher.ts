@@ -45,12 +45,11 @@ export interface WatcherSettings {
   maxBlocksPerPass: number
 }
 
-const intSetting = envInt
 
 export function watcherSettings(config: Config, env: Env = process.env): WatcherSettings {
   return {
-    pollMs: intSetting(env, 'NADI_DEPOSIT_POLL_MS', config.chain.devChains ? 1000 : 5000, 100),
-    reorgWindow: intSetting(env, 'NADI_DEPOSIT_REORG_WINDOW', 12, 1),
+    pollMs: envInt(env, 'NADI_DEPOSIT_POLL_MS', config.chain.devChains ? 1000 : 5000, 100),
+    reorgWindow: envInt(env, 'NADI_DEPOSIT_REORG_WINDOW', 12, 1),
     maxBlocksPerPass: config.chain.logRange * 5,
   }
 }
@@ -58,7 +57,7 @@ export function watcherSettings(config: Config, env: Env = process.env): Watcher
 /** Where a chain is read from the first time: NADI_CHAIN_<KEY>_DEPOSIT_START_BLOCK, 0 on dev chains, else the last window. */
 function startBlock(ctx: Ctx, c: ChainSettings, head: number, s: WatcherSettings, env: Env = process.env): number {
   const name = `NADI_CHAIN_${c.key.toUpperCase()}_DEPOSIT_START_BLOCK`
-  if (env[name]?.trim()) return intSetting(env, name, 0, 0)
+  if (env[name]?.trim()) return envInt(env, name, 0, 0)
   return ctx.chain.isDev ? 0 : Math.max(0, head - s.reorgWindow + 1)
 }
 

@@ -99,7 +99,6 @@ export interface PaymentSettings {
   receivingAddress: string | null
 }
 
-const intSetting = envInt
 
 export function paymentSettings(ctx: Ctx, env: Env = process.env): PaymentSettings {
   const raw = env.NADI_PAYMENT_RECEIVING_ADDRESS?.trim()
@@ -112,8 +111,8 @@ export function paymentSettings(ctx: Ctx, env: Env = process.env): PaymentSettin
     }
   }
   return {
-    pollMs: intSetting(env, 'NADI_PAYMENT_POLL_MS', ctx.config.chain.devChains ? 1000 : 5000, 100),
-    pendingTimeoutMs: intSetting(env, 'NADI_PAYMENT_PENDING_TIMEOUT_MS', 10 * 60_000, 1000),
+    pollMs: envInt(env, 'NADI_PAYMENT_POLL_MS', ctx.config.chain.devChains ? 1000 : 5000, 100),
+    pendingTimeoutMs: envInt(env, 'NADI_PAYMENT_PENDING_TIMEOUT_MS', 10 * 60_000, 1000),
     receivingAddress,
   }
 }

@@ -1,3 +1,4 @@
+import { envInt, type Env } from '../../config.ts'
 // NADI ↔ USDT exchange: its settings and its arithmetic. Pure, no I/O.
 //
 // Rounding (all amounts are integer units of 1e-8, the price is USDT per NADI in the same units):
@@ -26,15 +27,6 @@ export interface ExchangeSettings {
   demoTreasury: bigint
 }
 
-type Env = Record<string, string | undefined>
-
-function intSetting(env: Env, name: string, dflt: number, min: number, max: number): number {
-  const raw = env[name]?.trim()
-  if (raw === undefined || raw === '') return dflt
-  const n = Number(raw)
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`)
-  return n
-}
 
 /** The exchange's settings, read from the environment (server/config.ts holds the reference price). */
 export function exchangeSettings(env: Env = process.env): ExchangeSettings {
@@ -42,8 +34,8 @@ export function exchangeSettings(env: Env = process.env): ExchangeSettings {
   const demoTreasury = parseMoney(treasuryText)
   if (demoTreasury === null) throw new Error(`NADI_DEMO_TREASURY must be an amount such as "1000000", got "${treasuryText}"`)
   return {
-    feeBps: intSetting(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),
-    quoteTtlMs: intSetting(env, 'NADI_EXCHANGE_QUOTE_TTL_MS', 30_000, 1_000, 3_600_000),
+    feeBps: envInt(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),
+    quoteTtlMs: envInt(env, 'NADI_EXCHANGE_QUOTE_TTL_MS', 30_000, 1_000, 3_600_000),
     demoTreasury,
   }
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useSearch } from 'wouter'
+import { useSearch } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { RechargeAddress } from '../../../contract/recharge.ts'
 import { useT } from '../../i18n/index.ts'
@@ -66,11 +66,7 @@ export default function RechargeScreen() {
       <TopBar
         title={t('recharge.title')}
         back
-        right={
-          <Link href="/recharge/list" className="icon-btn" aria-label={t('recharge.listTitle')}>
-            <Icon name="list" />
-          </Link>
-        }
+        records={{ href: '/recharge/list', label: t('recharge.listTitle') }}
       />
       <div className="stack form">
         <Chips label={t('recharge.coin')} options={COINS} value={sel.coin} onPick={(coin) => setSel((s) => ({ ...s, coin }))} />

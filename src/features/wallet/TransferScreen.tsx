@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useSearch } from 'wouter'
+import { useSearch } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { AccountKind, Asset } from '../../../contract/wallet.ts'
 import { online } from '../../api/online.ts'
@@ -51,11 +51,7 @@ export default function TransferScreen() {
       <TopBar
         title={t('transfer.title')}
         back
-        right={
-          <Link href="/draw/list" className="icon-btn" aria-label={t('transfer.listTitle')}>
-            <Icon name="list" />
-          </Link>
-        }
+        records={{ href: '/draw/list', label: t('transfer.listTitle') }}
       />
       {balances.data && <Freshness updatedAt={balances.dataUpdatedAt} />}
       <form className="stack form" onSubmit={onSubmit} noValidate>

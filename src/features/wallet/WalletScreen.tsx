@@ -113,11 +113,7 @@ export default function WalletScreen() {
     <main className="page with-tabbar">
       <TopBar
         title={t('assets.title')}
-        right={
-          <Link href="/wallet/moneyLog" className="icon-btn" aria-label={t('moneyLog.title')}>
-            <Icon name="list" />
-          </Link>
-        }
+        records={{ href: '/wallet/moneyLog', label: t('moneyLog.title') }}
       />
       {b && <Freshness updatedAt={q.dataUpdatedAt} />}
       {q.isPending ? (

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useLocation } from 'wouter'
+import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { ChainKey } from '../../../contract/recharge.ts'
 import { online } from '../../api/online.ts'
@@ -78,11 +78,7 @@ export default function WithdrawScreen() {
       <TopBar
         title={t('withdraw.title')}
         back
-        right={
-          <Link href="/withdraw/list" className="icon-btn" aria-label={t('withdraw.listTitle')}>
-            <Icon name="list" />
-          </Link>
-        }
+        records={{ href: '/withdraw/list', label: t('withdraw.listTitle') }}
       />
       {balances.data && <Freshness updatedAt={balances.dataUpdatedAt} />}
       {cfg.isPending ? (
