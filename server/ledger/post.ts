@@ -215,24 +215,33 @@ function replay(st: Statements, existing: PostingRow, plan: Plan): PostResult {
   return { id: existing.id, ref: existing.ref, replayed: true }
 }
 
-function apply(st: Statements, plan: Plan): PostResult {
-  const existing = st.postingByRef.get(plan.ref) as PostingRow | undefined
-  if (existing) return replay(st, existing, plan)
+/** better-sqlite3's error for a statement the database refused, e.g. SQLITE_CONSTRAINT_UNIQUE. */
+const sqliteCode = (e: unknown): string | undefined => (e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : undefined)
 
-  // Check everything first; write only once the whole posting is known to fit.
+/**
+ * Writes the posting. The posting row goes first: its unique ref finds a replay and its foreign key
+ * an unknown user without a lookup of their own (a posting's cost is its statements). Balances are
+ * then read and checked before any of them changes; a refusal after the posting row is undone by the
+ * savepoint post runs this in.
+ */
+function apply(st: Statements, plan: Plan): PostResult {
+  let postingId: bigint
+  try {
+    postingId = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at).lastInsertRowid as bigint
+  } catch (e) {
+    const code = sqliteCode(e)
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return replay(st, st.postingByRef.get(plan.ref) as PostingRow, plan)
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidPosting(`no user ${plan.userId}`)
+    throw e
+  }
+
   const rows: (AccountRow | undefined)[] = []
-  let owners: Set<bigint> | undefined
-  let mustExist: Set<bigint> | undefined
   for (const leg of plan.legs) {
     const a = leg.account
     const row = (
       'user' in a ? st.userAccount.get(a.user, a.kind, leg.asset) : st.platformAccount.get(a.platform, leg.asset)
     ) as AccountRow | undefined
     rows.push(row)
-    if ('user' in a) {
-      if (row) (owners ??= new Set()).add(a.user)
-      else (mustExist ??= new Set()).add(a.user)
-    }
     const custodial = 'platform' in a && isCustodyKind(a.platform)
     for (const b of BUCKETS) {
       if (leg[b] === 0n) continue
@@ -242,13 +251,7 @@ function apply(st: Statements, plan: Plan): PostResult {
       if (next < 0n && !custodial) throw new InsufficientFunds(a, leg.asset, b, current, -leg[b])
     }
   }
-  // New accounts and the record's owner must name real users (the FK would say so only mid-write).
-  if (plan.userId !== null && !owners?.has(plan.userId)) (mustExist ??= new Set()).add(plan.userId)
-  if (mustExist) {
-    for (const id of mustExist) if (!owners?.has(id) && !st.userExists.get(id)) throw new InvalidPosting(`no user ${id}`)
-  }
 
-  const postingId = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at).lastInsertRowid as bigint
   let entryId = postingId * ENTRY_ID_SPAN
   for (let i = 0; i < plan.legs.length; i++) {
     const leg = plan.legs[i] as Leg
@@ -256,11 +259,15 @@ function apply(st: Statements, plan: Plan): PostResult {
     const owner = 'user' in a ? a.user : null
     let accountId = rows[i]?.id
     if (accountId === undefined) {
-      accountId = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, plan.at).lastInsertRowid as bigint
-    }
+      try {
+        accountId = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, leg.available, leg.frozen, plan.at).lastInsertRowid as bigint
+      } catch (e) {
+        if (sqliteCode(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidPosting(`no user ${owner}`)
+        throw e
+      }
+    } else st.updateAccount.run(leg.available, leg.frozen, accountId)
     if (leg.available !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'available', leg.available)
     if (leg.frozen !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'frozen', leg.frozen)
-    st.updateAccount.run(leg.available, leg.frozen, accountId)
   }
   return { id: postingId, ref: plan.ref, replayed: false }
 }

@@ -17,8 +17,7 @@ const SQL = {
     WHERE e.id BETWEEN ? AND ? ORDER BY e.id`,
   userAccount: 'SELECT id, available, frozen FROM ledger_accounts WHERE user_id = ? AND kind = ? AND asset = ?',
   platformAccount: 'SELECT id, available, frozen FROM ledger_accounts WHERE user_id IS NULL AND kind = ? AND asset = ?',
-  userExists: 'SELECT id FROM users WHERE id = ?',
-  insertAccount: 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at) VALUES (?, ?, ?, 0, 0, ?)',
+  insertAccount: 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   insertPosting: 'INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at) VALUES (?, ?, ?, ?, ?)',
   insertEntry: 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta) VALUES (?, ?, ?, ?, ?, ?)',
   // Deltas, not absolute values: correct even under PostgreSQL's concurrent writers, with the table's

@@ -1,0 +1,102 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { GroupCommit } from '../../../server/db/groupCommit.ts'
+
+let open: Database_[] = []
+const dirs: string[] = []
+afterEach(async () => {
+  for (const d of open) await d.close()
+  open = []
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+function fileDb(): { conn: Database_; file: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-gc-'))
+  dirs.push(dir)
+  const file = path.join(dir, 'db.sqlite')
+  const conn = openDatabase(file)
+  conn.sqlite.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v INTEGER NOT NULL CHECK (v >= 0))')
+  open.push(conn)
+  return { conn, file }
+}
+
+const insert = (conn: Database_, k: number, v: number) => () => conn.sqlite.prepare('INSERT INTO t (k, v) VALUES (?, ?)').run(k, v).changes
+
+describe('group commit', () => {
+  it('actions submitted in the same turn commit together, in one transaction', async () => {
+    const { conn } = fileDb()
+    const sizes: number[] = []
+    const gc = new GroupCommit(conn, { onCommit: (n) => sizes.push(n) })
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => gc.submit(insert(conn, i + 1, i))))
+    expect(results).toEqual(Array(50).fill(1))
+    expect(sizes).toEqual([50])
+  })
+
+  it('a refused action rejects alone: its own writes are undone, the rest of its batch commits', async () => {
+    const { conn } = fileDb()
+    const gc = new GroupCommit(conn)
+    const outcomes = await Promise.allSettled([
+      gc.submit(insert(conn, 1, 1)),
+      gc.submit(() => {
+        insert(conn, 2, 2)()
+        insert(conn, 3, -1)() // CHECK fails after the first insert of this action
+      }),
+      gc.submit(insert(conn, 4, 4)),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 4])
+  })
+
+  it('an action is acknowledged only once its commit is visible to another connection', async () => {
+    const { conn, file } = fileDb()
+    const gc = new GroupCommit(conn)
+    const reader = new Database(file, { readonly: true })
+    try {
+      const count = () => Number(reader.prepare('SELECT COUNT(*) FROM t').pluck().get())
+      const seen: number[] = []
+      await Promise.all(Array.from({ length: 10 }, (_, i) => gc.submit(insert(conn, i + 1, 1)).then(() => seen.push(count()))))
+      expect(seen.every((n) => n === 10)).toBe(true)
+    } finally {
+      reader.close()
+    }
+  })
+
+  it('no batch holds more than maxBatch actions', async () => {
+    const { conn } = fileDb()
+    const sizes: number[] = []
+    const gc = new GroupCommit(conn, { maxBatch: 7, onCommit: (n) => sizes.push(n) })
+    await Promise.all(Array.from({ length: 30 }, (_, i) => gc.submit(insert(conn, i + 1, 0))))
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(7)
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(30)
+  })
+
+  it('a failed commit rejects every action of the batch and keeps none of them', async () => {
+    const { conn } = fileDb()
+    const gc = new GroupCommit(conn)
+    const blocker = new Database(conn.sqlite.name)
+    blocker.pragma('busy_timeout = 0')
+    conn.sqlite.pragma('busy_timeout = 0')
+    blocker.exec('BEGIN IMMEDIATE') // holds the write lock: the batch cannot begin
+    try {
+      const outcomes = await Promise.allSettled([gc.submit(insert(conn, 1, 1)), gc.submit(insert(conn, 2, 2))])
+      expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    } finally {
+      blocker.exec('ROLLBACK')
+      blocker.close()
+    }
+    expect(Number(conn.sqlite.prepare('SELECT COUNT(*) FROM t').pluck().get())).toBe(0)
+  })
+
+  it('close commits what is queued and refuses what comes after', async () => {
+    const { conn } = fileDb()
+    const gc = new GroupCommit(conn, { maxDelayMs: 50 })
+    const p = gc.submit(insert(conn, 1, 1))
+    await gc.close()
+    await expect(p).resolves.toBe(1)
+    await expect(gc.submit(insert(conn, 2, 2))).rejects.toThrow(/closed/)
+  })
+})
