@@ -1,0 +1,329 @@
+// One uPlot candle chart, driven imperatively: the series is set whole (cache, history pages) or a
+// live candle at a time, always on the same uPlot instance. A live tick writes the last slot of the
+// columns in place and redraws synchronously (uPlot's batch), so its cost is one frame of the
+// visible candles, whatever the series length.
+
+import uPlot from 'uplot'
+import { BAR_MS, type Bar } from '../../../../contract/trade.ts'
+import { candlesPlugin, priceFloor, priceRange, readChartColors, volumeRange, type ChartColors } from './candlesPlugin.ts'
+import { aligned, applyLive, candleAt, toColumns, type Candle, type Columns } from './series.ts'
+
+/** Where the hook delivers candles. */
+export interface CandleSink {
+  /** The whole series (oldest first) replaces what is shown; the view stays where it is. */
+  set(candles: readonly Candle[]): void
+  /** One live candle: the last one updated, or the next one. */
+  live(candle: Candle): void
+}
+
+export interface CandleChartHandle extends CandleSink {
+  setSize(size: { width: number; height: number }): void
+  destroy(): void
+  readonly uplot: uPlot
+}
+
+export interface CandleChartOptions {
+  bar: Bar
+  width: number
+  height: number
+  /** Called when the user pans to the oldest candle shown (to load older history). */
+  onReachStart?: () => void
+  /** Defaults to the app's CSS variables as seen from the host element. */
+  colors?: ChartColors
+}
+
+const PRICE = 'price'
+const VOL = 'vol'
+/** A new chart shows candles about this wide (CSS px), newest at the right. */
+const BAR_CSS_PX = 8
+/** Empty bars right of the newest candle, so the live one is not on the edge. */
+const RIGHT_PAD_BARS = 3
+/** Zooming in stops at this many bars across the plot. */
+const MIN_BARS = 10
+const Y_AXIS_PX = 56
+const FONT = '11px system-ui, sans-serif'
+
+const noPaths = () => null
+
+/** Decimals for prices around `v`: a few significant digits more for a cheap token. */
+function priceDecimals(v: number): number {
+  const a = Math.abs(v)
+  return a >= 1000 ? 2 : a >= 1 ? 4 : 6
+}
+
+/** Decimals that tell axis labels `incr` apart, no more. */
+function stepDecimals(incr: number): number {
+  return incr > 0 && Number.isFinite(incr) ? Math.min(8, Math.max(0, Math.ceil(-Math.log10(incr) - 1e-9))) : 2
+}
+
+function fmtVolume(v: number): string {
+  const a = Math.abs(v)
+  if (a >= 1e9) return `${(v / 1e9).toFixed(2)}B`
+  if (a >= 1e6) return `${(v / 1e6).toFixed(2)}M`
+  if (a >= 1e3) return `${(v / 1e3).toFixed(2)}K`
+  return v.toFixed(2)
+}
+
+export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): CandleChartHandle {
+  const barSec = BAR_MS[opts.bar] / 1000
+  const colors = opts.colors ?? readChartColors(host)
+  let cols: Columns = toColumns([], 0)
+  let destroyed = false
+
+  const first = () => (cols.length ? cols.ts[0]! : NaN)
+  const last = () => (cols.length ? cols.ts[cols.length - 1]! : NaN)
+  const plotCssWidth = (width: number) => Math.max(1, width - Y_AXIS_PX)
+
+  const homeBars = (width: number) => Math.max(MIN_BARS, Math.round(plotCssWidth(width) / BAR_CSS_PX))
+
+  /** The window of a fresh view: newest candle at the right, BAR_CSS_PX per bar. */
+  function homeWindow(width: number): { min: number; max: number } {
+    const bars = homeBars(width)
+    const end = cols.length ? last() : Math.floor(Date.now() / 1000 / barSec) * barSec
+    const max = end + (RIGHT_PAD_BARS + 0.5) * barSec
+    return { min: max - bars * barSec, max }
+  }
+
+  /** A window kept within reach of the data: no zooming past MIN_BARS or far beyond the series. */
+  function clampWindow(min: number, max: number): { min: number; max: number } {
+    if (!cols.length) return { min, max }
+    const lo = first()
+    const hi = last()
+    // Zooming out stops at the whole series, or at a fresh view's width when the series is shorter.
+    const maxSpan = Math.max(homeBars(u.width) * barSec, hi - lo + 2 * (RIGHT_PAD_BARS + 1) * barSec)
+    const span = Math.min(maxSpan, Math.max(MIN_BARS * barSec, max - min))
+    // A quarter of a view may be pulled past the oldest candle: that pull is what loads older history.
+    let from = Math.min(Math.max(min, lo - span / 4), hi + span / 2 - span)
+    from = Math.max(from, lo - span / 4)
+    return { min: from, max: from + span }
+  }
+
+  const readout = document.createElement('div')
+  readout.style.cssText = `position:absolute;left:6px;top:2px;z-index:1;pointer-events:none;font:${FONT};color:${colors.axis};white-space:nowrap;font-variant-numeric:tabular-nums`
+  let readoutIdx = -1
+  function showReadout(idx: number | null | undefined) {
+    const i = idx ?? cols.length - 1
+    const k = candleAt(cols, i)
+    readoutIdx = idx ?? -1
+    if (!k) {
+      readout.textContent = ''
+      return
+    }
+    const d = priceDecimals(k.c)
+    readout.style.color = k.c >= k.o ? colors.up : colors.down
+    readout.textContent = `O ${k.o.toFixed(d)}  H ${k.h.toFixed(d)}  L ${k.l.toFixed(d)}  C ${k.c.toFixed(d)}  V ${fmtVolume(k.v)}`
+  }
+
+  const priceSeries = (label: string, auto: boolean): uPlot.Series => ({ label, scale: PRICE, auto, paths: noPaths, points: { show: false } })
+  const axisBase = { stroke: colors.axis, font: FONT, ticks: { show: false }, grid: { stroke: colors.grid, width: 1 } }
+  const home = homeWindow(opts.width)
+  const uopts: uPlot.Options = {
+    width: opts.width,
+    height: opts.height,
+    padding: [18, 0, 0, 0],
+    legend: { show: false },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    cursor: { drag: { x: false, y: false }, points: { show: false }, y: false },
+    scales: {
+      // Fixed min/max: the chart, not the data, decides the window (pan, zoom, follow the live candle).
+      x: { time: true, auto: false, min: home.min, max: home.max, range: (_u, min, max) => [min, max] },
+      [PRICE]: { auto: true, range: (_u, min, max) => priceRange(min, max) },
+      [VOL]: { auto: true, range: (_u, _min, max) => volumeRange(max) },
+    },
+    series: [
+      {},
+      // Only highs and lows range the price scale; open and close lie between them.
+      priceSeries('O', false),
+      priceSeries('H', true),
+      priceSeries('L', true),
+      priceSeries('C', false),
+      { label: 'V', scale: VOL, paths: noPaths, points: { show: false } },
+    ],
+    axes: [
+      { ...axisBase, size: 26, space: 64 },
+      {
+        ...axisBase,
+        scale: PRICE,
+        side: 1,
+        size: Y_AXIS_PX,
+        // No price labels over the volume band.
+        filter: (u, splits) => {
+          const sc = u.scales[PRICE]
+          const floor = sc?.min != null && sc.max != null ? priceFloor(sc.min, sc.max) : -Infinity
+          return splits.map((v) => (v >= floor ? v : null))
+        },
+        values: (_u, splits, _axis, _space, incr) => {
+          const d = stepDecimals(incr)
+          return splits.map((v) => (v == null ? '' : v.toFixed(d)))
+        },
+      },
+    ],
+    plugins: [candlesPlugin({ columns: () => cols, barSec, colors, priceScale: PRICE, volumeScale: VOL, pxRatio: () => uPlot.pxRatio })],
+    hooks: {
+      setCursor: [
+        (u) => {
+          showReadout(u.cursor.left != null && u.cursor.left >= 0 ? u.cursor.idx : null)
+        },
+      ],
+    },
+  }
+
+  // The first draw happens inside batch(), synchronously, instead of on a microtask.
+  const u = new uPlot(uopts, aligned(cols), (self, init) => {
+    host.appendChild(self.root)
+    self.batch(() => init())
+  })
+  u.root.style.position = 'relative'
+  u.root.appendChild(readout)
+
+  /** Redraws with the current columns and window, at once. `sameArrays`: only values changed. */
+  function commit(win: { min: number; max: number }, sameArrays: boolean) {
+    u.batch(() => {
+      u.setData(sameArrays ? u.data : aligned(cols), false)
+      u.setScale('x', win)
+    })
+    if (readoutIdx < 0) showReadout(null)
+  }
+
+  const following = () => cols.length > 0 && (u.scales.x?.max ?? -Infinity) >= last()
+
+  function set(candles: readonly Candle[]) {
+    if (destroyed) return
+    const wasEmpty = cols.length === 0
+    const follow = following()
+    const prevLast = last()
+    cols = toColumns(candles)
+    const x = u.scales.x!
+    let win = { min: x.min!, max: x.max! }
+    if (wasEmpty) win = homeWindow(u.width)
+    else if (follow && cols.length) {
+      const shift = last() - prevLast
+      win = { min: win.min + shift, max: win.max + shift }
+    }
+    commit(cols.length ? clampWindow(win.min, win.max) : win, false)
+  }
+
+  function live(k: Candle) {
+    if (destroyed) return
+    const wasEmpty = cols.length === 0
+    const follow = following()
+    const prevLast = last()
+    const effect = applyLive(cols, k)
+    if (effect === 'ignored') return
+    const x = u.scales.x!
+    let win = { min: x.min!, max: x.max! }
+    if (wasEmpty) win = homeWindow(u.width)
+    else if (effect === 'appended' && follow) {
+      const shift = last() - prevLast
+      win = { min: win.min + shift, max: win.max + shift }
+    }
+    commit(win, effect === 'replaced')
+  }
+
+  // ── pan and zoom: one pointer pans, two pinch, the wheel zooms around the pointer ──
+  const over = u.over
+  over.style.touchAction = 'pan-y' // vertical swipes still scroll the page
+  const pointers = new Map<number, number>()
+  let gesture: { min: number; max: number; x0: number; dist0: number; mid0: number } | null = null
+  let pending: { min: number; max: number } | null = null
+  let frame = 0
+
+  function baseline() {
+    const xs = [...pointers.values()]
+    const x = u.scales.x!
+    if (!xs.length || x.min == null || x.max == null) {
+      gesture = null
+      return
+    }
+    const a = xs[0]!
+    const b = xs[1] ?? a
+    gesture = { min: x.min, max: x.max, x0: a, dist0: Math.abs(b - a), mid0: (a + b) / 2 }
+  }
+
+  function request(min: number, max: number) {
+    pending = clampWindow(min, max)
+    if (!frame) frame = requestAnimationFrame(applyPending)
+  }
+
+  function applyPending() {
+    frame = 0
+    if (!pending || destroyed) return
+    const win = pending
+    pending = null
+    u.setScale('x', win)
+    if (cols.length && win.min <= first()) opts.onReachStart?.()
+  }
+
+  /** The x value under a client x, for a window [min, max]. */
+  function valueAt(clientX: number, min: number, max: number): number {
+    const r = over.getBoundingClientRect()
+    return min + ((clientX - r.left) / Math.max(1, r.width)) * (max - min)
+  }
+
+  const onDown = (e: PointerEvent) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return
+    over.setPointerCapture?.(e.pointerId)
+    pointers.set(e.pointerId, e.clientX)
+    baseline()
+  }
+  const onMove = (e: PointerEvent) => {
+    if (!pointers.has(e.pointerId) || !gesture) return
+    pointers.set(e.pointerId, e.clientX)
+    const g = gesture
+    const span = g.max - g.min
+    const width = Math.max(1, over.clientWidth)
+    const xs = [...pointers.values()]
+    if (xs.length === 1) {
+      const shift = -((xs[0]! - g.x0) / width) * span
+      request(g.min + shift, g.max + shift)
+    } else {
+      const a = xs[0]!
+      const b = xs[1]!
+      const dist = Math.max(8, Math.abs(b - a))
+      const nextSpan = span * (Math.max(8, g.dist0) / dist)
+      const anchor = valueAt(g.mid0, g.min, g.max)
+      const r = over.getBoundingClientRect()
+      const at = ((a + b) / 2 - r.left) / Math.max(1, r.width)
+      request(anchor - at * nextSpan, anchor - at * nextSpan + nextSpan)
+    }
+  }
+  const onUp = (e: PointerEvent) => {
+    if (!pointers.delete(e.pointerId)) return
+    baseline()
+  }
+  const onWheel = (e: WheelEvent) => {
+    const x = u.scales.x!
+    if (x.min == null || x.max == null) return
+    e.preventDefault()
+    const base = pending ?? { min: x.min, max: x.max }
+    const factor = Math.exp(Math.max(-1, Math.min(1, e.deltaY * 0.002)))
+    const anchor = valueAt(e.clientX, base.min, base.max)
+    request(anchor - (anchor - base.min) * factor, anchor + (base.max - anchor) * factor)
+  }
+  over.addEventListener('pointerdown', onDown)
+  over.addEventListener('pointermove', onMove)
+  over.addEventListener('pointerup', onUp)
+  over.addEventListener('pointercancel', onUp)
+  over.addEventListener('wheel', onWheel, { passive: false })
+
+  return {
+    uplot: u,
+    set,
+    live,
+    setSize(size) {
+      if (destroyed || (size.width === u.width && size.height === u.height)) return
+      u.setSize(size)
+    },
+    destroy() {
+      if (destroyed) return
+      destroyed = true
+      if (frame) cancelAnimationFrame(frame)
+      over.removeEventListener('pointerdown', onDown)
+      over.removeEventListener('pointermove', onMove)
+      over.removeEventListener('pointerup', onUp)
+      over.removeEventListener('pointercancel', onUp)
+      over.removeEventListener('wheel', onWheel)
+      u.destroy()
+    },
+  }
+}
