@@ -56,8 +56,14 @@ async function onChain(s: TestServer, wallet: Wallet, chain = 'bsc') {
   const abi = loadArtifact('TestToken').abi as string[]
   const tokens = { USDT: new Contract(c.tokens.USDT!, abi, signer), NADI: new Contract(c.tokens.NADI!, abi, signer) }
   return {
-    send: async (token: 'USDT' | 'NADI', to: string, amount: bigint): Promise<string> =>
-      ((await tokens[token].getFunction('transfer')(to, amount)) as { hash: string }).hash,
+    send: async (token: 'USDT' | 'NADI', to: string, amount: bigint, overrides: { gasLimit?: bigint } = {}): Promise<string> =>
+      ((await tokens[token].getFunction('transfer')(to, amount, overrides)) as { hash: string }).hash,
+    /** A transfer signed but not sent, so the same transaction can be broadcast again after a reorg. */
+    sign: async (token: 'USDT' | 'NADI', to: string, amount: bigint): Promise<string> => {
+      const tx = await tokens[token].getFunction('transfer').populateTransaction(to, amount)
+      return signer.signTransaction(await signer.populateTransaction({ ...tx, gasLimit: 100_000n }))
+    },
+    broadcast: async (raw: string): Promise<string> => (await provider.broadcastTransaction(raw)).hash,
   }
 }
 
@@ -190,5 +196,54 @@ describe('payment on chain', () => {
     await mine(s, 3)
     expect(await check(s, 'low')).toMatchObject({ status: 'paid' })
     expect(treasury(s, 'USDT') - t0).toBe(units('2'))
+  })
+
+  it('a transaction that reverts on chain fails the payment and moves nothing', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const w = await onChain(s, me.wallet)
+    const to = receivingAddress(s.ctx)
+    const t0 = treasury(s, 'USDT')
+    // More than the wallet holds: mined with a fixed gas limit, so it lands on chain as a revert.
+    const reverted = await w.send('USDT', to, wei('5000'), { gasLimit: 100_000n })
+    await submitChainPayment(s.ctx, { userId: me.userId, chain: 'bsc', asset: 'USDT', amount: units('5000'), orderRef: 'rev', txHash: reverted })
+    await mine(s)
+    expect(await check(s, 'rev')).toMatchObject({ status: 'failed', failReason: 'reverted', failKey: 'errors.paymentReverted' })
+    await mine(s, 5)
+    expect(await check(s, 'rev')).toMatchObject({ status: 'failed' })
+    expect(treasury(s, 'USDT')).toBe(t0)
+    expect(findPosting(s.ctx.sqlite, 'pay:rev')).toBeNull()
+  })
+
+  it('a reorg that drops the payment before its confirmations leaves the order unpaid, and it is paid once the transfer is mined again', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const w = await onChain(s, me.wallet)
+    const to = receivingAddress(s.ctx)
+    const t0 = treasury(s, 'USDT')
+    const snap = await s.gateway.dev!.snapshot('bsc')
+    const signed = await w.sign('USDT', to, wei('3'))
+    const hash = await w.broadcast(signed)
+    await submitChainPayment(s.ctx, { userId: me.userId, chain: 'bsc', asset: 'USDT', amount: units('3'), orderRef: 'reorg', txHash: hash })
+    await mine(s)
+    expect(await check(s, 'reorg')).toMatchObject({ status: 'confirming', confirmations: 1 })
+    await mine(s)
+    expect(await check(s, 'reorg')).toMatchObject({ status: 'confirming', confirmations: 2 })
+
+    // The chain rewinds past the transfer; empty blocks take its height and go deeper than 3.
+    expect(await s.gateway.dev!.revert('bsc', snap)).toBe(true)
+    await mine(s, 4)
+    expect(await check(s, 'reorg')).toMatchObject({ status: 'pending' })
+    expect(findPosting(s.ctx.sqlite, 'pay:reorg')).toBeNull()
+    expect(treasury(s, 'USDT')).toBe(t0)
+
+    // The same signed transfer mined again: confirmed anew, paid once.
+    await w.broadcast(signed)
+    await mine(s, 3)
+    expect(await check(s, 'reorg')).toMatchObject({ status: 'paid' })
+    await mine(s, 3)
+    await checkChainPayments(s.ctx)
+    expect(treasury(s, 'USDT') - t0).toBe(units('3'))
+    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = 'pay:reorg'")).toBe(1)
   })
 })
