@@ -26,6 +26,8 @@ import * as klines from './rows/klines.ts'
 const ROWS: RowModule[] = [firstLoad, paint, offline, klines]
 ROWS.push(await import('./rows/ledger.ts'))
 ROWS.push(await import('./rows/credit.ts'))
+ROWS.push(await import('./rows/engine.ts'))
+ROWS.push(await import('./rows/chart.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')
