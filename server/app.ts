@@ -32,7 +32,7 @@ import { createWithdrawService } from './modules/withdraw/service.ts'
 import { withdrawSettings } from './modules/withdraw/settings.ts'
 import { createWithdrawSender } from './chain/withdrawSender.ts'
 // The ledger audit checks frozen NADI against open withdrawals.
-import './modules/withdraw/frozen.ts'
+import './ledger/holders.ts'
 import { Hub } from './ws/hub.ts'
 import { cleanup } from './jobs/cleanup.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
@@ -41,7 +41,14 @@ import { walletRoutes } from './modules/wallet/routes.ts'
 import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
-import { startDepositWatcher } from './chain/depositWatcher.ts'
+import { onDeposit, startDepositWatcher } from './chain/depositWatcher.ts'
+import { Exchange } from './exchange/exchange.ts'
+import { defaultSpec } from './exchange/engine/index.ts'
+import { marketStreams } from './exchange/streams.ts'
+import { startDemoMarket } from './exchange/demoMarket.ts'
+import { tradeRoutes } from './modules/trade/routes.ts'
+import { createTradeService } from './modules/trade/service.ts'
+import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
 import { startPaymentChecker } from './payment/index.ts'
 
@@ -58,6 +65,8 @@ export interface Built {
   rootInviteCode: string
   /** The one door to the chains (server/chain/gateway.ts); on dev chains it owns the anvil nodes. */
   gateway: Gateway
+  /** The spot market, for tests and tools that need to reach the book directly. */
+  exchange: Exchange
 }
 
 function ajv(opts: AjvOptions) {
@@ -150,14 +159,31 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   commonRoutes(app, createCommonService(ctx, notices))
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
-  walletRoutes(app, createWalletService(ctx))
+  // The spot market (server/exchange): the book rebuilt from its journal before the first request.
+  const hub = new Hub(config.ws, now)
+  const exchange = new Exchange({
+    conn: ctx,
+    spec: defaultSpec,
+    fees: { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm },
+    now,
+    publisher: hub,
+    log: app.log,
+    maxBatch: config.trade.maxBatch,
+    maxDelayMs: config.trade.maxDelayMs,
+  })
+  exchange.start()
+  // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).
+  app.addHook('preClose', async () => exchange.close())
+  for (const family of marketStreams(exchange)) hub.register(family)
+  tradeRoutes(app, createTradeService(exchange))
+
+  walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
   rechargeRoutes(app, createRechargeService(ctx))
   const withdrawConfig = withdrawSettings()
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
   // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
   if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)
 
-  const hub = new Hub(config.ws, now)
   await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
     const token = (req.query as Record<string, unknown>).token
@@ -187,6 +213,12 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // Deposits (server/chain/depositWatcher.ts): a pass every second on dev chains; stopping waits for a pass in flight.
   const stopDepositWatcher = startDepositWatcher(ctx)
   app.addHook('preClose', async () => stopDepositWatcher())
+  // user@deposit and user@withdraw (DESIGN §5): each change pushed to its owner only.
+  hub.register({ private: true, matches: (s) => s === 'user@deposit' })
+  hub.register({ private: true, matches: (s) => s === 'user@withdraw' })
+  onDeposit(ctx, ({ userId, deposit }) => hub.publishToUser(userId, 'user@deposit', { arg: { channel: 'user@deposit' }, action: 'update', data: [deposit] }))
+  const stopWithdrawPushes = startWithdrawPushes(ctx, (userId, w) => hub.publishToUser(userId, 'user@withdraw', { arg: { channel: 'user@withdraw' }, action: 'update', data: [w] }))
+  app.addHook('preClose', async () => stopWithdrawPushes())
   // On-chain payments (server/payment): verified and confirmed by a pass every second on dev chains.
   const stopPaymentChecker = startPaymentChecker(ctx)
   app.addHook('preClose', async () => stopPaymentChecker())
@@ -203,5 +235,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const rootInviteCode = await auth.ensureRoot()
   if (config.demo) await seedDemo(ctx)
   if (config.demo) await fundDemoTreasury(ctx)
-  return { app, ctx, hub, rootInviteCode, gateway }
+  if (config.trade.demoMarket) {
+    const stopDemoMarket = await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice })
+    app.addHook('preClose', async () => stopDemoMarket())
+  }
+  return { app, ctx, hub, rootInviteCode, gateway, exchange }
 }

@@ -26,7 +26,6 @@ import { migrate } from './db/migrate.ts'
 import { audit, formatAudit } from './ledger/index.ts'
 // Every feature that holds frozen funds, so the audit checks against the complete list.
 import './ledger/holders.ts'
-import './modules/withdraw/frozen.ts'
 import { formatMoney } from '../contract/money.ts'
 import * as withdrawals from './modules/withdraw/store.ts'
 

@@ -104,6 +104,19 @@ export interface Config {
   nadiReferencePrice: string
   chainNotice: { id: string; countdownSeconds: number; startsAt: number; endsAt: number } | null
   ws: { maxSubscriptions: number; maxMessagesPerSecond: number; heartbeatMs: number; maxPayload: number }
+  /** The spot market NADI/USDT (server/exchange). */
+  trade: {
+    /** Fees in parts per million of what the payer receives (1000 = 0.1 %). */
+    makerFeePpm: number
+    takerFeePpm: number
+    /** Group commit: a batch commits after at most this long, or at this many commands. */
+    maxDelayMs: number
+    maxBatch: number
+    /** Demo mode: a market-making account quotes around a random walk and trades now and then. */
+    demoMarket: boolean
+    /** How often the demo market moves, ms. */
+    demoMarketEveryMs: number
+  }
 }
 
 export type Env = Record<string, string | undefined>
@@ -279,5 +292,13 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
             endsAt: envInt(env, 'NADI_CHAIN_NOTICE_ENDS_AT', Date.UTC(2026, 11, 1, 4)),
           },
     ws: { maxSubscriptions: 50, maxMessagesPerSecond: 20, heartbeatMs: 30_000, maxPayload: 4096 },
+    trade: {
+      makerFeePpm: envInt(env, 'NADI_TRADE_MAKER_FEE_PPM', 1000, 0, 100_000),
+      takerFeePpm: envInt(env, 'NADI_TRADE_TAKER_FEE_PPM', 1000, 0, 100_000),
+      maxDelayMs: envInt(env, 'NADI_TRADE_MAX_DELAY_MS', 0, 0, 50),
+      maxBatch: envInt(env, 'NADI_TRADE_MAX_BATCH', 500, 1, 5000),
+      demoMarket: str(env, 'NADI_DEMO_MARKET', demo && nodeEnv === 'development' ? '1' : '0') === '1',
+      demoMarketEveryMs: envInt(env, 'NADI_DEMO_MARKET_EVERY_MS', 1500, 100, 600_000),
+    },
   }
 }

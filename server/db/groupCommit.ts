@@ -18,8 +18,10 @@ export interface GroupCommitOptions {
   maxBatch?: number
   /** fsync each batch's commit (synchronous = FULL), surviving a power cut, not only a process crash. */
   durable?: boolean
-  /** Called after each commit with the actions it carried (for metrics and benchmarks). */
+  /** Called after each commit with the actions it carried, before any of them is answered. */
   onCommit?(size: number): void
+  /** Called when a batch's transaction failed and none of it was kept, before its actions are rejected. */
+  onAbort?(error: unknown): void
 }
 
 interface Item {
@@ -110,6 +112,7 @@ export class GroupCommit {
           { durable: this.opts.durable },
         )
       } catch (error) {
+        this.opts.onAbort?.(error)
         for (const item of batch) item.reject(error)
         continue
       }

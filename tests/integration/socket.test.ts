@@ -1,77 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
 import { ROOT_CODE, useServers, type TestServer } from './support/server.ts'
+import { Client } from './support/wsClient.ts'
 
 const start = useServers()
-
-/** A socket client that queues what it receives, so a test reads frames in order. */
-class Client {
-  private readonly queue: string[] = []
-  private waiter: ((text: string) => void) | null = null
-  closed: { code: number } | null = null
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const text = data.toString()
-      if (this.waiter) {
-        const w = this.waiter
-        this.waiter = null
-        w(text)
-      } else this.queue.push(text)
-    })
-    ws.on('close', (code) => (this.closed = { code }))
-  }
-
-  static async open(s: TestServer, token?: string): Promise<Client> {
-    const base = (await s.listen()).replace(/^http/, 'ws')
-    const ws = new WebSocket(`${base}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`)
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve())
-      ws.once('error', reject)
-    })
-    return new Client(ws)
-  }
-
-  send(frame: unknown) {
-    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame))
-  }
-
-  /** The next text frame, or a failure after `ms`. */
-  nextText(ms = 2000): Promise<string> {
-    const queued = this.queue.shift()
-    if (queued !== undefined) return Promise.resolve(queued)
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiter = null
-        reject(new Error('no frame received'))
-      }, ms)
-      this.waiter = (text) => {
-        clearTimeout(timer)
-        resolve(text)
-      }
-    })
-  }
-
-  async next<T = Record<string, unknown>>(ms?: number): Promise<T> {
-    return JSON.parse(await this.nextText(ms)) as T
-  }
-
-  /** True when nothing arrives within `ms`. */
-  async silent(ms = 150): Promise<boolean> {
-    return this.nextText(ms).then(
-      () => false,
-      () => true,
-    )
-  }
-
-  get open() {
-    return this.ws.readyState === WebSocket.OPEN
-  }
-
-  close() {
-    this.ws.close()
-  }
-}
 
 describe('/ws socket', () => {
   it("'ping' text is answered with 'pong'", async () => {
@@ -175,14 +106,14 @@ describe('/ws socket', () => {
 })
 
 describe('/ws streams', () => {
-  /** A public ticker family with a snapshot on subscribe, and the private user@balance family. */
+  /** A public ticker family with a snapshot on subscribe, and the private user@test family. */
   function registerFamilies(s: TestServer) {
     s.hub.register({
       matches: (stream) => stream.startsWith('tickers:'),
       private: false,
       onSubscribe: (conn, stream) => conn.send({ arg: { channel: 'tickers', instId: stream.slice(8) }, action: 'snapshot', data: [{ last: '1' }] }),
     })
-    s.hub.register({ matches: (stream) => stream === 'user@balance', private: true })
+    s.hub.register({ matches: (stream) => stream === 'user@test', private: true })
   }
 
   it('SUBSCRIBE is acknowledged with { id, result: null }, then the stream’s snapshot and pushes follow', async () => {
@@ -207,7 +138,7 @@ describe('/ws streams', () => {
     registerFamilies(s)
     for (const token of [undefined, 'garbage-token-that-is-long-enough']) {
       const c = await Client.open(s, token)
-      c.send({ method: 'SUBSCRIBE', params: ['user@balance'], id: 4 })
+      c.send({ method: 'SUBSCRIBE', params: ['user@test'], id: 4 })
       expect(await c.next()).toMatchObject({ id: 4, error: { code: 401 } })
       c.close()
     }
@@ -221,14 +152,14 @@ describe('/ws streams', () => {
     const a = await Client.open(s, alice.token)
     const b = await Client.open(s, bob.token)
     for (const c of [a, b]) {
-      c.send({ method: 'SUBSCRIBE', params: ['user@balance'], id: 1 })
+      c.send({ method: 'SUBSCRIBE', params: ['user@test'], id: 1 })
       expect(await c.next()).toEqual({ id: 1, result: null })
     }
-    s.hub.publishToUser(alice.userId, 'user@balance', { arg: { channel: 'balance' }, action: 'update', data: [{ ccy: 'NADI', bal: '5' }] })
+    s.hub.publishToUser(alice.userId, 'user@test', { arg: { channel: 'balance' }, action: 'update', data: [{ ccy: 'NADI', bal: '5' }] })
     expect(await a.next()).toMatchObject({ data: [{ ccy: 'NADI', bal: '5' }] })
     expect(await b.silent()).toBe(true)
     // A broadcast on the bare private name reaches nobody.
-    s.hub.publish('user@balance', { action: 'update', data: [] })
+    s.hub.publish('user@test', { action: 'update', data: [] })
     expect(await a.silent()).toBe(true)
     a.close()
     b.close()

@@ -5,7 +5,7 @@
 import { formatAmount, groupThousands } from '../../lib/format.ts'
 
 /** The chips of the filter row, after "All": the codes the server's records carry. */
-export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'withdraw_refund'] as const
+export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'trade', 'withdraw_refund'] as const
 
 /** Every type code with its own words in the locales (moneyLog.type.<code>). */
 export const KNOWN_TYPES = [
@@ -18,6 +18,8 @@ export const KNOWN_TYPES = [
   'exchange',
   'fee',
   'trade',
+  'trade_freeze',
+  'trade_release',
   'payment',
   'refund',
   'reward',

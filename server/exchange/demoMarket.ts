@@ -1,0 +1,107 @@
+// Demo mode only (issue 5 part 8): a market-making account quotes a ladder around a random-walk
+// price and a second account trades against it now and then, so a newcomer sees a living book and
+// chart. Both are platform-run users without a wallet, funded from the demo chains' custody — the
+// same double-entry money as everyone else's, visible in the audit.
+
+import { parseMoney } from '../../contract/money.ts'
+import type { Ctx } from '../context.ts'
+import { atomically } from '../db/index.ts'
+import * as ledger from '../ledger/index.ts'
+import { lotsOf, ticksOf } from './engine/index.ts'
+import { TradeRejected, type Exchange } from './exchange.ts'
+
+export interface DemoMarketOptions {
+  everyMs: number
+  /** Where the walk starts, USDT per NADI ("0.25"). */
+  referencePrice: string
+  /** Levels per side. */
+  levels?: number
+  /** Seeded randomness makes a demo reproducible; tests pass their own. */
+  random?: () => number
+}
+
+const MAKER = { code: 'DEMOMAKER', name: 'Demo market maker' }
+const TAKER = { code: 'DEMOTAKER', name: 'Demo trader' }
+const FUNDS = { USDT: 5_000_000n * 100_000_000n, NADI: 20_000_000n * 100_000_000n }
+
+async function demoUser(ctx: Ctx, who: { code: string; name: string }): Promise<number> {
+  const found = ctx.sqlite.prepare('SELECT id FROM users WHERE code = ?').get(who.code) as { id: bigint } | undefined
+  const id = found
+    ? Number(found.id)
+    : Number(ctx.sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, ?)').run(who.code, who.name, ctx.now()).lastInsertRowid)
+  await atomically(ctx, () => {
+    for (const asset of ['USDT', 'NADI'] as const) {
+      const ref = `demo:market:${who.code}:${asset}`
+      if (ledger.findPosting(ctx.sqlite, ref)) continue
+      ledger.transfer(ctx.sqlite, { ref, reason: 'demo_fund', from: ledger.custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: ledger.trade(id), asset, amount: FUNDS[asset], at: ctx.now() })
+    }
+  })
+  return id
+}
+
+/** Starts the demo market; resolves with a stop function that waits for a move in flight. */
+export async function startDemoMarket(ctx: Ctx, exchange: Exchange, opts: DemoMarketOptions): Promise<() => Promise<void>> {
+  const spec = exchange.spec
+  const random = opts.random ?? Math.random
+  const levels = opts.levels ?? 12
+  const start = parseMoney(opts.referencePrice)
+  const startTicks = start === null ? null : ticksOf(spec, start)
+  if (startTicks === null || startTicks < 100) throw new Error(`demo market: reference price "${opts.referencePrice}" is not a usable price`)
+  const maker = await demoUser(ctx, MAKER)
+  const taker = await demoUser(ctx, TAKER)
+  let mid = startTicks
+  let seq = Date.now()
+  const resting: number[] = []
+  const clientId = (tag: string) => `demo-${tag}-${(seq++).toString(36)}`
+  const lot = (nadi: number) => lotsOf(spec, BigInt(Math.round(nadi * 100)) * 1_000_000n) ?? 1
+
+  async function move(): Promise<void> {
+    // A random walk of at most ±0.4 % a step, kept within half and double the reference.
+    mid = Math.round(mid * (1 + (random() - 0.5) * 0.008))
+    mid = Math.min(Math.max(mid, Math.ceil(startTicks! / 2)), startTicks! * 2)
+    const spread = Math.max(1, Math.round(mid * 0.002))
+    const step = Math.max(1, Math.round(mid * 0.001))
+    // Requote: cancel the old ladder, place a new one.
+    const old = resting.splice(0)
+    await Promise.allSettled(old.map((id) => exchange.cancel(maker, id)))
+    const placing: Promise<unknown>[] = []
+    for (let i = 0; i < levels; i++) {
+      const size = lot(50 + random() * 950)
+      for (const side of ['buy', 'sell'] as const) {
+        const price = side === 'buy' ? mid - spread - i * step : mid + spread + i * step
+        if (price < 1) continue
+        placing.push(
+          exchange.place(maker, { side, type: 'limit', price, lots: size, clientOrderId: clientId('q') }).then((o) => {
+            if (o.status === 'pending' || o.status === 'partially_filled') resting.push(Number(o.id))
+          }),
+        )
+      }
+    }
+    await Promise.allSettled(placing)
+    // Now and then someone trades: a market order of a few hundred NADI either way.
+    if (random() < 0.45) {
+      const lots = lot(20 + random() * 400)
+      const order =
+        random() < 0.5
+          ? exchange.place(taker, { side: 'sell', type: 'market', lots, clientOrderId: clientId('t') })
+          : exchange.place(taker, { side: 'buy', type: 'market', quote: lots * mid, clientOrderId: clientId('t') })
+      await order.catch((e: unknown) => {
+        if (!(e instanceof TradeRejected)) throw e
+      })
+    }
+  }
+
+  let stopped = false
+  let inFlight: Promise<void> = Promise.resolve()
+  const timer = setInterval(() => {
+    if (stopped) return
+    inFlight = inFlight.then(move).catch((err: unknown) => ctx.log.error({ err }, 'demo market: a move failed'))
+  }, opts.everyMs)
+  timer.unref()
+  inFlight = move().catch((err: unknown) => ctx.log.error({ err }, 'demo market: the first quotes failed'))
+  return async () => {
+    stopped = true
+    clearInterval(timer)
+    await inFlight
+  }
+}

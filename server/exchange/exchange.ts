@@ -1,0 +1,513 @@
+// The NADI/USDT market as a service (DESIGN §8): the pure engine in memory, every accepted command
+// journaled, every money consequence posted through the ledger, all of one command in one savepoint of
+// a group-committed transaction. An order is acknowledged only after that commit: acknowledged orders
+// survive a crash, and the book is rebuilt at start by replaying the journal.
+//
+// One command, inside the batch's transaction:
+//   place:  freeze what it needs in the trade account → journal → engine.apply → per fill: the
+//           settlement posting, the fill and both deals → per finished order: release what it still
+//           holds → order rows
+//   cancel: journal → engine.apply → release → order row
+// A refusal before engine.apply (bad input, insufficient funds) rolls its savepoint back and changes
+// nothing. A failure after it would leave the engine ahead of the database, so the engine is rebuilt
+// from the journal (which that rollback kept consistent with the money) before the next batch.
+//
+// After each commit, what the batch did is published: book updates (seqId/prevSeqId, checksum),
+// trades, candles, the ticker, and to their owners only user@update_order and user@balance.
+
+import type { BookData, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
+import { BARS, type Bar } from '../../contract/trade.ts'
+import { formatMoney } from '../../contract/money.ts'
+import type { Connection } from '../db/index.ts'
+import { GroupCommit } from '../db/groupCommit.ts'
+import * as ledger from '../ledger/index.ts'
+import {
+  Engine,
+  frozenForPlace,
+  priceUnits,
+  quoteStep,
+  releaseOnDone,
+  settleFill,
+  sizeUnits,
+  type Command,
+  type EngineSink,
+  type Fees,
+  type MarketSpec,
+  type Order as EngineOrder,
+  type PlaceCommand,
+  type RejectReason,
+} from './engine/index.ts'
+import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
+import { exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
+
+/** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
+export class TradeRejected extends Error {
+  constructor(
+    readonly reason: RejectReason | 'insufficient_funds',
+    readonly detail: { asset?: string; current?: bigint; required?: bigint } = {},
+  ) {
+    super(`order refused: ${reason}`)
+    this.name = 'TradeRejected'
+  }
+}
+
+export interface Publisher {
+  /** A push to every subscriber of a public stream. */
+  publish(stream: string, frame: unknown): void
+  /** A push on a private stream to one user's connections only. */
+  publishToUser(userId: number, stream: string, frame: unknown): void
+}
+
+export interface ExchangeOptions {
+  conn: Connection
+  spec: MarketSpec
+  fees: Fees
+  now: () => number
+  publisher?: Publisher
+  log?: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void }
+  /** Group commit limits (DESIGN: at most ~5 ms or 500 commands per flush). */
+  maxBatch?: number
+  maxDelayMs?: number
+}
+
+/** What the caller asks for, already converted to the engine's integers (spec.ts). */
+export type PlaceInput =
+  | { side: Side; type: 'limit'; price: number; lots: number; clientOrderId: string }
+  | { side: 'sell'; type: 'market'; lots: number; clientOrderId: string }
+  | { side: 'buy'; type: 'market'; quote: number; clientOrderId: string }
+
+interface FillEffect {
+  fillId: number
+  makerOrderId: number
+  takerOrderId: number
+  takerSide: Side
+  price: number
+  lots: number
+  quote: number
+  ts: number
+}
+
+/** What one committed command did, for publishing after the commit. */
+interface Effects {
+  levels: { side: Side; price: number; lots: number }[]
+  fills: FillEffect[]
+  orders: Set<number>
+  users: Set<number>
+}
+
+const OPEN: ReadonlySet<string> = new Set(['pending', 'partially_filled'])
+
+export class Exchange {
+  readonly spec: MarketSpec
+  readonly fees: Fees
+  private engine: Engine
+  private readonly st: ExchangeStatements
+  private readonly gc: GroupCommit
+  private feed = new BookFeed()
+  readonly candles = new CandleBook()
+  readonly ticker = new TickerWindow()
+  readonly trades = new TradeRing()
+  private nextOrderId = 1
+  private nextFillId = 1
+  private batch: Effects[] = []
+  /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
+  private diverged = false
+  private cur: Effects | null = null
+  private refused: RejectReason | null = null
+  private readonly sink: EngineSink
+
+  constructor(private readonly o: ExchangeOptions) {
+    this.spec = o.spec
+    this.fees = o.fees
+    this.engine = new Engine(o.spec)
+    this.st = exchangeStatements(o.conn.sqlite)
+    this.gc = new GroupCommit(o.conn, {
+      maxBatch: o.maxBatch ?? 500,
+      maxDelayMs: o.maxDelayMs ?? 0,
+      onCommit: () => this.afterCommit(),
+      onAbort: (e) => {
+        this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
+        this.batch = []
+        this.rebuild()
+      },
+    })
+    const effects = () => this.cur as Effects
+    this.sink = {
+      accepted: () => {},
+      rejected: (_cmd, reason) => {
+        this.refused = reason
+      },
+      fill: (maker, taker, price, lots, quote) => {
+        effects().fills.push({ fillId: this.nextFillId++, makerOrderId: maker.id, takerOrderId: taker.id, takerSide: taker.side, price, lots, quote, ts: taker.ts })
+        effects().orders.add(maker.id)
+        effects().users.add(maker.userId)
+      },
+      done: (order) => {
+        // The engine forgets a finished order; its command's writes still need it.
+        this.doneOrders.set(order.id, order)
+        effects().orders.add(order.id)
+        effects().users.add(order.userId)
+      },
+      level: (side, price, lots) => {
+        effects().levels.push({ side, price, lots })
+      },
+    }
+  }
+
+  // ── Start: rebuild from the journal ───────────────────────────────────────────────────────────
+
+  /** Replays the journal into a fresh engine and reloads market data. Call once before serving. */
+  start(): void {
+    this.rebuild()
+    this.loadMarketData()
+  }
+
+  private rebuild(): void {
+    const engine = new Engine(this.spec)
+    let last = 0
+    const quiet: EngineSink = { accepted() {}, rejected() {}, fill() {}, done() {}, level() {} }
+    for (const r of this.st.journal.iterate(this.spec.instId) as IterableIterator<{ command: string }>) {
+      const cmd = JSON.parse(r.command) as Command
+      if (!engine.apply(cmd, quiet)) throw new Error(`exchange: journal command was refused on replay: ${r.command}`)
+      if (cmd.kind === 'place') last = Math.max(last, cmd.orderId)
+    }
+    this.engine = engine
+    const maxOrder = Number((this.st.maxOrderId.get() as { id: bigint | null }).id ?? 0n)
+    const maxFill = Number((this.st.maxFillId.get() as { id: bigint | null }).id ?? 0n)
+    this.nextOrderId = Math.max(this.nextOrderId, last + 1, maxOrder + 1)
+    this.nextFillId = Math.max(this.nextFillId, maxFill + 1)
+    this.diverged = false
+    this.checkAgainstOrders()
+    // A new feed, its levels from the rebuilt book; subscribers get a fresh snapshot.
+    const feed = new BookFeed({ startSeqId: this.feed.seqId + 1 })
+    for (const side of ['buy', 'sell'] as const) {
+      for (const [price, lots] of engine.levels(side, Number.MAX_SAFE_INTEGER)) feed.change(side, priceUnits(this.spec, price), sizeUnits(this.spec, lots))
+    }
+    feed.flush(this.o.now())
+    this.feed = feed
+    this.o.publisher?.publish(`books:${this.spec.instId}`, this.bookFrame('snapshot', feed.snapshot(this.o.now())))
+  }
+
+  /** The replayed book must hold exactly the orders the database calls open: anything else is a bug to shout about. */
+  private checkAgainstOrders(): void {
+    const open = new Map<number, bigint>()
+    for (const r of this.st.openOrders.iterate(this.spec.instId) as IterableIterator<{ id: bigint; filled: bigint }>) open.set(Number(r.id), r.filled)
+    let mismatch = open.size !== this.engine.openCount
+    for (const o of this.engine.openOrders()) {
+      const filled = open.get(o.id)
+      if (filled === undefined || filled !== sizeUnits(this.spec, o.filledLots)) mismatch = true
+    }
+    if (mismatch) throw new Error(`exchange: the replayed book (${this.engine.openCount} open) disagrees with trade_orders (${open.size} open)`)
+  }
+
+  private loadMarketData(): void {
+    const now = this.o.now()
+    let resumeFrom = Number.MAX_SAFE_INTEGER
+    for (const bar of BARS) {
+      const rows = (this.st.lastCandles.all(this.spec.instId, bar, this.candles.keep) as CandleRow[]).reverse()
+      const candles: CandleState[] = rows.map((r) => ({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }))
+      // The newest stored candle may miss fills committed after it was saved: it is rebuilt from them.
+      const newest = candles.pop()
+      if (candles.length) this.candles.load(bar, candles)
+      resumeFrom = Math.min(resumeFrom, newest ? newest.ts : 0)
+    }
+    const dayAgo = now - 24 * 3600_000
+    for (const f of this.st.fillsSince.iterate(this.spec.instId, Math.min(resumeFrom, dayAgo)) as IterableIterator<FillRow>) {
+      const ts = Number(f.created_at)
+      if (ts >= resumeFrom) this.candles.onTrade(ts, f.price, f.size, f.quote)
+      if (ts >= dayAgo) this.ticker.onTrade(ts, f.price, f.size, f.quote)
+    }
+    const recent = (this.st.recentFills.all(this.spec.instId, 100) as FillRow[]).reverse()
+    for (const f of recent) this.trades.push({ tradeId: Number(f.id), price: f.price, size: f.size, takerSide: f.taker_side, ts: Number(f.created_at) })
+  }
+
+  // ── Commands ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Places an order for the user; resolves with it once durable. The same clientOrderId again answers
+   * the order it placed the first time, whatever else differs. Refusals: TradeRejected.
+   */
+  place(userId: number, input: PlaceInput): Promise<OrderRow> {
+    return this.gc.submit(() => this.placeNow(userId, input))
+  }
+
+  /** Cancels one of the user's open orders; resolves with it once durable. */
+  cancel(userId: number, orderId: number): Promise<OrderRow> {
+    return this.gc.submit(() => this.cancelNow(userId, orderId))
+  }
+
+  /** Waits for what is queued to commit and stops taking commands. */
+  close(): Promise<void> {
+    return this.gc.close()
+  }
+
+  private placeNow(userId: number, input: PlaceInput): OrderRow {
+    const sqlite = this.o.conn.sqlite
+    const existing = this.st.orderByClientId.get(userId, input.clientOrderId) as OrderRow | undefined
+    if (existing) return existing
+    const ts = this.o.now()
+    const orderId = this.nextOrderId
+    const cmd: PlaceCommand =
+      input.type === 'limit'
+        ? { kind: 'place', orderId, userId, side: input.side, type: 'limit', price: input.price, lots: input.lots, ts }
+        : input.side === 'sell'
+          ? { kind: 'place', orderId, userId, side: 'sell', type: 'market', lots: input.lots, ts }
+          : { kind: 'place', orderId, userId, side: 'buy', type: 'market', quote: input.quote, ts }
+    const hold = frozenForPlace(this.spec, cmd)
+    // The caller checked the market's rules (toPlaceInput); should the engine still refuse, its
+    // savepoint takes the freeze, the order row and the journal entry back with it.
+    try {
+      ledger.freeze(sqlite, { ref: `order:${orderId}:freeze`, reason: 'trade_freeze', account: ledger.trade(userId), asset: hold.asset, amount: hold.amount, at: ts, meta: { order: orderId } })
+    } catch (e) {
+      if (e instanceof ledger.InsufficientFunds) throw new TradeRejected('insufficient_funds', { asset: hold.asset, current: e.current, required: e.required })
+      throw e
+    }
+    this.nextOrderId++
+    this.st.insertOrder.run(
+      orderId,
+      userId,
+      input.clientOrderId,
+      this.spec.instId,
+      cmd.side,
+      cmd.type,
+      cmd.type === 'limit' ? priceUnits(this.spec, cmd.price) : null,
+      cmd.type === 'limit' || cmd.side === 'sell' ? sizeUnits(this.spec, cmd.lots) : null,
+      cmd.type === 'market' && cmd.side === 'buy' ? BigInt(cmd.quote) * quoteStep(this.spec) : null,
+      cmd.side === 'buy' ? 'NADI' : 'USDT',
+      hold.amount,
+      ts,
+      ts,
+    )
+    this.run(cmd, userId)
+    return this.st.orderById.get(orderId) as OrderRow
+  }
+
+  private cancelNow(userId: number, orderId: number): OrderRow {
+    const order = this.engine.order(orderId)
+    if (!order || order.userId !== userId) throw new TradeRejected(order ? 'not_owner' : 'unknown_order')
+    this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId)
+    return this.st.orderById.get(orderId) as OrderRow
+  }
+
+  /** Journals and applies an accepted command, then writes what it did. */
+  private run(cmd: Command, userId: number): void {
+    this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts)
+    const effects: Effects = { levels: [], fills: [], orders: new Set([cmd.orderId]), users: new Set([userId]) }
+    this.cur = effects
+    this.refused = null
+    const accepted = this.engine.apply(cmd, this.sink)
+    this.cur = null
+    // A refused command changed nothing in the engine; throwing rolls back what was written for it.
+    if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
+    try {
+      this.write(cmd, effects)
+    } catch (e) {
+      this.diverged = true
+      throw e
+    }
+    this.batch.push(effects)
+  }
+
+  private write(cmd: Command, effects: Effects): void {
+    const sqlite = this.o.conn.sqlite
+    const spec = this.spec
+    for (const f of effects.fills) {
+      const maker = this.engine.order(f.makerOrderId) ?? this.doneOrders.get(f.makerOrderId)
+      const taker = this.engine.order(f.takerOrderId) ?? this.doneOrders.get(f.takerOrderId)
+      if (!maker || !taker) throw new Error(`exchange: fill ${f.fillId} of unknown orders`)
+      const s = settleFill(spec, this.fees, { makerSide: maker.side, price: f.price, lots: f.lots, quote: f.quote })
+      const buyer = maker.side === 'buy' ? maker : taker
+      const seller = maker.side === 'buy' ? taker : maker
+      const moves: ledger.Move[] = [
+        { from: ledger.trade(buyer.userId), to: ledger.trade(seller.userId), asset: 'USDT', amount: s.sellerReceives, fromBucket: 'frozen' },
+        { from: ledger.trade(seller.userId), to: ledger.trade(buyer.userId), asset: 'NADI', amount: s.buyerReceives, fromBucket: 'frozen' },
+      ]
+      if (s.sellerFee > 0n) moves.push({ from: ledger.trade(buyer.userId), to: ledger.FEES, asset: 'USDT', amount: s.sellerFee, fromBucket: 'frozen' })
+      if (s.buyerFee > 0n) moves.push({ from: ledger.trade(seller.userId), to: ledger.FEES, asset: 'NADI', amount: s.buyerFee, fromBucket: 'frozen' })
+      ledger.post(sqlite, { ref: `fill:${f.fillId}`, reason: 'trade', userId: null, moves: moves.filter((m) => m.amount > 0n), at: f.ts, meta: { fill: f.fillId } })
+      const price = priceUnits(spec, f.price)
+      this.st.insertFill.run(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
+      this.st.insertDeal.run(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
+      this.st.insertDeal.run(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
+      this.st.addFee.run(s.buyerFee, buyer.id)
+      this.st.addFee.run(s.sellerFee, seller.id)
+    }
+    for (const id of effects.orders) {
+      const o = this.engine.order(id) ?? this.doneOrders.get(id)
+      if (!o) continue
+      if (!OPEN.has(o.status)) {
+        const release = releaseOnDone(spec, o)
+        if (release.amount > 0n) {
+          ledger.unfreeze(sqlite, { ref: `order:${id}:release`, reason: 'trade_release', account: ledger.trade(o.userId), asset: release.asset, amount: release.amount, at: cmd.ts, meta: { order: id } })
+        }
+      }
+      this.st.updateOrder.run(sizeUnits(spec, o.filledLots), BigInt(o.filledQuote) * quoteStep(spec), o.status, cmd.ts, id)
+    }
+    this.doneOrders.clear()
+  }
+
+  /** Orders that finished during the command being written (the engine forgets them). */
+  private readonly doneOrders = new Map<number, EngineOrder>()
+
+  // ── After a commit: publish ───────────────────────────────────────────────────────────────────
+
+  private afterCommit(): void {
+    const batch = this.batch
+    this.batch = []
+    if (this.diverged) this.rebuild()
+    const pub = this.o.publisher
+    const inst = this.spec.instId
+    const orders = new Set<number>()
+    const users = new Set<number>()
+    const candles = new Map<string, CandleChange>()
+    let traded = false
+    for (const e of batch) {
+      for (const l of e.levels) this.feed.change(l.side, priceUnits(this.spec, l.price), sizeUnits(this.spec, l.lots))
+      for (const f of e.fills) {
+        const price = priceUnits(this.spec, f.price)
+        const size = sizeUnits(this.spec, f.lots)
+        const quote = BigInt(f.quote) * quoteStep(this.spec)
+        for (const c of this.candles.onTrade(f.ts, price, size, quote)) candles.set(`${c.bar}:${c.candle.ts}`, c)
+        this.ticker.onTrade(f.ts, price, size, quote)
+        const t = this.trades.push({ tradeId: f.fillId, price, size, takerSide: f.takerSide, ts: f.ts })
+        pub?.publish(`trades:${inst}`, { arg: { channel: 'trades', instId: inst }, action: 'update', data: [t] })
+        traded = true
+      }
+      for (const id of e.orders) orders.add(id)
+      for (const u of e.users) users.add(u)
+    }
+    const now = this.o.now()
+    const book = this.feed.flush(now)
+    if (book) pub?.publish(`books:${inst}`, this.bookFrame('update', book))
+    if (traded) {
+      pub?.publish(`tickers:${inst}`, { arg: { channel: 'tickers', instId: inst }, action: 'update', data: [this.ticker.toWire(now)] })
+      for (const c of candles.values()) {
+        pub?.publish(`candle${c.bar}:${inst}`, { arg: { channel: `candle${c.bar}`, instId: inst }, action: 'update', data: [candleToWire(c.candle)] })
+      }
+      this.saveCandles([...candles.values()])
+    }
+    if (!pub) return
+    for (const id of orders) {
+      const row = this.st.orderById.get(id) as OrderRow | undefined
+      if (row) pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
+    }
+    for (const u of users) pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: this.tradeBalances(u) })
+  }
+
+  /** Candles as they stand, saved so history outlives the process (best effort: fills can rebuild them). */
+  private saveCandles(changes: CandleChange[]): void {
+    if (!changes.length) return
+    const sqlite = this.o.conn.sqlite
+    setImmediate(() => {
+      try {
+        if (sqlite.open && !sqlite.inTransaction) {
+          sqlite.transaction(() => {
+            for (const { bar, candle: c } of changes) this.st.upsertCandle.run(this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote)
+          })()
+        }
+      } catch (e) {
+        this.o.log?.error({ err: e }, 'exchange: saving candles failed (they are rebuilt from fills at start)')
+      }
+    })
+  }
+
+  private bookFrame(action: 'snapshot' | 'update', data: BookData) {
+    return { arg: { channel: 'books', instId: this.spec.instId }, action, data: [data] }
+  }
+
+  get conn(): Connection {
+    return this.o.conn
+  }
+
+  now(): number {
+    return this.o.now()
+  }
+
+  // ── Reads ─────────────────────────────────────────────────────────────────────────────────────
+
+  bookSnapshot(): BookData {
+    return this.feed.snapshot(this.o.now())
+  }
+
+  depth(n: number) {
+    return this.feed.depth(n, this.o.now())
+  }
+
+  /** The last trade's price, units of 1e-8 (the wallet's exchange quotes at it once the market trades). */
+  lastPrice(): bigint | null {
+    const c = this.candles.current('1m')
+    return c ? c.close : null
+  }
+
+  history(bar: Bar, before: number | undefined, limit: number): CandleState[] {
+    const mem = this.candles.history(bar, before, limit)
+    if (mem.length >= limit) return mem
+    // Memory holds the newest candles; what is older than its oldest comes from the saved ones.
+    const edge = mem.length ? mem[0]!.ts : (before ?? Number.MAX_SAFE_INTEGER)
+    const older = (this.st.candlesBefore.all(this.spec.instId, bar, edge, limit - mem.length) as CandleRow[]).reverse()
+    return [...older.map((r) => ({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote })), ...mem]
+  }
+
+  tradeBalances(userId: number) {
+    const b = ledger.balances(this.o.conn.sqlite, userId)
+    return (['USDT', 'NADI'] as const).map((asset) => ({ asset, account: 'trade' as const, available: formatMoney(b[asset].trade.available), frozen: formatMoney(b[asset].trade.frozen) }))
+  }
+
+  /** For tests and the audit: what the open orders hold, per user and asset. */
+  frozenByOrders(): Map<string, bigint> {
+    const out = new Map<string, bigint>()
+    for (const o of this.engine.openOrders()) {
+      const f = frozenForPlace(this.spec, o)
+      const spent = o.side === 'buy' ? BigInt(o.filledQuote) * quoteStep(this.spec) : sizeUnits(this.spec, o.filledLots)
+      const key = `${o.userId}:${f.asset}`
+      out.set(key, (out.get(key) ?? 0n) + f.amount - spent)
+    }
+    return out
+  }
+
+  engineSnapshot() {
+    return this.engine.snapshot()
+  }
+}
+
+interface CandleRow {
+  ts: bigint
+  open: bigint
+  high: bigint
+  low: bigint
+  close: bigint
+  vol: bigint
+  vol_quote: bigint
+}
+
+interface FillRow {
+  id: bigint
+  price: bigint
+  size: bigint
+  quote: bigint
+  taker_side: Side
+  created_at: bigint
+}
+
+const money = (v: bigint | null) => (v === null ? null : formatMoney(v))
+
+export function toWireOrder(r: OrderRow): WireOrder {
+  return {
+    id: Number(r.id),
+    client_order_id: r.client_order_id,
+    inst_id: 'NADI-USDT',
+    side: r.side,
+    type: r.type,
+    price: money(r.price),
+    size: money(r.size),
+    quote_amount: money(r.quote_amount),
+    filled: formatMoney(r.filled),
+    filled_quote: formatMoney(r.filled_quote),
+    avg_price: r.filled > 0n ? formatMoney((r.filled_quote * 100_000_000n) / r.filled) : null,
+    fee: formatMoney(r.fee),
+    fee_asset: r.fee_asset,
+    status: r.status as OrderStatus,
+    created_at: Number(r.created_at),
+    updated_at: Number(r.updated_at),
+  }
+}

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3'
+import type { Side } from '../../contract/trade.ts'
+
+// The exchange's SQL: synchronous, prepared once, plain and portable like the ledger's (a command's
+// writes run inside its savepoint of the group-committed transaction, no await in between).
+
+const SQL = {
+  journal: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? ORDER BY seq',
+  insertJournal: 'INSERT INTO exchange_journal (inst_id, command, created_at) VALUES (?, ?, ?)',
+  maxOrderId: 'SELECT MAX(id) AS id FROM trade_orders',
+  maxFillId: 'SELECT MAX(id) AS id FROM trade_fills',
+  openOrders: "SELECT id, filled FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled')",
+  orderById: 'SELECT * FROM trade_orders WHERE id = ?',
+  orderByClientId: 'SELECT * FROM trade_orders WHERE user_id = ? AND client_order_id = ?',
+  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, fee_asset, frozen, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, status = ?, updated_at = ? WHERE id = ?',
+  addFee: 'UPDATE trade_orders SET fee = fee + ? WHERE id = ?',
+  insertFill: 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  insertDeal: 'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  fillsSince: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? AND created_at >= ? ORDER BY id',
+  recentFills: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? ORDER BY id DESC LIMIT ?',
+  lastCandles: 'SELECT ts, open, high, low, close, vol, vol_quote FROM trade_candles WHERE inst_id = ? AND bar = ? ORDER BY ts DESC LIMIT ?',
+  candlesBefore: 'SELECT ts, open, high, low, close, vol, vol_quote FROM trade_candles WHERE inst_id = ? AND bar = ? AND ts < ? ORDER BY ts DESC LIMIT ?',
+  upsertCandle: `INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote`,
+  openOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id DESC LIMIT ? OFFSET ?",
+  countOpenOfUser: "SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')",
+  doneOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled') ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+  countDoneOfUser: "SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled')",
+  dealsOfUser: 'SELECT * FROM trade_deals WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?',
+  countDealsOfUser: 'SELECT COUNT(*) FROM trade_deals WHERE user_id = ?',
+} as const
+
+export type ExchangeStatements = { [K in keyof typeof SQL]: Database.Statement }
+
+const cache = new WeakMap<Database.Database, ExchangeStatements>()
+
+export function exchangeStatements(sqlite: Database.Database): ExchangeStatements {
+  let s = cache.get(sqlite)
+  if (!s) {
+    s = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, sqlite.prepare(sql)])) as ExchangeStatements
+    cache.set(sqlite, s)
+  }
+  return s
+}
+
+export interface OrderRow {
+  id: bigint
+  user_id: bigint
+  client_order_id: string
+  inst_id: string
+  side: Side
+  type: 'limit' | 'market'
+  price: bigint | null
+  size: bigint | null
+  quote_amount: bigint | null
+  filled: bigint
+  filled_quote: bigint
+  fee: bigint
+  fee_asset: 'NADI' | 'USDT'
+  frozen: bigint
+  status: string
+  created_at: bigint
+  updated_at: bigint
+}
+
+export interface DealRow {
+  id: bigint
+  fill_id: bigint
+  order_id: bigint
+  user_id: bigint
+  side: Side
+  role: 'maker' | 'taker'
+  price: bigint
+  size: bigint
+  quote: bigint
+  fee: bigint
+  fee_asset: 'NADI' | 'USDT'
+  created_at: bigint
+}

@@ -1,0 +1,127 @@
+import { parseMoney, formatMoney } from '../../../contract/money.ts'
+import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, Order, PlaceOrderBody, PublicTrade, Ticker } from '../../../contract/trade.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { badRequest, notFound, type ApiError } from '../../http/errors.ts'
+import { insufficient } from '../../payment/index.ts'
+import { candleToWire } from '../../exchange/marketData/index.ts'
+import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
+import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLotsOf, ticksOf, type MarketSpec } from '../../exchange/engine/index.ts'
+import { exchangeStatements, type DealRow, type OrderRow } from '../../exchange/statements.ts'
+
+// HTTP ⇄ the exchange: decimal strings in, the engine's integers through, localized refusals out.
+
+export interface TradeService {
+  market(): MarketInfo
+  ticker(): Ticker
+  depth(size: number): Depth
+  recentTrades(limit: number): { list: PublicTrade[] }
+  klines(bar: Bar, before: number | undefined, limit: number): { list: Candle[] }
+  place(userId: number, body: PlaceOrderBody): Promise<Order>
+  cancel(userId: number, body: CancelOrderBody): Promise<Order>
+  orders(userId: number, state: 'open' | 'history', page: number, pageSize: number): PagedList<Order>
+  deals(userId: number, page: number, pageSize: number): PagedList<Deal>
+}
+
+/** The body of a place, in the engine's integers, or the refusal that names what is wrong with it. */
+export function toPlaceInput(spec: MarketSpec, body: PlaceOrderBody): PlaceInput {
+  const step = (units: bigint) => formatMoney(units)
+  const price = () => {
+    const units = body.price === undefined ? null : parseMoney(body.price)
+    if (units === null || units === 0n) throw badRequest('errors.tradePriceRequired')
+    const ticks = ticksOf(spec, units)
+    if (ticks === null) throw badRequest('errors.tradePriceStep', { step: step(spec.priceStep) })
+    if (ticks > spec.maxPriceTicks) throw badRequest('errors.tradePriceRange', { max: step(priceUnits(spec, spec.maxPriceTicks)) })
+    return ticks
+  }
+  const lots = () => {
+    const units = body.size === undefined ? null : parseMoney(body.size)
+    if (units === null || units === 0n) throw badRequest('errors.tradeSizeRequired')
+    const n = lotsOf(spec, units)
+    if (n === null) throw badRequest('errors.tradeSizeStep', { step: step(spec.sizeStep) })
+    if (n < spec.minLots || n > spec.maxLots) throw badRequest('errors.tradeSizeRange', { min: step(sizeUnits(spec, spec.minLots)), max: step(sizeUnits(spec, spec.maxLots)) })
+    return n
+  }
+  const minNotional = () => badRequest('errors.tradeMinNotional', { min: step(quoteUnits(spec, spec.minNotional)) })
+  if (body.type === 'limit') {
+    const p = price()
+    const l = lots()
+    if (p * l < spec.minNotional) throw minNotional()
+    return { side: body.side, type: 'limit', price: p, lots: l, clientOrderId: body.client_order_id }
+  }
+  if (body.side === 'sell') return { side: 'sell', type: 'market', lots: lots(), clientOrderId: body.client_order_id }
+  const units = body.quote_amount === undefined ? null : parseMoney(body.quote_amount)
+  if (units === null || units === 0n) throw badRequest('errors.tradeAmountRequired')
+  const quote = tickLotsOf(spec, units)
+  if (quote === null) throw badRequest('errors.tradeAmountStep', { step: step(quoteUnits(spec, 1)) })
+  if (quote < spec.minNotional) throw minNotional()
+  if (quote > maxQuote(spec)) throw badRequest('errors.tradeAmountRange', { max: step(quoteUnits(spec, maxQuote(spec))) })
+  return { side: 'buy', type: 'market', quote, clientOrderId: body.client_order_id }
+}
+
+/** An engine refusal in the user's words. */
+export function refusal(spec: MarketSpec, e: TradeRejected): ApiError {
+  switch (e.reason) {
+    case 'insufficient_funds':
+      return insufficient(e.detail.asset ?? '', e.detail.current ?? 0n, e.detail.required ?? 0n)
+    case 'unknown_order':
+    case 'not_owner':
+      // Another user's order is as unknown to the caller as one that never existed.
+      return notFound('errors.tradeOrderNotOpen')
+    case 'bad_price':
+      return badRequest('errors.tradePriceRange', { max: formatMoney(priceUnits(spec, spec.maxPriceTicks)) })
+    case 'bad_lots':
+      return badRequest('errors.tradeSizeRange', { min: formatMoney(sizeUnits(spec, spec.minLots)), max: formatMoney(sizeUnits(spec, spec.maxLots)) })
+    case 'bad_quote':
+      return badRequest('errors.tradeAmountRange', { max: formatMoney(quoteUnits(spec, maxQuote(spec))) })
+    case 'min_notional':
+      return badRequest('errors.tradeMinNotional', { min: formatMoney(quoteUnits(spec, spec.minNotional)) })
+    default:
+      return badRequest('errors.tradeOrderInvalid')
+  }
+}
+
+const toWireDeal = (r: DealRow): Deal => ({
+  id: Number(r.id),
+  order_id: Number(r.order_id),
+  side: r.side,
+  role: r.role,
+  price: formatMoney(r.price),
+  size: formatMoney(r.size),
+  quote: formatMoney(r.quote),
+  fee: formatMoney(r.fee),
+  fee_asset: r.fee_asset,
+  created_at: Number(r.created_at),
+})
+
+export function createTradeService(exchange: Exchange): TradeService {
+  const spec = exchange.spec
+  const st = exchangeStatements(exchange.conn.sqlite)
+  const count = (stmt: typeof st.countDealsOfUser, userId: number) => Number(stmt.pluck().get(userId) as bigint)
+  const guard = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p
+    } catch (e) {
+      if (e instanceof TradeRejected) throw refusal(spec, e)
+      throw e
+    }
+  }
+  return {
+    market: () => marketInfo(spec, exchange.fees),
+    ticker: () => exchange.ticker.toWire(exchange.now()),
+    depth: (size) => exchange.depth(size),
+    recentTrades: (limit) => ({ list: exchange.trades.recent(limit) }),
+    klines: (bar, before, limit) => ({ list: exchange.history(bar, before, limit).map(candleToWire) }),
+    place: async (userId, body) => toWireOrder(await guard(exchange.place(userId, toPlaceInput(spec, body)))),
+    cancel: async (userId, body) => toWireOrder(await guard(exchange.cancel(userId, body.order_id))),
+    orders(userId, state, page, pageSize) {
+      const [list, total] =
+        state === 'open' ? [st.openOrdersOfUser, st.countOpenOfUser] : [st.doneOrdersOfUser, st.countDoneOfUser]
+      const rows = list.all(userId, pageSize, (page - 1) * pageSize) as OrderRow[]
+      return { list: rows.map(toWireOrder), total: count(total, userId) }
+    },
+    deals(userId, page, pageSize) {
+      const rows = st.dealsOfUser.all(userId, pageSize, (page - 1) * pageSize) as DealRow[]
+      return { list: rows.map(toWireDeal), total: count(st.countDealsOfUser, userId) }
+    },
+  }
+}
