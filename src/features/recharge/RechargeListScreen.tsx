@@ -11,6 +11,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList, useChainName } from '../wallet/parts.tsx'
 import { rechargeQueries } from './queries.ts'
 import { depositProgress } from './selection.ts'
+import { useMoneyPushes } from '../wallet/live.ts'
 
 function DepositStatus({ d }: { d: Deposit }) {
   const t = useT()
@@ -29,6 +30,7 @@ function DepositStatus({ d }: { d: Deposit }) {
 
 /** /recharge/list: deposits seen on chain, with their confirmations until credited. */
 export default function RechargeListScreen() {
+  useMoneyPushes()
   useSignals()
   const t = useT()
   const chainName = useChainName()

@@ -16,6 +16,7 @@ import { rechargeQueries } from './queries.ts'
 import { CHAINS, COINS, pickChain, selectionFromSearch, selectionProblem, type Selection } from './selection.ts'
 import { QrCode } from './QrCode.tsx'
 import { PayFromWallet } from './PayFromWallet.tsx'
+import { useMoneyPushes } from '../wallet/live.ts'
 
 function DepositAddress({ a }: { a: RechargeAddress }) {
   const t = useT()
@@ -53,6 +54,7 @@ function DepositAddress({ a }: { a: RechargeAddress }) {
 
 /** /recharge: a coin, then a chain (SPEC §5), then the user's own deposit address with its QR code. */
 export default function RechargeScreen() {
+  useMoneyPushes()
   useSignals()
   const t = useT()
   const chainName = useChainName()

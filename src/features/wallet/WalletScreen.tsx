@@ -17,6 +17,7 @@ import { showAmount, units } from './amount.ts'
 import { ExchangeSheet } from './ExchangeSheet.tsx'
 import { post } from '../../api/client.ts'
 import { toast } from '../../ui/toast.ts'
+import { useMoneyPushes } from './live.ts'
 
 /** Demo only: test tokens from the dev chains' faucet to the signed-in wallet, on every chain. */
 function TestTokens() {
@@ -96,6 +97,7 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
 }
 
 export default function WalletScreen() {
+  useMoneyPushes()
   useSignals()
   const t = useT()
   const [location] = useLocation()

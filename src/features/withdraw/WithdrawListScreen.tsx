@@ -11,6 +11,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList, useChainName } from '../wallet/parts.tsx'
 import { withdrawQueries } from './queries.ts'
 import { statusKey, statusTone } from './status.ts'
+import { useMoneyPushes } from '../wallet/live.ts'
 
 const TONE_CLASS = { pending: 'gold', done: 'teal', failed: 'red' } as const
 
@@ -56,6 +57,7 @@ function Row({ w }: { w: Withdrawal }) {
 
 /** /withdraw/list: withdrawals with their state (SPEC §4) and transaction hash. */
 export default function WithdrawListScreen() {
+  useMoneyPushes()
   useSignals()
   const t = useT()
   const q = useInfiniteQuery(withdrawQueries.list())

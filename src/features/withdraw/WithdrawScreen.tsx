@@ -18,6 +18,7 @@ import { AmountField, Chips, OfflineReason, ProblemText, SummaryRow, useChainNam
 import { withdrawQueries } from './queries.ts'
 import { useWithdraw } from './mutations.ts'
 import { validateWithdraw, withdrawTotals } from './validation.ts'
+import { useMoneyPushes } from '../wallet/live.ts'
 
 interface Review {
   chain: ChainKey
@@ -28,6 +29,7 @@ interface Review {
 
 /** /withdraw: NADI only, to a checksummed address, at least the minimum, the fee on top (SPEC §5, DESIGN §7). */
 export default function WithdrawScreen() {
+  useMoneyPushes()
   useSignals()
   const t = useT()
   const chainName = useChainName()
