@@ -5,6 +5,7 @@ import { Icon, type IconName } from '../ui/Icon.tsx'
 const TABS: { to: string; icon: IconName; label: string }[] = [
   { to: '/index', icon: 'home', label: 'tabs.home' },
   { to: '/notice', icon: 'bell', label: 'tabs.notice' },
+  { to: '/trade', icon: 'trade', label: 'tabs.trade' },
   { to: '/wallet', icon: 'wallet', label: 'tabs.wallet' },
   { to: '/user', icon: 'user', label: 'tabs.user' },
 ]

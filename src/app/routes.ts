@@ -54,6 +54,9 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/withdraw/list', auth: true, ...screen(() => import('../features/withdraw/WithdrawListScreen.tsx')) },
   { pattern: '/draw', auth: true, ...screen(() => import('../features/wallet/TransferScreen.tsx')) },
   { pattern: '/draw/list', auth: true, ...screen(() => import('../features/wallet/TransferListScreen.tsx')) },
+  { pattern: '/trade', auth: true, ...screen(() => import('../features/trade/TradeScreen.tsx')), tab: true },
+  { pattern: '/trade/orderList', auth: true, ...screen(() => import('../features/trade/OrderListScreen.tsx')) },
+  { pattern: '/trade/close', auth: true, ...screen(() => import('../features/trade/DealListScreen.tsx')) },
 ]
 
 export interface Match {

@@ -21,6 +21,7 @@ const PATHS = {
   exchange: 'M19.5 9A8 8 0 0 0 5 7.5M5 3.5v4h4M4.5 15A8 8 0 0 0 19 16.5m0 4v-4h-4',
   list: 'M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01',
   swap: 'M8 4v16m0 0-4-4m4 4 4-4M16 20V4m0 0-4 4m4-4 4 4',
+  trade: 'M7 3v3m0 11v4M5 6h4v11H5zM17 3v5m0 8v5m-2-13h4v8h-4z',
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -115,6 +115,6 @@ describe('ROUTES (the real table)', () => {
 
   it('every pattern starts with a slash and the tab routes are home, notice and user', () => {
     for (const r of ROUTES) expect(r.pattern.startsWith('/'), r.pattern).toBe(true)
-    expect(ROUTES.filter((r) => r.tab).map((r) => r.pattern).sort()).toEqual(['/index', '/notice', '/user', '/wallet'])
+    expect(ROUTES.filter((r) => r.tab).map((r) => r.pattern).sort()).toEqual(['/index', '/notice', '/trade', '/user', '/wallet'])
   })
 })

@@ -24,7 +24,7 @@ const state = (n: number): PersistedClient => ({ timestamp: n, buster: 'test', c
 function clientWith(user: string): QueryClient {
   const qc = new QueryClient()
   qc.setQueryData(['user', 'info'], { name: user })
-  qc.setQueryData(['trade', 'orders'], [{ id: 1 }])
+  qc.setQueryData(['tradeLive', 'book'], [{ id: 1 }])
   return qc
 }
 
@@ -63,7 +63,7 @@ describe('query cache persister', () => {
   it('queries outside the allow-list are not saved', async () => {
     await save('u:1', clientWith('ana'))
     const qc = await restore('u:1')
-    expect(qc.getQueryData(['trade', 'orders'])).toBeUndefined()
+    expect(qc.getQueryData(['tradeLive', 'book'])).toBeUndefined()
     const saved = await readPersistedClient('u:1')
     expect(saved?.clientState.queries.map((q) => q.queryKey)).toEqual([['user', 'info']])
   })
@@ -115,11 +115,11 @@ describe('query cache persister', () => {
 describe('what is persisted', () => {
   const q = (key: unknown[], status = 'success') => ({ queryKey: key, state: { status } })
 
-  it.each(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw'])('successful "%s" queries are persisted', (root) => {
+  it.each(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw', 'trade'])('successful "%s" queries are persisted', (root) => {
     expect(shouldPersistQuery(q([root, 'list', { page: 1 }]))).toBe(true)
   })
 
-  it.each([['trade'], ['kline'], ['exchangeQuote'], [{ root: 'user' }], []])('queries rooted at %j are not persisted', (...key) => {
+  it.each([['tradeLive'], ['kline'], ['exchangeQuote'], [{ root: 'user' }], []])('queries rooted at %j are not persisted', (...key) => {
     expect(shouldPersistQuery(q(key))).toBe(false)
   })
 
