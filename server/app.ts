@@ -170,6 +170,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     log: app.log,
     maxBatch: config.trade.maxBatch,
     maxDelayMs: config.trade.maxDelayMs,
+    snapshotEvery: config.trade.snapshotEvery,
   })
   exchange.start()
   // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).

@@ -112,6 +112,8 @@ export interface Config {
     /** Group commit: a batch commits after at most this long, or at this many commands. */
     maxDelayMs: number
     maxBatch: number
+    /** The book is snapshotted every this many commands; a start replays only the journal after the newest snapshot. */
+    snapshotEvery: number
     /** Demo mode: a market-making account quotes around a random walk and trades now and then. */
     demoMarket: boolean
     /** How often the demo market moves, ms. */
@@ -297,6 +299,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       takerFeePpm: envInt(env, 'NADI_TRADE_TAKER_FEE_PPM', 1000, 0, 100_000),
       maxDelayMs: envInt(env, 'NADI_TRADE_MAX_DELAY_MS', 0, 0, 50),
       maxBatch: envInt(env, 'NADI_TRADE_MAX_BATCH', 500, 1, 5000),
+      snapshotEvery: envInt(env, 'NADI_TRADE_SNAPSHOT_EVERY', 10_000, 1, 10_000_000),
       demoMarket: str(env, 'NADI_DEMO_MARKET', demo && nodeEnv === 'development' ? '1' : '0') === '1',
       demoMarketEveryMs: envInt(env, 'NADI_DEMO_MARKET_EVERY_MS', 1500, 100, 600_000),
     },

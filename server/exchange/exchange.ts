@@ -31,6 +31,7 @@ import {
   sizeUnits,
   type Command,
   type EngineSink,
+  type EngineSnapshot,
   type Fees,
   type MarketSpec,
   type Order as EngineOrder,
@@ -65,6 +66,8 @@ export interface ExchangeOptions {
   now: () => number
   publisher?: Publisher
   log?: { error(obj: unknown, msg?: string): void; info(obj: unknown, msg?: string): void }
+  /** A snapshot of the book is saved every this many commands; a start replays only the journal after the newest. */
+  snapshotEvery?: number
   /** Group commit limits (DESIGN: at most ~5 ms or 500 commands per flush). */
   maxBatch?: number
   maxDelayMs?: number
@@ -114,6 +117,7 @@ export class Exchange {
   private diverged = false
   private cur: Effects | null = null
   private refused: RejectReason | null = null
+  private sinceSnapshot = 0
   private readonly sink: EngineSink
 
   constructor(private readonly o: ExchangeOptions) {
@@ -163,10 +167,11 @@ export class Exchange {
   }
 
   private rebuild(): void {
-    const engine = new Engine(this.spec)
-    let last = 0
+    const snap = this.st.latestSnapshot.get(this.spec.instId) as { seq: bigint; body: string } | undefined
+    const engine = snap ? Engine.restore(JSON.parse(snap.body) as EngineSnapshot, this.spec) : new Engine(this.spec)
+    let last = engine.lastOrderId
     const quiet: EngineSink = { accepted() {}, rejected() {}, fill() {}, done() {}, level() {} }
-    for (const r of this.st.journal.iterate(this.spec.instId) as IterableIterator<{ command: string }>) {
+    for (const r of this.st.journalAfter.iterate(this.spec.instId, snap?.seq ?? 0n) as IterableIterator<{ command: string }>) {
       const cmd = JSON.parse(r.command) as Command
       if (!engine.apply(cmd, quiet)) throw new Error(`exchange: journal command was refused on replay: ${r.command}`)
       if (cmd.kind === 'place') last = Math.max(last, cmd.orderId)
@@ -292,6 +297,7 @@ export class Exchange {
   /** Journals and applies an accepted command, then writes what it did. */
   private run(cmd: Command, userId: number): void {
     this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts)
+    this.sinceSnapshot++
     const effects: Effects = { levels: [], fills: [], orders: new Set([cmd.orderId]), users: new Set([userId]) }
     this.cur = effects
     this.refused = null
@@ -355,6 +361,15 @@ export class Exchange {
     const batch = this.batch
     this.batch = []
     if (this.diverged) this.rebuild()
+    if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000)) {
+      this.sinceSnapshot = 0
+      // In a batch of its own turn: the book as it stands after every journal entry committed before it.
+      void this.gc
+        .submit(() => {
+          if (!this.diverged) this.st.insertSnapshot.run(this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
+        })
+        .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
+    }
     const pub = this.o.publisher
     const inst = this.spec.instId
     const orders = new Set<number>()

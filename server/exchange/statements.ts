@@ -5,7 +5,9 @@ import type { Side } from '../../contract/trade.ts'
 // writes run inside its savepoint of the group-committed transaction, no await in between).
 
 const SQL = {
-  journal: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? ORDER BY seq',
+  journalAfter: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? AND seq > ? ORDER BY seq',
+  latestSnapshot: 'SELECT seq, body FROM exchange_snapshots WHERE inst_id = ? ORDER BY seq DESC LIMIT 1',
+  insertSnapshot: 'INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) SELECT MAX(seq), ?, ?, ? FROM exchange_journal HAVING MAX(seq) IS NOT NULL',
   insertJournal: 'INSERT INTO exchange_journal (inst_id, command, created_at) VALUES (?, ?, ?)',
   maxOrderId: 'SELECT MAX(id) AS id FROM trade_orders',
   maxFillId: 'SELECT MAX(id) AS id FROM trade_fills',

@@ -182,13 +182,16 @@ describe('the market data', () => {
 describe('journal and recovery', () => {
   it('a restart rebuilds the same book from the journal; resting orders still fill after it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-restart-'))
-    const env = { NADI_DB_FILE: path.join(dir, 'db.sqlite') }
+    // A snapshot every 4 commands: the restart restores the newest one and replays the journal after it.
+    const env = { NADI_DB_FILE: path.join(dir, 'db.sqlite'), NADI_TRADE_SNAPSHOT_EVERY: '4' }
     try {
       const s1 = await boot(env)
       const { alice, bob } = await twoTraders(s1)
       for (let i = 0; i < 5; i++) await place(s1, alice, limit('sell', `0.3${i}`, '10'))
       for (let i = 0; i < 5; i++) await place(s1, bob, limit('buy', `0.2${i}`, '10'))
       await place(s1, bob, limit('buy', '0.31', '15'))
+      await new Promise((r) => setTimeout(r, 50)) // let the last snapshot's batch commit
+      expect(s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
       const snapshot = s1.exchange.engineSnapshot()
       const depth = (await s1.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       live.splice(live.indexOf(s1), 1)
