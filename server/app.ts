@@ -47,6 +47,8 @@ import { defaultSpec } from './exchange/engine/index.ts'
 import { marketStreams } from './exchange/streams.ts'
 import { startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
+import { ordersRoutes } from './modules/orders/routes.ts'
+import { createOrdersService, startOrderExpiry } from './modules/orders/service.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
@@ -179,6 +181,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   tradeRoutes(app, createTradeService(exchange))
 
   walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
+  ordersRoutes(app, createOrdersService(ctx))
   rechargeRoutes(app, createRechargeService(ctx))
   const withdrawConfig = withdrawSettings()
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
@@ -223,6 +226,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // On-chain payments (server/payment): verified and confirmed by a pass every second on dev chains.
   const stopPaymentChecker = startPaymentChecker(ctx)
   app.addHook('preClose', async () => stopPaymentChecker())
+  // Unpaid orders are cancelled once their time is up (SPEC §4).
+  const stopOrderExpiry = startOrderExpiry(ctx)
+  app.addHook('preClose', async () => stopOrderExpiry())
 
   // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
   // stopping waits for a pass in flight, before the chains close.

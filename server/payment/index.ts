@@ -80,6 +80,11 @@ export interface BalancePaymentInput {
   amount: bigint
   /** Who receives it; TREASURY when left out. */
   payee?: ledger.AccountRef
+  /**
+   * Runs inside the payment's transaction before anything is written; throw to refuse (e.g. the order
+   * was cancelled a moment ago). The caller's own rules and the payment commit together or not at all.
+   */
+  guard?: () => void
 }
 
 export interface ChainPaymentInput extends BalancePaymentInput {
@@ -219,6 +224,7 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
       if (open.method === 'balance' && open.status === 'paid' && sameOrder(open, c)) return toPayment(open)
       throw orderTaken(open)
     }
+    input.guard?.()
     const current = ledger.balance(ctx.sqlite, ledger.fund(c.userId), c.asset).available
     if (current < c.amount) throw insufficient(c.asset, current, c.amount)
     const r = row(
@@ -312,6 +318,7 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
     }
     const open = openPaymentOf(ctx, c.orderRef)
     if (open) throw orderTaken(open)
+    input.guard?.()
     const r = row(
       ctx.sqlite,
       ctx.db

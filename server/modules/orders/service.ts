@@ -1,0 +1,199 @@
+import crypto from 'node:crypto'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { PayOnChainBody, PayOrder, PayOrderStatus, PayOrderType, PayTargets, PaymentState } from '../../../contract/orders.ts'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { Ctx } from '../../context.ts'
+import { atomically } from '../../db/index.ts'
+import { conflict, notFound } from '../../http/errors.ts'
+import { translate } from '../../i18n.ts'
+import { startJobs } from '../../jobs/scheduler.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatus, receivingAddress, submitChainPayment, type Payment } from '../../payment/index.ts'
+
+// Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
+// it from balance or on chain through server/payment (order_ref `order:<id>`), or cancels it; one not
+// paid by expires_at is cancelled by a job. Whether it is paid is the payment's word, so the state
+// here is only what a payment cannot say: open, cancelled, completed.
+
+export const orderRef = (id: number | bigint) => `order:${id}`
+
+interface Row {
+  id: bigint
+  order_no: string
+  user_id: bigint
+  type: PayOrderType
+  asset: 'USDT' | 'NADI'
+  total: bigint
+  state: 'open' | 'cancelled' | 'completed'
+  created_at: bigint
+  expires_at: bigint
+  ended_at: bigint | null
+}
+
+export interface NewPayOrder {
+  userId: number
+  type: PayOrderType
+  asset: 'USDT' | 'NADI'
+  /** Units of 1e-8. */
+  total: bigint
+  /** How long it may stay unpaid, ms (NADI_ORDER_PAY_MS, 30 min). */
+  payWithinMs?: number
+}
+
+export function orderPayWithinMs(env: Record<string, string | undefined> = process.env): number {
+  const v = Number(env.NADI_ORDER_PAY_MS ?? 30 * 60_000)
+  if (!Number.isSafeInteger(v) || v < 1000) throw new Error(`NADI_ORDER_PAY_MS must be an integer ≥ 1000, got "${env.NADI_ORDER_PAY_MS}"`)
+  return v
+}
+
+/** For the shops: an order the user is to pay. Synchronous, so it can join the shop's own transaction. */
+export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
+  if (o.total <= 0n) throw new RangeError('an order costs something')
+  const now = ctx.now()
+  const orderNo = `${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`
+  const r = ctx.sqlite
+    .prepare('INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? orderPayWithinMs()))
+  return Number(r.lastInsertRowid)
+}
+
+function statusOf(r: Row, p: Payment | null): PayOrderStatus {
+  if (r.state === 'cancelled') return 'cancelled'
+  if (p?.status === 'paid') return r.state === 'completed' ? 'completed' : 'paid'
+  if (p && (p.status === 'pending' || p.status === 'confirming')) return 'processing'
+  return 'pending_payment'
+}
+
+function paymentOf(p: Payment | null, lang: LangCode): PaymentState | null {
+  if (!p) return null
+  return {
+    method: p.method,
+    status: p.status,
+    chain: p.chain === 'bsc' || p.chain === 'nadi' ? p.chain : null,
+    tx_hash: p.txHash,
+    confirmations: p.confirmations,
+    required: p.required,
+    fail_msg: p.failReason ? translate(lang, FAIL_KEYS[p.failReason]) : null,
+  }
+}
+
+export interface OrdersService {
+  list(userId: number, lang: LangCode, status: PayOrderStatus | undefined, page: number, pageSize: number): Promise<PagedList<PayOrder>>
+  detail(userId: number, lang: LangCode, id: number): Promise<PayOrder>
+  payTargets(userId: number, id: number): Promise<PayTargets>
+  payByBalance(userId: number, lang: LangCode, id: number): Promise<PayOrder>
+  payOnChain(userId: number, lang: LangCode, body: PayOnChainBody): Promise<PayOrder>
+  cancel(userId: number, lang: LangCode, id: number): Promise<PayOrder>
+}
+
+export function createOrdersService(ctx: Ctx): OrdersService {
+  const byId = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?')
+
+  function own(userId: number, id: number): Row {
+    const r = byId.get(id) as Row | undefined
+    // Another user's order is as unknown to the caller as one that does not exist.
+    if (!r || Number(r.user_id) !== userId) throw notFound('errors.orderNotFound')
+    return r
+  }
+
+  async function wire(r: Row, lang: LangCode): Promise<PayOrder> {
+    const p = await paymentStatus(ctx, orderRef(r.id))
+    return {
+      id: Number(r.id),
+      order_no: r.order_no,
+      type: r.type,
+      title: translate(lang, `orderTypes.${r.type}`),
+      asset: r.asset,
+      total: formatMoney(r.total),
+      status: statusOf(r, p),
+      created_at: Number(r.created_at),
+      expires_at: Number(r.expires_at),
+      payment: paymentOf(p, lang),
+    }
+  }
+
+  /** Inside the payment's transaction: the order must still be open and in time. */
+  const payable = (id: number) => () => {
+    const r = byId.get(id) as Row
+    if (r.state === 'cancelled') throw conflict('errors.orderCancelled')
+    if (r.state === 'completed') throw conflict('errors.orderAlreadyPaid')
+    if (Number(r.expires_at) <= ctx.now()) throw conflict('errors.orderExpired')
+  }
+
+  return {
+    async list(userId, lang, status, page, pageSize) {
+      // Status is derived from the payments, so the filter is applied to the derived list.
+      const rows = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE user_id = ? ORDER BY id DESC').all(userId) as Row[]
+      const all = await Promise.all(rows.map((r) => wire(r, lang)))
+      const wanted = status ? all.filter((o) => o.status === status) : all
+      return { total: wanted.length, list: wanted.slice((page - 1) * pageSize, page * pageSize) }
+    },
+    async detail(userId, lang, id) {
+      return wire(own(userId, id), lang)
+    },
+    async payTargets(userId, id) {
+      const r = own(userId, id)
+      const to = (() => {
+        try {
+          return receivingAddress(ctx)
+        } catch {
+          return null
+        }
+      })()
+      const targets = ctx.chain
+        .chains()
+        .filter((c) => to && c.tokens[r.asset] && ctx.chain.missing(c.key, ['rpc', r.asset]).length === 0)
+        .map((c) => ({ chain: c.key as 'bsc' | 'nadi', chain_id: c.id, token: c.tokens[r.asset]!, to: to!, confirmations: c.confirmations }))
+      return { targets }
+    },
+    async payByBalance(userId, lang, id) {
+      const r = own(userId, id)
+      await payFromBalance(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, guard: payable(id) })
+      return wire(byId.get(id) as Row, lang)
+    },
+    async payOnChain(userId, lang, body) {
+      const r = own(userId, body.id)
+      await submitChainPayment(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, chain: body.chain, txHash: body.tx_hash, guard: payable(body.id) })
+      return wire(byId.get(body.id) as Row, lang)
+    },
+    async cancel(userId, lang, id) {
+      own(userId, id)
+      await atomically(ctx, () => cancelIfUnpaid(ctx, id, 'user'))
+      return wire(byId.get(id) as Row, lang)
+    },
+  }
+}
+
+/**
+ * Cancels an open order that has no payment paid or under way, in the caller's transaction. The user
+ * is told why not; the expiry job simply skips it (a chain payment confirming may still pay it).
+ */
+function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
+  const r = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?').get(id) as Row
+  if (r.state === 'cancelled') {
+    if (by === 'user') throw conflict('errors.orderCancelled')
+    return false
+  }
+  const open = ctx.sqlite
+    .prepare("SELECT status FROM payments WHERE order_ref = ? AND status <> 'failed' LIMIT 1")
+    .get(orderRef(id)) as { status: string } | undefined
+  if (open || r.state === 'completed') {
+    if (by === 'user') throw open?.status === 'paid' || r.state === 'completed' ? conflict('errors.orderAlreadyPaid') : conflict('errors.orderPaymentPending')
+    return false
+  }
+  ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id)
+  return true
+}
+
+/** One pass: cancels the open orders past their time with no payment paid or under way; returns how many. */
+export async function expireOrders(ctx: Ctx): Promise<number> {
+  const due = ctx.sqlite.prepare("SELECT id FROM pay_orders WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT 500").all(ctx.now()) as { id: bigint }[]
+  let cancelled = 0
+  for (const { id } of due) if (await atomically(ctx, () => cancelIfUnpaid(ctx, Number(id), 'expiry'))) cancelled++
+  return cancelled
+}
+
+/** SPEC §4: unpaid orders are cancelled once their time is up. A pass a minute (a second on dev chains). */
+export function startOrderExpiry(ctx: Ctx, everyMs = ctx.config.chain.devChains ? 1000 : 60_000): () => void {
+  return startJobs(ctx, [{ name: 'order-expiry', everyMs, run: expireOrders }])
+}
