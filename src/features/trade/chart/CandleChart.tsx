@@ -54,7 +54,7 @@ function ChartView({ instId, bar }: CandleChartProps) {
 
   return (
     <div className="candle-chart" style={{ position: 'relative' }}>
-      <div ref={host} style={{ width: '100%', height: HEIGHT_CSS, overflow: 'hidden' }} />
+      <div ref={host} data-testid="candle-chart" style={{ width: '100%', height: HEIGHT_CSS, overflow: 'hidden' }} />
       {!candles.hasData && (
         <div style={overlay} className="muted">
           {candles.failed ? (

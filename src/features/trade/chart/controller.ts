@@ -187,6 +187,16 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
 
   const following = () => cols.length > 0 && (u.scales.x?.max ?? -Infinity) >= last()
 
+  /** What the chart holds, on the host element: for tests and for anyone inspecting the page. */
+  function mark() {
+    host.dataset.candles = String(cols.length)
+    if (cols.length) {
+      const k = cols.length - 1
+      host.dataset.lastClose = String(cols.c[k])
+      host.dataset.lastVolume = String(cols.v[k])
+    }
+  }
+
   function set(candles: readonly Candle[]) {
     if (destroyed) return
     const wasEmpty = cols.length === 0
@@ -201,6 +211,7 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
       win = { min: win.min + shift, max: win.max + shift }
     }
     commit(cols.length ? clampWindow(win.min, win.max) : win, false)
+    mark()
   }
 
   function live(k: Candle) {
@@ -218,6 +229,7 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
       win = { min: win.min + shift, max: win.max + shift }
     }
     commit(win, effect === 'replaced')
+    mark()
   }
 
   // ── pan and zoom: one pointer pans, two pinch, the wheel zooms around the pointer ──
