@@ -28,6 +28,7 @@ ROWS.push(await import('./rows/ledger.ts'))
 ROWS.push(await import('./rows/credit.ts'))
 ROWS.push(await import('./rows/engine.ts'))
 ROWS.push(await import('./rows/chart.ts'))
+ROWS.push(await import('./rows/exchange.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')
