@@ -18,6 +18,11 @@ export interface GroupCommitOptions {
   maxBatch?: number
   /** fsync each batch's commit (synchronous = FULL), surviving a power cut, not only a process crash. */
   durable?: boolean
+  /**
+   * Runs inside each batch's transaction after its actions, before the commit: what the batch adds as
+   * a whole (e.g. one netted ledger posting). Throwing aborts the batch like a failed commit.
+   */
+  beforeCommit?(): void
   /** Called after each commit with the actions it carried, before any of them is answered. */
   onCommit?(size: number): void
   /** Called when a batch's transaction failed and none of it was kept, before its actions are rejected. */
@@ -108,6 +113,7 @@ export class GroupCommit {
                 outcomes.push({ ok: false, error })
               }
             }
+            this.opts.beforeCommit?.()
           },
           { durable: this.opts.durable },
         )

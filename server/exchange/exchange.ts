@@ -116,6 +116,7 @@ export class Exchange {
   /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
   private diverged = false
   private cur: Effects | null = null
+  private readonly money: BatchMoney
   private refused: RejectReason | null = null
   private sinceSnapshot = 0
   private readonly sink: EngineSink
@@ -125,13 +126,16 @@ export class Exchange {
     this.fees = o.fees
     this.engine = new Engine(o.spec)
     this.st = exchangeStatements(o.conn.sqlite)
+    this.money = new BatchMoney(o.conn.sqlite)
     this.gc = new GroupCommit(o.conn, {
       maxBatch: o.maxBatch ?? 500,
       maxDelayMs: o.maxDelayMs ?? 0,
+      beforeCommit: () => this.postBatch(),
       onCommit: () => this.afterCommit(),
       onAbort: (e) => {
         this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
         this.batch = []
+        this.money.reset()
         this.rebuild()
       },
     })
@@ -247,7 +251,6 @@ export class Exchange {
   }
 
   private placeNow(userId: number, input: PlaceInput): OrderRow {
-    const sqlite = this.o.conn.sqlite
     const existing = this.st.orderByClientId.get(userId, input.clientOrderId) as OrderRow | undefined
     if (existing) return existing
     const ts = this.o.now()
@@ -259,101 +262,135 @@ export class Exchange {
           ? { kind: 'place', orderId, userId, side: 'sell', type: 'market', lots: input.lots, ts }
           : { kind: 'place', orderId, userId, side: 'buy', type: 'market', quote: input.quote, ts }
     const hold = frozenForPlace(this.spec, cmd)
-    // The caller checked the market's rules (toPlaceInput); should the engine still refuse, its
-    // savepoint takes the freeze, the order row and the journal entry back with it.
-    try {
-      ledger.freeze(sqlite, { ref: `order:${orderId}:freeze`, reason: 'trade_freeze', account: ledger.trade(userId), asset: hold.asset, amount: hold.amount, at: ts, meta: { order: orderId } })
-    } catch (e) {
-      if (e instanceof ledger.InsufficientFunds) throw new TradeRejected('insufficient_funds', { asset: hold.asset, current: e.current, required: e.required })
-      throw e
-    }
+    // The freeze, checked against what the ledger holds plus what this batch has already moved.
+    const available = this.money.available(ledger.trade(userId), hold.asset)
+    if (available < hold.amount) throw new TradeRejected('insufficient_funds', { asset: hold.asset, current: available, required: hold.amount })
+    this.money.move(ledger.trade(userId), hold.asset, -hold.amount, hold.amount)
+    // Taken even if the command fails: ids only need to increase, and the engine may have seen this one.
     this.nextOrderId++
-    this.st.insertOrder.run(
-      orderId,
-      userId,
-      input.clientOrderId,
-      this.spec.instId,
-      cmd.side,
-      cmd.type,
-      cmd.type === 'limit' ? priceUnits(this.spec, cmd.price) : null,
-      cmd.type === 'limit' || cmd.side === 'sell' ? sizeUnits(this.spec, cmd.lots) : null,
-      cmd.type === 'market' && cmd.side === 'buy' ? BigInt(cmd.quote) * quoteStep(this.spec) : null,
-      cmd.side === 'buy' ? 'NADI' : 'USDT',
-      hold.amount,
-      ts,
-      ts,
-    )
-    this.run(cmd, userId)
+    this.run(cmd, userId, input.clientOrderId, hold.amount)
     return this.st.orderById.get(orderId) as OrderRow
   }
 
   private cancelNow(userId: number, orderId: number): OrderRow {
     const order = this.engine.order(orderId)
     if (!order || order.userId !== userId) throw new TradeRejected(order ? 'not_owner' : 'unknown_order')
-    this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId)
+    this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId, null, 0n)
     return this.st.orderById.get(orderId) as OrderRow
   }
 
-  /** Journals and applies an accepted command, then writes what it did. */
-  private run(cmd: Command, userId: number): void {
-    this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts)
-    this.sinceSnapshot++
-    const effects: Effects = { levels: [], fills: [], orders: new Set([cmd.orderId]), users: new Set([userId]) }
-    this.cur = effects
-    this.refused = null
-    const accepted = this.engine.apply(cmd, this.sink)
-    this.cur = null
-    // A refused command changed nothing in the engine; throwing rolls back what was written for it.
-    if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
+  /**
+   * Journals and applies an accepted command, then writes what it did. Its money moves are staged in
+   * `this.money` and reach the ledger with the batch's one netted posting (beforeCommit); a refusal
+   * drops them with the command's savepoint.
+   */
+  private run(cmd: Command, userId: number, clientOrderId: string | null, frozen: bigint): void {
     try {
-      this.write(cmd, effects)
-    } catch (e) {
-      this.diverged = true
-      throw e
+      const seq = this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts).lastInsertRowid as bigint
+      const effects: Effects = { levels: [], fills: [], orders: new Set([cmd.orderId]), users: new Set([userId]) }
+      this.cur = effects
+      this.refused = null
+      const accepted = this.engine.apply(cmd, this.sink)
+      this.cur = null
+      // A refused command changed nothing in the engine; throwing rolls back what was written for it.
+      if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
+      try {
+        this.write(cmd, effects, clientOrderId, frozen)
+      } catch (e) {
+        this.diverged = true
+        throw e
+      }
+      this.sinceSnapshot++
+      this.money.keep(seq)
+      this.batch.push(effects)
+    } finally {
+      this.money.dropStaged()
+      this.doneOrders.clear()
     }
-    this.batch.push(effects)
   }
 
-  private write(cmd: Command, effects: Effects): void {
-    const sqlite = this.o.conn.sqlite
+  private write(cmd: Command, effects: Effects, clientOrderId: string | null, frozen: bigint): void {
     const spec = this.spec
-    for (const f of effects.fills) {
-      const maker = this.engine.order(f.makerOrderId) ?? this.doneOrders.get(f.makerOrderId)
-      const taker = this.engine.order(f.takerOrderId) ?? this.doneOrders.get(f.takerOrderId)
+    const fees = new Map<number, bigint>()
+    const addFee = (id: number, fee: bigint) => fees.set(id, (fees.get(id) ?? 0n) + fee)
+    const order = (id: number) => this.engine.order(id) ?? this.doneOrders.get(id)
+    // The money of each fill first: the new order's row needs its fees, and the fills need its row.
+    const settled = effects.fills.map((f) => {
+      const maker = order(f.makerOrderId)
+      const taker = order(f.takerOrderId)
       if (!maker || !taker) throw new Error(`exchange: fill ${f.fillId} of unknown orders`)
       const s = settleFill(spec, this.fees, { makerSide: maker.side, price: f.price, lots: f.lots, quote: f.quote })
       const buyer = maker.side === 'buy' ? maker : taker
       const seller = maker.side === 'buy' ? taker : maker
-      const moves: ledger.Move[] = [
-        { from: ledger.trade(buyer.userId), to: ledger.trade(seller.userId), asset: 'USDT', amount: s.sellerReceives, fromBucket: 'frozen' },
-        { from: ledger.trade(seller.userId), to: ledger.trade(buyer.userId), asset: 'NADI', amount: s.buyerReceives, fromBucket: 'frozen' },
-      ]
-      if (s.sellerFee > 0n) moves.push({ from: ledger.trade(buyer.userId), to: ledger.FEES, asset: 'USDT', amount: s.sellerFee, fromBucket: 'frozen' })
-      if (s.buyerFee > 0n) moves.push({ from: ledger.trade(seller.userId), to: ledger.FEES, asset: 'NADI', amount: s.buyerFee, fromBucket: 'frozen' })
-      ledger.post(sqlite, { ref: `fill:${f.fillId}`, reason: 'trade', userId: null, moves: moves.filter((m) => m.amount > 0n), at: f.ts, meta: { fill: f.fillId } })
+      // The buyer's frozen USDT pays the seller (less its fee); the seller's frozen NADI pays the buyer (less its fee).
+      this.money.move(ledger.trade(buyer.userId), 'USDT', 0n, -s.buyerPays)
+      this.money.move(ledger.trade(seller.userId), 'USDT', s.sellerReceives, 0n)
+      this.money.move(ledger.trade(seller.userId), 'NADI', 0n, -s.sellerPays)
+      this.money.move(ledger.trade(buyer.userId), 'NADI', s.buyerReceives, 0n)
+      if (s.sellerFee > 0n) this.money.move(ledger.FEES, 'USDT', s.sellerFee, 0n)
+      if (s.buyerFee > 0n) this.money.move(ledger.FEES, 'NADI', s.buyerFee, 0n)
+      addFee(buyer.id, s.buyerFee)
+      addFee(seller.id, s.sellerFee)
+      return { f, s, buyer, seller }
+    })
+    for (const id of effects.orders) {
+      const o = order(id)
+      if (!o) continue
+      if (!OPEN.has(o.status)) {
+        const release = releaseOnDone(spec, o)
+        if (release.amount > 0n) this.money.move(ledger.trade(o.userId), release.asset, release.amount, -release.amount)
+      }
+      const filled = sizeUnits(spec, o.filledLots)
+      const filledQuote = BigInt(o.filledQuote) * quoteStep(spec)
+      if (cmd.kind === 'place' && id === cmd.orderId) {
+        // The new order is written once, as the command left it.
+        this.st.insertOrder.run(
+          id,
+          o.userId,
+          clientOrderId,
+          spec.instId,
+          o.side,
+          o.type,
+          o.type === 'limit' ? priceUnits(spec, o.price) : null,
+          o.type === 'limit' || o.side === 'sell' ? sizeUnits(spec, o.lots) : null,
+          o.type === 'market' && o.side === 'buy' ? BigInt(o.quote) * quoteStep(spec) : null,
+          filled,
+          filledQuote,
+          fees.get(id) ?? 0n,
+          o.side === 'buy' ? 'NADI' : 'USDT',
+          frozen,
+          o.status,
+          cmd.ts,
+          cmd.ts,
+        )
+      } else {
+        this.st.updateOrder.run(filled, filledQuote, fees.get(id) ?? 0n, o.status, cmd.ts, id)
+      }
+    }
+    for (const { f, s, buyer, seller } of settled) {
       const price = priceUnits(spec, f.price)
       this.st.insertFill.run(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
       this.st.insertDeal.run(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
       this.st.insertDeal.run(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
-      this.st.addFee.run(s.buyerFee, buyer.id)
-      this.st.addFee.run(s.sellerFee, seller.id)
     }
-    for (const id of effects.orders) {
-      const o = this.engine.order(id) ?? this.doneOrders.get(id)
-      if (!o) continue
-      if (!OPEN.has(o.status)) {
-        const release = releaseOnDone(spec, o)
-        if (release.amount > 0n) {
-          ledger.unfreeze(sqlite, { ref: `order:${id}:release`, reason: 'trade_release', account: ledger.trade(o.userId), asset: release.asset, amount: release.amount, at: cmd.ts, meta: { order: id } })
-        }
-      }
-      this.st.updateOrder.run(sizeUnits(spec, o.filledLots), BigInt(o.filledQuote) * quoteStep(spec), o.status, cmd.ts, id)
-    }
-    this.doneOrders.clear()
   }
 
   /** Orders that finished during the command being written (the engine forgets them). */
   private readonly doneOrders = new Map<number, EngineOrder>()
+
+  /** The batch's money: one posting per committed batch, each account's moves netted (beforeCommit). */
+  private postBatch(): void {
+    for (const p of this.money.take()) {
+      ledger.post(this.o.conn.sqlite, {
+        ref: `trade:${this.spec.instId}:${p.lastSeq}`,
+        reason: 'trade',
+        userId: null,
+        entries: p.list,
+        at: this.o.now(),
+        meta: { journal: [String(p.firstSeq), String(p.lastSeq)] },
+      })
+    }
+  }
 
   // ── After a commit: publish ───────────────────────────────────────────────────────────────────
 
@@ -525,4 +562,88 @@ export function toWireOrder(r: OrderRow): WireOrder {
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   }
+}
+
+/**
+ * The money of the commands in the current batch, per ledger account and bucket: the moves of the
+ * command being run are staged and kept only when it succeeds; at the commit they become one
+ * posting. Available balances are what the ledger holds plus what this batch has moved so far, so a
+ * freeze is checked against money that is really there.
+ */
+class BatchMoney {
+  /** A posting holds at most ENTRY_ID_SPAN entries: a large batch is cut into several, each balanced. */
+  static readonly MAX_ENTRIES = 1000
+  private kept = new Map<string, ledger.EntryInput>()
+  private staged = new Map<string, ledger.EntryInput>()
+  private firstSeq: bigint | null = null
+  private lastSeq: bigint | null = null
+  private done: Segment[] = []
+
+  constructor(private readonly sqlite: import('better-sqlite3').Database) {}
+
+  available(account: ledger.AccountRef, asset: 'USDT' | 'NADI'): bigint {
+    const key = `${ledger.accountKey(account, asset)}|available`
+    let delta = (this.kept.get(key)?.delta ?? 0n) + (this.staged.get(key)?.delta ?? 0n)
+    for (const seg of this.done) delta += seg.byKey.get(key)?.delta ?? 0n
+    return ledger.balance(this.sqlite, account, asset).available + delta
+  }
+
+  move(account: ledger.AccountRef, asset: 'USDT' | 'NADI', available: bigint, frozen: bigint): void {
+    for (const [bucket, delta] of [
+      ['available', available],
+      ['frozen', frozen],
+    ] as const) {
+      if (delta === 0n) continue
+      const key = `${ledger.accountKey(account, asset)}|${bucket}`
+      const e = this.staged.get(key)
+      if (e) e.delta += delta
+      else this.staged.set(key, { account, asset, bucket, delta })
+    }
+  }
+
+  /** The command succeeded: its moves (which balance on their own) join the batch. */
+  keep(seq: bigint): void {
+    if (this.kept.size + this.staged.size > BatchMoney.MAX_ENTRIES) this.closeSegment()
+    for (const [key, e] of this.staged) {
+      const k = this.kept.get(key)
+      if (k) k.delta += e.delta
+      else this.kept.set(key, { ...e })
+    }
+    this.staged.clear()
+    this.firstSeq ??= seq
+    this.lastSeq = seq
+  }
+
+  private closeSegment(): void {
+    if (this.lastSeq !== null) this.done.push({ byKey: this.kept, firstSeq: this.firstSeq!, lastSeq: this.lastSeq })
+    this.kept = new Map()
+    this.firstSeq = this.lastSeq = null
+  }
+
+  dropStaged(): void {
+    this.staged.clear()
+  }
+
+  /** The batch's postings: net entries per segment (zero ones left out); the batch starts afresh. */
+  take(): { list: ledger.EntryInput[]; firstSeq: bigint; lastSeq: bigint }[] {
+    this.closeSegment()
+    const out = this.done
+      .map((seg) => ({ list: [...seg.byKey.values()].filter((e) => e.delta !== 0n), firstSeq: seg.firstSeq, lastSeq: seg.lastSeq }))
+      .filter((p) => p.list.length > 0)
+    this.reset()
+    return out
+  }
+
+  reset(): void {
+    this.kept = new Map()
+    this.staged.clear()
+    this.done = []
+    this.firstSeq = this.lastSeq = null
+  }
+}
+
+interface Segment {
+  byKey: Map<string, ledger.EntryInput>
+  firstSeq: bigint
+  lastSeq: bigint
 }

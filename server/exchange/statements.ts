@@ -14,10 +14,9 @@ const SQL = {
   openOrders: "SELECT id, filled FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled')",
   orderById: 'SELECT * FROM trade_orders WHERE id = ?',
   orderByClientId: 'SELECT * FROM trade_orders WHERE user_id = ? AND client_order_id = ?',
-  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, fee_asset, frozen, status, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, status = ?, updated_at = ? WHERE id = ?',
-  addFee: 'UPDATE trade_orders SET fee = fee + ? WHERE id = ?',
+  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, fee = fee + ?, status = ?, updated_at = ? WHERE id = ?',
   insertFill: 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   insertDeal: 'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   fillsSince: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? AND created_at >= ? ORDER BY id',

@@ -11,7 +11,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { Wallet, parseUnits } from 'ethers'
+import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { Depth, Order } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
@@ -83,7 +83,7 @@ async function startChild(): Promise<{ base: string; proc: ChildProcess; exited:
   return { base, proc, exited, output: () => out }
 }
 
-async function signIn(base: string, wallet: Wallet): Promise<string> {
+async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessage'>): Promise<string> {
   const q = new URLSearchParams({ address: wallet.address, chainId: '56', code: CODE })
   const { data } = (await (await fetch(`${base}/api/v1/auth/loginMessage?${q}`)).json()) as ApiEnvelope<{ message: string }>
   const res = await fetch(`${base}/api/v1/auth/login`, {
