@@ -57,6 +57,7 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/trade', auth: true, ...screen(() => import('../features/trade/TradeScreen.tsx')), tab: true },
   { pattern: '/trade/orderList', auth: true, ...screen(() => import('../features/trade/OrderListScreen.tsx')) },
   { pattern: '/trade/close', auth: true, ...screen(() => import('../features/trade/DealListScreen.tsx')) },
+  { pattern: '/orders', auth: true, ...screen(() => import('../features/orders/OrdersScreen.tsx')) },
 ]
 
 export interface Match {

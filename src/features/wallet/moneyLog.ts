@@ -18,8 +18,6 @@ export const KNOWN_TYPES = [
   'exchange',
   'fee',
   'trade',
-  'trade_freeze',
-  'trade_release',
   'payment',
   'refund',
   'reward',

@@ -115,7 +115,7 @@ describe('query cache persister', () => {
 describe('what is persisted', () => {
   const q = (key: unknown[], status = 'success') => ({ queryKey: key, state: { status } })
 
-  it.each(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw', 'trade'])('successful "%s" queries are persisted', (root) => {
+  it.each(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw', 'trade', 'orders'])('successful "%s" queries are persisted', (root) => {
     expect(shouldPersistQuery(q([root, 'list', { page: 1 }]))).toBe(true)
   })
 

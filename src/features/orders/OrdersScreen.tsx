@@ -1,0 +1,116 @@
+import { useState } from 'react'
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { useSignals } from '@preact/signals-react/runtime'
+import { LANG_TAG } from '../../../contract/constants.ts'
+import type { PayOrder } from '../../../contract/orders.ts'
+import { online } from '../../api/online.ts'
+import { lang, useT } from '../../i18n/index.ts'
+import { formatDateTime } from '../../lib/format.ts'
+import { TopBar } from '../../ui/TopBar.tsx'
+import { Freshness } from '../../ui/Freshness.tsx'
+import { PaymentDialog } from '../../ui/PaymentDialog.tsx'
+import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { toast } from '../../ui/toast.ts'
+import { showAmount, units } from '../wallet/amount.ts'
+import { OfflineReason, RecordList, useNow } from '../wallet/parts.tsx'
+import { ordersQueries, UNPAID, type UnpaidStatus } from './queries.ts'
+import { useCancelPayOrder } from './mutations.ts'
+import { timeLeft } from './time.ts'
+
+function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
+  useSignals()
+  const t = useT()
+  const cancel = useCancelPayOrder()
+  const waiting = o.status === 'pending_payment'
+  const now = useNow(waiting)
+  const left = waiting ? timeLeft(o.expires_at, now) : null
+  const isOnline = online.value
+
+  async function onCancel() {
+    try {
+      await confirm({ title: t('orders.cancelTitle'), body: t('orders.cancelBody', { orderNo: o.order_no }), confirmText: t('orders.cancel'), danger: true })
+    } catch (err) {
+      if (err instanceof ConfirmCancelled) return
+      throw err
+    }
+    try {
+      await cancel.mutateAsync(o.id)
+    } catch {
+      return // the server's words are already shown
+    }
+    toast.success(t('orders.cancelled'))
+  }
+
+  return (
+    <li className="record tall payorder" data-testid="payorder-row" data-id={o.id} data-status={o.status}>
+      <div className="row between">
+        <strong className="ellipsis">{o.title}</strong>
+        <span className={`badge ${waiting ? 'gold' : 'teal'}`} data-testid="payorder-status">
+          {t(`orders.status.${o.status}`)}
+        </span>
+      </div>
+      <div className="row between small">
+        <span className="muted">{t('orders.orderNo')}</span>
+        <span className="mono" data-testid="payorder-no">
+          {o.order_no}
+        </span>
+      </div>
+      <div className="row between small">
+        <span className="muted">{formatDateTime(o.created_at, LANG_TAG[lang.value])}</span>
+        <span className="amount" data-testid="payorder-total">
+          {showAmount(units(o.total))} <small>{o.asset}</small>
+        </span>
+      </div>
+      {waiting ? (
+        <div className="row between gap">
+          <span className={`small ${left ? 'muted' : 'danger-text'}`} data-testid="payorder-countdown">
+            {left ? t('orders.timeLeft', { time: left }) : t('orders.expired')}
+          </span>
+          <span className="row gap-s">
+            <button type="button" className="btn ghost small" onClick={onCancel} disabled={!isOnline || cancel.isPending} data-testid="payorder-cancel">
+              {cancel.isPending ? t('orders.cancelling') : t('orders.cancel')}
+            </button>
+            <button type="button" className="btn primary small" onClick={() => onPay(o)} disabled={!isOnline || !left} data-testid="payorder-pay">
+              {t('orders.pay')}
+            </button>
+          </span>
+        </div>
+      ) : (
+        <div className="row between gap">
+          <span className="small muted">
+            {o.payment && o.payment.required > 0 ? t('orders.confirming', { done: o.payment.confirmations, required: o.payment.required }) : t('orders.status.processing')}
+          </span>
+          <button type="button" className="btn ghost small" onClick={() => onPay(o)} data-testid="payorder-progress">
+            {t('orders.viewPayment')}
+          </button>
+        </div>
+      )}
+    </li>
+  )
+}
+
+/** /orders: the user's unpaid orders — waiting for payment (pay or cancel) and payments confirming (SPEC §2, §4). */
+export default function OrdersScreen() {
+  useSignals()
+  const t = useT()
+  const [tab, setTab] = useState<UnpaidStatus>('pending_payment')
+  const q = useInfiniteQuery(ordersQueries.list(tab))
+  const [paying, setPaying] = useState<PayOrder | null>(null)
+
+  return (
+    <main className="page">
+      <TopBar title={t('orders.title')} back />
+      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('orders.title')}>
+        {UNPAID.map((k) => (
+          <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`payorders-tab-${k}`}>
+            {t(`orders.tab.${k}`)}
+          </button>
+        ))}
+      </div>
+      {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
+      <OfflineReason />
+      <RecordList q={q} testId={`payorders-${tab}`} empty={t(`orders.empty.${tab}`)} row={(o) => <OrderRow key={o.id} o={o} onPay={setPaying} />} />
+      {paying && <PaymentDialog key={paying.id} order={paying} onClose={() => setPaying(null)} onPaid={() => toast.success(t('payment.paidToast'))} />}
+    </main>
+  )
+}
