@@ -200,6 +200,32 @@ export async function injectTestWallet(
         types as Record<string, TypedDataField[]>,
         value as Record<string, unknown>,
       ),
+    // With a forwarder the wallet also sends transactions: filled (nonce, gas, price) and broadcast
+    // through it, signed here by the ethers Wallet, as a browser wallet signs with its own key.
+    ...(opts.rpc
+      ? {
+          async sendTransaction(tx: Record<string, unknown>, txChain: number): Promise<string> {
+            const rpc = opts.rpc!
+            const call = { from: wallet.address, to: tx.to, data: tx.data ?? tx.input, value: tx.value }
+            const [nonce, gas, gasPrice] = await Promise.all([
+              rpc(txChain, 'eth_getTransactionCount', [wallet.address, 'pending']),
+              tx.gas ?? rpc(txChain, 'eth_estimateGas', [call]),
+              rpc(txChain, 'eth_gasPrice', []),
+            ])
+            const raw = await wallet.signTransaction({
+              type: 0,
+              chainId: txChain,
+              to: typeof tx.to === 'string' ? tx.to : null,
+              data: typeof call.data === 'string' ? call.data : '0x',
+              value: typeof tx.value === 'string' ? BigInt(tx.value) : 0n,
+              nonce: Number(BigInt(nonce as string)),
+              gasLimit: BigInt(gas as string),
+              gasPrice: BigInt(gasPrice as string),
+            })
+            return (await rpc(txChain, 'eth_sendRawTransaction', [raw])) as string
+          },
+        }
+      : {}),
   }
   const core = createEip1193Provider(backend, {
     chainId,
