@@ -30,6 +30,9 @@ export const ordersQueries = {
       queryFn: ({ pageParam, signal }) => get<PagedList<PayOrder>>('orders/list', { status, page: pageParam, page_size: PAGE_SIZE }, signal),
       getNextPageParam: (last, pages) => (pages.length * PAGE_SIZE < last.total ? pages.length + 1 : undefined),
       staleTime: 10_000,
+      // Orders are created by the shops, elsewhere: a list restored from the saved cache is shown at
+      // once but always checked when the screen opens.
+      refetchOnMount: 'always',
       refetchInterval: (q) => pollWhile(q.state.data?.pages, (o) => o.status === 'processing', IDLE_POLL_MS),
     }),
   /** One order; `poll` while its chain payment is being confirmed. */
