@@ -29,7 +29,6 @@ import { userRoutes } from './modules/user/routes.ts'
 import { createUserService } from './modules/user/service.ts'
 import { withdrawRoutes } from './modules/withdraw/routes.ts'
 import { createWithdrawService } from './modules/withdraw/service.ts'
-import { withdrawSettings } from './modules/withdraw/settings.ts'
 import { createWithdrawSender } from './chain/withdrawSender.ts'
 // The ledger audit checks frozen NADI against open withdrawals.
 import './ledger/holders.ts'
@@ -183,7 +182,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
   ordersRoutes(app, createOrdersService(ctx))
   rechargeRoutes(app, createRechargeService(ctx))
-  const withdrawConfig = withdrawSettings()
+  const withdrawConfig = config.withdraw
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
   // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
   if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { inspect } from 'node:util'
 import path from 'node:path'
 import { HDNodeWallet, Mnemonic, SigningKey, getAddress, id as keccakText } from 'ethers'
+import { parseMoney } from '../contract/money.ts'
 
 export type TokenSymbol = 'USDT' | 'NADI'
 export const TOKENS: readonly TokenSymbol[] = ['USDT', 'NADI']
@@ -104,6 +105,11 @@ export interface Config {
   nadiReferencePrice: string
   chainNotice: { id: string; countdownSeconds: number; startsAt: number; endsAt: number } | null
   ws: { maxSubscriptions: number; maxMessagesPerSecond: number; heartbeatMs: number; maxPayload: number }
+  withdraw: WithdrawSettings
+  walletExchange: WalletExchangeSettings
+  payment: PaymentSettings
+  /** Orders to pay: NADI_ORDER_PAY_MS (30 min), how long one may stay unpaid before it is cancelled. */
+  orders: { payWithinMs: number }
   /** The spot market NADI/USDT (server/exchange). */
   trade: {
     /** Fees in parts per million of what the payer receives (1000 = 0.1 %). */
@@ -122,6 +128,57 @@ export interface Config {
 }
 
 export type Env = Record<string, string | undefined>
+
+/** A money setting (decimal, at most 8 decimals) in units of 1e-8; anything else fails start-up. */
+export function envMoney(env: Env, name: string, dflt: string): bigint {
+  const raw = env[name]?.trim() || dflt
+  const v = parseMoney(raw)
+  if (v === null) throw new Error(`${name} must be a decimal amount with at most 8 decimals, got "${raw}"`)
+  return v
+}
+
+export type Failpoint = 'crash-after-store'
+
+/** NADI withdrawals (SPEC §9's minimum and confirmations are in `limits`). */
+export interface WithdrawSettings {
+  /** NADI_WITHDRAW_FEE (default 0.1): units of 1e-8 taken on top of the amount; the address receives the amount in full. */
+  fee: bigint
+  /** NADI_WITHDRAW_AUTO_MAX (default 1000): amounts strictly below it are approved at once, the rest wait for an operator. */
+  autoApproveBelow: bigint
+  /** NADI_WITHDRAW_EVERY_MS (default 1000): how often the sender looks for work. */
+  everyMs: number
+  /**
+   * NADI_WITHDRAW_SEND_ATTEMPTS (default 10): sends that fail before anything is signed and stored
+   * (node unreachable…) before the withdrawal fails and its funds are returned. Failures that cannot
+   * heal (the hot wallet holds too little, the transfer would revert) fail at once.
+   */
+  sendAttempts: number
+  /**
+   * NADI_WITHDRAW_FAILPOINT, tests only (ignored in production): 'crash-after-store' kills the process
+   * (SIGKILL) right after a signed transaction is stored and before it is broadcast.
+   */
+  failpoint: Failpoint | null
+}
+
+/** The wallet's NADI ↔ USDT exchange at a quoted price (the reference price is `nadiReferencePrice`). */
+export interface WalletExchangeSettings {
+  /** Fee in basis points of the received amount (20 = 0.2%): NADI_EXCHANGE_FEE_BPS. */
+  feeBps: number
+  /** How long a quote can be confirmed: NADI_EXCHANGE_QUOTE_TTL_MS (30 s). */
+  quoteTtlMs: number
+  /** Demo mode: what the treasury is funded with at start, per asset, units of 1e-8: NADI_DEMO_TREASURY. */
+  demoTreasury: bigint
+}
+
+/** On-chain payments of orders (server/payment). */
+export interface PaymentSettings {
+  /** NADI_PAYMENT_POLL_MS: a verification pass this often (1 s on dev chains, else 5 s). */
+  pollMs: number
+  /** NADI_PAYMENT_PENDING_TIMEOUT_MS (10 min): how long a submitted hash may stay without a receipt before it fails 'not_found'. */
+  pendingTimeoutMs: number
+  /** NADI_PAYMENT_RECEIVING_ADDRESS: overrides the hot wallet as the receiving address. */
+  receivingAddress: string | null
+}
 
 /** An integer setting from the environment, with its default and lower bound; anything else fails start-up. */
 export function envInt(env: Env, name: string, dflt: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
@@ -294,6 +351,18 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
             endsAt: envInt(env, 'NADI_CHAIN_NOTICE_ENDS_AT', Date.UTC(2026, 11, 1, 4)),
           },
     ws: { maxSubscriptions: 50, maxMessagesPerSecond: 20, heartbeatMs: 30_000, maxPayload: 4096 },
+    withdraw: withdrawSettings(env),
+    walletExchange: {
+      feeBps: envInt(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),
+      quoteTtlMs: envInt(env, 'NADI_EXCHANGE_QUOTE_TTL_MS', 30_000, 1_000, 3_600_000),
+      demoTreasury: envMoney(env, 'NADI_DEMO_TREASURY', '1000000'),
+    },
+    payment: {
+      pollMs: envInt(env, 'NADI_PAYMENT_POLL_MS', devChains ? 1000 : 5000, 100),
+      pendingTimeoutMs: envInt(env, 'NADI_PAYMENT_PENDING_TIMEOUT_MS', 10 * 60_000, 1000),
+      receivingAddress: address(env, 'NADI_PAYMENT_RECEIVING_ADDRESS'),
+    },
+    orders: { payWithinMs: envInt(env, 'NADI_ORDER_PAY_MS', 30 * 60_000, 1000) },
     trade: {
       makerFeePpm: envInt(env, 'NADI_TRADE_MAKER_FEE_PPM', 1000, 0, 100_000),
       takerFeePpm: envInt(env, 'NADI_TRADE_TAKER_FEE_PPM', 1000, 0, 100_000),
@@ -303,5 +372,17 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       demoMarket: str(env, 'NADI_DEMO_MARKET', demo && nodeEnv === 'development' ? '1' : '0') === '1',
       demoMarketEveryMs: envInt(env, 'NADI_DEMO_MARKET_EVERY_MS', 1500, 100, 600_000),
     },
+  }
+}
+
+function withdrawSettings(env: Env): WithdrawSettings {
+  const failpoint = env.NADI_WITHDRAW_FAILPOINT?.trim() || null
+  if (failpoint !== null && failpoint !== 'crash-after-store') throw new Error(`NADI_WITHDRAW_FAILPOINT must be crash-after-store, got "${failpoint}"`)
+  return {
+    fee: envMoney(env, 'NADI_WITHDRAW_FEE', '0.1'),
+    autoApproveBelow: envMoney(env, 'NADI_WITHDRAW_AUTO_MAX', '1000'),
+    everyMs: envInt(env, 'NADI_WITHDRAW_EVERY_MS', 1000, 50),
+    sendAttempts: envInt(env, 'NADI_WITHDRAW_SEND_ATTEMPTS', 10, 1),
+    failpoint: env.NADI_ENV === 'production' ? null : failpoint,
   }
 }

@@ -35,7 +35,7 @@ import {
   WithdrawStateError,
   type WithdrawalRow,
 } from '../modules/withdraw/store.ts'
-import type { WithdrawSettings } from '../modules/withdraw/settings.ts'
+import type { WithdrawSettings } from '../config.ts'
 import { HotWalletBalanceError, type TxReceipt } from './gateway.ts'
 import { AmountError, toTokenUnits } from './units.ts'
 

@@ -23,12 +23,11 @@
 //   payee in one transaction. A changed block hash (reorg) puts it back to confirm again.
 // The receiving address: NADI_PAYMENT_RECEIVING_ADDRESS when set, else the hot wallet's.
 
-import { getAddress } from 'ethers'
 import type { Selectable } from 'kysely'
 import { formatMoney } from '../../contract/money.ts'
 import { ChainUnavailableError, type TxReceipt } from '../chain/gateway.ts'
 import { toTokenUnits } from '../chain/units.ts'
-import { envInt, type Env, TOKENS, type TokenSymbol } from '../config.ts'
+import { TOKENS, type PaymentSettings, type TokenSymbol } from '../config.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
 import type { PaymentsTable } from '../db/schema.ts'
@@ -96,38 +95,7 @@ type Row = Selectable<PaymentsTable>
 
 // ── Settings ────────────────────────────────────────────────────────────────────────────────────
 
-export interface PaymentSettings {
-  pollMs: number
-  /** How long a submitted hash may stay without a receipt before the payment fails 'not_found'. */
-  pendingTimeoutMs: number
-  /** Overrides the hot wallet as the receiving address. */
-  receivingAddress: string | null
-}
-
-
-export function paymentSettings(ctx: Ctx, env: Env = process.env): PaymentSettings {
-  const raw = env.NADI_PAYMENT_RECEIVING_ADDRESS?.trim()
-  let receivingAddress: string | null = null
-  if (raw) {
-    try {
-      receivingAddress = getAddress(raw)
-    } catch {
-      throw new Error(`NADI_PAYMENT_RECEIVING_ADDRESS is not an address: "${raw}"`)
-    }
-  }
-  return {
-    pollMs: envInt(env, 'NADI_PAYMENT_POLL_MS', ctx.config.chain.devChains ? 1000 : 5000, 100),
-    pendingTimeoutMs: envInt(env, 'NADI_PAYMENT_PENDING_TIMEOUT_MS', 10 * 60_000, 1000),
-    receivingAddress,
-  }
-}
-
-const settingsOf = new WeakMap<Ctx, PaymentSettings>()
-function settings(ctx: Ctx): PaymentSettings {
-  let s = settingsOf.get(ctx)
-  if (!s) settingsOf.set(ctx, (s = paymentSettings(ctx)))
-  return s
-}
+const settings = (ctx: Ctx): PaymentSettings => ctx.config.payment
 
 /** Where on-chain payments must be sent (checksummed). */
 export function receivingAddress(ctx: Ctx): string {

@@ -68,7 +68,7 @@ describe('chain settings', () => {
       fs.writeFileSync(path.join(dir, 'hot'), `${w.privateKey.slice(2)}\n`)
       const c = loadConfig({ NADI_ENV: 'production', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot') })
       expect(c.chain.hotWalletKey!.reveal()).toBe(w.privateKey)
-      const printed = `${JSON.stringify(c)} ${inspect(c, { depth: 9 })} ${String(c.chain.hotWalletKey)}`
+      const printed = `${JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))} ${inspect(c, { depth: 9 })} ${String(c.chain.hotWalletKey)}`
       expect(printed).not.toContain(w.privateKey.slice(2))
       expect(() => loadConfig({ NADI_ENV: 'production', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot'), NADI_HOT_WALLET_KEY: w.privateKey })).toThrow(/not both/)
     } finally {

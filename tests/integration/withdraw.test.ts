@@ -17,7 +17,7 @@ import { createGateway, type Gateway } from '../../server/chain/gateway.ts'
 import { createWithdrawSender, type SenderHooks } from '../../server/chain/withdrawSender.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, FEES, findPosting, fund, transfer } from '../../server/ledger/index.ts'
-import { withdrawSettings, type WithdrawSettings } from '../../server/modules/withdraw/settings.ts'
+import type { WithdrawSettings } from '../../server/config.ts'
 import { freshWallet, idemKey, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 
 const NADI = (text: string) => parseUnits(text, 8) // ledger units
@@ -46,7 +46,7 @@ function expectBalanced(s: TestServer): void {
 }
 
 function sender(s: TestServer, over: Partial<WithdrawSettings> = {}, hooks: SenderHooks = {}) {
-  return createWithdrawSender(s.ctx, { ...withdrawSettings(), ...over }, hooks)
+  return createWithdrawSender(s.ctx, { ...s.config.withdraw, ...over }, hooks)
 }
 
 function apply(s: TestServer, user: SignedIn, body: Record<string, unknown>, key: string = idemKey()): Promise<Res<Withdrawal>> {
@@ -244,7 +244,7 @@ describe('sending withdrawals', () => {
       logRange: 100,
     })
     try {
-      const send = createWithdrawSender({ ...s.ctx, chain: dead }, { ...withdrawSettings(), everyMs: 1000, sendAttempts: 2 })
+      const send = createWithdrawSender({ ...s.ctx, chain: dead }, { ...s.config.withdraw, everyMs: 1000, sendAttempts: 2 })
       expect(await send.tick()).toMatchObject({ sent: 0, failed: 0 })
       expect(row(s, w.id)).toMatchObject({ status: 'approved', attempts: 1n })
       expect(await send.tick()).toMatchObject({ failed: 0 }) // pausing: not tried again yet

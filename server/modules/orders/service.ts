@@ -36,14 +36,8 @@ export interface NewPayOrder {
   asset: 'USDT' | 'NADI'
   /** Units of 1e-8. */
   total: bigint
-  /** How long it may stay unpaid, ms (NADI_ORDER_PAY_MS, 30 min). */
+  /** How long it may stay unpaid, ms; default config.orders.payWithinMs (NADI_ORDER_PAY_MS, 30 min). */
   payWithinMs?: number
-}
-
-export function orderPayWithinMs(env: Record<string, string | undefined> = process.env): number {
-  const v = Number(env.NADI_ORDER_PAY_MS ?? 30 * 60_000)
-  if (!Number.isSafeInteger(v) || v < 1000) throw new Error(`NADI_ORDER_PAY_MS must be an integer ≥ 1000, got "${env.NADI_ORDER_PAY_MS}"`)
-  return v
 }
 
 /** For the shops: an order the user is to pay. Synchronous, so it can join the shop's own transaction. */
@@ -53,7 +47,7 @@ export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
   const orderNo = `${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`
   const r = ctx.sqlite
     .prepare('INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? orderPayWithinMs()))
+    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs))
   return Number(r.lastInsertRowid)
 }
 

@@ -1,5 +1,4 @@
-import { envInt, type Env } from '../../config.ts'
-// NADI ↔ USDT exchange: its settings and its arithmetic. Pure, no I/O.
+// NADI ↔ USDT exchange: its arithmetic (settings: config.walletExchange). Pure, no I/O.
 //
 // Rounding (all amounts are integer units of 1e-8, the price is USDT per NADI in the same units):
 //
@@ -13,32 +12,9 @@ import { envInt, type Env } from '../../config.ts'
 // Every rounding is in the platform's favour and by less than one unit.
 
 import type { Asset } from '../../../contract/wallet.ts'
-import { parseMoney } from '../../../contract/money.ts'
 
 export const UNIT = 100_000_000n
 const BPS = 10_000n
-
-export interface ExchangeSettings {
-  /** Fee in basis points of the received amount (20 = 0.2%): NADI_EXCHANGE_FEE_BPS. */
-  feeBps: number
-  /** How long a quote can be confirmed: NADI_EXCHANGE_QUOTE_TTL_MS (30 s). */
-  quoteTtlMs: number
-  /** Demo mode: what the treasury is funded with at start, per asset, units of 1e-8: NADI_DEMO_TREASURY. */
-  demoTreasury: bigint
-}
-
-
-/** The exchange's settings, read from the environment (server/config.ts holds the reference price). */
-export function exchangeSettings(env: Env = process.env): ExchangeSettings {
-  const treasuryText = env.NADI_DEMO_TREASURY?.trim() || '1000000'
-  const demoTreasury = parseMoney(treasuryText)
-  if (demoTreasury === null) throw new Error(`NADI_DEMO_TREASURY must be an amount such as "1000000", got "${treasuryText}"`)
-  return {
-    feeBps: envInt(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),
-    quoteTtlMs: envInt(env, 'NADI_EXCHANGE_QUOTE_TTL_MS', 30_000, 1_000, 3_600_000),
-    demoTreasury,
-  }
-}
 
 export interface QuoteAmounts {
   /** Units of `to`: what the treasury pays out (receive + fee). */

@@ -22,7 +22,8 @@ import type { ExchangeQuotesTable, WalletExchangesTable, WalletTransfersTable } 
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
-import { exchangeSettings, quoteAmounts, type ExchangeSettings } from './exchange.ts'
+import { quoteAmounts } from './exchange.ts'
+import type { WalletExchangeSettings } from '../../config.ts'
 import { exec, row } from './sql.ts'
 
 /** The assets a wallet shows, in the order it shows them. */
@@ -78,7 +79,7 @@ function positive(text: string): bigint {
 const QUOTE_KEEP_MS = 3_600_000
 
 export interface WalletOptions {
-  settings?: ExchangeSettings
+  settings?: WalletExchangeSettings
   /**
    * USDT per NADI (units of 1e-8) of the market's last trade, or null before the first. The exchange
    * engine plugs in here when it runs; until then every quote uses config.nadiReferencePrice.
@@ -95,7 +96,7 @@ export type WalletService = ReturnType<typeof createWalletService>
  */
 export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
   const { db, sqlite } = ctx
-  const settings = opts.settings ?? exchangeSettings()
+  const settings = opts.settings ?? ctx.config.walletExchange
   const referencePrice = parseMoney(ctx.config.nadiReferencePrice)
   if (referencePrice === null || referencePrice === 0n) throw new Error(`NADI_REFERENCE_PRICE must be a positive amount, got "${ctx.config.nadiReferencePrice}"`)
 
@@ -299,7 +300,7 @@ const DEMO_TREASURY_CHAIN: Record<Asset, string> = { USDT: 'bsc', NADI: 'nadi' }
  * the tokens), so exchanges work from the first minute. In production an operator funds it; an
  * exchange the treasury cannot cover is refused with errors.exchangeTreasuryShort.
  */
-export async function fundDemoTreasury(ctx: Ctx, amount = exchangeSettings().demoTreasury): Promise<void> {
+export async function fundDemoTreasury(ctx: Ctx, amount = ctx.config.walletExchange.demoTreasury): Promise<void> {
   if (amount <= 0n) return
   const now = ctx.now()
   await atomically(ctx, () => {

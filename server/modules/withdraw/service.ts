@@ -5,7 +5,7 @@ import type { Withdrawal, WithdrawBody, WithdrawConfig } from '../../../contract
 import type { Ctx } from '../../context.ts'
 import { atomically } from '../../db/index.ts'
 import { badRequest } from '../../http/errors.ts'
-import type { WithdrawSettings } from './settings.ts'
+import type { WithdrawSettings } from '../../config.ts'
 import { COIN, create, toWire, WithdrawBalanceError } from './store.ts'
 
 /** The chain keys the wire knows (contract ChainKey). */

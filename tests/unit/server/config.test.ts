@@ -41,4 +41,20 @@ describe('loadConfig', () => {
   it('an empty variable means the default', () => {
     expect(loadConfig({ PORT: '', NADI_LOGIN_PER_ADDRESS: '' }).port).toBe(8080)
   })
+
+  it('money, payment, order and trade settings come from the environment with their defaults, and bad values stop the start', () => {
+    const c = loadConfig({})
+    expect(c.withdraw).toMatchObject({ fee: 10_000_000n, autoApproveBelow: 100_000_000_000n, failpoint: null })
+    expect(c.walletExchange).toMatchObject({ feeBps: 20, quoteTtlMs: 30_000 })
+    expect(c.payment).toMatchObject({ pendingTimeoutMs: 600_000, receivingAddress: null })
+    expect(c.orders.payWithinMs).toBe(30 * 60_000)
+    expect(c.trade).toMatchObject({ makerFeePpm: 1000, takerFeePpm: 1000, maxBatch: 500, snapshotEvery: 10_000 })
+    expect(loadConfig({ NADI_WITHDRAW_FEE: '0.25', NADI_TRADE_TAKER_FEE_PPM: '2500' })).toMatchObject({ withdraw: { fee: 25_000_000n }, trade: { takerFeePpm: 2500 } })
+    expect(() => loadConfig({ NADI_WITHDRAW_FEE: '0.123456789' })).toThrow(/NADI_WITHDRAW_FEE/)
+    expect(() => loadConfig({ NADI_DEMO_TREASURY: 'lots' })).toThrow(/NADI_DEMO_TREASURY/)
+    expect(() => loadConfig({ NADI_PAYMENT_RECEIVING_ADDRESS: '0x1234' })).toThrow(/NADI_PAYMENT_RECEIVING_ADDRESS/)
+    expect(() => loadConfig({ NADI_ORDER_PAY_MS: '10' })).toThrow(/NADI_ORDER_PAY_MS/)
+    expect(() => loadConfig({ NADI_TRADE_MAKER_FEE_PPM: '2000000' })).toThrow(/NADI_TRADE_MAKER_FEE_PPM/)
+    expect(() => loadConfig({ NADI_WITHDRAW_FAILPOINT: 'sometimes' })).toThrow(/NADI_WITHDRAW_FAILPOINT/)
+  })
 })
