@@ -161,7 +161,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.
-  const hub = new Hub(config.ws, now)
+  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids))
+  auth.onSessionEnd((sessionId) => hub.closeSession(sessionId))
   const exchange = new Exchange({
     conn: ctx,
     spec: defaultSpec,

@@ -25,6 +25,8 @@ export interface Connection {
 type FrameId = number | string | null
 
 const ERR = { badRequest: 400, unauthorized: 401, unknownStream: 404, tooMany: 429 } as const
+/** Close code for a connection whose sign-in ended; the app reconnects signed out (or with its new token). */
+export const SESSION_ENDED = 4001
 
 function isId(v: unknown): v is number | string {
   return (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && v.length <= 64)
@@ -38,7 +40,12 @@ export class Hub {
   private nextId = 1
   private heartbeat: NodeJS.Timeout | null = null
 
-  constructor(private readonly cfg: Config['ws'], private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly cfg: Config['ws'],
+    private readonly now: () => number = Date.now,
+    /** Which signed-in sessions are still valid: a connection whose session was revoked or expired is closed. */
+    private readonly liveSessions?: (ids: number[]) => Promise<Set<number>>,
+  ) {}
 
   register(family: StreamFamily): void {
     this.families.push(family)
@@ -59,6 +66,7 @@ export class Hub {
         c.alive = false
         c.socket.ping()
       }
+      void this.sweepSessions()
     }, this.cfg.heartbeatMs)
     this.heartbeat.unref()
   }
@@ -66,6 +74,24 @@ export class Hub {
   stop(): void {
     if (this.heartbeat) clearInterval(this.heartbeat)
     for (const c of this.conns) c.socket.close(1001, 'server shutting down')
+  }
+
+  /** Closes the connections of a session that ended (sign-out): its private streams stop at once. */
+  closeSession(sessionId: number): void {
+    for (const c of this.conns) if (c.user?.sessionId === sessionId) c.socket.close(SESSION_ENDED, 'session ended')
+  }
+
+  /** Closes the connections whose session is no longer valid (revoked elsewhere, or expired). */
+  async sweepSessions(): Promise<void> {
+    if (!this.liveSessions) return
+    const ids = [...new Set([...this.conns].flatMap((c) => (c.user ? [c.user.sessionId] : [])))]
+    if (ids.length === 0) return
+    try {
+      const live = await this.liveSessions(ids)
+      for (const id of ids) if (!live.has(id)) this.closeSession(id)
+    } catch {
+      // The check runs again at the next heartbeat.
+    }
   }
 
   /** Sends a frame to every subscriber of a public stream. */

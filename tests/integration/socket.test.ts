@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, useServers, type TestServer } from './support/server.ts'
 import { Client } from './support/wsClient.ts'
@@ -193,5 +194,24 @@ describe('/ws streams', () => {
     c.close()
     await new Promise((r) => c.ws.once('close', r))
     await expect.poll(() => s.hub.connectionCount).toBe(0)
+  })
+
+  it('signing out closes that session’s sockets at once; a session revoked elsewhere is closed at the next sweep', async () => {
+    const s = await start()
+    const me = await s.signIn(ROOT_CODE)
+    const other = await s.signIn(ROOT_CODE)
+    const mine = await Client.open(s, me.token)
+    const theirs = await Client.open(s, other.token)
+    mine.send({ method: 'SUBSCRIBE', params: ['user@update_order'], id: 1 })
+    expect(await mine.next()).toEqual({ id: 1, result: null })
+    const out = await s.post('/api/v1/auth/logout', {}, { token: me.token, idempotencyKey: crypto.randomUUID() })
+    expect(out.statusCode).toBe(200)
+    await expect.poll(() => mine.closed?.code ?? null, { timeout: 2000 }).toBe(4001)
+    expect(theirs.open).toBe(true)
+
+    s.ctx.sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ?').run(s.clock.now(), other.userId)
+    expect(theirs.open).toBe(true)
+    await s.hub.sweepSessions()
+    await expect.poll(() => theirs.closed?.code ?? null, { timeout: 2000 }).toBe(4001)
   })
 })

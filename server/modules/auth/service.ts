@@ -31,6 +31,7 @@ export interface RequestMeta {
 export type AuthService = ReturnType<typeof createAuthService>
 
 export function createAuthService(ctx: Ctx) {
+  const sessionEnded = new Set<(sessionId: number) => void>()
   const { db, config } = ctx
   const perAddress = new WindowLimiter(config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
   const perIp = new WindowLimiter(config.rateLimit.loginPerIp, config.rateLimit.windowMs)
@@ -188,6 +189,25 @@ export function createAuthService(ctx: Ctx) {
         .where('id', '=', BigInt(sessionId))
         .where('revoked_at', 'is', null)
         .execute()
+      for (const fn of sessionEnded) fn(sessionId)
+    },
+
+    /** Told when a session is revoked (the socket hub closes that session's connections). */
+    onSessionEnd(fn: (sessionId: number) => void): void {
+      sessionEnded.add(fn)
+    },
+
+    /** Which of these sessions are still valid (not revoked, not expired); renews none of them. */
+    async liveSessions(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set()
+      const rows = await db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', 'in', ids.map((i) => BigInt(i)))
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', BigInt(ctx.now()))
+        .execute()
+      return new Set(rows.map((r) => Number(r.id)))
     },
 
     /** The root account everybody's referral tree starts from; its code is printed at start. */
