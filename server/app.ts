@@ -42,6 +42,7 @@ import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
 import { onDeposit, startDepositWatcher } from './chain/depositWatcher.ts'
 import { Exchange } from './exchange/exchange.ts'
+import { GroupCommit } from './db/groupCommit.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
 import { marketStreams } from './exchange/streams.ts'
 import { startDemoMarket } from './exchange/demoMarket.ts'
@@ -100,7 +101,11 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // stopped when the app closes (after the preClose hooks have stopped the jobs that use them).
   const gateway = await startChainGateway(config, app.log)
   app.addHook('onClose', async () => gateway.close())
-  const ctx: Ctx = { config, sqlite, db, now, log: app.log, chain: gateway }
+  const conn = { sqlite, db }
+  const commits = new GroupCommit(conn)
+  const ctx: Ctx = { config, sqlite, db, now, log: app.log, chain: gateway, commits }
+  // After every job and route that submits to it (onClose runs after the preClose hooks).
+  app.addHook('onClose', async () => commits.close())
 
   // Bodies are checked strictly (a string is not a number); query strings arrive as text and are coerced.
   const strict = ajv({ coerceTypes: false, removeAdditional: false })

@@ -19,6 +19,12 @@ export function openDatabase(file: string): Database_ {
   // NORMAL in WAL mode loses nothing on a process crash; FULL would add an fsync per commit.
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
+  // A commit's cost is the pages it dirties and, every wal_autocheckpoint pages, a checkpoint on the
+  // committing thread. A 64 MiB page cache keeps the indexes that postings touch at random (entries
+  // by user) in memory, and a checkpoint every ~40 MiB of WAL copies a hot page once instead of many
+  // times: together ~15–20 % more group-committed postings per second (bench row "ledger").
+  sqlite.pragma('cache_size = -65536')
+  sqlite.pragma('wal_autocheckpoint = 10000')
   sqlite.pragma('busy_timeout = 5000')
   // Money is integer units of 1e-8: a number above 2^53 must never be rounded on its way out.
   sqlite.defaultSafeIntegers(true)

@@ -6,7 +6,7 @@
 //   checkChainPayments(ctx)   one verification pass over the chain payments not settled yet (also a job)
 //   paymentStatus(ctx, orderRef)                                          → Payment | null
 //
-// Every money write goes through atomically(); a paid payment commits with its ledger posting, ref
+// Every money write goes through ctx.commits (group commit) or atomically(); a paid payment commits with its ledger posting, ref
 // `pay:<orderRef>`, so an order is paid once whatever is retried. Payee defaults to TREASURY.
 //
 // On chain, a pass per payment:
@@ -186,7 +186,7 @@ function orderTaken(r: Row): ApiError {
 export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Promise<Payment> {
   const c = check(input)
   const now = ctx.now()
-  return atomically(ctx, () => {
+  return ctx.commits.submit(() => {
     const open = openPaymentOf(ctx, c.orderRef)
     if (open) {
       if (open.method === 'balance' && open.status === 'paid' && sameOrder(open, c)) return toPayment(open)
@@ -278,7 +278,7 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
   if (!user.wallet_address) throw badRequest('errors.paymentNoWallet')
   const from = user.wallet_address.toLowerCase()
   const now = ctx.now()
-  return atomically(ctx, () => {
+  return ctx.commits.submit(() => {
     const used = row(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('chain', '=', chainKey).where('tx_hash', '=', txHash))
     if (used) {
       if (used.order_ref === c.orderRef && sameOrder(used, c)) return toPayment(used)

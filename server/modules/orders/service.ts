@@ -152,7 +152,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     },
     async cancel(userId, lang, id) {
       own(userId, id)
-      await atomically(ctx, () => cancelIfUnpaid(ctx, id, 'user'))
+      await ctx.commits.submit(() => cancelIfUnpaid(ctx, id, 'user'))
       return wire(byId.get(id) as Row, lang)
     },
   }

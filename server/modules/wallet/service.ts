@@ -127,7 +127,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       const from = accountOf(body.from, userId)
       const to = accountOf(body.to, userId)
       const now = ctx.now()
-      return atomically(ctx, () => {
+      return ctx.commits.submit(() => {
         const available = ledger.balance(sqlite, from, body.asset).available
         if (available < amount) throw aboveAvailable(body.asset, available)
         const rec = row(
@@ -187,7 +187,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       if (receive <= 0n) throw badRequest('errors.exchangeAmountTooSmall')
       const now = ctx.now()
       const id = crypto.randomBytes(18).toString('base64url')
-      return atomically(ctx, () => {
+      return ctx.commits.submit(() => {
         const available = ledger.balance(sqlite, ledger.fund(userId), q.from).available
         if (available < amount) throw aboveAvailable(q.from, available)
         if (ledger.balance(sqlite, ledger.TREASURY, q.to).available < gross) throw treasuryShort(q.to)
@@ -228,7 +228,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
      */
     async exchange(userId: number, quoteId: string): Promise<ExchangeRecord> {
       const now = ctx.now()
-      return atomically(ctx, () => {
+      return ctx.commits.submit(() => {
         const q = row(sqlite, db.selectFrom('exchange_quotes').selectAll().where('id', '=', quoteId))
         // Another user's quote is answered exactly like a missing one.
         if (!q || q.user_id !== BigInt(userId)) throw notFound('errors.quoteNotFound')

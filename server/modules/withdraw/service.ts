@@ -3,7 +3,6 @@ import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import type { ChainKey } from '../../../contract/recharge.ts'
 import type { Withdrawal, WithdrawBody, WithdrawConfig } from '../../../contract/withdraw.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically } from '../../db/index.ts'
 import { badRequest } from '../../http/errors.ts'
 import type { WithdrawSettings } from '../../config.ts'
 import { COIN, create, toWire, WithdrawBalanceError } from './store.ts'
@@ -68,7 +67,7 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
       const address = checksummed(body.address)
       if (refused(body.chain, address)) throw badRequest('errors.withdrawAddressNotAllowed')
       try {
-        const row = await atomically(ctx, () =>
+        const row = await ctx.commits.submit(() =>
           create(ctx, {
             userId: BigInt(userId),
             chain: body.chain,
