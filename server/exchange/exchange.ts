@@ -57,6 +57,8 @@ export interface Publisher {
   publish(stream: string, frame: unknown): void
   /** A push on a private stream to one user's connections only. */
   publishToUser(userId: number, stream: string, frame: unknown): void
+  /** Whether anyone listens: a push nobody would receive is not even built (it costs reads). */
+  listening?(stream: string, userId?: number): boolean
 }
 
 export interface ExchangeOptions {
@@ -439,11 +441,18 @@ export class Exchange {
       this.saveCandles([...candles.values()])
     }
     if (!pub) return
+    const listens = (stream: string, userId: number) => pub.listening?.(stream, userId) ?? true
     for (const id of orders) {
+      const o = this.engine.order(id)
+      if (o && !listens('user@update_order', o.userId)) continue
       const row = this.st.orderById.get(id) as OrderRow | undefined
-      if (row) pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
+      if (row && listens('user@update_order', Number(row.user_id))) {
+        pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
+      }
     }
-    for (const u of users) pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: this.tradeBalances(u) })
+    for (const u of users) {
+      if (listens('user@balance', u)) pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: this.tradeBalances(u) })
+    }
   }
 
   /** Candles as they stand, saved so history outlives the process (best effort: fills can rebuild them). */

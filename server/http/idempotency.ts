@@ -11,8 +11,13 @@ const KEY_RE = /^[A-Za-z0-9_-]{8,64}$/
  * replay after signing in again still finds its first answer.
  */
 export function idempotency(app: App, ctx: Ctx) {
-  const { db } = ctx
+  const { db, sqlite } = ctx
   app.decorateRequest('idempotency', null)
+  // The two writes every keyed POST makes, prepared once and group-committed with the other requests'
+  // writes (ctx.commits) rather than each paying a commit of its own.
+  const reserve = sqlite.prepare('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at) VALUES (?, ?, ?, NULL, NULL, ?) ON CONFLICT DO NOTHING')
+  const answer = sqlite.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE scope = ? AND key = ?')
+  const forget = sqlite.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?')
 
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST' || req.routeOptions.config.idempotent === false) return
@@ -22,12 +27,8 @@ export function idempotency(app: App, ctx: Ctx) {
     const scope = req.user ? `u:${req.user.id}` : 'anon'
     const hash = crypto.createHash('sha256').update(`${req.method} ${req.routeOptions.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex')
     const now = ctx.now()
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({ scope, key, request_hash: hash, status: null, body: null, created_at: BigInt(now) })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst()
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+    const inserted = await ctx.commits.submit(() => reserve.run(scope, key, hash, now).changes)
+    if (inserted === 1) {
       req.idempotency = { scope, key }
       return
     }
@@ -50,11 +51,8 @@ export function idempotency(app: App, ctx: Ctx) {
     req.idempotency = null
     const status = reply.statusCode
     const keep = typeof payload === 'string' && status < 500 && status !== 429 && status !== 409
-    if (keep) {
-      await db.updateTable('idempotency_keys').set({ status: BigInt(status), body: payload }).where('scope', '=', idem.scope).where('key', '=', idem.key).execute()
-    } else {
-      await db.deleteFrom('idempotency_keys').where('scope', '=', idem.scope).where('key', '=', idem.key).execute()
-    }
+    if (keep) await ctx.commits.submit(() => answer.run(status, payload, idem.scope, idem.key))
+    else await ctx.commits.submit(() => forget.run(idem.scope, idem.key))
     return payload
   })
 

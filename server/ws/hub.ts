@@ -94,6 +94,11 @@ export class Hub {
     }
   }
 
+  /** Whether a stream (a user's private one, given the user) has a subscriber. */
+  listening(stream: string, userId?: number): boolean {
+    return (this.subscribers.get(userId === undefined ? stream : `${stream}#${userId}`)?.size ?? 0) > 0
+  }
+
   /** Sends a frame to every subscriber of a public stream. */
   publish(stream: string, frame: unknown): void {
     const set = this.subscribers.get(stream)
