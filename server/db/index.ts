@@ -139,3 +139,23 @@ export async function atomically<T>(conn: Connection, fn: () => T, opts: Atomica
     return opts.durable ? durableTransaction(conn.sqlite, fn) : transaction(conn.sqlite, fn)
   })
 }
+
+/** A named set of SQL statements prepared on a connection, e.g. the ledger's or the exchange's. */
+export type Prepared<T extends Record<string, string>> = { [K in keyof T]: Database.Statement }
+
+const preparedSets = new WeakMap<object, WeakMap<Database.Database, unknown>>()
+
+/**
+ * The statements of `sql` on this connection, prepared the first time they are asked for (after the
+ * migrations ran) and reused after: the synchronous hot paths pay for parsing SQL once.
+ */
+export function preparedOnce<T extends Record<string, string>>(sqlite: Database.Database, sql: T): Prepared<T> {
+  let byDb = preparedSets.get(sql)
+  if (!byDb) preparedSets.set(sql, (byDb = new WeakMap()))
+  let set = byDb.get(sqlite) as Prepared<T> | undefined
+  if (!set) {
+    set = Object.fromEntries(Object.entries(sql).map(([k, text]) => [k, sqlite.prepare(text)])) as Prepared<T>
+    byDb.set(sqlite, set)
+  }
+  return set
+}

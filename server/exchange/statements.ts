@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
 
 // The exchange's SQL: synchronous, prepared once, plain and portable like the ledger's (a command's
@@ -33,17 +34,10 @@ const SQL = {
   countDealsOfUser: 'SELECT COUNT(*) FROM trade_deals WHERE user_id = ?',
 } as const
 
-export type ExchangeStatements = { [K in keyof typeof SQL]: Database.Statement }
-
-const cache = new WeakMap<Database.Database, ExchangeStatements>()
+export type ExchangeStatements = Prepared<typeof SQL>
 
 export function exchangeStatements(sqlite: Database.Database): ExchangeStatements {
-  let s = cache.get(sqlite)
-  if (!s) {
-    s = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, sqlite.prepare(sql)])) as ExchangeStatements
-    cache.set(sqlite, s)
-  }
-  return s
+  return preparedOnce(sqlite, SQL)
 }
 
 export interface OrderRow {

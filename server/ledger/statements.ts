@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import { preparedOnce, type Prepared } from '../db/index.ts'
 
 // The ledger's hot path is plain synchronous better-sqlite3, not Kysely: a posting runs inside the
 // caller's synchronous transaction (so the business change and its postings commit together), and a
@@ -27,19 +28,13 @@ const SQL = {
   userBalances: 'SELECT kind, asset, available, frozen FROM ledger_accounts WHERE user_id = ?',
 } as const
 
-export type Statements = { [K in keyof typeof SQL]: Database.Statement }
+export type Statements = Prepared<typeof SQL>
 
-const cache = new WeakMap<Database.Database, Statements>()
 const dynamic = new WeakMap<Database.Database, Map<string, Database.Statement>>()
 
 /** The ledger's statements on this connection, prepared once (after the migrations ran). */
 export function statements(sqlite: Database.Database): Statements {
-  let s = cache.get(sqlite)
-  if (!s) {
-    s = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => [k, sqlite.prepare(sql)])) as Statements
-    cache.set(sqlite, s)
-  }
-  return s
+  return preparedOnce(sqlite, SQL)
 }
 
 /** A statement whose text is built at run time (filters), prepared once per text. */

@@ -4,10 +4,8 @@
 // balance with frozen = what open orders hold, and the restarted server must rebuild the same book
 // from its journal and keep trading.
 
-import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -17,71 +15,27 @@ import type { Depth, Order } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import { killChildren, startChild } from './support/child.ts'
 import '../../server/ledger/holders.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const CODE = 'ROOT0001'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-kill9-'))
-const children = new Set<ChildProcess>()
-
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL')
+  killChildren()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-async function startChild(): Promise<{ base: string; proc: ChildProcess; exited: Promise<unknown>; output: () => string }> {
-  const port = await freePort()
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? os.homedir(),
-    NADI_ENV: 'test',
-    NADI_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    NADI_DATA_DIR: dir,
-    NADI_DIST_DIR: path.join(dir, 'no-dist'),
-    NADI_ROOT_INVITE_CODE: CODE,
-    NADI_LOGIN_PER_IP: '100000',
-    // Snapshots often, so the restart restores one and replays the journal after it.
-    NADI_TRADE_SNAPSHOT_EVERY: '50',
-  }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(proc)
-  let out = ''
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()))
-  const exited = new Promise((resolve) =>
-    proc.on('exit', (code, signal) => {
-      children.delete(proc)
-      resolve({ code, signal })
-    }),
+const startServer = () =>
+  startChild(
+    dir,
+    {
+      NADI_ROOT_INVITE_CODE: CODE,
+      NADI_LOGIN_PER_IP: '100000',
+      // Snapshots often, so the restart restores one and replays the journal after it.
+      NADI_TRADE_SNAPSHOT_EVERY: '50',
+    },
+    '/api/v1/trade/market',
   )
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited at start:\n${out}`)
-    try {
-      if ((await fetch(`${base}/api/v1/trade/market`)).ok) break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return { base, proc, exited, output: () => out }
-}
 
 async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessage'>): Promise<string> {
   const q = new URLSearchParams({ address: wallet.address, chainId: '56', code: CODE })
@@ -110,7 +64,7 @@ async function place(base: string, token: string, body: Record<string, string>):
 }
 
 it('kill -9 under load loses no acknowledged order; the restart rebuilds the same book and keeps trading', { timeout: 90_000 }, async () => {
-  const first = await startChild()
+  const first = await startServer()
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
   const tokens = await Promise.all(wallets.map((w) => signIn(first.base, w)))
   const file = path.join(dir, 'nadi.sqlite')
@@ -159,7 +113,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
       .all() as { side: string; price: bigint; left: bigint }[]
 
     // The restart replays the journal into the same book the database describes.
-    const second = await startChild()
+    const second = await startServer()
     const depth = ((await (await fetch(`${second.base}/api/v1/trade/depth?inst_id=NADI-USDT&size=400`)).json()) as ApiEnvelope<Depth>).data
     const levels = (s: 'buy' | 'sell') =>
       open

@@ -4,9 +4,7 @@
 // broadcast (the failpoint), then from outside while the transaction waits in the node's pool — and
 // a third start must finish the withdrawal: exactly one transfer on chain, and a balanced ledger.
 
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import crypto from 'node:crypto'
@@ -21,8 +19,8 @@ import { createGateway, type Gateway } from '../../server/chain/gateway.ts'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
 import '../../server/modules/withdraw/frozen.ts'
+import { killChildren, startChild, type Child } from './support/child.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const CODE = 'ROOT0001'
 const NADI_ID = 92025
 const HOT = new Wallet(devHotWalletKey()).address
@@ -31,7 +29,6 @@ let chains: DevChains
 let gw: Gateway
 let dir: string
 let db: Database_ | undefined
-const children = new Set<ChildProcess>()
 
 beforeAll(async () => {
   chains = await startDevChains({
@@ -53,44 +50,16 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL')
+  killChildren()
   await db?.close()
   db?.sqlite.close()
   await gw?.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-interface Child {
-  base: string
-  proc: ChildProcess
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  output(): string
-}
-
 /** Starts the server as production would run it against these chains, and waits until it answers. */
-async function startChild(extra: Record<string, string> = {}): Promise<Child> {
-  const port = await freePort()
+function startServer(extra: Record<string, string> = {}): Promise<Child> {
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? os.homedir(),
-    NADI_ENV: 'test',
-    NADI_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    NADI_DATA_DIR: dir,
-    NADI_DIST_DIR: path.join(dir, 'no-dist'),
     NADI_ROOT_INVITE_CODE: CODE,
     NADI_CHAIN_ID: String(NADI_ID),
     NADI_HOT_WALLET_KEY: devHotWalletKey(),
@@ -102,30 +71,7 @@ async function startChild(extra: Record<string, string> = {}): Promise<Child> {
     const p = `NADI_CHAIN_${c.key.toUpperCase()}_`
     Object.assign(env, { [`${p}RPC_URL`]: c.rpcUrl, [`${p}USDT_ADDRESS`]: c.tokens.USDT, [`${p}NADI_ADDRESS`]: c.tokens.NADI })
   }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.add(proc)
-  let out = ''
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
-  proc.stderr!.on('data', (b: Buffer) => (out += b.toString()))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.on('exit', (code, signal) => {
-      children.delete(proc)
-      resolve({ code, signal })
-    }),
-  )
-  const base = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (proc.exitCode !== null || proc.signalCode !== null) throw new Error(`server exited at start:\n${out}`)
-    try {
-      if ((await fetch(`${base}/api/v1/withdraw/config`)).ok) break
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-  return { base, proc, exited, output: () => out }
+  return startChild(dir, env, '/api/v1/withdraw/config')
 }
 
 async function until<T>(what: string, fn: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = 15_000): Promise<T> {
@@ -154,7 +100,7 @@ async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessag
 
 it('kill -9 twice in the middle of a withdrawal: after the restart it completes exactly once and the ledger balances', { timeout: 90_000 }, async () => {
   // 1. A server that dies (SIGKILL, by itself) right after the signed transaction is stored.
-  const first = await startChild({ NADI_WITHDRAW_FAILPOINT: 'crash-after-store' })
+  const first = await startServer({ NADI_WITHDRAW_FAILPOINT: 'crash-after-store' })
   const wallet = Wallet.createRandom()
   const token = await signIn(first.base, wallet)
   db = openDatabase(path.join(dir, 'nadi.sqlite'))
@@ -182,7 +128,7 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   expect(await gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash])).toBeNull() // never broadcast
 
   // 2. Restarted, it broadcasts the stored bytes; killed from outside while they wait to be mined.
-  const second = await startChild()
+  const second = await startServer()
   await until('the stored transaction in the node', () => gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash]))
   second.proc.kill('SIGKILL')
   expect(await second.exited).toEqual({ code: null, signal: 'SIGKILL' })
@@ -190,7 +136,7 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   await gw.dev!.mine('nadi', 3)
 
   // 3. Restarted again, it sees 3 confirmations and settles.
-  const third = await startChild()
+  const third = await startServer()
   await until('the withdrawal confirmed', () => row().status === 'confirmed')
   third.proc.kill('SIGTERM')
   expect((await third.exited).code).toBe(0)

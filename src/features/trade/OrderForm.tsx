@@ -6,11 +6,10 @@ import { useT } from '../../i18n/index.ts'
 import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { showAmount } from '../wallet/amount.ts'
-import { OfflineReason, SummaryRow } from '../wallet/parts.tsx'
+import { NumberField, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { checkOrder, estimate, fieldsOf, marketRules, orderSummary, PERCENTS, percentFill, spendAsset } from './form.ts'
 import { rateText } from './market.ts'
 import { usePlaceOrder } from './mutations.ts'
-import { NumField } from './parts.tsx'
 import type { OrderFormState } from './useOrderForm.ts'
 
 interface Props {
@@ -90,7 +89,7 @@ export function OrderForm({ market, form, available, best }: Props) {
       </div>
 
       {fields.includes('price') ? (
-        <NumField label={t('trade.form.price')} name="price" unit="USDT" value={draft.price} onChange={(v) => form.setField('price', v)} problem={errors.price} placeholder={t('trade.form.pricePlaceholder')} />
+        <NumberField compact label={t('trade.form.price')} name="price" unit="USDT" value={draft.price} onChange={(v) => form.setField('price', v)} problem={errors.price} placeholder={t('trade.form.pricePlaceholder')} />
       ) : (
         <div className="field">
           <span className="small muted">{t('trade.form.price')}</span>
@@ -98,10 +97,10 @@ export function OrderForm({ market, form, available, best }: Props) {
         </div>
       )}
       {fields.includes('size') && (
-        <NumField label={t('trade.form.size')} name="size" unit="NADI" value={draft.size} onChange={(v) => form.setField('size', v)} problem={errors.size} placeholder={t('trade.form.sizePlaceholder')} />
+        <NumberField compact label={t('trade.form.size')} name="size" unit="NADI" value={draft.size} onChange={(v) => form.setField('size', v)} problem={errors.size} placeholder={t('trade.form.sizePlaceholder')} />
       )}
       {fields.includes('amount') && (
-        <NumField label={t('trade.form.amount')} name="amount" unit="USDT" value={draft.amount} onChange={(v) => form.setField('amount', v)} problem={errors.amount} placeholder={t('trade.form.amountPlaceholder')} />
+        <NumberField compact label={t('trade.form.amount')} name="amount" unit="USDT" value={draft.amount} onChange={(v) => form.setField('amount', v)} problem={errors.amount} placeholder={t('trade.form.amountPlaceholder')} />
       )}
 
       <div className="percents" role="group" aria-label={t('trade.form.percentOf')}>

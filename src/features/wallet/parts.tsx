@@ -33,6 +33,51 @@ export function ProblemText({ problem, field }: { problem: Problem | undefined; 
   )
 }
 
+interface NumberFieldProps {
+  label: string
+  name: string
+  value: string
+  onChange: (v: string) => void
+  /** The asset or unit shown inside the field. */
+  unit: string
+  problem: Problem | undefined
+  placeholder?: string
+  /** The trade form's smaller look. */
+  compact?: boolean
+  /** Inside the field, after the unit (e.g. an "all" shortcut). */
+  inside?: ReactNode
+  /** Under the field, above the problem text (e.g. the available balance). */
+  hint?: ReactNode
+}
+
+/** A labelled decimal amount input: digits and one point only, at most 8 decimals kept by the sanitizer. */
+export function NumberField({ label, name, value, onChange, unit, problem, placeholder, compact, inside, hint }: NumberFieldProps) {
+  const id = useId()
+  return (
+    <div className={`field ${problem ? 'invalid' : ''}`}>
+      <label htmlFor={id} className={compact ? 'small muted' : undefined}>
+        {label}
+      </label>
+      <span className={compact ? 'amount-input trade-input' : 'amount-input'}>
+        <input
+          id={id}
+          name={name}
+          value={value}
+          onChange={(e) => onChange(sanitizeAmountInput(e.target.value))}
+          inputMode="decimal"
+          autoComplete="off"
+          enterKeyHint="done"
+          placeholder={placeholder}
+        />
+        <span className="unit">{unit}</span>
+        {inside}
+      </span>
+      {hint}
+      <ProblemText problem={problem} field={name} />
+    </div>
+  )
+}
+
 interface AmountFieldProps {
   label: string
   value: string
@@ -46,33 +91,27 @@ interface AmountFieldProps {
   name?: string
 }
 
+/** An amount of one of the user's assets, with the "all" shortcut and the available balance. */
 export function AmountField({ label, value, onChange, asset, max, available, problem, name = 'amount' }: AmountFieldProps) {
   const t = useT()
-  const id = useId()
   return (
-    <div className={`field ${problem ? 'invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <span className="amount-input">
-        <input
-          id={id}
-          name={name}
-          value={value}
-          onChange={(e) => onChange(sanitizeAmountInput(e.target.value))}
-          inputMode="decimal"
-          autoComplete="off"
-          enterKeyHint="done"
-          placeholder={t('money.amountPlaceholder')}
-        />
-        <span className="unit">{asset}</span>
-        {max !== undefined && (
+    <NumberField
+      label={label}
+      name={name}
+      value={value}
+      onChange={onChange}
+      unit={asset}
+      problem={problem}
+      placeholder={t('money.amountPlaceholder')}
+      inside={
+        max !== undefined && (
           <button type="button" className="all-btn" onClick={() => onChange(amountText(max))}>
             {t('money.all')}
           </button>
-        )}
-      </span>
-      <small className="muted">{t('money.available', { amount: available === undefined ? '—' : showAmount(available), asset })}</small>
-      <ProblemText problem={problem} field={name} />
-    </div>
+        )
+      }
+      hint={<small className="muted">{t('money.available', { amount: available === undefined ? '—' : showAmount(available), asset })}</small>}
+    />
   )
 }
 
