@@ -93,7 +93,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const { sqlite, db, close } = openDatabase(config.dbFile)
+  const { sqlite, db, close } = openDatabase(config.dbFile, { checkpointInWorker: true })
   migrate(sqlite)
   app.addHook('onClose', async () => close())
 

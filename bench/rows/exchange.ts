@@ -183,7 +183,7 @@ function serviceLoad(ex: Exchange, userIds: number[], callers = SVC_CALLERS) {
 
 async function serviceRows(ctx: BenchContext): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-exchange-svc-'))
-  const conn = openDatabase(path.join(dir, 'exchange.sqlite'))
+  const conn = openDatabase(path.join(dir, 'exchange.sqlite'), { checkpointInWorker: true })
   const { sqlite } = conn
   try {
     migrate(sqlite)

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type Database from 'better-sqlite3'
-import { openDatabase, transaction, type Connection } from '../../server/db/index.ts'
+import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { GroupCommit } from '../../server/db/groupCommit.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
@@ -71,8 +71,9 @@ function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): D
   return openFreshConn(dir, name, synchronous).sqlite
 }
 
-function openFreshConn(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): Connection {
-  const conn = openDatabase(path.join(dir, `${name}.sqlite`))
+/** With `asServer`, the database is opened as the server opens it: WAL checkpoints in a worker thread. */
+function openFreshConn(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', asServer = false): Database_ {
+  const conn = openDatabase(path.join(dir, `${name}.sqlite`), { checkpointInWorker: asServer })
   const { sqlite } = conn
   // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
   if (synchronous === 'FULL') sqlite.pragma('synchronous = FULL')
@@ -132,7 +133,7 @@ async function measureGroup(r: Rig, gc: GroupCommit, ms: number): Promise<{ rate
 let committed = 0
 
 async function sampleGroup(dir: string, name: string, durable: boolean, runs: number, windowMs: number) {
-  const conn = openFreshConn(dir, name, 'NORMAL')
+  const conn = openFreshConn(dir, name, 'NORMAL', true)
   const { sqlite } = conn
   try {
     const r = rig(sqlite, name)
@@ -152,6 +153,7 @@ async function sampleGroup(dir: string, name: string, durable: boolean, runs: nu
       audit: report.counts,
     }
   } finally {
+    await conn.close()
     sqlite.close()
   }
 }
