@@ -105,6 +105,15 @@ export interface Config {
   nadiReferencePrice: string
   chainNotice: { id: string; countdownSeconds: number; startsAt: number; endsAt: number } | null
   ws: { maxSubscriptions: number; maxMessagesPerSecond: number; heartbeatMs: number; maxPayload: number }
+  /** The deposit watcher (server/chain/depositWatcher.ts). */
+  deposits: {
+    /** NADI_DEPOSIT_POLL_MS: milliseconds between passes (1 s with dev chains, else 5 s). */
+    pollMs: number
+    /** NADI_DEPOSIT_REORG_WINDOW (12): blocks re-read on every pass, to see replaced blocks. */
+    reorgWindow: number
+    /** NADI_CHAIN_<KEY>_DEPOSIT_START_BLOCK: where a chain is read from the first time, per chain key. */
+    startBlocks: Record<string, number>
+  }
   withdraw: WithdrawSettings
   walletExchange: WalletExchangeSettings
   payment: PaymentSettings
@@ -351,6 +360,16 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
             endsAt: envInt(env, 'NADI_CHAIN_NOTICE_ENDS_AT', Date.UTC(2026, 11, 1, 4)),
           },
     ws: { maxSubscriptions: 50, maxMessagesPerSecond: 20, heartbeatMs: 30_000, maxPayload: 4096 },
+    deposits: {
+      pollMs: envInt(env, 'NADI_DEPOSIT_POLL_MS', devChains ? 1000 : 5000, 100),
+      reorgWindow: envInt(env, 'NADI_DEPOSIT_REORG_WINDOW', 12, 1),
+      startBlocks: Object.fromEntries(
+        networks.flatMap((n) => {
+          const name = `NADI_CHAIN_${n.key.toUpperCase()}_DEPOSIT_START_BLOCK`
+          return env[name]?.trim() ? [[n.key, envInt(env, name, 0, 0)]] : []
+        }),
+      ),
+    },
     withdraw: withdrawSettings(env),
     walletExchange: {
       feeBps: envInt(env, 'NADI_EXCHANGE_FEE_BPS', 20, 0, 9_999),

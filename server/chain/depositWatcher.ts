@@ -25,7 +25,7 @@
 
 import type { Selectable } from 'kysely'
 import type { Deposit } from '../../contract/recharge.ts'
-import { envInt, type Env, TOKENS, type ChainSettings, type Config } from '../config.ts'
+import { TOKENS, type ChainSettings, type Config } from '../config.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
 import type { DepositsTable } from '../db/schema.ts'
@@ -45,19 +45,15 @@ export interface WatcherSettings {
   maxBlocksPerPass: number
 }
 
-
-export function watcherSettings(config: Config, env: Env = process.env): WatcherSettings {
-  return {
-    pollMs: envInt(env, 'NADI_DEPOSIT_POLL_MS', config.chain.devChains ? 1000 : 5000, 100),
-    reorgWindow: envInt(env, 'NADI_DEPOSIT_REORG_WINDOW', 12, 1),
-    maxBlocksPerPass: config.chain.logRange * 5,
-  }
+/** The watcher's settings, from config.deposits. */
+export function watcherSettings(config: Config): WatcherSettings {
+  return { pollMs: config.deposits.pollMs, reorgWindow: config.deposits.reorgWindow, maxBlocksPerPass: config.chain.logRange * 5 }
 }
 
-/** Where a chain is read from the first time: NADI_CHAIN_<KEY>_DEPOSIT_START_BLOCK, 0 on dev chains, else the last window. */
-function startBlock(ctx: Ctx, c: ChainSettings, head: number, s: WatcherSettings, env: Env = process.env): number {
-  const name = `NADI_CHAIN_${c.key.toUpperCase()}_DEPOSIT_START_BLOCK`
-  if (env[name]?.trim()) return envInt(env, name, 0, 0)
+/** Where a chain is read from the first time: its configured start block, 0 on dev chains, else the last window. */
+function startBlock(ctx: Ctx, c: ChainSettings, head: number, s: WatcherSettings): number {
+  const configured = ctx.config.deposits.startBlocks[c.key]
+  if (configured !== undefined) return configured
   return ctx.chain.isDev ? 0 : Math.max(0, head - s.reorgWindow + 1)
 }
 

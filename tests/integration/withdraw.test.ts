@@ -5,7 +5,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, MaxUint256, Network, Wallet, parseUnits } from 'ethers'
 import type { Withdrawal, WithdrawConfig } from '../../contract/withdraw.ts'
 import type { PagedList } from '../../contract/envelope.ts'
@@ -26,10 +26,7 @@ const DEV = { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' }
 const APPLY = '/api/v1/withdraw/apply'
 
 // The app's own sender job must not run behind the tests' backs: one pass an hour.
-beforeAll(() => void vi.stubEnv('NADI_WITHDRAW_EVERY_MS', '3600000'))
-afterAll(() => void vi.unstubAllEnvs())
-
-const start = useServers()
+const start = useServers({ env: { NADI_WITHDRAW_EVERY_MS: '3600000' } })
 
 /** Test-only deposit: NADI credited to the user's fund account from the chain's custody, through the ledger. */
 function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): void {
