@@ -131,6 +131,8 @@ export class Exchange {
     this.money = new BatchMoney(o.conn.sqlite)
     this.gc = new GroupCommit(o.conn, {
       maxBatch: o.maxBatch ?? 500,
+      // Commands write nothing before they can still be refused, and abort the batch if they fail after.
+      isolate: false,
       maxDelayMs: o.maxDelayMs ?? 0,
       beforeCommit: () => this.postBatch(),
       onCommit: () => this.afterCommit(),
@@ -288,17 +290,20 @@ export class Exchange {
    */
   private run(cmd: Command, userId: number, clientOrderId: string | null, frozen: bigint): void {
     try {
-      const seq = this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts).lastInsertRowid as bigint
       const effects: Effects = { levels: [], fills: [], orders: new Set([cmd.orderId]), users: new Set([userId]) }
       this.cur = effects
       this.refused = null
       const accepted = this.engine.apply(cmd, this.sink)
       this.cur = null
-      // A refused command changed nothing in the engine; throwing rolls back what was written for it.
+      // A refused command changed nothing, in the engine or in the database: nothing is written before here.
       if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
+      let seq: bigint
       try {
+        seq = this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts).lastInsertRowid as bigint
         this.write(cmd, effects, clientOrderId, frozen)
       } catch (e) {
+        // Written in part, with no savepoint to undo it: the whole batch is aborted (postBatch) and
+        // the engine rebuilt from the journal.
         this.diverged = true
         throw e
       }
@@ -382,6 +387,7 @@ export class Exchange {
 
   /** The batch's money: one posting per committed batch, each account's moves netted (beforeCommit). */
   private postBatch(): void {
+    if (this.diverged) throw new Error('exchange: a command failed after it wrote; the batch is abandoned')
     for (const p of this.money.take()) {
       ledger.post(this.o.conn.sqlite, {
         ref: `trade:${this.spec.instId}:${p.lastSeq}`,

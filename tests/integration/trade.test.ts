@@ -209,4 +209,24 @@ describe('journal and recovery', () => {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('a command that fails after the engine took it abandons its whole batch: nothing is kept, the book is rebuilt from the journal', async () => {
+    const s = await boot()
+    const { alice, bob } = await twoTraders(s)
+    await place(s, alice, limit('sell', '0.3', '100'))
+    const before = { book: s.exchange.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    // Take the id the next order will get, so writing its row fails after the engine matched it.
+    const next = Number(s.ctx.sqlite.prepare('SELECT MAX(id) FROM trade_orders').pluck().get()) + 1
+    s.ctx.sqlite
+      .prepare("INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, fee_asset, frozen, status, created_at, updated_at) VALUES (?, ?, 'squat', 'NADI-USDT', 'buy', 'limit', 1, 1, 'NADI', 0, 'cancelled', 0, 0)")
+      .run(next, bob.userId)
+    const res = await place(s, bob, limit('buy', '0.3', '40'))
+    expect(res.statusCode).toBe(500)
+    expect(s.exchange.engineSnapshot()).toEqual(before.book)
+    expect({ usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
+    // The next order gets a free id and trades as if nothing had happened.
+    const again = await place(s, bob, limit('buy', '0.3', '40'))
+    expect(again.body_.data).toMatchObject({ status: 'filled', filled: '40' })
+    expect(again.body_.data.id).toBeGreaterThan(next)
+  })
 })

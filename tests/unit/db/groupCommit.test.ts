@@ -99,4 +99,27 @@ describe('group commit', () => {
     await expect(p).resolves.toBe(1)
     await expect(gc.submit(insert(conn, 2, 2))).rejects.toThrow(/closed/)
   })
+
+  it('without isolation an action runs with no savepoint: a refusal that wrote nothing leaves the batch, and a beforeCommit that throws abandons it', async () => {
+    const { conn } = fileDb()
+    let abandon = false
+    const gc = new GroupCommit(conn, {
+      isolate: false,
+      beforeCommit: () => {
+        if (abandon) throw new Error('abandoned')
+      },
+    })
+    const first = await Promise.allSettled([
+      gc.submit(insert(conn, 1, 1)),
+      gc.submit(() => {
+        throw new Error('refused before writing')
+      }),
+      gc.submit(insert(conn, 2, 2)),
+    ])
+    expect(first.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    abandon = true
+    const second = await Promise.allSettled([gc.submit(insert(conn, 3, 3)), gc.submit(insert(conn, 4, 4))])
+    expect(second.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 2])
+  })
 })
