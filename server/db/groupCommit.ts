@@ -37,6 +37,7 @@ export interface GroupCommitOptions {
 
 interface Item {
   fn: () => unknown
+  atomic: boolean
   resolve(v: unknown): void
   reject(e: unknown): void
 }
@@ -62,12 +63,13 @@ export class GroupCommit {
    * Runs fn (synchronous: it may only touch the database through the synchronous connection) inside
    * the next batch's transaction, in its own savepoint. Resolves with fn's result once the batch is
    * committed; rejects with fn's error (its savepoint rolled back, the batch goes on) or with the
-   * commit's error (nothing of the batch was kept).
+   * commit's error (nothing of the batch was kept). `atomic`: fn is one statement (or otherwise
+   * all-or-nothing on its own), so it needs no savepoint — two statements fewer.
    */
-  submit<T>(fn: () => T): Promise<T> {
+  submit<T>(fn: () => T, opts: { atomic?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('group commit is closed'))
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject })
+      this.queue.push({ fn, atomic: opts.atomic === true, resolve: resolve as (v: unknown) => void, reject })
       this.schedule()
     })
   }
@@ -115,7 +117,7 @@ export class GroupCommit {
           () => {
             for (const item of batch) {
               try {
-                outcomes.push({ ok: true, value: isolate ? savepoint(item.fn) : item.fn() })
+                outcomes.push({ ok: true, value: isolate && !item.atomic ? savepoint(item.fn) : item.fn() })
               } catch (error) {
                 outcomes.push({ ok: false, error })
               }

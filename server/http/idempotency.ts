@@ -27,7 +27,7 @@ export function idempotency(app: App, ctx: Ctx) {
     const scope = req.user ? `u:${req.user.id}` : 'anon'
     const hash = crypto.createHash('sha256').update(`${req.method} ${req.routeOptions.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex')
     const now = ctx.now()
-    const inserted = await ctx.commits.submit(() => reserve.run(scope, key, hash, now).changes)
+    const inserted = await ctx.commits.submit(() => reserve.run(scope, key, hash, now).changes, { atomic: true })
     if (inserted === 1) {
       req.idempotency = { scope, key }
       return
@@ -51,8 +51,8 @@ export function idempotency(app: App, ctx: Ctx) {
     req.idempotency = null
     const status = reply.statusCode
     const keep = typeof payload === 'string' && status < 500 && status !== 429 && status !== 409
-    if (keep) await ctx.commits.submit(() => answer.run(status, payload, idem.scope, idem.key))
-    else await ctx.commits.submit(() => forget.run(idem.scope, idem.key))
+    if (keep) await ctx.commits.submit(() => answer.run(status, payload, idem.scope, idem.key), { atomic: true })
+    else await ctx.commits.submit(() => forget.run(idem.scope, idem.key), { atomic: true })
     return payload
   })
 

@@ -122,4 +122,16 @@ describe('group commit', () => {
     expect(second.map((o) => o.status)).toEqual(['rejected', 'rejected'])
     expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 2])
   })
+
+  it('an action marked atomic runs without a savepoint; its failing statement changes nothing and the batch goes on', async () => {
+    const { conn } = fileDb()
+    const gc = new GroupCommit(conn)
+    const outcomes = await Promise.allSettled([
+      gc.submit(insert(conn, 1, 1), { atomic: true }),
+      gc.submit(insert(conn, 2, -5), { atomic: true }), // the CHECK refuses the one statement
+      gc.submit(insert(conn, 3, 3), { atomic: true }),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 3])
+  })
 })
