@@ -28,6 +28,16 @@ export function confirm(opts: Omit<Pending, 'resolve' | 'reject'>): Promise<true
   })
 }
 
+/** confirm() for a caller that only needs the answer: true on confirm, false on cancel or a tap outside. */
+export async function confirmed(opts: Omit<Pending, 'resolve' | 'reject'>): Promise<boolean> {
+  try {
+    return await confirm(opts)
+  } catch (e) {
+    if (e instanceof ConfirmCancelled) return false
+    throw e
+  }
+}
+
 export function ConfirmHost() {
   useSignals()
   const t = useT()

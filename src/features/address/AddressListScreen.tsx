@@ -9,7 +9,7 @@ import { maskPhone } from '../../../contract/addressRules.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { addressQueries } from './queries.ts'
 import { mergeAddresses, type AddressView } from './merge.ts'
@@ -42,12 +42,7 @@ export default function AddressListScreen() {
   const report = (r: { queued: boolean }) => toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
 
   async function onDelete(row: AddressView) {
-    try {
-      await confirm({ title: t('address.deleteTitle'), body: t('address.deleteBody'), confirmText: t('address.delete'), danger: true })
-    } catch (e) {
-      if (e instanceof ConfirmCancelled) return
-      throw e
-    }
+    if (!(await confirmed({ title: t('address.deleteTitle'), body: t('address.deleteBody'), confirmText: t('address.delete'), danger: true }))) return
     report(await remove.mutateAsync({ id: row.id, queuedId: row.id === undefined ? row.change?.outboxId : undefined }))
   }
 

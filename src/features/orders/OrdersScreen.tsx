@@ -9,7 +9,7 @@ import { formatDateTime } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { PaymentDialog } from '../../ui/PaymentDialog.tsx'
-import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { OfflineReason, RecordList, useNow } from '../wallet/parts.tsx'
@@ -27,12 +27,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
   const isOnline = online.value
 
   async function onCancel() {
-    try {
-      await confirm({ title: t('orders.cancelTitle'), body: t('orders.cancelBody', { orderNo: o.order_no }), confirmText: t('orders.cancel'), danger: true })
-    } catch (err) {
-      if (err instanceof ConfirmCancelled) return
-      throw err
-    }
+    if (!(await confirmed({ title: t('orders.cancelTitle'), body: t('orders.cancelBody', { orderNo: o.order_no }), confirmText: t('orders.cancel'), danger: true }))) return
     try {
       await cancel.mutateAsync(o.id)
     } catch {

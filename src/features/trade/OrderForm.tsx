@@ -3,7 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import type { MarketInfo, Order, OrderType, Side } from '../../../contract/trade.ts'
 import { online } from '../../api/online.ts'
 import { useT } from '../../i18n/index.ts'
-import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { showAmount } from '../wallet/amount.ts'
 import { NumberField, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
@@ -55,12 +55,7 @@ export function OrderForm({ market, form, available, best }: Props) {
     const req = check.request
     if (!req || !isOnline) return
     const summary = orderSummary(req)
-    try {
-      await confirm({ title: t(`trade.confirm.title.${req.side}`), body: t(summary.key, summary.params), confirmText: t(`trade.form.submit.${req.side}`) })
-    } catch (err) {
-      if (err instanceof ConfirmCancelled) return
-      throw err
-    }
+    if (!(await confirmed({ title: t(`trade.confirm.title.${req.side}`), body: t(summary.key, summary.params), confirmText: t(`trade.form.submit.${req.side}`) }))) return
     let order: Order
     try {
       order = await place.mutateAsync(req)

@@ -9,7 +9,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
@@ -29,12 +29,7 @@ function OrderRow({ o }: { o: Order }) {
   const asked = orderAmount(o)
 
   async function onCancel() {
-    try {
-      await confirm({ title: t('trade.orders.cancelTitle'), body: t('trade.orders.cancelBody'), confirmText: t('trade.orders.cancel'), danger: true })
-    } catch (err) {
-      if (err instanceof ConfirmCancelled) return
-      throw err
-    }
+    if (!(await confirmed({ title: t('trade.orders.cancelTitle'), body: t('trade.orders.cancelBody'), confirmText: t('trade.orders.cancel'), danger: true }))) return
     try {
       await cancel.mutateAsync(o.id)
     } catch {

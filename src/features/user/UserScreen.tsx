@@ -11,7 +11,7 @@ import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
+import { confirmed } from '../../ui/confirm.tsx'
 import { useSignOut } from '../auth/mutations.ts'
 import { account } from '../../api/session.ts'
 import { listOutbox } from '../../data/index.ts'
@@ -33,14 +33,9 @@ export default function UserScreen() {
   const members = team.data?.pages.flatMap((p) => p.list) ?? []
 
   async function onSignOut() {
-    try {
-      const waiting = (await listOutbox(account.value)).length
-      const body = waiting > 0 ? t('user.signOutPending', { count: waiting }) : t('user.signOutBody')
-      await confirm({ title: t('user.signOutTitle'), body, confirmText: t('user.signOut'), danger: true })
-    } catch (e) {
-      if (e instanceof ConfirmCancelled) return
-      throw e
-    }
+    const waiting = (await listOutbox(account.value)).length
+    const body = waiting > 0 ? t('user.signOutPending', { count: waiting }) : t('user.signOutBody')
+    if (!(await confirmed({ title: t('user.signOutTitle'), body, confirmText: t('user.signOut'), danger: true }))) return
     await signOut.mutateAsync().catch(() => undefined)
     navigate('/index', { replace: true })
   }
