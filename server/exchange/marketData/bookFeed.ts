@@ -5,7 +5,7 @@
 import { CHECKSUM_DEPTH } from '../../../contract/bookChecksum.ts'
 import type { BookData, Depth, Side } from '../../../contract/trade.ts'
 import { formatMoney } from '../../../contract/money.ts'
-import { BookLevels, levelsChecksum, type BookSideName } from './applyBook.ts'
+import { BookLevels, levelsChecksum, type BookSideName } from './bookLevels.ts'
 
 export const SNAPSHOT_DEPTH = 400
 

@@ -4,5 +4,5 @@
 export { CandleBook, CANDLES_IN_MEMORY, bucketOf, toWire as candleToWire, fromWire as candleFromWire, type CandleState, type CandleChange } from './klines.ts'
 export { TickerWindow, WINDOW_MINUTES, formatRatio } from './ticker.ts'
 export { BookFeed, SNAPSHOT_DEPTH, bookSideOf, type BookFeedOptions } from './bookFeed.ts'
-export { applyBookMessage, newLocalBook, BookLevels, levelsChecksum, type LocalBook, type ApplyResult, type BookSideName } from './applyBook.ts'
+export { BookLevels, levelsChecksum, type BookSideName } from './bookLevels.ts'
 export { TradeRing, RECENT_TRADES, toPublicTrade, type TradeInput } from './trades.ts'

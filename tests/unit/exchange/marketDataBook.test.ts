@@ -3,8 +3,33 @@ import { describe, expect, it } from 'vitest'
 import { bookChecksum } from '../../../contract/bookChecksum.ts'
 import { parseMoney } from '../../../contract/money.ts'
 import type { BookData, BookLevel, Side } from '../../../contract/trade.ts'
-import { applyBookMessage, newLocalBook, type LocalBook } from '../../../server/exchange/marketData/applyBook.ts'
+import { applyBookMessage as applyInApp, isBookData, type LocalBook as AppBook } from '../../../src/api/socketBook.ts'
 import { BookFeed } from '../../../server/exchange/marketData/bookFeed.ts'
+
+/**
+ * The app's own book applier (src/api/socketBook.ts), held the way subscribeBook holds it: the server
+ * feed is proven against the code that really reads it. A refused message leaves the book as it was.
+ */
+class LocalBook {
+  book: AppBook | null = null
+  get seqId(): number | null {
+    return this.book?.seqId ?? null
+  }
+  levels(side: 'asks' | 'bids'): BookLevel[] {
+    return this.book?.[side] ?? []
+  }
+}
+const newLocalBook = () => new LocalBook()
+function applyBookMessage(local: LocalBook, msg: BookData): 'ok' | 'gap' | 'checksum' {
+  // A level that is not an amount cannot be trusted: the client drops the book (subscribeBook skips it).
+  if (!isBookData(msg)) return 'checksum'
+  const step = applyInApp(local.book, msg.prevSeqId === -1 ? 'snapshot' : 'update', msg)
+  if (step.ok) {
+    local.book = step.book
+    return 'ok'
+  }
+  return step.reason === 'checksum' ? 'checksum' : 'gap'
+}
 
 const U = 100_000_000n
 const TICK = 10_000n // 0.0001 USDT
@@ -46,7 +71,7 @@ function text(units: bigint): string {
 }
 
 const wire = (msg: BookData): BookData => JSON.parse(JSON.stringify(msg)) as BookData
-const localLevels = (b: LocalBook, which: 'asks' | 'bids'): BookLevel[] => b[which].topWire(Number.MAX_SAFE_INTEGER)
+const localLevels = (b: LocalBook, which: 'asks' | 'bids'): BookLevel[] => b.levels(which)
 
 describe('book feed against a rebuilt client book (seeded property test)', () => {
   it('a client rebuilt from the snapshot and every update matches the checksum at every step, seqIds are continuous, and a drop or a tampered size is caught', () => {
@@ -172,8 +197,8 @@ describe('book feed against a rebuilt client book (seeded property test)', () =>
     expect(third.prevSeqId).toBe(2)
     expect(applyBookMessage(client, third)).toBe('gap')
     expect(client.seqId).toBe(1)
-    expect(client.bids.topWire(10)).toEqual([['100', '1']])
-    expect(client.asks.size).toBe(0)
+    expect(client.levels('bids').slice(0, 10)).toEqual([['100', '1']])
+    expect(client.levels('asks').length).toBe(0)
     // An update before any snapshot is a gap too.
     expect(applyBookMessage(newLocalBook(), third)).toBe('gap')
   })
@@ -247,7 +272,7 @@ describe('book feed batches', () => {
     const client = newLocalBook()
     expect(applyBookMessage(client, snap)).toBe('ok')
     expect(applyBookMessage(client, feed.flush(3) as BookData)).toBe('ok')
-    expect(client.bids.topWire(5)).toEqual([
+    expect(client.levels('bids').slice(0, 5)).toEqual([
       ['11', '1'],
       ['10', '1'],
     ])
@@ -279,7 +304,7 @@ describe('book feed batches', () => {
 
 describe('client applier', () => {
   it('imports nothing but contract/, so the app bundle can take it', () => {
-    const source = readFileSync(new URL('../../../server/exchange/marketData/applyBook.ts', import.meta.url), 'utf8')
+    const source = readFileSync(new URL('../../../server/exchange/marketData/bookLevels.ts', import.meta.url), 'utf8')
     const imports = [...source.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1])
     expect(imports.length).toBeGreaterThan(0)
     for (const spec of imports) expect(spec).toMatch(/^\.\.\/\.\.\/\.\.\/contract\//)
