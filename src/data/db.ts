@@ -3,7 +3,7 @@
 
 import Dexie, { type EntityTable, type Table, type Transaction } from 'dexie'
 import type { PersistedClient } from '@tanstack/react-query-persist-client'
-import type { OutboxItem } from './types.ts'
+import type { Candle, OutboxItem } from './types.ts'
 
 export const DB_NAME = 'nadi'
 
@@ -19,15 +19,9 @@ export interface QueryRow {
 }
 
 /** A candle row of schema version 2 (one row per candle). Kept only to migrate it in version 3. */
-export interface KlineRow {
+export interface KlineRow extends Candle {
   instId: string
   bar: string
-  ts: number
-  o: number
-  h: number
-  l: number
-  c: number
-  v: number
 }
 
 export type KlineKey = [instId: string, bar: string, ts: number]
