@@ -136,4 +136,22 @@ describe('market streams', () => {
     expect(await c.next()).toMatchObject({ id: 1, error: { code: 401 } })
     c.close()
   })
+
+  it('a stream of another market or an interval that is not one of the seven is refused as unknown, and the connection stays usable', async () => {
+    const s = await start()
+    const c = await Client.open(s)
+    for (const [id, stream] of [
+      [1, 'candle2m:NADI-USDT'],
+      [2, 'books:BTC-USDT'],
+      [3, 'candle1m:nadi-usdt'],
+      [4, 'tickers:'],
+    ] as const) {
+      c.send({ method: 'SUBSCRIBE', params: [stream], id })
+      expect(await c.next()).toMatchObject({ id, error: { code: 404 } })
+    }
+    c.send({ method: 'SUBSCRIBE', params: ['candle4h:NADI-USDT'], id: 5 })
+    expect(await c.next()).toEqual({ id: 5, result: null })
+    expect((await nextOn(c, 'candle4h')).action).toBe('snapshot')
+    c.close()
+  })
 })
