@@ -41,6 +41,8 @@ export const CODE = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   SERVER: 500,
+  /** A part of the service is paused (the market halted after a fault); the rest serves. */
+  UNAVAILABLE: 503,
 } as const
 
 export const PAGE_SIZE_DEFAULT = 10

@@ -122,6 +122,21 @@ export type Deal = Static<typeof Deal>
 export const PublicTrade = Type.Object({ trade_id: Type.Integer(), inst_id: InstId, price: Money, size: Money, side: Side, ts: Millis })
 export type PublicTrade = Static<typeof PublicTrade>
 
+/**
+ * status:<instId> and GET /api/v1/trade/status. A market is live, or halted after a fault it could not
+ * recover from by itself: every order and cancel is then refused with "trading is paused" until an
+ * operator repairs it, while the rest of the service keeps working.
+ */
+export const MarketStatus = Type.Object({
+  inst_id: InstId,
+  state: Type.Union([Type.Literal('live'), Type.Literal('halted')]),
+  /** When it halted; null while live. */
+  since: Type.Union([Millis, Type.Null()]),
+  /** The journal row where the fault was found, for support; null while live or when unknown. */
+  journal_seq: Type.Union([Type.Integer(), Type.Null()]),
+})
+export type MarketStatus = Static<typeof MarketStatus>
+
 /** tickers:<instId> and GET /api/v1/trade/ticker. Over the last 24 h. change24h is a decimal ratio ("-0.0125"). */
 export const Ticker = Type.Object({
   inst_id: InstId,

@@ -53,6 +53,9 @@ import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
 import { startPaymentChecker } from './payment/index.ts'
+import { lockDataFolder } from './db/writerLock.ts'
+import { listenOps, opsSocketPath } from './ops.ts'
+import { runInServer } from './cli.ts'
 
 export interface BuildOptions {
   config: Config
@@ -93,9 +96,22 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  const { sqlite, db, close } = openDatabase(config.dbFile, { checkpointInWorker: true })
-  migrate(sqlite)
-  app.addHook('onClose', async () => close())
+  // One writer per data folder (server/db/writerLock.ts): a second server on it stops here, naming the first.
+  const lock = lockDataFolder(config.dbFile, 'server')
+  let database
+  try {
+    database = openDatabase(config.dbFile, { checkpointInWorker: true })
+    migrate(database.sqlite)
+  } catch (e) {
+    lock.release()
+    throw e
+  }
+  const { sqlite, db, close } = database
+  // The last hook to run (onClose hooks run in reverse order of adding): the lock outlives every write.
+  app.addHook('onClose', async () => {
+    await close()
+    lock.release()
+  })
 
   // Before any route that reads a chain. Dev chains: two anvil nodes with fresh tokens (≈0.3 s),
   // stopped when the app closes (after the preClose hooks have stopped the jobs that use them).
@@ -243,6 +259,13 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     stopWithdrawSender()
     await withdrawSender.idle()
   })
+
+  // Operator commands that write run in here, sent by `tsx server/cli.ts` over the operator socket.
+  if (config.dbFile !== ':memory:') {
+    const ops = await listenOps(opsSocketPath(config.dbFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market: exchange }), app.log)
+    lock.setSocket(ops.path)
+    app.addHook('preClose', async () => ops.close())
+  }
 
   const rootInviteCode = await auth.ensureRoot()
   if (config.demo) await seedDemo(ctx)

@@ -8,9 +8,16 @@
  *   withdraw approve <id>            a requested withdrawal goes to the sender
  *   withdraw reject <id> [reason…]   a requested or approved (not yet signed) one fails; its funds return
  *
- * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite),
- * applies pending migrations, and runs beside a live server safely (SQLite WAL; writes take the write
- * lock like any request, and go through atomically like the server's). Exit codes: 0 done, 1 the
+ *   market check      the market's journal, book, open orders and ledger side by side: where a journal
+ *                     stops replaying, what disagrees, and what `market repair` would do
+ *   market repair     rebuild a halted market's book from its open orders and the ledger (see
+ *                     server/exchange/repair.ts), print what it did, and bring trading back
+ *
+ * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
+ * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
+ * Commands that write need the data folder's writer lock (server/db/writerLock.ts): with no server
+ * running they take it; while a server holds it they are sent to that server over its operator socket
+ * (server/ops.ts) and run inside it, so there is never a second writer. Exit codes: 0 done, 1 the
  * command found a problem or failed, 2 bad usage.
  *
  * To add a command (e.g. `withdraw approve <id>`), add an entry to COMMANDS: its words, usage,
@@ -18,6 +25,7 @@
  * `withdraw reject` can sit side by side.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type Database from 'better-sqlite3'
 import { loadConfig, type Config } from './config.ts'
@@ -28,6 +36,11 @@ import { audit, formatAudit } from './ledger/index.ts'
 import './ledger/holders.ts'
 import { formatMoney } from '../contract/money.ts'
 import * as withdrawals from './modules/withdraw/store.ts'
+import { Exchange } from './exchange/exchange.ts'
+import { defaultSpec } from './exchange/engine/index.ts'
+import { diagnose, formatDiagnosis, formatPlan } from './exchange/repairStore.ts'
+import { DataFolderBusy, lockDataFolder, type WriterLock } from './db/writerLock.ts'
+import { sendOps } from './ops.ts'
 
 export interface Io {
   out(text: string): void
@@ -39,6 +52,10 @@ export interface CommandEnv {
   io: Io
   /** Opens the configured database (once) and applies pending migrations. */
   database(): Database_
+  /** The market: the server's live one when the command runs inside the server, else one started on the database. */
+  market(): Exchange
+  /** True when the command runs inside the server holding the data folder (sent over its operator socket). */
+  inServer: boolean
 }
 
 export interface Command {
@@ -47,6 +64,8 @@ export interface Command {
   /** Arguments after the words, for the usage text, e.g. '<id>'. */
   args: string
   summary: string
+  /** Writes: needs the data folder's writer lock, or runs inside the server that holds it. */
+  writes?: boolean
   /** Returns the exit code. */
   run(args: string[], env: CommandEnv): number | Promise<number>
 }
@@ -119,6 +138,7 @@ export const COMMANDS: Command[] = [
   {
     words: ['withdraw', 'approve'],
     args: '<id>',
+    writes: true,
     summary: 'approve a requested withdrawal: the sender signs and broadcasts it on its next pass',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: withdraw approve <id>')
@@ -138,6 +158,7 @@ export const COMMANDS: Command[] = [
   {
     words: ['withdraw', 'reject'],
     args: '<id> [reason…]',
+    writes: true,
     summary: 'reject a requested or approved (not yet signed) withdrawal: it fails and amount + fee return to the user',
     async run(args, env) {
       if (args.length < 1) throw new UsageError('usage: withdraw reject <id> [reason…]')
@@ -153,6 +174,45 @@ export const COMMANDS: Command[] = [
         env.io.err(`withdraw reject: ${err.message}`)
         return 1
       }
+    },
+  },
+  {
+    words: ['market', 'check'],
+    args: '[--json]',
+    summary: 'report the market: whether its journal replays (and where it stops), orders and frozen funds that disagree, what a repair would do; exit 1 when it needs one',
+    async run(args, env) {
+      const unknown = args.filter((a) => a !== '--json')
+      if (unknown.length) throw new UsageError(`market check: unexpected ${unknown.join(' ')}`)
+      const { sqlite } = env.database()
+      // One read transaction (inside a server: one batch of its market), so no commit lands between the reads.
+      const d = env.inServer ? await env.market().diagnose() : sqlite.transaction(() => diagnose(sqlite as Database.Database, defaultSpec))()
+      env.io.out(args.includes('--json') ? json(d) : `database: ${env.config.dbFile}\n${formatDiagnosis(d)}`)
+      return d.healthy ? 0 : 1
+    },
+  },
+  {
+    words: ['market', 'repair'],
+    args: '',
+    summary: 'rebuild the market\'s book from its open orders and the ledger (cancelling orders that cannot stand, releasing funds no order holds), print what was done, resume trading',
+    writes: true,
+    async run(args, env) {
+      if (args.length) throw new UsageError(`market repair: unexpected ${args.join(' ')}`)
+      const market = env.market()
+      const before = market.status()
+      const detail = market.faultDetail
+      const record = await market.repair()
+      if (!record) {
+        env.io.out(`market ${market.spec.instId} is live and consistent: nothing to repair`)
+        return 0
+      }
+      const lines = [
+        `market ${market.spec.instId} repaired (repair #${record.repairId}, book as of journal row ${record.journalSeq})`,
+        `  it was ${before.state}${detail ? `: ${detail}` : ''}`,
+        ...formatPlan(record.plan, 'done'),
+        `  now: ${market.status().state}`,
+      ]
+      env.io.out(lines.join('\n'))
+      return market.status().state === 'live' ? 0 : 1
     },
   },
 ]
@@ -195,11 +255,23 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   }
 
   let opened: Database_ | undefined
+  let market: Exchange | undefined
+  let lock: WriterLock | undefined
   try {
     const config = loadConfig(opts.env ?? process.env, opts.cwd ?? process.cwd())
+    if (found.command.writes) {
+      if (config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
+      try {
+        lock = lockDataFolder(config.dbFile, `cli ${found.command.words.join(' ')}`)
+      } catch (err) {
+        if (!(err instanceof DataFolderBusy)) throw err
+        return await forward(err, argv, io)
+      }
+    }
     const env: CommandEnv = {
       config,
       io,
+      inServer: false,
       database() {
         if (opened) return opened
         if (config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) {
@@ -209,18 +281,81 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         migrate(opened.sqlite)
         return opened
       },
+      market() {
+        if (!market) {
+          market = new Exchange({
+            conn: env.database(),
+            spec: defaultSpec,
+            fees: { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm },
+            now: Date.now,
+          })
+          market.start()
+        }
+        return market
+      },
     }
     return await found.command.run(found.args, env)
   } catch (err) {
-    if (err instanceof UsageError) {
-      io.err(err.message)
-      return 2
-    }
-    io.err(`${found.command.words.join(' ')} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
-    return 1
+    return failed(found.command, err, io)
   } finally {
+    await market?.close()
     await opened?.close()
     opened?.sqlite.close()
+    lock?.release()
+  }
+}
+
+function failed(command: Command, err: unknown, io: Io): number {
+  if (err instanceof UsageError) {
+    io.err(err.message)
+    return 2
+  }
+  io.err(`${command.words.join(' ')} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
+  return 1
+}
+
+/** A writing command while a server holds the data folder: the server runs it, or it is refused. */
+async function forward(busy: DataFolderBusy, argv: string[], io: Io): Promise<number> {
+  const socket = busy.holder?.socket
+  if (!socket) {
+    io.err(`refused: ${busy.message}`)
+    return 1
+  }
+  let r
+  try {
+    r = await sendOps(socket, argv)
+  } catch (err) {
+    io.err(`refused: ${busy.message}\n(its operator socket ${socket} did not answer: ${err instanceof Error ? err.message : String(err)})`)
+    return 1
+  }
+  io.err(`(run inside ${busy.holder!.role} pid ${busy.holder!.pid}, which holds ${path.dirname(busy.dbFile)})`)
+  if (r.out) io.out(r.out.replace(/\n$/, ''))
+  if (r.err) io.err(r.err.replace(/\n$/, ''))
+  return r.code
+}
+
+export interface InServer {
+  config: Config
+  database: Database_
+  market: Exchange
+}
+
+/**
+ * Runs a command inside the server that holds the data folder (its operator socket): on the server's
+ * own connection and live market, its output collected for the caller.
+ */
+export async function runInServer(argv: string[], server: InServer): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) }
+  const found = match(argv)
+  if (!found) return { code: 2, out: '', err: `unknown command: ${argv.join(' ')}` }
+  try {
+    const code = await found.command.run(found.args, { config: server.config, io, inServer: true, database: () => server.database, market: () => server.market })
+    return { code, out, err }
+  } catch (e) {
+    const code = failed(found.command, e, io)
+    return { code, out, err }
   }
 }
 

@@ -1,8 +1,17 @@
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
+import { DataFolderBusy } from './db/writerLock.ts'
 
 const config = loadConfig()
-const { app, rootInviteCode } = await buildApp({ config })
+let built
+try {
+  built = await buildApp({ config })
+} catch (err) {
+  if (!(err instanceof DataFolderBusy)) throw err
+  process.stderr.write(`\n  NADI did not start: ${err.message}\n\n`)
+  process.exit(1)
+}
+const { app, rootInviteCode } = built
 
 let closing = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

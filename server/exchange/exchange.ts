@@ -12,11 +12,16 @@
 // nothing. A failure after it would leave the engine ahead of the database, so the engine is rebuilt
 // from the journal (which that rollback kept consistent with the money) before the next batch.
 //
+// A market that cannot be rebuilt (its journal does not replay, or the replayed book disagrees with
+// the open orders) halts instead of taking the process down: it refuses every command with "trading
+// is paused", says so on `status:<instId>` and GET trade/status, logs the journal position, and waits
+// for the operator's `market repair` (./repair.ts) while the rest of the server keeps serving.
+//
 // After each commit, what the batch did is published: book updates (seqId/prevSeqId, checksum),
 // trades, candles, the ticker, and to their owners only user@update_order and user@balance.
 
 import type { BookData, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
-import { BARS, type Bar } from '../../contract/trade.ts'
+import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
@@ -40,11 +45,15 @@ import {
 } from './engine/index.ts'
 import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
 import { exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
+import { MarketFault, replayJournal } from './journal.ts'
+import { planRepair } from './repair.ts'
+import { applyRepair, diagnose, readRepairInputs, type Diagnosis, type RepairRecord } from './repairStore.ts'
+import type { MarketStatus } from '../../contract/trade.ts'
 
 /** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
 export class TradeRejected extends Error {
   constructor(
-    readonly reason: RejectReason | 'insufficient_funds',
+    readonly reason: RejectReason | 'insufficient_funds' | 'halted',
     readonly detail: { asset?: string; current?: bigint; required?: bigint } = {},
   ) {
     super(`order refused: ${reason}`)
@@ -122,6 +131,8 @@ export class Exchange {
   private refused: RejectReason | null = null
   private sinceSnapshot = 0
   private readonly sink: EngineSink
+  /** Set while the market is halted: what halted it, and when. */
+  private fault: { at: number; message: string; journalSeq: bigint | null } | null = null
 
   constructor(private readonly o: ExchangeOptions) {
     this.spec = o.spec
@@ -140,7 +151,7 @@ export class Exchange {
         this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
         this.batch = []
         this.money.reset()
-        this.rebuild()
+        this.recover()
       },
     })
     const effects = () => this.cur as Effects
@@ -168,49 +179,136 @@ export class Exchange {
 
   // ── Start: rebuild from the journal ───────────────────────────────────────────────────────────
 
-  /** Replays the journal into a fresh engine and reloads market data. Call once before serving. */
+  /**
+   * Replays the journal into a fresh engine and reloads market data. Call once before serving. Never
+   * throws for a journal that does not replay: the market halts (status()) and the rest serves.
+   */
   start(): void {
-    this.rebuild()
+    this.recover()
     this.loadMarketData()
   }
 
-  private rebuild(): void {
-    const snap = this.st.latestSnapshot.get(this.spec.instId) as { seq: bigint; body: string } | undefined
-    const engine = snap ? Engine.restore(JSON.parse(snap.body) as EngineSnapshot, this.spec) : new Engine(this.spec)
-    let last = engine.lastOrderId
-    const quiet: EngineSink = { accepted() {}, rejected() {}, fill() {}, done() {}, level() {} }
-    for (const r of this.st.journalAfter.iterate(this.spec.instId, snap?.seq ?? 0n) as IterableIterator<{ command: string }>) {
-      const cmd = JSON.parse(r.command) as Command
-      if (!engine.apply(cmd, quiet)) throw new Error(`exchange: journal command was refused on replay: ${r.command}`)
-      if (cmd.kind === 'place') last = Math.max(last, cmd.orderId)
+  /** Rebuilds the book from the journal; a market that cannot be rebuilt halts. */
+  private recover(): void {
+    try {
+      this.rebuild()
+    } catch (e) {
+      this.halt(e)
     }
-    this.engine = engine
+  }
+
+  private rebuild(): void {
+    const replayed = replayJournal(this.st, this.spec)
+    const engine = replayed.engine
     const maxOrder = Number((this.st.maxOrderId.get() as { id: bigint | null }).id ?? 0n)
     const maxFill = Number((this.st.maxFillId.get() as { id: bigint | null }).id ?? 0n)
-    this.nextOrderId = Math.max(this.nextOrderId, last + 1, maxOrder + 1)
+    this.nextOrderId = Math.max(this.nextOrderId, replayed.lastOrderId + 1, maxOrder + 1)
     this.nextFillId = Math.max(this.nextFillId, maxFill + 1)
+    this.checkAgainstOrders(engine, replayed.lastSeq)
+    this.engine = engine
     this.diverged = false
-    this.checkAgainstOrders()
-    // A new feed, its levels from the rebuilt book; subscribers get a fresh snapshot.
+    this.showBook(engine)
+    if (this.fault) {
+      this.fault = null
+      this.o.log?.info({ instId: this.spec.instId, journalSeq: String(replayed.lastSeq) }, 'exchange: the market is live again')
+      this.publishStatus()
+    }
+  }
+
+  /** A new feed with the book's levels (none while halted); subscribers get a fresh snapshot. */
+  private showBook(engine: Engine | null): void {
     const feed = new BookFeed({ startSeqId: this.feed.seqId + 1 })
     for (const side of ['buy', 'sell'] as const) {
-      for (const [price, lots] of engine.levels(side, Number.MAX_SAFE_INTEGER)) feed.change(side, priceUnits(this.spec, price), sizeUnits(this.spec, lots))
+      for (const [price, lots] of engine?.levels(side, Number.MAX_SAFE_INTEGER) ?? []) feed.change(side, priceUnits(this.spec, price), sizeUnits(this.spec, lots))
     }
     feed.flush(this.o.now())
     this.feed = feed
     this.o.publisher?.publish(`books:${this.spec.instId}`, this.bookFrame('snapshot', feed.snapshot(this.o.now())))
   }
 
-  /** The replayed book must hold exactly the orders the database calls open: anything else is a bug to shout about. */
-  private checkAgainstOrders(): void {
+  /** The replayed book must hold exactly the orders the database calls open. */
+  private checkAgainstOrders(engine: Engine, lastSeq: bigint): void {
     const open = new Map<number, bigint>()
     for (const r of this.st.openOrders.iterate(this.spec.instId) as IterableIterator<{ id: bigint; filled: bigint }>) open.set(Number(r.id), r.filled)
-    let mismatch = open.size !== this.engine.openCount
-    for (const o of this.engine.openOrders()) {
+    const differ: number[] = []
+    for (const o of engine.openOrders()) {
       const filled = open.get(o.id)
-      if (filled === undefined || filled !== sizeUnits(this.spec, o.filledLots)) mismatch = true
+      if (filled === undefined || filled !== sizeUnits(this.spec, o.filledLots)) differ.push(o.id)
+      open.delete(o.id)
     }
-    if (mismatch) throw new Error(`exchange: the replayed book (${this.engine.openCount} open) disagrees with trade_orders (${open.size} open)`)
+    differ.push(...open.keys())
+    if (differ.length) {
+      throw new MarketFault(
+        `exchange: the replayed book (${engine.openCount} open) disagrees with trade_orders on ${differ.length} orders (e.g. ${differ.slice(0, 5).join(', ')})`,
+        lastSeq,
+      )
+    }
+  }
+
+  /**
+   * Stops the market: every command is refused until a repair, the book is withdrawn from view (it is
+   * not known), the fault is logged with its journal position and pushed on status:<instId>.
+   */
+  private halt(e: unknown): void {
+    const journalSeq = e instanceof MarketFault ? e.journalSeq : null
+    const message = e instanceof Error ? e.message : String(e)
+    this.fault = { at: this.o.now(), message, journalSeq }
+    this.diverged = false
+    this.engine = new Engine(this.spec)
+    this.o.log?.error(
+      { err: e, instId: this.spec.instId, journalSeq: journalSeq === null ? null : String(journalSeq), command: e instanceof MarketFault ? e.command : null },
+      'exchange: the market is HALTED (trading paused; the rest of the server serves). Run `tsx server/cli.ts market check`, then `market repair`',
+    )
+    this.showBook(null)
+    this.publishStatus()
+  }
+
+  private publishStatus(): void {
+    this.o.publisher?.publish(`status:${this.spec.instId}`, { arg: { channel: 'status', instId: this.spec.instId }, action: 'update', data: [this.status()] })
+  }
+
+  /** Live, or halted since when and at which journal row. */
+  status(): MarketStatus {
+    const f = this.fault
+    return f
+      ? { inst_id: INST_ID, state: 'halted', since: f.at, journal_seq: f.journalSeq === null ? null : Number(f.journalSeq) }
+      : { inst_id: INST_ID, state: 'live', since: null, journal_seq: null }
+  }
+
+  /** What `market check` reports: where the journal stops replaying, what disagrees, what a repair would do. */
+  diagnose(): Promise<Diagnosis> {
+    // Inside the market's own batch: nothing commits between the reads.
+    return this.gc.submit(() => diagnose(this.o.conn.sqlite, this.spec))
+  }
+
+  /**
+   * The operator's repair: halts the market if it is live (only when there is something to repair),
+   * rebuilds the book from the open orders and the ledger (./repair.ts) in one transaction of the
+   * market's own, then brings it back from that state. Null when the market is healthy and live.
+   */
+  async repair(): Promise<RepairRecord | null> {
+    if (!this.fault && (await this.diagnose()).healthy) return null
+    if (!this.fault) this.halt(new MarketFault('exchange: halted by the operator for a repair', null))
+    const fault = this.fault!.message
+    const record = await this.gc.submit(() => {
+      try {
+        const sqlite = this.o.conn.sqlite
+        const inputs = readRepairInputs(sqlite, this.spec)
+        return applyRepair(sqlite, this.spec, planRepair(this.spec, inputs.orders, inputs.frozen, inputs.lastOrderId), fault, this.o.now())
+      } catch (e) {
+        // Written in part without a savepoint: the whole batch must go (postBatch throws).
+        this.diverged = true
+        throw e
+      }
+    })
+    this.recover()
+    this.o.log?.info({ instId: this.spec.instId, repair: record.repairId, journalSeq: record.journalSeq, cancelled: record.plan.cancel.length, released: record.plan.release.length }, 'exchange: market repaired')
+    return record
+  }
+
+  /** What halted the market, for the operator (never sent to users: it names orders and users). */
+  get faultDetail(): string | null {
+    return this.fault?.message ?? null
   }
 
   private loadMarketData(): void {
@@ -241,11 +339,13 @@ export class Exchange {
    * the order it placed the first time, whatever else differs. Refusals: TradeRejected.
    */
   place(userId: number, input: PlaceInput): Promise<OrderRow> {
+    if (this.fault) return Promise.reject(new TradeRejected('halted'))
     return this.gc.submit(() => this.placeNow(userId, input))
   }
 
   /** Cancels one of the user's open orders; resolves with it once durable. */
   cancel(userId: number, orderId: number): Promise<OrderRow> {
+    if (this.fault) return Promise.reject(new TradeRejected('halted'))
     return this.gc.submit(() => this.cancelNow(userId, orderId))
   }
 
@@ -255,6 +355,8 @@ export class Exchange {
   }
 
   private placeNow(userId: number, input: PlaceInput): OrderRow {
+    // Queued before a halt in the same batch: refused like any command after it.
+    if (this.fault) throw new TradeRejected('halted')
     const existing = this.st.orderByClientId.get(userId, input.clientOrderId) as OrderRow | undefined
     if (existing) return existing
     const ts = this.o.now()
@@ -277,6 +379,7 @@ export class Exchange {
   }
 
   private cancelNow(userId: number, orderId: number): OrderRow {
+    if (this.fault) throw new TradeRejected('halted')
     const order = this.engine.order(orderId)
     if (!order || order.userId !== userId) throw new TradeRejected(order ? 'not_owner' : 'unknown_order')
     this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId, null, 0n)
@@ -405,13 +508,13 @@ export class Exchange {
   private afterCommit(): void {
     const batch = this.batch
     this.batch = []
-    if (this.diverged) this.rebuild()
-    if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000)) {
+    if (this.diverged) this.recover()
+    if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000) && !this.fault) {
       this.sinceSnapshot = 0
       // In a batch of its own turn: the book as it stands after every journal entry committed before it.
       void this.gc
         .submit(() => {
-          if (!this.diverged) this.st.insertSnapshot.run(this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
+          if (!this.diverged && !this.fault) this.st.insertSnapshot.run(this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
         })
         .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
     }

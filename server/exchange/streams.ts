@@ -17,6 +17,7 @@ export function marketStreams(exchange: Exchange): StreamFamily[] {
     onSubscribe: (conn) => onSubscribe(conn),
   })
   return [
+    one('status', (conn) => conn.send({ arg: { channel: 'status', instId: inst }, action: 'snapshot', data: [exchange.status()] })),
     one('books', (conn) => conn.send({ arg: { channel: 'books', instId: inst }, action: 'snapshot', data: [exchange.bookSnapshot()] })),
     one('tickers', (conn) => conn.send({ arg: { channel: 'tickers', instId: inst }, action: 'snapshot', data: [exchange.ticker.toWire(exchange.now())] })),
     one('trades', (conn) => conn.send({ arg: { channel: 'trades', instId: inst }, action: 'snapshot', data: exchange.trades.recent(50) })),

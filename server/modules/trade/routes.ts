@@ -11,6 +11,7 @@ import {
   InstId,
   KlineQuery,
   MarketInfo,
+  MarketStatus,
   Order,
   OrderListQuery,
   PlaceOrderBody,
@@ -32,6 +33,11 @@ export function tradeRoutes(app: App, trade: TradeService) {
   const tags = ['trade']
 
   app.get('/api/v1/trade/market', { schema: { tags, summary: 'The market’s rules: steps, minimums, fees', response: { 200: Envelope(MarketInfo) } } }, async (req) => ok(req, trade.market()))
+  app.get(
+    '/api/v1/trade/status',
+    { schema: { tags, summary: 'Whether the market is live or halted (trading paused after a fault, until an operator repairs it)', querystring: InstQuery, response: { 200: Envelope(MarketStatus) } } },
+    async (req) => ok(req, trade.status()),
+  )
   app.get(
     '/api/v1/trade/ticker',
     { schema: { tags, summary: 'Last price and the 24 h change, high, low and volume', querystring: InstQuery, response: { 200: Envelope(Ticker) } } },

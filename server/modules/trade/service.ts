@@ -1,7 +1,8 @@
 import { parseMoney, formatMoney } from '../../../contract/money.ts'
-import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, Order, PlaceOrderBody, PublicTrade, Ticker } from '../../../contract/trade.ts'
+import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, MarketStatus, Order, PlaceOrderBody, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import { badRequest, notFound, type ApiError } from '../../http/errors.ts'
+import { CODE } from '../../../contract/constants.ts'
+import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import { insufficient } from '../../payment/index.ts'
 import { candleToWire } from '../../exchange/marketData/index.ts'
 import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
@@ -12,6 +13,7 @@ import { exchangeStatements, type DealRow, type OrderRow } from '../../exchange/
 
 export interface TradeService {
   market(): MarketInfo
+  status(): MarketStatus
   ticker(): Ticker
   depth(size: number): Depth
   recentTrades(limit: number): { list: PublicTrade[] }
@@ -61,6 +63,9 @@ export function toPlaceInput(spec: MarketSpec, body: PlaceOrderBody): PlaceInput
 /** An engine refusal in the user's words. */
 export function refusal(spec: MarketSpec, e: TradeRejected): ApiError {
   switch (e.reason) {
+    case 'halted':
+      // 503 and never stored under the Idempotency-Key: the same request may be sent again once trading resumes.
+      return new ApiError(503, CODE.UNAVAILABLE, 'errors.tradingPaused')
     case 'insufficient_funds':
       return insufficient(e.detail.asset ?? '', e.detail.current ?? 0n, e.detail.required ?? 0n)
     case 'unknown_order':
@@ -107,6 +112,7 @@ export function createTradeService(exchange: Exchange): TradeService {
   }
   return {
     market: () => marketInfo(spec, exchange.fees),
+    status: () => exchange.status(),
     ticker: () => exchange.ticker.toWire(exchange.now()),
     depth: (size) => exchange.depth(size),
     recentTrades: (limit) => ({ list: exchange.trades.recent(limit) }),
