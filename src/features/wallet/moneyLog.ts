@@ -21,6 +21,7 @@ export const KNOWN_TYPES = [
   'payment',
   'refund',
   'reward',
+  'trade_repair',
 ] as const
 
 /** The locale key naming a record's type. */
