@@ -196,6 +196,8 @@ export interface BalanceUpdate {
 
 /** Stream names (DESIGN §5). */
 export const streams = {
+  /** Live or halted (MarketStatus): a snapshot on subscribe, an update when it changes. */
+  status: (inst: string) => `status:${inst}`,
   books: (inst: string) => `books:${inst}`,
   tickers: (inst: string) => `tickers:${inst}`,
   trades: (inst: string) => `trades:${inst}`,

@@ -36,7 +36,6 @@ import {
   sizeUnits,
   type Command,
   type EngineSink,
-  type EngineSnapshot,
   type Fees,
   type MarketSpec,
   type Order as EngineOrder,

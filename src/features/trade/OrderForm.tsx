@@ -19,13 +19,15 @@ interface Props {
   available: { USDT: bigint | undefined; NADI: bigint | undefined }
   /** Best ask and best bid, to estimate a market order with. */
   best: { ask: bigint | undefined; bid: bigint | undefined }
+  /** The market is halted: nothing can be placed (HaltedNote says why). */
+  paused?: boolean
 }
 
 const SIDES: readonly Side[] = ['buy', 'sell']
 const TYPES: readonly OrderType[] = ['limit', 'market']
 
 /** Buy or sell, limit or market, with the rules of MarketInfo checked before anything is sent. */
-export function OrderForm({ market, form, available, best }: Props) {
+export function OrderForm({ market, form, available, best, paused = false }: Props) {
   useSignals()
   const t = useT()
   const place = usePlaceOrder()
@@ -125,8 +127,8 @@ export function OrderForm({ market, form, available, best }: Props) {
       </div>
 
       <OfflineReason />
-      <button className={`btn block submit-${draft.side}`} type="submit" disabled={!isOnline || place.isPending} data-testid="place-order">
-        {place.isPending ? t('trade.form.placing') : t(`trade.form.submit.${draft.side}`)}
+      <button className={`btn block submit-${draft.side}`} type="submit" disabled={!isOnline || paused || place.isPending} data-testid="place-order">
+        {place.isPending ? t('trade.form.placing') : paused ? t('trade.halted.title') : t(`trade.form.submit.${draft.side}`)}
       </button>
     </form>
   )

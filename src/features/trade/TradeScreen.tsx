@@ -19,6 +19,7 @@ import { OrderBook } from './OrderBook.tsx'
 import { RecentTrades } from './RecentTrades.tsx'
 import { OrderForm } from './OrderForm.tsx'
 import { useOrderForm } from './useOrderForm.ts'
+import { HaltedNote } from './HaltedNote.tsx'
 
 // uPlot comes with the chart, not with the screen's first paint (DESIGN §6).
 const CandleChart = lazy(() => import('./chart/CandleChart.tsx'))
@@ -52,6 +53,8 @@ export default function TradeScreen() {
   useOrderPushes()
   const liveBook = useLiveBook(INST_ID)
   const market = useQuery(tradeQueries.market())
+  const status = useQuery({ ...tradeQueries.status(INST_ID), refetchInterval: poll })
+  const halted = status.data?.state === 'halted'
   const ticker = useQuery({ ...tradeQueries.ticker(INST_ID), refetchInterval: poll })
   const depth = useQuery({ ...tradeQueries.depth(INST_ID), refetchInterval: poll, enabled: liveBook === null })
   const tape = useQuery({ ...tradeQueries.recentTrades(INST_ID), refetchInterval: poll })
@@ -68,6 +71,7 @@ export default function TradeScreen() {
       <TopBar title={t('trade.title')} records={{ href: '/trade/orderList', label: t('trade.orders.title') }} />
       <SocketNote />
       {ticker.data && <Freshness updatedAt={ticker.dataUpdatedAt} />}
+      {status.data && halted && <HaltedNote status={status.data} />}
       <TickerHeader ticker={ticker.data} />
       <Chart />
       <section className="card trade-grid">
@@ -76,7 +80,7 @@ export default function TradeScreen() {
         ) : market.isError || !market.data ? (
           <LoadFailed onRetry={() => market.refetch()} />
         ) : (
-          <OrderForm market={market.data} form={form} available={available} best={bestPrices(book.asks, book.bids)} />
+          <OrderForm market={market.data} form={form} available={available} best={bestPrices(book.asks, book.bids)} paused={halted} />
         )}
         <OrderBook asks={book.asks} bids={book.bids} last={ticker.data?.last} onPick={form.pickPrice} />
       </section>

@@ -9,7 +9,7 @@ import { subscribeBook, type LocalBook } from '../../api/socketBook.ts'
 import { tradeQueries } from './queries.ts'
 import { refreshOrders } from './mutations.ts'
 import { refreshBalances } from '../wallet/mutations.ts'
-import { isPublicTrade, isTicker, mergeTrades } from './market.ts'
+import { isMarketStatus, isPublicTrade, isTicker, mergeTrades } from './market.ts'
 
 /** A burst of pushes (a sweep fills many orders) refreshes the lists once. */
 const COALESCE_MS = 250
@@ -37,13 +37,18 @@ function onReconnect(fn: () => void): () => void {
   })
 }
 
-/** tickers:<instId> and trades:<instId> into the ticker and tape queries. */
+/** status:<instId>, tickers:<instId> and trades:<instId> into the status, ticker and tape queries. */
 export function useLiveMarket(instId: string): void {
   const qc = useQueryClient()
   useEffect(() => {
     const socket = getSocket()
     const tickerKey = tradeQueries.ticker(instId).queryKey
     const tapeKey = tradeQueries.recentTrades(instId).queryKey
+    const statusKey = tradeQueries.status(instId).queryKey
+    const offStatus = socket.subscribe(streams.status(instId), (push) => {
+      const last = push.data.filter(isMarketStatus).at(-1)
+      if (last) qc.setQueryData(statusKey, last)
+    })
     const offTicker = socket.subscribe(streams.tickers(instId), (push) => {
       const last = push.data.filter(isTicker).at(-1)
       if (last) qc.setQueryData(tickerKey, last)
@@ -54,6 +59,7 @@ export function useLiveMarket(instId: string): void {
     })
     const offState = onReconnect(() => void qc.invalidateQueries({ queryKey: ['tradeLive'] }))
     return () => {
+      offStatus()
       offTicker()
       offTrades()
       offState()

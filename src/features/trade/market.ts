@@ -1,7 +1,7 @@
 // Market data as the trade screen shows it: the 24 h change, fee rates, the recent-trades tape, and
 // the checks a socket push must pass before it reaches the cache. Pure.
 import { parseMoney } from '../../../contract/money.ts'
-import type { PublicTrade, Ticker } from '../../../contract/trade.ts'
+import type { MarketStatus, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import { formatAmount } from '../../lib/format.ts'
 import { units } from '../wallet/amount.ts'
 
@@ -41,6 +41,16 @@ const isMoney = (v: unknown): v is string => typeof v === 'string' && parseMoney
 const isMoneyOrNull = (v: unknown) => v === null || isMoney(v)
 
 /** A tickers push item with the fields the header reads. */
+export function isMarketStatus(v: unknown): v is MarketStatus {
+  return (
+    isRecord(v) &&
+    typeof v.inst_id === 'string' &&
+    (v.state === 'live' || v.state === 'halted') &&
+    (v.since === null || (typeof v.since === 'number' && Number.isFinite(v.since))) &&
+    (v.journal_seq === null || Number.isInteger(v.journal_seq))
+  )
+}
+
 export function isTicker(v: unknown): v is Ticker {
   return (
     isRecord(v) &&

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
-import type { Deal, Depth, MarketInfo, Order, PublicTrade, Ticker } from '../../../contract/trade.ts'
+import type { Deal, Depth, MarketInfo, MarketStatus, Order, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import { get } from '../../api/client.ts'
 import type { OrderTab } from './status.ts'
 import { ORDER_TABS } from './status.ts'
@@ -30,6 +30,13 @@ export const tradeQueries = {
       queryKey: ['trade', 'market'],
       queryFn: ({ signal }) => get<MarketInfo>('trade/market', {}, signal),
       staleTime: STALE.market,
+    }),
+  /** Live or halted; the socket's status:<instId> pushes keep it current (live.ts). */
+  status: (instId: string) =>
+    queryOptions({
+      queryKey: ['tradeLive', 'status', instId],
+      queryFn: ({ signal }) => get<MarketStatus>('trade/status', { inst_id: instId }, signal),
+      staleTime: STALE.live,
     }),
   ticker: (instId: string) =>
     queryOptions({
