@@ -15,7 +15,7 @@ import type { Depth, Order } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
-import { killChildren, startChild } from './support/child.ts'
+import { killChildren, signInHttp, startChild } from './support/child.ts'
 import '../../server/ledger/holders.ts'
 
 const CODE = 'ROOT0001'
@@ -37,19 +37,6 @@ const startServer = () =>
     '/api/v1/trade/market',
   )
 
-async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessage'>): Promise<string> {
-  const q = new URLSearchParams({ address: wallet.address, chainId: '56', code: CODE })
-  const { data } = (await (await fetch(`${base}/api/v1/auth/loginMessage?${q}`)).json()) as ApiEnvelope<{ message: string }>
-  const res = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ address: wallet.address, message: data.message, sign_message: await wallet.signMessage(data.message), code: CODE }),
-  })
-  const body = (await res.json()) as ApiEnvelope<{ token: string }>
-  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(body)}`)
-  return body.data.token
-}
-
 async function place(base: string, token: string, body: Record<string, string>): Promise<ApiEnvelope<Order> | null> {
   try {
     const res = await fetch(`${base}/api/v1/trade/placeOrder`, {
@@ -66,7 +53,7 @@ async function place(base: string, token: string, body: Record<string, string>):
 it('kill -9 under load loses no acknowledged order; the restart rebuilds the same book and keeps trading', { timeout: 90_000 }, async () => {
   const first = await startServer()
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
-  const tokens = await Promise.all(wallets.map((w) => signIn(first.base, w)))
+  const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
   const file = path.join(dir, 'nadi.sqlite')
   const side = openDatabase(file)
   const ids = wallets.map((w) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id))

@@ -11,6 +11,7 @@ const children = new Set<ChildProcess>()
 
 export interface Child {
   base: string
+  /** The leader of its own process group (what it starts, e.g. the dev chains' anvil nodes, is in the group). */
   proc: ChildProcess
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   output(): string
@@ -45,7 +46,7 @@ export async function startChild(dir: string, env: Record<string, string>, ready
     NADI_DIST_DIR: path.join(dir, 'no-dist'),
     ...env,
   }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   children.add(proc)
   let out = ''
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
@@ -71,7 +72,59 @@ export async function startChild(dir: string, env: Record<string, string>, ready
   return { base, proc, exited, output: () => out }
 }
 
-/** Kills every child still running (afterAll). */
+/** Signs a wallet in over HTTP (the SIWE flow), registering it under `code`; answers the token. */
+export async function signInHttp(base: string, wallet: { address: string; signMessage(m: string): Promise<string> }, code: string): Promise<string> {
+  const q = new URLSearchParams({ address: wallet.address, chainId: '56', code })
+  const { data } = (await (await fetch(`${base}/api/v1/auth/loginMessage?${q}`)).json()) as { data: { message: string } }
+  const res = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ address: wallet.address, message: data.message, sign_message: await wallet.signMessage(data.message), code }),
+  })
+  const body = (await res.json()) as { data: { token: string } }
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(body)}`)
+  return body.data.token
+}
+
+/** kill -9 of the child's whole process group: the server and everything it started die at once. */
+export function killGroup(proc: ChildProcess): void {
+  try {
+    process.kill(-proc.pid!, 'SIGKILL')
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills every child still running, with its group (afterAll). */
 export function killChildren(): void {
-  for (const c of children) c.kill('SIGKILL')
+  for (const c of children) killGroup(c)
+}
+
+/** Runs `node --import tsx server/cli.ts …` on a data folder; resolves with its exit code and output. */
+export function runCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const full = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NADI_ENV: 'test', NADI_DEMO: '0', NADI_DATA_DIR: dir, ...env }
+    const p = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    p.stdout!.on('data', (b: Buffer) => (out += b.toString()))
+    p.stderr!.on('data', (b: Buffer) => (err += b.toString()))
+    p.on('exit', (code) => resolve({ code: code ?? -1, out, err }))
+  })
+}
+
+/** Starts a server expected to refuse to start; resolves with its exit code and output. */
+export function startRefused(dir: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const full = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', NADI_DATA_DIR: dir, NADI_DIST_DIR: path.join(dir, 'no-dist'), ...env }
+    const p = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    p.stdout!.on('data', (b: Buffer) => (out += b.toString()))
+    p.stderr!.on('data', (b: Buffer) => (out += b.toString()))
+    const timer = setTimeout(() => p.kill('SIGKILL'), 30_000)
+    p.on('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, out })
+    })
+  })
 }

@@ -19,8 +19,9 @@ export class Client {
     ws.on('close', (code) => (this.closed = { code }))
   }
 
-  static async open(s: TestServer, token?: string): Promise<Client> {
-    const base = (await s.listen()).replace(/^http/, 'ws')
+  /** On the in-process test server, or on a server's base URL (a child process). */
+  static async open(s: TestServer | string, token?: string): Promise<Client> {
+    const base = (typeof s === 'string' ? s : await s.listen()).replace(/^http/, 'ws')
     const ws = new WebSocket(`${base}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`)
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve())

@@ -1,0 +1,87 @@
+// One writer per data folder (issue 9 part 1), with real processes: a second server on a folder in use
+// refuses to start naming the folder and the holder while the first keeps serving; read-only operator
+// commands run beside it; writing ones run inside it over its operator socket, or are refused when
+// the holder takes none; after kill -9 of the holder's process group the next start gets the lock at once.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { lockDataFolder } from '../../server/db/writerLock.ts'
+import { openDatabase } from '../../server/db/index.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { killChildren, killGroup, runCli, startChild, startRefused } from './support/child.ts'
+
+const dirs: string[] = []
+const tempDir = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-lock-'))
+  dirs.push(d)
+  return d
+}
+afterAll(() => {
+  killChildren()
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+})
+
+const READY = '/api/v1/trade/market'
+
+it('a second server on a data folder in use refuses to start, naming the folder and the holder; the first serves on', { timeout: 90_000 }, async () => {
+  const dir = tempDir()
+  const first = await startChild(dir, {}, READY)
+  const second = await startRefused(dir)
+  expect(second.code).toBe(1)
+  expect(second.out).toContain(`the data folder ${dir} is in use`)
+  expect(second.out).toContain(`server pid ${first.proc.pid}`)
+  // Untouched: it still answers, and still holds the folder.
+  expect((await fetch(`${first.base}${READY}`)).status).toBe(200)
+  expect(first.proc.exitCode).toBeNull()
+
+  // Read-only commands run beside it; a writing one is sent to it and runs inside it.
+  const audit = await runCli(dir, ['audit'])
+  expect(audit.code).toBe(0)
+  expect(audit.out).toContain('OK: no violations')
+  const repair = await runCli(dir, ['market', 'repair'])
+  expect(repair).toMatchObject({ code: 0 })
+  expect(repair.err).toContain(`run inside server pid ${first.proc.pid}`)
+  expect(repair.out).toContain('live and consistent: nothing to repair')
+
+  // kill -9 of its whole process group: the lock dies with it, and the next start takes it at once.
+  killGroup(first.proc)
+  await first.exited
+  const t0 = Date.now()
+  const third = await startChild(dir, {}, READY)
+  expect(Date.now() - t0).toBeLessThan(20_000)
+  expect((await fetch(`${third.base}${READY}`)).status).toBe(200)
+  killGroup(third.proc)
+  await third.exited
+})
+
+it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 30_000 }, async () => {
+  const dir = tempDir()
+  const dbFile = path.join(dir, 'nadi.sqlite')
+  const db = openDatabase(dbFile)
+  migrate(db.sqlite)
+  db.sqlite.close()
+  const lock = lockDataFolder(dbFile, 'test holder')
+  try {
+    const r = await runCli(dir, ['withdraw', 'reject', '1'])
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(`refused: the data folder ${dir} is in use: test holder pid ${process.pid}`)
+    // Read-only commands still run.
+    expect((await runCli(dir, ['withdraw', 'list'])).code).toBe(0)
+  } finally {
+    lock.release()
+  }
+  // Released: the same command now takes the lock itself (and finds no such withdrawal).
+  const r = await runCli(dir, ['withdraw', 'reject', '1'])
+  expect(r.err).not.toContain('in use')
+})
+
+it('in one process, a second writer on the same folder is refused too', () => {
+  const dir = tempDir()
+  const dbFile = path.join(dir, 'nadi.sqlite')
+  const a = lockDataFolder(dbFile, 'first')
+  expect(() => lockDataFolder(dbFile, 'second')).toThrow(/is in use: first pid/)
+  a.release()
+  lockDataFolder(dbFile, 'third').release()
+})
