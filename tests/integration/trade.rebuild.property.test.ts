@@ -85,7 +85,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   const lost: { userId: number; cid: string }[] = []
   let forcedCommand = 0
   let forcedCommit = 0
-  let fills = 0
+
 
   for (let b = 0; b < BATCHES; b++) {
     clock += 1000 + r.int(5000)
@@ -153,7 +153,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     expect(ex.status().state).toBe('live')
     if (b % 20 === 19) expect(audit(sqlite).violations).toEqual([])
   }
-  fills = Number(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
+  const fills = Number(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
 
   // Acknowledged means durable; a failed batch left nothing behind.
   for (const a of acked) expect(Number((orderByCid.get(a.userId, a.cid) as { id: bigint } | undefined)?.id)).toBe(a.id)
