@@ -49,9 +49,14 @@ export async function startDemoMarket(ctx: Ctx, exchange: Exchange, opts: DemoMa
   if (startTicks === null || startTicks < 100) throw new Error(`demo market: reference price "${opts.referencePrice}" is not a usable price`)
   const maker = await demoUser(ctx, MAKER)
   const taker = await demoUser(ctx, TAKER)
-  let mid = startTicks
+  // After a restart (a crash too) the walk goes on from the market's last price, and the ladder the
+  // maker left resting is requoted with the next move instead of stranded in the book for good.
+  const last = exchange.lastPrice()
+  let mid = (last === null ? null : ticksOf(spec, last)) ?? startTicks
   let seq = Date.now()
-  const resting: number[] = []
+  const resting: number[] = (
+    ctx.sqlite.prepare("SELECT id FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id").pluck().all(maker) as bigint[]
+  ).map(Number)
   const clientId = (tag: string) => `demo-${tag}-${(seq++).toString(36)}`
   const lot = (nadi: number) => lotsOf(spec, BigInt(Math.round(nadi * 100)) * 1_000_000n) ?? 1
 
