@@ -13,10 +13,12 @@ export interface RunningApp extends Built {
   close(): Promise<void>
 }
 
-/** The real server, in process, on a free port, serving the built app from dist/ over a fresh database. */
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/** The real server, in process, on a free port, serving the built app from dist/ over a fresh database (or a copy of `database`). */
+export async function startApp(env: Record<string, string> = {}, opts: { database?: string } = {}): Promise<RunningApp> {
   if (!fs.existsSync('dist/index.html')) throw new Error('dist/index.html is missing: run `npm run build` first')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-e2e-'))
+  // A copy of a saved data folder's database (a fixture), instead of a fresh one.
+  if (opts.database) fs.copyFileSync(opts.database, path.join(dir, 'nadi.sqlite'))
   const config = loadConfig(
     { NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATA_DIR: dir, NADI_ROOT_INVITE_CODE: ROOT_CODE, NADI_CHAIN_NOTICE: '0', LOG_LEVEL: 'silent', ...env },
     process.cwd(),
