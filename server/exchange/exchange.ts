@@ -184,7 +184,12 @@ export class Exchange {
    */
   start(): void {
     this.recover()
-    this.loadMarketData()
+    try {
+      this.loadMarketData()
+    } catch (e) {
+      // Candles, ticker and tape are derived views: without them the market still trades correctly.
+      this.o.log?.error({ err: e, instId: this.spec.instId }, 'exchange: market data could not be loaded; candles and ticker start empty')
+    }
   }
 
   /** Rebuilds the book from the journal; a market that cannot be rebuilt halts. */
