@@ -4,20 +4,19 @@
 // times. Every start comes up with the market live, every acknowledged order is there, the ledger
 // audits clean and the journal replays into exactly the open orders.
 
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
-import type { MarketStatus, Order, Ticker } from '../../contract/trade.ts'
+import type { MarketStatus, Ticker } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { diagnose } from '../../server/exchange/repairStore.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
-import { killChildren, killGroup, signInHttp, startChild } from './support/child.ts'
+import { killChildren, killGroup, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
 import '../../server/ledger/holders.ts'
 
@@ -46,18 +45,6 @@ const startDemo = () =>
     '/api/v1/trade/market',
   )
 
-async function place(base: string, token: string, body: Record<string, string>): Promise<ApiEnvelope<Order> | null> {
-  try {
-    const res = await fetch(`${base}/api/v1/trade/placeOrder`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify({ inst_id: 'NADI-USDT', type: 'limit', ...body }),
-    })
-    return (await res.json()) as ApiEnvelope<Order>
-  } catch {
-    return null // the connection died with the server: not acknowledged
-  }
-}
 
 /** With no server running: the ledger balances, frozen = open orders, and the journal replays into the open orders. */
 function checkFolder(acked: Map<string, number>) {

@@ -4,18 +4,17 @@
 // balance with frozen = what open orders hold, and the restarted server must rebuild the same book
 // from its journal and keep trading.
 
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
-import type { Depth, Order } from '../../contract/trade.ts'
+import type { Depth } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
-import { killChildren, signInHttp, startChild } from './support/child.ts'
+import { killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import '../../server/ledger/holders.ts'
 
 const CODE = 'ROOT0001'
@@ -37,18 +36,6 @@ const startServer = () =>
     '/api/v1/trade/market',
   )
 
-async function place(base: string, token: string, body: Record<string, string>): Promise<ApiEnvelope<Order> | null> {
-  try {
-    const res = await fetch(`${base}/api/v1/trade/placeOrder`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify({ inst_id: 'NADI-USDT', type: 'limit', ...body }),
-    })
-    return (await res.json()) as ApiEnvelope<Order>
-  } catch {
-    return null // the connection died with the server: not acknowledged
-  }
-}
 
 it('kill -9 under load loses no acknowledged order; the restart rebuilds the same book and keeps trading', { timeout: 90_000 }, async () => {
   const first = await startServer()

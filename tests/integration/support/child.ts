@@ -2,9 +2,12 @@
 // the tests that kill it with SIGKILL and start it again on the same data folder.
 
 import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import type { ApiEnvelope } from '../../../contract/envelope.ts'
+import type { Order } from '../../../contract/trade.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -84,6 +87,23 @@ export async function signInHttp(base: string, wallet: { address: string; signMe
   const body = (await res.json()) as { data: { token: string } }
   if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(body)}`)
   return body.data.token
+}
+
+/**
+ * POST trade/placeOrder (a limit order unless body says otherwise); the envelope, or null when the
+ * connection died with the server (the order was not acknowledged).
+ */
+export async function placeHttp(base: string, token: string, body: Record<string, string>): Promise<ApiEnvelope<Order> | null> {
+  try {
+    const res = await fetch(`${base}/api/v1/trade/placeOrder`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ inst_id: 'NADI-USDT', type: 'limit', ...body }),
+    })
+    return (await res.json()) as ApiEnvelope<Order>
+  } catch {
+    return null
+  }
 }
 
 /** kill -9 of the child's whole process group: the server and everything it started die at once. */
