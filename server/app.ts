@@ -129,8 +129,12 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
 
   app.decorateRequest('lang', 'TW')
+  // Production serves its public origin's host only: a proxy under another name (a phishing copy)
+  // gets a refusal naming the real address, never a page or a sign-in message.
+  const servedHost = config.env === 'production' && config.publicUrl ? new URL(config.publicUrl).host : null
   app.addHook('onRequest', async (req, reply) => {
     req.lang = langOf(req.headers.lang)
+    if (servedHost !== null && req.host !== servedHost) throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'strict-origin-when-cross-origin')
     reply.header('x-frame-options', 'DENY')

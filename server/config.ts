@@ -308,6 +308,10 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   }
   const networks = [network(56, 'bsc', 'BNB Smart Chain', 'BNB'), network(nadiChainId, 'nadi', 'NADI Chain', 'NADI')]
   if (nadiChainId === 56) throw new Error('NADI_CHAIN_ID must differ from BSC (56)')
+  const publicUrl = publicOrigin(env.NADI_PUBLIC_URL)
+  // Sign-in messages name the origin the user signs for; taken from a request's Host header, a
+  // phishing proxy would get messages naming itself. Production names it, and serves no other host.
+  if (production && !publicUrl) throw new Error('NADI_PUBLIC_URL is required in production (e.g. https://app.nadi.example): sign-in messages name it and requests to any other host are refused')
   return {
     env: nodeEnv,
     demo,
@@ -317,7 +321,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     dbFile: str(env, 'NADI_DB_FILE', path.join(dataDir, 'nadi.sqlite')),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
     swKill: env.NADI_SW_KILL === '1',
-    publicUrl: env.NADI_PUBLIC_URL || null,
+    publicUrl,
     rootInviteCode,
     logLevel: str(env, 'LOG_LEVEL', nodeEnv === 'test' ? 'silent' : 'info'),
     trustProxy: env.NADI_TRUST_PROXY === '1',
@@ -404,4 +408,19 @@ function withdrawSettings(env: Env): WithdrawSettings {
     sendAttempts: envInt(env, 'NADI_WITHDRAW_SEND_ATTEMPTS', 10, 1),
     failpoint: env.NADI_ENV === 'production' ? null : failpoint,
   }
+}
+
+/** NADI_PUBLIC_URL as an origin ("https://app.nadi.example"), or null when unset. */
+function publicOrigin(raw: string | undefined): string | null {
+  if (!raw) return null
+  let u: URL
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new Error(`NADI_PUBLIC_URL is not a URL: "${raw}"`)
+  }
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) {
+    throw new Error(`NADI_PUBLIC_URL must be an origin (scheme, host and port only), got "${raw}"`)
+  }
+  return u.origin
 }

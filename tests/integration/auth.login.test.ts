@@ -76,6 +76,42 @@ describe('GET /api/v1/auth/loginMessage', () => {
     expect(res.body_.data.message.split('\n')[0]).toBe(`localhost:${s.config.port} wants you to sign in with your Ethereum account:`)
   })
 
+  it('with a public URL a message names it whatever the Host header says; production refuses any other host', async () => {
+    const wallet = freshWallet()
+    const url = `/api/v1/auth/loginMessage?address=${wallet.address}&chainId=56&code=${ROOT_CODE}`
+    // Outside production a request may come to another host (tests, a LAN address), the message still names the public origin.
+    const dev = await start({ env: { NADI_PUBLIC_URL: 'https://app.nadi.test' } })
+    const res = await dev.get<{ message: string }>(url, { headers: { host: 'phish.example' } })
+    expect(res.body_.data.message.split('\n')[0]).toBe('app.nadi.test wants you to sign in with your Ethereum account:')
+
+    const prod = await start({ env: { NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.test', NADI_DEMO: '0' } })
+    const before = prod.count('SELECT COUNT(*) FROM login_nonces')
+    for (const path of [url, '/api/v1/common/mainInfo', '/']) {
+      const refused = await prod.get(path, { headers: { host: 'phish.example' }, lang: 'EN' })
+      expect(refused.statusCode, path).toBe(403)
+      expect(refused.body_).toEqual({ code: 403, msg: localeText('en', 'errors.wrongHost').replace('{{origin}}', 'https://app.nadi.test'), data: null })
+    }
+    expect(prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
+    const served = await prod.get<{ message: string }>(url, { headers: { host: 'app.nadi.test' } })
+    expect(served.statusCode).toBe(200)
+    expect(served.body_.data.message.split('\n')).toContain('URI: https://app.nadi.test')
+  })
+
+  it('a message for a chain the platform does not run on is refused with the field’s message and stores nothing', async () => {
+    const s = await start()
+    const wallet = freshWallet()
+    for (const chainId of [1, 137, 97]) {
+      const res = await s.get(`/api/v1/auth/loginMessage?address=${wallet.address}&chainId=${chainId}&code=${ROOT_CODE}`, { lang: 'EN' })
+      expect(res.statusCode).toBe(400)
+      expect(res.body_.msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.chainId')))
+    }
+    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    // Both platform chains sign in.
+    for (const chainId of [56, s.config.login.chainId]) {
+      expect((await s.get(`/api/v1/auth/loginMessage?address=${wallet.address}&chainId=${chainId}&code=${ROOT_CODE}`)).statusCode).toBe(200)
+    }
+  })
+
   it('each message carries a fresh nonce', async () => {
     const s = await start()
     const wallet = freshWallet()

@@ -16,7 +16,7 @@ const USDT_BSC = '0x55d398326f99059fF775485246999027B3197955'
 describe('chain settings', () => {
   it('come from the environment per chain, with 3 confirmations by default', () => {
     const c = loadConfig({
-      NADI_ENV: 'production',
+      NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example',
       NADI_CHAIN_BSC_RPC_URL: 'https://bsc.example/rpc',
       NADI_CHAIN_BSC_USDT_ADDRESS: USDT_BSC.toLowerCase(),
       NADI_CHAIN_NADI_CONFIRMATIONS: '12',
@@ -41,7 +41,7 @@ describe('chain settings', () => {
     expect(loadConfig({ NADI_ENV: 'development', NADI_DEMO: '0' }).chain.devChains).toBe(false)
     expect(loadConfig({ NADI_ENV: 'test' }).chain.devChains).toBe(false)
     expect(loadConfig({ NADI_ENV: 'test', NADI_DEV_CHAINS: '1' }).chain.devChains).toBe(true)
-    expect(() => loadConfig({ NADI_ENV: 'production', NADI_DEV_CHAINS: '1' })).toThrow(/not allowed in production/)
+    expect(() => loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_DEV_CHAINS: '1' })).toThrow(/not allowed in production/)
     const dev = loadConfig({ NADI_ENV: 'development' }).chain
     expect(dev.devBlockTime).toBe(1)
     expect(dev.hotWalletKey?.source).toMatch(/dev/)
@@ -49,7 +49,7 @@ describe('chain settings', () => {
   })
 
   it('reject a bad address, URL, key or extended key with the variable named', () => {
-    const bad = (env: Record<string, string>, re: RegExp) => expect(() => loadConfig({ NADI_ENV: 'production', ...env })).toThrow(re)
+    const bad = (env: Record<string, string>, re: RegExp) => expect(() => loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', ...env })).toThrow(re)
     const mixed = USDT_BSC.replace('d', 'D')
     bad({ NADI_CHAIN_BSC_USDT_ADDRESS: mixed }, /NADI_CHAIN_BSC_USDT_ADDRESS/)
     bad({ NADI_CHAIN_NADI_RPC_URL: 'ws://x' }, /NADI_CHAIN_NADI_RPC_URL/)
@@ -66,11 +66,11 @@ describe('chain settings', () => {
     try {
       const w = Wallet.createRandom()
       fs.writeFileSync(path.join(dir, 'hot'), `${w.privateKey.slice(2)}\n`)
-      const c = loadConfig({ NADI_ENV: 'production', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot') })
+      const c = loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot') })
       expect(c.chain.hotWalletKey!.reveal()).toBe(w.privateKey)
       const printed = `${JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))} ${inspect(c, { depth: 9 })} ${String(c.chain.hotWalletKey)}`
       expect(printed).not.toContain(w.privateKey.slice(2))
-      expect(() => loadConfig({ NADI_ENV: 'production', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot'), NADI_HOT_WALLET_KEY: w.privateKey })).toThrow(/not both/)
+      expect(() => loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_HOT_WALLET_KEY_FILE: path.join(dir, 'hot'), NADI_HOT_WALLET_KEY: w.privateKey })).toThrow(/not both/)
     } finally {
       fs.rmSync(dir, { recursive: true, force: true })
     }

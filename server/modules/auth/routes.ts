@@ -3,6 +3,8 @@ import type { FastifyRequest } from 'fastify'
 import { IsRegisterBody, IsRegisterResult, LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '../../../contract/auth.ts'
 import { Envelope } from '../../../contract/envelope.ts'
 import { ok } from '../../http/reply.ts'
+import { badRequest } from '../../http/errors.ts'
+import { translate } from '../../i18n.ts'
 import { requireAuth } from '../../http/auth.ts'
 import type { App } from '../../http/types.ts'
 import type { AuthService, RequestMeta } from './service.ts'
@@ -25,7 +27,11 @@ export function authRoutes(app: App, auth: AuthService) {
         response: { 200: Envelope(LoginMessage) },
       },
     },
-    async (req) => ok(req, await auth.loginMessage(req.query, meta(req))),
+    async (req) => {
+      // Only the chains the platform runs on: a message for another chain is refused with the field's message.
+      if (!auth.signsOn(req.query.chainId)) throw badRequest('errors.invalidField', { field: translate(req.lang, 'fields.chainId') })
+      return ok(req, await auth.loginMessage(req.query, meta(req)))
+    },
   )
 
   app.post(

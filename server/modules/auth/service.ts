@@ -67,7 +67,14 @@ export function createAuthService(ctx: Ctx) {
     return db.selectFrom('users').select(['id', 'depth']).where('code', '=', code).executeTakeFirst()
   }
 
+  const chainIds = new Set(config.chain.networks.map((n) => n.id))
+
   return {
+    /** Whether a sign-in message may name this chain: only the chains the platform runs on. */
+    signsOn(chainId: number): boolean {
+      return chainIds.has(chainId)
+    },
+
     async isRegistered(address: string, meta: RequestMeta): Promise<boolean> {
       limit(meta.ip, address.toLowerCase())
       return (await findUserByAddress(address)) !== undefined

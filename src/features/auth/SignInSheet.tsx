@@ -11,6 +11,7 @@ import { toast } from '../../ui/toast.ts'
 import { connectWallet, dappBrowserLinks, hasInjectedWallet, isMobileBrowser, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { isRegistered, useSignIn } from './mutations.ts'
+import { signInChainId } from './signInChain.ts'
 import { isValidInviteCode, normalizeInviteCode, pendingInvite, signInOpen } from './invite.ts'
 
 type Step = 'start' | 'connecting' | 'connected' | 'signing'
@@ -73,7 +74,8 @@ export function SignInSheet() {
     setError(null)
     setStep('signing')
     try {
-      await signIn.mutateAsync({ wallet, code: registered ? '' : invite })
+      const chainId = cfg ? signInChainId(wallet.chainId, cfg.chains, cfg.login_chain_id) : wallet.chainId
+      await signIn.mutateAsync({ wallet, code: registered ? '' : invite, chainId })
       toast.success(t('auth.welcome'))
       signInOpen.value = false
       setStep('start')

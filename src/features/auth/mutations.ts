@@ -14,8 +14,9 @@ export function useSignIn() {
   const qc = useQueryClient()
   return useMutation({
     meta: { silent: true }, // the sheet shows its own error in place
-    mutationFn: async ({ wallet, code }: { wallet: ConnectedWallet; code: string }) => {
-      const msg = await get<LoginMessage>('auth/loginMessage', { address: wallet.address, chainId: wallet.chainId, code: code || undefined })
+    /** chainId: the chain the message names (signInChain.ts). */
+    mutationFn: async ({ wallet, code, chainId }: { wallet: ConnectedWallet; code: string; chainId: number }) => {
+      const msg = await get<LoginMessage>('auth/loginMessage', { address: wallet.address, chainId, code: code || undefined })
       const signature = await wallet.sign(msg.message)
       const res = await post<LoginResult>('auth/login', { address: wallet.address, message: msg.message, sign_message: signature, code })
       setToken(res.token, res.idle_ms)

@@ -18,10 +18,19 @@ describe('loadConfig', () => {
   })
 
   it('production turns demo content and the chain notice off unless asked for', () => {
-    const c = loadConfig({ NADI_ENV: 'production' }, '/srv/nadi')
+    const c = loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example' }, '/srv/nadi')
     expect(c.demo).toBe(false)
     expect(c.chainNotice).toBeNull()
-    expect(loadConfig({ NADI_ENV: 'production', NADI_CHAIN_NOTICE: '1' }, '/srv').chainNotice).not.toBeNull()
+    expect(loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_CHAIN_NOTICE: '1' }, '/srv').chainNotice).not.toBeNull()
+  })
+
+  it('production needs its public origin; NADI_PUBLIC_URL must be an origin', () => {
+    expect(() => loadConfig({ NADI_ENV: 'production' }, '/srv')).toThrow(/NADI_PUBLIC_URL is required in production/)
+    expect(loadConfig({ NADI_PUBLIC_URL: 'https://App.Nadi.example/' }).publicUrl).toBe('https://app.nadi.example')
+    expect(loadConfig({ NADI_PUBLIC_URL: 'http://localhost:8080' }).publicUrl).toBe('http://localhost:8080')
+    for (const bad of ['app.nadi.example', 'ftp://app.nadi.example', 'https://app.nadi.example/path', 'https://u:p@app.nadi.example', 'https://app.nadi.example/?x=1']) {
+      expect(() => loadConfig({ NADI_PUBLIC_URL: bad }), bad).toThrow(/NADI_PUBLIC_URL/)
+    }
   })
 
   it('upper-cases the root invite code and refuses one that is not 4–16 letters or digits', () => {
