@@ -37,3 +37,27 @@ export function maskPhone(phone: string): string {
   const start = Math.floor((digits.length - 4) / 2)
   return `${plus}${digits.slice(0, start)}****${digits.slice(start + 4)}`
 }
+
+/**
+ * Characters an address never holds: control characters (C0, DEL, C1: a newline or tab too, every
+ * field is one line) and the bidirectional overrides, isolates and marks that can make text display
+ * in another order than it is stored (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+ */
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
+/** Whitespace and the zero-width characters: a field made only of these is empty. */
+const INVISIBLE = '\\s\\u200b-\\u200d\\u2060\\ufeff'
+const EDGES = new RegExp(`^[${INVISIBLE}]+|[${INVISIBLE}]+$`, 'gu')
+
+/** The text as stored: whitespace and zero-width characters trimmed from both ends. */
+export const trimText = (raw: string): string => raw.replace(EDGES, '')
+
+export type TextProblem = 'required' | 'invalid' | 'tooLong'
+
+/** One address text field (name, area, detail): empty once trimmed, a forbidden character, or too long. */
+export function checkText(raw: string, max: number): TextProblem | null {
+  const t = trimText(raw)
+  if (!t) return 'required'
+  if (FORBIDDEN.test(t)) return 'invalid'
+  if (textLength(t) > max) return 'tooLong'
+  return null
+}

@@ -204,6 +204,15 @@ describe('address input rules (SPEC §5)', () => {
     ['blank phone', { phone: '  ' }, (f) => text(f, 'errors.phoneInvalid', PHONE)],
     ['blank area', { area: '\t \n' }, (f) => localeText(f, 'errors.areaRequired')],
     ['blank address', { address: ' ' }, (f) => localeText(f, 'errors.addressDetailRequired')],
+    ['area of only a zero-width space', { area: '\u200b' }, (f) => localeText(f, 'errors.areaRequired')],
+    ['name of zero-width characters', { name: ' \u200c\u200d\ufeff ' }, (f) => localeText(f, 'errors.addressNameRequired')],
+    // Control characters and text-direction overrides: the field's own message.
+    ['name with a newline', { name: 'Wang\nFang' }, (f) => localeText(f, 'errors.addressNameInvalid')],
+    ['name with a NUL', { name: 'Wang\u0000Fang' }, (f) => localeText(f, 'errors.addressNameInvalid')],
+    ['area with a right-to-left override', { area: 'Taipei \u202egpj.exe' }, (f) => localeText(f, 'errors.areaInvalid')],
+    ['area with a bidi isolate', { area: '\u2066Taipei\u2069' }, (f) => localeText(f, 'errors.areaInvalid')],
+    ['address with a tab', { address: 'No. 1\tFloor 2' }, (f) => localeText(f, 'errors.addressDetailInvalid')],
+    ['address with a C1 control', { address: 'No. 1\u0085' }, (f) => localeText(f, 'errors.addressDetailInvalid')],
     // Phones that are not an optional + and 6–20 digits.
     ['5-digit phone', { phone: '12-345' }, (f) => text(f, 'errors.phoneInvalid', PHONE)],
     ['21-digit phone', { phone: '1'.repeat(21) }, (f) => text(f, 'errors.phoneInvalid', PHONE)],

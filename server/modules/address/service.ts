@@ -1,7 +1,7 @@
 import type { Selectable, Transaction } from 'kysely'
 import type { Ctx } from '../../context.ts'
 import type { AddressesTable, DB } from '../../db/schema.ts'
-import { isValidPhone, normalizePhone, textLength } from '../../../contract/addressRules.ts'
+import { checkText, isValidPhone, normalizePhone, trimText, type TextProblem } from '../../../contract/addressRules.ts'
 import { ADDRESS_LIMITS as L, type Address, type AddAddressBody, type EditAddressBody } from '../../../contract/address.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 
@@ -18,26 +18,23 @@ export interface CleanAddress {
 }
 
 const PHONE_PARAMS = { min: L.phoneDigitsMin, max: L.phoneDigitsMax }
-const chars = textLength
 
 export const phoneInvalid = () => badRequest('errors.phoneInvalid', PHONE_PARAMS)
 
 /** SPEC §5: checks an address as typed and answers it cleaned; the first problem is thrown as a 400. */
 export function cleanAddress(input: AddAddressBody): CleanAddress {
-  const name = input.name.trim()
-  if (!name) throw badRequest('errors.addressNameRequired')
-  if (chars(name) > L.name) throw badRequest('errors.addressNameTooLong', { max: L.name })
+  const text = (raw: string, max: number, keys: Record<TextProblem, string>) => {
+    const problem = checkText(raw, max)
+    if (problem) throw badRequest(keys[problem], { max })
+    return trimText(raw)
+  }
+  const name = text(input.name, L.name, { required: 'errors.addressNameRequired', invalid: 'errors.addressNameInvalid', tooLong: 'errors.addressNameTooLong' })
 
   if (!isValidPhone(input.phone)) throw phoneInvalid()
   const phone = normalizePhone(input.phone)
 
-  const area = input.area.trim()
-  if (!area) throw badRequest('errors.areaRequired')
-  if (chars(area) > L.area) throw badRequest('errors.areaTooLong', { max: L.area })
-
-  const address = input.address.trim()
-  if (!address) throw badRequest('errors.addressDetailRequired')
-  if (chars(address) > L.address) throw badRequest('errors.addressDetailTooLong', { max: L.address })
+  const area = text(input.area, L.area, { required: 'errors.areaRequired', invalid: 'errors.areaInvalid', tooLong: 'errors.areaTooLong' })
+  const address = text(input.address, L.address, { required: 'errors.addressDetailRequired', invalid: 'errors.addressDetailInvalid', tooLong: 'errors.addressDetailTooLong' })
 
   return { name, phone, area, address, is_default: input.is_default === true }
 }

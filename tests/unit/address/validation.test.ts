@@ -15,6 +15,15 @@ describe('address form rules (SPEC §5)', () => {
     expect(validateAddress({ ...good, address: '\n' })).toEqual({ address: 'address.detailRequired' })
   })
 
+  it('a field of only zero-width characters is blank; control and text-direction characters are refused with the field’s message', () => {
+    expect(validateAddress({ ...good, area: '\u200b' })).toEqual({ area: 'address.areaRequired' })
+    expect(validateAddress({ ...good, name: 'a\nb', area: 'x\u202ey', address: '\u2067z' })).toEqual({
+      name: 'address.nameInvalid',
+      area: 'address.areaInvalid',
+      address: 'address.detailInvalid',
+    })
+  })
+
   it('a phone that is not a phone number is refused', () => {
     expect(validateAddress({ ...good, phone: '12ab' })).toEqual({ phone: 'address.phoneInvalid' })
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isValidPhone, maskPhone, normalizePhone, textLength } from '../../../contract/addressRules.ts'
+import { checkText, isValidPhone, maskPhone, normalizePhone, textLength, trimText } from '../../../contract/addressRules.ts'
 
 describe('phone', () => {
   it('masks the middle four digits of a list phone number', () => {
@@ -31,5 +31,26 @@ describe('phone', () => {
   it('refuses a phone longer than 40 characters as typed, whatever its digits', () => {
     expect(isValidPhone(`123${'-'.repeat(35)}456`)).toBe(false)
     expect(isValidPhone(`123${'-'.repeat(34)}456`)).toBe(true)
+  })
+})
+
+describe('address text fields', () => {
+  it('a field made only of whitespace and zero-width characters is empty', () => {
+    for (const blank of ['', '   ', '\u200b', ' \u200b\u200c\u200d\u2060\ufeff ', '\u3000']) expect(checkText(blank, 100), JSON.stringify(blank)).toBe('required')
+  })
+
+  it('control characters and text-direction overrides are refused, wherever they are', () => {
+    const bad = ['a\nb', 'a\tb', 'a\u0000b', 'a\u007fb', 'a\u0085b', 'Taipei \u202eXSS', 'a\u2066b\u2069', 'a\u200eb', 'a\u200fb', 'a\u061cb', '\u202a']
+    for (const s of bad) expect(checkText(s, 100), JSON.stringify(s)).toBe('invalid')
+  })
+
+  it('ordinary text in every script passes, zero-width joiners inside words included; edges are trimmed', () => {
+    for (const ok of ['王小明', '台北市信義區', 'Nguyễn Văn A', 'กรุงเทพฯ', 'می‌خواهم', '👨‍👩‍👧 family', "O'Brien-Smith, Apt. 3"]) expect(checkText(ok, 100), ok).toBeNull()
+    expect(trimText('\u200b  王小明 \ufeff')).toBe('王小明')
+  })
+
+  it('counts the length after trimming', () => {
+    expect(checkText(` ${'a'.repeat(40)} \u200b`, 40)).toBeNull()
+    expect(checkText('a'.repeat(41), 40)).toBe('tooLong')
   })
 })
