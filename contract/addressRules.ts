@@ -43,6 +43,7 @@ export function maskPhone(phone: string): string {
  * field is one line) and the bidirectional overrides, isolates and marks that can make text display
  * in another order than it is stored (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
 /** Whitespace and the zero-width characters: a field made only of these is empty. */
 const INVISIBLE = '\\s\\u200b-\\u200d\\u2060\\ufeff'
