@@ -62,6 +62,19 @@ describe('devchain rpc proxy', () => {
       expect(JSON.parse(res.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } })
     }
     expect((await rpc(s, 'eth', 'eth_chainId')).statusCode).toBe(404)
+    // Not JSON at all: 415, never a 502 blaming the node; broken JSON is a parse error.
+    for (const [type, payload] of [
+      ['text/plain', 'eth_chainId'],
+      ['application/x-www-form-urlencoded', 'method=eth_chainId'],
+      ['application/xml', '<call/>'],
+    ] as const) {
+      const res = await s.inject({ method: 'POST', url: `${RPC}/bsc`, headers: { 'content-type': type }, payload })
+      expect(res.statusCode, type).toBe(415)
+      expect(JSON.parse(res.body), type).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } })
+    }
+    const broken = await s.inject({ method: 'POST', url: `${RPC}/bsc`, headers: { 'content-type': 'application/json' }, payload: '{"jsonrpc":' })
+    expect(broken.statusCode).toBe(400)
+    expect(JSON.parse(broken.body)).toMatchObject({ error: { code: -32700 } })
     const huge = await rpc(s, 'bsc', 'eth_call', [{ data: '0x' + 'ab'.repeat(40_000) }, 'latest'])
     expect(huge.statusCode).toBe(413)
   })

@@ -51,6 +51,9 @@ const FaucetBody = Type.Object(
 )
 
 type RpcId = number | string | null
+const isJson = (type: string | undefined) => (type ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json'
+const notJson = (reply: FastifyReply) => rpcError(reply, 415, null, -32700, 'Unsupported media type: send application/json')
+
 const rpcError = (reply: FastifyReply, status: number, id: RpcId, code: number, message: string) =>
   reply.status(status).type('application/json; charset=utf-8').send({ jsonrpc: '2.0', id, error: { code, message } })
 
@@ -71,11 +74,17 @@ export function devchainRoutes(app: App, ctx: Ctx): void {
     {
       bodyLimit: RPC_BODY_LIMIT,
       config: { idempotent: false },
+      // A body that is not JSON at all (text/plain, a form, XML) is the client's mistake, not the node's:
+      // refused before it is parsed, whatever parser the type would find.
+      preValidation: async (req, reply) => {
+        if (!isJson(req.headers['content-type'])) return notJson(reply)
+      },
       // JSON-RPC speaks its own error shape, so a malformed call is answered in it, not in the envelope.
       errorHandler: (err, req, reply) => {
         if (err.validation) return rpcError(reply, 400, null, -32600, 'Invalid request: expected {jsonrpc: "2.0", id, method, params?}')
         if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, null, -32600, 'Request too large')
         if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return rpcError(reply, 400, null, -32700, 'Parse error')
+        if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return notJson(reply)
         req.log.error({ err }, 'devchain rpc failed')
         return rpcError(reply, 502, null, -32603, 'Chain node unavailable')
       },
