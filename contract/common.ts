@@ -12,8 +12,10 @@ export type Banner = Static<typeof Banner>
 export const MainInfo = Type.Object({
   member_count: Type.Integer(),
   new_members_today: Type.Integer(),
-  /** NADI price in USDT: the reference price until the exchange trades. */
+  /** NADI price in USDT: the market's last trade, or the reference price until the market has one. */
   nadi_price: Money,
+  /** Where nadi_price comes from: the NADI/USDT market's last trade, or the configured reference (no trade yet). */
+  nadi_price_source: Type.Union([Type.Literal('market'), Type.Literal('reference')]),
   notice_count: Type.Integer(),
   server_time: Millis,
 })

@@ -182,7 +182,6 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   authRoutes(app, auth)
   userRoutes(app, createUserService(ctx))
-  commonRoutes(app, createCommonService(ctx, notices))
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.
@@ -204,6 +203,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   app.addHook('preClose', async () => exchange.close())
   for (const family of marketStreams(exchange)) hub.register(family)
   tradeRoutes(app, createTradeService(exchange))
+  commonRoutes(app, createCommonService(ctx, notices, { lastPrice: () => exchange.lastPrice() }))
 
   walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
   ordersRoutes(app, createOrdersService(ctx))

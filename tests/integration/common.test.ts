@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, useServers } from './support/server.ts'
 import type { Banner, MainInfo, PublicConfig } from '../../contract/common.ts'
 import { SEED_BANNERS } from '../../server/db/seed/content.ts'
+import { parseMoney } from '../../contract/money.ts'
+import { custody, trade, transfer } from '../../server/ledger/index.ts'
 
 const start = useServers()
 
@@ -47,7 +49,7 @@ describe('GET /api/v1/common/mainInfo', () => {
   it('counts members (not the root), today’s new members, notices, with price and server time', async () => {
     const s = await start({ env: { NADI_DEMO: '0' } })
     const empty = await s.get<MainInfo>('/api/v1/common/mainInfo')
-    expect(empty.body_.data).toEqual({ member_count: 0, new_members_today: 0, nadi_price: '0.25', notice_count: 0, server_time: T0 })
+    expect(empty.body_.data).toEqual({ member_count: 0, new_members_today: 0, nadi_price: '0.25', nadi_price_source: 'reference', notice_count: 0, server_time: T0 })
 
     await s.signIn(ROOT_CODE)
     s.clock.advance(24 * 3600_000) // the next day
@@ -55,6 +57,18 @@ describe('GET /api/v1/common/mainInfo', () => {
     await s.signIn(ROOT_CODE)
     const res = await s.get<MainInfo>('/api/v1/common/mainInfo')
     expect(res.body_.data).toMatchObject({ member_count: 3, new_members_today: 2, server_time: T0 + 24 * 3600_000 })
+  })
+
+  it('the NADI price is the market’s last trade once there is one, the reference price before, and says which', async () => {
+    const s = await start({ env: { NADI_DEMO: '0' } })
+    expect((await s.get<MainInfo>('/api/v1/common/mainInfo')).body_.data).toMatchObject({ nadi_price: '0.25', nadi_price_source: 'reference' })
+    const [maker, taker] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    for (const [who, asset] of [[maker, 'NADI'], [taker, 'USDT']] as const) {
+      transfer(s.ctx.sqlite, { ref: `price:${who.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: parseMoney('1000')! })
+    }
+    await s.exchange.place(maker.userId, { side: 'sell', type: 'limit', price: 3172, lots: 1000, clientOrderId: 'm1' })
+    await s.exchange.place(taker.userId, { side: 'buy', type: 'limit', price: 3172, lots: 500, clientOrderId: 't1' })
+    expect((await s.get<MainInfo>('/api/v1/common/mainInfo')).body_.data).toMatchObject({ nadi_price: '0.3172', nadi_price_source: 'market' })
   })
 
   it('the notice count matches the notice list total', async () => {

@@ -2,13 +2,23 @@ import type { Ctx } from '../../context.ts'
 import type { Banner, MainInfo, PublicConfig } from '../../../contract/common.ts'
 import { DEFAULT_LANG, LANG_CODES, LANG_NAME, LOCALE_FILE, type LangCode } from '../../../contract/constants.ts'
 import type { NoticeService } from '../notice/service.ts'
+import { formatMoney } from '../../../contract/money.ts'
 
 const DAY_MS = 86_400_000
 
 export type CommonService = ReturnType<typeof createCommonService>
 
-export function createCommonService(ctx: Ctx, notices: NoticeService) {
+export interface CommonOptions {
+  /** The NADI/USDT market's last trade price (units of 1e-8), null before the first trade. */
+  lastPrice: () => bigint | null
+}
+
+export function createCommonService(ctx: Ctx, notices: NoticeService, opts: CommonOptions) {
   const { db, config } = ctx
+  const nadiPrice = (): Pick<MainInfo, 'nadi_price' | 'nadi_price_source'> => {
+    const last = opts.lastPrice()
+    return last !== null && last > 0n ? { nadi_price: formatMoney(last), nadi_price_source: 'market' } : { nadi_price: config.nadiReferencePrice, nadi_price_source: 'reference' }
+  }
   return {
     now: () => ctx.now(),
 
@@ -35,11 +45,14 @@ export function createCommonService(ctx: Ctx, notices: NoticeService) {
       return {
         member_count: Number(n),
         new_members_today: Number(today),
-        nadi_price: config.nadiReferencePrice,
+        ...nadiPrice(),
         notice_count: await notices.count(),
         server_time: now,
       }
     },
+
+    /** The NADI price shown on home and used to value wallets: the market's, else the reference. */
+    nadiPrice,
 
     config(): PublicConfig {
       return {

@@ -56,6 +56,11 @@ export default function HomeScreen() {
           <strong className="big">
             {m ? formatAmount(m.nadi_price) : '—'} <small>USDT</small>
           </strong>
+          {m?.nadi_price_source === 'reference' && (
+            <span className="muted small" data-testid="price-reference">
+              {t('home.priceReference')}
+            </span>
+          )}
         </div>
         <div className="stat">
           <span className="muted small">{t('home.members')}</span>

@@ -129,7 +129,11 @@ export default function WalletScreen() {
             <strong className="big mono" data-testid="wallet-total">
               {info.data ? showAmount(totalInUsdt(b, info.data.nadi_price)) : '—'} <small>USDT</small>
             </strong>
-            {info.data && <span className="muted small">{t('assets.priceNote', { price: formatAmount(info.data.nadi_price) })}</span>}
+            {info.data && (
+              <span className="muted small">
+                {t(info.data.nadi_price_source === 'reference' ? 'assets.priceNoteReference' : 'assets.priceNote', { price: formatAmount(info.data.nadi_price) })}
+              </span>
+            )}
           </section>
 
           <nav className="wallet-actions" aria-label={t('assets.actions')}>
