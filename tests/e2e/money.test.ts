@@ -55,9 +55,15 @@ describe('money on local chains in real Chromium', () => {
     await page.getByTestId('test-tokens-get').click()
     await expect.poll(() => app.gateway.tokenBalance('nadi', 'NADI', me.address), { timeout: 15_000 }).toBe(parseUnits('1000', 18))
     expect(await app.gateway.tokenBalance('bsc', 'USDT', me.address)).toBe(parseUnits('1000', 18))
+    // The screen says where they went (the wallet, not the balance, which stays 0) and leads to recharge.
+    const sent = page.getByTestId('test-tokens-sent')
+    await shows(sent).toContain(text('tw', 'assets.testTokensRecharge'))
+    expect((await sent.innerText()).toLowerCase()).toContain(me.address.slice(0, 6).toLowerCase())
+    expect(await page.getByTestId('wallet-total').innerText()).toMatch(/^0\b/)
 
     // /recharge: USDT, then BSC, then pay from the connected wallet.
-    await page.goto(`${app.url}/recharge`)
+    await page.getByTestId('test-tokens-recharge').click()
+    await page.waitForURL(`${app.url}/recharge`)
     await page.locator('.chip.pick', { hasText: 'USDT' }).click()
     await page.locator('.chip.pick', { hasText: text('tw', 'chains.bsc') }).click()
     const depositAddress = await page.getByTestId('deposit-address').innerText()

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { AssetBalance } from '../../../contract/wallet.ts'
 import { useT } from '../../i18n/index.ts'
-import { formatAmount } from '../../lib/format.ts'
+import { formatAmount, shortAddress } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { MenuLink } from '../../ui/MenuLink.tsx'
 import { Icon, type IconName } from '../../ui/Icon.tsx'
@@ -19,17 +19,28 @@ import { post } from '../../api/client.ts'
 import { toast } from '../../ui/toast.ts'
 import { useMoneyPushes } from './live.ts'
 
+/** POST devchain/faucet's answer: what was sent, to which address. */
+interface FaucetResult {
+  chain: string
+  address: string
+  usdt: string
+  nadi: string
+}
+
 /** Demo only: test tokens from the dev chains' faucet to the signed-in wallet, on every chain. */
 function TestTokens() {
   const t = useT()
   const config = useQuery(commonQueries.config())
   const faucet = useMutation({
     mutationFn: async () => {
-      for (const c of config.data?.chains ?? []) await post('devchain/faucet', { chain: c.key })
+      let sent: FaucetResult | null = null
+      for (const c of config.data?.chains ?? []) sent = await post<FaucetResult>('devchain/faucet', { chain: c.key })
+      return sent
     },
     onSuccess: () => toast.success(t('assets.testTokensDone')),
     onError: (e) => toast.error(e.message),
   })
+  const sent = faucet.data
   if (!config.data?.demo) return null
   return (
     <section className="card test-tokens stack" data-testid="test-tokens">
@@ -40,6 +51,15 @@ function TestTokens() {
       <button type="button" className="btn ghost block" disabled={faucet.isPending} onClick={() => faucet.mutate()} data-testid="test-tokens-get">
         {faucet.isPending ? t('assets.testTokensSending') : t('assets.testTokens')}
       </button>
+      {sent && (
+        // The faucet pays the connected wallet, not the balance here: say so, and lead on to recharge.
+        <div className="callout stack" role="status" data-testid="test-tokens-sent">
+          <span>{t('assets.testTokensWhere', { usdt: formatAmount(sent.usdt), nadi: formatAmount(sent.nadi), address: shortAddress(sent.address) })}</span>
+          <Link href="/recharge" className="btn primary block" data-testid="test-tokens-recharge">
+            {t('assets.testTokensRecharge')}
+          </Link>
+        </div>
+      )}
     </section>
   )
 }
