@@ -74,6 +74,8 @@ describe('money on local chains in real Chromium', () => {
     await page.getByTestId('pay-amount').fill('25')
     await page.getByTestId('pay-send').click()
     await shows(page.getByTestId('pay-hash'), 15_000).toMatch(/^0x[0-9a-f]{64}$/)
+    // The 66-character hash wraps: the page never scrolls sideways on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
 
     // One block: the deposit is seen, 1 of 3.
     await mine('bsc')

@@ -1,0 +1,86 @@
+// Every screen of the route table on a 360 px wide phone (issue 9): nothing scrolls sideways. Each
+// screen is drawn with the data that stretches it: a delivery address at its length limits with an
+// unbroken word, money records, a deposit with its 66-character transaction hash, open and finished
+// orders and deals, an order to pay. The route list is read from src/app/routes.ts, so a new screen
+// is checked the day it is added.
+import fs from 'node:fs'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { parseUnits } from 'ethers'
+import { custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { createPayOrder } from '../../server/modules/orders/service.ts'
+import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
+import { signInThroughInvite } from './support/flows.ts'
+
+const WIDTH = 360
+let app: RunningApp
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+/** The route patterns of the app, in table order. */
+function routePatterns(): string[] {
+  const text = fs.readFileSync('src/app/routes.ts', 'utf8')
+  return [...text.matchAll(/\{ pattern: '([^']+)'/g)].map((m) => m[1]!)
+}
+
+it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 120_000 }, async () => {
+  const context = await phone(browser)
+  const page = await context.newPage()
+  const errors = watchErrors(page)
+  await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+  const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
+  const userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+
+  // Data that stretches the screens.
+  const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
+  const address = app.ctx.sqlite
+    .prepare("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, ?, '+886912345678', ?, ?, 1, 0, 0)")
+    .run(userId, long(40, 'Wolfeschlegelsteinhausen'), long(100, '臺北市信義區松仁路'), long(200, 'Superlongunbrokenstreetname')).lastInsertRowid
+  let ref = 0
+  for (const asset of ['USDT', 'NADI'] as const) {
+    transfer(app.ctx.sqlite, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: parseUnits('123456789.12345678', 8) })
+    transfer(app.ctx.sqlite, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseUnits('98765432.1', 8) })
+  }
+  app.ctx.sqlite
+    .prepare(
+      "INSERT INTO deposits (user_id, chain, coin, tx_hash, log_index, block_number, block_hash, from_address, to_address, amount, amount_wei, confirmations, required, status, created_at, updated_at) VALUES (?, 'bsc', 'USDT', ?, 0, 1, ?, ?, ?, ?, ?, 1, 3, 'confirming', 0, 0)",
+    )
+    .run(userId, `0x${'ab'.repeat(32)}`, `0x${'ef'.repeat(32)}`, w.address.toLowerCase(), `0x${'cd'.repeat(20)}`, 12_345_678_900_000_000n, '123456789000000000000000000')
+  await app.exchange.place(userId, { side: 'sell', type: 'limit', price: 9_999_999, lots: 99_999_999, clientOrderId: 'layout-1' })
+  await app.exchange.place(userId, { side: 'buy', type: 'limit', price: 10, lots: 100_000, clientOrderId: 'layout-2' })
+  createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: parseUnits('12345678.123456', 8) })
+  const noticeId = Number((app.ctx.sqlite.prepare('SELECT id FROM notices ORDER BY id LIMIT 1').get() as { id: bigint }).id)
+
+  const paths = routePatterns().map((p) => (p === '/notice/detail/:id' ? `/notice/detail/${noticeId}` : p === '/address/edit' ? `/address/edit?id=${address}` : p))
+  expect(paths.length).toBeGreaterThanOrEqual(20)
+  expect(paths.some((p) => p.includes(':'))).toBe(false)
+  const overflowing: string[] = []
+  for (const path of paths) {
+    await page.goto(`${app.url}${path}`)
+    await page.locator('main.page').filter({ visible: true }).first().waitFor()
+    // Lists and records arrive after the first paint.
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(150)
+    const m = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth
+      const wide = [...document.querySelectorAll<HTMLElement>('main.page *')]
+        .filter((el) => el.getBoundingClientRect().right > width + 0.5 && el.offsetParent !== null)
+        .slice(0, 3)
+        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${el.textContent?.slice(0, 30)}`)
+      return { scroll: document.documentElement.scrollWidth, width, wide }
+    })
+    if (m.scroll > m.width) overflowing.push(`${path}: ${m.scroll} px > ${m.width} (${m.wide.join(' | ')})`)
+  }
+  expect(overflowing).toEqual([])
+  expect(errors).toEqual([])
+  await context.close()
+})
