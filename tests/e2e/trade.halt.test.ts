@@ -36,6 +36,12 @@ it('/trade shows the halted market and disables the form; the repair brings it b
   const note = page.getByTestId('market-halted')
   await shows(note).toContain(text('tw', 'trade.halted.title'))
   expect(await note.innerText()).toContain(text('tw', 'trade.halted.body'))
+  // The chart of a short series hours old ends at the present (plus the live candle's room), not in the future.
+  const chart = page.locator('[data-candles]').filter({ visible: true })
+  await expect.poll(() => chart.getAttribute('data-candles')).toBe('1')
+  const viewMax = Number(await chart.getAttribute('data-view-max'))
+  expect(viewMax).toBeLessThanOrEqual(Date.now() / 1000 + 4 * 15 * 60)
+  expect(viewMax).toBeGreaterThan(Date.now() / 1000 - 15 * 60)
   const submit = page.getByTestId('place-order').filter({ visible: true })
   await expect.poll(() => submit.isDisabled()).toBe(true)
   expect((await submit.innerText()).trim()).toBe(text('tw', 'trade.halted.title'))

@@ -84,6 +84,9 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
     return { min: max - bars * barSec, max }
   }
 
+  /** The right edge a view may reach: the newest candle (or the current bar) and its padding, no later. */
+  const rightEdge = () => Math.max(last(), Math.floor(Date.now() / 1000 / barSec) * barSec) + (RIGHT_PAD_BARS + 0.5) * barSec
+
   /** A window kept within reach of the data: no zooming past MIN_BARS or far beyond the series. */
   function clampWindow(min: number, max: number): { min: number; max: number } {
     if (!cols.length) return { min, max }
@@ -95,6 +98,8 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
     // A quarter of a view may be pulled past the oldest candle: that pull is what loads older history.
     let from = Math.min(Math.max(min, lo - span / 4), hi + span / 2 - span)
     from = Math.max(from, lo - span / 4)
+    // Never past the present: a short series leaves room on the left, not hours of future on the right.
+    from = Math.min(from, rightEdge() - span)
     return { min: from, max: from + span }
   }
 
@@ -140,7 +145,17 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
       { label: 'V', scale: VOL, paths: noPaths, points: { show: false } },
     ],
     axes: [
-      { ...axisBase, size: 26, space: 64 },
+      {
+        ...axisBase,
+        // Two lines (time, then the date where it changes) fit: nothing is clipped at the bottom.
+        size: 36,
+        space: 64,
+        // The padding right of the newest candle is room, not time: no label names a moment still to come.
+        filter: (_u, splits) => {
+          const now = Date.now() / 1000
+          return splits.map((v) => (v <= now ? v : null))
+        },
+      },
       {
         ...axisBase,
         scale: PRICE,
@@ -182,6 +197,7 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
       u.setData(sameArrays ? u.data : aligned(cols), false)
       u.setScale('x', win)
     })
+    host.dataset.viewMax = String(win.max)
     if (readoutIdx < 0) showReadout(null)
   }
 
