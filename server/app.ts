@@ -45,7 +45,7 @@ import { Exchange } from './exchange/exchange.ts'
 import { GroupCommit } from './db/groupCommit.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
 import { marketStreams } from './exchange/streams.ts'
-import { startDemoMarket } from './exchange/demoMarket.ts'
+import { seedDemoHistory, startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { ordersRoutes } from './modules/orders/routes.ts'
 import { createOrdersService, startOrderExpiry } from './modules/orders/service.ts'
@@ -198,6 +198,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     maxDelayMs: config.trade.maxDelayMs,
     snapshotEvery: config.trade.snapshotEvery,
   })
+  // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
+  if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
   exchange.start()
   // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).
   app.addHook('preClose', async () => exchange.close())

@@ -5,9 +5,12 @@
 
 import { parseMoney } from '../../contract/money.ts'
 import type { Ctx } from '../context.ts'
-import { atomically } from '../db/index.ts'
+import { atomically, transaction } from '../db/index.ts'
 import * as ledger from '../ledger/index.ts'
-import { lotsOf, ticksOf } from './engine/index.ts'
+import { lotsOf, ticksOf, type MarketSpec } from './engine/index.ts'
+import type Database from 'better-sqlite3'
+import { demoMinutes, foldBars } from './demoHistory.ts'
+import { exchangeStatements } from './statements.ts'
 import { TradeRejected, type Exchange } from './exchange.ts'
 
 export interface DemoMarketOptions {
@@ -109,4 +112,28 @@ export async function startDemoMarket(ctx: Ctx, exchange: Exchange, opts: DemoMa
     clearInterval(timer)
     await inFlight
   }
+}
+
+/**
+ * Demo only, once per data folder: `days` of made-up candles ending now at the reference price
+ * (./demoHistory.ts), so the chart has shape on every bar from the first visit. Nothing happens on a
+ * folder whose market has candles or trades already. Answers how many candles it stored.
+ */
+export function seedDemoHistory(sqlite: Database.Database, spec: MarketSpec, o: { now: number; referencePrice: string; days?: number }): number {
+  const used = sqlite.prepare('SELECT EXISTS (SELECT 1 FROM trade_candles WHERE inst_id = ?) OR EXISTS (SELECT 1 FROM trade_fills WHERE inst_id = ?)').pluck().get(spec.instId, spec.instId)
+  if (used) return 0
+  const endPrice = parseMoney(o.referencePrice)
+  if (endPrice === null || endPrice <= 0n) throw new Error(`demo history: reference price "${o.referencePrice}" is not a usable price`)
+  const bars = foldBars(demoMinutes({ spec, end: o.now, endPrice, days: o.days ?? 5, seed: o.now % 2 ** 31 }))
+  const st = exchangeStatements(sqlite)
+  let n = 0
+  transaction(sqlite, () => {
+    for (const [bar, list] of bars) {
+      for (const c of list) {
+        st.upsertCandle.run(spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote)
+        n++
+      }
+    }
+  })
+  return n
 }

@@ -317,15 +317,22 @@ export class Exchange {
 
   private loadMarketData(): void {
     const now = this.o.now()
+    const stored = new Map<Bar, CandleState[]>()
     let resumeFrom = Number.MAX_SAFE_INTEGER
     for (const bar of BARS) {
       const rows = (this.st.lastCandles.all(this.spec.instId, bar, this.candles.keep) as CandleRow[]).reverse()
       const candles: CandleState[] = rows.map((r) => ({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }))
-      // The newest stored candle may miss fills committed after it was saved: it is rebuilt from them.
-      const newest = candles.pop()
-      if (candles.length) this.candles.load(bar, candles)
-      resumeFrom = Math.min(resumeFrom, newest ? newest.ts : 0)
+      stored.set(bar, candles)
+      resumeFrom = Math.min(resumeFrom, candles.length ? candles[candles.length - 1]!.ts : 0)
     }
+    // The newest stored candles may miss fills committed after they were saved: they are rebuilt from
+    // those fills. With no fill since (demo history, a market that has not traded since), they are whole.
+    const rebuild = resumeFrom !== Number.MAX_SAFE_INTEGER && this.st.fillsSince.get(this.spec.instId, resumeFrom) !== undefined
+    for (const [bar, candles] of stored) {
+      if (rebuild) candles.pop()
+      if (candles.length) this.candles.load(bar, candles)
+    }
+    if (!rebuild) resumeFrom = Number.MAX_SAFE_INTEGER
     const dayAgo = now - 24 * 3600_000
     for (const f of this.st.fillsSince.iterate(this.spec.instId, Math.min(resumeFrom, dayAgo)) as IterableIterator<FillRow>) {
       const ts = Number(f.created_at)
