@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  timeLabels,
   aligned,
   applyLive,
   candleAt,
@@ -177,5 +178,23 @@ describe('columns', () => {
     expect(lowerBound(cols.ts, cols.length, s(3) + 1)).toBe(4)
     expect(lowerBound(cols.ts, cols.length, s(-5))).toBe(0)
     expect(lowerBound(cols.ts, cols.length, s(50))).toBe(10)
+  })
+})
+
+describe('timeLabels', () => {
+  // Local wall-clock times, whatever the machine's time zone.
+  const at = (y: number, mo: number, d: number, h: number, mi: number) => new Date(y, mo - 1, d, h, mi).getTime() / 1000
+
+  it('times of day, with the date under the first label of each day', () => {
+    const splits = [at(2026, 11, 24, 22, 0), at(2026, 11, 24, 23, 0), at(2026, 11, 25, 0, 0), at(2026, 11, 25, 1, 0)]
+    expect(timeLabels(splits, 3600)).toEqual(['22:00\n11/24', '23:00', '00:00\n11/25', '01:00'])
+  })
+
+  it('dates alone once a step is a day or more', () => {
+    expect(timeLabels([at(2026, 11, 20, 0, 0), at(2026, 11, 22, 0, 0)], 2 * 86_400)).toEqual(['11/20', '11/22'])
+  })
+
+  it('a left-out split has no label (never a 1970 date), and does not count as the day’s first', () => {
+    expect(timeLabels([null, at(2026, 11, 24, 12, 30), null], 1800)).toEqual(['', '12:30\n11/24', ''])
   })
 })

@@ -6,7 +6,7 @@
 import uPlot from 'uplot'
 import { BAR_MS, type Bar } from '../../../../contract/trade.ts'
 import { candlesPlugin, priceFloor, priceRange, readChartColors, volumeRange, type ChartColors } from './candlesPlugin.ts'
-import { aligned, applyLive, candleAt, toColumns, type Candle, type Columns } from './series.ts'
+import { aligned, applyLive, candleAt, timeLabels, toColumns, type Candle, type Columns } from './series.ts'
 
 /** Where the hook delivers candles. */
 export interface CandleSink {
@@ -41,6 +41,8 @@ const RIGHT_PAD_BARS = 3
 /** Zooming in stops at this many bars across the plot. */
 const MIN_BARS = 10
 const Y_AXIS_PX = 56
+/** Half the width of a time label: one centred nearer an edge than this would be clipped. */
+const EDGE_LABEL_PX = 24
 const FONT = '11px system-ui, sans-serif'
 
 const noPaths = () => null
@@ -150,11 +152,17 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
         // Two lines (time, then the date where it changes) fit: nothing is clipped at the bottom.
         size: 36,
         space: 64,
-        // The padding right of the newest candle is room, not time: no label names a moment still to come.
-        filter: (_u, splits) => {
+        // The padding right of the newest candle is room, not time: no label names a moment still to
+        // come. A label centred too near either edge would be cut off: it is left out instead.
+        filter: (u, splits) => {
           const now = Date.now() / 1000
-          return splits.map((v) => (v <= now ? v : null))
+          const right = u.bbox.width / uPlot.pxRatio
+          return splits.map((v) => {
+            const x = u.valToPos(v, 'x')
+            return v <= now && x >= EDGE_LABEL_PX && x <= right - EDGE_LABEL_PX ? v : null
+          })
         },
+        values: (_u, splits, _axis, _space, incr) => timeLabels(splits, incr),
       },
       {
         ...axisBase,

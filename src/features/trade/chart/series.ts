@@ -236,3 +236,22 @@ export function visibleExtent(cols: Columns, i0: number, i1: number): { low: num
   }
   return { low, high, maxVol }
 }
+
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * Time-axis labels in the phone's time zone: "14:30", with the date ("11/24") under the first label
+ * of each day; days alone once a step is a day or more. A left-out split (null) has no label.
+ */
+export function timeLabels(splits: readonly (number | null)[], incr: number): string[] {
+  let day = ''
+  return splits.map((v) => {
+    if (v == null) return ''
+    const d = new Date(v * 1000)
+    const date = `${d.getMonth() + 1}/${d.getDate()}`
+    if (incr >= 86_400) return date
+    const label = `${pad2(d.getHours())}:${pad2(d.getMinutes())}${date !== day ? `\n${date}` : ''}`
+    day = date
+    return label
+  })
+}
