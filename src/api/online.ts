@@ -72,5 +72,7 @@ export function startOnlineWatch(): void {
     browserOnline.value = false
     clearTimeout(timer)
   })
-  schedule(CHECK_MS)
+  // Checked at once: an app opened from the home screen with no network (or behind a captive portal,
+  // where navigator.onLine still says true) says so from its first screen, not a minute later.
+  void check()
 }
