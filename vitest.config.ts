@@ -10,6 +10,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          setupFiles: ['tests/e2e/support/setup.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,

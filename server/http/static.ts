@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
@@ -24,6 +25,33 @@ self.addEventListener('activate', function (event) {
 })
 `
 
+/**
+ * The app shell's Content-Security-Policy. Scripts: our own files and, by hash, the one inline script
+ * the build writes into index.html (it preloads the stored language), nothing else — no eval. Styles
+ * allow inline ones: the wallet modal (web3-onboard) injects <style> elements; React and uPlot set
+ * styles through the DOM, which CSP does not restrict. Connections go to this origin only (the API,
+ * the socket, the demo chains' RPC proxy); a browser wallet talks to its own node, outside the page.
+ */
+export function shellCsp(indexHtml: string): string {
+  const inline = [...indexHtml.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${crypto.createHash('sha256').update(m[1]!).digest('base64')}'`,
+  )
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${inline.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
 export interface ServeOptions {
   /** Answer /sw.js with SW_KILL_SCRIPT instead of the built worker. */
   swKill?: boolean
@@ -38,6 +66,7 @@ export async function serveApp(app: App, distDir: string, opts: ServeOptions = {
   }
   const index = path.join(distDir, 'index.html')
   if (!fs.existsSync(index)) return false
+  const csp = shellCsp(fs.readFileSync(index, 'utf8'))
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,
@@ -50,6 +79,7 @@ export async function serveApp(app: App, distDir: string, opts: ServeOptions = {
       if (rel.startsWith(`assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable')
       else if (NEVER_CACHED.has(path.basename(rel))) res.setHeader('cache-control', 'no-cache')
       else res.setHeader('cache-control', 'public, max-age=3600')
+      if (rel === 'index.html') res.setHeader('content-security-policy', csp)
     },
   })
   return true

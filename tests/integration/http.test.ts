@@ -1,7 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import crypto from 'node:crypto'
 import { ASSET_JS, INDEX_HTML, ROOT_CODE, localeText, startServer, useServers } from './support/server.ts'
+import { shellCsp } from '../../server/http/static.ts'
 
 const start = useServers()
 
@@ -99,6 +101,27 @@ describe('the app shell and its assets', () => {
       expect(res.headers['cache-control'], url).toBe('no-cache')
       expect(res.body, url).toBe(INDEX_HTML)
     }
+  })
+
+  it('the shell carries a Content-Security-Policy: own scripts only (no eval), this origin only, no framing; the API does not need one', async () => {
+    const s = await start()
+    for (const url of ['/', '/index', '/index.html', '/trade']) {
+      const csp = String((await s.inject({ method: 'GET', url })).headers['content-security-policy'])
+      expect(csp, url).toContain("default-src 'self'")
+      expect(csp, url).toMatch(/script-src 'self'(;| 'sha256-)/)
+      expect(csp, url).not.toContain('unsafe-eval')
+      expect(csp, url).toContain("connect-src 'self'")
+      expect(csp, url).toContain("frame-ancestors 'none'")
+      expect(csp, url).toContain("object-src 'none'")
+    }
+    expect((await s.inject({ method: 'GET', url: '/api/v1/common/config' })).headers['content-security-policy']).toBeUndefined()
+  })
+
+  it('an inline script of the built shell is allowed by its hash, and only it', () => {
+    const html = '<head><script>boot()</script><script type="module" src="/assets/a.js"></script></head>'
+    const hash = crypto.createHash('sha256').update('boot()').digest('base64')
+    expect(shellCsp(html)).toContain(`script-src 'self' 'sha256-${hash}';`)
+    expect(shellCsp('<head></head>')).toContain("script-src 'self';")
   })
 
   it('HEAD of a client route answers like GET without a body', async () => {

@@ -41,9 +41,19 @@ export function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS] })
 }
 
+/**
+ * Content-Security-Policy violations reported by any page of any phone() context: every e2e file
+ * ends by checking there were none (support/setup.ts), so the shell's policy is proven on every run.
+ */
+export const cspViolations: string[] = []
+
 /** A phone-sized context, as the app is used. */
-export function phone(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, isMobile: false, hasTouch: true })
+export async function phone(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, isMobile: false, hasTouch: true })
+  context.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspViolations.push(`${m.location().url}: ${m.text()}`)
+  })
+  return context
 }
 
 /** Fails the test on any uncaught page error. */
