@@ -67,9 +67,9 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 120_000 }, async () =
   for (const path of paths) {
     await page.goto(`${app.url}${path}`)
     await page.locator('main.page').filter({ visible: true }).first().waitFor()
-    // Lists and records arrive after the first paint.
-    await page.waitForLoadState('networkidle')
-    await page.waitForTimeout(150)
+    // Lists and records arrive after the first paint (a live screen polls or streams: never idle for long).
+    await page.waitForLoadState('networkidle', { timeout: 4000 }).catch(() => {})
+    await page.waitForTimeout(300)
     const m = await page.evaluate(() => {
       const width = document.documentElement.clientWidth
       const wide = [...document.querySelectorAll<HTMLElement>('main.page *')]
