@@ -6,7 +6,6 @@
 
 import type { Candle, FlushResult, OutboxItem, OutboxSend } from './types.ts'
 import { settlePersisters } from './persister.ts'
-import { emitOutboxChange } from './events.ts'
 
 export type { Candle, FlushResult, OutboxItem, OutboxSend, OutboxState } from './types.ts'
 export type { AccountPersister } from './persister.ts'
@@ -19,7 +18,6 @@ export {
   PERSISTED_ROOTS,
   shouldPersistQuery,
 } from './persister.ts'
-export { subscribeOutbox } from './events.ts'
 export { readSavedClient } from './fastRead.ts'
 
 type Store = typeof import('./store.ts')
@@ -139,5 +137,4 @@ export async function latestCandle(instId: string, bar: string): Promise<Candle 
 export async function clearAccount(account: string): Promise<void> {
   await settlePersisters(account)
   await (await load()).deleteAccountData(account)
-  emitOutboxChange()
 }

@@ -3,7 +3,6 @@
 // action name (in the facade); this file only stores, orders and classifies.
 
 import { openDb } from './db.ts'
-import { emitOutboxChange } from './events.ts'
 import type { FlushResult, OutboxItem, OutboxSend } from './types.ts'
 
 /** A UUID v4 from crypto.getRandomValues: randomUUID exists only in secure contexts (a phone on http). */
@@ -61,7 +60,6 @@ export async function enqueue<P>(account: string, action: string, payload: P, id
     nextAttemptAt: now,
   }
   const id = await openDb().outbox.add(item as Omit<OutboxItem, 'id'>)
-  emitOutboxChange()
   return { ...item, id }
 }
 
@@ -85,7 +83,6 @@ export async function updatePending(id: number, payload: unknown): Promise<boole
     await d.outbox.update(id, { payload })
     return true
   })
-  if (done) emitOutboxChange()
   return done
 }
 
@@ -98,7 +95,6 @@ export async function cancel(id: number): Promise<boolean> {
     await d.outbox.delete(id)
     return true
   })
-  if (done) emitOutboxChange()
   return done
 }
 
@@ -147,8 +143,7 @@ export function flushOutbox(account: string, senders: ReadonlyMap<string, Outbox
  * harmless if the server did apply it.
  */
 async function recoverInterrupted(account: string): Promise<void> {
-  const n = await openDb().outbox.where('[account+state]').equals([account, 'sending']).modify({ state: 'pending' })
-  if (n > 0) emitOutboxChange()
+  await openDb().outbox.where('[account+state]').equals([account, 'sending']).modify({ state: 'pending' })
 }
 
 async function flushPass(account: string, senders: ReadonlyMap<string, OutboxSend>, total: FlushResult): Promise<void> {
@@ -172,7 +167,6 @@ async function flushPass(account: string, senders: ReadonlyMap<string, OutboxSen
       return cur
     })
     if (!item) continue // cancelled meanwhile
-    emitOutboxChange()
 
     try {
       await send(item.payload, item.idempotencyKey)
@@ -181,17 +175,14 @@ async function flushPass(account: string, senders: ReadonlyMap<string, OutboxSen
       if (isRetryable(e)) {
         const nextAttemptAt = Date.now() + retryDelay(attempts)
         await d.outbox.update(item.id, { state: 'pending', attempts, nextAttemptAt })
-        emitOutboxChange()
         total.retryAt = nextAttemptAt
         return
       }
       await d.outbox.update(item.id, { state: 'failed', error: messageOf(e), attempts })
-      emitOutboxChange()
       total.failed++
       continue
     }
     await d.outbox.delete(item.id)
-    emitOutboxChange()
     total.sent++
   }
 }

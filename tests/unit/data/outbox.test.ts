@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { liveQuery } from 'dexie'
 import {
   cancel,
   enqueue,
@@ -7,11 +8,10 @@ import {
   listOutbox,
   outboxSender,
   registerOutboxAction,
-  subscribeOutbox,
   updatePending,
   type OutboxSend,
 } from '../../../src/data/index.ts'
-import { isRetryable, retryDelay } from '../../../src/data/outbox.ts'
+import { isRetryable, listOutbox as listOutboxLive, retryDelay } from '../../../src/data/outbox.ts'
 import { deferred, freshDatabase, openDb, reload } from './fresh.ts'
 
 /** The shape of ApiFailure (src/api/client.ts): a message in the user's language, a body code, an HTTP status. */
@@ -138,22 +138,29 @@ describe('outbox queue', () => {
     expect(send.mock.calls).toEqual([[1, a.idempotencyKey]])
   })
 
-  it('subscribers hear about every change: enqueue, edit, cancel and send; unsubscribing stops it', async () => {
-    const heard = vi.fn()
-    const off = subscribeOutbox(heard)
+  it('a live query of the outbox (what useOutbox watches) sees every change: enqueue, edit, cancel and send', async () => {
+    const seen: number[][] = []
+    // The Dexie-side read itself: the facade's lazy import would hide the tables from the live query.
+    const sub = liveQuery(() => listOutboxLive(ME)).subscribe((items) => seen.push(items.map((i) => i.payload as number)))
+    const settle = () => new Promise((r) => setTimeout(r, 50))
+    await settle()
     register('x')
     const a = await enqueue(ME, 'x', 1)
-    expect(heard).toHaveBeenCalledTimes(1)
+    await settle()
     await updatePending(a.id, 2)
-    expect(heard).toHaveBeenCalledTimes(2)
+    await settle()
     const b = await enqueue(ME, 'x', 3)
+    await settle()
     await cancel(b.id)
-    expect(heard).toHaveBeenCalledTimes(4)
+    await settle()
     await flushOutbox(ME)
-    expect(heard).toHaveBeenCalledTimes(6) // claimed (sending), then sent (gone)
-    off()
+    await settle()
+    sub.unsubscribe()
     await enqueue(ME, 'x', 4)
-    expect(heard).toHaveBeenCalledTimes(6)
+    await settle()
+    // Each state once, in order (the live query may fold quick changes into one read).
+    const distinct = seen.filter((v, i) => i === 0 || JSON.stringify(v) !== JSON.stringify(seen[i - 1]))
+    expect(distinct).toEqual([[], [1], [2], [2, 3], [2], []])
   })
 })
 
