@@ -20,7 +20,7 @@
 // After each commit, what the batch did is published: book updates (seqId/prevSeqId, checksum),
 // trades, candles, the ticker, and to their owners only user@update_order and user@balance.
 
-import type { BookData, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
+import type { BookData, MarketStatus, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
 import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
@@ -47,7 +47,6 @@ import { exchangeStatements, type ExchangeStatements, type OrderRow } from './st
 import { MarketFault, replayJournal } from './journal.ts'
 import { planRepair } from './repair.ts'
 import { applyRepair, diagnose, readRepairInputs, type Diagnosis, type RepairRecord } from './repairStore.ts'
-import type { MarketStatus } from '../../contract/trade.ts'
 
 /** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
 export class TradeRejected extends Error {
