@@ -11,12 +11,11 @@ import { afterAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { MarketStatus, Ticker } from '../../contract/trade.ts'
-import { parseMoney } from '../../contract/money.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { diagnose } from '../../server/exchange/repairStore.ts'
-import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
-import { killChildren, killGroup, placeHttp as place, signInHttp, startChild } from './support/child.ts'
+import { audit } from '../../server/ledger/index.ts'
+import { fundTraders, killChildren, killGroup, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
 import '../../server/ledger/holders.ts'
 
@@ -71,14 +70,7 @@ it(`the demo survives kill -9 of its process group ${CYCLES} times: every start 
   expect(firstTokens).toHaveLength(2)
   killGroup(first.proc)
   await first.exited
-  const side = openDatabase(file)
-  const ids = wallets.map((w) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id))
-  transaction(side.sqlite, () => {
-    for (const id of ids) {
-      for (const asset of ['USDT', 'NADI'] as const) transfer(side.sqlite, { ref: `crash:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
-    }
-  })
-  side.sqlite.close()
+  fundTraders(file, wallets.map((w) => w.address), 'crash')
 
   const acked = new Map<string, number>()
   let fillsBefore = 0

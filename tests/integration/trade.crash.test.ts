@@ -12,9 +12,9 @@ import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { Depth } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
-import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
-import { killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
+import { openDatabase } from '../../server/db/index.ts'
+import { audit } from '../../server/ledger/index.ts'
+import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import '../../server/ledger/holders.ts'
 
 const CODE = 'ROOT0001'
@@ -42,14 +42,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
   const file = path.join(dir, 'nadi.sqlite')
-  const side = openDatabase(file)
-  const ids = wallets.map((w) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id))
-  transaction(side.sqlite, () => {
-    for (const id of ids) {
-      for (const asset of ['USDT', 'NADI'] as const) transfer(side.sqlite, { ref: `kill9:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
-    }
-  })
-  side.sqlite.close()
+  fundTraders(file, wallets.map((w) => w.address), 'kill9')
 
   // Clients placing crossing orders around 0.25 as fast as they are answered; the server dies mid-flight.
   const acked = new Map<string, number>()

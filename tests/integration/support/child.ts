@@ -8,6 +8,9 @@ import os from 'node:os'
 import path from 'node:path'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { Order } from '../../../contract/trade.ts'
+import { parseMoney } from '../../../contract/money.ts'
+import { openDatabase, transaction } from '../../../server/db/index.ts'
+import { custody, trade, transfer } from '../../../server/ledger/index.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -103,6 +106,25 @@ export async function placeHttp(base: string, token: string, body: Record<string
     return (await res.json()) as ApiEnvelope<Order>
   } catch {
     return null
+  }
+}
+
+/**
+ * Credits 1,000,000 USDT and NADI to each wallet's trade account, straight into the data folder's
+ * ledger (as deposits and transfers would); answers their user ids. Test set-up only.
+ */
+export function fundTraders(dbFile: string, addresses: readonly string[], refPrefix: string): number[] {
+  const side = openDatabase(dbFile)
+  try {
+    const ids = addresses.map((a) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(a.toLowerCase()) as { id: bigint }).id))
+    transaction(side.sqlite, () => {
+      for (const id of ids) {
+        for (const asset of ['USDT', 'NADI'] as const) transfer(side.sqlite, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
+      }
+    })
+    return ids
+  } finally {
+    side.sqlite.close()
   }
 }
 
