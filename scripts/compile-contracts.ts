@@ -1,5 +1,5 @@
 // npx tsx scripts/compile-contracts.ts [--force]
-// Compiles contracts/*.sol into server/chain/artifacts/<Name>.json ({abi, bytecode}). Skips the work
+// Compiles server/chain/sol/*.sol into server/chain/artifacts/<Name>.json ({abi, bytecode}). Skips the work
 // when sources, compiler and settings are unchanged; exits 1 with the compiler's messages on an error.
 
 import path from 'node:path'

@@ -52,7 +52,7 @@ import { createOrdersService, startOrderExpiry } from './modules/orders/service.
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
-import { startPaymentChecker } from './payment/index.ts'
+import { startPaymentChecker } from './modules/payment/index.ts'
 import { lockDataFolder } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'

@@ -179,7 +179,7 @@ export interface WalletExchangeSettings {
   demoTreasury: bigint
 }
 
-/** On-chain payments of orders (server/payment). */
+/** On-chain payments of orders (server/modules/payment). */
 export interface PaymentSettings {
   /** NADI_PAYMENT_POLL_MS: a verification pass this often (1 s on dev chains, else 5 s). */
   pollMs: number

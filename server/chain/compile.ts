@@ -1,4 +1,4 @@
-// Compiles contracts/*.sol with solc-js (standard JSON, optimizer on) into server/chain/artifacts.
+// Compiles server/chain/sol/*.sol with solc-js (standard JSON, optimizer on) into server/chain/artifacts.
 // Used by scripts/compile-contracts.ts and, when the artifacts are stale, by the dev chains.
 
 import { ARTIFACTS_DIR, CONTRACTS_DIR, SOLC_SETTINGS, artifactsUpToDate, buildHash, readSources, writeArtifacts, type Artifact } from './contracts.ts'

@@ -1,4 +1,4 @@
-// The project's own Solidity contracts and their compiled artifacts. Sources live in contracts/*.sol;
+// The project's own Solidity contracts and their compiled artifacts. Sources live in server/chain/sol/*.sol;
 // scripts/compile-contracts.ts (run by `npm run build`) writes server/chain/artifacts/<Name>.json, which
 // is generated and not committed. A build stamp holds the hash of the sources, the compiler version and
 // the settings, so an unchanged tree is not compiled again and a stale artifact is noticed.
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..')
-export const CONTRACTS_DIR = path.join(ROOT, 'contracts')
+export const CONTRACTS_DIR = path.join(ROOT, 'server/chain/sol')
 export const ARTIFACTS_DIR = path.join(ROOT, 'server/chain/artifacts')
 const STAMP = '.build.json'
 
@@ -45,7 +45,7 @@ export function solcVersion(): string {
   }
 }
 
-/** contracts/*.sol, sorted: name → source text. */
+/** server/chain/sol/*.sol, sorted: name → source text. */
 export function readSources(dir = CONTRACTS_DIR): Record<string, string> {
   const out: Record<string, string> = {}
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.sol')).sort()) {

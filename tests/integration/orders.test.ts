@@ -10,7 +10,7 @@ import type { PayOrder, PayTargets } from '../../contract/orders.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
 import { translate } from '../../server/i18n.ts'
 import { TREASURY, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
-import { checkChainPayments } from '../../server/payment/index.ts'
+import { checkChainPayments } from '../../server/modules/payment/index.ts'
 import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 
 const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' } })

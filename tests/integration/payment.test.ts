@@ -1,4 +1,4 @@
-// Payment (server/payment) against real local anvil nodes with manual mining: paying an order from the
+// Payment (server/modules/payment) against real local anvil nodes with manual mining: paying an order from the
 // balance, and on chain with an ERC-20 transfer from the user's own wallet, verified and confirmed.
 // The payment job also runs on its own every second; checkChainPayments waits for a pass in flight,
 // and with manual mining both see the same chain.
@@ -11,7 +11,7 @@ import { atomically } from '../../server/db/index.ts'
 import { ApiError } from '../../server/http/errors.ts'
 import { translate } from '../../server/i18n.ts'
 import { TREASURY, audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
-import { checkChainPayments, payFromBalance, paymentStatus, receivingAddress, submitChainPayment } from '../../server/payment/index.ts'
+import { checkChainPayments, payFromBalance, paymentStatus, receivingAddress, submitChainPayment } from '../../server/modules/payment/index.ts'
 
 const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' } })
 const units = (n: string) => parseUnits(n, 8)

@@ -8,10 +8,10 @@ import { atomically } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatus, receivingAddress, submitChainPayment, type Payment } from '../../payment/index.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatus, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
-// it from balance or on chain through server/payment (order_ref `order:<id>`), or cancels it; one not
+// it from balance or on chain through server/modules/payment (order_ref `order:<id>`), or cancels it; one not
 // paid by expires_at is cancelled by a job. Whether it is paid is the payment's word, so the state
 // here is only what a payment cannot say: open, cancelled, completed.
 

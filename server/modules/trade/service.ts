@@ -3,7 +3,7 @@ import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, MarketStatu
 import type { PagedList } from '../../../contract/envelope.ts'
 import { CODE } from '../../../contract/constants.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
-import { insufficient } from '../../payment/index.ts'
+import { insufficient } from '../payment/index.ts'
 import { candleToWire } from '../../exchange/marketData/index.ts'
 import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
 import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLotsOf, ticksOf, type MarketSpec } from '../../exchange/engine/index.ts'

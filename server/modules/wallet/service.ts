@@ -19,12 +19,12 @@ import type {
 import type { Ctx } from '../../context.ts'
 import { atomically } from '../../db/index.ts'
 import type { ExchangeQuotesTable, WalletExchangesTable, WalletTransfersTable } from '../../db/schema.ts'
+import { exec, row } from '../../db/sql.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
 import { quoteAmounts } from './exchange.ts'
 import type { WalletExchangeSettings } from '../../config.ts'
-import { exec, row } from './sql.ts'
 
 /** The assets a wallet shows, in the order it shows them. */
 export const WALLET_ASSETS: readonly Asset[] = ['USDT', 'NADI']

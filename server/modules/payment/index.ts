@@ -24,17 +24,17 @@
 // The receiving address: NADI_PAYMENT_RECEIVING_ADDRESS when set, else the hot wallet's.
 
 import type { Selectable } from 'kysely'
-import { formatMoney } from '../../contract/money.ts'
-import { ChainUnavailableError, type TxReceipt } from '../chain/gateway.ts'
-import { toTokenUnits } from '../chain/units.ts'
-import { TOKENS, type PaymentSettings, type TokenSymbol } from '../config.ts'
-import type { Ctx } from '../context.ts'
-import { atomically } from '../db/index.ts'
-import type { PaymentsTable } from '../db/schema.ts'
-import { ApiError, badRequest, conflict } from '../http/errors.ts'
-import { startJobs } from '../jobs/scheduler.ts'
-import * as ledger from '../ledger/index.ts'
-import { exec, row } from '../modules/wallet/sql.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import { ChainUnavailableError, type TxReceipt } from '../../chain/gateway.ts'
+import { toTokenUnits } from '../../chain/units.ts'
+import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
+import type { Ctx } from '../../context.ts'
+import { atomically } from '../../db/index.ts'
+import type { PaymentsTable } from '../../db/schema.ts'
+import { exec, row } from '../../db/sql.ts'
+import { ApiError, badRequest, conflict } from '../../http/errors.ts'
+import { startJobs } from '../../jobs/scheduler.ts'
+import * as ledger from '../../ledger/index.ts'
 
 export type PaymentStatus = PaymentsTable['status']
 export type PaymentFailReason = NonNullable<PaymentsTable['fail_reason']>
