@@ -20,5 +20,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // The shared layers sit below the features: a feature builds on them, never the other way round,
+    // so any feature (and the shops to come) can use them without pulling another feature's screens,
+    // queries or chunk along. src/app may import features: it is the route table.
+    files: ['src/{ui,lib,data,wallet,api,i18n}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**'],
+              message:
+                'src/ui, src/lib, src/data, src/wallet, src/api and src/i18n are shared layers below the features and must not import from src/features/. Move the piece that is shared down into a shared layer (pure helpers into src/lib), or move the component that needs the feature into src/features/<area>/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: { ...globals.node } } },
 )

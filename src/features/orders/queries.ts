@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { PayOrder, PayOrderStatus, PayTargets } from '../../../contract/orders.ts'
+import type { PayOrder, PayOrderStatus } from '../../../contract/orders.ts'
 import { get } from '../../api/client.ts'
 import { IDLE_POLL_MS, pollWhile } from '../wallet/poll.ts'
 
@@ -42,12 +42,5 @@ export const ordersQueries = {
       queryFn: ({ signal }) => get<PayOrder>('orders/detail', { id }, signal),
       staleTime: 0,
       refetchInterval: poll ? DETAIL_POLL_MS : false,
-    }),
-  /** Where the order can be paid on chain; fixed for an order, so read once per dialog. */
-  payTargets: (id: number) =>
-    queryOptions({
-      queryKey: [...ORDERS_ROOT, 'payTargets', id],
-      queryFn: ({ signal }) => get<PayTargets>('orders/payTargets', { id }, signal),
-      staleTime: 5 * 60_000,
     }),
 }

@@ -3,10 +3,10 @@
 // confirmation. The dialog does the I/O (balances, wallet, POSTs, polling) and reports each outcome
 // as an event; this module decides where the flow stands, what the dialog offers next and which
 // SPEC §8 message a failure shows. No React, no I/O: tests drive every path through `reduce`.
-import type { PayOrder, PayTarget } from '../../contract/orders.ts'
-import type { ChainKey } from '../../contract/recharge.ts'
-import { showAmount, units } from '../features/wallet/amount.ts'
-import { shortAddress } from '../lib/format.ts'
+import type { PayOrder, PayTarget } from '../../../contract/orders.ts'
+import type { ChainKey } from '../../../contract/recharge.ts'
+import { showAmount, units } from '../wallet/amount.ts'
+import { shortAddress } from '../../lib/format.ts'
 
 export const STEPS = ['checkBalance', 'connectWallet', 'checkAuthorization', 'confirmAuthorization', 'processPayment', 'waitConfirmation'] as const
 export type StepId = (typeof STEPS)[number]

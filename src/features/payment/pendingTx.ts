@@ -1,7 +1,7 @@
 // A transfer the wallet sent whose hash the server has not acknowledged yet. Kept in local storage
 // so that closing the dialog (or the tab) between the two never loses a payment already on its way:
 // the dialog reopened for that order sends the same hash again instead of asking for a new transfer.
-import type { PendingTx } from '../../wallet/paymentFlow.ts'
+import type { PendingTx } from './paymentFlow.ts'
 import { storage } from '../../lib/storage.ts'
 
 const key = (orderId: number) => `pay-tx:${orderId}`

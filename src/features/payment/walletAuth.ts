@@ -1,7 +1,7 @@
 // Step 4 of the payment flow, "confirm authorization": the wallet's own prompts for account access
 // and for switching to the payment's chain. Only raw EIP-1193 requests, so nothing heavy loads here.
 import type { ConnectedWallet } from '../../wallet/index.ts'
-import { FlowFailure } from '../../wallet/paymentFlow.ts'
+import { FlowFailure } from './paymentFlow.ts'
 
 interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>

@@ -1,24 +1,25 @@
 import { useEffect, useReducer, useRef } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
-import type { PayOrder } from '../../contract/orders.ts'
-import { online } from '../api/online.ts'
-import { lang, subtree, useT } from '../i18n/index.ts'
-import { shortAddress } from '../lib/format.ts'
-import { connectWallet, payFromWallet, type ConnectedWallet } from '../wallet/index.ts'
-import { flowErrorOf, initialFlow, reduce, shortfall, STEPS, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent } from '../wallet/paymentFlow.ts'
-import { commonQueries } from '../features/common/queries.ts'
-import { userQueries } from '../features/user/queries.ts'
-import { walletQueries } from '../features/wallet/queries.ts'
-import { availableOf } from '../features/wallet/balances.ts'
-import { showAmount, units } from '../features/wallet/amount.ts'
-import { Chips, OfflineReason, SummaryRow, useChainName } from '../features/wallet/parts.tsx'
-import { ordersQueries } from '../features/orders/queries.ts'
-import { outcomeUnknown, usePayByBalance, usePayOnChain } from '../features/orders/mutations.ts'
-import { clearPendingTx, loadPendingTx, savePendingTx } from '../features/orders/pendingTx.ts'
-import { authorizeWallet } from '../features/orders/walletAuth.ts'
-import { Sheet } from './Sheet.tsx'
-import { Spinner } from './Spinner.tsx'
+import type { PayOrder } from '../../../contract/orders.ts'
+import { online } from '../../api/online.ts'
+import { lang, subtree, useT } from '../../i18n/index.ts'
+import { shortAddress } from '../../lib/format.ts'
+import { Sheet } from '../../ui/Sheet.tsx'
+import { Spinner } from '../../ui/Spinner.tsx'
+import { connectWallet, payFromWallet, type ConnectedWallet } from '../../wallet/index.ts'
+import { commonQueries } from '../common/queries.ts'
+import { ordersQueries } from '../orders/queries.ts'
+import { userQueries } from '../user/queries.ts'
+import { showAmount, units } from '../wallet/amount.ts'
+import { availableOf } from '../wallet/balances.ts'
+import { Chips, OfflineReason, SummaryRow, useChainName } from '../wallet/parts.tsx'
+import { walletQueries } from '../wallet/queries.ts'
+import { outcomeUnknown, usePayByBalance, usePayOnChain } from './mutations.ts'
+import { flowErrorOf, initialFlow, reduce, shortfall, STEPS, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent } from './paymentFlow.ts'
+import { clearPendingTx, loadPendingTx, savePendingTx } from './pendingTx.ts'
+import { paymentQueries } from './queries.ts'
+import { authorizeWallet } from './walletAuth.ts'
 
 export interface PaymentDialogProps {
   order: PayOrder
@@ -30,7 +31,7 @@ export interface PaymentDialogProps {
 /**
  * The payment dialog of SPEC §2/§4: the six steps of the payment flow in a visible list, from the
  * fund balance when it covers the order, else by an ERC-20 transfer from the user's own wallet.
- * The step logic is src/wallet/paymentFlow.ts; this component does the calls and draws the state.
+ * The step logic is paymentFlow.ts; this component does the calls and draws the state.
  */
 export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
   useSignals()
@@ -46,7 +47,7 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
   const config = useQuery(commonQueries.config())
   const balances = useQuery(walletQueries.balances())
   const user = useQuery(userQueries.info())
-  const targets = useQuery(ordersQueries.payTargets(order.id))
+  const targets = useQuery(paymentQueries.payTargets(order.id))
   const watching = state.step === 'waitConfirmation' && !state.paid && !state.error
   const detail = useQuery({ ...ordersQueries.detail(order.id, watching), enabled: watching })
   const payByBalance = usePayByBalance()

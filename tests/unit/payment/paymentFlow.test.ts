@@ -11,7 +11,7 @@ import {
   viewOf,
   type FlowEvent,
   type FlowState,
-} from '../../../src/wallet/paymentFlow.ts'
+} from '../../../src/features/payment/paymentFlow.ts'
 
 const ME = '0x1111111111111111111111111111111111111111'
 const OTHER = '0x2222222222222222222222222222222222222222'
