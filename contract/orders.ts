@@ -7,7 +7,14 @@ import { ChainKey } from './recharge.ts'
 // (devices, nodes, destroy and joint mining) create them; the user pays each from balance or on chain
 // through the payment dialog; an order not paid in time is cancelled.
 
-export const PayOrderType = Type.Union([Type.Literal('device'), Type.Literal('node'), Type.Literal('destroy'), Type.Literal('joint')])
+export const PayOrderType = Type.Union([
+  Type.Literal('device'),
+  Type.Literal('gold'),
+  Type.Literal('car'),
+  Type.Literal('node'),
+  Type.Literal('destroy'),
+  Type.Literal('joint'),
+])
 export type PayOrderType = Static<typeof PayOrderType>
 
 /** SPEC §4: pending payment, processing (a chain payment confirming), paid, completed, cancelled (irreversible). */

@@ -10,7 +10,7 @@ import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { seedDemo } from './db/seed.ts'
+import { seedDemo, seedDemoCatalog } from './db/seed.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
@@ -48,11 +48,20 @@ import { marketStreams } from './exchange/streams.ts'
 import { seedDemoHistory, startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { ordersRoutes } from './modules/orders/routes.ts'
-import { createOrdersService, startOrderExpiry } from './modules/orders/service.ts'
+import { createOrdersService, ORDER_REF_PREFIX, startOrderExpiry } from './modules/orders/service.ts'
+import { createGoodsService } from './modules/goods/service.ts'
+import { startGoldWalk } from './modules/goods/goldWalk.ts'
+import { machineRoutes } from './modules/machine/routes.ts'
+import { goldRoutes } from './modules/gold/routes.ts'
+import { carRoutes } from './modules/car/routes.ts'
+import { preOrderRoutes } from './modules/preOrder/routes.ts'
+import { createPreOrderService, fulfil, startReceiptJob } from './modules/preOrder/service.ts'
+import { startReleaseJob } from './modules/release/service.ts'
+import { parseMoney } from '../contract/money.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
-import { startPaymentChecker } from './modules/payment/index.ts'
+import { onPaid, startPaymentChecker } from './modules/payment/index.ts'
 import { lockDataFolder } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
@@ -208,7 +217,20 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   commonRoutes(app, createCommonService(ctx, notices, { lastPrice: () => exchange.lastPrice() }))
 
   walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
-  ordersRoutes(app, createOrdersService(ctx))
+  const orders = createOrdersService(ctx)
+  ordersRoutes(app, orders)
+  // The shops (DESIGN §10): catalogs, product orders, fulfilment in the payment's transaction.
+  const nadiPrice = () => {
+    const last = exchange.lastPrice()
+    return last !== null && last > 0n ? last : (parseMoney(config.nadiReferencePrice) as bigint)
+  }
+  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  const preOrder = createPreOrderService(ctx, orders)
+  const shop = { ctx, goods: createGoodsService(ctx), preOrder }
+  machineRoutes(app, shop)
+  goldRoutes(app, shop)
+  carRoutes(app, shop)
+  preOrderRoutes(app, preOrder)
   rechargeRoutes(app, createRechargeService(ctx))
   const withdrawConfig = config.withdraw
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
@@ -257,6 +279,12 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const stopOrderExpiry = startOrderExpiry(ctx)
   app.addHook('preClose', async () => stopOrderExpiry())
 
+  // Shipped orders confirm their receipt after the configured days; releases post each due day once.
+  const stopReceipts = startReceiptJob(ctx)
+  app.addHook('preClose', async () => stopReceipts())
+  const stopReleases = startReleaseJob(ctx, config.commerce.releasePollMs)
+  app.addHook('preClose', async () => stopReleases())
+
   // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
   // stopping waits for a pass in flight, before the chains close.
   const withdrawSender = createWithdrawSender(ctx, withdrawConfig)
@@ -276,6 +304,11 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const rootInviteCode = await auth.ensureRoot()
   if (config.demo) await seedDemo(ctx)
   if (config.demo) await fundDemoTreasury(ctx)
+  if (config.commerce.demoCatalog) {
+    await seedDemoCatalog(ctx)
+    const stopGoldWalk = startGoldWalk(ctx)
+    app.addHook('preClose', async () => stopGoldWalk())
+  }
   if (config.trade.demoMarket) {
     const stopDemoMarket = await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice })
     app.addHook('preClose', async () => stopDemoMarket())

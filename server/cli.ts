@@ -13,6 +13,12 @@
  *   market repair     rebuild a halted market's book from its open orders and the ledger (see
  *                     server/exchange/repair.ts), print what it did, and bring trading back
  *
+ *   catalog load <file.json>          load or update catalogs (server/modules/goods/catalogFile.ts)
+ *   ship <order> <company> <number>   a paid order pending shipment is shipped (pending receipt)
+ *   gold price <usdt per gram>        record the gold reference price the mall prices gold from
+ *   release status | run | fund <NADI>  the release job: what is due and funded; post due days now;
+ *                                     move NADI from the treasury to the release account
+ *
  * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
  * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
  * Commands that write need the data folder's writer lock (server/db/writerLock.ts): with no server
@@ -41,6 +47,13 @@ import { defaultSpec } from './exchange/engine/index.ts'
 import { diagnose, formatDiagnosis, formatPlan } from './exchange/repairStore.ts'
 import { DataFolderBusy, lockDataFolder, type WriterLock } from './db/writerLock.ts'
 import { sendOps } from './ops.ts'
+import { CatalogInvalid, checkCatalog, loadCatalog } from './modules/goods/load.ts'
+import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
+import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
+import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
+import { dayOf, dayStart } from './modules/release/schedule.ts'
+import { parseMoney } from '../contract/money.ts'
+import * as ledger from './ledger/index.ts'
 
 export interface Io {
   out(text: string): void
@@ -213,6 +226,136 @@ export const COMMANDS: Command[] = [
       ]
       env.io.out(lines.join('\n'))
       return market.status().state === 'live' ? 0 : 1
+    },
+  },
+  {
+    words: ['catalog', 'load'],
+    args: '<file.json>',
+    writes: true,
+    summary: 'load devices, gold and cars from a catalog file (slugs are keys: a product is updated, a new one added, none deleted)',
+    async run(args, env) {
+      if (args.length !== 1) throw new UsageError('usage: catalog load <file.json>')
+      let file
+      try {
+        file = checkCatalog(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
+      } catch (err) {
+        if (err instanceof CatalogInvalid || err instanceof SyntaxError) {
+          env.io.err(`catalog load: ${err.message}`)
+          return 1
+        }
+        throw err
+      }
+      const db = env.database()
+      try {
+        const sum = await atomically(db, () => loadCatalog(db.sqlite as Database.Database, file, Date.now()))
+        env.io.out(
+          `catalog loaded: ${sum.products.added} products added, ${sum.products.updated} updated; ${sum.specs.added} specifications added, ${sum.specs.updated} updated; ${sum.categories} categories; ${sum.mallBanners} mall banners`,
+        )
+        return 0
+      } catch (err) {
+        if (!(err instanceof CatalogInvalid)) throw err
+        env.io.err(`catalog load: ${err.message}`)
+        return 1
+      }
+    },
+  },
+  {
+    words: ['ship'],
+    args: '<order> <company> <number>',
+    writes: true,
+    summary: 'ship a paid order pending shipment with its express company and tracking number; the user then confirms receipt',
+    async run(args, env) {
+      if (args.length !== 3) throw new UsageError('usage: ship <order id> <express company> <tracking number>')
+      if (!/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError(`not an order id: ${args[0]}`)
+      try {
+        const o = await shipOrder({ ...env.database(), now: Date.now }, Number(args[0]), args[1]!, args[2]!)
+        env.io.out(`order #${o.id} (${o.order_no}) shipped: ${o.express_company} ${o.express_no}; pending receipt`)
+        return 0
+      } catch (err) {
+        if (!(err instanceof ShipRefused)) throw err
+        env.io.err(`ship: ${err.message}`)
+        return 1
+      }
+    },
+  },
+  {
+    words: ['gold', 'price'],
+    args: '<usdt per gram>',
+    writes: true,
+    summary: 'record the gold reference price per gram; gold orders from now on are priced from it',
+    async run(args, env) {
+      const price = args.length === 1 ? parseMoney(args[0]!) : null
+      if (price === null || price <= 0n) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
+      const db = env.database()
+      const before = goldPriceNow({ sqlite: db.sqlite as Database.Database, config: env.config })
+      await atomically(db, () => recordGoldPrice({ sqlite: db.sqlite as Database.Database }, Date.now(), price))
+      env.io.out(`gold price ${formatMoney(price)} USDT/g (was ${formatMoney(before)})`)
+      return 0
+    },
+  },
+  {
+    words: ['release', 'status'],
+    args: '',
+    summary: 'the release job: last day posted, plans still releasing, the next due day and what it needs, the release account',
+    run(args, env) {
+      if (args.length) throw new UsageError(`release status: unexpected ${args.join(' ')}`)
+      const { sqlite } = env.database()
+      const last = sqlite.prepare('SELECT * FROM release_days ORDER BY day DESC LIMIT 1').get() as { day: bigint; plans: bigint; users: bigint; total: bigint; posted_at: bigint } | undefined
+      const open = sqlite.prepare("SELECT count(*) AS n, min(start_day + released_days) AS next FROM release_plans WHERE status = 'releasing'").get() as { n: bigint; next: bigint | null }
+      const fundNadi = ledger.balance(sqlite as Database.Database, ledger.RELEASES, 'NADI').available
+      const day = (d: bigint | number) => new Date(dayStart(Number(d))).toISOString().slice(0, 10)
+      env.io.out(
+        [
+          `last day posted: ${last ? `${day(last.day)} (${last.plans} plans, ${last.users} users, ${formatMoney(last.total)} NADI, at ${new Date(Number(last.posted_at)).toISOString()})` : 'none'}`,
+          `plans releasing: ${open.n}${open.next !== null ? `; next due day ${day(open.next)}${Number(open.next) <= dayOf(Date.now()) ? ' (due now)' : ''}` : ''}`,
+          `release account: ${formatMoney(fundNadi)} NADI`,
+        ].join('\n'),
+      )
+      return 0
+    },
+  },
+  {
+    words: ['release', 'run'],
+    args: '',
+    writes: true,
+    summary: 'post every due release day now, oldest first (the server\'s job does this every minute)',
+    async run(args, env) {
+      if (args.length) throw new UsageError(`release run: unexpected ${args.join(' ')}`)
+      const log = { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] // the refusal is printed below
+      try {
+        const days = await releaseDue({ ...env.database(), now: Date.now, log })
+        if (days.length === 0) env.io.out('nothing due')
+        for (const d of days) env.io.out(`${new Date(dayStart(d.day)).toISOString().slice(0, 10)}: ${d.plans} instalments to ${d.users} users, ${formatMoney(d.total)} NADI`)
+        return 0
+      } catch (err) {
+        if (!(err instanceof ReleaseFundingShort)) throw err
+        env.io.err(`release run: halted: ${err.message}; fund it with \`release fund <NADI>\``)
+        return 1
+      }
+    },
+  },
+  {
+    words: ['release', 'fund'],
+    args: '<NADI>',
+    writes: true,
+    summary: 'move NADI from the treasury to the release account that pays the releases',
+    async run(args, env) {
+      const amount = args.length === 1 ? parseMoney(args[0]!) : null
+      if (amount === null || amount <= 0n) throw new UsageError('usage: release fund <NADI amount>')
+      const db = env.database()
+      const sqlite = db.sqlite as Database.Database
+      const now = Date.now()
+      try {
+        await atomically(db, () =>
+          ledger.transfer(sqlite, { ref: `release_fund:${now}:${amount}`, reason: 'release_fund', userId: null, from: ledger.TREASURY, to: ledger.RELEASES, asset: 'NADI', amount, at: now }),
+        )
+      } catch (err) {
+        if (!(err instanceof ledger.InsufficientFunds)) throw err
+        env.io.err(`release fund: the treasury has ${formatMoney(err.current)} NADI, ${formatMoney(amount)} asked`)
+        return 1
+      }
+      env.io.out(`release account: ${formatMoney(ledger.balance(sqlite, ledger.RELEASES, 'NADI').available)} NADI`)
+      return 0
     },
   },
 ]

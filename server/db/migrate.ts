@@ -20,10 +20,22 @@ export function migrate(sqlite: Database.Database, dir = DIR): string[] {
     const version = parseInt(file, 10)
     if (applied.has(version)) continue
     const sql = fs.readFileSync(path.join(dir, file), 'utf8')
-    sqlite.transaction(() => {
-      sqlite.exec(sql)
-      sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, Date.now())
-    })()
+    // A migration that rebuilds a table others reference (SQLite cannot alter a CHECK) asks for
+    // foreign keys off, as SQLite's own procedure does; it is checked before it commits.
+    const rebuild = /^-- migrate: foreign_keys=off$/m.test(sql)
+    if (rebuild) sqlite.pragma('foreign_keys = OFF')
+    try {
+      sqlite.transaction(() => {
+        sqlite.exec(sql)
+        if (rebuild) {
+          const broken = sqlite.pragma('foreign_key_check') as unknown[]
+          if (broken.length) throw new Error(`migration ${file} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3))}`)
+        }
+        sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, Date.now())
+      })()
+    } finally {
+      if (rebuild) sqlite.pragma('foreign_keys = ON')
+    }
     done.push(file)
   }
   return done

@@ -57,6 +57,8 @@ export interface BannersTable {
   link: string | null
   sort: Int
   active: Generated<Int>
+  /** Migration 010: the home carousel or the mall's. */
+  place: Generated<'home' | 'mall'>
 }
 
 export interface BannerTextsTable {
@@ -280,6 +282,127 @@ export interface PaymentsTable {
   paid_at: Int | null
 }
 
+/** Migration 010 (DESIGN §10): catalogs. Texts are JSON objects keyed by LANG code. */
+export type Area = 'machine' | 'gold' | 'car'
+
+export interface ProductCategoriesTable {
+  id: Generated<Int>
+  area: Area
+  slug: string
+  name: string
+  sort: Generated<Int>
+  active: Generated<Int>
+}
+
+export interface ProductsTable {
+  id: Generated<Int>
+  area: Area
+  slug: string
+  category_id: Int | null
+  kind: string | null
+  name: string
+  summary: string
+  body: string
+  cover: string
+  images: Generated<string>
+  ships: Int
+  release_days: Generated<Int>
+  release_ppm: Generated<Int>
+  tags: Generated<string>
+  sort: Generated<Int>
+  active: Generated<Int>
+  created_at: Int
+}
+
+export interface ProductSpecsTable {
+  id: Generated<Int>
+  product_id: Int
+  slug: string
+  name: string
+  price: Int | null
+  weight_mg: Int | null
+  craft_fee: Int | null
+  power: Generated<Int>
+  stock: Int
+  sold: Generated<Int>
+  sort: Generated<Int>
+  active: Generated<Int>
+}
+
+export interface GoldPricesTable {
+  at: Int
+  price: Int
+}
+
+export type Fulfilment = 'pending_shipment' | 'pending_receipt' | 'completed'
+
+export interface PayOrdersTable {
+  id: Generated<Int>
+  order_no: string
+  user_id: Int
+  type: 'device' | 'gold' | 'car' | 'node' | 'destroy' | 'joint'
+  asset: 'USDT' | 'NADI'
+  total: Int
+  state: Generated<'open' | 'cancelled' | 'completed'>
+  created_at: Int
+  expires_at: Int
+  ended_at: Int | null
+  ships: Generated<Int>
+  ship_to: string | null
+  remark: string | null
+  fulfilment: Fulfilment | null
+  paid_at: Int | null
+  express_company: string | null
+  express_no: string | null
+  shipped_at: Int | null
+  received_at: Int | null
+  received_by: 'user' | 'auto' | null
+}
+
+export interface OrderLinesTable {
+  id: Generated<Int>
+  order_id: Int
+  product_id: Int
+  spec_id: Int
+  quantity: Int
+  unit_price: Int
+  power: Generated<Int>
+  name: string
+  spec_name: string
+  cover: string
+}
+
+export interface ReleasePlansTable {
+  id: Generated<Int>
+  user_id: Int
+  order_id: Int
+  area: Area
+  asset: string
+  total: Int
+  days: Int
+  start_day: Int
+  released: Generated<Int>
+  released_days: Generated<Int>
+  status: Generated<'releasing' | 'completed'>
+  price: string
+  value: Int
+  created_at: Int
+}
+
+export interface ReleaseLinesTable {
+  plan_id: Int
+  day: Int
+  amount: Int
+}
+
+export interface ReleaseDaysTable {
+  day: Int
+  plans: Int
+  users: Int
+  total: Int
+  posted_at: Int
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -302,4 +425,13 @@ export interface DB {
   deposit_cursors: DepositCursorsTable
   withdrawals: WithdrawalsTable
   payments: PaymentsTable
+  product_categories: ProductCategoriesTable
+  products: ProductsTable
+  product_specs: ProductSpecsTable
+  gold_prices: GoldPricesTable
+  pay_orders: PayOrdersTable
+  order_lines: OrderLinesTable
+  release_plans: ReleasePlansTable
+  release_lines: ReleaseLinesTable
+  release_days: ReleaseDaysTable
 }

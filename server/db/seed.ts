@@ -1,5 +1,13 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Ctx } from '../context.ts'
+import * as ledger from '../ledger/index.ts'
+import { checkCatalog, loadCatalog } from '../modules/goods/load.ts'
+import { seedGoldHistory } from '../modules/goods/goldWalk.ts'
+import { atomically } from './index.ts'
 import { SEED_BANNERS, SEED_NOTICES } from './seed/content.ts'
+
+const CATALOG = path.resolve(import.meta.dirname, 'seed/catalog.json')
 
 const DAY_MS = 86_400_000
 
@@ -8,7 +16,7 @@ export async function seedDemo(ctx: Ctx): Promise<void> {
   const { db } = ctx
   const now = ctx.now()
   await db.transaction().execute(async (trx) => {
-    const banner = await trx.selectFrom('banners').select('id').limit(1).executeTakeFirst()
+    const banner = await trx.selectFrom('banners').select('id').where('place', '=', 'home').limit(1).executeTakeFirst()
     if (!banner) {
       for (const b of SEED_BANNERS) {
         const { id } = await trx.insertInto('banners').values({ image: b.image, link: b.link, sort: BigInt(b.sort) }).returning('id').executeTakeFirstOrThrow()
@@ -30,4 +38,26 @@ export async function seedDemo(ctx: Ctx): Promise<void> {
       }
     }
   })
+}
+
+/**
+ * Demo mode only: the demo catalog (devices, gold, cars in ten languages) into an empty catalog, a day
+ * of gold prices, and the release account funded from chain custody (the dev chains' hot wallet
+ * holds the tokens) so paid orders' releases arrive. Production loads catalogs with `catalog load`.
+ */
+export async function seedDemoCatalog(ctx: Ctx): Promise<void> {
+  const now = ctx.now()
+  if (!ctx.sqlite.prepare('SELECT 1 FROM products LIMIT 1').get()) {
+    const file = checkCatalog(JSON.parse(fs.readFileSync(CATALOG, 'utf8')))
+    await atomically(ctx, () => loadCatalog(ctx.sqlite, file, now))
+  }
+  await seedGoldHistory(ctx)
+  const amount = ctx.config.commerce.demoReleaseFund
+  if (amount > 0n) {
+    await atomically(ctx, () => {
+      const ref = 'demo:releases:NADI'
+      if (ledger.findPosting(ctx.sqlite, ref)) return
+      ledger.transfer(ctx.sqlite, { ref, reason: 'release_fund', userId: null, from: ledger.custody('nadi'), to: ledger.RELEASES, asset: 'NADI', amount, at: now })
+    })
+  }
 }

@@ -7,6 +7,8 @@ import {
   BUCKETS,
   isAsset,
   isCustodyKind,
+  PLATFORM_KINDS,
+  type PlatformAccountKind,
   type AccountRef,
   type Asset,
   type Bucket,
@@ -55,7 +57,7 @@ function checkAccount(account: unknown): AccountRef {
   }
   if (a && typeof a === 'object' && 'platform' in a && typeof a.platform === 'string') {
     const p = a.platform
-    if (p === 'fees' || p === 'burned' || p === 'treasury') return { platform: p }
+    if ((PLATFORM_KINDS as readonly string[]).includes(p)) return { platform: p as PlatformAccountKind }
     if (isCustodyKind(p) && CHAIN_KEY_RE.test(p.slice('custody:'.length))) return { platform: p as `custody:${string}` }
     throw new InvalidPosting(`unknown platform account: ${p}`)
   }

@@ -13,7 +13,9 @@ export type Bucket = 'available' | 'frozen'
 export const BUCKETS: readonly Bucket[] = ['available', 'frozen']
 
 export type UserAccountKind = 'fund' | 'trade'
-export type PlatformAccountKind = 'fees' | 'burned' | 'treasury' | `custody:${string}`
+/** The platform's own accounts besides the chain custody ones (DESIGN §11); the audit lists each. */
+export const PLATFORM_KINDS = ['fees', 'burned', 'treasury', 'releases'] as const
+export type PlatformAccountKind = (typeof PLATFORM_KINDS)[number] | `custody:${string}`
 
 /**
  * Names an account without its asset (a move carries the asset). Build them with the helpers below:
@@ -30,6 +32,8 @@ export const custody = (chainKey: string): AccountRef => ({ platform: `custody:$
 export const FEES: AccountRef = Object.freeze({ platform: 'fees' })
 export const BURNED: AccountRef = Object.freeze({ platform: 'burned' })
 export const TREASURY: AccountRef = Object.freeze({ platform: 'treasury' })
+/** Funds the release plans of product orders (DESIGN §10): the operator (or the demo) keeps it topped up. */
+export const RELEASES: AccountRef = Object.freeze({ platform: 'releases' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 

@@ -23,7 +23,7 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
     now: () => ctx.now(),
 
     async bannerList(lang: LangCode): Promise<Banner[]> {
-      const rows = await db.selectFrom('banners').selectAll().where('active', '=', 1n).orderBy('sort').orderBy('id').execute()
+      const rows = await db.selectFrom('banners').selectAll().where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id').execute()
       if (rows.length === 0) return []
       const texts = await db.selectFrom('banner_texts').selectAll().where('banner_id', 'in', rows.map((r) => r.id)).execute()
       return rows.map((r) => {

@@ -1,34 +1,28 @@
 import crypto from 'node:crypto'
+import type { Selectable } from 'kysely'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { PayOnChainBody, PayOrder, PayOrderStatus, PayOrderType, PayTargets, PaymentState } from '../../../contract/orders.ts'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { Ctx } from '../../context.ts'
+import type { PayOrdersTable } from '../../db/schema.ts'
 import { atomically } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatus, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
+import { giveBackStock } from '../goods/service.ts'
+import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
 // it from balance or on chain through server/modules/payment (order_ref `order:<id>`), or cancels it; one not
 // paid by expires_at is cancelled by a job. Whether it is paid is the payment's word, so the state
 // here is only what a payment cannot say: open, cancelled, completed.
 
-export const orderRef = (id: number | bigint) => `order:${id}`
+export const ORDER_REF_PREFIX = 'order:'
+export const orderRef = (id: number | bigint) => `${ORDER_REF_PREFIX}${id}`
 
-interface Row {
-  id: bigint
-  order_no: string
-  user_id: bigint
-  type: PayOrderType
-  asset: 'USDT' | 'NADI'
-  total: bigint
-  state: 'open' | 'cancelled' | 'completed'
-  created_at: bigint
-  expires_at: bigint
-  ended_at: bigint | null
-}
+type Row = Pick<Selectable<PayOrdersTable>, 'id' | 'order_no' | 'user_id' | 'type' | 'asset' | 'total' | 'state' | 'created_at' | 'expires_at' | 'ended_at'>
 
 export interface NewPayOrder {
   userId: number
@@ -38,6 +32,10 @@ export interface NewPayOrder {
   total: bigint
   /** How long it may stay unpaid, ms; default config.orders.payWithinMs (NADI_ORDER_PAY_MS, 30 min). */
   payWithinMs?: number
+  /** A product that ships, and the delivery address copied as it is now (JSON). */
+  ships?: boolean
+  shipTo?: string | null
+  remark?: string
 }
 
 /** For the shops: an order the user is to pay. Synchronous, so it can join the shop's own transaction. */
@@ -46,9 +44,30 @@ export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
   const now = ctx.now()
   const orderNo = `${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`
   const r = ctx.sqlite
-    .prepare('INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs))
+    .prepare('INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at, ships, ship_to, remark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs), o.ships ? 1 : 0, o.shipTo ?? null, o.remark || null)
   return Number(r.lastInsertRowid)
+}
+
+const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) =>
+  ctx.sqlite.prepare('SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1').get(id) as { name: string; quantity: bigint } | undefined
+
+/** An order as the app sees it; what it is for is its product's name for a product order. */
+export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: LangCode): PayOrder {
+  const p = paymentStatusNow(ctx, orderRef(r.id))
+  const line = firstLine(ctx, r.id)
+  return {
+    id: Number(r.id),
+    order_no: r.order_no,
+    type: r.type,
+    title: line ? `${pickText(line.name, lang)} × ${line.quantity}` : translate(lang, `orderTypes.${r.type}`),
+    asset: r.asset,
+    total: formatMoney(r.total),
+    status: statusOf(r, p),
+    created_at: Number(r.created_at),
+    expires_at: Number(r.expires_at),
+    payment: paymentOf(p, lang),
+  }
 }
 
 function statusOf(r: Row, p: Payment | null): PayOrderStatus {
@@ -90,21 +109,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     return r
   }
 
-  async function wire(r: Row, lang: LangCode): Promise<PayOrder> {
-    const p = await paymentStatus(ctx, orderRef(r.id))
-    return {
-      id: Number(r.id),
-      order_no: r.order_no,
-      type: r.type,
-      title: translate(lang, `orderTypes.${r.type}`),
-      asset: r.asset,
-      total: formatMoney(r.total),
-      status: statusOf(r, p),
-      created_at: Number(r.created_at),
-      expires_at: Number(r.expires_at),
-      payment: paymentOf(p, lang),
-    }
-  }
+  const wire = (r: Row, lang: LangCode): PayOrder => payOrderWire(ctx, r, lang)
 
   /** Inside the payment's transaction: the order must still be open and in time. */
   const payable = (id: number) => () => {
@@ -118,7 +123,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     async list(userId, lang, status, page, pageSize) {
       // Status is derived from the payments, so the filter is applied to the derived list.
       const rows = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE user_id = ? ORDER BY id DESC').all(userId) as Row[]
-      const all = await Promise.all(rows.map((r) => wire(r, lang)))
+      const all = rows.map((r) => wire(r, lang))
       const wanted = status ? all.filter((o) => o.status === status) : all
       return { total: wanted.length, list: wanted.slice((page - 1) * pageSize, page * pageSize) }
     },
@@ -175,7 +180,7 @@ function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
     if (by === 'user') throw open?.status === 'paid' || r.state === 'completed' ? conflict('errors.orderAlreadyPaid') : conflict('errors.orderPaymentPending')
     return false
   }
-  ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id)
+  if (ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id).changes === 1) giveBackStock(ctx, id)
   return true
 }
 

@@ -5,6 +5,7 @@
 //   submitChainPayment(ctx, { orderRef, userId, chain, asset, amount, txHash, payee? }) → Payment ('pending')
 //   checkChainPayments(ctx)   one verification pass over the chain payments not settled yet (also a job)
 //   paymentStatus(ctx, orderRef)                                          → Payment | null
+//   onPaid(ctx, prefix, handler)   what runs in the paying transaction (an order's fulfilment)
 //
 // Every money write goes through ctx.commits (group commit) or atomically(); a paid payment commits with its ledger posting, ref
 // `pay:<orderRef>`, so an order is paid once whatever is retried. Payee defaults to TREASURY.
@@ -31,7 +32,7 @@ import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically } from '../../db/index.ts'
 import type { PaymentsTable } from '../../db/schema.ts'
-import { exec, row } from '../../db/sql.ts'
+import { exec, row, rows } from '../../db/sql.ts'
 import { ApiError, badRequest, conflict } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -92,6 +93,35 @@ export interface ChainPaymentInput extends BalancePaymentInput {
 }
 
 type Row = Selectable<PaymentsTable>
+
+// ── What happens when an order is paid ──────────────────────────────────────────────────────────
+
+export interface PaidEvent {
+  orderRef: string
+  userId: bigint
+  asset: string
+  amount: bigint
+  paidAt: number
+}
+
+type PaidHandler = (e: PaidEvent) => void
+const paidHandlers = new WeakMap<object, { prefix: string; handler: PaidHandler }[]>()
+
+/**
+ * Runs `handler` inside the transaction that marks a payment of an order ref starting with `prefix`
+ * paid, after its ledger posting (DESIGN §10: fulfilment is an event run in the payment's
+ * transaction). Throwing undoes the payment: from balance the user is told, on chain the next pass
+ * tries again. Registered per database connection, so each server in a process has its own.
+ */
+export function onPaid(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler: PaidHandler): void {
+  const list = paidHandlers.get(ctx.sqlite) ?? []
+  list.push({ prefix, handler })
+  paidHandlers.set(ctx.sqlite, list)
+}
+
+function paid(ctx: Pick<Ctx, 'sqlite'>, e: PaidEvent): void {
+  for (const h of paidHandlers.get(ctx.sqlite) ?? []) if (e.orderRef.startsWith(h.prefix)) h.handler(e)
+}
 
 // ── Settings ────────────────────────────────────────────────────────────────────────────────────
 
@@ -239,6 +269,7 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
       if (err instanceof ledger.RefConflict) throw conflict('errors.orderAlreadyPaid')
       throw err
     }
+    paid(ctx, { orderRef: c.orderRef, userId: c.userId, asset: c.asset, amount: c.amount, paidAt: now })
     return toPayment(r)
   })
 }
@@ -317,6 +348,13 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
     )!
     return toPayment(r)
   })
+}
+
+/** paymentStatus, synchronously, for callers inside a transaction or building many answers at once. */
+export function paymentStatusNow(ctx: Pick<Ctx, 'sqlite' | 'db'>, orderRef: string): Payment | null {
+  const rs = rows(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).orderBy('id', 'desc'))
+  const r = rs.find((x) => x.status !== 'failed') ?? rs[0]
+  return r ? toPayment(r) : null
 }
 
 /** The order's payment: the open or paid one, else the latest failed one; null when none. */
@@ -451,6 +489,7 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
       at: now,
       meta: { order_ref: p.order_ref, payment_id: p.id, method: 'chain', chain, tx_hash: p.tx_hash },
     })
+    paid(ctx, { orderRef: p.order_ref, userId: p.user_id, asset: p.asset, amount: p.amount, paidAt: now })
     return true
   })
   if (done) ctx.log.info({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash }, 'chain payment paid')

@@ -5,7 +5,7 @@
 import { formatAmount, groupThousands } from '../../lib/format.ts'
 
 /** The chips of the filter row, after "All": the codes the server's records carry. */
-export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'trade', 'withdraw_refund'] as const
+export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'trade', 'payment', 'release', 'withdraw_refund'] as const
 
 /** Every type code with its own words in the locales (moneyLog.type.<code>). */
 export const KNOWN_TYPES = [
@@ -22,6 +22,7 @@ export const KNOWN_TYPES = [
   'refund',
   'reward',
   'trade_repair',
+  'release',
 ] as const
 
 /** The locale key naming a record's type. */

@@ -78,16 +78,17 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
 
   const homeBars = (width: number) => Math.max(MIN_BARS, Math.round(plotCssWidth(width) / BAR_CSS_PX))
 
-  /** The window of a fresh view: newest candle at the right, BAR_CSS_PX per bar. */
-  function homeWindow(width: number): { min: number; max: number } {
-    const bars = homeBars(width)
-    const end = cols.length ? last() : Math.floor(Date.now() / 1000 / barSec) * barSec
-    const max = end + (RIGHT_PAD_BARS + 0.5) * barSec
-    return { min: max - bars * barSec, max }
-  }
-
   /** The right edge a view may reach: the newest candle (or the current bar) and its padding, no later. */
-  const rightEdge = () => Math.max(last(), Math.floor(Date.now() / 1000 / barSec) * barSec) + (RIGHT_PAD_BARS + 0.5) * barSec
+  const rightEdge = () => Math.max(cols.length ? last() : -Infinity, Math.floor(Date.now() / 1000 / barSec) * barSec) + (RIGHT_PAD_BARS + 0.5) * barSec
+
+  /**
+   * The window of a fresh view: the present at the right, BAR_CSS_PX per bar. A market that has not
+   * traded for hours shows its last candles and the empty time since, never a past moment as "now".
+   */
+  function homeWindow(width: number): { min: number; max: number } {
+    const max = rightEdge()
+    return { min: max - homeBars(width) * barSec, max }
+  }
 
   /** A window kept within reach of the data: no zooming past MIN_BARS or far beyond the series. */
   function clampWindow(min: number, max: number): { min: number; max: number } {
@@ -98,7 +99,7 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
     const maxSpan = Math.max(homeBars(u.width) * barSec, hi - lo + 2 * (RIGHT_PAD_BARS + 1) * barSec)
     const span = Math.min(maxSpan, Math.max(MIN_BARS * barSec, max - min))
     // A quarter of a view may be pulled past the oldest candle: that pull is what loads older history.
-    let from = Math.min(Math.max(min, lo - span / 4), hi + span / 2 - span)
+    let from = Math.min(Math.max(min, lo - span / 4), Math.max(hi + span / 2, rightEdge()) - span)
     from = Math.max(from, lo - span / 4)
     // Never past the present: a short series leaves room on the left, not hours of future on the right.
     from = Math.min(from, rightEdge() - span)

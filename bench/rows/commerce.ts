@@ -1,0 +1,213 @@
+// Issue 10's rows: the catalog under 200 concurrent readers, 1,000 buyers racing for 100 units of
+// stock, and the release job posting 1,000,000 due instalments (then a second run of the same day).
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { Agent, request } from 'node:http'
+import { buildApp } from '../../server/app.ts'
+import { loadConfig } from '../../server/config.ts'
+import { openDatabase } from '../../server/db/index.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { audit, custody, RELEASES, transfer } from '../../server/ledger/index.ts'
+import { releaseDue } from '../../server/modules/release/service.ts'
+import { dayOf, DAY_MS } from '../../server/modules/release/schedule.ts'
+import { millis, seconds } from '../support/stats.ts'
+import { atMost, type BenchContext, type Row } from '../support/types.ts'
+
+export const id = 'commerce'
+
+const READERS = 200
+const READ_WINDOW_MS = 3_000
+const BUYERS = 1_000
+const STOCK = 100
+const PLANS = 1_000_000
+const PLAN_USERS = 100_000
+
+async function withServer<T>(root: string, fn: (origin: string, built: Awaited<ReturnType<typeof buildApp>>) => Promise<T>): Promise<T> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-commerce-'))
+  const config = loadConfig({ NADI_ENV: 'test', NADI_DATA_DIR: dataDir, NADI_DEMO: '1', NADI_DEMO_MARKET: '0', NADI_GOLD_WALK_MS: '0', LOG_LEVEL: 'silent', PORT: '0' }, root)
+  const built = await buildApp({ config })
+  try {
+    const address = await built.app.listen({ port: 0, host: '127.0.0.1' })
+    return await fn(new URL(address).origin, built)
+  } finally {
+    await built.app.close()
+    await fs.rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+function call(agent: Agent, origin: string, method: string, pathname: string, opts: { token?: string; body?: unknown } = {}): Promise<{ status: number; body: string }> {
+  const url = new URL(pathname, origin)
+  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } : {}),
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c: string) => (body += c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number
+
+/** Users with a live session each, written straight into the database (the sign-in has its own rows). */
+function usersWithSessions(built: Awaited<ReturnType<typeof buildApp>>, n: number): string[] {
+  const { sqlite } = built.ctx
+  const now = built.ctx.now()
+  const root = (sqlite.prepare('SELECT id FROM users WHERE is_root = 1').get() as { id: bigint }).id
+  const tokens: string[] = []
+  sqlite.transaction(() => {
+    for (let i = 0; i < n; i++) {
+      const u = sqlite
+        .prepare('INSERT INTO users (wallet_address, code, name, inviter_id, depth, created_at) VALUES (?, ?, ?, ?, 1, ?)')
+        .run(`0x${crypto.randomBytes(20).toString('hex')}`, `B${crypto.randomBytes(5).toString('hex').toUpperCase()}`, `bench ${i}`, root, now)
+      const token = crypto.randomBytes(32).toString('base64url')
+      sqlite
+        .prepare('INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+        .run(crypto.createHash('sha256').update(token).digest('hex'), u.lastInsertRowid, now, now, now + 3_600_000)
+      tokens.push(token)
+    }
+  })()
+  return tokens
+}
+
+async function catalogReaders(ctx: BenchContext): Promise<Row> {
+  return withServer(ctx.root, async (origin) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: READERS })
+    const samples: number[] = []
+    const until = Date.now() + READ_WINDOW_MS
+    await Promise.all(
+      Array.from({ length: READERS }, async (_, i) => {
+        const area = ['machine', 'gold', 'car'][i % 3]!
+        while (Date.now() < until) {
+          const t0 = performance.now()
+          const r = await call(agent, origin, 'GET', `/api/v1/${area}/goodsList?page=1&page_size=10`)
+          samples.push(performance.now() - t0)
+          if (r.status !== 200) throw new Error(`goodsList answered ${r.status}`)
+        }
+      }),
+    )
+    agent.destroy()
+    samples.sort((a, b) => a - b)
+    const p99 = pct(samples, 99)
+    return atMost({
+      name: `catalog list, ${READERS} concurrent readers: p99 (${Math.round(samples.length / (READ_WINDOW_MS / 1000)).toLocaleString('en-US')} req/s, p50 ${millis(pct(samples, 50))})`,
+      value: p99,
+      unit: 'ms',
+      max: 20,
+      format: millis,
+      details: { requests: samples.length, p50: pct(samples, 50), p99, max: samples[samples.length - 1] },
+    })
+  })
+}
+
+async function stockRace(ctx: BenchContext): Promise<Row> {
+  return withServer(ctx.root, async (origin, built) => {
+    const { sqlite } = built.ctx
+    const car = sqlite.prepare("SELECT s.id AS spec, p.id AS goods FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.area = 'car' ORDER BY s.id LIMIT 1").get() as {
+      spec: bigint
+      goods: bigint
+    }
+    sqlite.prepare('UPDATE product_specs SET stock = ? WHERE id = ?').run(STOCK, car.spec)
+    const tokens = usersWithSessions(built, BUYERS)
+    const agent = new Agent({ keepAlive: true, maxSockets: BUYERS })
+    const t0 = performance.now()
+    const results = await Promise.all(tokens.map((token) => call(agent, origin, 'POST', '/api/v1/preOrder/preOrder', { token, body: { area: 'car', goods_id: Number(car.goods), spec_id: Number(car.spec), quantity: 1 } })))
+    const ms = performance.now() - t0
+    agent.destroy()
+    const orders = results.filter((r) => r.status === 200).length
+    const refused = results.filter((r) => r.status === 409).length
+    const stock = Number((sqlite.prepare('SELECT stock FROM product_specs WHERE id = ?').get(car.spec) as { stock: bigint }).stock)
+    const made = Number((sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'car'").get() as { n: bigint }).n)
+    const oversold = Math.max(0, made - STOCK)
+    return {
+      name: `${BUYERS.toLocaleString('en-US')} buyers racing for ${STOCK} units: orders made / oversold (${refused} refused out of stock, ${seconds(ms)})`,
+      measured: `${made} / ${oversold}`,
+      target: `${STOCK} / 0`,
+      pass: made === STOCK && orders === STOCK && oversold === 0 && stock === 0,
+      value: oversold,
+      unit: 'orders',
+      limit: 0,
+      details: { orders, refused, made, stockLeft: stock, ms },
+    }
+  })
+}
+
+export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-release-'))
+  const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
+  try {
+    const { sqlite } = conn
+    migrate(sqlite)
+    const now = Date.UTC(2026, 10, 25, 12)
+    const today = dayOf(now)
+    ctx.log(`commerce: seeding ${PLANS.toLocaleString('en-US')} release plans over ${PLAN_USERS.toLocaleString('en-US')} users…`)
+    sqlite.exec(`
+      WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${PLAN_USERS})
+      INSERT INTO users (id, wallet_address, code, name, depth, created_at) SELECT x, printf('0x%040x', x), printf('U%09d', x), 'u' || x, 0, ${now} FROM n;
+      WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${PLANS})
+      INSERT INTO pay_orders (id, order_no, user_id, type, asset, total, state, created_at, expires_at, fulfilment, paid_at)
+        SELECT x, 'B' || x, 1 + (x % ${PLAN_USERS}), 'gold', 'USDT', 100000000000, 'open', ${now - DAY_MS}, ${now}, 'pending_shipment', ${now - DAY_MS} FROM n;
+      WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${PLANS})
+      INSERT INTO release_plans (user_id, order_id, area, asset, total, days, start_day, price, value, created_at)
+        SELECT 1 + (x % ${PLAN_USERS}), x, 'gold', 'NADI', 400000000000 + x, 100, ${today}, '0.25', 100000000000, ${now - DAY_MS} FROM n;
+    `)
+    transfer(sqlite, { ref: 'bench:release-fund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: 10n ** 17n })
+    const c = { sqlite, db: conn.db, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
+    const rss0 = process.memoryUsage().rss
+    const t0 = performance.now()
+    const first = await releaseDue(c)
+    const ms = performance.now() - t0
+    const rss = process.memoryUsage().rss - rss0
+    const t1 = performance.now()
+    const second = await releaseDue(c)
+    const ms2 = performance.now() - t1
+    const posted = first.reduce((n, d) => n + d.plans, 0)
+    const ok = audit(sqlite).ok
+    return [
+      atMost({
+        name: `release job: ${posted.toLocaleString('en-US')} due instalments of ${PLAN_USERS.toLocaleString('en-US')} users posted (audit ${ok ? 'clean' : 'FAILED'}, +${Math.round(rss / 2 ** 20)} MB RSS)`,
+        value: ok && posted === PLANS ? ms : Infinity,
+        unit: 'ms',
+        max: 60_000,
+        format: seconds,
+        details: { posted, days: first, ms, rssDelta: rss },
+      }),
+      atMost({
+        name: `release job: a second run of the same day posts (${millis(ms2)})`,
+        value: second.reduce((n, d) => n + d.plans, 0),
+        unit: 'instalments',
+        max: 0,
+        format: (v) => `${v} instalments`,
+        target: '0 instalments',
+      }),
+    ]
+  } finally {
+    await conn.close()
+    conn.sqlite.close()
+    await fs.rm(dir, { recursive: true, force: true })
+  }
+}
+
+export async function run(ctx: BenchContext): Promise<Row[]> {
+  const rows: Row[] = []
+  rows.push(await catalogReaders(ctx))
+  rows.push(await stockRace(ctx))
+  rows.push(...(await releaseJob(ctx)))
+  return rows
+}

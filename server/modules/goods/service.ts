@@ -1,0 +1,216 @@
+// The catalogs (DESIGN §10): devices (`machine`), gold and cars, read by the shop screens and priced
+// for orders. Reads are synchronous prepared statements (a list is a few rows); the gold price is the
+// newest row of gold_prices, else the configured reference.
+import type { Selectable } from 'kysely'
+import { LOCALE_FILE, type LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import type { Area, GoldBanner, GoldCategory, GoldGroup, GoldPrice, GoodsDetail, GoodsItem, GoodsSpec } from '../../../contract/goods.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { Ctx } from '../../context.ts'
+import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { notFound } from '../../http/errors.ts'
+import { translate } from '../../i18n.ts'
+import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
+
+export type ProductRow = Selectable<ProductsTable>
+export type SpecRow = Selectable<ProductSpecsTable>
+
+const SQL = {
+  product: 'SELECT * FROM products WHERE id = ?',
+  spec: 'SELECT * FROM product_specs WHERE id = ?',
+  specsOf: 'SELECT * FROM product_specs WHERE product_id = ? AND active = 1 ORDER BY sort, id',
+  goldNow: 'SELECT at, price FROM gold_prices ORDER BY at DESC LIMIT 1',
+  goldAt: 'SELECT at, price FROM gold_prices WHERE at <= ? ORDER BY at DESC LIMIT 1',
+  goldSince: 'SELECT at, price FROM gold_prices WHERE at >= ? ORDER BY at',
+  goldInsert: 'INSERT OR REPLACE INTO gold_prices (at, price) VALUES (?, ?)',
+  goldPrune: 'DELETE FROM gold_prices WHERE at < ?',
+  categories: "SELECT * FROM product_categories WHERE area = 'gold' AND active = 1 ORDER BY sort, id",
+  mallBanners: "SELECT * FROM banners WHERE place = 'mall' AND active = 1 ORDER BY sort, id",
+  bannerTexts: 'SELECT lang, title FROM banner_texts WHERE banner_id = ?',
+  takeStock: 'UPDATE product_specs SET stock = stock - @n, sold = sold + @n WHERE id = @id AND stock >= @n',
+  giveStock: `UPDATE product_specs SET stock = stock + l.quantity, sold = sold - l.quantity
+              FROM (SELECT spec_id, sum(quantity) AS quantity FROM order_lines WHERE order_id = ? GROUP BY spec_id) AS l
+              WHERE product_specs.id = l.spec_id`,
+} as const
+
+const DAY_MS = 86_400_000
+/** The gold price history kept (and shown): two days. */
+const GOLD_HISTORY_MS = 2 * DAY_MS
+/** The gold chart on the mall has this many points at most. */
+const GOLD_POINTS = 96
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference. */
+export function goldPriceNow(ctx: Pick<Ctx, 'sqlite' | 'config'>): bigint {
+  const r = stmts(ctx).goldNow.get() as { price: bigint } | undefined
+  return r?.price ?? ctx.config.commerce.goldPrice
+}
+
+/** Records a gold price (operator command, or the demo's walk) and forgets what is older than the history kept. */
+export function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, at: number, price: bigint): void {
+  if (price <= 0n) throw new RangeError('a gold price is positive')
+  const s = stmts(ctx)
+  s.goldInsert.run(at, price)
+  s.goldPrune.run(at - GOLD_HISTORY_MS)
+}
+
+/**
+ * Takes `quantity` units of a specification's stock, in the caller's transaction; false when fewer
+ * are left. One guarded statement: concurrent orders can never take the stock below zero.
+ */
+export function takeStock(ctx: Pick<Ctx, 'sqlite'>, specId: bigint | number, quantity: bigint): boolean {
+  return stmts(ctx).takeStock.run({ n: quantity, id: specId }).changes === 1
+}
+
+/** Gives back what an order took (an unpaid order cancelled by its user or by the clock), in the caller's transaction. */
+export function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
+  stmts(ctx).giveStock.run(orderId)
+}
+
+export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {
+  return stmts(ctx).product.get(id) as ProductRow | undefined
+}
+
+export function specOf(ctx: Pick<Ctx, 'sqlite'>, id: number): SpecRow | undefined {
+  return stmts(ctx).spec.get(id) as SpecRow | undefined
+}
+
+const tagsOf = (json: string): string[] => {
+  try {
+    const v = JSON.parse(json) as unknown
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []
+  } catch {
+    return []
+  }
+}
+
+export type GoodsService = ReturnType<typeof createGoodsService>
+
+export function createGoodsService(ctx: Ctx) {
+  const s = () => stmts(ctx)
+
+  function specWire(r: SpecRow, lang: LangCode, gold: bigint | null): GoodsSpec {
+    return {
+      id: Number(r.id),
+      name: pickText(r.name, lang),
+      price: formatMoney(specUnitPrice(r, gold)),
+      stock: Number(r.stock),
+      power: formatMoney(r.power),
+      weight: r.weight_mg === null ? null : formatGrams(r.weight_mg),
+      craft_fee: r.craft_fee === null ? null : formatMoney(r.craft_fee),
+    }
+  }
+
+  function itemWire(p: ProductRow, specs: SpecRow[], lang: LangCode, gold: bigint | null): GoodsItem {
+    const prices = specs.map((x) => specUnitPrice(x, gold))
+    return {
+      id: Number(p.id),
+      area: p.area,
+      kind: p.kind,
+      category_id: p.category_id === null ? null : Number(p.category_id),
+      name: pickText(p.name, lang),
+      summary: pickText(p.summary, lang),
+      cover: p.cover,
+      price_from: formatMoney(prices.length ? prices.reduce((a, b) => (b < a ? b : a)) : 0n),
+      stock: specs.reduce((n, x) => n + Number(x.stock), 0),
+      power: formatMoney(specs.reduce((m, x) => (x.power > m ? x.power : m), 0n)),
+      ships: p.ships === 1n,
+      release: p.release_days > 0n ? { days: Number(p.release_days), percent: ppmToPercent(p.release_ppm) } : null,
+      tags: tagsOf(p.tags),
+    }
+  }
+
+  const goldFor = (area: Area) => (area === 'gold' ? goldPriceNow(ctx) : null)
+
+  /** An active product of the area with at least one active specification; anything else is unknown. */
+  function activeProduct(area: Area, id: number): { p: ProductRow; specs: SpecRow[] } {
+    const p = productOf(ctx, id)
+    if (!p || p.area !== area || p.active !== 1n) throw notFound('errors.goodsNotFound')
+    const specs = s().specsOf.all(id) as SpecRow[]
+    if (specs.length === 0) throw notFound('errors.goodsNotFound')
+    return { p, specs }
+  }
+
+  return {
+    list(area: Area, lang: LangCode, q: { page: number; pageSize: number; kind?: string; categoryId?: number }): PagedList<GoodsItem> {
+      let where = 'p.area = ? AND p.active = 1 AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)'
+      const args: (string | number)[] = [area]
+      if (q.kind !== undefined) {
+        where += ' AND p.kind = ?'
+        args.push(q.kind)
+      }
+      if (q.categoryId !== undefined) {
+        where += ' AND p.category_id = ?'
+        args.push(q.categoryId)
+      }
+      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM products p WHERE ${where}`).get(...args) as { n: bigint }
+      const rows = ctx.sqlite
+        .prepare(`SELECT p.* FROM products p WHERE ${where} ORDER BY p.sort, p.id LIMIT ? OFFSET ?`)
+        .all(...args, q.pageSize, (q.page - 1) * q.pageSize) as ProductRow[]
+      const gold = goldFor(area)
+      return { total: Number(n), list: rows.map((p) => itemWire(p, s().specsOf.all(p.id) as SpecRow[], lang, gold)) }
+    },
+
+    detail(area: Area, lang: LangCode, id: number): GoodsDetail {
+      const { p, specs } = activeProduct(area, id)
+      const gold = goldFor(area)
+      let images: string[] = []
+      try {
+        const v = JSON.parse(p.images) as unknown
+        if (Array.isArray(v)) images = v.filter((x): x is string => typeof x === 'string')
+      } catch {
+        images = []
+      }
+      return {
+        ...itemWire(p, specs, lang, gold),
+        body: pickText(p.body, lang),
+        images: images.length ? images : [p.cover],
+        specs: specs.map((x) => specWire(x, lang, gold)),
+        gold_price: gold === null ? null : formatMoney(gold),
+      }
+    },
+
+    goldCategories(lang: LangCode): GoldCategory[] {
+      return (s().categories.all() as { id: bigint; name: string }[]).map((c) => ({ id: Number(c.id), name: pickText(c.name, lang) }))
+    },
+
+    goldPrice(): GoldPrice {
+      const now = ctx.now()
+      const latest = s().goldNow.get() as { at: bigint; price: bigint } | undefined
+      const price = latest?.price ?? ctx.config.commerce.goldPrice
+      const at = latest ? Number(latest.at) : now
+      const dayAgo = (s().goldAt.get(now - DAY_MS) as { price: bigint } | undefined) ?? (s().goldSince.get(now - DAY_MS) as { price: bigint } | undefined)
+      const points = s().goldSince.all(now - DAY_MS) as { at: bigint; price: bigint }[]
+      const step = Math.max(1, Math.ceil(points.length / GOLD_POINTS))
+      const history = points.filter((_, i) => i % step === 0 || i === points.length - 1).map((r) => ({ at: Number(r.at), price: formatMoney(r.price) }))
+      return { price: formatMoney(price), at, change_24h: percentChange(dayAgo?.price ?? price, price), history }
+    },
+
+    /** The mall's shelves: hot, new, then each category, a few products each (empty shelves left out). */
+    goldGroups(lang: LangCode, perGroup = 4): GoldGroup[] {
+      const gold = goldPriceNow(ctx)
+      const all = ctx.sqlite
+        .prepare(
+          "SELECT p.* FROM products p WHERE p.area = 'gold' AND p.active = 1 AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1) ORDER BY p.sort, p.id",
+        )
+        .all() as ProductRow[]
+      const items = all.map((p) => itemWire(p, s().specsOf.all(p.id) as SpecRow[], lang, gold))
+      const groups: GoldGroup[] = [
+        { key: 'hot', title: translate(lang, 'goods.groupHot'), list: items.filter((i) => i.tags.includes('hot')).slice(0, perGroup) },
+        { key: 'new', title: translate(lang, 'goods.groupNew'), list: items.filter((i) => i.tags.includes('new')).slice(0, perGroup) },
+        ...this.goldCategories(lang).map((c) => ({ key: `category:${c.id}`, title: c.name, list: items.filter((i) => i.category_id === c.id).slice(0, perGroup) })),
+      ]
+      return groups.filter((g) => g.list.length > 0)
+    },
+
+    goldBanners(lang: LangCode): GoldBanner[] {
+      return (s().mallBanners.all() as { id: bigint; image: string; link: string | null }[]).map((b) => {
+        const texts = s().bannerTexts.all(b.id) as { lang: string; title: string }[]
+        const t = texts.find((x) => x.lang === LOCALE_FILE[lang]) ?? texts.find((x) => x.lang === 'tw') ?? texts[0]
+        return { id: Number(b.id), image: b.image, title: t?.title ?? '', link: b.link }
+      })
+    },
+  }
+}

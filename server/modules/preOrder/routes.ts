@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify'
+import { Envelope } from '../../../contract/envelope.ts'
+import { PreOrderBody, PreOrderResult, PreOrderTips } from '../../../contract/preOrder.ts'
+import { requireAuth } from '../../http/auth.ts'
+import { ok } from '../../http/reply.ts'
+import type { App } from '../../http/types.ts'
+import type { PreOrderService } from './service.ts'
+
+const uid = (req: FastifyRequest) => req.user!.id
+
+export function preOrderRoutes(app: App, preOrder: PreOrderService): void {
+  const tags = ['preOrder']
+  const auth = { preHandler: requireAuth }
+  app.post(
+    '/api/v1/preOrder/preOrder',
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Order a product (device, gold, car): specification, quantity, delivery address when it ships, remark; answers the order to pay',
+        body: PreOrderBody,
+        response: { 200: Envelope(PreOrderResult) },
+      },
+    },
+    async (req) => ok(req, await preOrder.create(uid(req), req.lang, req.body)),
+  )
+  app.get(
+    '/api/v1/preOrder/tips',
+    { ...auth, schema: { tags, summary: 'The unpaid-order reminder: how many orders wait for payment, and the one that expires first', response: { 200: Envelope(PreOrderTips) } } },
+    async (req) => ok(req, preOrder.tips(uid(req), req.lang)),
+  )
+}

@@ -1,0 +1,239 @@
+// Product orders (DESIGN §10): `preOrder/preOrder` turns a product, a specification and a quantity into
+// an order to pay (server/modules/orders), taking the stock in the same transaction; payment fulfils
+// it (fulfil(), run inside the payment's transaction); an operator ships what ships; the user (or the
+// clock) confirms receipt. Payment status lives in payments/pay_orders, fulfilment in its own column.
+import type { Selectable } from 'kysely'
+import { checkText, maskPhone, trimText } from '../../../contract/addressRules.ts'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import type { Area } from '../../../contract/goods.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import { REMARK_MAX, type PreOrderBody, type PreOrderResult, type PreOrderTips, type ShipTo, type ShopOrder, type ShopOrderTab } from '../../../contract/preOrder.ts'
+import type { Ctx } from '../../context.ts'
+import { atomically, preparedOnce } from '../../db/index.ts'
+import type { PayOrdersTable } from '../../db/schema.ts'
+import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { startJobs } from '../../jobs/scheduler.ts'
+import { createPayOrder, payOrderWire, type OrdersService } from '../orders/service.ts'
+import { goldPriceNow, productOf, specOf, takeStock } from '../goods/service.ts'
+import { pickText, specUnitPrice } from '../goods/rules.ts'
+import { dayOf } from '../release/schedule.ts'
+import { createReleasePlan, planWire } from '../release/service.ts'
+import { addPerformance } from '../user/performance.ts'
+
+type OrderRow = Selectable<PayOrdersTable>
+
+/** Which order type each catalog area creates, and back. */
+export const TYPE_OF: Record<Area, 'device' | 'gold' | 'car'> = { machine: 'device', gold: 'gold', car: 'car' }
+const AREA_OF: Record<string, Area | undefined> = { device: 'machine', gold: 'gold', car: 'car' }
+
+const EXPRESS_NO_RE = /^[A-Za-z0-9-]{4,40}$/
+
+const SQL = {
+  order: 'SELECT * FROM pay_orders WHERE id = ?',
+  lines: 'SELECT * FROM order_lines WHERE order_id = ? ORDER BY id',
+  address: 'SELECT * FROM addresses WHERE id = ? AND user_id = ?',
+  insertLine: 'INSERT INTO order_lines (order_id, product_id, spec_id, quantity, unit_price, power, name, spec_name, cover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  paid: "UPDATE pay_orders SET paid_at = ?, fulfilment = ?, state = CASE WHEN ? = 'completed' THEN 'completed' ELSE state END, ended_at = CASE WHEN ? = 'completed' THEN ? ELSE ended_at END WHERE id = ? AND fulfilment IS NULL",
+  ship: "UPDATE pay_orders SET fulfilment = 'pending_receipt', express_company = ?, express_no = ?, shipped_at = ? WHERE id = ? AND fulfilment = 'pending_shipment'",
+  receive: "UPDATE pay_orders SET fulfilment = 'completed', state = 'completed', received_at = ?, received_by = ?, ended_at = ? WHERE id = ? AND fulfilment = 'pending_receipt'",
+  dueReceipts: "SELECT id FROM pay_orders WHERE fulfilment = 'pending_receipt' AND shipped_at <= ? ORDER BY shipped_at LIMIT 500",
+  releaseOf: 'SELECT * FROM release_plans WHERE order_id = ?',
+  unpaid: `SELECT o.* FROM pay_orders o WHERE o.user_id = ? AND o.state = 'open' AND o.expires_at > ?
+             AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = 'order:' || o.id AND p.status = 'paid')
+           ORDER BY o.expires_at`,
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** The remark as kept: trimmed, one line, at most REMARK_MAX characters; "" when left out. */
+export function cleanRemark(raw: string | undefined): string {
+  if (raw === undefined) return ''
+  const problem = checkText(raw, REMARK_MAX)
+  if (problem === 'required') return ''
+  if (problem === 'tooLong') throw badRequest('errors.remarkTooLong', { max: REMARK_MAX })
+  if (problem) throw badRequest('errors.remarkInvalid')
+  return trimText(raw)
+}
+
+export interface FulfilDeps {
+  /** The NADI price (USDT, units of 1e-8) a release is converted at: the market's last, else the reference. */
+  nadiPrice(): bigint
+}
+
+/**
+ * Runs inside the payment's transaction, once, when an order of a product is paid: the fulfilment
+ * starts (pending shipment, or completed for what does not ship), the release plan is created, and
+ * the value is added to the buyer's and their ancestors' performance (DESIGN §10, §12).
+ */
+export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: number): void {
+  const s = stmts(ctx)
+  const o = s.order.get(orderId) as OrderRow | undefined
+  const area = o ? AREA_OF[o.type] : undefined
+  if (!o || !area) return
+  const status = o.ships === 1n ? 'pending_shipment' : 'completed'
+  if (s.paid.run(paidAt, status, status, status, paidAt, orderId).changes !== 1) return
+  const usdt = o.asset === 'USDT' ? o.total : (o.total * deps.nadiPrice()) / 100_000_000n
+  const line = (s.lines.all(orderId) as { product_id: bigint }[])[0]
+  const product = line ? productOf(ctx, Number(line.product_id)) : undefined
+  if (product && product.release_days > 0n) {
+    createReleasePlan(ctx, {
+      userId: o.user_id,
+      orderId: o.id,
+      area,
+      value: usdt,
+      ppm: product.release_ppm,
+      days: Number(product.release_days),
+      price: deps.nadiPrice(),
+      startDay: dayOf(paidAt) + 1,
+      at: paidAt,
+    })
+  }
+  addPerformance(ctx.sqlite, o.user_id, usdt)
+}
+
+export type PreOrderService = ReturnType<typeof createPreOrderService>
+
+export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
+  const s = () => stmts(ctx)
+
+  function shopWire(o: OrderRow, lang: LangCode): ShopOrder {
+    const lines = s().lines.all(o.id) as { product_id: bigint; spec_id: bigint; name: string; spec_name: string; cover: string; quantity: bigint; unit_price: bigint; power: bigint }[]
+    const plan = s().releaseOf.get(o.id) as Parameters<typeof planWire>[1] | undefined
+    let shipTo: ShipTo | null = null
+    if (o.ship_to) {
+      const a = JSON.parse(o.ship_to) as ShipTo
+      shipTo = { ...a, phone: maskPhone(a.phone) }
+    }
+    const pay = payOrderWire(ctx, o, lang)
+    return {
+      id: Number(o.id),
+      order_no: o.order_no,
+      area: AREA_OF[o.type] as Area,
+      status: o.fulfilment,
+      pay_status: pay.status,
+      lines: lines.map((l) => ({
+        goods_id: Number(l.product_id),
+        spec_id: Number(l.spec_id),
+        name: pickText(l.name, lang),
+        spec_name: pickText(l.spec_name, lang),
+        cover: l.cover,
+        quantity: Number(l.quantity),
+        unit_price: formatMoney(l.unit_price),
+        power: formatMoney(l.power),
+      })),
+      total_price: formatMoney(o.total),
+      asset: o.asset,
+      ship_to: shipTo,
+      remark: o.remark ?? '',
+      express_company: o.express_company,
+      express_no: o.express_no,
+      create_time: Number(o.created_at),
+      pay_time: o.paid_at === null ? null : Number(o.paid_at),
+      ship_time: o.shipped_at === null ? null : Number(o.shipped_at),
+      confirm_time: o.received_at === null ? null : Number(o.received_at),
+      auto_confirm_at: o.fulfilment === 'pending_receipt' && o.shipped_at !== null ? Number(o.shipped_at) + ctx.config.commerce.autoReceiptMs : null,
+      release: plan ? planWire(ctx, plan, lang) : null,
+    }
+  }
+
+  /** The caller's order of this area; anything else (another user's, another area's) is unknown. */
+  function own(userId: number, area: Area, id: number): OrderRow {
+    const o = s().order.get(id) as OrderRow | undefined
+    if (!o || Number(o.user_id) !== userId || AREA_OF[o.type] !== area) throw notFound('errors.orderNotFound')
+    return o
+  }
+
+  return {
+    async create(userId: number, lang: LangCode, body: PreOrderBody): Promise<PreOrderResult> {
+      const remark = cleanRemark(body.remark)
+      const id = await ctx.commits.submit(() => {
+        const p = productOf(ctx, body.goods_id)
+        if (!p || p.area !== body.area || p.active !== 1n) throw notFound('errors.goodsNotFound')
+        const spec = specOf(ctx, body.spec_id)
+        if (!spec || spec.product_id !== p.id) throw badRequest('errors.specNotOfGoods')
+        if (spec.active !== 1n) throw conflict('errors.specUnavailable')
+        let shipTo: string | null = null
+        if (p.ships === 1n) {
+          if (body.address_id === undefined) throw badRequest('errors.addressRequiredForOrder')
+          const a = s().address.get(body.address_id, userId) as { name: string; phone: string; area: string; address: string } | undefined
+          if (!a) throw notFound('errors.addressNotFound')
+          shipTo = JSON.stringify({ name: a.name, phone: a.phone, area: a.area, address: a.address })
+        }
+        const unit = specUnitPrice(spec, p.area === 'gold' ? goldPriceNow(ctx) : null)
+        const quantity = BigInt(body.quantity)
+        if (!takeStock(ctx, spec.id, quantity)) {
+          throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
+        }
+        const orderId = createPayOrder(ctx, { userId, type: TYPE_OF[body.area], asset: 'USDT', total: unit * quantity, ships: p.ships === 1n, shipTo, remark })
+        s().insertLine.run(orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
+        return orderId
+      })
+      return { order: await orders.detail(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang) }
+    },
+
+    tips(userId: number, lang: LangCode): PreOrderTips {
+      const rows = s().unpaid.all(userId, ctx.now()) as OrderRow[]
+      return { count: rows.length, next: rows[0] ? payOrderWire(ctx, rows[0], lang) : null }
+    },
+
+    list(userId: number, area: Area, lang: LangCode, tab: ShopOrderTab, page: number, pageSize: number): PagedList<ShopOrder> {
+      const type = TYPE_OF[area]
+      const filter = tab === 'all' ? 'fulfilment IS NOT NULL' : 'fulfilment = ?'
+      const args: (string | number)[] = tab === 'all' ? [userId, type] : [userId, type, tab]
+      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM pay_orders WHERE user_id = ? AND type = ? AND ${filter}`).get(...args) as { n: bigint }
+      const rows = ctx.sqlite
+        .prepare(`SELECT * FROM pay_orders WHERE user_id = ? AND type = ? AND ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .all(...args, pageSize, (page - 1) * pageSize) as OrderRow[]
+      return { total: Number(n), list: rows.map((o) => shopWire(o, lang)) }
+    },
+
+    detail(userId: number, area: Area, lang: LangCode, id: number): ShopOrder {
+      return shopWire(own(userId, area, id), lang)
+    },
+
+    /** SPEC §4: confirming receipt moves an order from pending receipt to completed. */
+    async receipt(userId: number, area: Area, lang: LangCode, id: number): Promise<ShopOrder> {
+      own(userId, area, id)
+      await ctx.commits.submit(() => {
+        const o = s().order.get(id) as OrderRow
+        if (o.fulfilment !== 'pending_receipt') throw conflict(o.fulfilment === 'completed' ? 'errors.receiptAlreadyConfirmed' : 'errors.receiptNotPending')
+        const now = ctx.now()
+        s().receive.run(now, 'user', now, id)
+      })
+      return shopWire(s().order.get(id) as OrderRow, lang)
+    },
+  }
+}
+
+export class ShipRefused extends Error {
+  override name = 'ShipRefused'
+}
+
+/** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
+export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: number, company: string, number: string): Promise<OrderRow> {
+  const c = company.trim()
+  if (checkText(c, 40) !== null) throw new ShipRefused('the express company is 1–40 characters of one line')
+  if (!EXPRESS_NO_RE.test(number)) throw new ShipRefused('the tracking number is 4–40 letters, digits or dashes')
+  return atomically(ctx, () => {
+    const s = stmts(ctx)
+    const o = s.order.get(id) as OrderRow | undefined
+    if (!o || !AREA_OF[o.type]) throw new ShipRefused(`no product order ${id}`)
+    if (o.fulfilment !== 'pending_shipment') throw new ShipRefused(`order ${id} is ${o.fulfilment ?? (o.state === 'cancelled' ? 'cancelled' : 'not paid')}, not pending shipment`)
+    s.ship.run(c, number, ctx.now(), id)
+    return s.order.get(id) as OrderRow
+  })
+}
+
+/** One pass: receipt is confirmed for orders shipped longer ago than the configured days. Returns how many. */
+export async function autoConfirmReceipts(ctx: Ctx): Promise<number> {
+  const now = ctx.now()
+  const due = stmts(ctx).dueReceipts.all(now - ctx.config.commerce.autoReceiptMs) as { id: bigint }[]
+  if (due.length === 0) return 0
+  return atomically(ctx, () => due.reduce((n, { id }) => n + stmts(ctx).receive.run(now, 'auto', now, id).changes, 0))
+}
+
+export function startReceiptJob(ctx: Ctx, everyMs = 60_000): () => void {
+  return startJobs(ctx, [{ name: 'auto-receipt', everyMs, run: autoConfirmReceipts }])
+}
+

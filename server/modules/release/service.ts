@@ -1,0 +1,176 @@
+// Releases (DESIGN §10): a paid order's value returned as NADI, one instalment a UTC day, from the
+// platform's release account (ledger RELEASES) into the buyer's fund account.
+//
+// The job settles one day at a time, oldest first, each day in one transaction: the day's instalments
+// are inserted set-based into release_lines (primary key (plan, day): a day posts once, whatever is
+// retried), the plans move on by one day, and each user's sum of the day is one ledger posting,
+// ref `release:<day>:<user>:<asset>`. A crash mid-day undoes the whole day; the next pass redoes it.
+// Days missed while the server was down are caught up in order. The release account short of funds
+// stops the job at that day, logged with what is missing; nothing is posted for it until funded.
+import type { Selectable } from 'kysely'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import type { Area } from '../../../contract/goods.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
+import type { Ctx } from '../../context.ts'
+import { atomically, preparedOnce, transaction } from '../../db/index.ts'
+import type { ReleasePlansTable } from '../../db/schema.ts'
+import { startJobs } from '../../jobs/scheduler.ts'
+import * as ledger from '../../ledger/index.ts'
+import { pickText } from '../goods/rules.ts'
+import { dayOf, dayStart, instalment, releaseTotal } from './schedule.ts'
+
+export type PlanRow = Selectable<ReleasePlansTable>
+
+const SQL = {
+  insertPlan: `INSERT INTO release_plans (user_id, order_id, area, asset, total, days, start_day, price, value, created_at)
+               VALUES (?, ?, ?, 'NADI', ?, ?, ?, ?, ?, ?)`,
+  nextDay: "SELECT min(start_day + released_days) AS day FROM release_plans WHERE status = 'releasing'",
+  lines: `INSERT INTO release_lines (plan_id, day, amount)
+          SELECT id, @day, total / days + (CASE WHEN @day - start_day < total % days THEN 1 ELSE 0 END)
+          FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day`,
+  advance: `UPDATE release_plans SET released = released + l.amount, released_days = released_days + 1,
+              status = CASE WHEN released_days + 1 = days THEN 'completed' ELSE 'releasing' END
+            FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id`,
+  perUser: `SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans
+            FROM release_lines l JOIN release_plans p ON p.id = l.plan_id WHERE l.day = ? GROUP BY p.user_id, p.asset ORDER BY p.user_id`,
+  record: `INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (day) DO UPDATE SET plans = plans + excluded.plans, users = users + excluded.users, total = total + excluded.total, posted_at = excluded.posted_at`,
+  orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+export interface NewPlan {
+  userId: bigint
+  orderId: bigint
+  area: Area
+  /** The paid value in USDT, units of 1e-8. */
+  value: bigint
+  ppm: bigint
+  days: number
+  /** USDT per NADI, units of 1e-8. */
+  price: bigint
+  startDay: number
+  at: number
+}
+
+/** In the payment's transaction: the order's release plan. A value too small to release anything makes none. */
+export function createReleasePlan(ctx: Pick<Ctx, 'sqlite'>, p: NewPlan): void {
+  const total = releaseTotal(p.value, p.ppm, p.price)
+  if (total <= 0n) return
+  stmts(ctx).insertPlan.run(p.userId, p.orderId, p.area, total, p.days, p.startDay, formatMoney(p.price), (p.value * p.ppm) / 1_000_000n, p.at)
+}
+
+export function planWire(ctx: Pick<Ctx, 'sqlite'>, r: PlanRow, lang: LangCode): ReleasePlan {
+  const o = stmts(ctx).orderOf.get(r.order_id) as { order_no: string; name: string; cover: string } | undefined
+  const days = Number(r.days)
+  const k = Number(r.released_days)
+  return {
+    id: Number(r.id),
+    order_id: Number(r.order_id),
+    order_no: o?.order_no ?? '',
+    title: o ? pickText(o.name, lang) : '',
+    cover: o?.cover ?? '',
+    asset: r.asset,
+    total: formatMoney(r.total),
+    released: formatMoney(r.released),
+    value: formatMoney(r.value),
+    price: r.price,
+    days,
+    released_days: k,
+    start_date: dayStart(Number(r.start_day)),
+    end_date: dayStart(Number(r.start_day) + days - 1),
+    daily: formatMoney(instalment(r.total, days, Math.min(k, days - 1))),
+    status: r.status,
+    created_at: Number(r.created_at),
+  }
+}
+
+export function listPlans(ctx: Ctx, userId: number, area: Area, lang: LangCode, status: ReleaseStatus | undefined, page: number, pageSize: number): PagedList<ReleasePlan> {
+  const filter = status ? ' AND status = ?' : ''
+  const args: (string | number)[] = status ? [userId, area, status] : [userId, area]
+  const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM release_plans WHERE user_id = ? AND area = ?${filter}`).get(...args) as { n: bigint }
+  const rows = ctx.sqlite
+    .prepare(`SELECT * FROM release_plans WHERE user_id = ? AND area = ?${filter} ORDER BY id DESC LIMIT ? OFFSET ?`)
+    .all(...args, pageSize, (page - 1) * pageSize) as PlanRow[]
+  return { total: Number(n), list: rows.map((r) => planWire(ctx, r, lang)) }
+}
+
+export class ReleaseFundingShort extends Error {
+  override name = 'ReleaseFundingShort'
+  constructor(
+    readonly day: number,
+    readonly asset: string,
+    readonly available: bigint,
+    readonly required: bigint,
+  ) {
+    super(`release of day ${new Date(dayStart(day)).toISOString().slice(0, 10)} needs ${formatMoney(required)} ${asset}, the release account has ${formatMoney(available)}`)
+  }
+}
+
+export interface DayReleased {
+  day: number
+  plans: number
+  users: number
+  total: bigint
+}
+
+/**
+ * Posts one day's instalments in the caller's transaction (synchronous): every plan whose next
+ * instalment falls on `day`. Throws ReleaseFundingShort, undoing the day, when the account is short.
+ */
+export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DayReleased {
+  const s = stmts(ctx)
+  const plans = s.lines.run({ day }).changes
+  s.advance.run({ day })
+  const sums = s.perUser.all(day) as { user_id: bigint; asset: string; amount: bigint; plans: bigint }[]
+  const needed = new Map<string, bigint>()
+  for (const r of sums) needed.set(r.asset, (needed.get(r.asset) ?? 0n) + r.amount)
+  for (const [asset, required] of needed) {
+    const { available } = ledger.balance(ctx.sqlite, ledger.RELEASES, asset)
+    if (available < required) throw new ReleaseFundingShort(day, asset, available, required)
+  }
+  let total = 0n
+  for (const r of sums) {
+    ledger.transfer(ctx.sqlite, {
+      ref: `release:${day}:${r.user_id}:${r.asset}`,
+      reason: 'release',
+      userId: r.user_id,
+      from: ledger.RELEASES,
+      to: ledger.fund(r.user_id),
+      asset: r.asset,
+      amount: r.amount,
+      at,
+      meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10), plans: Number(r.plans) },
+    })
+    total += r.amount
+  }
+  s.record.run(day, plans, sums.length, total, at)
+  return { day, plans, users: sums.length, total }
+}
+
+/**
+ * One pass: every day whose instalments are due (the day has begun, UTC) and not yet posted, oldest
+ * first, a transaction each. Returns the days posted; a second pass on the same day posts nothing.
+ */
+export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>): Promise<DayReleased[]> {
+  const today = dayOf(ctx.now())
+  const done: DayReleased[] = []
+  for (;;) {
+    const next = (stmts(ctx).nextDay.get() as { day: bigint | null }).day
+    if (next === null || Number(next) > today) return done
+    try {
+      done.push(await atomically(ctx, () => transaction(ctx.sqlite, () => releaseDay(ctx, Number(next), ctx.now()))))
+    } catch (err) {
+      if (err instanceof ReleaseFundingShort) ctx.log.error({ day: err.day, asset: err.asset, available: formatMoney(err.available), required: formatMoney(err.required) }, `releases halted: ${err.message}`)
+      throw err
+    }
+  }
+}
+
+/** The release job: a pass a minute (tests drive releaseDue with their clock). */
+export function startReleaseJob(ctx: Ctx, everyMs = 60_000): () => void {
+  return startJobs(ctx, [{ name: 'releases', everyMs, run: releaseDue }])
+}
