@@ -351,3 +351,23 @@ describe('releases', () => {
     expect(nadi(s, me.userId)).toBe(units(plan.released))
   })
 })
+
+describe('the expiry job', () => {
+  it('reaches an unpaid order behind more than a pass of paid ones still being shipped', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const addressId = await addressOf(s, me)
+    const d = await product(s, 'machine', (g) => g.kind === 'tablet')
+    const spec = d.specs[0]!
+    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1000 WHERE id = ?').run(spec.id)
+    credit(s, me.userId, 'USDT', String(Number(spec.price) * 501))
+    for (let i = 0; i < 501; i++) {
+      const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: addressId })).body_.data
+      expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })).statusCode).toBe(200)
+    }
+    const unpaid = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: addressId })).body_.data.order
+    s.clock.advance(s.config.orders.payWithinMs)
+    expect(await expireOrders(s.ctx)).toBe(1)
+    expect((await get<PayOrder>(s, me, `orders/detail?id=${unpaid.id}`)).body_.data.status).toBe('cancelled')
+  }, 60_000)
+})

@@ -186,7 +186,15 @@ function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
 
 /** One pass: cancels the open orders past their time with no payment paid or under way; returns how many. */
 export async function expireOrders(ctx: Ctx): Promise<number> {
-  const due = ctx.sqlite.prepare("SELECT id FROM pay_orders WHERE state = 'open' AND expires_at <= ? ORDER BY expires_at LIMIT 500").all(ctx.now()) as { id: bigint }[]
+  // Orders paid, or with a chain payment under way, stay open while they are fulfilled: left out
+  // here, else 500 of them would fill every pass and the ones really due would never be reached.
+  const due = ctx.sqlite
+    .prepare(
+      `SELECT o.id FROM pay_orders o WHERE o.state = 'open' AND o.expires_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status <> 'failed')
+       ORDER BY o.expires_at LIMIT 500`,
+    )
+    .all(ctx.now()) as { id: bigint }[]
   let cancelled = 0
   for (const { id } of due) if (await atomically(ctx, () => cancelIfUnpaid(ctx, Number(id), 'expiry'))) cancelled++
   return cancelled
