@@ -285,7 +285,7 @@ export const COMMANDS: Command[] = [
     summary: 'record the gold reference price per gram; gold orders from now on are priced from it',
     async run(args, env) {
       const price = args.length === 1 ? parseMoney(args[0]!) : null
-      if (price === null || price <= 0n) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
+      if (price === null || price <= 0n || price > ledger.INT64_MAX) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
       const db = env.database()
       const before = goldPriceNow({ sqlite: db.sqlite as Database.Database, config: env.config })
       await atomically(db, () => recordGoldPrice({ sqlite: db.sqlite as Database.Database }, Date.now(), price))
@@ -341,7 +341,7 @@ export const COMMANDS: Command[] = [
     summary: 'move NADI from the treasury to the release account that pays the releases',
     async run(args, env) {
       const amount = args.length === 1 ? parseMoney(args[0]!) : null
-      if (amount === null || amount <= 0n) throw new UsageError('usage: release fund <NADI amount>')
+      if (amount === null || amount <= 0n || amount > ledger.INT64_MAX) throw new UsageError('usage: release fund <NADI amount>')
       const db = env.database()
       const sqlite = db.sqlite as Database.Database
       const now = Date.now()
