@@ -29,6 +29,10 @@ import { userRoutes } from './modules/user/routes.ts'
 import { createUserService } from './modules/user/service.ts'
 import { withdrawRoutes } from './modules/withdraw/routes.ts'
 import { createWithdrawService } from './modules/withdraw/service.ts'
+import { uploadRoutes } from './modules/upload/routes.ts'
+import { createUploadService } from './modules/upload/service.ts'
+import { carApplyRoutes } from './modules/car/applyRoutes.ts'
+import { createCarApplyService } from './modules/car/apply.ts'
 import { createWithdrawSender } from './chain/withdrawSender.ts'
 // The ledger audit checks frozen NADI against open withdrawals.
 import './ledger/holders.ts'
@@ -234,6 +238,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   rechargeRoutes(app, createRechargeService(ctx))
   const withdrawConfig = config.withdraw
   withdrawRoutes(app, createWithdrawService(ctx, withdrawConfig))
+  // Uploads (DESIGN §10): presigned URLs to the data folder or an S3-compatible bucket; car applications use them.
+  const uploads = await createUploadService(ctx)
+  uploadRoutes(app, uploads, config.publicUrl)
+  carApplyRoutes(app, createCarApplyService(ctx, uploads))
   // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
   if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)
 
@@ -246,7 +254,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   hub.start()
   app.addHook('preClose', async () => hub.stop())
 
-  const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill })
+  // A bucket on another origin is where the app PUTs uploads: the shell's CSP lets it connect there.
+  const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill, connectSrc: uploads.store.origin ? [uploads.store.origin] : [] })
   // Through the static plugin: precompressed, with an ETag, and 'no-cache' from its header rules.
   const sendShell = (reply: FastifyReply) => reply.sendFile('index.html')
   // The static plugin answers a directory (and "/" is one) with 403 since it serves no index files.
@@ -263,6 +272,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   const stopJobs = startJobs(ctx, [{ name: 'cleanup', everyMs: 10 * 60_000, run: cleanup }])
   app.addHook('preClose', async () => stopJobs())
+  // Upload URLs that expired unused, and files no application took, are dropped.
+  const stopUploadSweep = startJobs(ctx, [{ name: 'uploads', everyMs: 10 * 60_000, run: () => uploads.sweep() }])
+  app.addHook('preClose', async () => stopUploadSweep())
   // Deposits (server/chain/depositWatcher.ts): a pass every second on dev chains; stopping waits for a pass in flight.
   const stopDepositWatcher = startDepositWatcher(ctx)
   app.addHook('preClose', async () => stopDepositWatcher())

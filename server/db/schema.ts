@@ -403,6 +403,43 @@ export interface ReleaseDaysTable {
   posted_at: Int
 }
 
+export interface UploadsTable {
+  key: string
+  user_id: Int
+  purpose: string
+  content_type: string
+  size: Int
+  store: 'local' | 's3'
+  created_at: Int
+  expires_at: Int
+  uploaded_at: Int | null
+  etag: string | null
+  used_by: Int | null
+  used_at: Int | null
+}
+
+export interface CarApplicationsTable {
+  id: Generated<Int>
+  user_id: Int
+  goods_id: Int
+  goods_name: string
+  cover: string
+  name: string
+  phone: string
+  id_number: string
+  city: string
+  remark: Generated<string>
+  id_front: string
+  id_back: string | null
+  driver_licence: string
+  status: Generated<'submitted' | 'reviewing' | 'approved' | 'rejected'>
+  reason: string | null
+  created_at: Int
+  updated_at: Int
+  reviewed_at: Int | null
+  decided_at: Int | null
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -434,4 +471,6 @@ export interface DB {
   release_plans: ReleasePlansTable
   release_lines: ReleaseLinesTable
   release_days: ReleaseDaysTable
+  uploads: UploadsTable
+  car_applications: CarApplicationsTable
 }

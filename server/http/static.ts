@@ -30,9 +30,10 @@ self.addEventListener('activate', function (event) {
  * the build writes into index.html (it preloads the stored language), nothing else — no eval. Styles
  * allow inline ones: the wallet modal (web3-onboard) injects <style> elements; React and uPlot set
  * styles through the DOM, which CSP does not restrict. Connections go to this origin only (the API,
- * the socket, the demo chains' RPC proxy); a browser wallet talks to its own node, outside the page.
+ * the socket, the demo chains' RPC proxy), plus `connectSrc` (an upload bucket on another origin); a
+ * browser wallet talks to its own node, outside the page.
  */
-export function shellCsp(indexHtml: string): string {
+export function shellCsp(indexHtml: string, connectSrc: readonly string[] = []): string {
   const inline = [...indexHtml.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     (m) => `'sha256-${crypto.createHash('sha256').update(m[1]!).digest('base64')}'`,
   )
@@ -42,7 +43,7 @@ export function shellCsp(indexHtml: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connectSrc].join(' '),
     "worker-src 'self'",
     "manifest-src 'self'",
     "object-src 'none'",
@@ -55,6 +56,8 @@ export function shellCsp(indexHtml: string): string {
 export interface ServeOptions {
   /** Answer /sw.js with SW_KILL_SCRIPT instead of the built worker. */
   swKill?: boolean
+  /** Origins besides this one the app connects to (an S3-compatible upload bucket). */
+  connectSrc?: readonly string[]
 }
 
 export async function serveApp(app: App, distDir: string, opts: ServeOptions = {}): Promise<boolean> {
@@ -66,7 +69,7 @@ export async function serveApp(app: App, distDir: string, opts: ServeOptions = {
   }
   const index = path.join(distDir, 'index.html')
   if (!fs.existsSync(index)) return false
-  const csp = shellCsp(fs.readFileSync(index, 'utf8'))
+  const csp = shellCsp(fs.readFileSync(index, 'utf8'), opts.connectSrc)
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,
