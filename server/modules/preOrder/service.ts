@@ -70,12 +70,13 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
   const s = stmts(ctx)
   const o = s.order.get(orderId) as OrderRow | undefined
   const area = o ? AREA_OF[o.type] : undefined
-  if (!o || !area) return
+  // Only an order of products (it has lines) is fulfilled here; other orders have their own handlers.
+  const line = (s.lines.all(orderId) as { product_id: bigint }[])[0]
+  if (!o || !area || !line) return
   const status = o.ships === 1n ? 'pending_shipment' : 'completed'
   if (s.paid.run(paidAt, status, status, status, paidAt, orderId).changes !== 1) return
   const usdt = o.asset === 'USDT' ? o.total : (o.total * deps.nadiPrice()) / 100_000_000n
-  const line = (s.lines.all(orderId) as { product_id: bigint }[])[0]
-  const product = line ? productOf(ctx, Number(line.product_id)) : undefined
+  const product = productOf(ctx, Number(line.product_id))
   if (product && product.release_days > 0n) {
     createReleasePlan(ctx, {
       userId: o.user_id,
