@@ -35,6 +35,7 @@ function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
 }
 
 const addressForm = screen(() => import('../features/address/AddressFormScreen.tsx'))
+const orderConfirm = screen(() => import('../features/preOrder/OrderConfirmScreen.tsx'))
 
 // Home is in the first load; every other screen is its own chunk, fetched on first visit.
 export const ROUTES: RouteDef[] = [
@@ -46,6 +47,13 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/address', auth: true, ...screen(() => import('../features/address/AddressListScreen.tsx')) },
   { pattern: '/address/add', auth: true, ...addressForm },
   { pattern: '/address/edit', auth: true, ...addressForm },
+  { pattern: '/shop', auth: true, ...screen(() => import('../features/shop/ShopScreen.tsx')) },
+  { pattern: '/shop/detail/:id', auth: true, ...screen(() => import('../features/shop/ShopDetailScreen.tsx')) },
+  { pattern: '/shop/orderConfirm', auth: true, ...orderConfirm },
+  { pattern: '/mall', auth: true, ...screen(() => import('../features/mall/MallScreen.tsx')) },
+  { pattern: '/mall/detail/:id', auth: true, ...screen(() => import('../features/mall/MallDetailScreen.tsx')) },
+  { pattern: '/mall/orderConfirm', auth: true, ...orderConfirm },
+  { pattern: '/cars', auth: true, ...screen(() => import('../features/cars/CarsScreen.tsx')) },
   { pattern: '/wallet', auth: true, ...screen(() => import('../features/wallet/WalletScreen.tsx')), tab: true },
   { pattern: '/wallet/moneyLog', auth: true, ...screen(() => import('../features/wallet/MoneyLogScreen.tsx')) },
   { pattern: '/recharge', auth: true, ...screen(() => import('../features/recharge/RechargeScreen.tsx')) },

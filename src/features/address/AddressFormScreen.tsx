@@ -15,6 +15,9 @@ import { LIMITS, validateAddress, type AddressField, type AddressForm } from './
 
 const EMPTY: AddressForm = { name: '', phone: '', area: '', address: '', is_default: false }
 
+/** Where a saved form returns: the screen that sent the user here (`?back=`, an order being confirmed), an app path only; else the list. */
+const backTo = (back: string | null): string => (back && back.startsWith('/') && !back.startsWith('//') && !back.startsWith('/\\') ? back : '/address')
+
 /** /address/add, and /address/edit?id=… (a saved address) or ?queued=… (one still waiting to sync). */
 export default function AddressFormScreen() {
   useSignals()
@@ -74,7 +77,7 @@ export default function AddressFormScreen() {
     if (Object.keys(problems).length > 0) return
     const r = await save.mutateAsync({ form, ...(id !== undefined ? { id } : {}), ...(queuedId !== undefined ? { queuedId } : {}) })
     toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
-    navigate('/address', { replace: true })
+    navigate(backTo(search.get('back')), { replace: true })
   }
 
   const field = (name: AddressField, label: string, input: React.ReactNode) => (
