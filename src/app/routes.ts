@@ -66,6 +66,7 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/trade/orderList', auth: true, ...screen(() => import('../features/trade/OrderListScreen.tsx')) },
   { pattern: '/trade/close', auth: true, ...screen(() => import('../features/trade/DealListScreen.tsx')) },
   { pattern: '/orders', auth: true, ...screen(() => import('../features/orders/OrdersScreen.tsx')) },
+  { pattern: '/apply', auth: true, ...screen(() => import('../features/cars/ApplyScreen.tsx')) },
 ]
 
 export interface Match {

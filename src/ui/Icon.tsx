@@ -22,6 +22,10 @@ const PATHS = {
   list: 'M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01',
   swap: 'M8 4v16m0 0-4-4m4 4 4-4M16 20V4m0 0-4 4m4-4 4 4',
   trade: 'M7 3v3m0 11v4M5 6h4v11H5zM17 3v5m0 8v5m-2-13h4v8h-4z',
+  phone: 'M8 3h8a1 1 0 0 1 1 1v16a1 1 0 0 1-1 1H8a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1Zm3 15h2',
+  gold: 'M3 20h8l-1.2-4.5H4.2zM13 20h8l-1.2-4.5h-5.6zM8 13.5h8L14.8 9H9.2zM12 3.5V6M8.5 4.5l1 1.5M15.5 4.5l-1 1.5',
+  car: 'M4 16v-4l2-5h12l2 5v4zM4 16v2h3v-2m10 0v2h3v-2M4 12h16M7.5 14h.01M16.5 14h.01',
+  receipt: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6m-6 4h6',
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
@@ -13,6 +14,10 @@ import { BannerCarousel } from './BannerCarousel.tsx'
 import { NoticeTicker } from './NoticeTicker.tsx'
 import { ChainNotice } from './ChainNotice.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
+import { Shortcuts } from './Shortcuts.tsx'
+
+// Signed-in users only, and drawn once its data is in: its code loads beside the first screen, not in it.
+const UnpaidReminder = lazy(() => import('./UnpaidReminder.tsx'))
 
 export default function HomeScreen() {
   useSignals()
@@ -49,6 +54,13 @@ export default function HomeScreen() {
       <BannerCarousel banners={banners.data} loading={banners.isPending} />
 
       <NoticeTicker items={notices.data?.list ?? []} />
+
+      {signedIn.value && (
+        <Suspense fallback={null}>
+          <UnpaidReminder />
+        </Suspense>
+      )}
+      <Shortcuts />
 
       <section className="card stats" aria-label={t('home.statsTitle')}>
         <div className="stat wide">
