@@ -7,6 +7,7 @@ import { LOCALE_FILE, LANG_CODES } from '../../../contract/constants.ts'
 import { transaction } from '../../db/index.ts'
 import { catalogFileCheck, type CatalogFile } from './catalogFile.ts'
 import { parseGrams, percentToPpm } from './rules.ts'
+import { catalogChanged } from './service.ts'
 
 export class CatalogInvalid extends Error {
   override name = 'CatalogInvalid'
@@ -152,6 +153,7 @@ export function loadCatalog(sqlite: Database.Database, file: CatalogFile, now: n
         sum.mallBanners++
       }
     }
+    catalogChanged(sqlite)
     return sum
   })
 }

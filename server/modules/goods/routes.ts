@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 import { Envelope, IdQuery, Paged } from '../../../contract/envelope.ts'
 import { GoodsDetail, GoodsDetailQuery, GoodsItem, GoodsListQuery, type Area } from '../../../contract/goods.ts'
@@ -10,7 +10,7 @@ import type { App } from '../../http/types.ts'
 import type { Ctx } from '../../context.ts'
 import type { PreOrderService } from '../preOrder/service.ts'
 import { listPlans } from '../release/service.ts'
-import type { GoodsService } from './service.ts'
+import { catalogCache, type GoodsService } from './service.ts'
 
 // What the three shops share (SPEC §7 keeps one path family per shop: machine/…, gold/…, car/…):
 // the catalog list and detail, and for the shops whose orders are listed, the order list, detail,
@@ -34,16 +34,23 @@ export function shopRoutes(app: App, area: Area, deps: ShopDeps, parts: ShopPart
   const tags = [area]
   const auth = { preHandler: requireAuth }
   const base = `/api/v1/${area}`
+  // Catalog reads are the same for everyone: answered from a cache of serialized envelopes
+  // (goods/service.ts catalogCache), so a busy shop costs a map lookup, not queries and a serializer.
+  const cached = catalogCache(deps.ctx.sqlite)
+  const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body)
   app.get(
     `${base}/goodsList`,
     { schema: { tags, summary: `The ${NAMES[area]} on sale, paged; each with its lowest price, stock and release terms`, querystring: GoodsListQuery, response: { 200: Envelope(Paged(GoodsItem)) } } },
-    async (req) =>
-      ok(req, deps.goods.list(area, req.lang, { page: req.query.page ?? 1, pageSize: req.query.page_size ?? PAGE_SIZE_DEFAULT, kind: req.query.kind, categoryId: req.query.category_id })),
+    async (req, reply) => {
+      const q = { page: req.query.page ?? 1, pageSize: req.query.page_size ?? PAGE_SIZE_DEFAULT, kind: req.query.kind, categoryId: req.query.category_id }
+      const key = `list|${area}|${req.lang}|${q.page}|${q.pageSize}|${q.kind ?? ''}|${q.categoryId ?? ''}`
+      return json(reply, cached(key, deps.ctx.now(), () => JSON.stringify(ok(req, deps.goods.list(area, req.lang, q)))))
+    },
   )
   app.get(
     `${base}/goodsDetail`,
     { schema: { tags, summary: 'One product with its specifications (price, stock, power) to choose from', querystring: GoodsDetailQuery, response: { 200: Envelope(GoodsDetail) } } },
-    async (req) => ok(req, deps.goods.detail(area, req.lang, req.query.id)),
+    async (req, reply) => json(reply, cached(`detail|${area}|${req.lang}|${req.query.id}`, deps.ctx.now(), () => JSON.stringify(ok(req, deps.goods.detail(area, req.lang, req.query.id))))),
   )
   app.get(
     `${base}/releaseOrderList`,

@@ -42,6 +42,33 @@ const GOLD_POINTS = 96
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
+// What the catalog answers changes only when stock, a product or the gold price does: every such
+// write in this process bumps the database's catalog version, and answers are kept (serialized)
+// under it. They also expire after CACHE_TTL_MS, for writes made by another process (a CLI run on
+// a stopped folder, or DESIGN §9's several API processes).
+const versions = new WeakMap<object, number>()
+const CACHE_TTL_MS = 2_000
+const CACHE_MAX = 1_000
+
+/** Marks every kept catalog answer of this database as stale. */
+export function catalogChanged(sqlite: object): void {
+  versions.set(sqlite, (versions.get(sqlite) ?? 0) + 1)
+}
+
+/** A small cache of serialized answers, keyed by what was asked and the catalog version. */
+export function catalogCache(sqlite: object) {
+  const kept = new Map<string, { at: number; version: number; body: string }>()
+  return (key: string, now: number, make: () => string): string => {
+    const version = versions.get(sqlite) ?? 0
+    const hit = kept.get(key)
+    if (hit && hit.version === version && now - hit.at < CACHE_TTL_MS) return hit.body
+    const body = make()
+    if (kept.size >= CACHE_MAX) kept.delete(kept.keys().next().value as string)
+    kept.set(key, { at: now, version, body })
+    return body
+  }
+}
+
 /** The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference. */
 export function goldPriceNow(ctx: Pick<Ctx, 'sqlite' | 'config'>): bigint {
   const r = stmts(ctx).goldNow.get() as { price: bigint } | undefined
@@ -54,6 +81,7 @@ export function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, at: number, price: big
   const s = stmts(ctx)
   s.goldInsert.run(at, price)
   s.goldPrune.run(at - GOLD_HISTORY_MS)
+  catalogChanged(ctx.sqlite)
 }
 
 /**
@@ -61,12 +89,14 @@ export function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, at: number, price: big
  * are left. One guarded statement: concurrent orders can never take the stock below zero.
  */
 export function takeStock(ctx: Pick<Ctx, 'sqlite'>, specId: bigint | number, quantity: bigint): boolean {
-  return stmts(ctx).takeStock.run({ n: quantity, id: specId }).changes === 1
+  const taken = stmts(ctx).takeStock.run({ n: quantity, id: specId }).changes === 1
+  if (taken) catalogChanged(ctx.sqlite)
+  return taken
 }
 
 /** Gives back what an order took (an unpaid order cancelled by its user or by the clock), in the caller's transaction. */
 export function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
-  stmts(ctx).giveStock.run(orderId)
+  if (stmts(ctx).giveStock.run(orderId).changes > 0) catalogChanged(ctx.sqlite)
 }
 
 export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {
