@@ -127,6 +127,8 @@ describe('an order from confirm to receipt', () => {
     expect(order).toMatchObject({ type: 'device', asset: 'USDT', status: 'pending_payment', total: String(Number(spec.price) * 2) })
     expect(shop_order).toMatchObject({ status: null, remark: 'leave at the door', ship_to: { name: 'Lin Mei', phone: '091****678', area: 'Taipei City' } })
     expect(stockOf(s, spec.id)).toBe(before - 2)
+    // The catalog says so at once (its answers are cached per catalog version).
+    expect((await get<GoodsDetail>(s, null, `machine/goodsDetail?id=${d.id}`)).body_.data.specs[0]!.stock).toBe(before - 2)
     expect((await get<PreOrderTips>(s, me, 'preOrder/tips')).body_.data).toMatchObject({ count: 1, next: { id: order.id } })
 
     const paid = await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })
