@@ -130,7 +130,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
           error={addressError && !address ? t('preOrder.addressRequired') : undefined}
         />
       ) : (
-        <p className="callout small" data-testid="order-no-shipping">
+        <p className="callout small order-note" data-testid="order-no-shipping">
           {t('preOrder.noShipping')}
         </p>
       )}
