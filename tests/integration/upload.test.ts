@@ -286,6 +286,23 @@ describe('an S3-compatible bucket (s3rver)', () => {
     expect(s.count('SELECT count(*) FROM car_applications')).toBe(0)
   })
 
+  it('the sweep keeps a bucket file nobody has used yet as long as an unused upload is kept, then deletes it from the bucket', async () => {
+    const s3 = await startS3()
+    buckets.push(s3)
+    const s = await start({ env: { ...s3.env, NADI_UPLOAD_KEEP_UNUSED_HOURS: '1' } })
+    const me = await s.signIn(ROOT_CODE)
+    const key = await uploaded(s, me)
+    const { createUploadService } = await import('../../server/modules/upload/service.ts')
+    const uploads = await createUploadService(s.ctx)
+    s.clock.advance(30 * MIN)
+    expect(await uploads.sweep()).toBe(0)
+    expect(await uploads.store.open(key)).not.toBeNull()
+    s.clock.advance(60 * MIN)
+    expect(await uploads.sweep()).toBe(1)
+    expect(await uploads.store.open(key)).toBeNull()
+    expect(s.count('SELECT count(*) FROM uploads')).toBe(0)
+  })
+
   it('the app shell’s CSP lets the app connect to the bucket’s origin, and nothing else new', async () => {
     const { s3, s } = await withBucket()
     const shell = await s.inject({ method: 'GET', url: '/' })

@@ -44,7 +44,10 @@ const SQL = {
   stored: 'UPDATE uploads SET uploaded_at = ? WHERE key = ? AND uploaded_at IS NULL',
   use: `UPDATE uploads SET used_by = @usedBy, used_at = @now, uploaded_at = coalesce(uploaded_at, @now), etag = coalesce(etag, @etag)
         WHERE key = @key AND user_id = @userId AND purpose = @purpose AND used_by IS NULL`,
-  expired: 'SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NULL AND expires_at < ? LIMIT 500',
+  // A local URL never PUT is dead an hour after it expires; a bucket's may hold a file nobody has
+  // verified yet (it is verified when used), so it is kept as long as an unused upload is.
+  expired: `SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NULL
+            AND ((store = 'local' AND expires_at < @local) OR (store = 's3' AND expires_at < @s3)) LIMIT 500`,
   unused: 'SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NOT NULL AND uploaded_at < ? LIMIT 500',
   drop: 'DELETE FROM uploads WHERE key = ? AND used_by IS NULL',
   secret: 'SELECT value FROM settings WHERE key = ?',
@@ -206,7 +209,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
     /** Drops URLs that expired unused and files no application took within the keeping time; answers how many. */
     async sweep(): Promise<number> {
       const now = ctx.now()
-      const rows = [...(s().expired.all(now - 3_600_000) as { key: string; store: string }[]), ...(s().unused.all(now - cfg.keepUnusedMs) as { key: string; store: string }[])]
+      const rows = [...(s().expired.all({ local: now - 3_600_000, s3: now - cfg.keepUnusedMs }) as { key: string; store: string }[]), ...(s().unused.all(now - cfg.keepUnusedMs) as { key: string; store: string }[])]
       let n = 0
       for (const r of rows) {
         if (r.store !== st.kind) continue
