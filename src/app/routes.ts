@@ -67,6 +67,11 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/trade/close', auth: true, ...screen(() => import('../features/trade/DealListScreen.tsx')) },
   { pattern: '/orders', auth: true, ...screen(() => import('../features/orders/OrdersScreen.tsx')) },
   { pattern: '/apply', auth: true, ...screen(() => import('../features/cars/ApplyScreen.tsx')) },
+  { pattern: '/shop/orderList', auth: true, ...screen(() => import('../features/shopOrders/ShopOrderListScreen.tsx')) },
+  { pattern: '/mall/orderList', auth: true, ...screen(() => import('../features/shopOrders/MallOrderListScreen.tsx')) },
+  { pattern: '/mall/orderDetail', auth: true, ...screen(() => import('../features/shopOrders/MallOrderDetailScreen.tsx')) },
+  { pattern: '/shop/orderRelease', auth: true, ...screen(() => import('../features/release/OrderReleaseScreen.tsx')) },
+  { pattern: '/car/carRelease', auth: true, ...screen(() => import('../features/release/CarReleaseScreen.tsx')) },
 ]
 
 export interface Match {
