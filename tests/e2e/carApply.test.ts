@@ -61,6 +61,16 @@ const firstCar = () => Number((app.ctx.sqlite.prepare("SELECT id FROM products W
 const applicationsOf = (address: string) =>
   app.ctx.sqlite.prepare('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id').safeIntegers(false).all(address.toLowerCase()) as { id: number; status: string }[]
 
+/** The form is drawn with the car of the link chosen (the car list arrives after the first paint). */
+async function carChosen(page: Page, car: number) {
+  const select = page.locator('select[name="goods_id"]').filter({ visible: true })
+  await select.waitFor({ timeout: 30_000 }).catch(async (e: unknown) => {
+    await page.screenshot({ path: '/tmp/apply-e2e-failure.png' })
+    throw e
+  })
+  await expect.poll(() => select.inputValue(), { timeout: 10_000 }).toBe(String(car))
+}
+
 async function fill(page: Page, f: { name: string; phone: string; id: string; city: string }) {
   await page.locator('input[name="name"]:visible').fill(f.name)
   await page.locator('input[name="phone"]:visible').fill(f.phone)
@@ -89,7 +99,7 @@ describe('the car application (/apply) in real Chromium', () => {
 
     // The car list links here with the car chosen.
     await page.goto(`${app.url}/apply?goods=${car}`)
-    await expect.poll(() => page.locator('select[name="goods_id"]:visible').inputValue(), { timeout: 10_000 }).toBe(String(car))
+    await carChosen(page, car)
 
     // Sending too early says what is missing, in the user's language (TW by default).
     await page.locator('form[data-testid="apply-form"] button[type="submit"]:visible').click()
@@ -128,7 +138,7 @@ describe('the car application (/apply) in real Chromium', () => {
     await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
     await page.goto(`${app.url}/apply?goods=${firstCar()}`)
-    await expect.poll(() => page.locator('select[name="goods_id"]:visible').inputValue(), { timeout: 10_000 }).toBe(String(firstCar()))
+    await carChosen(page, firstCar())
     await fill(page, { name: 'Lin Mei', phone: '+886912345678', id: 'E12345678', city: 'Kaohsiung' })
     await upload(page, 'id_front', 'front.png', png())
     await upload(page, 'driver_licence', 'licence.png', png(8, 8))
@@ -156,7 +166,7 @@ describe('the car application (/apply) in real Chromium', () => {
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
     const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
     await page.goto(`${app.url}/apply?goods=${firstCar()}`)
-    await expect.poll(() => page.locator('select[name="goods_id"]:visible').inputValue(), { timeout: 10_000 }).toBe(String(firstCar()))
+    await carChosen(page, firstCar())
     await fill(page, { name: long(40, 'Wolfeschlegelsteinhausen'), phone: '+86 138 0013 8000', id: 'A'.repeat(20), city: long(60, 'Llanfairpwllgwyngyll') })
     await page.locator('textarea[name="remark"]:visible').fill(long(200, 'Pleasecallbeforeten'))
     await upload(page, 'id_front', 'a-very-long-file-name-for-the-front-of-the-id-card.png', png())
