@@ -75,6 +75,7 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
   }
   const paidOrder: Record<string, number> = {}
   const goodsId: Record<string, number> = {}
+  const specId: Record<string, number> = {}
   for (const area of ['machine', 'gold', 'car'] as const) {
     const item = (await call<{ list: { id: number; release: unknown }[] }>(`${area}/goodsList?page_size=50`)).list.find((g) => g.release !== null)!
     const spec = (await call<{ specs: { id: number }[] }>(`${area}/goodsDetail?id=${item.id}`)).specs[0]!
@@ -84,6 +85,7 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     await call('orders/payByBalance', { id: order.id })
     paidOrder[area] = order.id
     goodsId[area] = item.id
+    specId[area] = spec.id
   }
   await shipOrder(app.ctx, paidOrder.machine!, long(40, 'International Express Logistics '), long(40, 'SF1234567890-'))
   await shipOrder(app.ctx, paidOrder.gold!, long(40, 'Kerry'), long(40, 'KR0123456789'))
@@ -96,6 +98,9 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     '/mall/orderDetail': `/mall/orderDetail?id=${paidOrder.gold}`,
     '/shop/detail/:id': `/shop/detail/${goodsId.machine}`,
     '/mall/detail/:id': `/mall/detail/${goodsId.gold}`,
+    // The confirm screens with the most units, the long default address preselected.
+    '/shop/orderConfirm': `/shop/orderConfirm?goods=${goodsId.machine}&spec=${specId.machine}&qty=${QUANTITY_MAX}`,
+    '/mall/orderConfirm': `/mall/orderConfirm?goods=${goodsId.gold}&spec=${specId.gold}&qty=${QUANTITY_MAX}`,
   }
   const paths = routePatterns().map((p) => withParams[p] ?? p)
   expect(paths.length).toBeGreaterThanOrEqual(20)
