@@ -227,6 +227,15 @@ describe('POST /api/v1/car/apply', () => {
     expect((await apply(s, me, body)).statusCode).toBe(200)
   })
 
+  it('the OpenAPI document lists the upload and car application calls', async () => {
+    const s = await start()
+    const doc = JSON.parse((await s.inject({ method: 'GET', url: '/api/docs/json' })).body) as { paths: Record<string, Record<string, unknown>> }
+    expect(Object.keys(doc.paths['/api/v1/common/generateR2PresignedUrl'] ?? {})).toContain('post')
+    expect(Object.keys(doc.paths['/api/v1/car/apply'] ?? {})).toContain('post')
+    expect(Object.keys(doc.paths['/api/v1/car/applyList'] ?? {})).toContain('get')
+    expect(Object.keys(doc.paths['/api/v1/common/uploadFile'] ?? {})).toContain('get')
+  })
+
   it('a visitor is refused (401)', async () => {
     const s = await start()
     const { body } = await ready(s)
