@@ -61,6 +61,7 @@ import { carRoutes } from './modules/car/routes.ts'
 import { preOrderRoutes } from './modules/preOrder/routes.ts'
 import { createPreOrderService, fulfil, startReceiptJob } from './modules/preOrder/service.ts'
 import { startReleaseJob } from './modules/release/service.ts'
+import { startSettlement } from './modules/settlement/service.ts'
 import { parseMoney } from '../contract/money.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
@@ -296,6 +297,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   app.addHook('preClose', async () => stopReceipts())
   const stopReleases = startReleaseJob(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopReleases())
+  // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
+  const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
+  app.addHook('preClose', async () => stopSettlement())
 
   // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
   // stopping waits for a pass in flight, before the chains close.

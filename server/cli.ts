@@ -60,6 +60,7 @@ import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
 import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
+import { auditSettlement, isoDay } from './modules/settlement/service.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 
@@ -103,9 +104,14 @@ export const COMMANDS: Command[] = [
       if (unknown.length) throw new UsageError(`audit: unexpected ${unknown.join(' ')}`)
       const { sqlite } = env.database()
       const report = audit(sqlite as Database.Database)
-      if (args.includes('--json')) env.io.out(json(report))
-      else env.io.out(`database: ${env.config.dbFile}\n${formatAudit(report)}`)
-      return report.ok ? 0 : 1
+      const settlement = auditSettlement(sqlite as Database.Database)
+      if (args.includes('--json')) env.io.out(json({ ...report, settlement }))
+      else {
+        env.io.out(`database: ${env.config.dbFile}\n${formatAudit(report)}`)
+        env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
+        for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
+      }
+      return report.ok && settlement.length === 0 ? 0 : 1
     },
   },
   {

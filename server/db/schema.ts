@@ -440,6 +440,52 @@ export interface CarApplicationsTable {
   decided_at: Int | null
 }
 
+/** Migration 012 (DESIGN §11): positions and the daily settlement. */
+export interface PositionsTable {
+  id: Generated<Int>
+  user_id: Int
+  kind: 'device' | 'destroy' | 'joint' | 'trial' | 'node' | 'pledge'
+  status: Generated<'active' | 'paused' | 'ended'>
+  asset: string
+  base: Int
+  rate_ppm: Int
+  period_days: Generated<Int>
+  remaining: Int | null
+  paid: Generated<Int>
+  gift: Generated<Int>
+  start_day: Int
+  end_day: Int | null
+  settled_day: Int | null
+  source: string
+  created_at: Int
+  ended_at: Int | null
+}
+
+export interface SettlementLinesTable {
+  position_id: Int
+  day: Int
+  amount: Int
+  frac: Int
+}
+
+export interface SettlementTotalsTable {
+  day: Int
+  kind: string
+  asset: string
+  lines: Int
+  computed: Int
+  paid: Int
+  dust: Int
+}
+
+export interface SettlementDaysTable {
+  day: Int
+  positions: Int
+  users: Int
+  started_at: Int
+  finished_at: Int
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -471,6 +517,10 @@ export interface DB {
   release_plans: ReleasePlansTable
   release_lines: ReleaseLinesTable
   release_days: ReleaseDaysTable
+  positions: PositionsTable
+  settlement_lines: SettlementLinesTable
+  settlement_totals: SettlementTotalsTable
+  settlement_days: SettlementDaysTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
 }

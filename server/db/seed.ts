@@ -52,12 +52,19 @@ export async function seedDemoCatalog(ctx: Ctx): Promise<void> {
     await atomically(ctx, () => loadCatalog(ctx.sqlite, file, now))
   }
   await seedGoldHistory(ctx)
+  // The platform accounts that pay releases, mining and savings interest, funded once (DESIGN §11).
   const amount = ctx.config.commerce.demoReleaseFund
   if (amount > 0n) {
     await atomically(ctx, () => {
-      const ref = 'demo:releases:NADI'
-      if (ledger.findPosting(ctx.sqlite, ref)) return
-      ledger.transfer(ctx.sqlite, { ref, reason: 'release_fund', userId: null, from: ledger.custody('nadi'), to: ledger.RELEASES, asset: 'NADI', amount, at: now })
+      for (const [account, name] of [
+        [ledger.RELEASES, 'releases'],
+        [ledger.MINING, 'mining'],
+        [ledger.SAVINGS, 'savings'],
+      ] as const) {
+        const ref = `demo:${name}:NADI`
+        if (ledger.findPosting(ctx.sqlite, ref)) continue
+        ledger.transfer(ctx.sqlite, { ref, reason: 'release_fund', userId: null, from: ledger.custody('nadi'), to: account, asset: 'NADI', amount, at: now })
+      }
     })
   }
 }

@@ -14,7 +14,7 @@ export const BUCKETS: readonly Bucket[] = ['available', 'frozen']
 
 export type UserAccountKind = 'fund' | 'trade'
 /** The platform's own accounts besides the chain custody ones (DESIGN §11); the audit lists each. */
-export const PLATFORM_KINDS = ['fees', 'burned', 'treasury', 'releases'] as const
+export const PLATFORM_KINDS = ['fees', 'burned', 'treasury', 'releases', 'mining', 'savings', 'dust', 'fee_pool', 'loans'] as const
 export type PlatformAccountKind = (typeof PLATFORM_KINDS)[number] | `custody:${string}`
 
 /**
@@ -34,6 +34,12 @@ export const BURNED: AccountRef = Object.freeze({ platform: 'burned' })
 export const TREASURY: AccountRef = Object.freeze({ platform: 'treasury' })
 /** Funds the release plans of product orders (DESIGN §10): the operator (or the demo) keeps it topped up. */
 export const RELEASES: AccountRef = Object.freeze({ platform: 'releases' })
+/** Pays mining: devices, destroy and joint power, nodes (DESIGN §11). */
+export const MINING: AccountRef = Object.freeze({ platform: 'mining' })
+/** Pays savings (pledge) interest. */
+export const SAVINGS: AccountRef = Object.freeze({ platform: 'savings' })
+/** What the settlement's floors leave (DESIGN §11 rounding): every unit accounted for. */
+export const DUST: AccountRef = Object.freeze({ platform: 'dust' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 
