@@ -62,6 +62,9 @@ import { preOrderRoutes } from './modules/preOrder/routes.ts'
 import { createPreOrderService, fulfil, startReceiptJob } from './modules/preOrder/service.ts'
 import { startReleaseJob } from './modules/release/service.ts'
 import { startSettlement } from './modules/settlement/service.ts'
+import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
+import { pledgeRoutes } from './modules/pledge/routes.ts'
+import { seedDemoPledge } from './modules/pledge/seed.ts'
 import { parseMoney } from '../contract/money.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
@@ -297,6 +300,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   app.addHook('preClose', async () => stopReceipts())
   const stopReleases = startReleaseJob(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopReleases())
+  // Savings (issue 11 part 5): the settlement of a term's last day releases the pledged principal.
+  registerPledgeRelease(ctx)
+  pledgeRoutes(app, createPledgeService(ctx))
   // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
   const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopSettlement())
@@ -322,6 +328,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   if (config.demo) await fundDemoTreasury(ctx)
   if (config.commerce.demoCatalog) {
     await seedDemoCatalog(ctx)
+    await seedDemoPledge(ctx)
     const stopGoldWalk = startGoldWalk(ctx)
     app.addHook('preClose', async () => stopGoldWalk())
   }

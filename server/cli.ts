@@ -20,7 +20,10 @@
  *                     server/exchange/repair.ts), print what it did, and bring trading back
  *
  *   catalog load <file.json>          load or update catalogs (server/modules/goods/catalogFile.ts)
- *   ship <order> <company> <number>   a paid order pending shipment is shipped (pending receipt)
+ *   ship <order> <company> <number>   a paid order pending shipment is shipped (pending receipt); a
+ *                                     device order prints one activation code per device, to ship with it
+ *   device codes <order>              new codes for a shipped device order's devices not activated yet
+ *                                     (the earlier ones stop working); only their hashes are stored
  *   gold price <usdt per gram>        record the gold reference price the mall prices gold from
  *   release status | run | fund <NADI>  the release job: what is due and funded; post due days now;
  *                                     move NADI from the treasury to the release account
@@ -58,9 +61,11 @@ import { sendOps } from './ops.ts'
 import { CatalogInvalid, checkCatalog, loadCatalog } from './modules/goods/load.ts'
 import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
 import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
+import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/service.ts'
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { auditSettlement, isoDay } from './modules/settlement/service.ts'
+import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 
@@ -327,6 +332,40 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    words: ['pledge', 'load'],
+    args: '<file.json>',
+    writes: true,
+    summary: 'load savings (pledge) products from a file (slugs are keys: a product is updated, a new one added, none deleted; new terms apply to new pledges)',
+    async run(args, env) {
+      if (args.length !== 1) throw new UsageError('usage: pledge load <file.json>')
+      try {
+        const file = checkPledgeFile(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
+        const db = env.database()
+        const sum = await atomically(db, () => loadPledgeProducts(db.sqlite as Database.Database, file, Date.now()))
+        env.io.out(`pledge products loaded: ${sum.added} added, ${sum.updated} updated`)
+        return 0
+      } catch (err) {
+        if (!(err instanceof PledgeFileInvalid || err instanceof SyntaxError)) throw err
+        env.io.err(`pledge load: ${err.message}`)
+        return 1
+      }
+    },
+  },
+  {
+    words: ['pledge', 'list'],
+    args: '',
+    summary: 'the savings products: term, minimum, day and month rates (ppm), capacity, pledged, active',
+    run(_args, env) {
+      const rows = env.database().sqlite.prepare('SELECT id, slug, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, active FROM pledge_products ORDER BY sort, id').all() as Record<string, bigint | string>[]
+      for (const r of rows) {
+        env.io.out(
+          `${r.id} ${r.slug} ${r.day} days min ${formatMoney(r.min_pledge as bigint)} day ${r.day_rate_ppm} ppm month ${r.month_rate_ppm} ppm pledged ${formatMoney(r.pledged as bigint)}/${formatMoney(r.total_pledge as bigint)}${r.active === 1n ? '' : ' (inactive)'}`,
+        )
+      }
+      return 0
+    },
+  },
+  {
     words: ['ship'],
     args: '<order> <company> <number>',
     writes: true,
@@ -337,10 +376,28 @@ export const COMMANDS: Command[] = [
       try {
         const o = await shipOrder({ ...env.database(), now: Date.now }, Number(args[0]), args[1]!, args[2]!)
         env.io.out(`order #${o.id} (${o.order_no}) shipped: ${o.express_company} ${o.express_no}; pending receipt`)
+        printCodes(env, o.device_codes)
         return 0
       } catch (err) {
         if (!(err instanceof ShipRefused)) throw err
         env.io.err(`ship: ${err.message}`)
+        return 1
+      }
+    },
+  },
+  {
+    words: ['device', 'codes'],
+    args: '<order>',
+    writes: true,
+    summary: 'issue new activation codes for a shipped device order’s devices not activated yet (the earlier codes stop working) and print them',
+    async run(args, env) {
+      if (args.length !== 1 || !/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError('usage: device codes <order id>')
+      try {
+        printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, Number(args[0])))
+        return 0
+      } catch (err) {
+        if (!(err instanceof CodesRefused)) throw err
+        env.io.err(`device codes: ${err.message}`)
         return 1
       }
     },
@@ -470,6 +527,13 @@ async function moveCarApplication(step: 'review' | 'approve' | 'reject', args: s
 function withdrawalId(text: string): bigint {
   if (!/^[1-9][0-9]{0,17}$/.test(text)) throw new UsageError(`not a withdrawal id: ${text}`)
   return BigInt(text)
+}
+
+/** Activation codes, one line per device: they exist in clear only in this output. */
+function printCodes(env: CommandEnv, codes: IssuedCode[]): void {
+  if (codes.length === 0) return
+  env.io.out(`activation codes (ship each with its device; only their hashes are kept):`)
+  for (const c of codes) env.io.out(`  device #${c.device_id}  ${c.code}`)
 }
 
 function usage(): string {

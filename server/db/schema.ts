@@ -486,6 +486,81 @@ export interface SettlementDaysTable {
   finished_at: Int
 }
 
+/** Migration 015: savings (pledge) products, pledges and their releases. */
+export interface PledgeProductsTable {
+  id: Generated<Int>
+  slug: string
+  name: string
+  day: Int
+  min_pledge: Int
+  day_rate_ppm: Int
+  month_rate_ppm: Int
+  total_pledge: Int
+  pledged: Generated<Int>
+  power_pool: Generated<Int>
+  sort: Generated<Int>
+  active: Generated<Int>
+  created_at: Int
+  updated_at: Int
+}
+
+export interface PledgesTable {
+  id: Generated<Int>
+  user_id: Int
+  product_id: Int
+  position_id: Int | null
+  mode: 'day' | 'month'
+  amount: Int
+  rate_ppm: Int
+  days: Int
+  start_day: Int
+  end_day: Int
+  status: Generated<'waiting' | 'redeemed'>
+  created_at: Int
+  released_at: Int | null
+}
+
+export interface PledgeReleasesTable {
+  id: Generated<Int>
+  pledge_id: Int
+  day: Int
+  amount: Int
+  created_at: Int
+}
+
+/** 013_devices.sql: one device per unit of a paid device order. */
+export interface DevicesTable {
+  id: Generated<Int>
+  user_id: Int
+  order_id: Int
+  line_id: Int
+  unit: Int
+  product_id: Int
+  spec_id: Int
+  power: Int
+  status: 'pending' | 'success'
+  position_id: Int | null
+  activated_at: Int | null
+  created_at: Int
+}
+
+/** A device's activation code, hashed (SHA-256 of the normalized code). */
+export interface DeviceCodesTable {
+  device_id: Int
+  code_hash: string
+  issued_at: Int
+  used_at: Int | null
+}
+
+/** Activation attempts: the wrong-code rate limit and a device's "failed" state. */
+export interface DeviceAttemptsTable {
+  id: Generated<Int>
+  user_id: Int
+  device_id: Int | null
+  ok: Int
+  at: Int
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -521,6 +596,9 @@ export interface DB {
   settlement_lines: SettlementLinesTable
   settlement_totals: SettlementTotalsTable
   settlement_days: SettlementDaysTable
+  pledge_products: PledgeProductsTable
+  pledges: PledgesTable
+  pledge_releases: PledgeReleasesTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
 }

@@ -1,0 +1,246 @@
+// Savings (pledge) (issue 11 part 5; SPEC §3 Pledge, §4, §5). Pledging freezes NADI in the user's
+// fund account and opens a position of kind 'pledge' (base = the principal, the mode's rate, a period
+// of 1 or 30 days, the term from tomorrow): the settlement pays its interest from the savings
+// account. The settlement of the term's last day releases the principal (the step registered here):
+// unfrozen, the pledge redeemed, the product's capacity given back. The rules are pure, in
+// contract/pledgeRules.ts.
+import type { Selectable } from 'kysely'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import type { MyPledge, PledgeBody, PledgeIncome, PledgeProduct, PledgeReleaseLog } from '../../../contract/pledge.ts'
+import {
+  capacityLeft,
+  checkPledge,
+  DAY_MS,
+  modeRate,
+  periodDays,
+  periodsOf,
+  ppmToPercent,
+  releaseDayOf,
+  remainingDays,
+  termIncome,
+  termOf,
+  type PledgeTerms,
+} from '../../../contract/pledgeRules.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
+import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { pickText } from '../goods/rules.ts'
+import { insufficient } from '../payment/index.ts'
+import { dayOf } from '../release/schedule.ts'
+import { onSettle } from '../settlement/service.ts'
+
+type ProductRow = Selectable<PledgeProductsTable>
+type PledgeRow = Selectable<PledgesTable> & { paid?: bigint }
+
+const SQL = {
+  products: 'SELECT * FROM pledge_products WHERE active = 1 ORDER BY sort, id',
+  product: 'SELECT * FROM pledge_products WHERE id = ?',
+  // The capacity guard: the row changes only while the pledge fits (the table's CHECK backs it).
+  take: 'UPDATE pledge_products SET pledged = pledged + @amount WHERE id = @id AND active = 1 AND pledged + @amount <= total_pledge',
+  insert: `INSERT INTO pledges (user_id, product_id, mode, amount, rate_ppm, days, start_day, end_day, created_at)
+           VALUES (@user, @product, @mode, @amount, @rate, @days, @start, @end, @at)`,
+  position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
+             VALUES (@user, 'pledge', 'NADI', @base, @rate, @period, NULL, @start, @end, @source, @at)`,
+  link: 'UPDATE pledges SET position_id = ? WHERE id = ?',
+  withPaid: `SELECT g.*, coalesce(p.paid, 0) AS paid FROM pledges g LEFT JOIN positions p ON p.id = g.position_id`,
+  due: "SELECT id, user_id, product_id, amount FROM pledges WHERE status = 'waiting' AND end_day - 1 <= ? ORDER BY id",
+  redeem: "UPDATE pledges SET status = 'redeemed', released_at = ? WHERE id = ? AND status = 'waiting'",
+  giveBack: 'UPDATE pledge_products SET pledged = pledged - ? WHERE id = ?',
+  release: 'INSERT INTO pledge_releases (pledge_id, day, amount, created_at) VALUES (?, ?, ?, ?)',
+  releases: 'SELECT * FROM pledge_releases WHERE pledge_id = ? ORDER BY day',
+  income: `SELECT l.day AS day, l.amount AS amount FROM settlement_lines l WHERE l.position_id = ? ORDER BY l.day DESC LIMIT 1000`,
+  names: 'SELECT id, name FROM pledge_products',
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+const termsOf = (p: ProductRow): PledgeTerms => ({
+  day: Number(p.day),
+  minPledge: p.min_pledge,
+  dayRatePpm: p.day_rate_ppm,
+  monthRatePpm: p.month_rate_ppm,
+  totalPledge: p.total_pledge,
+  pledged: p.pledged,
+})
+
+/**
+ * The settlement step: on the settlement of a term's last day (run once that day has ended), the
+ * principal is unfrozen, the pledge redeemed and its share of the product's capacity given back, in
+ * the day's transaction — so a day caught up late releases what fell due that day, once.
+ */
+export function releaseDue(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
+  const s = stmts(ctx)
+  const due = s.due.all(day) as { id: bigint; user_id: bigint; product_id: bigint; amount: bigint }[]
+  for (const g of due) {
+    if (s.redeem.run(at, g.id).changes !== 1) continue
+    s.giveBack.run(g.amount, g.product_id)
+    s.release.run(g.id, day, g.amount, at)
+    ledger.unfreeze(ctx.sqlite, {
+      ref: `pledge:${g.id}:release`,
+      reason: 'pledge.release',
+      userId: g.user_id,
+      account: ledger.fund(g.user_id),
+      asset: 'NADI',
+      amount: g.amount,
+      at,
+      meta: { pledge: g.id },
+    })
+  }
+  return due.length
+}
+
+/** Registers the release with the settlement of this connection (once per server). */
+export function registerPledgeRelease(ctx: Pick<Ctx, 'sqlite'>): void {
+  onSettle(ctx, { name: 'pledge-release', run: (c, day, at) => void releaseDue(c, day, at) })
+}
+
+export type PledgeService = ReturnType<typeof createPledgeService>
+
+export function createPledgeService(ctx: Ctx) {
+  const s = () => stmts(ctx)
+
+  function productWire(p: ProductRow, lang: LangCode): PledgeProduct {
+    const day = Number(p.day)
+    const terms = termsOf(p)
+    return {
+      id: Number(p.id),
+      name: pickText(p.name, lang),
+      day,
+      min_pledge: formatMoney(p.min_pledge),
+      day_rate: ppmToPercent(modeRate(terms, 'day')),
+      month_rate: ppmToPercent(modeRate(terms, 'month')),
+      total_pledge: formatMoney(p.total_pledge),
+      pledged: formatMoney(p.pledged),
+      left: formatMoney(capacityLeft(terms)),
+      power_pool: formatMoney(p.power_pool),
+      day_periods: modeRate(terms, 'day') > 0n ? periodsOf(day, 'day') : 0,
+      month_periods: modeRate(terms, 'month') > 0n ? periodsOf(day, 'month') : 0,
+    }
+  }
+
+  function names(lang: LangCode): Map<bigint, string> {
+    return new Map((s().names.all() as { id: bigint; name: string }[]).map((r) => [r.id, pickText(r.name, lang)]))
+  }
+
+  function pledgeWire(g: PledgeRow, name: string): MyPledge {
+    const start = Number(g.start_day)
+    const end = Number(g.end_day)
+    const days = Number(g.days)
+    const redeemed = g.status === 'redeemed'
+    return {
+      id: Number(g.id),
+      product_id: Number(g.product_id),
+      name,
+      mode: g.mode,
+      amount: formatMoney(g.amount),
+      rate: ppmToPercent(g.rate_ppm),
+      day: days,
+      start_date: start * DAY_MS,
+      end_date: releaseDayOf(end) * DAY_MS,
+      remaining_days: remainingDays(start, end, dayOf(ctx.now())),
+      income: formatMoney(g.paid ?? 0n),
+      expected_income: formatMoney(termIncome(g.amount, g.rate_ppm, days, g.mode)),
+      release_amount: formatMoney(g.amount),
+      release_time: redeemed && g.released_at !== null ? Number(g.released_at) : end * DAY_MS,
+      release_rate: redeemed ? '100' : '0',
+      status: g.status,
+      created_at: Number(g.created_at),
+    }
+  }
+
+  /** The caller's pledge; another user's is answered like an unknown one. */
+  function own(userId: number, id: number): PledgeRow {
+    const g = ctx.sqlite.prepare(`${SQL.withPaid} WHERE g.id = ? AND g.user_id = ?`).get(id, userId) as PledgeRow | undefined
+    if (!g) throw notFound('errors.pledgeNotFound')
+    return g
+  }
+
+  return {
+    list(lang: LangCode): PledgeProduct[] {
+      return (s().products.all() as ProductRow[]).map((p) => productWire(p, lang))
+    },
+
+    detail(lang: LangCode, id: number): PledgeProduct {
+      const p = s().product.get(id) as ProductRow | undefined
+      if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
+      return productWire(p, lang)
+    },
+
+    async pledge(userId: number, lang: LangCode, body: PledgeBody): Promise<MyPledge> {
+      const amount = parseMoney(body.amount)
+      if (amount === null) throw badRequest('errors.amountDecimals')
+      const id = await ctx.commits.submit(() => {
+        const p = s().product.get(body.product_id) as ProductRow | undefined
+        if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
+        const terms = termsOf(p)
+        const available = ledger.balance(ctx.sqlite, ledger.fund(userId), 'NADI').available
+        const refusal = checkPledge(terms, body.mode, amount, available)
+        if (refusal) {
+          switch (refusal.reason) {
+            case 'amountZero':
+              throw badRequest('errors.amountZero')
+            case 'modeUnavailable':
+              throw badRequest('errors.pledgeModeUnavailable')
+            case 'belowMin':
+              throw badRequest('errors.pledgeBelowMin', { amount: formatMoney(refusal.min) })
+            case 'capacity':
+              throw conflict('errors.pledgeCapacity', { left: formatMoney(refusal.left) })
+            case 'insufficient':
+              throw insufficient('NADI', refusal.current, refusal.required)
+          }
+        }
+        if (s().take.run({ amount, id: p.id }).changes !== 1) throw conflict('errors.pledgeCapacity', { left: formatMoney(capacityLeft(terms)) })
+        const now = ctx.now()
+        const { startDay, endDay } = termOf(dayOf(now), terms.day)
+        const rate = modeRate(terms, body.mode)
+        const pledgeId = Number(
+          s().insert.run({ user: userId, product: p.id, mode: body.mode, amount, rate, days: terms.day, start: startDay, end: endDay, at: now }).lastInsertRowid,
+        )
+        const positionId = s().position.run({ user: userId, base: amount, rate, period: periodDays(body.mode), start: startDay, end: endDay, source: `pledge:${pledgeId}`, at: now }).lastInsertRowid
+        s().link.run(positionId, pledgeId)
+        try {
+          ledger.freeze(ctx.sqlite, { ref: `pledge:${pledgeId}`, reason: 'pledge', userId, account: ledger.fund(userId), asset: 'NADI', amount, at: now, meta: { pledge: pledgeId, product: p.id } })
+        } catch (err) {
+          if (err instanceof ledger.InsufficientFunds) throw insufficient('NADI', err.current, err.required)
+          throw err
+        }
+        return pledgeId
+      })
+      return pledgeWire(own(userId, id), names(lang).get(BigInt(body.product_id)) ?? '')
+    },
+
+    myList(userId: number, lang: LangCode, page: number, pageSize: number): PagedList<MyPledge> {
+      const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM pledges WHERE user_id = ?').get(userId) as { n: bigint }
+      const rows = ctx.sqlite.prepare(`${SQL.withPaid} WHERE g.user_id = ? ORDER BY g.id DESC LIMIT ? OFFSET ?`).all(userId, pageSize, (page - 1) * pageSize) as PledgeRow[]
+      const byId = names(lang)
+      return { total: Number(n), list: rows.map((g) => pledgeWire(g, byId.get(g.product_id) ?? '')) }
+    },
+
+    releaseLog(userId: number, lang: LangCode, id: number): PledgeReleaseLog {
+      const g = own(userId, id)
+      const name = names(lang).get(g.product_id) ?? ''
+      const releases = (s().releases.all(g.id) as { day: bigint; amount: bigint; created_at: bigint }[]).map((r) => ({
+        amount: formatMoney(r.amount),
+        at: Number(r.created_at),
+        day: Number(r.day) * DAY_MS,
+      }))
+      const income = g.position_id === null ? [] : (s().income.all(g.position_id) as { day: bigint; amount: bigint }[]).map((l) => ({ pledge_id: Number(g.id), name, day: Number(l.day) * DAY_MS, amount: formatMoney(l.amount) }))
+      return { pledge: pledgeWire(g, name), releases, income }
+    },
+
+    /** The income record: every settled day of every pledge of the caller, newest first. */
+    incomeLog(userId: number, lang: LangCode, page: number, pageSize: number): PagedList<PledgeIncome> {
+      const from = `FROM settlement_lines l JOIN pledges g ON g.position_id = l.position_id WHERE g.user_id = ?`
+      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n ${from}`).get(userId) as { n: bigint }
+      const rows = ctx.sqlite
+        .prepare(`SELECT g.id AS pledge_id, g.product_id AS product_id, l.day AS day, l.amount AS amount ${from} ORDER BY l.day DESC, g.id DESC LIMIT ? OFFSET ?`)
+        .all(userId, pageSize, (page - 1) * pageSize) as { pledge_id: bigint; product_id: bigint; day: bigint; amount: bigint }[]
+      const byId = names(lang)
+      return { total: Number(n), list: rows.map((r) => ({ pledge_id: Number(r.pledge_id), name: byId.get(r.product_id) ?? '', day: Number(r.day) * DAY_MS, amount: formatMoney(r.amount) })) }
+    },
+  }
+}
