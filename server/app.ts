@@ -65,6 +65,8 @@ import { startSettlement } from './modules/settlement/service.ts'
 import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { seedDemoPledge } from './modules/pledge/seed.ts'
+import { deviceRoutes } from './modules/device/routes.ts'
+import { createDeviceService } from './modules/device/service.ts'
 import { parseMoney } from '../contract/money.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
@@ -236,6 +238,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const preOrder = createPreOrderService(ctx, orders)
   const shop = { ctx, goods: createGoodsService(ctx), preOrder }
   machineRoutes(app, shop)
+  // Devices (issue 11 part 2): made when a device order is paid (fulfil), activated with their code.
+  deviceRoutes(app, createDeviceService(ctx))
   goldRoutes(app, shop)
   carRoutes(app, shop)
   preOrderRoutes(app, preOrder)

@@ -119,6 +119,11 @@ export interface Config {
   payment: PaymentSettings
   /** Orders to pay: NADI_ORDER_PAY_MS (30 min), how long one may stay unpaid before it is cancelled. */
   orders: { payWithinMs: number }
+  /** Devices (issue 11 part 2): an activated device mines from the next UTC day. */
+  devices: {
+    /** NADI_DEVICE_RATE_PPM (10,000): NADI per unit of power per day, in millionths (300 power → 3 NADI a day). */
+    ratePpm: number
+  }
   /** The shops (DESIGN §10): devices, gold, cars, their orders and releases. */
   commerce: {
     /** NADI_GOLD_PRICE (98.5): the gold price per gram in USDT until one is recorded (units of 1e-8). */
@@ -408,6 +413,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       receivingAddress: address(env, 'NADI_PAYMENT_RECEIVING_ADDRESS'),
     },
     orders: { payWithinMs: envInt(env, 'NADI_ORDER_PAY_MS', 30 * 60_000, 1000) },
+    devices: { ratePpm: envInt(env, 'NADI_DEVICE_RATE_PPM', 10_000, 0, 1_000_000) },
     commerce: {
       goldPrice: envMoney(env, 'NADI_GOLD_PRICE', '98.5'),
       goldWalkMs: envInt(env, 'NADI_GOLD_WALK_MS', demo ? 10_000 : 0, 0),

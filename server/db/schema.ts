@@ -601,4 +601,7 @@ export interface DB {
   pledge_releases: PledgeReleasesTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
+  devices: DevicesTable
+  device_codes: DeviceCodesTable
+  device_attempts: DeviceAttemptsTable
 }

@@ -20,6 +20,7 @@ import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
 import { createReleasePlan, planWire } from '../release/service.ts'
 import { addPerformance } from '../user/performance.ts'
+import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
 
 type OrderRow = Selectable<PayOrdersTable>
 
@@ -91,6 +92,8 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
     })
   }
   addPerformance(ctx.sqlite, o.user_id, usdt)
+  // A device order: one device per unit, pending activation with the code shipped with it.
+  createDevices(ctx, o.id, paidAt)
 }
 
 export type PreOrderService = ReturnType<typeof createPreOrderService>
@@ -212,7 +215,7 @@ export class ShipRefused extends Error {
 }
 
 /** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
-export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: number, company: string, number: string): Promise<OrderRow> {
+export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: number, company: string, number: string): Promise<OrderRow & { device_codes: IssuedCode[] }> {
   const c = company.trim()
   if (checkText(c, 40) !== null) throw new ShipRefused('the express company is 1–40 characters of one line')
   if (!EXPRESS_NO_RE.test(number)) throw new ShipRefused('the tracking number is 4–40 letters, digits or dashes')
@@ -222,7 +225,9 @@ export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: num
     if (!o || !AREA_OF[o.type]) throw new ShipRefused(`no product order ${id}`)
     if (o.fulfilment !== 'pending_shipment') throw new ShipRefused(`order ${id} is ${o.fulfilment ?? (o.state === 'cancelled' ? 'cancelled' : 'not paid')}, not pending shipment`)
     s.ship.run(c, number, ctx.now(), id)
-    return s.order.get(id) as OrderRow
+    // A device order: each device's activation code is issued now, to be shipped with it.
+    const deviceCodes = o.type === 'device' ? issueCodes(ctx, id, ctx.now()) : []
+    return { ...(s.order.get(id) as OrderRow), device_codes: deviceCodes }
   })
 }
 
