@@ -87,7 +87,9 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     goodsId[area] = item.id
     specId[area] = spec.id
   }
-  await shipOrder(app.ctx, paidOrder.machine!, long(40, 'International Express Logistics '), long(40, 'SF1234567890-'))
+  const shippedMachine = await shipOrder(app.ctx, paidOrder.machine!, long(40, 'International Express Logistics '), long(40, 'SF1234567890-'))
+  // /ming lists the order's devices (one per unit, the long order number), one of them activated.
+  await call('machine/activate', { device_id: shippedMachine.device_codes[0]!.device_id, code: shippedMachine.device_codes[0]!.code })
   await shipOrder(app.ctx, paidOrder.gold!, long(40, 'Kerry'), long(40, 'KR0123456789'))
   await releaseDue({ ...app.ctx, now: () => Date.now() + 86_400_000 })
 
