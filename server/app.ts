@@ -62,6 +62,10 @@ import { preOrderRoutes } from './modules/preOrder/routes.ts'
 import { createPreOrderService, fulfil, startReceiptJob } from './modules/preOrder/service.ts'
 import { startReleaseJob } from './modules/release/service.ts'
 import { startSettlement } from './modules/settlement/service.ts'
+import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from './modules/node/service.ts'
+import { nodeRoutes } from './modules/node/routes.ts'
+import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
+import { lendingRoutes } from './modules/lending/routes.ts'
 import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { seedDemoPledge } from './modules/pledge/seed.ts'
@@ -235,6 +239,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     return last !== null && last > 0n ? last : (parseMoney(config.nadiReferencePrice) as bigint)
   }
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
+  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  nodeRoutes(app, createNodeService(ctx, orders))
+  lendingRoutes(app, createLendingService(ctx))
   const preOrder = createPreOrderService(ctx, orders)
   const shop = { ctx, goods: createGoodsService(ctx), preOrder }
   machineRoutes(app, shop)
@@ -307,6 +315,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // Savings (issue 11 part 5): the settlement of a term's last day releases the pledged principal.
   registerPledgeRelease(ctx)
   pledgeRoutes(app, createPledgeService(ctx))
+  // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
+  registerLendingSteps(ctx)
+  registerNodeSteps(ctx)
   // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
   const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopSettlement())
@@ -332,6 +343,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   if (config.demo) await fundDemoTreasury(ctx)
   if (config.commerce.demoCatalog) {
     await seedDemoCatalog(ctx)
+    await seedDemoNodes(ctx)
     await seedDemoPledge(ctx)
     const stopGoldWalk = startGoldWalk(ctx)
     app.addHook('preClose', async () => stopGoldWalk())

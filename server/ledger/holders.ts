@@ -3,4 +3,5 @@
 // imports this file, so frozen is checked against one complete list.
 import '../modules/withdraw/frozen.ts'
 import '../exchange/frozen.ts'
+import '../modules/node/frozen.ts'
 import '../modules/pledge/frozen.ts'

@@ -40,6 +40,8 @@ export const MINING: AccountRef = Object.freeze({ platform: 'mining' })
 export const SAVINGS: AccountRef = Object.freeze({ platform: 'savings' })
 /** What the settlement's floors leave (DESIGN §11 rounding): every unit accounted for. */
 export const DUST: AccountRef = Object.freeze({ platform: 'dust' })
+/** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
+export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 

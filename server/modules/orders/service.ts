@@ -12,6 +12,7 @@ import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
 import { giveBackStock } from '../goods/service.ts'
+import { giveBackSeat } from '../node/seats.ts'
 import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
@@ -180,7 +181,10 @@ function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
     if (by === 'user') throw open?.status === 'paid' || r.state === 'completed' ? conflict('errors.orderAlreadyPaid') : conflict('errors.orderPaymentPending')
     return false
   }
-  if (ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id).changes === 1) giveBackStock(ctx, id)
+  if (ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id).changes === 1) {
+    giveBackStock(ctx, id)
+    giveBackSeat(ctx, id)
+  }
   return true
 }
 

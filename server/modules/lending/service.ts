@@ -1,0 +1,177 @@
+// Loans against a node's frozen stake (SPEC §1 lending plan, §7 lending/list and lending/info; issue
+// 11 part 6). Borrowing lends USDT from the platform's loans account into the borrower's fund account,
+// up to the plan's loan-to-value of the stake less what the node's open loans already owe; each settled
+// day (from the day after borrowing) adds floor(debt × daily rate) to the debt, recorded per day in
+// loan_interest; a repayment (part or whole, never above the debt) moves USDT back to the loans
+// account, and a loan owing nothing is repaid. The stake stays frozen while a loan against it is open
+// (the node's stake-return step skips it). Past the plan's days interest keeps accruing; nothing is
+// seized (the stake simply is not returned until the debt is paid).
+import type { LendingInfo, Loan, LoanPlan } from '../../../contract/lending.ts'
+import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { onSettle } from '../settlement/service.ts'
+import { borrowable, ppmPercent } from '../node/rules.ts'
+
+interface PlanRow {
+  id: bigint
+  ltv_ppm: bigint
+  daily_rate_ppm: bigint
+  max_days: bigint
+  active: bigint
+}
+interface LoanRow {
+  id: bigint
+  user_id: bigint
+  plan_id: bigint
+  node_id: bigint
+  status: 'open' | 'repaid'
+  principal: bigint
+  interest: bigint
+  repaid: bigint
+  debt: bigint
+  daily_rate_ppm: bigint
+  start_day: bigint
+  due_day: bigint
+  created_at: bigint
+  repaid_at: bigint | null
+}
+
+const SQL = {
+  plans: 'SELECT * FROM loan_plans WHERE active = 1 ORDER BY sort, id',
+  plan: 'SELECT * FROM loan_plans WHERE id = ? AND active = 1',
+  nodes: "SELECT n.id, n.user_id, n.amount, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.user_id = ? AND n.status = 'active' ORDER BY n.id",
+  node: 'SELECT id, user_id, amount, status FROM node_orders WHERE id = ?',
+  nodeDebt: "SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE node_id = ? AND status = 'open'",
+  loans: 'SELECT * FROM loans WHERE user_id = ? ORDER BY (status = \'open\') DESC, id DESC LIMIT 100',
+  loan: 'SELECT * FROM loans WHERE id = ?',
+  insert: `INSERT INTO loans (user_id, plan_id, node_id, principal, debt, daily_rate_ppm, start_day, due_day, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  repay: `UPDATE loans SET repaid = repaid + @amount, debt = debt - @amount,
+            status = CASE WHEN debt - @amount = 0 THEN 'repaid' ELSE status END,
+            repaid_at = CASE WHEN debt - @amount = 0 THEN @at ELSE repaid_at END
+          WHERE id = @id AND status = 'open' AND debt >= @amount`,
+  // A settled day's interest, set-based: floor(debt × rate / 1e6) without overflowing 64 bits.
+  interest: `INSERT INTO loan_interest (loan_id, day, amount)
+             SELECT id, @day, (debt / 1000000) * daily_rate_ppm + ((debt % 1000000) * daily_rate_ppm) / 1000000
+             FROM loans WHERE status = 'open' AND start_day <= @day AND created_at < @end
+             ON CONFLICT DO NOTHING`,
+  accrue: `UPDATE loans SET interest = interest + li.amount, debt = debt + li.amount
+           FROM loan_interest li WHERE li.day = @day AND li.loan_id = loans.id AND loans.status = 'open'`,
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+const planWire = (p: PlanRow): LoanPlan => ({ id: Number(p.id), ltv: ppmPercent(p.ltv_ppm), daily_rate: ppmPercent(p.daily_rate_ppm), max_days: Number(p.max_days) })
+
+const loanWire = (l: LoanRow): Loan => ({
+  id: Number(l.id),
+  plan_id: Number(l.plan_id),
+  node_order_id: Number(l.node_id),
+  status: l.status,
+  principal: formatMoney(l.principal),
+  interest: formatMoney(l.interest),
+  repaid: formatMoney(l.repaid),
+  debt: formatMoney(l.debt),
+  daily_rate: ppmPercent(l.daily_rate_ppm),
+  created_at: Number(l.created_at),
+  due_at: dayStart(Number(l.due_day)),
+  repaid_at: l.repaid_at === null ? null : Number(l.repaid_at),
+})
+
+function amountOf(text: string): bigint {
+  const a = parseMoney(text)
+  if (a === null) throw badRequest('errors.amountInvalid')
+  if (a <= 0n) throw badRequest('errors.amountZero')
+  return a
+}
+
+export type LendingService = ReturnType<typeof createLendingService>
+
+export function createLendingService(ctx: Ctx) {
+  const s = () => stmts(ctx)
+
+  function info(userId: number): LendingInfo {
+    const plans = s().plans.all() as PlanRow[]
+    const nodes = s().nodes.all(userId) as { id: bigint; amount: bigint; type: 'elite' | 'core' | 'genesis' }[]
+    const loans = s().loans.all(userId) as LoanRow[]
+    const debt = loans.filter((l) => l.status === 'open').reduce((a, l) => a + l.debt, 0n)
+    return {
+      collateral: nodes.map((n) => {
+        const owed = (s().nodeDebt.get(n.id) as { debt: bigint }).debt
+        return {
+          node_order_id: Number(n.id),
+          type: n.type,
+          stake: formatMoney(n.amount),
+          debt: formatMoney(owed),
+          capacity: plans.map((p) => ({ plan_id: Number(p.id), amount: formatMoney(borrowable(n.amount, p.ltv_ppm, owed)) })),
+        }
+      }),
+      loans: loans.map(loanWire),
+      debt: formatMoney(debt),
+      balance: formatMoney(ledger.balance(ctx.sqlite, ledger.fund(userId), 'USDT').available),
+    }
+  }
+
+  return {
+    list: (): LoanPlan[] => (s().plans.all() as PlanRow[]).map(planWire),
+    info,
+
+    async borrow(userId: number, body: BorrowBody): Promise<Loan> {
+      const amount = amountOf(body.amount)
+      const id = await ctx.commits.submit(() => {
+        const plan = s().plan.get(body.plan_id) as PlanRow | undefined
+        if (!plan) throw notFound('errors.loanPlanNotFound')
+        const node = s().node.get(body.node_order_id) as { id: bigint; user_id: bigint; amount: bigint; status: string } | undefined
+        // Another user's node is as unknown as one that does not exist.
+        if (!node || Number(node.user_id) !== userId) throw notFound('errors.nodeOrderNotFound')
+        if (node.status !== 'active') throw conflict('errors.loanNodeNotActive')
+        const owed = (s().nodeDebt.get(node.id) as { debt: bigint }).debt
+        const left = borrowable(node.amount, plan.ltv_ppm, owed)
+        if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })
+        if (ledger.balance(ctx.sqlite, ledger.LOANS, 'USDT').available < amount) throw conflict('errors.loanFundsShort')
+        const now = ctx.now()
+        const today = dayOf(now)
+        const loanId = Number(
+          s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, today + 1, today + 1 + Number(plan.max_days), now).lastInsertRowid,
+        )
+        ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
+        return loanId
+      })
+      return loanWire(s().loan.get(id) as LoanRow)
+    },
+
+    async repay(userId: number, body: RepayBody): Promise<Loan> {
+      const amount = amountOf(body.amount)
+      await ctx.commits.submit(() => {
+        const l = s().loan.get(body.loan_id) as LoanRow | undefined
+        if (!l || Number(l.user_id) !== userId) throw notFound('errors.loanNotFound')
+        if (l.status !== 'open') throw conflict('errors.loanRepaid')
+        if (amount > l.debt) throw badRequest('errors.repayAboveDebt', { debt: formatMoney(l.debt) })
+        const has = ledger.balance(ctx.sqlite, ledger.fund(userId), 'USDT').available
+        if (has < amount) throw badRequest('errors.amountAboveAvailable', { available: formatMoney(has), asset: 'USDT' })
+        const now = ctx.now()
+        // The ref carries what was repaid before: each repayment of a loan is its own posting.
+        ledger.transfer(ctx.sqlite, { ref: `loan:${l.id}:repay:${l.repaid}`, reason: 'loan_repay', userId, from: ledger.fund(userId), to: ledger.LOANS, asset: 'USDT', amount, at: now, meta: { loan: l.id } })
+        s().repay.run({ amount, at: now, id: l.id })
+      })
+      return loanWire(s().loan.get(body.loan_id) as LoanRow)
+    },
+  }
+}
+
+/** A settled day's interest on every open loan (from the day after borrowing), once per (loan, day). */
+export function accrueInterest(ctx: Pick<Ctx, 'sqlite'>, day: number): void {
+  const s = stmts(ctx)
+  s.interest.run({ day, end: dayStart(day + 1) })
+  s.accrue.run({ day })
+}
+
+export function registerLendingSteps(ctx: Pick<Ctx, 'sqlite'>): void {
+  // Before the node steps' stake return reads the open loans (registration order is run order).
+  onSettle(ctx, { name: 'loan-interest', run: (c, day) => accrueInterest(c, day) })
+}

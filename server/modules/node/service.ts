@@ -1,0 +1,301 @@
+// Super Miner nodes (SPEC §1, §3 Node; issue 11 part 4; DESIGN §10, §11).
+//
+//   buy       an order to pay (type 'node', USDT, the stake) and a pending node_orders row, with the
+//             tier's seat taken by one guarded decrement in the same transaction (never oversold; an
+//             unpaid order cancelled or expired gives it back: seats.ts, called by the orders service).
+//             The per-user limit counts the caller's pending (open) and active (paid) nodes of the tier.
+//   paid      (fulfilNode, in the payment's transaction) the payment went to the treasury; the stake
+//             moves from there into the buyer's own fund USDT account, frozen (the audit's holder is
+//             frozen.ts), and the grants take effect: users.level = max(level, level_id); a position of
+//             kind 'node' mining NADI at machine_rate of the node's power a day for `days` days from
+//             tomorrow; the airdrop multiplier and advanced-agent flag recorded on the node (the airdrop
+//             job reads the largest multiplier among a user's active nodes); the fee share below.
+//   settle    two settlement steps a day: the node holders' share of the day's withdraw fees
+//             (NADI_NODE_FEE_POOL_PPM of them, split by withdraw_rate, floors to dust), and the stake of
+//             every node whose term ended unfrozen — skipped while a loan against it is open.
+//
+// Node dividends (SPEC §1) are that fee-pool share: the platform's only recurring income a node holds
+// a claim on. The level stays after the stake is returned (SPEC names no loss of it).
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { MyNode, NodeConfig, NodeTier, NodeType } from '../../../contract/node.ts'
+import type { PayOrder } from '../../../contract/orders.ts'
+import type { Ctx } from '../../context.ts'
+import { atomically, preparedOnce } from '../../db/index.ts'
+import { conflict, notFound } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { createPayOrder, type OrdersService } from '../orders/service.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { onSettle } from '../settlement/service.ts'
+import { addPerformance } from '../user/performance.ts'
+import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
+import { daysLeft, feePool, ppmPercent, splitFees } from './rules.ts'
+
+export interface TierRow {
+  id: bigint
+  type: NodeType
+  seats_total: bigint
+  seats_left: bigint
+  limit_num: bigint
+  amount: bigint
+  days: bigint
+  power: bigint
+  level_id: bigint
+  withdraw_rate_ppm: bigint
+  machine_rate_ppm: bigint
+  airdrop_multiplier: bigint
+  advanced_agent: bigint
+  active: bigint
+}
+
+export interface NodeRow {
+  id: bigint
+  user_id: bigint
+  tier_id: bigint
+  order_id: bigint
+  status: MyNode['status']
+  amount: bigint
+  days: bigint
+  power: bigint
+  level_id: bigint
+  withdraw_rate_ppm: bigint
+  machine_rate_ppm: bigint
+  airdrop_multiplier: bigint
+  advanced_agent: bigint
+  position_id: bigint | null
+  start_day: bigint | null
+  end_day: bigint | null
+  created_at: bigint
+  paid_at: bigint | null
+  returned_at: bigint | null
+}
+
+const SQL = {
+  tiers: 'SELECT * FROM node_tiers WHERE active = 1 ORDER BY sort, id',
+  tier: 'SELECT * FROM node_tiers WHERE id = ?',
+  held: "SELECT tier_id, count(*) AS n FROM node_orders WHERE user_id = ? AND status IN ('pending', 'active') GROUP BY tier_id",
+  heldOf: "SELECT count(*) AS n FROM node_orders WHERE user_id = ? AND tier_id = ? AND status IN ('pending', 'active')",
+  takeSeat: 'UPDATE node_tiers SET seats_left = seats_left - 1 WHERE id = ? AND active = 1 AND seats_left > 0',
+  insert: `INSERT INTO node_orders (user_id, tier_id, order_id, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, airdrop_multiplier, advanced_agent, created_at)
+           VALUES (@user, @tier, @order, @amount, @days, @power, @level, @wr, @mr, @air, @agent, @at)`,
+  byOrder: 'SELECT * FROM node_orders WHERE order_id = ?',
+  order: 'SELECT id, user_id, type, state, total FROM pay_orders WHERE id = ?',
+  position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
+             VALUES (?, 'node', 'NADI', ?, ?, 1, NULL, ?, ?, ?, ?)`,
+  activate: "UPDATE node_orders SET status = 'active', position_id = ?, start_day = ?, end_day = ?, paid_at = ? WHERE id = ? AND status = 'pending'",
+  level: 'UPDATE users SET level = max(level, ?) WHERE id = ?',
+  done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
+  mine: `SELECT n.*, o.order_no, t.type, coalesce(p.paid, 0) AS mined,
+                (SELECT coalesce(sum(amount), 0) FROM node_fee_shares f WHERE f.node_id = n.id) AS fee_share,
+                (SELECT coalesce(sum(debt), 0) FROM loans l WHERE l.node_id = n.id AND l.status = 'open') AS loan_debt
+         FROM node_orders n JOIN pay_orders o ON o.id = n.order_id JOIN node_tiers t ON t.id = n.tier_id
+         LEFT JOIN positions p ON p.id = n.position_id
+         WHERE n.user_id = @user AND (@tier IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
+         ORDER BY n.id DESC LIMIT @limit OFFSET @offset`,
+  mineCount: "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (@tier IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
+  // The fee split: the day's confirmed withdrawals' fees (the fees account received them that day).
+  dayFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
+  holders: "SELECT id, user_id, withdraw_rate_ppm FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id",
+  share: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
+  feeDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
+  // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
+  due: `SELECT id, user_id, amount FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
+          AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
+  returned: "UPDATE node_orders SET status = 'returned', returned_at = ? WHERE id = ? AND status = 'active'",
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+const tierWire = (t: TierRow, held: number): NodeTier => ({
+  id: Number(t.id),
+  type: t.type,
+  total: Number(t.seats_total),
+  seats_left: Number(t.seats_left),
+  limit_num: Number(t.limit_num),
+  held,
+  amount: formatMoney(t.amount),
+  days: Number(t.days),
+  power: formatMoney(t.power),
+  level_id: Number(t.level_id),
+  withdraw_rate: ppmPercent(t.withdraw_rate_ppm),
+  machine_rate: ppmPercent(t.machine_rate_ppm),
+  airdrop_multiplier: Number(t.airdrop_multiplier),
+  advanced_agent: t.advanced_agent === 1n,
+})
+
+type MineRow = NodeRow & { order_no: string; type: NodeType; mined: bigint; fee_share: bigint; loan_debt: bigint }
+
+export function nodeWire(r: MineRow, today: number): MyNode {
+  const paid = r.status === 'active' || r.status === 'returned'
+  return {
+    id: Number(r.id),
+    tier_id: Number(r.tier_id),
+    type: r.type,
+    order_id: Number(r.order_id),
+    order_no: r.order_no,
+    status: r.status,
+    amount: formatMoney(r.amount),
+    days: Number(r.days),
+    days_left: r.status === 'active' ? daysLeft(r.end_day === null ? null : Number(r.end_day), today, Number(r.days)) : r.status === 'pending' ? Number(r.days) : 0,
+    power: formatMoney(r.power),
+    level_id: Number(r.level_id),
+    withdraw_rate: ppmPercent(r.withdraw_rate_ppm),
+    machine_rate: ppmPercent(r.machine_rate_ppm),
+    airdrop_multiplier: Number(r.airdrop_multiplier),
+    advanced_agent: r.advanced_agent === 1n,
+    mined: formatMoney(r.mined),
+    fee_share: formatMoney(r.fee_share),
+    loan_debt: formatMoney(r.loan_debt),
+    start_at: paid && r.start_day !== null ? dayStart(Number(r.start_day)) : null,
+    end_at: paid && r.end_day !== null ? dayStart(Number(r.end_day)) : null,
+    created_at: Number(r.created_at),
+    paid_at: r.paid_at === null ? null : Number(r.paid_at),
+    returned_at: r.returned_at === null ? null : Number(r.returned_at),
+  }
+}
+
+export type NodeService = ReturnType<typeof createNodeService>
+
+export function createNodeService(ctx: Ctx, orders: OrdersService) {
+  const s = () => stmts(ctx)
+  return {
+    config(userId: number): NodeConfig {
+      const held = new Map((s().held.all(userId) as { tier_id: bigint; n: bigint }[]).map((r) => [r.tier_id, Number(r.n)]))
+      const tiers = (s().tiers.all() as TierRow[]).map((t) => tierWire(t, held.get(t.id) ?? 0))
+      return { tiers, fee_pool_share: ppmPercent(ctx.config.node.feePoolPpm) }
+    },
+
+    /** An order to pay for one node of a tier; refused beyond the seats or the caller's limit. */
+    async buy(userId: number, lang: LangCode, tierId: number): Promise<PayOrder> {
+      const id = await ctx.commits.submit(() => {
+        const t = s().tier.get(tierId) as TierRow | undefined
+        if (!t || t.active !== 1n) throw notFound('errors.nodeNotFound')
+        const held = Number((s().heldOf.get(userId, tierId) as { n: bigint }).n)
+        if (held >= Number(t.limit_num)) throw conflict('errors.nodeLimit', { limit: Number(t.limit_num) })
+        // The guard is the statement: two buyers of the last seat cannot both take it.
+        if (s().takeSeat.run(tierId).changes !== 1) throw conflict('errors.nodeSoldOut')
+        const orderId = createPayOrder(ctx, { userId, type: 'node', asset: 'USDT', total: t.amount })
+        s().insert.run({
+          user: userId,
+          tier: tierId,
+          order: orderId,
+          amount: t.amount,
+          days: t.days,
+          power: t.power,
+          level: t.level_id,
+          wr: t.withdraw_rate_ppm,
+          mr: t.machine_rate_ppm,
+          air: t.airdrop_multiplier,
+          agent: t.advanced_agent,
+          at: ctx.now(),
+        })
+        return orderId
+      })
+      return orders.detail(userId, lang, id)
+    },
+
+    getOrder(userId: number, page: number, pageSize: number, tierId: number | undefined): PagedList<MyNode> {
+      const tier = tierId ?? null
+      const total = Number((s().mineCount.get({ user: userId, tier }) as { n: bigint }).n)
+      const rows = s().mine.all({ user: userId, tier, limit: pageSize, offset: (page - 1) * pageSize }) as MineRow[]
+      const today = dayOf(ctx.now())
+      return { total, list: rows.map((r) => nodeWire(r, today)) }
+    },
+  }
+}
+
+/**
+ * Runs inside the payment's transaction when an order is paid; acts only on a node's order. The
+ * stake the payment put in the treasury moves to the buyer's fund account, frozen, and the grants
+ * take effect.
+ */
+export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: number): void {
+  const s = stmts(ctx)
+  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string; state: string; total: bigint } | undefined
+  if (!o || o.type !== 'node' || o.state !== 'open') return
+  const n = s.byOrder.get(orderId) as NodeRow | undefined
+  if (!n || n.status !== 'pending') return
+  ledger.post(ctx.sqlite, {
+    ref: `node:${n.id}:stake`,
+    reason: 'node_stake',
+    userId: n.user_id,
+    moves: [{ from: ledger.TREASURY, to: ledger.fund(n.user_id), asset: 'USDT', amount: n.amount, toBucket: 'frozen' }],
+    at: paidAt,
+    meta: { node: n.id, order: o.id },
+  })
+  const start = dayOf(paidAt) + 1
+  const end = start + Number(n.days)
+  const position = Number(s.position.run(n.user_id, n.power, n.machine_rate_ppm, start, end, `node:${n.id}`, paidAt).lastInsertRowid)
+  s.activate.run(position, start, end, paidAt, n.id)
+  s.level.run(n.level_id, n.user_id)
+  s.done.run(paidAt, paidAt, o.id)
+  addPerformance(ctx.sqlite, n.user_id, n.amount)
+}
+
+/** The node holders' share of a day's withdraw fees: from the fees account, floors to dust. */
+export function splitDayFees(ctx: Pick<Ctx, 'sqlite'>, poolPpm: bigint, day: number, at: number): void {
+  const s = stmts(ctx)
+  const holders = s.holders.all({ day }) as { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint }[]
+  if (holders.length === 0) return
+  for (const { asset, fees } of s.dayFees.all(dayStart(day), dayStart(day + 1)) as { asset: string; fees: bigint }[]) {
+    // Never more than the fees account holds (an operator may have moved fees out meanwhile).
+    const held = ledger.balance(ctx.sqlite, ledger.FEES, asset).available
+    const pool = feePool(fees < held ? fees : held, poolPpm)
+    if (pool <= 0n) continue
+    const { shares, dust } = splitFees(
+      pool,
+      holders.map((h) => h.withdraw_rate_ppm),
+    )
+    const perUser = new Map<bigint, bigint>()
+    holders.forEach((h, i) => {
+      s.share.run(h.id, day, asset, shares[i]!)
+      if (shares[i]! > 0n) perUser.set(h.user_id, (perUser.get(h.user_id) ?? 0n) + shares[i]!)
+    })
+    for (const [user, amount] of perUser) {
+      ledger.transfer(ctx.sqlite, { ref: `node:fees:${day}:${asset}:${user}`, reason: 'node_fee_share', userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
+    }
+    if (dust > 0n) ledger.transfer(ctx.sqlite, { ref: `node:fees:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
+    s.feeDay.run(day, asset, fees, pool, pool - dust, dust)
+  }
+}
+
+/** Stakes whose term ended come back (unfrozen), unless a loan against the node is open. */
+export function returnStakes(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
+  const s = stmts(ctx)
+  let n = 0
+  for (const r of s.due.all({ day }) as { id: bigint; user_id: bigint; amount: bigint }[]) {
+    if (s.returned.run(at, r.id).changes !== 1) continue
+    ledger.unfreeze(ctx.sqlite, { ref: `node:${r.id}:return`, reason: 'node_stake_return', userId: r.user_id, account: ledger.fund(r.user_id), asset: 'USDT', amount: r.amount, at, meta: { node: r.id } })
+    n++
+  }
+  return n
+}
+
+/** The node steps of every settled day: the fee split first (the term's last day still shares), then the stakes. */
+export function registerNodeSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
+  onSettle(ctx, { name: 'node-fees', run: (c, day, at) => splitDayFees(c, ctx.config.node.feePoolPpm, day, at) })
+  onSettle(ctx, { name: 'node-stakes', run: (c, day, at) => void returnStakes(c, day, at) })
+}
+
+const DEMO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demoNodes.json')
+
+/**
+ * Demo mode only: the demo tiers and loan plans into empty tables, and the loans account funded with
+ * USDT from chain custody (NADI_DEMO_LOAN_FUND) so demo users can borrow.
+ */
+export async function seedDemoNodes(ctx: Ctx): Promise<void> {
+  const now = ctx.now()
+  await atomically(ctx, () => {
+    if (!ctx.sqlite.prepare('SELECT 1 FROM node_tiers LIMIT 1').get()) {
+      loadNodeFile(ctx.sqlite, checkNodeFile(JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8'))), now)
+    }
+    const amount = ctx.config.node.demoLoanFund
+    if (amount > 0n && !ledger.findPosting(ctx.sqlite, 'demo:loans:USDT')) {
+      ledger.transfer(ctx.sqlite, { ref: 'demo:loans:USDT', reason: 'loan_fund', userId: null, from: ledger.custody('bsc'), to: ledger.LOANS, asset: 'USDT', amount, at: now })
+    }
+  })
+}

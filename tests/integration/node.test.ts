@@ -1,0 +1,198 @@
+// Super Miner nodes over HTTP (issue 11 part 4): the demo tiers, a core node bought and paid (level
+// T2, the stake frozen in the fund account), seats never oversold and given back when an unpaid order
+// ends, the per-user limit, the settlement paying the node's mining and its share of the day's
+// withdraw fees, and the stake returned after its days. The ledger audit passes after each test.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseUnits } from 'ethers'
+import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import type { PagedList } from '../../contract/envelope.ts'
+import type { MyNode, NodeConfig, NodeTier } from '../../contract/node.ts'
+import type { PayOrder } from '../../contract/orders.ts'
+import type { UserInfo } from '../../contract/user.ts'
+import { translate } from '../../server/i18n.ts'
+import { DUST, FEES, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { expireOrders } from '../../server/modules/orders/service.ts'
+import { settleDue } from '../../server/modules/settlement/service.ts'
+import { dayOf } from '../../server/modules/release/schedule.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } })
+const API = '/api/v1'
+const DAY = 86_400_000
+const units = (n: string) => parseUnits(n, 8)
+const live: TestServer[] = []
+afterEach(() => {
+  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
+})
+async function boot() {
+  const s = await start()
+  live.push(s)
+  return s
+}
+let refs = 0
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sqlite, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
+const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`${API}/${path}`, { token: who.token, lang: 'EN' })
+const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
+const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT')
+const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI').available
+
+async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {
+  const r = await get<NodeConfig>(s, who, 'node/config')
+  expect(r.statusCode).toBe(200)
+  return r.body_.data.tiers.find((t) => t.type === type)!
+}
+
+async function buyAndPay(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<PayOrder> {
+  const t = await tier(s, who, type)
+  const order = await post<PayOrder>(s, who, 'node/buy', { node_id: t.id })
+  expect(order.statusCode).toBe(200)
+  const paid = await post<PayOrder>(s, who, 'orders/payByBalance', { id: order.body_.data.id })
+  expect(paid.statusCode).toBe(200)
+  return paid.body_.data
+}
+
+/** A NADI withdrawal confirmed at `at` whose fee went to the fees account, as the withdraw job leaves it. */
+function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: number) {
+  const id = s.ctx.sqlite
+    .prepare(
+      `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
+       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
+    )
+    .run(userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at).lastInsertRowid
+  transfer(s.ctx.sqlite, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
+}
+
+describe('node tiers', () => {
+  it('node/config gives the elite, core and genesis tiers with seats, limit, stake, days, power, level and rates', async () => {
+    const s = await boot()
+    const me = await s.signIn()
+    const c = (await get<NodeConfig>(s, me, 'node/config')).body_.data
+    expect(c.tiers.map((t) => t.type)).toEqual(['elite', 'core', 'genesis'])
+    expect(c.tiers.map((t) => [t.amount, t.level_id])).toEqual([
+      ['1000', 1],
+      ['5000', 2],
+      ['20000', 3],
+    ])
+    const core = c.tiers[1]!
+    expect(core).toMatchObject({ total: 300, seats_left: 300, limit_num: 3, held: 0, days: 270, power: '6000', machine_rate: '0.4', withdraw_rate: '6', airdrop_multiplier: 2, advanced_agent: true })
+    expect(c.fee_pool_share).toBe('50')
+    expect((await s.get(`${API}/node/config`)).statusCode).toBe(401)
+  })
+})
+
+describe('buying a node', () => {
+  it('a core node paid from balance: level T2, the stake frozen in the fund account, the grants recorded, the seat taken', async () => {
+    const s = await boot()
+    const me = await s.signIn()
+    credit(s, me.userId, 'USDT', '6000')
+    expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(0)
+    const order = await buyAndPay(s, me, 'core')
+    expect(order).toMatchObject({ type: 'node', asset: 'USDT', total: '5000', status: 'completed' })
+    expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(2)
+    expect(usdt(s, me.userId)).toEqual({ available: units('1000'), frozen: units('5000') })
+    const core = await tier(s, me, 'core')
+    expect(core).toMatchObject({ seats_left: 299, held: 1 })
+    const mine = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { page: 1 })).body_.data
+    expect(mine.total).toBe(1)
+    expect(mine.list[0]).toMatchObject({ type: 'core', status: 'active', amount: '5000', days: 270, days_left: 271, level_id: 2, advanced_agent: true, airdrop_multiplier: 2, mined: '0', fee_share: '0', loan_debt: '0' })
+    expect(mine.list[0]!.order_no).toBe(order.order_no)
+    // A later elite node does not lower the level.
+    credit(s, me.userId, 'USDT', '1000')
+    await buyAndPay(s, me, 'elite')
+    expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(2)
+    // One tier's nodes only.
+    const onlyCore = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { tier_id: core.id })).body_.data
+    expect(onlyCore.list.map((n) => n.type)).toEqual(['core'])
+    // The user's performance counts the stake, as any paid order's value.
+    expect(s.count('SELECT me_performance FROM users WHERE id = ?', me.userId)).toBe(Number(units('6000')))
+  })
+
+  it('the per-user limit counts open and paid orders; a cancelled one frees its place and its seat', async () => {
+    const s = await boot()
+    const me = await s.signIn()
+    const core = await tier(s, me, 'core')
+    credit(s, me.userId, 'USDT', '5000')
+    await buyAndPay(s, me, 'core')
+    const open = [await post<PayOrder>(s, me, 'node/buy', { node_id: core.id }), await post<PayOrder>(s, me, 'node/buy', { node_id: core.id })]
+    for (const o of open) expect(o.statusCode).toBe(200)
+    expect((await tier(s, me, 'core')).seats_left).toBe(297)
+    const refused = await post(s, me, 'node/buy', { node_id: core.id })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.body_.msg).toBe(msg('errors.nodeLimit', { limit: 3 }))
+    expect((await tier(s, me, 'core')).seats_left).toBe(297)
+    expect(s.count("SELECT count(*) FROM pay_orders WHERE type = 'node'")).toBe(3)
+    expect((await post<PayOrder>(s, me, 'orders/cancel', { id: open[0]!.body_.data.id })).body_.data.status).toBe('cancelled')
+    expect((await tier(s, me, 'core')).seats_left).toBe(298)
+    expect((await post(s, me, 'node/buy', { node_id: core.id })).statusCode).toBe(200)
+    // Unknown tier and bad input change nothing.
+    expect((await post(s, me, 'node/buy', { node_id: 999 })).statusCode).toBe(404)
+    expect((await post(s, me, 'node/buy', { node_id: core.id, extra: 1 })).statusCode).toBe(400)
+    expect((await post(s, me, 'node/buy', { node_id: 'x' })).statusCode).toBe(400)
+    expect((await tier(s, me, 'core')).seats_left).toBe(297)
+  })
+
+  it('seats never oversell: the last seat goes to one buyer, and comes back when the unpaid order expires', async () => {
+    const s = await boot()
+    const [a, b] = [await s.signIn(), await s.signIn()]
+    s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_total = 1, seats_left = 1 WHERE type = 'genesis'").run()
+    const genesis = await tier(s, a, 'genesis')
+    const both = await Promise.all([post(s, a, 'node/buy', { node_id: genesis.id }), post(s, b, 'node/buy', { node_id: genesis.id })])
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    expect(both.find((r) => r.statusCode === 409)!.body_.msg).toBe(msg('errors.nodeSoldOut'))
+    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(0)
+    s.clock.advance(s.config.orders.payWithinMs + 1000)
+    expect(await expireOrders(s.ctx)).toBe(1)
+    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(1)
+    expect(s.count("SELECT count(*) FROM node_orders WHERE status = 'cancelled'")).toBe(1)
+  })
+})
+
+describe('the settlement and nodes', () => {
+  it('pays the node mining and its share of the day’s withdraw fees, then returns the stake after its days', async () => {
+    const s = await boot()
+    const [a, b, other] = [await s.signIn(), await s.signIn(), await s.signIn()]
+    credit(s, a.userId, 'USDT', '5000')
+    credit(s, b.userId, 'USDT', '1000')
+    await buyAndPay(s, a, 'core') // power 6000, 0.4 %/day → 24 NADI; fee weight 6 %
+    await buyAndPay(s, b, 'elite') // power 1000, 0.3 %/day → 3 NADI; fee weight 1 %
+    // Nothing earns on the day of payment: the first day settled is the next.
+    const d0 = dayOf(s.clock.now())
+    // The next day: the nodes mine, and a 10 NADI withdrawal fee is taken.
+    s.clock.advance(DAY)
+    confirmedWithdrawal(s, other.userId, '10', s.clock.now())
+    s.clock.advance(DAY)
+    const days = await settleDue(s.ctx)
+    expect(days.map((d) => d.day)).toEqual([d0 + 1])
+    // Pool 5 NADI (50 %) split 6 : 1 → 4.28571428 and 0.71428571, one unit of dust.
+    expect(nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
+    expect(nadi(s, b.userId)).toBe(units('3') + units('0.71428571'))
+    expect(balance(s.ctx.sqlite, DUST, 'NADI').available).toBeGreaterThanOrEqual(1n)
+    expect(s.count('SELECT dust FROM node_fee_days WHERE day = ?', d0 + 1)).toBe(1)
+    expect(balance(s.ctx.sqlite, FEES, 'NADI').available).toBe(units('5'))
+    const mine = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
+    expect(mine).toMatchObject({ mined: '24', fee_share: '4.28571428', days_left: 269 })
+    // A second pass pays nothing more.
+    expect(await settleDue(s.ctx)).toEqual([])
+    expect(nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
+
+    // 270 days of mining from the day after payment; the stake comes back with the last one.
+    s.clock.advance(268 * DAY)
+    await settleDue(s.ctx)
+    expect(usdt(s, a.userId).frozen).toBe(units('5000'))
+    s.clock.advance(DAY)
+    await settleDue(s.ctx)
+    expect(usdt(s, a.userId)).toEqual({ available: units('5000'), frozen: 0n })
+    const back = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
+    expect(back).toMatchObject({ status: 'returned', days_left: 0, mined: String(24 * 270) })
+    expect(back.returned_at).not.toBeNull()
+    // The elite node (180 days) came back earlier; the level stays.
+    expect(usdt(s, b.userId)).toEqual({ available: units('1000'), frozen: 0n })
+    expect((await get<UserInfo>(s, a, 'user/info')).body_.data.level).toBe(2)
+    s.clock.advance(DAY)
+    await settleDue(s.ctx)
+    expect(nadi(s, a.userId)).toBe(units(String(24 * 270)) + units('4.28571428'))
+  })
+})
