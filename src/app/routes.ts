@@ -72,6 +72,9 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/mall/orderDetail', auth: true, ...screen(() => import('../features/shopOrders/MallOrderDetailScreen.tsx')) },
   { pattern: '/shop/orderRelease', auth: true, ...screen(() => import('../features/release/OrderReleaseScreen.tsx')) },
   { pattern: '/car/carRelease', auth: true, ...screen(() => import('../features/release/CarReleaseScreen.tsx')) },
+  { pattern: '/pledge', auth: true, ...screen(() => import('../features/pledge/PledgeScreen.tsx')) },
+  { pattern: '/pledge/detail/:id', auth: true, ...screen(() => import('../features/pledge/PledgeDetailScreen.tsx')) },
+  { pattern: '/pledge/releaseLog/:id', auth: true, ...screen(() => import('../features/pledge/ReleaseLogScreen.tsx')) },
   { pattern: '/ming', auth: true, ...screen(() => import('../features/mining/MiningScreen.tsx')) },
 ]
 

@@ -12,6 +12,7 @@ import { custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
 import { shipOrder } from '../../server/modules/preOrder/service.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
+import { checkPledgeFile, loadPledgeProducts } from '../../server/modules/pledge/productFile.ts'
 import { QUANTITY_MAX, REMARK_MAX } from '../../contract/preOrder.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { signInThroughInvite } from './support/flows.ts'
@@ -93,6 +94,16 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
   await shipOrder(app.ctx, paidOrder.gold!, long(40, 'Kerry'), long(40, 'KR0123456789'))
   await releaseDue({ ...app.ctx, now: () => Date.now() + 86_400_000 })
 
+  // Savings: a product with the longest unbroken name and a huge capacity, pledged with many digits.
+  const pledgeName = long(60, 'Hochzinssparplanfestgeld')
+  loadPledgeProducts(
+    app.ctx.sqlite,
+    checkPledgeFile({ products: [{ slug: 'layout-long', name: Object.fromEntries(['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS'].map((l) => [l, pledgeName])), day: 3650, min_pledge: '0.00000001', day_rate: '99.9999', month_rate: '100', total_pledge: '90000000000.99999999', power_pool: '90000000000.99999999' }] }),
+    Date.now(),
+  )
+  const pledgeProduct = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'layout-long'").get() as { id: bigint }).id)
+  const pledged = await call<{ id: number }>('pledge/pledge', { product_id: pledgeProduct, amount: '12345678.12345678', mode: 'month' })
+
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {
     '/notice/detail/:id': `/notice/detail/${noticeId}`,
@@ -100,6 +111,8 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     '/mall/orderDetail': `/mall/orderDetail?id=${paidOrder.gold}`,
     '/shop/detail/:id': `/shop/detail/${goodsId.machine}`,
     '/mall/detail/:id': `/mall/detail/${goodsId.gold}`,
+    '/pledge/detail/:id': `/pledge/detail/${pledgeProduct}`,
+    '/pledge/releaseLog/:id': `/pledge/releaseLog/${pledged.id}`,
     // The confirm screens with the most units, the long default address preselected.
     '/shop/orderConfirm': `/shop/orderConfirm?goods=${goodsId.machine}&spec=${specId.machine}&qty=${QUANTITY_MAX}`,
     '/mall/orderConfirm': `/mall/orderConfirm?goods=${goodsId.gold}&spec=${specId.gold}&qty=${QUANTITY_MAX}`,

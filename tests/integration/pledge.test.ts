@@ -79,6 +79,7 @@ describe('products', () => {
     credit(s, u.userId, '1000')
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '0', month_rate: '5', total_pledge: '100' }] })).toThrow(PledgeFileInvalid)
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '100', day_rate: '1', month_rate: '0', total_pledge: '10' }] })).toThrow(/below min_pledge/)
+    expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '1', month_rate: '0', total_pledge: '99999999999' }] })).toThrow(/at most/)
     expect(await post(s, u, { product_id: bySlug(s, 'savings-30'), amount: '300', mode: 'day' })).toMatchObject({ statusCode: 200 })
     const edited = { slug: 'savings-30', name: names('Thirty'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3.2', total_pledge: '200' }
     expect(() => load(s, [edited])).toThrow(/below what is pledged/)

@@ -7,9 +7,10 @@ import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
 import { Money } from '../../../contract/envelope.ts'
-import { parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { percentToPpm } from '../../../contract/pledgeRules.ts'
 import { transaction } from '../../db/index.ts'
+import { INT64_MAX } from '../../ledger/index.ts'
 
 const Names = Type.Object(Object.fromEntries(LANG_CODES.map((l) => [l, Type.String({ minLength: 1, maxLength: 60 })])) as Record<(typeof LANG_CODES)[number], ReturnType<typeof Type.String>>, {
   additionalProperties: false,
@@ -58,6 +59,8 @@ export function checkPledgeFile(json: unknown): PledgeProductFile {
     const total = parseMoney(p.total_pledge) ?? 0n
     if (min <= 0n) throw new PledgeFileInvalid(`${at}: min_pledge must be above 0`)
     if (total < min) throw new PledgeFileInvalid(`${at}: total_pledge is below min_pledge`)
+    // Amounts are stored as 64-bit integers of 1e-8 units: ~92 billion NADI at most.
+    if (total > INT64_MAX || (parseMoney(p.power_pool ?? '0') ?? 0n) > INT64_MAX) throw new PledgeFileInvalid(`${at}: total_pledge and power_pool are at most ${formatMoney(INT64_MAX)}`)
   }
   return file
 }
