@@ -5,8 +5,6 @@ import { LANG_TAG } from '../../../../contract/constants.ts'
 import type { Device } from '../../../../contract/device.ts'
 import { CODE_INPUT_MAX } from '../../../../contract/deviceRules.ts'
 import { online } from '../../../api/online.ts'
-import { account } from '../../../api/session.ts'
-import { useOutbox } from '../../../data/useOutbox.ts'
 import { lang, useT } from '../../../i18n/index.ts'
 import { formatDate, formatDateTime } from '../../../lib/format.ts'
 import { Freshness } from '../../../ui/Freshness.tsx'
@@ -14,7 +12,7 @@ import { Sheet } from '../../../ui/Sheet.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../../ui/States.tsx'
 import { toast } from '../../../ui/toast.ts'
 import { showAmount, units } from '../../wallet/amount.ts'
-import { ACTIVATE_ACTION, badgeOf, codeLooksRight, queuedActivations, type DeviceBadge, type QueuedActivation } from './activate.ts'
+import { badgeOf, codeLooksRight, queuedActivations, type DeviceBadge, type QueuedActivation, type QueuedItem } from './activate.ts'
 import { useActivateDevice, useCancelQueuedActivation } from './mutations.ts'
 import { deviceQueries } from './queries.ts'
 
@@ -149,13 +147,15 @@ function DeviceCard({ device, queued, onActivate }: { device: Device; queued: Qu
 /**
  * "My machines" on /ming (SPEC §2, §4): the caller's devices with picture, specification, power and
  * status, and the activation sheet. Shown from the saved cache at once (offline too) with when it is
- * from; an activation made offline waits in the outbox, shown on its card.
+ * from; an activation made offline waits in the outbox, shown on its card. `queue` is the outbox's
+ * activations — the route's screen reads it, `useOutbox(account.value, ACTIVATE_ACTION)`, because the
+ * Dexie live query may only be imported by a lazy screen (tests/unit/data/boundary.test.ts).
  */
-export function MachinesPanel() {
+export function MachinesPanel({ queue: items }: { queue: readonly QueuedItem[] }) {
   useSignals()
   const t = useT()
   const q = useQuery(deviceQueries.list())
-  const queue = queuedActivations(useOutbox(account.value, ACTIVATE_ACTION))
+  const queue = queuedActivations(items)
   const [activating, setActivating] = useState<Device | null>(null)
   const list = q.data?.list
   return (

@@ -73,8 +73,17 @@ export interface QueuedActivation {
   error?: string | undefined
 }
 
+/** An outbox item as the screen reads it (src/data/useOutbox.ts). */
+export interface QueuedItem {
+  id: number
+  action: string
+  payload: unknown
+  state: QueuedActivation['state']
+  error?: string | undefined
+}
+
 /** Activations still in the outbox, by device id (the newest wins). */
-export function queuedActivations(queue: readonly { id: number; action: string; payload: unknown; state: QueuedActivation['state']; error?: string | undefined }[]): Map<number, QueuedActivation> {
+export function queuedActivations(queue: readonly QueuedItem[]): Map<number, QueuedActivation> {
   const out = new Map<number, QueuedActivation>()
   for (const item of queue) {
     if (item.action !== ACTIVATE_ACTION) continue
