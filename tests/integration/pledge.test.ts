@@ -4,11 +4,14 @@
 // another user's pledge answered as unknown. The ledger audit and the settlement's own audit pass
 // after each test.
 
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { MyPledge, PledgeIncome, PledgeProduct, PledgeReleaseLog } from '../../contract/pledge.ts'
+import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
 import { SAVINGS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
@@ -89,6 +92,37 @@ describe('products', () => {
   })
 })
 
+describe('the operator', () => {
+  it("'pledge load' adds and updates products by slug beside the running server, refuses a bad file without writing; 'pledge list' shows them", async () => {
+    const s = await boot()
+    const run = async (...argv: string[]) => {
+      let out = ''
+      let err = ''
+      const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+      return { code, out, err }
+    }
+    const file = (body: unknown) => {
+      const f = path.join(s.dir, `pledge-${Math.random().toString(36).slice(2)}.json`)
+      fs.writeFileSync(f, typeof body === 'string' ? body : JSON.stringify(body))
+      return f
+    }
+    const entry = { slug: 'op-60', name: names('Sixty'), day: 60, min_pledge: '50', day_rate: '0.12', month_rate: '4', total_pledge: '10000' }
+    expect(await run('pledge', 'load', file({ products: [entry] }))).toMatchObject({ code: 0, out: 'pledge products loaded: 1 added, 0 updated\n' })
+    expect(await run('pledge', 'load', file({ products: [{ ...entry, day_rate: '0.2' }] }))).toMatchObject({ code: 0, out: 'pledge products loaded: 0 added, 1 updated\n' })
+    expect(s.count("SELECT day_rate_ppm FROM pledge_products WHERE slug = 'op-60'")).toBe(2000)
+    const count = s.count('SELECT count(*) FROM pledge_products')
+    for (const bad of ['{', { products: [{ ...entry, slug: 'op-bad', day_rate: '101' }] }, { products: [{ ...entry, extra: 1 }] }, { products: [entry, entry] }]) {
+      const r = await run('pledge', 'load', file(bad))
+      expect(r.code).toBe(1)
+      expect(r.err).toMatch(/pledge load: /)
+    }
+    expect(s.count('SELECT count(*) FROM pledge_products')).toBe(count)
+    const list = await run('pledge', 'list')
+    expect(list.code).toBe(0)
+    expect(list.out).toMatch(/op-60 60 days min 50 day 2000 ppm month 40000 ppm pledged 0\/10000/)
+  })
+})
+
 describe('refusals', () => {
   it('below the minimum, above the balance, too many decimals, an unoffered mode, beyond capacity, unknown or malformed: each changes nothing', async () => {
     const s = await boot()
@@ -106,7 +140,8 @@ describe('refusals', () => {
       [{ product_id: bySlug(s, 'short'), amount: '20', mode: 'month' }, 400, msg('errors.pledgeModeUnavailable')],
       [{ product_id: bySlug(s, 'short'), amount: '60', mode: 'day' }, 409, msg('errors.pledgeCapacity', { left: '50' })],
       [{ product_id: 999999, amount: '100', mode: 'day' }, 404, msg('errors.pledgeProductNotFound')],
-      [{ product_id: id30, amount: '100', mode: 'week' }, 400, null],
+      [{ product_id: id30, amount: '100', mode: 'week' }, 400, msg('errors.invalidField', { field: msg('fields.mode') })],
+      [{ product_id: 0, amount: '100', mode: 'day' }, 400, msg('errors.invalidField', { field: msg('fields.product_id') })],
       [{ product_id: id30, amount: '100', mode: 'day', extra: 1 }, 400, null],
       [{ product_id: id30, amount: '-100', mode: 'day' }, 400, null],
     ]
