@@ -44,6 +44,8 @@ export const DUST: AccountRef = Object.freeze({ platform: 'dust' })
 export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
 /** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
 export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
+/** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
+export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 

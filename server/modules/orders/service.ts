@@ -14,6 +14,7 @@ import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitCh
 import { giveBackStock } from '../goods/service.ts'
 import { giveBackSeat } from '../node/seats.ts'
 import { giveBackSeat } from '../node/seats.ts'
+import { giveBackSeat } from '../node/seats.ts'
 import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays

@@ -60,3 +60,22 @@ describe('terms and rates', () => {
     expect(ok.tiers[0]).toMatchObject({ amount: 500_000_000_000n, withdraw_rate_ppm: 60_000, machine_rate_ppm: 4_000, airdrop_multiplier: 2 })
   })
 })
+
+describe('the node and loan screens', () => {
+  it('show the share of seats taken and why a tier cannot be bought', async () => {
+    const { buyBlock, seatsTakenPercent } = await import('../../../src/features/node/view.ts')
+    expect(seatsTakenPercent({ total: 300, seats_left: 299 })).toBe(0)
+    expect(seatsTakenPercent({ total: 300, seats_left: 150 })).toBe(50)
+    expect(seatsTakenPercent({ total: 0, seats_left: 0 })).toBe(0)
+    expect(buyBlock({ seats_left: 0, held: 0, limit_num: 3 })).toBe('soldOut')
+    expect(buyBlock({ seats_left: 5, held: 3, limit_num: 3 })).toBe('limit')
+    expect(buyBlock({ seats_left: 5, held: 2, limit_num: 3 })).toBeNull()
+  })
+  it('reads the capacity of a node under a plan', async () => {
+    const { capacityOf } = await import('../../../src/features/loan/view.ts')
+    const info = { collateral: [{ node_order_id: 4, type: 'core' as const, stake: '5000', debt: '0', capacity: [{ plan_id: 1, amount: '2500' }] }], loans: [], debt: '0', balance: '0' }
+    expect(capacityOf(info, 4, 1)).toBe('2500')
+    expect(capacityOf(info, 5, 1)).toBe('0')
+    expect(capacityOf(undefined, 4, 1)).toBe('0')
+  })
+})

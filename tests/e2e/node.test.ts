@@ -1,0 +1,104 @@
+// Nodes and loans in real Chromium (issue 11 parts 4 and 6): a newcomer with USDT buys a core node on
+// /node and pays it from balance in the payment dialog, sees level T2 in the user centre, follows node
+// detail to /loan, borrows against the node's stake, is refused a repayment above the debt, repays the
+// rest, and finds borrowing off offline with the reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
+import { shows, signInThroughInvite, text } from './support/flows.ts'
+
+let app: RunningApp
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+const UNIT = 100_000_000n
+const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
+const path = (page: Page) => new URL(page.url()).pathname
+
+describe('nodes and loans in real Chromium', () => {
+  let context: BrowserContext
+  let page: Page
+  let errors: string[]
+  let userId: number
+
+  it('buys a core node with balance and sees level T2 in the user centre', async () => {
+    context = await phone(browser)
+    page = await context.newPage()
+    errors = watchErrors(page)
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    transfer(app.ctx.sqlite, { ref: 'e2e:node:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
+
+    await page.goto(`${app.url}/node`)
+    const core = page.locator('[data-testid="node-tier"][data-type="core"]').filter({ visible: true })
+    await shows(core.getByTestId('node-seats')).toBe(text('tw', 'node.seatsLeft', { left: 300, total: 300 }))
+    await core.getByTestId('node-buy').click()
+    await page.getByTestId('payment-pay-balance').click()
+    await shows(page.getByTestId('payment-success')).not.toBeNull()
+    await page.getByTestId('payment-done').click()
+    await shows(core.getByTestId('node-seats')).toBe(text('tw', 'node.seatsLeft', { left: 299, total: 300 }))
+    await shows(page.locator('[data-testid="my-node"]:visible [data-testid="my-node-status"]')).toBe(text('tw', 'node.status.active'))
+    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+
+    await page.goto(`${app.url}/user`)
+    await shows(page.locator('.profile .badge.gold')).toBe('T2')
+  })
+
+  it('borrows against the node from its detail, is refused above the debt, and repays', async () => {
+    const tier = app.ctx.sqlite.prepare("SELECT id FROM node_tiers WHERE type = 'core'").get() as { id: bigint }
+    await page.goto(`${app.url}/node/detail/${tier.id}`)
+    await visible(page, 'node-grants').waitFor()
+    await shows(visible(page, 'node-grants')).toContain(text('tw', 'node.grant.level', { level: 2 }))
+    await visible(page, 'node-loan-link').click()
+    await expect.poll(() => path(page), { timeout: 10_000 }).toBe('/loan')
+
+    // 50 % of the 5,000 stake under the first plan.
+    await shows(visible(page, 'loan-capacity')).toBe('2,500 USDT')
+    await page.locator('input[name="borrow"]:visible').fill('3000')
+    await visible(page, 'borrow-submit').click()
+    await shows(page.locator('[data-field="borrow"]:visible')).toBe(text('tw', 'loan.beyond', { amount: '2,500' }))
+    await page.locator('input[name="borrow"]:visible').fill('1000')
+    await visible(page, 'borrow-submit').click()
+    const loan = page.locator('[data-testid="loan"]:visible').first()
+    await shows(loan.getByTestId('loan-debt')).toBe('1,000 USDT')
+    await shows(visible(page, 'loan-capacity')).toBe('1,500 USDT')
+    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(2_000n * UNIT)
+    const loanId = await loan.getAttribute('data-id')
+
+    // Above the debt: the form says so and nothing is sent.
+    await page.locator(`input[name="repay-${loanId}"]:visible`).fill('1000.5')
+    await loan.getByTestId('repay-submit').click()
+    await shows(page.locator(`[data-field="repay-${loanId}"]:visible`)).toBe(text('tw', 'loan.aboveDebt', { debt: '1,000' }))
+    expect(app.ctx.sqlite.prepare('SELECT repaid FROM loans WHERE id = ?').get(loanId)).toEqual({ repaid: 0n })
+
+    await page.locator(`input[name="repay-${loanId}"]:visible`).fill('400')
+    await loan.getByTestId('repay-submit').click()
+    await shows(loan.getByTestId('loan-debt')).toBe('600 USDT')
+    await page.locator(`input[name="repay-${loanId}"]:visible`).fill('600')
+    await loan.getByTestId('repay-submit').click()
+    await expect.poll(() => loan.getAttribute('data-status'), { timeout: 10_000 }).toBe('repaid')
+    await shows(visible(page, 'loan-total-debt')).toBe('0 USDT')
+    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+  })
+
+  it('borrowing is off offline, saying why', async () => {
+    await context.setOffline(true)
+    await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+    await visible(page, 'offline-reason').waitFor()
+    expect(await visible(page, 'borrow-submit').isDisabled()).toBe(true)
+    await context.setOffline(false)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})
