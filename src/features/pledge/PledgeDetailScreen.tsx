@@ -1,0 +1,95 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useLocation } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { PledgeMode } from '../../../contract/pledgeRules.ts'
+import { ApiFailure } from '../../api/client.ts'
+import { online } from '../../api/online.ts'
+import { useT } from '../../i18n/index.ts'
+import type { ScreenProps } from '../../app/routes.ts'
+import { TopBar } from '../../ui/TopBar.tsx'
+import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { toast } from '../../ui/toast.ts'
+import { walletQueries } from '../wallet/queries.ts'
+import { availableOf } from '../wallet/balances.ts'
+import { checkAmount, showAmount, units } from '../wallet/amount.ts'
+import { AmountField, Chips, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
+import { pledgeQueries } from './queries.ts'
+import { usePledge } from './mutations.ts'
+import { estimateIncome, offeredModes } from './view.ts'
+
+/** /pledge/detail/{id}: a product's terms and the pledge form. Pledging freezes NADI: online only. */
+export default function PledgeDetailScreen({ params }: ScreenProps) {
+  useSignals()
+  const t = useT()
+  const [, navigate] = useLocation()
+  const id = Number(params.id)
+  const q = useQuery(pledgeQueries.product(id))
+  const balances = useQuery(walletQueries.balances())
+  const pledge = usePledge()
+  const [picked, setMode] = useState<PledgeMode | undefined>(undefined)
+  const [amount, setAmount] = useState('')
+  const [tried, setTried] = useState(false)
+  const p = q.data
+  const modes = p ? offeredModes(p) : []
+  const mode = picked && modes.includes(picked) ? picked : modes[0]
+  const available = availableOf(balances.data, 'NADI', 'fund')
+  const left = p ? units(p.left) : undefined
+  const max = available !== undefined && left !== undefined ? (available < left ? available : left) : undefined
+  const check = checkAmount(amount, { asset: 'NADI', available, min: p ? units(p.min_pledge) : undefined })
+  const overCapacity = check.ok && left !== undefined && check.units > left
+  const problem = tried ? (!check.ok ? check.problem : overCapacity ? { key: 'pledge.overCapacity', params: { left: showAmount(left) } } : undefined) : undefined
+  const isOnline = online.value
+  const notFound = q.isError && q.error instanceof ApiFailure && (q.error.status === 404 || q.error.status === 400)
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault()
+    setTried(true)
+    if (!p || !mode || !check.ok || overCapacity || !isOnline) return
+    try {
+      await pledge.mutateAsync({ product_id: p.id, amount: check.wire, mode })
+    } catch {
+      return // the server's words are already shown
+    }
+    toast.success(t('pledge.success', { amount: showAmount(check.units) }))
+    navigate('/pledge?tab=mine')
+  }
+
+  return (
+    <main className="page">
+      <TopBar title={p?.name ?? t('pledge.detailTitle')} back records={{ href: '/pledge?tab=mine', label: t('pledge.tab.mine') }} />
+      {notFound || !(id > 0) ? (
+        <Empty text={t('pledge.notFound')} />
+      ) : q.isPending ? (
+        <Skeleton lines={8} />
+      ) : !p ? (
+        <LoadFailed onRetry={() => q.refetch()} />
+      ) : (
+        <form className="stack form" onSubmit={onSubmit} noValidate data-testid="pledge-form">
+          <section className="card stack" aria-label={p.name}>
+            <SummaryRow label={t('pledge.term')}>{t('pledge.days', { days: p.day })}</SummaryRow>
+            {p.day_periods > 0 && <SummaryRow label={t('pledge.dayRate')}>{p.day_rate}%</SummaryRow>}
+            {p.month_periods > 0 && <SummaryRow label={t('pledge.monthRate')}>{p.month_rate}%</SummaryRow>}
+            <SummaryRow label={t('pledge.minPledge')}>{showAmount(units(p.min_pledge))} NADI</SummaryRow>
+            <SummaryRow label={t('pledge.capacity')}>
+              <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}</span>
+            </SummaryRow>
+            <SummaryRow label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</SummaryRow>
+          </section>
+          <Chips label={t('pledge.mode')} options={modes} value={mode} onPick={setMode} name={(m) => t(`pledge.modeName.${m}`)} />
+          <AmountField label={t('pledge.amount')} value={amount} onChange={setAmount} asset="NADI" max={max} available={available} problem={problem} />
+          <section className="card stack">
+            <SummaryRow label={t('pledge.estimate')}>
+              <span data-testid="pledge-estimate">{mode && check.ok ? showAmount(estimateIncome(p, mode, check.units)) : '—'} NADI</span>
+            </SummaryRow>
+            <p className="small muted">{t(mode === 'month' ? 'pledge.howMonth' : 'pledge.howDay', { days: p.day })}</p>
+          </section>
+          <OfflineReason />
+          <button className="btn primary block" type="submit" disabled={!isOnline || pledge.isPending || !mode} data-testid="pledge-submit">
+            {pledge.isPending ? t('pledge.sending') : t('pledge.submit')}
+          </button>
+        </form>
+      )}
+    </main>
+  )
+}

@@ -1,0 +1,103 @@
+import { Link } from 'wouter'
+import { LANG_TAG } from '../../../contract/constants.ts'
+import type { MyPledge, PledgeProduct } from '../../../contract/pledge.ts'
+import { lang, useT } from '../../i18n/index.ts'
+import { showAmount, units } from '../wallet/amount.ts'
+import { formatReleaseDay } from '../release/progress.ts'
+import { takenPercent, termPercent } from './view.ts'
+
+/** A date of the term (UTC midnight on the wire), in the interface language. */
+export const termDay = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
+
+function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div>
+      <dt className="muted small">{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  )
+}
+
+/** One product: term, rates, minimum, capacity left with a bar; links to its detail. */
+export function ProductCard({ p }: { p: PledgeProduct }) {
+  const t = useT()
+  const pct = takenPercent(p)
+  return (
+    <li className="card pledge-product" data-testid="pledge-product" data-id={p.id}>
+      <Link href={`/pledge/detail/${p.id}`} className="pledge-link">
+        <div className="row gap pledge-head">
+          <strong className="grow clamp-2">{p.name}</strong>
+          <span className="badge gold">{t('pledge.days', { days: p.day })}</span>
+        </div>
+        <dl className="pledge-figures">
+          {p.day_periods > 0 && <Figure label={t('pledge.dayRate')}>{p.day_rate}%</Figure>}
+          {p.month_periods > 0 && <Figure label={t('pledge.monthRate')}>{p.month_rate}%</Figure>}
+          <Figure label={t('pledge.minPledge')}>
+            {showAmount(units(p.min_pledge))} <small className="muted">NADI</small>
+          </Figure>
+          <Figure label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</Figure>
+        </dl>
+        <div className="row gap">
+          <span className="progress release-bar" role="progressbar" aria-label={t('pledge.taken')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+            <span style={{ width: `${pct}%` }} />
+          </span>
+          <span className="small muted mono">{pct}%</span>
+        </div>
+        <p className="small muted" data-testid="pledge-left">
+          {t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}
+        </p>
+      </Link>
+    </li>
+  )
+}
+
+export function PledgeStatusBadge({ status }: { status: MyPledge['status'] }) {
+  const t = useT()
+  return (
+    <span className={`badge ${status === 'waiting' ? 'gold' : 'teal'}`} data-testid="pledge-status">
+      {t(`pledge.status.${status}`)}
+    </span>
+  )
+}
+
+/** One of my pledges: SPEC §3 start/end date, remaining days, release amount, time and rate, status. */
+export function PledgeSummary({ g, link }: { g: MyPledge; link?: boolean }) {
+  const t = useT()
+  const pct = termPercent(g)
+  const body = (
+    <>
+      <div className="row gap pledge-head">
+        <strong className="grow clamp-2" data-testid="pledge-name">
+          {g.name}
+        </strong>
+        <PledgeStatusBadge status={g.status} />
+      </div>
+      <div className="row gap">
+        <span className="progress release-bar" role="progressbar" aria-label={t('pledge.term')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+          <span style={{ width: `${pct}%` }} />
+        </span>
+        <span className="small muted">{t('pledge.remainingDays', { days: g.remaining_days })}</span>
+      </div>
+      <dl className="pledge-figures">
+        <Figure label={t('pledge.amount')} testId="pledge-amount">
+          {showAmount(units(g.amount))} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t(`pledge.rate.${g.mode}`)}>{g.rate}%</Figure>
+        <Figure label={t('pledge.income')} testId="pledge-income">
+          {showAmount(units(g.income))} / {showAmount(units(g.expected_income))}
+        </Figure>
+        <Figure label={t('pledge.releaseAmount')}>{showAmount(units(g.release_amount))}</Figure>
+        <Figure label={t('pledge.releaseTime')}>{termDay(g.release_time)}</Figure>
+        <Figure label={t('pledge.releaseRate')}>{g.release_rate}%</Figure>
+      </dl>
+      <p className="small muted">{t('pledge.dates', { start: termDay(g.start_date), end: termDay(g.end_date) })}</p>
+    </>
+  )
+  return link ? (
+    <Link href={`/pledge/releaseLog/${g.id}`} className="pledge-link">
+      {body}
+    </Link>
+  ) : (
+    body
+  )
+}
