@@ -840,6 +840,99 @@ export interface LoanInterestTable {
   amount: Int
 }
 
+/** Migration 014: Super Miner node tiers, nodes bought, their fee shares, loan plans and loans. */
+export interface NodeTiersTable {
+  id: Generated<Int>
+  type: 'elite' | 'core' | 'genesis'
+  seats_total: Int
+  seats_left: Int
+  limit_num: Int
+  amount: Int
+  days: Int
+  power: Int
+  level_id: Int
+  withdraw_rate_ppm: Int
+  machine_rate_ppm: Int
+  airdrop_multiplier: Generated<Int>
+  advanced_agent: Generated<Int>
+  active: Generated<Int>
+  sort: Generated<Int>
+  created_at: Int
+  updated_at: Int
+}
+
+export interface NodeOrdersTable {
+  id: Generated<Int>
+  user_id: Int
+  tier_id: Int
+  order_id: Int
+  status: Generated<'pending' | 'active' | 'returned' | 'cancelled'>
+  amount: Int
+  days: Int
+  power: Int
+  level_id: Int
+  withdraw_rate_ppm: Int
+  machine_rate_ppm: Int
+  airdrop_multiplier: Int
+  advanced_agent: Int
+  position_id: Int | null
+  start_day: Int | null
+  end_day: Int | null
+  created_at: Int
+  paid_at: Int | null
+  returned_at: Int | null
+}
+
+export interface NodeFeeSharesTable {
+  node_id: Int
+  day: Int
+  asset: string
+  amount: Int
+}
+
+export interface NodeFeeDaysTable {
+  day: Int
+  asset: string
+  fees: Int
+  pool: Int
+  paid: Int
+  dust: Int
+}
+
+export interface LoanPlansTable {
+  id: Generated<Int>
+  slug: string
+  ltv_ppm: Int
+  daily_rate_ppm: Int
+  max_days: Int
+  active: Generated<Int>
+  sort: Generated<Int>
+  created_at: Int
+}
+
+export interface LoansTable {
+  id: Generated<Int>
+  user_id: Int
+  plan_id: Int
+  node_id: Int
+  status: Generated<'open' | 'repaid'>
+  principal: Int
+  interest: Generated<Int>
+  repaid: Generated<Int>
+  debt: Int
+  daily_rate_ppm: Int
+  start_day: Int
+  due_day: Int
+  created_at: Int
+  repaid_at: Int | null
+}
+
+export interface LoanInterestTable {
+  loan_id: Int
+  day: Int
+  amount: Int
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
@@ -880,6 +973,13 @@ export interface DB {
   pledge_releases: PledgeReleasesTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
+  node_tiers: NodeTiersTable
+  node_orders: NodeOrdersTable
+  node_fee_shares: NodeFeeSharesTable
+  node_fee_days: NodeFeeDaysTable
+  loan_plans: LoanPlansTable
+  loans: LoansTable
+  loan_interest: LoanInterestTable
   node_tiers: NodeTiersTable
   node_orders: NodeOrdersTable
   node_fee_shares: NodeFeeSharesTable

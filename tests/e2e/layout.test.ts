@@ -13,6 +13,7 @@ import { createPayOrder } from '../../server/modules/orders/service.ts'
 import { shipOrder } from '../../server/modules/preOrder/service.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
 import { checkPledgeFile, loadPledgeProducts } from '../../server/modules/pledge/productFile.ts'
+import { checkNodeFile, loadNodeFile } from '../../server/modules/node/nodeFile.ts'
 import { QUANTITY_MAX, REMARK_MAX } from '../../contract/preOrder.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { signInThroughInvite } from './support/flows.ts'
@@ -104,6 +105,20 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
   const pledgeProduct = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'layout-long'").get() as { id: bigint }).id)
   const pledged = await call<{ id: number }>('pledge/pledge', { product_id: pledgeProduct, amount: '12345678.12345678', mode: 'month' })
 
+  // Nodes and loans: a genesis tier stretched to its limits (seats, stake, power, rates), bought and
+  // paid, and a loan against it with many digits (src/features/node, src/features/loan).
+  loadNodeFile(
+    app.ctx.sqlite,
+    checkNodeFile({ tiers: [{ type: 'genesis', seats: 10_000_000, limit_num: 1000, amount: '99999999.99999999', days: 3650, power: '9999999999.99999999', level_id: 99, withdraw_rate: '99.9999', machine_rate: '99.9999', airdrop_multiplier: 100 }] }),
+    Date.now(),
+  )
+  const genesisTier = Number((app.ctx.sqlite.prepare("SELECT id FROM node_tiers WHERE type = 'genesis'").get() as { id: bigint }).id)
+  const nodeOrder = await call<{ id: number }>('node/buy', { node_id: genesisTier })
+  await call('orders/payByBalance', { id: nodeOrder.id })
+  const myNode = (await call<{ list: { id: number }[] }>('node/getOrder', {})).list[0]!
+  const loanPlan = (await call<{ id: number }[]>('lending/list'))[0]!
+  await call('lending/borrow', { plan_id: loanPlan.id, node_order_id: myNode.id, amount: '99999.12345678' })
+
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {
     '/notice/detail/:id': `/notice/detail/${noticeId}`,
@@ -113,6 +128,7 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     '/mall/detail/:id': `/mall/detail/${goodsId.gold}`,
     '/pledge/detail/:id': `/pledge/detail/${pledgeProduct}`,
     '/pledge/releaseLog/:id': `/pledge/releaseLog/${pledged.id}`,
+    '/node/detail/:id': `/node/detail/${genesisTier}`,
     // The confirm screens with the most units, the long default address preselected.
     '/shop/orderConfirm': `/shop/orderConfirm?goods=${goodsId.machine}&spec=${specId.machine}&qty=${QUANTITY_MAX}`,
     '/mall/orderConfirm': `/mall/orderConfirm?goods=${goodsId.gold}&spec=${specId.gold}&qty=${QUANTITY_MAX}`,

@@ -15,6 +15,7 @@ import { giveBackStock } from '../goods/service.ts'
 import { giveBackSeat } from '../node/seats.ts'
 import { giveBackSeat } from '../node/seats.ts'
 import { giveBackSeat } from '../node/seats.ts'
+import { giveBackSeat } from '../node/seats.ts'
 import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
