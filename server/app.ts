@@ -66,18 +66,6 @@ import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from 
 import { nodeRoutes } from './modules/node/routes.ts'
 import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
 import { lendingRoutes } from './modules/lending/routes.ts'
-import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from './modules/node/service.ts'
-import { nodeRoutes } from './modules/node/routes.ts'
-import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
-import { lendingRoutes } from './modules/lending/routes.ts'
-import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from './modules/node/service.ts'
-import { nodeRoutes } from './modules/node/routes.ts'
-import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
-import { lendingRoutes } from './modules/lending/routes.ts'
-import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from './modules/node/service.ts'
-import { nodeRoutes } from './modules/node/routes.ts'
-import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
-import { lendingRoutes } from './modules/lending/routes.ts'
 import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { seedDemoPledge } from './modules/pledge/seed.ts'
@@ -255,18 +243,6 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
   nodeRoutes(app, createNodeService(ctx, orders))
   lendingRoutes(app, createLendingService(ctx))
-  // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
-  nodeRoutes(app, createNodeService(ctx, orders))
-  lendingRoutes(app, createLendingService(ctx))
-  // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
-  nodeRoutes(app, createNodeService(ctx, orders))
-  lendingRoutes(app, createLendingService(ctx))
-  // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
-  nodeRoutes(app, createNodeService(ctx, orders))
-  lendingRoutes(app, createLendingService(ctx))
   const preOrder = createPreOrderService(ctx, orders)
   const shop = { ctx, goods: createGoodsService(ctx), preOrder }
   machineRoutes(app, shop)
@@ -342,15 +318,6 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
   registerLendingSteps(ctx)
   registerNodeSteps(ctx)
-  // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
-  registerLendingSteps(ctx)
-  registerNodeSteps(ctx)
-  // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
-  registerLendingSteps(ctx)
-  registerNodeSteps(ctx)
-  // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
-  registerLendingSteps(ctx)
-  registerNodeSteps(ctx)
   // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
   const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopSettlement())
@@ -376,9 +343,6 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   if (config.demo) await fundDemoTreasury(ctx)
   if (config.commerce.demoCatalog) {
     await seedDemoCatalog(ctx)
-    await seedDemoNodes(ctx)
-    await seedDemoNodes(ctx)
-    await seedDemoNodes(ctx)
     await seedDemoNodes(ctx)
     await seedDemoPledge(ctx)
     const stopGoldWalk = startGoldWalk(ctx)

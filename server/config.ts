@@ -131,27 +131,6 @@ export interface Config {
     /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
     demoLoanFund: bigint
   }
-  /** Super Miner nodes and loans (issue 11 parts 4 and 6). */
-  node: {
-    /** NADI_NODE_FEE_POOL_PPM (500,000 = 50 %): the share of each day's withdraw fees split among node holders by withdraw_rate. */
-    feePoolPpm: bigint
-    /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
-    demoLoanFund: bigint
-  }
-  /** Super Miner nodes and loans (issue 11 parts 4 and 6). */
-  node: {
-    /** NADI_NODE_FEE_POOL_PPM (500,000 = 50 %): the share of each day's withdraw fees split among node holders by withdraw_rate. */
-    feePoolPpm: bigint
-    /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
-    demoLoanFund: bigint
-  }
-  /** Super Miner nodes and loans (issue 11 parts 4 and 6). */
-  node: {
-    /** NADI_NODE_FEE_POOL_PPM (500,000 = 50 %): the share of each day's withdraw fees split among node holders by withdraw_rate. */
-    feePoolPpm: bigint
-    /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
-    demoLoanFund: bigint
-  }
   /** The shops (DESIGN §10): devices, gold, cars, their orders and releases. */
   commerce: {
     /** NADI_GOLD_PRICE (98.5): the gold price per gram in USDT until one is recorded (units of 1e-8). */
@@ -442,18 +421,6 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     },
     orders: { payWithinMs: envInt(env, 'NADI_ORDER_PAY_MS', 30 * 60_000, 1000) },
     devices: { ratePpm: envInt(env, 'NADI_DEVICE_RATE_PPM', 10_000, 0, 1_000_000) },
-    node: {
-      feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
-      demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,
-    },
-    node: {
-      feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
-      demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,
-    },
-    node: {
-      feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
-      demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,
-    },
     node: {
       feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
       demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,

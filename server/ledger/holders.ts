@@ -4,7 +4,4 @@
 import '../modules/withdraw/frozen.ts'
 import '../exchange/frozen.ts'
 import '../modules/node/frozen.ts'
-import '../modules/node/frozen.ts'
-import '../modules/node/frozen.ts'
-import '../modules/node/frozen.ts'
 import '../modules/pledge/frozen.ts'

@@ -42,8 +42,6 @@ export const SAVINGS: AccountRef = Object.freeze({ platform: 'savings' })
 export const DUST: AccountRef = Object.freeze({ platform: 'dust' })
 /** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
 export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
-/** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
-export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 

@@ -13,9 +13,6 @@ import { startJobs } from '../../jobs/scheduler.ts'
 import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
 import { giveBackStock } from '../goods/service.ts'
 import { giveBackSeat } from '../node/seats.ts'
-import { giveBackSeat } from '../node/seats.ts'
-import { giveBackSeat } from '../node/seats.ts'
-import { giveBackSeat } from '../node/seats.ts'
 import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
