@@ -3,6 +3,8 @@
 // ends, the per-user limit, the settlement paying the node's mining and its share of the day's
 // withdraw fees, and the stake returned after its days. The ledger audit passes after each test.
 
+import fs from 'node:fs'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
@@ -10,6 +12,7 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { MyNode, NodeConfig, NodeTier } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import type { UserInfo } from '../../contract/user.ts'
+import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
 import { DUST, FEES, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
@@ -194,5 +197,45 @@ describe('the settlement and nodes', () => {
     s.clock.advance(DAY)
     await settleDue(s.ctx)
     expect(nadi(s, a.userId)).toBe(units(String(24 * 270)) + units('4.28571428'))
+  })
+})
+
+describe("the operator's node commands", () => {
+  it("'node load' updates a tier and the plans beside the running server, keeps seats taken, refuses a bad file without writing; 'node list' shows them", async () => {
+    const s = await boot()
+    const me = await s.signIn()
+    credit(s, me.userId, 'USDT', '5000')
+    await buyAndPay(s, me, 'core')
+    const run = async (...argv: string[]) => {
+      let out = ''
+      let err = ''
+      const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+      return { code, out, err }
+    }
+    const file = (body: unknown) => {
+      const f = path.join(s.dir, `nodes-${Math.random().toString(36).slice(2)}.json`)
+      fs.writeFileSync(f, typeof body === 'string' ? body : JSON.stringify(body))
+      return f
+    }
+    const core = { type: 'core', seats: 500, limit_num: 2, amount: '6000', days: 100, power: '7000', level_id: 2, withdraw_rate: '7', machine_rate: '0.5' }
+    expect(await run('node', 'load', file({ tiers: [core], loan_plans: [{ slug: 'flex-30', ltv: '40', daily_rate: '0.1', max_days: 10 }] }))).toMatchObject({ code: 0, out: 'node tiers loaded: 1; loan plans loaded: 1\n' })
+    const tier = (await get<NodeConfig>(s, me, 'node/config')).body_.data.tiers.find((t) => t.type === 'core')!
+    expect(tier).toMatchObject({ total: 500, seats_left: 499, limit_num: 2, amount: '6000', days: 100, machine_rate: '0.5' })
+    // The node bought keeps the terms it was bought on.
+    expect((await post<PagedList<MyNode>>(s, me, 'node/getOrder', {})).body_.data.list[0]).toMatchObject({ amount: '5000', days: 270 })
+    // Fewer seats than are taken: the taken ones stay taken.
+    expect((await run('node', 'load', file({ tiers: [{ ...core, seats: 0 }] }))).code).toBe(0)
+    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'core'")).toBe(0)
+    for (const bad of ['{', { tiers: [{ ...core, type: 'gold' }] }, { tiers: [{ ...core, machine_rate: '101' }] }, { tiers: [core, core] }, { loan_plans: [{ slug: 'x', ltv: '0', daily_rate: '1', max_days: 1 }] }]) {
+      const r = await run('node', 'load', file(bad))
+      expect(r.code).toBe(1)
+      expect(r.err).toMatch(/node load: /)
+    }
+    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    const list = await run('node', 'list')
+    expect(list.code).toBe(0)
+    expect(list.out).toMatch(/core seats 0\/1 limit 2 stake 6000 USDT 100 days power 7000 T2 withdraw 70000 ppm machine 5000 ppm/)
+    expect(list.out).toMatch(/plan \d+ flex-30 ltv 400000 ppm daily 1000 ppm 10 days/)
   })
 })
