@@ -42,6 +42,8 @@ export function nodeRoutes(app: App, node: NodeService): void {
     '/api/v1/node/getOrder',
     {
       ...auth,
+      // A read (SPEC names it a POST): nothing to replay.
+      config: { idempotent: false },
       schema: {
         tags,
         summary: 'The caller’s nodes, newest first (optionally of one tier): status, stake, days left, mined NADI, fee shares, loan debt, grants',
