@@ -69,6 +69,8 @@ import { lendingRoutes } from './modules/lending/routes.ts'
 import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { seedDemoPledge } from './modules/pledge/seed.ts'
+import { createMiningService, fulfilMining } from './modules/mining/service.ts'
+import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
 import { createDeviceService } from './modules/device/service.ts'
 import { parseMoney } from '../contract/money.ts'
@@ -239,6 +241,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     return last !== null && last > 0n ? last : (parseMoney(config.nadiReferencePrice) as bigint)
   }
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  // Destroy and joint mining (issue 11): paid orders become power released by the settlement.
+  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilMining(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  miningRoutes(app, createMiningService(ctx, orders, { nadiPrice }))
   // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
   nodeRoutes(app, createNodeService(ctx, orders))

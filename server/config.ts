@@ -119,6 +119,24 @@ export interface Config {
   payment: PaymentSettings
   /** Orders to pay: NADI_ORDER_PAY_MS (30 min), how long one may stay unpaid before it is cancelled. */
   orders: { payWithinMs: number }
+  /** Destroy, joint and trial mining (issue 11): power bought and released daily as NADI. */
+  mining: {
+    /** NADI_DESTROY_MIN (100 NADI): the least one may burn at once. */
+    destroyMin: bigint
+    /** NADI_JOINT_MIN (10 USDT): the least one may contribute at once. */
+    jointMin: bigint
+    /** NADI_DESTROY_MULTIPLIER_PPM (3,000,000 = 3×): power per NADI burned. */
+    destroyMultiplierPpm: bigint
+    /** NADI_JOINT_MULTIPLIER_PPM (2,000,000 = 2×): power per NADI's worth of USDT contributed. */
+    jointMultiplierPpm: bigint
+    /** NADI_POWER_GIFT_PPM (100,000 = 10 %): gift power on top of what is bought. */
+    giftPpm: bigint
+    /** NADI_POWER_RELEASE_PPM (5,000 = 0.5 %/day): the share of its power a position releases each day. */
+    releasePpm: number
+    /** NADI_TRIAL_POWER (100 in the demo, else 0): the experience power a newcomer gets (0: none), released for NADI_TRIAL_DAYS (7). */
+    trialPower: bigint
+    trialDays: number
+  }
   /** Devices (issue 11 part 2): an activated device mines from the next UTC day. */
   devices: {
     /** NADI_DEVICE_RATE_PPM (10,000): NADI per unit of power per day, in millionths (300 power → 3 NADI a day). */
@@ -420,6 +438,17 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       receivingAddress: address(env, 'NADI_PAYMENT_RECEIVING_ADDRESS'),
     },
     orders: { payWithinMs: envInt(env, 'NADI_ORDER_PAY_MS', 30 * 60_000, 1000) },
+    mining: {
+      destroyMin: envMoney(env, 'NADI_DESTROY_MIN', '100'),
+      jointMin: envMoney(env, 'NADI_JOINT_MIN', '10'),
+      destroyMultiplierPpm: BigInt(envInt(env, 'NADI_DESTROY_MULTIPLIER_PPM', 3_000_000, 1, 100_000_000)),
+      jointMultiplierPpm: BigInt(envInt(env, 'NADI_JOINT_MULTIPLIER_PPM', 2_000_000, 1, 100_000_000)),
+      giftPpm: BigInt(envInt(env, 'NADI_POWER_GIFT_PPM', 100_000, 0, 10_000_000)),
+      releasePpm: envInt(env, 'NADI_POWER_RELEASE_PPM', 5_000, 1, 1_000_000),
+      // On in the demo a newcomer tries; elsewhere an operator's choice (tests count every unit paid).
+      trialPower: envMoney(env, 'NADI_TRIAL_POWER', demo && nodeEnv === 'development' ? '100' : '0'),
+      trialDays: envInt(env, 'NADI_TRIAL_DAYS', 7, 1, 365),
+    },
     devices: { ratePpm: envInt(env, 'NADI_DEVICE_RATE_PPM', 10_000, 0, 1_000_000) },
     node: {
       feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),

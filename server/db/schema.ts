@@ -486,6 +486,22 @@ export interface SettlementDaysTable {
   finished_at: Int
 }
 
+/** Migration 016: what was paid for destroy, joint and trial power. */
+export interface MiningBuysTable {
+  id: Generated<Int>
+  user_id: Int
+  kind: 'destroy' | 'joint' | 'trial'
+  order_id: Int | null
+  position_id: Int
+  asset: string
+  amount: Int
+  price: Int
+  usdt_value: Int
+  power: Int
+  gift: Int
+  created_at: Int
+}
+
 /** Migration 015: savings (pledge) products, pledges and their releases. */
 export interface PledgeProductsTable {
   id: Generated<Int>
@@ -692,6 +708,7 @@ export interface DB {
   pledge_products: PledgeProductsTable
   pledges: PledgesTable
   pledge_releases: PledgeReleasesTable
+  mining_buys: MiningBuysTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
   node_tiers: NodeTiersTable

@@ -3,6 +3,7 @@ import { getAddress, verifyMessage } from 'ethers'
 import { sql, type Transaction } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Ctx } from '../../context.ts'
+import { grantTrial } from '../mining/service.ts'
 import type { LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '../../../contract/auth.ts'
 import { ApiError, badRequest, inviteRequired, tooMany } from '../../http/errors.ts'
 import { WindowLimiter } from '../../http/rateLimit.ts'
@@ -151,6 +152,7 @@ export function createAuthService(ctx: Ctx) {
             .executeTakeFirst()
           if (!inviter) throw badRequest('errors.inviteUnknown')
           user = await insertUser(trx, address, inviter, now)
+          await grantTrial(trx, config, user.id, now)
         }
         await trx
           .insertInto('sessions')

@@ -23,6 +23,7 @@ export const KNOWN_TYPES = [
   'reward',
   'trade_repair',
   'release',
+  'settlement',
 ] as const
 
 /** The locale key naming a record's type. */

@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox'
+import { Millis, Money } from './envelope.ts'
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants.ts'
+
+// Mining (SPEC §1, §2 /ming, /destoryList, /mingLog; §4 destroy status; issue 11): power bought by
+// burning NADI (destroy) or contributing USDT (joint), a newcomer's trial power, and devices; power
+// is released daily as NADI by the settlement. Power is counted in NADI still to release.
+
+/** SPEC §4: 1 trial (experience), 2 paused, 3 permanent, 4 (or any other) unknown. */
+export const DestroyStatus = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Literal(4)])
+export type DestroyStatus = Static<typeof DestroyStatus>
+
+export const MiningInfo = Type.Object({
+  /** Power still to release, over destroy, joint and trial power, plus devices' power. */
+  power: Money,
+  /** What today's settlement will pay the caller's mining, NADI (final once the day ends). */
+  today_estimate: Money,
+  /** What yesterday's settlement paid. */
+  yesterday: Money,
+  nadi_price: Money,
+  destroy_min: Money,
+  joint_min: Money,
+  /** Power per NADI burned, and per NADI's worth of USDT contributed, e.g. "3". */
+  destroy_multiplier: Type.String(),
+  joint_multiplier: Type.String(),
+  /** Gift power on top, percent; daily release, percent of a position's power. */
+  gift_percent: Type.String(),
+  release_percent: Type.String(),
+})
+export type MiningInfo = Static<typeof MiningInfo>
+
+export const MiningAmountBody = Type.Object({ amount: Money }, { additionalProperties: false })
+export type MiningAmountBody = Static<typeof MiningAmountBody>
+
+export const MiningPageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT })),
+})
+export type MiningPageQuery = Static<typeof MiningPageQuery>
+
+/** SPEC §3 destroy record: price, amount, USDT value, purchase date, status. */
+export const DestroyRecord = Type.Object({
+  id: Type.Integer(),
+  type: Type.Union([Type.Literal('destroy'), Type.Literal('joint'), Type.Literal('trial')]),
+  /** The NADI price then. */
+  price: Money,
+  amount: Money,
+  asset: Type.String(),
+  usdt_value: Money,
+  created_at: Millis,
+  status: DestroyStatus,
+})
+export type DestroyRecord = Static<typeof DestroyRecord>
+
+/** SPEC §3 power log: type, buy power, gift power, released power, remaining power. */
+export const PowerLogItem = Type.Object({
+  id: Type.Integer(),
+  type: Type.Union([Type.Literal('destroy'), Type.Literal('joint'), Type.Literal('trial'), Type.Literal('device'), Type.Literal('node')]),
+  buy_power: Money,
+  gift_power: Money,
+  released: Money,
+  /** Null for power that does not run out (a device, a node). */
+  remaining: Type.Union([Money, Type.Null()]),
+  /** Released per day now. */
+  daily: Money,
+  status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('ended')]),
+  start_date: Millis,
+  /** The last day settled, if any. */
+  settled_date: Type.Union([Millis, Type.Null()]),
+})
+export type PowerLogItem = Static<typeof PowerLogItem>

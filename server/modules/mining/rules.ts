@@ -1,0 +1,43 @@
+// Mining arithmetic. Pure: no I/O, tested in tests/unit/mining/rules.test.ts.
+const M = 1_000_000n
+const UNIT = 100_000_000n
+
+/** Power for NADI burned: amount × multiplier (ppm), floored to the unit. */
+export const destroyPower = (amount: bigint, multiplierPpm: bigint): bigint => (amount * multiplierPpm) / M
+
+/** Power for USDT contributed: its NADI worth at `price` (USDT per NADI) × multiplier, floored. */
+export function jointPower(usdt: bigint, price: bigint, multiplierPpm: bigint): bigint {
+  if (price <= 0n) throw new RangeError('joint mining needs a positive NADI price')
+  return (usdt * UNIT * multiplierPpm) / (price * M)
+}
+
+/** Gift power on top of what is bought. */
+export const giftPower = (power: bigint, giftPpm: bigint): bigint => (power * giftPpm) / M
+
+/** What a position pays for one period: floor(base × rate / 1e6), capped by what remains (the settlement's formula). */
+export function periodAmount(base: bigint, ratePpm: bigint, remaining: bigint | null): bigint {
+  const f = (base / M) * ratePpm + ((base % M) * ratePpm) / M
+  return remaining !== null && remaining < f ? remaining : f
+}
+
+/** USDT worth of NADI at `price`, floored. */
+export const usdtValue = (nadi: bigint, price: bigint): bigint => (nadi * price) / UNIT
+
+/** SPEC §4 destroy status: 1 trial, 2 paused, 3 permanent, 4 unknown. */
+export function destroyStatus(kind: string, status: string): 1 | 2 | 3 | 4 {
+  if (kind === 'trial') return 1
+  if (status === 'paused') return 2
+  if (kind === 'destroy' || kind === 'joint') return 3
+  return 4
+}
+
+/** ppm → "3" (multiplier) or percent "0.5". */
+export const ppmTimes = (ppm: bigint): string => trim(ppm, M)
+export const ppmPercent = (ppm: bigint): string => trim(ppm, 10_000n)
+
+function trim(v: bigint, scale: bigint): string {
+  const whole = v / scale
+  const digits = scale.toString().length - 1
+  const frac = (v % scale).toString().padStart(digits, '0').replace(/0+$/, '')
+  return `${whole}${frac ? `.${frac}` : ''}`
+}

@@ -1,0 +1,195 @@
+// Destroy and joint mining (issue 11 part 3; SPEC §1, §4, §5): an order to pay of type destroy
+// (NADI, burned once paid) or joint (USDT, to the treasury) becomes power — amount × the configured
+// multiplier, plus gift power — released daily as NADI by the settlement until exhausted. A newcomer
+// gets trial power at registration. The mining page reads the caller's positions and lines.
+import type { Selectable, Transaction } from 'kysely'
+import type { LangCode } from '../../../contract/constants.ts'
+import type { PagedList } from '../../../contract/envelope.ts'
+import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { PayOrder } from '../../../contract/orders.ts'
+import type { Ctx } from '../../context.ts'
+import type { Config } from '../../config.ts'
+import { preparedOnce } from '../../db/index.ts'
+import type { DB, PositionsTable } from '../../db/schema.ts'
+import { badRequest } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { createPayOrder, type OrdersService } from '../orders/service.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { addPerformance } from '../user/performance.ts'
+import { destroyPower, destroyStatus, giftPower, jointPower, periodAmount, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
+
+type PositionRow = Selectable<PositionsTable>
+const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
+
+const SQL = {
+  order: 'SELECT * FROM pay_orders WHERE id = ?',
+  position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, gift, start_day, end_day, source, created_at)
+             VALUES (@user, @kind, 'NADI', @base, @rate, 1, @remaining, @gift, @start, @end, @source, @at)`,
+  buy: `INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at)
+        VALUES (@user, @kind, @order, @position, @asset, @amount, @price, @usdt, @power, @gift, @at)`,
+  done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
+  positions: `SELECT * FROM positions WHERE user_id = ? AND kind IN ('device', 'destroy', 'joint', 'trial', 'node') ORDER BY id DESC`,
+  yesterday: `SELECT coalesce(sum(l.amount), 0) AS s FROM settlement_lines l JOIN positions p ON p.id = l.position_id
+              WHERE p.user_id = ? AND p.kind IN ('device', 'destroy', 'joint', 'trial', 'node') AND l.day = ?`,
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+export interface MiningDeps {
+  /** The NADI price (USDT, units of 1e-8): the market's last, else the reference. */
+  nadiPrice(): bigint
+}
+
+/**
+ * Runs inside the payment's transaction when a destroy or joint order is paid: the NADI is burned
+ * (from the treasury the payment paid), the power starts tomorrow, and the order is completed. The
+ * order's USDT value counts as the buyer's performance, as a shop order's does (DESIGN §12).
+ */
+export function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, deps: MiningDeps, orderId: number, paidAt: number): void {
+  const s = stmts(ctx)
+  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string; asset: string; total: bigint; state: string } | undefined
+  if (!o || (o.type !== 'destroy' && o.type !== 'joint') || o.state !== 'open') return
+  const cfg = ctx.config.mining
+  const price = deps.nadiPrice()
+  const power = o.type === 'destroy' ? destroyPower(o.total, cfg.destroyMultiplierPpm) : jointPower(o.total, price, cfg.jointMultiplierPpm)
+  const gift = giftPower(power, cfg.giftPpm)
+  const usdt = o.type === 'destroy' ? usdtValue(o.total, price) : o.total
+  if (o.type === 'destroy') {
+    // SPEC §1: destroyed NADI leaves circulation; the audit shows it under `burned`.
+    ledger.transfer(ctx.sqlite, { ref: `destroy:${o.id}`, reason: 'destroy', userId: null, from: ledger.TREASURY, to: ledger.BURNED, asset: 'NADI', amount: o.total, at: paidAt, meta: { order: o.id } })
+  }
+  const positionId = Number(
+    s.position.run({ user: o.user_id, kind: o.type, base: power + gift, rate: cfg.releasePpm, remaining: power + gift, gift, start: dayOf(paidAt) + 1, end: null, source: `order:${o.id}`, at: paidAt })
+      .lastInsertRowid,
+  )
+  s.buy.run({ user: o.user_id, kind: o.type, order: o.id, position: positionId, asset: o.asset, amount: o.total, price, usdt, power, gift, at: paidAt })
+  s.done.run(paidAt, paidAt, o.id)
+  addPerformance(ctx.sqlite, o.user_id, usdt)
+}
+
+/** At registration, in its transaction: the newcomer's trial power, released over the trial days. */
+export async function grantTrial(trx: Transaction<DB>, config: Pick<Config, 'mining' | 'nadiReferencePrice'>, userId: bigint, now: number): Promise<void> {
+  const power = config.mining.trialPower
+  if (power <= 0n) return
+  const days = config.mining.trialDays
+  const start = dayOf(now) + 1
+  const { id } = await trx
+    .insertInto('positions')
+    .values({
+      user_id: userId,
+      kind: 'trial',
+      asset: 'NADI',
+      base: power,
+      // The whole trial power over its days: ceil(1e6 / days) millionths a day, capped by what remains.
+      rate_ppm: BigInt(Math.ceil(1_000_000 / days)),
+      remaining: power,
+      start_day: BigInt(start),
+      end_day: BigInt(start + days),
+      source: `trial:${userId}`,
+      created_at: BigInt(now),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await trx
+    .insertInto('mining_buys')
+    .values({ user_id: userId, kind: 'trial', order_id: null, position_id: id, asset: 'NADI', amount: 0n, price: 0n, usdt_value: 0n, power, gift: 0n, created_at: BigInt(now) })
+    .execute()
+}
+
+export type MiningService = ReturnType<typeof createMiningService>
+
+export function createMiningService(ctx: Ctx, orders: OrdersService, deps: MiningDeps) {
+  const cfg = ctx.config.mining
+  const s = () => stmts(ctx)
+
+  async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string): Promise<PayOrder> {
+    const amount = parseAmount(amountText)
+    const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
+    if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
+    const id = await ctx.commits.submit(() => createPayOrder(ctx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount }))
+    return orders.detail(userId, lang, id)
+  }
+
+  return {
+    info(userId: number): MiningInfo {
+      const rows = s().positions.all(userId) as PositionRow[]
+      const today = dayOf(ctx.now())
+      let power = 0n
+      let estimate = 0n
+      for (const p of rows) {
+        if (p.status !== 'active') continue
+        power += p.remaining ?? p.base
+        const due = Number(p.start_day) <= today && (p.end_day === null || today < Number(p.end_day)) && (today - Number(p.start_day) + 1) % Number(p.period_days) === 0
+        if (due) estimate += periodAmount(p.base, p.rate_ppm, p.remaining)
+      }
+      const yesterday = (s().yesterday.get(userId, today - 1) as { s: bigint }).s
+      return {
+        power: formatMoney(power),
+        today_estimate: formatMoney(estimate),
+        yesterday: formatMoney(yesterday),
+        nadi_price: formatMoney(deps.nadiPrice()),
+        destroy_min: formatMoney(cfg.destroyMin),
+        joint_min: formatMoney(cfg.jointMin),
+        destroy_multiplier: ppmTimes(cfg.destroyMultiplierPpm),
+        joint_multiplier: ppmTimes(cfg.jointMultiplierPpm),
+        gift_percent: ppmPercent(cfg.giftPpm),
+        release_percent: ppmPercent(BigInt(cfg.releasePpm)),
+      }
+    },
+
+    destroy: (userId: number, lang: LangCode, amount: string) => order(userId, lang, 'destroy', amount),
+    joint: (userId: number, lang: LangCode, amount: string) => order(userId, lang, 'joint', amount),
+
+    destroyList(userId: number, page: number, pageSize: number): PagedList<DestroyRecord> {
+      const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM mining_buys WHERE user_id = ?').get(userId) as { n: bigint }
+      const rows = ctx.sqlite
+        .prepare(
+          `SELECT b.*, p.status AS pstatus FROM mining_buys b JOIN positions p ON p.id = b.position_id
+           WHERE b.user_id = ? ORDER BY b.id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(userId, pageSize, (page - 1) * pageSize) as { id: bigint; kind: 'destroy' | 'joint' | 'trial'; asset: string; amount: bigint; price: bigint; usdt_value: bigint; created_at: bigint; pstatus: string }[]
+      return {
+        total: Number(n),
+        list: rows.map((r) => ({
+          id: Number(r.id),
+          type: r.kind,
+          price: formatMoney(r.price),
+          amount: formatMoney(r.amount),
+          asset: r.asset,
+          usdt_value: formatMoney(r.usdt_value),
+          created_at: Number(r.created_at),
+          status: destroyStatus(r.kind, r.pstatus),
+        })),
+      }
+    },
+
+    powerLog(userId: number, page: number, pageSize: number): PagedList<PowerLogItem> {
+      const kinds = MINING_KINDS.map((k) => `'${k}'`).join(', ')
+      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM positions WHERE user_id = ? AND kind IN (${kinds})`).get(userId) as { n: bigint }
+      const rows = ctx.sqlite.prepare(`SELECT * FROM positions WHERE user_id = ? AND kind IN (${kinds}) ORDER BY id DESC LIMIT ? OFFSET ?`).all(userId, pageSize, (page - 1) * pageSize) as PositionRow[]
+      return {
+        total: Number(n),
+        list: rows.map((p) => ({
+          id: Number(p.id),
+          type: p.kind as PowerLogItem['type'],
+          buy_power: formatMoney(p.base - p.gift),
+          gift_power: formatMoney(p.gift),
+          released: formatMoney(p.paid),
+          remaining: p.remaining === null ? null : formatMoney(p.remaining),
+          daily: formatMoney(p.status === 'active' ? periodAmount(p.base, p.rate_ppm, p.remaining) : 0n),
+          status: p.status,
+          start_date: dayStart(Number(p.start_day)),
+          settled_date: p.settled_day === null ? null : dayStart(Number(p.settled_day)),
+        })),
+      }
+    },
+  }
+}
+
+/** A decimal amount with at most 8 decimals, within the ledger's range; else the field's 400. */
+function parseAmount(text: string): bigint {
+  const m = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,8}))?$/.exec(text)
+  if (!m) throw badRequest('errors.amountInvalid')
+  return BigInt(m[1] as string) * 100_000_000n + BigInt(((m[2] ?? '') + '00000000').slice(0, 8))
+}

@@ -1,0 +1,80 @@
+// Destroy and joint mining over HTTP (issue 11 part 3): an order below the minimum is refused with
+// "minimum destroy amount is X" and changes nothing; paid, the NADI is burned and the power (×
+// multiplier, plus gift) is released daily by the settlement until exhausted; the destroy list and
+// the power log show it; a newcomer's trial power when it is on.
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseUnits } from 'ethers'
+import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import type { PagedList } from '../../contract/envelope.ts'
+import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../contract/mining.ts'
+import type { PayOrder } from '../../contract/orders.ts'
+import { translate } from '../../server/i18n.ts'
+import { audit, balance, BURNED, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
+const DAY = 86_400_000
+const units = (n: string) => parseUnits(n, 8)
+const live: TestServer[] = []
+afterEach(() => {
+  for (const s of live.splice(0)) {
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect(auditSettlement(s.ctx.sqlite)).toEqual([])
+  }
+})
+const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`/api/v1/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
+const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`/api/v1/${path}`, { token: who.token, lang: 'EN' })
+
+describe('destroy mining', () => {
+  it('below the minimum is refused; paid, the NADI is burned and 3× power + 10 % gift is released 0.5 % a day', async () => {
+    const s = await start()
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    transfer(s.ctx.sqlite, { ref: 'test:mining:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    const low = await post(s, me, 'mining/destroy', { amount: '99.99' })
+    expect(low.statusCode).toBe(400)
+    expect(low.body_.msg).toBe(translate('EN', 'errors.destroyMin', { amount: '100' }))
+    for (const bad of ['abc', '-1', '1.123456789', '']) expect((await post(s, me, 'mining/destroy', { amount: bad })).statusCode).toBe(400)
+    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(0)
+
+    const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
+    expect(order).toMatchObject({ type: 'destroy', asset: 'NADI', total: '200', status: 'pending_payment' })
+    const burned = balance(s.ctx.sqlite, BURNED, 'NADI').available
+    expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })).body_.data.status).toBe('completed')
+    expect(balance(s.ctx.sqlite, BURNED, 'NADI').available - burned).toBe(units('200'))
+    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('800'))
+
+    const info = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
+    expect(info).toMatchObject({ power: '660', today_estimate: '0', yesterday: '0', destroy_min: '100', destroy_multiplier: '3', gift_percent: '10', release_percent: '0.5' })
+    const list = (await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list
+    expect(list).toEqual([expect.objectContaining({ type: 'destroy', amount: '200', asset: 'NADI', status: 3, price: '0.25', usdt_value: '50' })])
+
+    s.clock.advance(DAY)
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.today_estimate).toBe('3.3')
+    s.clock.advance(DAY)
+    await settleDue(s.ctx)
+    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('803.3'))
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.yesterday).toBe('3.3')
+    const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
+    expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', status: 'active' })
+  })
+
+  it('joint mining converts USDT at the NADI price; a trial power is given to a newcomer when on', async () => {
+    const s = await start({ env: { NADI_TRIAL_POWER: '100', NADI_TRIAL_DAYS: '7' } })
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list).toEqual([expect.objectContaining({ type: 'trial', status: 1 })])
+    transfer(s.ctx.sqlite, { ref: 'test:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    expect((await post(s, me, 'mining/joint', { amount: '9' })).body_.msg).toBe(translate('EN', 'errors.jointMin', { amount: '10' }))
+    const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10' })).body_.data
+    await post(s, me, 'orders/payByBalance', { id: order.id })
+    // 10 USDT at 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift, plus the trial's 100.
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('188')
+    s.clock.advance(10 * DAY)
+    await settleDue(s.ctx)
+    const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
+    expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended' })
+  })
+})

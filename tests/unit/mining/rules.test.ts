@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { destroyPower, destroyStatus, giftPower, jointPower, periodAmount, ppmPercent, ppmTimes, usdtValue } from '../../../server/modules/mining/rules.ts'
+
+const U = 100_000_000n
+
+describe('mining arithmetic', () => {
+  it('power is the amount × the multiplier; joint power is the USDT’s NADI worth × the multiplier', () => {
+    expect(destroyPower(200n * U, 3_000_000n)).toBe(600n * U)
+    expect(jointPower(10n * U, U / 4n, 2_000_000n)).toBe(80n * U)
+    expect(() => jointPower(1n, 0n, 1n)).toThrow(RangeError)
+    expect(giftPower(600n * U, 100_000n)).toBe(60n * U)
+    expect(usdtValue(200n * U, U / 4n)).toBe(50n * U)
+  })
+  it('a period pays floor(base × rate), capped by what remains — the settlement’s formula, without overflow', () => {
+    expect(periodAmount(660n * U, 5_000n, 660n * U)).toBe(330_000_000n)
+    expect(periodAmount(660n * U, 5_000n, 1n)).toBe(1n)
+    expect(periodAmount(3n, 333_333n, null)).toBe(0n)
+    expect(periodAmount(9_000_000_000_000_000_000n, 1_000_000n, null)).toBe(9_000_000_000_000_000_000n)
+  })
+  it('SPEC §4 statuses: 1 trial, 2 paused, 3 permanent, 4 unknown', () => {
+    expect(destroyStatus('trial', 'active')).toBe(1)
+    expect(destroyStatus('destroy', 'paused')).toBe(2)
+    expect(destroyStatus('joint', 'ended')).toBe(3)
+    expect(destroyStatus('device', 'active')).toBe(4)
+  })
+  it('multipliers and percents print without trailing zeros', () => {
+    expect(ppmTimes(3_000_000n)).toBe('3')
+    expect(ppmTimes(2_500_000n)).toBe('2.5')
+    expect(ppmPercent(5_000n)).toBe('0.5')
+    expect(ppmPercent(100_000n)).toBe('10')
+  })
+})
