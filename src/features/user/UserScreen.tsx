@@ -25,7 +25,8 @@ export default function UserScreen() {
   useSignals()
   const t = useT()
   const [, navigate] = useLocation()
-  const info = useQuery(userQueries.info())
+  // Team counts and performance move with other people's actions: opening the screen always asks.
+  const info = useQuery({ ...userQueries.info(), refetchOnMount: 'always' })
   const team = useInfiniteQuery(userQueries.zhiList())
   const signOut = useSignOut()
   const u = info.data
