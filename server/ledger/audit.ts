@@ -14,6 +14,28 @@ export type FrozenHolder = (sqlite: Database.Database) => Map<bigint, bigint>
 const registry = new Map<string, FrozenHolder>()
 
 /**
+ * A holder of what a feature keeps frozen on its users' fund accounts of one asset: `heldSql`
+ * answers (user_id, held) rows; each is put on that user's fund account, which must exist.
+ */
+export function fundAccountHolder(asset: string, what: string, heldSql: string): FrozenHolder {
+  return (sqlite) => {
+    const rows = sqlite
+      .prepare(
+        `SELECT h.user_id AS user_id, a.id AS account_id, SUM(h.held) AS held FROM (${heldSql}) h
+         LEFT JOIN ledger_accounts a ON a.user_id = h.user_id AND a.kind = 'fund' AND a.asset = ?
+         GROUP BY h.user_id, a.id`,
+      )
+      .all(asset) as { user_id: bigint; account_id: bigint | null; held: bigint }[]
+    const out = new Map<bigint, bigint>()
+    for (const r of rows) {
+      if (r.account_id === null) throw new Error(`user ${r.user_id} has ${what} but no fund ${asset} account`)
+      out.set(r.account_id, (out.get(r.account_id) ?? 0n) + r.held)
+    }
+    return out
+  }
+}
+
+/**
  * Every feature that freezes funds registers here (from a module imported by server/ledger/holders.ts),
  * so the audit can prove frozen = what is held. Returns a function that unregisters it.
  */

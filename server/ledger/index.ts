@@ -17,6 +17,7 @@ export {
   audit,
   formatAudit,
   frozenHolderNames,
+  fundAccountHolder,
   registerFrozenHolder,
   type AssetTotals,
   type AuditOptions,
