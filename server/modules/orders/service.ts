@@ -6,7 +6,7 @@ import type { PayOnChainBody, PayOrder, PayOrderStatus, PayOrderType, PayTargets
 import type { LangCode } from '../../../contract/constants.ts'
 import type { Ctx } from '../../context.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
-import { atomically } from '../../db/index.ts'
+import { atomically, preparedOnce } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
@@ -50,8 +50,9 @@ export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
   return Number(r.lastInsertRowid)
 }
 
-const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) =>
-  ctx.sqlite.prepare('SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1').get(id) as { name: string; quantity: bigint } | undefined
+// Asked once per order answered (a list answers many): prepared once per connection.
+const LINE_SQL = { first: 'SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1' } as const
+const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) => preparedOnce(ctx.sqlite, LINE_SQL).first.get(id) as { name: string; quantity: bigint } | undefined
 
 /** An order as the app sees it; what it is for is its product's name for a product order. */
 export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: LangCode): PayOrder {
