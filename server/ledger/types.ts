@@ -14,7 +14,7 @@ export const BUCKETS: readonly Bucket[] = ['available', 'frozen']
 
 export type UserAccountKind = 'fund' | 'trade'
 /** The platform's own accounts besides the chain custody ones (DESIGN §11); the audit lists each. */
-export const PLATFORM_KINDS = ['fees', 'burned', 'treasury', 'releases', 'mining', 'savings', 'dust', 'fee_pool', 'loans'] as const
+export const PLATFORM_KINDS = ['fees', 'burned', 'treasury', 'releases', 'mining', 'savings', 'dust', 'fee_pool', 'loans', 'prize_daily', 'prize_total', 'activity_prizes'] as const
 export type PlatformAccountKind = (typeof PLATFORM_KINDS)[number] | `custody:${string}`
 
 /**
@@ -42,6 +42,11 @@ export const SAVINGS: AccountRef = Object.freeze({ platform: 'savings' })
 export const DUST: AccountRef = Object.freeze({ platform: 'dust' })
 /** Lends USDT against node stakes and receives the repayments (issue 11 part 6). */
 export const LOANS: AccountRef = Object.freeze({ platform: 'loans' })
+/** The ranking's prize pools (SPEC §1, issue 12): fed by a share of platform income, paid to each day's top and to the all-time top. */
+export const PRIZE_DAILY: AccountRef = Object.freeze({ platform: 'prize_daily' })
+export const PRIZE_TOTAL: AccountRef = Object.freeze({ platform: 'prize_total' })
+/** Holds what activities (campaigns) will pay their winners when their windows close. */
+export const ACTIVITY_PRIZES: AccountRef = Object.freeze({ platform: 'activity_prizes' })
 
 export const isCustodyKind = (kind: string): boolean => kind.startsWith('custody:')
 
