@@ -281,6 +281,17 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
   }
 }
 
+/** The two settlement steps of every day: the pools fed from the day's income, then the day's top N paid. */
+export function registerRankingSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
+  const cfg = ctx.config.ranking
+  const firstDay = (c: Pick<Ctx, 'sqlite'>) => {
+    const d = (stmts(c.sqlite).firstDay.get() as { day: bigint | null }).day
+    return d === null ? null : Number(d)
+  }
+  onSettle(ctx, { name: 'ranking-pools', run: (c, day, at) => feedPools(c.sqlite, cfg, day, at), firstDay })
+  onSettle(ctx, { name: 'ranking-daily', run: (c, day, at) => void payPool(c.sqlite, 'daily', cfg.dailyShares, day, at) })
+}
+
 /**
  * Wires the ranking into the app: the recorder's clock and measure, the two settlement steps (after
  * the node steps, registered before this), and the live stream. Returns the stream job's stop.
@@ -288,12 +299,7 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
 export function registerRanking(ctx: Ctx, hub: Hub): () => void {
   const cfg = ctx.config.ranking
   setRankingRecorder(ctx.sqlite, { now: ctx.now, measure: cfg.measure })
-  const firstDay = (c: Pick<Ctx, 'sqlite'>) => {
-    const d = (stmts(c.sqlite).firstDay.get() as { day: bigint | null }).day
-    return d === null ? null : Number(d)
-  }
-  onSettle(ctx, { name: 'ranking-pools', run: (c, day, at) => feedPools(c.sqlite, cfg, day, at), firstDay })
-  onSettle(ctx, { name: 'ranking-daily', run: (c, day, at) => void payPool(c.sqlite, 'daily', cfg.dailyShares, day, at) })
+  registerRankingSteps(ctx)
 
   // The live stream: a snapshot on subscribe; while anyone listens, a look every pushMs and an update
   // when the pools or today's ranking changed (income arrives from many places; this is one reader).
