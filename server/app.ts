@@ -77,6 +77,8 @@ import { parseMoney } from '../contract/money.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
+import { createRankingService, registerRanking } from './modules/ranking/service.ts'
+import { rankingRoutes } from './modules/ranking/routes.ts'
 import { onPaid, startPaymentChecker } from './modules/payment/index.ts'
 import { lockDataFolder } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
@@ -323,6 +325,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
   registerLendingSteps(ctx)
   registerNodeSteps(ctx)
+  // The ranking (issue 12 part 3): after the node steps, the pools take their share of the day's income, then the day's top N are paid.
+  const stopRanking = registerRanking(ctx, hub)
+  app.addHook('preClose', async () => stopRanking())
+  rankingRoutes(app, createRankingService(ctx))
   // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
   const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopSettlement())

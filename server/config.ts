@@ -3,6 +3,7 @@ import { inspect } from 'node:util'
 import path from 'node:path'
 import { HDNodeWallet, Mnemonic, SigningKey, getAddress, id as keccakText } from 'ethers'
 import { parseMoney } from '../contract/money.ts'
+import { parseShares } from './modules/ranking/rules.ts'
 
 export type TokenSymbol = 'USDT' | 'NADI'
 export const TOKENS: readonly TokenSymbol[] = ['USDT', 'NADI']
@@ -149,6 +150,8 @@ export interface Config {
     /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
     demoLoanFund: bigint
   }
+  /** The ranking (issue 12 part 3; server/modules/ranking). */
+  ranking: RankingSettings
   /** The shops (DESIGN §10): devices, gold, cars, their orders and releases. */
   commerce: {
     /** NADI_GOLD_PRICE (98.5): the gold price per gram in USDT until one is recorded (units of 1e-8). */
@@ -454,6 +457,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
       demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,
     },
+    ranking: rankingSettings(env, BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000))),
     commerce: {
       goldPrice: envMoney(env, 'NADI_GOLD_PRICE', '98.5'),
       goldWalkMs: envInt(env, 'NADI_GOLD_WALK_MS', demo ? 10_000 : 0, 0),
@@ -533,6 +537,40 @@ function uploadSettings(env: Env, dataDir: string): UploadSettings {
           forcePathStyle: str(env, 'NADI_UPLOAD_S3_FORCE_PATH_STYLE', endpoint ? '1' : '0') === '1',
         }
       : null,
+  }
+}
+
+/** The ranking's pools and prizes (server/modules/ranking; README "Ranking"). */
+export interface RankingSettings {
+  /** NADI_RANKING_MEASURE (team): what the daily ranking counts — team performance added that day, or own purchases (own). */
+  measure: 'team' | 'own'
+  /** NADI_RANKING_DAILY_POOL_PPM (100,000 = 10 %) and NADI_RANKING_TOTAL_POOL_PPM (50,000 = 5 %): each pool's share of each day's income. */
+  dailyPoolPpm: bigint
+  totalPoolPpm: bigint
+  /** NADI_RANKING_DAILY_SHARES (10 ranks) and NADI_RANKING_TOTAL_SHARES (3 ranks): ppm of the pool per rank; the length is the top N. */
+  dailyShares: bigint[]
+  totalShares: bigint[]
+  /** NADI_RANKING_PUSH_MS (2000): how often the live ranking stream looks for a change while someone listens. */
+  pushMs: number
+}
+
+function rankingSettings(env: Env, nodeFeePoolPpm: bigint): RankingSettings {
+  const measure = str(env, 'NADI_RANKING_MEASURE', 'team')
+  if (measure !== 'team' && measure !== 'own') throw new Error(`NADI_RANKING_MEASURE must be team or own, got "${measure}"`)
+  const dailyPoolPpm = BigInt(envInt(env, 'NADI_RANKING_DAILY_POOL_PPM', 100_000, 0, 1_000_000))
+  const totalPoolPpm = BigInt(envInt(env, 'NADI_RANKING_TOTAL_POOL_PPM', 50_000, 0, 1_000_000))
+  // The node holders' share of the withdraw fees and the pools' shares are each a share of the same
+  // day's income: together they may not promise more than that income.
+  if (nodeFeePoolPpm + dailyPoolPpm + totalPoolPpm > 1_000_000n) {
+    throw new Error(`NADI_NODE_FEE_POOL_PPM (${nodeFeePoolPpm}) + NADI_RANKING_DAILY_POOL_PPM (${dailyPoolPpm}) + NADI_RANKING_TOTAL_POOL_PPM (${totalPoolPpm}) exceed 1000000: the day's fees would be given out more than once`)
+  }
+  return {
+    measure,
+    dailyPoolPpm,
+    totalPoolPpm,
+    dailyShares: parseShares('NADI_RANKING_DAILY_SHARES', str(env, 'NADI_RANKING_DAILY_SHARES', '300000,200000,150000,100000,80000,60000,40000,30000,20000,20000')),
+    totalShares: parseShares('NADI_RANKING_TOTAL_SHARES', str(env, 'NADI_RANKING_TOTAL_SHARES', '500000,300000,200000')),
+    pushMs: envInt(env, 'NADI_RANKING_PUSH_MS', 2000, 100, 60_000),
   }
 }
 

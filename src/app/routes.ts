@@ -79,6 +79,7 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/pledge/detail/:id', auth: true, ...screen(() => import('../features/pledge/PledgeDetailScreen.tsx')) },
   { pattern: '/pledge/releaseLog/:id', auth: true, ...screen(() => import('../features/pledge/ReleaseLogScreen.tsx')) },
   { pattern: '/ming', auth: true, ...screen(() => import('../features/mining/MiningScreen.tsx')) },
+  { pattern: '/ranking', auth: true, ...screen(() => import('../features/ranking/RankingScreen.tsx')) },
 ]
 
 export interface Match {

@@ -69,6 +69,8 @@ export interface SettleStep {
   name: string
   /** Runs inside the day's transaction after the lines, before the money of the day is posted. */
   run(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): void
+  /** The first day this step has work for, when that can come before any position's (a ranking day with no position yet). */
+  firstDay?(ctx: Pick<Ctx, 'sqlite'>): number | null
 }
 
 const steps = new WeakMap<object, SettleStep[]>()
@@ -170,12 +172,13 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
   return { day, positions, users, paid, dust: dustTotal }
 }
 
-/** The next day to settle: the one after the last settled, else the first any active position starts. */
+/** The next day to settle: the one after the last settled, else the first any active position starts or a step has work for. */
 export function nextDay(ctx: Pick<Ctx, 'sqlite'>): number | null {
   const last = (stmts(ctx).lastDay.get() as { day: bigint | null }).day
   if (last !== null) return Number(last) + 1
   const first = (stmts(ctx).firstDue.get() as { day: bigint | null }).day
-  return first === null ? null : Number(first)
+  const days = [first === null ? null : Number(first), ...(steps.get(ctx.sqlite) ?? []).map((s) => s.firstDay?.(ctx) ?? null)].filter((d) => d !== null)
+  return days.length === 0 ? null : Math.min(...days)
 }
 
 /**

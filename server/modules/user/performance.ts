@@ -4,6 +4,7 @@
 // transaction, so the figures move with the payment or not at all.
 import type Database from 'better-sqlite3'
 import { preparedOnce } from '../../db/index.ts'
+import { recordRanking } from '../ranking/record.ts'
 
 const SQL = {
   own: 'UPDATE users SET me_performance = me_performance + ? WHERE id = ?',
@@ -23,4 +24,6 @@ export function addPerformance(sqlite: Database.Database, userId: bigint | numbe
   s.own.run(usdt, userId)
   s.direct.run(usdt, userId)
   s.team.run(userId, usdt)
+  // The same figures by day for the ranking (issue 12 part 3), in the same transaction.
+  recordRanking(sqlite, userId, usdt)
 }

@@ -1,0 +1,65 @@
+// The ranking's figures, written where team performance is (server/modules/user/performance.ts):
+// in the paying transaction, walking the ancestors with one set-based statement each (a recursive
+// CTE: no stack, any depth). The root account is everybody's ancestor and is never ranked.
+import type Database from 'better-sqlite3'
+import { preparedOnce } from '../../db/index.ts'
+import { dayOf } from '../release/schedule.ts'
+
+const UP = `WITH RECURSIVE up(id) AS (
+             SELECT inviter_id FROM users WHERE id = @user AND inviter_id IS NOT NULL
+             UNION ALL
+             SELECT u.inviter_id FROM users u JOIN up ON u.id = up.id WHERE u.inviter_id IS NOT NULL
+           )`
+
+const SQL = {
+  // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the join.
+  total: `${UP}
+          INSERT INTO ranking_totals (user_id, amount, reached_at)
+          SELECT up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0
+          ON CONFLICT (user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+  dayTeam: `${UP}
+            INSERT INTO ranking_days (day, user_id, amount, reached_at)
+            SELECT @day, up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0
+            ON CONFLICT (day, user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+  dayOwn: `INSERT INTO ranking_days (day, user_id, amount, reached_at)
+           SELECT @day, id, @amount, @at FROM users WHERE id = @user AND is_root = 0
+           ON CONFLICT (day, user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+} as const
+
+export interface RankingRecorder {
+  /** The app's clock (tests move it). */
+  now: () => number
+  measure: 'team' | 'own'
+}
+
+// Per connection, as the settlement's steps are: performance.ts is called from services that pass
+// only the connection, so the app registers its clock and measure once here (registerRanking).
+const recorders = new WeakMap<Database.Database, RankingRecorder>()
+
+// Bumped by every write, so the live stream knows when to look again without reading the day's rows.
+// A write rolled back leaves it bumped: the stream then sends what has not changed, once.
+const versions = new WeakMap<Database.Database, number>()
+
+/** A number that changes whenever a ranking figure may have (per connection, since the process started). */
+export const rankingVersion = (sqlite: Database.Database): number => versions.get(sqlite) ?? 0
+
+export function setRankingRecorder(sqlite: Database.Database, r: RankingRecorder): void {
+  recorders.set(sqlite, r)
+}
+
+/**
+ * Adds a paid order's USDT value to the daily ranking (by the configured measure) and to the total
+ * ranking (team performance) at the app's time, in the caller's transaction. A connection without a
+ * registered recorder (a tool) counts team performance at the wall clock.
+ */
+export function recordRanking(sqlite: Database.Database, userId: bigint | number, usdt: bigint): void {
+  if (usdt <= 0n) return
+  const r = recorders.get(sqlite)
+  const at = r ? r.now() : Date.now()
+  const s = preparedOnce(sqlite, SQL)
+  const args = { user: userId, amount: usdt, at, day: dayOf(at) }
+  s.total.run(args)
+  if ((r?.measure ?? 'team') === 'team') s.dayTeam.run(args)
+  else s.dayOwn.run(args)
+  versions.set(sqlite, rankingVersion(sqlite) + 1)
+}

@@ -1,0 +1,327 @@
+// The ranking (SPEC §1 "ranking (daily and total prize pools)", DESIGN §12, issue 12 part 3).
+//
+//   record   every paid order adds its USDT value to the day's ranking (team performance added that
+//            day, or own purchases: NADI_RANKING_MEASURE) and to the total (team performance), in the
+//            paying transaction (record.ts, called from addPerformance).
+//   pools    a settlement step per ended UTC day: the pools' shares (ppm) of that day's income move
+//            through the ledger, one posting per asset `ranking:pools:<day>:<asset>`:
+//              fees     withdraw fees, wallet-exchange fees and spot trading fees (maker and taker) the
+//                       fees account received that day, read by time from where each is recorded;
+//                       the pools' shares move from the fees account;
+//              destroy  NADI destroyed that day stays burned; the pools' shares of its amount are
+//                       funded from the treasury (the platform gives that much again as prizes).
+//            Both the node holders' fee share (node/service.ts) and the pools take a share of the
+//            day's computed income, never of the fees account's balance, and config.ts refuses
+//            shares that sum past 100 %, so no income is given out twice. The node step runs first
+//            (registered first); what an account lacks (an operator moved fees out) is recorded as
+//            short and the pool gets what there is.
+//   daily    the next step pays the day's top N from the daily pool: rank i gets floor(pool × share_i
+//            / 1e6) of each asset, one posting per rank `ranking:daily:<day>:<rank>` (reason
+//            ranking_prize); ranks nobody reached and the floors' remainders stay in the pool. The
+//            payout row (pool, day) and the settled day make it happen once.
+//   total    `tsx server/cli.ts ranking pay-total`: the total ranking's top N paid from the total
+//            pool the same way, at most once per UTC day (an operator's decision, not a schedule).
+import type Database from 'better-sqlite3'
+import { formatMoney } from '../../../contract/money.ts'
+import { RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
+import type { Config } from '../../config.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { badRequest } from '../../http/errors.ts'
+import { startJobs } from '../../jobs/scheduler.ts'
+import * as ledger from '../../ledger/index.ts'
+import type { Hub } from '../../ws/hub.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { isoDay, onSettle } from '../settlement/service.ts'
+import { rankingVersion, setRankingRecorder } from './record.ts'
+import { pageCount, pageInRange, share, splitPrizes } from './rules.ts'
+
+export type PoolName = 'daily' | 'total'
+const POOL_ACCOUNT: Record<PoolName, ledger.AccountRef> = { daily: ledger.PRIZE_DAILY, total: ledger.PRIZE_TOTAL }
+const ASSETS = ['USDT', 'NADI'] as const
+
+const ORDER = 'amount DESC, reached_at, user_id'
+
+const SQL = {
+  // The day's income by asset: each source read by its time index (018_ranking.sql).
+  income: `SELECT asset, sum(fees) AS fees, sum(destroyed) AS destroyed FROM (
+             SELECT coin AS asset, fee AS fees, 0 AS destroyed FROM withdrawals WHERE status = 'confirmed' AND finished_at >= @from AND finished_at < @to
+             UNION ALL SELECT to_asset, fee, 0 FROM wallet_exchanges WHERE created_at >= @from AND created_at < @to
+             UNION ALL SELECT fee_asset, fee, 0 FROM trade_deals WHERE created_at >= @from AND created_at < @to
+             UNION ALL SELECT 'NADI', 0, amount FROM mining_buys WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to
+           ) GROUP BY asset`,
+  // The first day anything ranks or earns the pools: the settlement starts there when no position is older.
+  firstDay: `SELECT min(d) AS day FROM (
+               SELECT min(day) AS d FROM ranking_days
+               UNION ALL SELECT min(finished_at) / 86400000 FROM withdrawals WHERE status = 'confirmed'
+               UNION ALL SELECT min(created_at) / 86400000 FROM wallet_exchanges
+               UNION ALL SELECT min(created_at) / 86400000 FROM trade_deals
+               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy')`,
+  poolDay: 'INSERT INTO ranking_pool_days (day, asset, fees, destroyed, to_daily, to_total, short) VALUES (@day, @asset, @fees, @destroyed, @daily, @total, @short)',
+  payout: 'SELECT * FROM ranking_payouts WHERE pool = @pool AND day = @day',
+  lastPayout: 'SELECT max(day) AS day FROM ranking_payouts WHERE pool = @pool',
+  insertPayout: `INSERT INTO ranking_payouts (pool, day, winners, pool_usdt, pool_nadi, paid_usdt, paid_nadi, paid_at)
+                 VALUES (@pool, @day, @winners, @poolUsdt, @poolNadi, @paidUsdt, @paidNadi, @at)`,
+  insertResult: `INSERT INTO ranking_results (pool, day, rank, user_id, amount, reached_at, prize_usdt, prize_nadi)
+                 VALUES (@pool, @day, @rank, @user, @amount, @reached, @usdt, @nadi)`,
+  topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day ORDER BY ${ORDER} LIMIT @n`,
+  topTotal: `SELECT user_id, amount, reached_at FROM ranking_totals ORDER BY ${ORDER} LIMIT @n`,
+  countDay: 'SELECT count(*) AS n FROM ranking_days WHERE day = @day',
+  countTotal: 'SELECT count(*) AS n FROM ranking_totals',
+  pageDay: `SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
+            FROM ranking_days d JOIN users u ON u.id = d.user_id
+            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = d.day
+            WHERE d.day = @day ORDER BY d.amount DESC, d.reached_at, d.user_id LIMIT @limit OFFSET @offset`,
+  pageTotal: `SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
+              FROM ranking_totals t JOIN users u ON u.id = t.user_id
+              LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
+              ORDER BY t.amount DESC, t.reached_at, t.user_id LIMIT @limit OFFSET @offset`,
+  myDay: 'SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user',
+  myTotal: 'SELECT amount, reached_at FROM ranking_totals WHERE user_id = @user',
+  // Rank = how many rank strictly before, plus one; a range of the ranking index.
+  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
+  aheadTotal: `SELECT count(*) AS n FROM ranking_totals WHERE amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user)))`,
+  myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
+} as const
+
+const stmts = (sqlite: Database.Database) => preparedOnce(sqlite, SQL)
+
+type Income = { asset: string; fees: bigint; destroyed: bigint }
+type Ranked = { user_id: bigint; amount: bigint; reached_at: bigint }
+
+/** The day's income by asset (USDT, NADI; zeros included). */
+export function dayIncome(sqlite: Database.Database, day: number): Map<string, { fees: bigint; destroyed: bigint }> {
+  const out = new Map<string, { fees: bigint; destroyed: bigint }>(ASSETS.map((a) => [a, { fees: 0n, destroyed: 0n }]))
+  for (const r of stmts(sqlite).income.all({ from: dayStart(day), to: dayStart(day + 1) }) as Income[]) {
+    out.set(r.asset, { fees: r.fees ?? 0n, destroyed: r.destroyed ?? 0n })
+  }
+  return out
+}
+
+type PoolShares = Pick<Config['ranking'], 'dailyPoolPpm' | 'totalPoolPpm'>
+
+/** The settlement step: the pools' shares of the day's income, through the ledger, once (the day settles once; the ref and the row key back it). */
+export function feedPools(sqlite: Database.Database, cfg: PoolShares, day: number, at: number): void {
+  const s = stmts(sqlite)
+  for (const [asset, { fees, destroyed }] of dayIncome(sqlite, day)) {
+    if (fees === 0n && destroyed === 0n) continue
+    const moves: ledger.Move[] = []
+    let toDaily = 0n
+    let toTotal = 0n
+    let short = 0n
+    for (const [from, income] of [
+      [ledger.FEES, fees],
+      [ledger.TREASURY, destroyed],
+    ] as const) {
+      let left = ledger.balance(sqlite, from, asset).available
+      for (const [pool, ppm] of [
+        ['daily', cfg.dailyPoolPpm],
+        ['total', cfg.totalPoolPpm],
+      ] as const) {
+        const want = share(income, ppm)
+        const take = want < left ? want : left
+        short += want - take
+        left -= take
+        if (take <= 0n) continue
+        moves.push({ from, to: POOL_ACCOUNT[pool], asset, amount: take })
+        if (pool === 'daily') toDaily += take
+        else toTotal += take
+      }
+    }
+    if (moves.length > 0) {
+      ledger.post(sqlite, { ref: `ranking:pools:${day}:${asset}`, reason: 'ranking_pool', userId: null, moves, at, meta: { day: isoDay(day), fees: formatMoney(fees), destroyed: formatMoney(destroyed) } })
+    }
+    s.poolDay.run({ day, asset, fees, destroyed, daily: toDaily, total: toTotal, short })
+  }
+}
+
+export interface Payout {
+  pool: PoolName
+  day: number
+  winners: number
+  paid: Record<(typeof ASSETS)[number], bigint>
+}
+
+/**
+ * Pays a pool's top N (N = the shares' length) from its balance, once per (pool, day): the payout row
+ * is the guard. Returns null when that payout was already made.
+ */
+export function payPool(sqlite: Database.Database, pool: PoolName, shares: readonly bigint[], day: number, at: number): Payout | null {
+  const s = stmts(sqlite)
+  if (s.payout.get({ pool, day })) return null
+  const winners = (pool === 'daily' ? s.topDay.all({ day, n: shares.length }) : s.topTotal.all({ n: shares.length })) as Ranked[]
+  const before = { USDT: ledger.balance(sqlite, POOL_ACCOUNT[pool], 'USDT').available, NADI: ledger.balance(sqlite, POOL_ACCOUNT[pool], 'NADI').available }
+  const split = { USDT: splitPrizes(before.USDT, shares, winners.length), NADI: splitPrizes(before.NADI, shares, winners.length) }
+  winners.forEach((w, i) => {
+    const rank = i + 1
+    const prize = { USDT: split.USDT.prizes[i]!, NADI: split.NADI.prizes[i]! }
+    s.insertResult.run({ pool, day, rank, user: w.user_id, amount: w.amount, reached: w.reached_at, usdt: prize.USDT, nadi: prize.NADI })
+    const moves = ASSETS.filter((a) => prize[a] > 0n).map((a): ledger.Move => ({ from: POOL_ACCOUNT[pool], to: ledger.fund(w.user_id), asset: a, amount: prize[a] }))
+    if (moves.length === 0) return
+    ledger.post(sqlite, { ref: `ranking:${pool}:${day}:${rank}`, reason: 'ranking_prize', userId: w.user_id, moves, at, meta: { pool, day: isoDay(day), rank } })
+  })
+  const paid = { USDT: split.USDT.paid, NADI: split.NADI.paid }
+  s.insertPayout.run({ pool, day, winners: winners.length, poolUsdt: before.USDT, poolNadi: before.NADI, paidUsdt: paid.USDT, paidNadi: paid.NADI, at })
+  return { pool, day, winners: winners.length, paid }
+}
+
+export class TotalAlreadyPaid extends Error {
+  override name = 'TotalAlreadyPaid'
+  constructor(readonly day: number) {
+    super(`the total pool was already paid on ${isoDay(day)}`)
+  }
+}
+
+/** The operator's `ranking pay-total`: the total ranking's top N from the total pool, at most once per UTC day. In the caller's transaction. */
+export function payTotal(sqlite: Database.Database, shares: readonly bigint[], at: number): Payout {
+  const done = payPool(sqlite, 'total', shares, dayOf(at), at)
+  if (!done) throw new TotalAlreadyPaid(dayOf(at))
+  return done
+}
+
+const amounts = (usdt: bigint, nadi: bigint): PoolAmounts => ({ USDT: formatMoney(usdt), NADI: formatMoney(nadi) })
+/** ppm as a percent string: 25000 → "2.5". */
+export const ppmPercent = (ppm: bigint) => formatMoney(ppm * 10_000n)
+const prizeOrNull = (v: bigint | null) => (v === null ? null : formatMoney(v))
+
+/** The pools as the app shows them: balances and today's accrual so far (computed from today's income). */
+export function poolsNow(sqlite: Database.Database, cfg: Config['ranking'], now: number): RankingPools {
+  const day = dayOf(now)
+  const income = dayIncome(sqlite, day)
+  // As feedPools will compute it at the day's end: each source's share floored on its own.
+  const of = (asset: string, ppm: bigint) => share(income.get(asset)!.fees, ppm) + share(income.get(asset)!.destroyed, ppm)
+  const accrual = (ppm: bigint) => amounts(of('USDT', ppm), of('NADI', ppm))
+  const pool = (name: PoolName, ppm: bigint, shares: bigint[]): RankingPool => ({
+    balance: amounts(ledger.balance(sqlite, POOL_ACCOUNT[name], 'USDT').available, ledger.balance(sqlite, POOL_ACCOUNT[name], 'NADI').available),
+    today: accrual(ppm),
+    share: ppmPercent(ppm),
+    top: shares.length,
+    prizes: shares.map(ppmPercent),
+  })
+  const last = (stmts(sqlite).lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
+  return {
+    day,
+    day_start: dayStart(day),
+    day_end: dayStart(day + 1),
+    daily: pool('daily', cfg.dailyPoolPpm, cfg.dailyShares),
+    total: pool('total', cfg.totalPoolPpm, cfg.totalShares),
+    total_paid_day: last === null ? null : Number(last),
+  }
+}
+
+type PageRow = Ranked & { name: string; prize_usdt: bigint | null; prize_nadi: bigint | null }
+const rowWire = (r: PageRow, rank: number): RankRow => ({
+  rank,
+  user_id: Number(r.user_id),
+  name: r.name,
+  amount: formatMoney(r.amount),
+  reached_at: Number(r.reached_at),
+  prize_usdt: prizeOrNull(r.prize_usdt),
+  prize_nadi: prizeOrNull(r.prize_nadi),
+})
+
+function checkPage(page: number, pageSize: number, total: number): void {
+  if (!pageInRange(page, pageSize, total)) throw badRequest('ranking.errors.pageOutOfRange', { page, pages: pageCount(pageSize, total) })
+}
+
+export type RankingService = ReturnType<typeof createRankingService>
+
+export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>) {
+  const s = () => stmts(ctx.sqlite)
+  /** A named day, or today; a day after today is refused (nothing to read, and a typo should say so). */
+  const dayOrToday = (day: number | undefined): number => {
+    const today = dayOf(ctx.now())
+    if (day === undefined) return today
+    if (day > today) throw badRequest('ranking.errors.futureDay', { day: isoDay(day), today: isoDay(today) })
+    return day
+  }
+  const myRank = (row: { amount: bigint; reached_at: bigint } | undefined, ahead: (r: { amount: bigint; reached_at: bigint }) => bigint, prize: { prize_usdt: bigint; prize_nadi: bigint } | undefined): MyRank =>
+    row
+      ? { rank: Number(ahead(row)) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
+      : { rank: null, amount: '0', prize_usdt: null, prize_nadi: null }
+  return {
+    pools: (): RankingPools => poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()),
+
+    daily(dayAsked: number | undefined, page: number, pageSize: number): DailyRanking {
+      const day = dayOrToday(dayAsked)
+      const total = Number((s().countDay.get({ day }) as { n: bigint }).n)
+      checkPage(page, pageSize, total)
+      const offset = (page - 1) * pageSize
+      const rows = s().pageDay.all({ day, limit: pageSize, offset }) as PageRow[]
+      return {
+        day,
+        live: day === dayOf(ctx.now()),
+        paid: s().payout.get({ pool: 'daily', day }) !== undefined,
+        list: rows.map((r, i) => rowWire(r, offset + i + 1)),
+        total,
+      }
+    },
+
+    total(page: number, pageSize: number): TotalRanking {
+      const total = Number((s().countTotal.get() as { n: bigint }).n)
+      checkPage(page, pageSize, total)
+      const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
+      const offset = (page - 1) * pageSize
+      const rows = s().pageTotal.all({ paid: last, limit: pageSize, offset }) as PageRow[]
+      return { list: rows.map((r, i) => rowWire(r, offset + i + 1)), total, paid_day: last === null ? null : Number(last) }
+    },
+
+    mine(userId: number, dayAsked: number | undefined): MyRanking {
+      const day = dayOrToday(dayAsked)
+      const d = s().myDay.get({ day, user: userId }) as { amount: bigint; reached_at: bigint } | undefined
+      const t = s().myTotal.get({ user: userId }) as { amount: bigint; reached_at: bigint } | undefined
+      const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
+      type Prize = { prize_usdt: bigint; prize_nadi: bigint } | undefined
+      return {
+        day,
+        daily: myRank(d, (r) => (s().aheadDay.get({ day, amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n, s().myPrize.get({ user: userId, pool: 'daily', day }) as Prize),
+        total: myRank(t, (r) => (s().aheadTotal.get({ amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n, last === null ? undefined : (s().myPrize.get({ user: userId, pool: 'total', day: last }) as Prize)),
+      }
+    },
+  }
+}
+
+/** The two settlement steps of every day: the pools fed from the day's income, then the day's top N paid. */
+export function registerRankingSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
+  const cfg = ctx.config.ranking
+  const firstDay = (c: Pick<Ctx, 'sqlite'>) => {
+    const d = (stmts(c.sqlite).firstDay.get() as { day: bigint | null }).day
+    return d === null ? null : Number(d)
+  }
+  onSettle(ctx, { name: 'ranking-pools', run: (c, day, at) => feedPools(c.sqlite, cfg, day, at), firstDay })
+  onSettle(ctx, { name: 'ranking-daily', run: (c, day, at) => void payPool(c.sqlite, 'daily', cfg.dailyShares, day, at) })
+}
+
+/**
+ * Wires the ranking into the app: the recorder's clock and measure, the two settlement steps (after
+ * the node steps, registered before this), and the live stream. Returns the stream job's stop.
+ */
+export function registerRanking(ctx: Ctx, hub: Hub): () => void {
+  const cfg = ctx.config.ranking
+  setRankingRecorder(ctx.sqlite, { now: ctx.now, measure: cfg.measure })
+  registerRankingSteps(ctx)
+
+  // The live stream: a snapshot on subscribe; while anyone listens, a look every pushMs and an update
+  // when the pools or today's ranking changed (income arrives from many places; this is one reader).
+  let last = ''
+  const push = (): RankingPush => ({ pools: poolsNow(ctx.sqlite, cfg, ctx.now()), version: `${dayOf(ctx.now())}:${rankingVersion(ctx.sqlite)}` })
+  hub.register({
+    private: false,
+    matches: (stream) => stream === RANKING_STREAM,
+    onSubscribe: (conn) => conn.send({ arg: { channel: RANKING_STREAM }, action: 'snapshot', data: [push()] }),
+  })
+  return startJobs(ctx, [
+    {
+      name: 'ranking-stream',
+      everyMs: cfg.pushMs,
+      run: async () => {
+        if (!hub.listening(RANKING_STREAM)) return
+        const p = push()
+        const text = JSON.stringify(p)
+        if (text === last) return
+        last = text
+        hub.publish(RANKING_STREAM, { arg: { channel: RANKING_STREAM }, action: 'update', data: [p] })
+      },
+    },
+  ])
+}
