@@ -46,10 +46,30 @@ export type ExchangeRecord = Static<typeof ExchangeRecord>
 export const MoneyLogQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-  /** A money-record type (the posting's reason), e.g. deposit, withdraw, transfer, exchange, fee. */
-  type: Type.Optional(Type.String({ pattern: '^[a-z_]{1,32}$' })),
+  /** A money-record type (the posting's reason), e.g. deposit, withdraw, transfer, exchange, settlement, pledge.release. */
+  type: Type.Optional(Type.String({ pattern: '^[a-z_.]{1,32}$' })),
 })
 export type MoneyLogQuery = Static<typeof MoneyLogQuery>
+
+/**
+ * What a money record (or one line of a day's earnings) refers to, named by the server; the app maps
+ * it to its own route (src/features/wallet/earnings.ts), so no route is spelled on the server.
+ */
+export const MoneyTarget = Type.Union([
+  /** A settled day's earnings, position by position (/wallet/earnings/{day}); day: days since 1970-01-01 UTC. */
+  Type.Object({ screen: Type.Literal('earnings'), day: Type.Integer({ minimum: 0 }) }),
+  /** Destroy, joint or trial power, or a device: the power log. */
+  Type.Object({ screen: Type.Literal('powerLog'), position_id: Type.Integer() }),
+  /** A node: its tier's detail, which lists the caller's nodes of that tier. */
+  Type.Object({ screen: Type.Literal('node'), node_id: Type.Integer(), tier_id: Type.Integer() }),
+  /** A pledge: its release log (the product's detail is /pledge/detail, where one pledges). */
+  Type.Object({ screen: Type.Literal('pledge'), pledge_id: Type.Integer() }),
+  Type.Object({ screen: Type.Literal('loan'), loan_id: Type.Integer() }),
+  /** Release instalments of product orders: the release records. */
+  Type.Object({ screen: Type.Literal('release') }),
+])
+export type MoneyTarget = Static<typeof MoneyTarget>
+
 export const MoneyRecord = Type.Object({
   id: Type.Integer(),
   type: Type.String(),
@@ -58,5 +78,49 @@ export const MoneyRecord = Type.Object({
   /** Signed: "-12.5" left the account. */
   amount: SignedMoney,
   created_at: Millis,
+  /** What produced it, when the app can show that: a settlement's day, a pledge, a node, a loan… */
+  link: Type.Optional(MoneyTarget),
 })
 export type MoneyRecord = Static<typeof MoneyRecord>
+
+/**
+ * GET /api/v1/wallet/earnings?day= — what the caller's positions earned on one settled UTC day. The
+ * day is a string on the wire so that a malformed one answers its own message, not "invalid day".
+ */
+export const EarningsQuery = Type.Object({ day: Type.String({ maxLength: 32 }) }, { additionalProperties: false })
+export type EarningsQuery = Static<typeof EarningsQuery>
+
+export const PositionKind = Type.Union([
+  Type.Literal('device'),
+  Type.Literal('destroy'),
+  Type.Literal('joint'),
+  Type.Literal('trial'),
+  Type.Literal('node'),
+  Type.Literal('pledge'),
+])
+export type PositionKind = Static<typeof PositionKind>
+
+/** One position's earning of the day: its settlement line, or (reason node_fee_share) a node's share of the fee pool. */
+export const EarningLine = Type.Object({
+  position_id: Type.Integer(),
+  kind: PositionKind,
+  /** What made the position: 'order:12', 'device:3', 'node:4', 'pledge:7', 'trial:42'. */
+  source: Type.String(),
+  /** The money record it is part of: settlement, or node_fee_share. */
+  reason: Type.Union([Type.Literal('settlement'), Type.Literal('node_fee_share')]),
+  asset: Asset,
+  amount: Money,
+  target: MoneyTarget,
+})
+export type EarningLine = Static<typeof EarningLine>
+
+export const DayEarnings = Type.Object({
+  day: Type.Integer(),
+  /** The day's start, UTC. */
+  date: Millis,
+  settled_at: Millis,
+  /** Per asset, the sum of the lines. */
+  totals: Type.Array(Type.Object({ asset: Asset, amount: Money })),
+  list: Type.Array(EarningLine),
+})
+export type DayEarnings = Static<typeof DayEarnings>

@@ -26,9 +26,14 @@
  *                                     (the earlier ones stop working); only their hashes are stored
  *   gold price <usdt per gram>        record the gold reference price the mall prices gold from
  *   release status | run | fund <NADI>  the release job: what is due and funded; post due days now;
- *                                     move NADI from the treasury to the release account
+ *                                     move NADI from the treasury to the release account (= fund releases NADI)
  *   ranking status | pay-total        the prize pools and the rankings' tops; pay the total pool's top N
  *                                     (at most once per UTC day)
+ *   fund <account> <asset> <amount>   move money from the treasury to a platform account that pays
+ *                                     users: mining, savings, releases (NADI), loans (USDT)
+ *   airdrop <id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]
+ *                                     credit each user the amount × their node airdrop multiplier from
+ *                                     the treasury, once per (airdrop id, user)
  *
  * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
  * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
@@ -41,6 +46,7 @@
  * summary and run(args, env). The longest matching words win, so `withdraw approve` and
  * `withdraw reject` can sit side by side.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -72,6 +78,9 @@ import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './module
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
+import { describeFunded, fundAccount, parseFund, type FundRequest } from './modules/settlement/funding.ts'
+import { AIRDROP_USAGE, parseAirdrop, parseUserList } from './modules/airdrop/rules.ts'
+import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 
 export interface Io {
   out(text: string): void
@@ -505,28 +514,76 @@ export const COMMANDS: Command[] = [
     words: ['release', 'fund'],
     args: '<NADI>',
     writes: true,
-    summary: 'move NADI from the treasury to the release account that pays the releases',
+    summary: 'move NADI from the treasury to the release account that pays the releases (the same as `fund releases NADI <amount>`)',
     async run(args, env) {
       const amount = args.length === 1 ? parseMoney(args[0]!) : null
       if (amount === null || amount <= 0n || amount > ledger.INT64_MAX) throw new UsageError('usage: release fund <NADI amount>')
+      return fund({ name: 'releases', asset: 'NADI', amount }, env, 'release fund')
+    },
+  },
+  {
+    words: ['fund'],
+    args: '<account> <asset> <amount>',
+    writes: true,
+    summary: 'move money from the treasury to a platform account that pays users — mining NADI, savings NADI, releases NADI, loans USDT — and print both balances',
+    run(args, env) {
+      const req = parseFund(args)
+      if ('problem' in req) throw new UsageError(req.problem)
+      return fund(req, env, 'fund')
+    },
+  },
+  {
+    words: ['airdrop'],
+    args: '<id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]',
+    writes: true,
+    summary: 'credit every listed user (a file of user ids or wallet addresses, one a line; default all) the amount × the highest airdrop multiplier of the nodes they hold that day (default today, UTC), from the treasury; once per (id, user): a re-run credits only who was not yet',
+    async run(args, env) {
+      const req = parseAirdrop(args)
+      if ('problem' in req) throw new UsageError(req.problem)
+      let who: 'all' | Exclude<ReturnType<typeof parseUserList>, { problem: string }> = 'all'
+      if (req.users !== 'all') {
+        let text: string
+        try {
+          text = fs.readFileSync(path.resolve(req.users.file), 'utf8')
+        } catch (err) {
+          throw new UsageError(`airdrop: cannot read ${req.users.file}: ${err instanceof Error ? err.message : String(err)}\n${AIRDROP_USAGE}`)
+        }
+        const list = parseUserList(text)
+        if ('problem' in list) throw new UsageError(list.problem)
+        who = list
+      }
       const db = env.database()
-      const sqlite = db.sqlite as Database.Database
-      const now = Date.now()
       try {
-        await atomically(db, () =>
-          ledger.transfer(sqlite, { ref: `release_fund:${now}:${amount}`, reason: 'release_fund', userId: null, from: ledger.TREASURY, to: ledger.RELEASES, asset: 'NADI', amount, at: now }),
+        const r = await atomically(db, () => airdrop(db.sqlite as Database.Database, { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }, Date.now()))
+        env.io.out(
+          `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
+            ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,
         )
+        return 0
       } catch (err) {
-        if (!(err instanceof ledger.InsufficientFunds)) throw err
-        env.io.err(`release fund: the treasury has ${formatMoney(err.current)} NADI, ${formatMoney(amount)} asked`)
+        if (!(err instanceof AirdropRefused)) throw err
+        env.io.err(`airdrop: ${err.message}; nothing was credited`)
         return 1
       }
-      env.io.out(`release account: ${formatMoney(ledger.balance(sqlite, ledger.RELEASES, 'NADI').available)} NADI`)
-      return 0
     },
   },
   ...RANKING_COMMANDS,
 ]
+
+/** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
+async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
+  const db = env.database()
+  const sqlite = db.sqlite as Database.Database
+  try {
+    const funded = await atomically(db, () => fundAccount(sqlite, req, Date.now(), crypto.randomUUID()))
+    env.io.out(describeFunded(req, funded))
+    return 0
+  } catch (err) {
+    if (!(err instanceof ledger.InsufficientFunds)) throw err
+    env.io.err(`${name}: the treasury has ${formatMoney(err.current)} ${req.asset}, ${formatMoney(req.amount)} asked; nothing was moved`)
+    return 1
+  }
+}
 
 class UsageError extends Error {}
 

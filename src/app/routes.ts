@@ -56,6 +56,7 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/cars', auth: true, ...screen(() => import('../features/cars/CarsScreen.tsx')) },
   { pattern: '/wallet', auth: true, ...screen(() => import('../features/wallet/WalletScreen.tsx')), tab: true },
   { pattern: '/wallet/moneyLog', auth: true, ...screen(() => import('../features/wallet/MoneyLogScreen.tsx')) },
+  { pattern: '/wallet/earnings/:day', auth: true, ...screen(() => import('../features/wallet/EarningsScreen.tsx')) },
   { pattern: '/recharge', auth: true, ...screen(() => import('../features/recharge/RechargeScreen.tsx')) },
   { pattern: '/recharge/list', auth: true, ...screen(() => import('../features/recharge/RechargeListScreen.tsx')) },
   { pattern: '/withdraw', auth: true, ...screen(() => import('../features/withdraw/WithdrawScreen.tsx')) },

@@ -3,6 +3,8 @@ import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 import { Envelope, PageQuery, Paged } from '../../../contract/envelope.ts'
 import {
   Balances,
+  DayEarnings,
+  EarningsQuery,
   ExchangeBody,
   ExchangeQuote,
   ExchangeQuoteQuery,
@@ -63,6 +65,20 @@ export function walletRoutes(app: App, wallet: WalletService) {
       },
     },
     async (req) => ok(req, await wallet.moneyLog(uid(req), req.query)),
+  )
+
+  app.get(
+    '/api/v1/wallet/earnings',
+    {
+      preHandler: requireAuth,
+      schema: {
+        tags,
+        summary: 'What the caller’s positions earned on one settled UTC day (days since 1970-01-01), line by line, each with the position it came from and where the app shows it; a day not an integer, out of range or not settled is refused',
+        querystring: EarningsQuery,
+        response: { 200: Envelope(DayEarnings) },
+      },
+    },
+    async (req) => ok(req, await wallet.earnings(uid(req), req.query.day)),
   )
 
   app.get(

@@ -8,6 +8,7 @@ import type {
   Asset,
   AssetBalance,
   Balances,
+  DayEarnings,
   ExchangeQuote,
   ExchangeQuoteQuery,
   ExchangeRecord,
@@ -24,6 +25,8 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
 import { quoteAmounts } from './exchange.ts'
+import { dayEarnings, nodeTier } from '../settlement/earnings.ts'
+import { moneyLink, resolveLink } from '../settlement/links.ts'
 import type { WalletExchangeSettings } from '../../config.ts'
 
 /** The assets a wallet shows, in the order it shows them. */
@@ -164,15 +167,25 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       )
       return {
         total,
-        list: list.map((e) => ({
-          id: Number(e.entryId),
-          type: e.reason,
-          asset: e.asset as Asset,
-          account: e.account,
-          amount: formatMoney(e.delta),
-          created_at: e.createdAt,
-        })),
+        list: list.map((e) => {
+          const ref = moneyLink(e.reason, e.ref, e.meta)
+          const link = ref && resolveLink(ref, (node) => nodeTier(ctx, node))
+          return {
+            id: Number(e.entryId),
+            type: e.reason,
+            asset: e.asset as Asset,
+            account: e.account,
+            amount: formatMoney(e.delta),
+            created_at: e.createdAt,
+            ...(link ? { link } : {}),
+          }
+        }),
       }
+    },
+
+    /** What the caller's positions earned on one settled day (the detail of its settlement record). */
+    async earnings(userId: number, day: string): Promise<DayEarnings> {
+      return read(() => dayEarnings(ctx, userId, day))
     },
 
     /**

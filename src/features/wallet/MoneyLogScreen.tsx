@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { useSearch } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import { lang, useT } from '../../i18n/index.ts'
@@ -10,6 +10,7 @@ import { Freshness } from '../../ui/Freshness.tsx'
 import { walletQueries } from './queries.ts'
 import { amountTone, MONEY_LOG_FILTERS, signedAmount, typeLabelKey } from './moneyLog.ts'
 import { RecordList } from './parts.tsx'
+import { targetHref } from './earnings.ts'
 
 const FILTERS = ['', ...MONEY_LOG_FILTERS] as const
 
@@ -37,19 +38,31 @@ export default function MoneyLogScreen() {
         q={q}
         testId="money-log"
         empty={t('moneyLog.empty')}
-        row={(r) => (
-          <li key={r.id} className="record" data-type={r.type}>
-            <div className="grow">
+        row={(r) => {
+          const what = (
+            <>
               <strong>{t(typeLabelKey(r.type))}</strong>
               <small className="muted block">
                 {t(`assets.${r.account}`)} · {formatDateTime(r.created_at, locale)}
               </small>
-            </div>
-            <span className={`amount ${amountTone(r.amount)}`}>
-              {signedAmount(r.amount)} <small>{r.asset}</small>
-            </span>
-          </li>
-        )}
+            </>
+          )
+          return (
+            <li key={r.id} className="record" data-type={r.type}>
+              {/* What produced it, when the server names it: a settlement's day, a pledge, a node… */}
+              {r.link ? (
+                <Link href={targetHref(r.link)} className="grow record-link" data-testid="money-log-link" title={t('moneyLog.details')}>
+                  {what}
+                </Link>
+              ) : (
+                <div className="grow">{what}</div>
+              )}
+              <span className={`amount ${amountTone(r.amount)}`}>
+                {signedAmount(r.amount)} <small>{r.asset}</small>
+              </span>
+            </li>
+          )
+        }}
       />
     </main>
   )

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { Asset, Balances, ExchangeQuote, MoneyRecord, TransferRecord } from '../../../contract/wallet.ts'
+import type { Asset, Balances, DayEarnings, ExchangeQuote, MoneyRecord, TransferRecord } from '../../../contract/wallet.ts'
 import { get } from '../../api/client.ts'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 
@@ -8,7 +8,7 @@ import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 export const PAGE_SIZE = PAGE_SIZE_DEFAULT
 
 /** How long data counts as fresh, named once per kind of data. */
-export const STALE = { balances: 10_000, records: 30_000 } as const
+export const STALE = { balances: 10_000, records: 30_000, settledDay: 3_600_000 } as const
 
 /** Balances on screen refresh this often (only while a screen showing them is mounted and visible). */
 export const BALANCES_POLL_MS = 30_000
@@ -38,6 +38,17 @@ export const walletQueries = {
       queryFn: ({ pageParam, signal }) => get<PagedList<MoneyRecord>>('wallet/moneyLog', { page: pageParam, page_size: PAGE_SIZE, type: type || undefined }, signal),
       getNextPageParam: nextPage,
       staleTime: STALE.records,
+    }),
+  /**
+   * A settled day's earnings per position; the day as the route has it (the server refuses one that
+   * is not a day, in the user's words). A settled day does not change, so it stays fresh long;
+   * saved with the wallet's data (root 'wallet'), it opens offline once seen.
+   */
+  earnings: (day: string) =>
+    queryOptions({
+      queryKey: ['wallet', 'earnings', day],
+      queryFn: ({ signal }) => get<DayEarnings>('wallet/earnings', { day }, signal),
+      staleTime: STALE.settledDay,
     }),
   transferList: () =>
     infiniteQueryOptions({

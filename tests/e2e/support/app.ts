@@ -14,7 +14,7 @@ export interface RunningApp extends Built {
 }
 
 /** The real server, in process, on a free port, serving the built app from dist/ over a fresh database (or a copy of `database`). */
-export async function startApp(env: Record<string, string> = {}, opts: { database?: string } = {}): Promise<RunningApp> {
+export async function startApp(env: Record<string, string> = {}, opts: { database?: string; now?: () => number } = {}): Promise<RunningApp> {
   if (!fs.existsSync('dist/index.html')) throw new Error('dist/index.html is missing: run `npm run build` first')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-e2e-'))
   // A copy of a saved data folder's database (a fixture), instead of a fresh one.
@@ -23,7 +23,8 @@ export async function startApp(env: Record<string, string> = {}, opts: { databas
     { NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATA_DIR: dir, NADI_ROOT_INVITE_CODE: ROOT_CODE, NADI_CHAIN_NOTICE: '0', LOG_LEVEL: 'silent', ...env },
     process.cwd(),
   )
-  const built = await buildApp({ config })
+  // A test clock the server runs on (the browser keeps its own), for days that must have ended.
+  const built = await buildApp({ config, ...(opts.now ? { now: opts.now } : {}) })
   await built.app.listen({ port: 0, host: '127.0.0.1' })
   const address = built.app.server.address()
   if (!address || typeof address === 'string') throw new Error('no port')

@@ -1,0 +1,114 @@
+// The operator's airdrop (`cli airdrop`): each eligible user is credited the amount per user × their
+// node airdrop multiplier (node/airdrop.ts) from the treasury into their fund account, one ledger
+// posting per (airdrop, user) under ref airdrop:<id>:<user>, so a re-run — after a crash, or by
+// mistake — credits only who was not credited yet, and with the same terms posts nothing. The terms
+// (asset, amount per user, day) are recorded in every posting's meta; a re-run with other terms is
+// refused. All or nothing: one transaction (the caller's), refused whole when the treasury is short.
+import type Database from 'better-sqlite3'
+import { formatMoney } from '../../../contract/money.ts'
+import * as ledger from '../../ledger/index.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { airdropMultipliers } from '../node/airdrop.ts'
+import { airdropAmount, airdropRef, type UserToken } from './rules.ts'
+
+export class AirdropRefused extends Error {
+  override name = 'AirdropRefused'
+}
+
+export interface Airdrop {
+  id: string
+  asset: ledger.KnownAsset
+  perUser: bigint
+  users: 'all' | UserToken[]
+  /** null: the recorded day on a re-run, else today's. */
+  day: number | null
+}
+
+export interface AirdropResult {
+  day: number
+  /** Credited by this run, and of them with a multiplier above 1. */
+  credited: number
+  multiplied: number
+  /** Already credited by an earlier run (skipped). */
+  already: number
+  total: bigint
+  treasury: bigint
+}
+
+const SQL = {
+  // The ref's prefix as a range, so the unique index on ref answers it.
+  recorded: 'SELECT meta FROM ledger_postings WHERE ref >= @lo AND ref < @hi ORDER BY ref LIMIT 1',
+  all: 'SELECT id FROM users ORDER BY id',
+  byId: 'SELECT id FROM users WHERE id = ?',
+  byAddress: 'SELECT id FROM users WHERE wallet_address = ?',
+} as const
+
+const iso = (day: number) => new Date(dayStart(day)).toISOString().slice(0, 10)
+
+function users(sqlite: Database.Database, who: Airdrop['users']): bigint[] {
+  const s = preparedOnce(sqlite, SQL)
+  if (who === 'all') return (s.all.all() as { id: bigint }[]).map((r) => r.id)
+  const ids = new Set<bigint>()
+  const unknown: string[] = []
+  for (const t of who) {
+    const r = ('id' in t ? s.byId.get(t.id) : s.byAddress.get(t.address)) as { id: bigint } | undefined
+    if (r) ids.add(r.id)
+    else unknown.push('id' in t ? `user ${t.id}` : t.address)
+  }
+  if (unknown.length) throw new AirdropRefused(`no such user: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` (and ${unknown.length - 5} more)` : ''}`)
+  return [...ids].sort((a, b) => (a < b ? -1 : 1))
+}
+
+/** Runs in the caller's transaction (synchronous). Throws AirdropRefused, having written nothing. */
+export function airdrop(sqlite: Database.Database, a: Airdrop, now: number): AirdropResult {
+  const prefix = `airdrop:${a.id}:`
+  const seen = preparedOnce(sqlite, SQL).recorded.get({ lo: prefix, hi: `airdrop:${a.id};` }) as { meta: string | null } | undefined
+  let day = a.day ?? dayOf(now)
+  if (seen) {
+    const m = JSON.parse(seen.meta ?? '{}') as { asset?: string; per_user?: string; day?: string }
+    if (a.day === null && m.day) day = dayOf(Date.parse(`${m.day}T00:00:00Z`))
+    const terms = `${a.asset} ${formatMoney(a.perUser)} per user for ${iso(day)}`
+    const was = `${m.asset} ${m.per_user} per user for ${m.day}`
+    if (terms !== was) throw new AirdropRefused(`airdrop ${a.id} was made with ${was}; a re-run takes the same terms (this one: ${terms})`)
+  }
+
+  const multipliers = airdropMultipliers({ sqlite }, day)
+  const plan: { user: bigint; amount: bigint; multiplier: number }[] = []
+  let already = 0
+  let total = 0n
+  for (const user of users(sqlite, a.users)) {
+    if (ledger.findPosting(sqlite, airdropRef(a.id, user))) {
+      already++
+      continue
+    }
+    const multiplier = multipliers.get(user) ?? 1
+    const amount = airdropAmount(a.perUser, multiplier)
+    plan.push({ user, amount, multiplier })
+    total += amount
+  }
+  const held = ledger.balance(sqlite, ledger.TREASURY, a.asset).available
+  if (held < total) throw new AirdropRefused(`the treasury has ${formatMoney(held)} ${a.asset}, the airdrop needs ${formatMoney(total)} ${a.asset} for ${plan.length} users`)
+  const meta = { airdrop: a.id, asset: a.asset, per_user: formatMoney(a.perUser), day: iso(day) }
+  for (const p of plan) {
+    ledger.transfer(sqlite, {
+      ref: airdropRef(a.id, p.user),
+      reason: 'airdrop',
+      userId: p.user,
+      from: ledger.TREASURY,
+      to: ledger.fund(p.user),
+      asset: a.asset,
+      amount: p.amount,
+      at: now,
+      meta: { ...meta, multiplier: p.multiplier },
+    })
+  }
+  return {
+    day,
+    credited: plan.length,
+    multiplied: plan.filter((p) => p.multiplier > 1).length,
+    already,
+    total,
+    treasury: ledger.balance(sqlite, ledger.TREASURY, a.asset).available,
+  }
+}

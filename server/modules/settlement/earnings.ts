@@ -1,0 +1,84 @@
+// A user's earnings of one settled day, position by position (GET /api/v1/wallet/earnings): the
+// settlement lines of their positions and their nodes' shares of the day's fee pool — the detail of
+// the day's `settlement` and `node_fee_share` money records. Only the caller's own positions are read.
+import { formatMoney } from '../../../contract/money.ts'
+import type { Asset, DayEarnings, EarningLine, PositionKind } from '../../../contract/wallet.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { badRequest, notFound } from '../../http/errors.ts'
+import { dayOf, dayStart } from '../release/schedule.ts'
+import { isoDay } from './service.ts'
+import { checkDay, positionTarget, resolveLink } from './links.ts'
+
+const SQL = {
+  settled: 'SELECT finished_at FROM settlement_days WHERE day = @day',
+  // The user's positions first (positions_user), each one's line of the day by its primary key.
+  lines: `SELECT p.id AS id, p.kind AS kind, p.source AS source, p.asset AS asset, l.amount AS amount, n.tier_id AS tier_id
+          FROM positions p
+          JOIN settlement_lines l ON l.position_id = p.id AND l.day = @day
+          LEFT JOIN node_orders n ON p.kind = 'node' AND n.id = CAST(substr(p.source, 6) AS INTEGER)
+          WHERE p.user_id = @user
+          ORDER BY p.kind, p.id`,
+  shares: `SELECT n.id AS node_id, n.position_id AS position_id, n.tier_id AS tier_id, f.asset AS asset, f.amount AS amount
+           FROM node_orders n JOIN node_fee_shares f ON f.node_id = n.id AND f.day = @day
+           WHERE n.user_id = @user
+           ORDER BY n.id, f.asset`,
+  tier: 'SELECT tier_id FROM node_orders WHERE id = ?',
+} as const
+
+const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** The tier of a node, for links to its screen. */
+export function nodeTier(ctx: Pick<Ctx, 'sqlite'>, nodeId: number): number | null {
+  const r = stmts(ctx).tier.get(nodeId) as { tier_id: bigint } | undefined
+  return r ? Number(r.tier_id) : null
+}
+
+/**
+ * The day's earnings of a user. Refuses (localized) a day that is not an integer, before 1970 or
+ * after today, or not settled (yet).
+ */
+export function dayEarnings(ctx: Pick<Ctx, 'sqlite' | 'now'>, userId: number, dayText: string): DayEarnings {
+  const checked = checkDay(dayText, dayOf(ctx.now()))
+  if (!('day' in checked)) throw badRequest(checked.key, checked.params)
+  const { day } = checked
+  const s = stmts(ctx)
+  const settled = s.settled.get({ day }) as { finished_at: bigint } | undefined
+  if (!settled) throw notFound('errors.earningsDayNotSettled', { date: isoDay(day) })
+
+  const list: EarningLine[] = []
+  const totals = new Map<string, bigint>()
+  const add = (line: Omit<EarningLine, 'amount'>, amount: bigint) => {
+    list.push({ ...line, amount: formatMoney(amount) })
+    totals.set(line.asset, (totals.get(line.asset) ?? 0n) + amount)
+  }
+  const rows = s.lines.all({ day, user: userId }) as { id: bigint; kind: PositionKind; source: string; asset: Asset; amount: bigint; tier_id: bigint | null }[]
+  for (const r of rows) {
+    const id = Number(r.id)
+    const tier = r.tier_id === null ? null : Number(r.tier_id)
+    const target = resolveLink(positionTarget({ id, kind: r.kind, source: r.source }), () => tier) ?? { screen: 'powerLog' as const, position_id: id }
+    add({ position_id: id, kind: r.kind, source: r.source, reason: 'settlement', asset: r.asset, target }, r.amount)
+  }
+  const shares = s.shares.all({ day, user: userId }) as { node_id: bigint; position_id: bigint | null; tier_id: bigint; asset: Asset; amount: bigint }[]
+  for (const f of shares) {
+    const node = Number(f.node_id)
+    add(
+      {
+        position_id: f.position_id === null ? 0 : Number(f.position_id),
+        kind: 'node',
+        source: `node:${node}`,
+        reason: 'node_fee_share',
+        asset: f.asset,
+        target: { screen: 'node', node_id: node, tier_id: Number(f.tier_id) },
+      },
+      f.amount,
+    )
+  }
+  return {
+    day,
+    date: dayStart(day),
+    settled_at: Number(settled.finished_at),
+    totals: [...totals].map(([asset, amount]) => ({ asset: asset as Asset, amount: formatMoney(amount) })),
+    list,
+  }
+}

@@ -1,0 +1,168 @@
+// The operator's money commands beside a running server (they run inside it over its operator
+// socket): `fund` moves money from the treasury to a platform account that pays users, refusing bad
+// input with a usage error and nothing written; `airdrop` credits each user the amount × their node
+// airdrop multiplier once per (airdrop, user) — a re-run posts nothing.
+
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseUnits } from 'ethers'
+import { main as cli } from '../../server/cli.ts'
+import { audit, balance, custody, fund, LOANS, MINING, RELEASES, SAVINGS, transfer, TREASURY } from '../../server/ledger/index.ts'
+import { airdropMultiplier } from '../../server/modules/node/airdrop.ts'
+import { dayOf } from '../../server/modules/release/schedule.ts'
+import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import type { NodeConfig } from '../../contract/node.ts'
+import type { PayOrder } from '../../contract/orders.ts'
+import type { PagedList } from '../../contract/envelope.ts'
+import type { MoneyRecord } from '../../contract/wallet.ts'
+import { formatMoney } from '../../contract/money.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_TRIAL_POWER: '0' } })
+const units = (n: string) => parseUnits(n, 8)
+
+async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  return { code, out, err }
+}
+const postings = (s: TestServer) => s.count('SELECT count(*) FROM ledger_postings')
+const avail = (s: TestServer, account: Parameters<typeof balance>[1], asset: string) => balance(s.ctx.sqlite, account, asset).available
+
+async function withCoreNode(s: TestServer): Promise<SignedIn> {
+  const me = await s.signIn()
+  transfer(s.ctx.sqlite, { ref: `test:air:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('5000') })
+  const opts = { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }
+  const core = (await s.get<NodeConfig>('/api/v1/node/config', { token: me.token })).body_.data.tiers.find((t) => t.type === 'core')!
+  const order = await s.post<PayOrder>('/api/v1/node/buy', { node_id: core.id }, opts)
+  expect((await s.post<PayOrder>('/api/v1/orders/payByBalance', { id: order.body_.data.id }, { ...opts, idempotencyKey: idemKey() })).statusCode).toBe(200)
+  return me
+}
+
+describe('fund', () => {
+  it('moves money from the treasury to each funding account and prints both balances; `release fund` still works', async () => {
+    const s = await start()
+    const treasury = avail(s, TREASURY, 'NADI')
+    const mining = avail(s, MINING, 'NADI')
+    const r = await runCli(s, 'fund', 'mining', 'NADI', '10.5')
+    expect(r, r.err).toMatchObject({ code: 0 })
+    expect(avail(s, MINING, 'NADI')).toBe(mining + units('10.5'))
+    expect(avail(s, TREASURY, 'NADI')).toBe(treasury - units('10.5'))
+    expect(r.out).toBe(`mining account: ${formatMoney(mining + units('10.5'))} NADI (+10.5); treasury: ${formatMoney(treasury - units('10.5'))} NADI\n`)
+
+    const savings = avail(s, SAVINGS, 'NADI')
+    expect((await runCli(s, 'fund', 'savings', 'NADI', '1')).code).toBe(0)
+    expect(avail(s, SAVINGS, 'NADI')).toBe(savings + units('1'))
+    // The same amount twice is two fundings, not one replayed.
+    const releases = avail(s, RELEASES, 'NADI')
+    expect((await runCli(s, 'fund', 'releases', 'NADI', '2')).code).toBe(0)
+    const alias = await runCli(s, 'release', 'fund', '2')
+    expect(alias.code).toBe(0)
+    expect(alias.out).toContain('releases account: ')
+    expect(avail(s, RELEASES, 'NADI')).toBe(releases + units('4'))
+    transfer(s.ctx.sqlite, { ref: 'test:treasury:usdt', reason: 'treasury_fund', userId: null, from: custody('bsc'), to: TREASURY, asset: 'USDT', amount: units('100') })
+    const loans = avail(s, LOANS, 'USDT')
+    const usdt = await runCli(s, 'fund', 'loans', 'USDT', '3')
+    expect(usdt.code).toBe(0)
+    expect(usdt.out).toBe(`loans account: ${formatMoney(loans + units('3'))} USDT (+3); treasury: ${formatMoney(avail(s, TREASURY, 'USDT'))} USDT\n`)
+    expect(avail(s, LOANS, 'USDT')).toBe(loans + units('3'))
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('refuses bad input with a usage error, and a short treasury, writing nothing', async () => {
+    const s = await start()
+    const before = postings(s)
+    const bad: [string[], RegExp][] = [
+      [[], /usage: fund <account> <asset> <amount>/],
+      [['mining', 'NADI'], /usage: fund/],
+      [['fees', 'NADI', '1'], /fees is not a funding account/],
+      [['treasury', 'NADI', '1'], /not a funding account/],
+      [['mining', 'USDT', '1'], /the mining account pays NADI, not USDT/],
+      [['loans', 'NADI', '1'], /the loans account pays USDT, not NADI/],
+      [['mining', 'MEME', '1'], /MEME is not an asset of the ledger/],
+      [['mining', 'NADI', '0'], /not a positive amount/],
+      [['mining', 'NADI', '-1'], /not a positive amount/],
+      [['mining', 'NADI', '1.123456789'], /at most 8 decimals/],
+      [['mining', 'NADI', 'ten'], /not a positive amount/],
+      [['mining', 'NADI', '1', 'extra'], /usage: fund/],
+    ]
+    for (const [args, message] of bad) {
+      const r = await runCli(s, 'fund', ...args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.err).toMatch(message)
+    }
+    const short = await runCli(s, 'fund', 'mining', 'NADI', '99999999')
+    expect(short.code).toBe(1)
+    expect(short.err).toMatch(/fund: the treasury has [\d.]+ NADI, 99999999 asked; nothing was moved/)
+    expect(postings(s)).toBe(before)
+  })
+})
+
+describe('airdrop', () => {
+  it('doubles a node holder’s airdrop, credits each user once, and a re-run posts nothing', async () => {
+    const s = await start()
+    const holder = await withCoreNode(s)
+    const plain = await s.signIn()
+    expect(airdropMultiplier(s.ctx, holder.userId, dayOf(s.clock.now()))).toBe(2)
+    expect(airdropMultiplier(s.ctx, plain.userId, dayOf(s.clock.now()))).toBe(1)
+    // The CLI runs on the real clock and the server on the test clock: the day is named.
+    const paidDay = dayOf(s.clock.now())
+    const file = path.join(s.dir, 'users.txt')
+    fs.writeFileSync(file, `# the launch airdrop\n${holder.userId}\n\n${plain.address}\n${holder.userId}\n`)
+    const nadi = (u: SignedIn) => avail(s, fund(u.userId), 'NADI')
+    const [h0, p0] = [nadi(holder), nadi(plain)]
+    const day = new Date(paidDay * 86_400_000).toISOString().slice(0, 10)
+
+    const first = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', file, '--day', day)
+    expect(first, first.err).toMatchObject({ code: 0 })
+    expect(first.out).toMatch(/airdrop launch \(\d{4}-\d\d-\d\d\): 2 users credited 30 NADI \(10 each, 1 multiplied by their nodes\); 0 already credited before; treasury: /)
+    expect(nadi(holder) - h0).toBe(units('20'))
+    expect(nadi(plain) - p0).toBe(units('10'))
+    const log = (await s.get<PagedList<MoneyRecord>>('/api/v1/wallet/moneyLog?type=airdrop', { token: holder.token })).body_.data.list
+    expect(log).toMatchObject([{ type: 'airdrop', asset: 'NADI', account: 'fund', amount: '20' }])
+
+    const before = postings(s)
+    const again = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', file)
+    expect(again, again.err).toMatchObject({ code: 0 })
+    expect(again.out).toContain('0 users credited 0 NADI')
+    expect(again.out).toContain('2 already credited before')
+    expect(postings(s)).toBe(before)
+    expect(nadi(holder) - h0).toBe(units('20'))
+
+    // Other terms under the same id are refused whole.
+    const other = await runCli(s, 'airdrop', 'launch', 'NADI', '11', '--users', 'all')
+    expect(other.code).toBe(1)
+    expect(other.err).toMatch(/airdrop launch was made with NADI 10 per user for \d{4}-\d\d-\d\d; a re-run takes the same terms/)
+    // The same terms for everyone: those credited before are skipped, the others (the root user) credited once.
+    const all = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', 'all')
+    expect(all.out).toContain('2 already credited before')
+    expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users') - 2)
+    expect(nadi(holder) - h0).toBe(units('20'))
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('refuses a MEME airdrop (no such asset), bad words, unknown users and a short treasury, crediting no one', async () => {
+    const s = await start()
+    const me = await s.signIn()
+    const before = postings(s)
+    const meme = await runCli(s, 'airdrop', 'meme-1', 'MEME', '5')
+    expect(meme.code).toBe(2)
+    expect(meme.err).toContain('MEME is not an asset of the ledger (USDT, NADI) — the ledger has no MEME asset; airdrop NADI')
+    for (const args of [[], ['x', 'NADI'], ['bad id!', 'NADI', '1'], ['a', 'NADI', '0'], ['a', 'NADI', '1', '--day', '2026-02-30'], ['a', 'NADI', '1', '--users']]) {
+      expect((await runCli(s, 'airdrop', ...args)).code, args.join(' ')).toBe(2)
+    }
+    const file = path.join(s.dir, 'u.txt')
+    fs.writeFileSync(file, `${me.userId}\nnot-a-user\n`)
+    expect((await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', file)).err).toContain('line 2: not-a-user')
+    fs.writeFileSync(file, `${me.userId}\n999999\n`)
+    const unknown = await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', file)
+    expect(unknown.code).toBe(1)
+    expect(unknown.err).toContain('no such user: user 999999')
+    const short = await runCli(s, 'airdrop', 'a', 'NADI', '99999999', '--users', 'all')
+    expect(short.code).toBe(1)
+    expect(short.err).toMatch(/the treasury has [\d.]+ NADI, the airdrop needs/)
+    expect(postings(s)).toBe(before)
+  })
+})
