@@ -45,6 +45,7 @@ export const KNOWN_TYPES = [
   'savings_fund',
   'treasury_fund',
   'demo_fund',
+  'ranking_pool',
 ] as const
 
 /** The locale key naming a record's type. */
