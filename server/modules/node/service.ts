@@ -234,9 +234,9 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
   s.activate.run(position, start, end, paidAt, n.id)
   s.level.run(n.level_id, n.user_id)
   s.done.run(paidAt, paidAt, o.id)
-  addPerformance(ctx.sqlite, n.user_id, n.amount)
-  // The node is held from now: it counts in every ancestor's team nodes until its stake comes back.
-  addTeamNode(ctx.sqlite, n.user_id, (s.tierType.get({ tier: n.tier_id }) as { type: NodeType }).type, 1)
+  // The node is held from now: it counts in every ancestor's team nodes until its stake comes back
+  // (one walk up the tree with the performance).
+  addPerformance(ctx.sqlite, n.user_id, n.amount, (s.tierType.get({ tier: n.tier_id }) as { type: NodeType }).type)
 }
 
 /** The node holders' share of a day's withdraw fees: from the fees account, floors to dust. */

@@ -23,24 +23,31 @@ const ANCESTORS = `WITH RECURSIVE up(id) AS (
 const SQL = {
   own: 'UPDATE users SET me_performance = me_performance + @usdt WHERE id = @user',
   direct: 'UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)',
-  team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt WHERE id IN (SELECT id FROM up)`,
-  // The three tier counters in one pass: the booleans are 0 or 1 in SQLite.
-  nodes: `${ANCESTORS} UPDATE users SET team_elite = team_elite + (@type = 'elite') * @delta,
-                                        team_core = team_core + (@type = 'core') * @delta,
-                                        team_genesis = team_genesis + (@type = 'genesis') * @delta
+  // Team performance and the three tier counters in one pass over the ancestors: a node bought walks
+  // and writes each ancestor once, not twice. IS gives 0 or 1, never NULL, so a purchase without a
+  // node (@type NULL, @delta 0) leaves the counters as they are.
+  team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
+                                       team_elite = team_elite + (@type IS 'elite') * @delta,
+                                       team_core = team_core + (@type IS 'core') * @delta,
+                                       team_genesis = team_genesis + (@type IS 'genesis') * @delta
            WHERE id IN (SELECT id FROM up)`,
 } as const
 
-/** Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team performance. */
-export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint): void {
-  if (usdt <= 0n) return
+/**
+ * Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team
+ * performance; with `node`, the node bought is counted held in every ancestor's team in the same pass.
+ */
+export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint, node?: NodeType): void {
+  if (usdt <= 0n && !node) return
   const s = preparedOnce(sqlite, SQL)
-  s.own.run({ usdt, user: userId })
-  s.direct.run({ usdt, user: userId })
-  s.team.run({ usdt, user: userId })
+  if (usdt > 0n) {
+    s.own.run({ usdt, user: userId })
+    s.direct.run({ usdt, user: userId })
+  }
+  s.team.run({ usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0 })
 }
 
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
 export function addTeamNode(sqlite: Database.Database, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
-  preparedOnce(sqlite, SQL).nodes.run({ user: userId, type, delta })
+  preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta })
 }

@@ -90,12 +90,16 @@ describe('team figures on random trees and purchases', () => {
         const user = 1 + rand(n)
         const usdt = BigInt(1 + rand(10 ** 9)) * BigInt(1 + rand(1000))
         transaction(sqlite, () => {
-          addPerformance(sqlite, user, usdt)
           if (rand(4) === 0) {
+            // A node bought: its performance and its count in one walk.
             const type = TYPES[rand(3)]!
-            addTeamNode(sqlite, user, type, 1)
+            addPerformance(sqlite, user, usdt, type)
             nodes.push({ user, type })
-          } else if (nodes.length && rand(6) === 0) {
+            return
+          }
+          addPerformance(sqlite, user, usdt)
+          if (nodes.length && rand(6) === 0) {
+            // A stake comes back: the node leaves the counts.
             const [gone] = nodes.splice(rand(nodes.length), 1)
             addTeamNode(sqlite, gone!.user, gone!.type, -1)
           }
@@ -175,10 +179,7 @@ describe('depth', () => {
     sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${N + 1})
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, team_num, created_at)
       SELECT x, printf('0x%040x', x), printf('U%09d', x), 'u' || x, nullif(x - 1, 0), x - 1, ${N + 1} - x, 0 FROM n`)
-    transaction(sqlite, () => {
-      addPerformance(sqlite, N + 1, parseMoney('12.5')!)
-      addTeamNode(sqlite, N + 1, 'genesis', 1)
-    })
+    transaction(sqlite, () => addPerformance(sqlite, N + 1, parseMoney('12.5')!, 'genesis'))
     const stats = sqlite.prepare('SELECT count(*) AS n, min(team_performance) AS lo, max(team_performance) AS hi, sum(team_genesis) AS g FROM users WHERE id <= @last').get({ last: N }) as Record<string, bigint>
     expect(stats).toEqual({ n: BigInt(N), lo: parseMoney('12.5'), hi: parseMoney('12.5'), g: BigInt(N) })
     // The root finds the deepest member by ID, 100,000 generations down; its first page is the ten nearest.
