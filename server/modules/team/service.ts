@@ -14,21 +14,29 @@ import { agentSql } from './agent.ts'
 /** A member as stored, with their advanced-agent right. */
 const MEMBER = `u.id, u.name, u.wallet_address, u.level, u.zhi_num, u.team_num, u.me_performance, u.team_performance, u.created_at, ${agentSql('u')} AS agent`
 
+/** For each member the walk hands out (down): step 0 its first child, step 1 its next sibling. */
+const NEXT = `CASE step.k WHEN 0 THEN (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.id)
+                ELSE (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.parent AND c.id > down.id) END`
+
 const SQL = {
   me: 'SELECT id, depth, zhi_num, team_num, zhi_performance, team_performance, team_elite, team_core, team_genesis FROM users WHERE id = @me',
-  // Breadth first from the caller: a priority queue on (generation, id) hands members out nearest
-  // generation first, then by id, and the LIMIT stops the walk once the page is reached, so the first
-  // page of a team of 100,000 reads a few dozen rows through users_inviter, not the whole subtree.
-  page: `WITH RECURSIVE down(id, gen) AS (
-           SELECT @me, 0
+  // Breadth first from the caller, in (generation, id) order, without ever queueing a member's whole
+  // list of children: the walk goes child to child. Each member it hands out brings in at most two
+  // more, each one step along users_inviter (inviter_id, id): their first child (next generation)
+  // and their next sibling (same parent, next id). A priority queue on (generation, id) merges those
+  // sorted sibling chains into the global order, and the LIMIT stops the walk at the end of the page,
+  // so the first page costs a few dozen index steps whether the caller has 10 or 100,000 children.
+  page: `WITH RECURSIVE down(id, parent, gen) AS (
+           SELECT first, @me, 1 FROM (SELECT min(id) AS first FROM users WHERE inviter_id = @me) WHERE first IS NOT NULL
            UNION ALL
-           SELECT u.id, down.gen + 1 FROM down JOIN users u ON u.inviter_id = down.id
-           ORDER BY 2, 1
+           SELECT ${NEXT}, CASE step.k WHEN 0 THEN down.id ELSE down.parent END, down.gen + (step.k = 0)
+             FROM down, (SELECT 0 AS k UNION ALL SELECT 1) AS step
+            WHERE ${NEXT} IS NOT NULL
+           ORDER BY 3, 1
            LIMIT @upTo
          )
          SELECT ${MEMBER}, down.gen AS generation
            FROM down JOIN users u ON u.id = down.id
-          WHERE down.gen > 0
           ORDER BY down.gen, down.id
           LIMIT @size OFFSET @skip`,
   // Is @target below @me? Walk up from the target while above the caller's depth (depth = the
@@ -125,8 +133,7 @@ export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
       const total = Number(m.team_num)
       checkPage(page, pageSize, total)
       const skip = (page - 1) * pageSize
-      // upTo counts the caller's own row, which the walk starts from.
-      const rows = s().page.all({ me: userId, upTo: 1 + skip + pageSize, size: pageSize, skip }) as MemberRow[]
+      const rows = s().page.all({ me: userId, upTo: skip + pageSize, size: pageSize, skip }) as MemberRow[]
       return { total, list: rows.map(wire) }
     },
   }
