@@ -32,6 +32,7 @@ ROWS.push(await import('./rows/exchange.ts'))
 ROWS.push(await import('./rows/commerce.ts'))
 ROWS.push(await import('./rows/ranking.ts'))
 ROWS.push(await import('./rows/settlement.ts'))
+ROWS.push(await import('./rows/team.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')

@@ -16,6 +16,8 @@ export const UserInfo = Type.Object({
   team_performance: Money,
   /** Node tier T{level}; 0 without a node. */
   level: Type.Integer(),
+  /** Advanced-agent rights, granted by a paid node whose tier carries them (kept like the level). */
+  advanced_agent: Type.Boolean(),
   created_at: Millis,
 })
 export type UserInfo = Static<typeof UserInfo>
@@ -26,6 +28,9 @@ export const ZhiItem = Type.Object({
   wallet_address: Type.String(),
   team_num: Type.Integer(),
   me_performance: Money,
+  /** Node tier T{level}, shown beside the name; 0 without a node. */
+  level: Type.Integer(),
+  advanced_agent: Type.Boolean(),
   created_at: Millis,
 })
 export type ZhiItem = Static<typeof ZhiItem>

@@ -26,6 +26,8 @@ import { createCommonService } from './modules/common/service.ts'
 import { noticeRoutes } from './modules/notice/routes.ts'
 import { createNoticeService } from './modules/notice/service.ts'
 import { userRoutes } from './modules/user/routes.ts'
+import { teamRoutes } from './modules/team/routes.ts'
+import { createTeamService } from './modules/team/service.ts'
 import { createUserService } from './modules/user/service.ts'
 import { withdrawRoutes } from './modules/withdraw/routes.ts'
 import { createWithdrawService } from './modules/withdraw/service.ts'
@@ -209,6 +211,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   authRoutes(app, auth)
   userRoutes(app, createUserService(ctx))
+  teamRoutes(app, createTeamService(ctx))
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.

@@ -13,6 +13,7 @@ import { registerAddressActions } from './features/address/outbox.ts'
 import { registerCarApplyActions } from './features/cars/applyOutbox.ts'
 import { registerShopOrderActions } from './features/shopOrders/outbox.ts'
 import { registerDeviceActions } from './features/mining/devices/outbox.ts'
+import { registerNoticeActions } from './features/notice/outbox.ts'
 import './ui/styles.css'
 
 /** A saved cache that takes longer than this to read does not hold up the first paint. */
@@ -30,6 +31,7 @@ registerAddressActions(queryClient)
 registerCarApplyActions(queryClient)
 registerShopOrderActions(queryClient)
 registerDeviceActions(queryClient)
+registerNoticeActions(queryClient)
 startOutboxDriver()
 await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root

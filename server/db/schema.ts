@@ -18,6 +18,10 @@ export interface UsersTable {
   level: Generated<Int>
   is_root: Generated<Int>
   created_at: Int
+  /** Nodes held by members below the user, by tier (017_team.sql). */
+  team_elite: Generated<Int>
+  team_core: Generated<Int>
+  team_genesis: Generated<Int>
 }
 
 export interface LoginNoncesTable {
@@ -79,6 +83,12 @@ export interface NoticeTextsTable {
   lang: string
   title: string
   content: string
+}
+
+export interface NoticeReadsTable {
+  user_id: Int
+  notice_id: Int
+  read_at: Int
 }
 
 export interface AddressesTable {
@@ -679,6 +689,7 @@ export interface DB {
   banner_texts: BannerTextsTable
   notices: NoticesTable
   notice_texts: NoticeTextsTable
+  notice_reads: NoticeReadsTable
   addresses: AddressesTable
   settings: SettingsTable
   ledger_accounts: LedgerAccountsTable

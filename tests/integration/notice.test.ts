@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { T0, localeText, useServers, type TestServer } from './support/server.ts'
-import type { NoticeDetail, NoticeItem } from '../../contract/notice.ts'
+import { T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
+import type { NoticeDetail, NoticeItem, NoticeRead, NoticeUnread } from '../../contract/notice.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 
 const start = useServers({ env: { NADI_DEMO: '0' } })
@@ -146,6 +146,53 @@ describe('GET /api/v1/notice/detail', () => {
     const missing = await s.get('/api/v1/notice/detail', { lang: 'EN' })
     expect(missing.statusCode).toBe(400)
     expect(missing.body_.msg).toBe(msg)
+  })
+})
+
+describe('unread notices and marking read (issue 12 part 5)', () => {
+  const unread = (s: TestServer, token: string) => s.get<NoticeUnread>('/api/v1/notice/unread', { token, lang: 'EN' })
+  const markRead = (s: TestServer, token: string, id: unknown, key = idemKey()) => s.post<NoticeRead>('/api/v1/notice/read', { id }, { token, lang: 'EN', idempotencyKey: key })
+
+  it('a user’s unread notices are the live ones not marked read, newest first; marking one is per user', async () => {
+    const s = await start()
+    const n = seed(s)
+    const me = await s.signIn()
+    const other = await s.signIn()
+    expect((await unread(s, me.token)).body_.data).toEqual({ count: 4, ids: [n.newest, n.older, n.pinnedNew, n.pinnedOld] })
+    const res = await markRead(s, me.token, n.older)
+    expect(res.statusCode).toBe(200)
+    expect(res.body_.data).toEqual({ id: n.older, read: true })
+    expect((await unread(s, me.token)).body_.data).toEqual({ count: 3, ids: [n.newest, n.pinnedNew, n.pinnedOld] })
+    expect((await unread(s, other.token)).body_.data.count).toBe(4)
+  })
+
+  it('marking read is idempotent: again with a new key, or the same key replayed, answers the same and keeps one read', async () => {
+    const s = await start()
+    const n = seed(s)
+    const me = await s.signIn()
+    const key = idemKey()
+    const first = await markRead(s, me.token, n.newest, key)
+    s.clock.advance(60_000)
+    const replay = await markRead(s, me.token, n.newest, key)
+    const again = await markRead(s, me.token, n.newest)
+    for (const r of [first, replay, again]) expect(r.body_).toMatchObject({ code: 200, data: { id: n.newest, read: true } })
+    expect(s.count('SELECT count(*) FROM notice_reads WHERE user_id = ? AND notice_id = ?', me.userId, n.newest)).toBe(1)
+    expect(s.count('SELECT read_at FROM notice_reads WHERE user_id = ?', me.userId)).toBe(T0)
+  })
+
+  it('a scheduled, withdrawn or unknown notice cannot be marked (404), a bad id is refused (400), and both need a token', async () => {
+    const s = await start()
+    const n = seed(s)
+    const me = await s.signIn()
+    for (const id of [n.scheduled, n.withdrawn, 999_999]) {
+      const res = await markRead(s, me.token, id)
+      expect(res.statusCode, String(id)).toBe(404)
+      expect(res.body_.msg).toBe(localeText('en', 'errors.noticeNotFound'))
+    }
+    for (const id of [0, 'x', 1.5]) expect((await markRead(s, me.token, id)).statusCode, String(id)).toBe(400)
+    expect(s.count('SELECT count(*) FROM notice_reads')).toBe(0)
+    expect((await s.get('/api/v1/notice/unread')).statusCode).toBe(401)
+    expect((await s.post('/api/v1/notice/read', { id: n.newest }, { idempotencyKey: idemKey() })).statusCode).toBe(401)
   })
 })
 

@@ -40,7 +40,7 @@ describe('GET /api/v1/user/zhiList', () => {
     expect(beyond.body_.data).toEqual({ list: [], total: 12 })
   })
 
-  it('an item carries id, name, checksummed address, team size, performance and join time', async () => {
+  it('an item carries id, name, checksummed address, team size, performance, level, agent right and join time', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const child = await s.signIn(codeOf(s, me.userId))
@@ -48,7 +48,7 @@ describe('GET /api/v1/user/zhiList', () => {
     const res = await zhiList(s, me.token)
     const row = s.ctx.sqlite.prepare('SELECT name, created_at FROM users WHERE id = ?').safeIntegers(false).get(child.userId) as { name: string; created_at: number }
     expect(res.body_.data.list).toEqual([
-      { id: child.userId, name: row.name, wallet_address: getAddress(child.address), team_num: 1, me_performance: '0', created_at: row.created_at },
+      { id: child.userId, name: row.name, wallet_address: getAddress(child.address), team_num: 1, me_performance: '0', level: 0, advanced_agent: false, created_at: row.created_at },
     ])
   })
 

@@ -31,7 +31,7 @@ import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
-import { addPerformance } from '../user/performance.ts'
+import { addPerformance, addTeamNode } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
 import { daysLeft, feePool, ppmPercent, splitFees } from './rules.ts'
 
@@ -83,6 +83,7 @@ const SQL = {
   insert: `INSERT INTO node_orders (user_id, tier_id, order_id, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, airdrop_multiplier, advanced_agent, created_at)
            VALUES (@user, @tier, @order, @amount, @days, @power, @level, @wr, @mr, @air, @agent, @at)`,
   byOrder: 'SELECT * FROM node_orders WHERE order_id = ?',
+  tierType: 'SELECT type FROM node_tiers WHERE id = @tier',
   order: 'SELECT id, user_id, type, state, total FROM pay_orders WHERE id = ?',
   position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
              VALUES (?, 'node', 'NADI', ?, ?, 1, NULL, ?, ?, ?, ?)`,
@@ -103,7 +104,7 @@ const SQL = {
   share: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
   feeDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
   // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
-  due: `SELECT id, user_id, amount FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
+  due: `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
           AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
   returned: "UPDATE node_orders SET status = 'returned', returned_at = ? WHERE id = ? AND status = 'active'",
 } as const
@@ -233,7 +234,9 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
   s.activate.run(position, start, end, paidAt, n.id)
   s.level.run(n.level_id, n.user_id)
   s.done.run(paidAt, paidAt, o.id)
-  addPerformance(ctx.sqlite, n.user_id, n.amount)
+  // The node is held from now: it counts in every ancestor's team nodes until its stake comes back
+  // (one walk up the tree with the performance).
+  addPerformance(ctx.sqlite, n.user_id, n.amount, (s.tierType.get({ tier: n.tier_id }) as { type: NodeType }).type)
 }
 
 /** The node holders' share of a day's withdraw fees: from the fees account, floors to dust. */
@@ -267,8 +270,9 @@ export function splitDayFees(ctx: Pick<Ctx, 'sqlite'>, poolPpm: bigint, day: num
 export function returnStakes(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
   const s = stmts(ctx)
   let n = 0
-  for (const r of s.due.all({ day }) as { id: bigint; user_id: bigint; amount: bigint }[]) {
+  for (const r of s.due.all({ day }) as { id: bigint; user_id: bigint; amount: bigint; type: NodeType }[]) {
     if (s.returned.run(at, r.id).changes !== 1) continue
+    addTeamNode(ctx.sqlite, r.user_id, r.type, -1)
     ledger.unfreeze(ctx.sqlite, { ref: `node:${r.id}:return`, reason: 'node_stake_return', userId: r.user_id, account: ledger.fund(r.user_id), asset: 'USDT', amount: r.amount, at, meta: { node: r.id } })
     n++
   }

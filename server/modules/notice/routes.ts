@@ -1,6 +1,7 @@
 import { Envelope, IdQuery, PageQuery, Paged } from '../../../contract/envelope.ts'
-import { NoticeDetail, NoticeItem } from '../../../contract/notice.ts'
+import { NoticeDetail, NoticeItem, NoticeRead, NoticeReadBody, NoticeUnread } from '../../../contract/notice.ts'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
+import { requireAuth } from '../../http/auth.ts'
 import { ok, publicCache } from '../../http/reply.ts'
 import type { App } from '../../http/types.ts'
 import type { NoticeService } from './service.ts'
@@ -22,5 +23,20 @@ export function noticeRoutes(app: App, notices: NoticeService) {
       publicCache(reply, 300)
       return ok(req, await notices.detail(req.lang, req.query.id))
     },
+  )
+
+  // What the caller has read (issue 12 part 5) is per user: these two need a token and are never cached.
+  app.get(
+    '/api/v1/notice/unread',
+    { preHandler: requireAuth, schema: { tags: ['notice'], summary: 'The caller’s unread live notices: the count and the newest ids', response: { 200: Envelope(NoticeUnread) } } },
+    async (req) => ok(req, await notices.unread(req.user!.id)), // requireAuth guarantees a user
+  )
+  app.post(
+    '/api/v1/notice/read',
+    {
+      preHandler: requireAuth,
+      schema: { tags: ['notice'], summary: 'Marks a live notice read for the caller; marking it again changes nothing', body: NoticeReadBody, response: { 200: Envelope(NoticeRead) } },
+    },
+    async (req) => ok(req, await notices.markRead(req.user!.id, req.body.id)),
   )
 }

@@ -1,29 +1,56 @@
-// Team performance (DESIGN §12): a paid order's USDT value is the buyer's own performance, their
-// inviter's direct performance, and the team performance of every ancestor up to the root. One
-// set-based statement walks the ancestors (a recursive CTE: no stack, any depth), in the caller's
-// transaction, so the figures move with the payment or not at all.
+// Team figures kept up the referral tree (DESIGN §12). A paid order's USDT value is the buyer's own
+// performance, their inviter's direct performance, and the team performance of every ancestor up to
+// the root; a node held counts in the team node figures of every ancestor the same way. "Team" is
+// everyone strictly below a user, never the user: team_performance(u) = Σ me_performance over u's
+// descendants, as team_num counts them (tests/unit/team/tree.property.test.ts checks it on random trees).
+//
+// One set-based statement walks the ancestors: a recursive CTE, which SQLite runs as a loop over a
+// queue (no stack, no recursion limit), so a tree 100,000 levels deep costs 100,000 primary-key
+// steps and nothing else. Each statement adds to the stored figure (x = x + d) inside the caller's
+// transaction, and the one writer runs transactions one after another: purchases landing at once
+// anywhere in the tree all add up, none overwrites another.
 import type Database from 'better-sqlite3'
+import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { recordRanking } from '../ranking/record.ts'
 
+/** Strict ancestors of @user, nearest first: the inviter, then the inviter's inviter… up to the root. */
+const ANCESTORS = `WITH RECURSIVE up(id) AS (
+    SELECT inviter_id FROM users WHERE id = @user AND inviter_id IS NOT NULL
+    UNION ALL
+    SELECT u.inviter_id FROM users u JOIN up ON u.id = up.id WHERE u.inviter_id IS NOT NULL
+  )`
+
 const SQL = {
-  own: 'UPDATE users SET me_performance = me_performance + ? WHERE id = ?',
-  direct: 'UPDATE users SET zhi_performance = zhi_performance + ? WHERE id = (SELECT inviter_id FROM users WHERE id = ?)',
-  team: `WITH RECURSIVE up(id) AS (
-           SELECT inviter_id FROM users WHERE id = ? AND inviter_id IS NOT NULL
-           UNION ALL
-           SELECT u.inviter_id FROM users u JOIN up ON u.id = up.id WHERE u.inviter_id IS NOT NULL
-         )
-         UPDATE users SET team_performance = team_performance + ? WHERE id IN (SELECT id FROM up)`,
+  own: 'UPDATE users SET me_performance = me_performance + @usdt WHERE id = @user',
+  direct: 'UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)',
+  // Team performance and the three tier counters in one pass over the ancestors: a node bought walks
+  // and writes each ancestor once, not twice. IS gives 0 or 1, never NULL, so a purchase without a
+  // node (@type NULL, @delta 0) leaves the counters as they are.
+  team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
+                                       team_elite = team_elite + (@type IS 'elite') * @delta,
+                                       team_core = team_core + (@type IS 'core') * @delta,
+                                       team_genesis = team_genesis + (@type IS 'genesis') * @delta
+           WHERE id IN (SELECT id FROM up)`,
 } as const
 
-/** Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team performance. */
-export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint): void {
-  if (usdt <= 0n) return
+/**
+ * Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team
+ * performance; with `node`, the node bought is counted held in every ancestor's team in the same pass.
+ */
+export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint, node?: NodeType): void {
+  if (usdt <= 0n && !node) return
   const s = preparedOnce(sqlite, SQL)
-  s.own.run(usdt, userId)
-  s.direct.run(usdt, userId)
-  s.team.run(userId, usdt)
+  if (usdt > 0n) {
+    s.own.run({ usdt, user: userId })
+    s.direct.run({ usdt, user: userId })
+  }
+  s.team.run({ usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0 })
   // The same figures by day for the ranking (issue 12 part 3), in the same transaction.
-  recordRanking(sqlite, userId, usdt)
+  if (usdt > 0n) recordRanking(sqlite, userId, usdt)
+}
+
+/** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
+export function addTeamNode(sqlite: Database.Database, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
+  preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta })
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
 import { LANG_TAG } from '../../../contract/constants.ts'
@@ -9,6 +10,10 @@ import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { ApiFailure } from '../../api/client.ts'
 import { noticeQueries } from './queries.ts'
+import { account } from '../../api/session.ts'
+import { listOutbox } from '../../data/index.ts'
+import { useMarkNoticeRead } from './mutations.ts'
+import { NOTICE_READ_ACTION, queuedReads, shouldMark } from './read.ts'
 
 export default function NoticeDetailScreen({ params }: ScreenProps) {
   useSignals()
@@ -17,6 +22,7 @@ export default function NoticeDetailScreen({ params }: ScreenProps) {
   const valid = Number.isSafeInteger(id) && id > 0
   const q = useQuery({ ...noticeQueries.detail(lang.value, id), enabled: valid })
   const missing = !valid || (q.error instanceof ApiFailure && q.error.status === 404)
+  useMarkOnOpen(valid && !missing ? id : null)
   return (
     <main className="page">
       <TopBar title={t('notice.detailTitle')} back />
@@ -40,4 +46,24 @@ export default function NoticeDetailScreen({ params }: ScreenProps) {
       </article>
     </main>
   )
+}
+
+/**
+ * Opening a notice marks it read, once per visit: at once online, through the outbox offline (DESIGN
+ * §6). Skipped when the server already counts it read or a mark waits in the outbox.
+ */
+function useMarkOnOpen(id: number | null) {
+  const acct = account.value
+  const unread = useQuery({ ...noticeQueries.unread(), enabled: acct !== 'anon' })
+  const mark = useMarkNoticeRead()
+  const done = useRef<number | null>(null)
+  // Waits for the unread list unless it cannot come (offline, no saved copy): then marks anyway.
+  const settled = !unread.isPending || unread.fetchStatus === 'paused' || unread.isError
+  useEffect(() => {
+    if (id === null || acct === 'anon' || !settled || done.current === id) return
+    done.current = id
+    void listOutbox(acct, NOTICE_READ_ACTION).then((items) => {
+      if (shouldMark(id, unread.data, queuedReads(items))) mark.mutate(id)
+    })
+  }, [id, acct, settled, unread.data, mark])
 }

@@ -1,10 +1,12 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { NoticeDetail, NoticeItem } from '../../../contract/notice.ts'
+import type { NoticeDetail, NoticeItem, NoticeUnread } from '../../../contract/notice.ts'
 import { get } from '../../api/client.ts'
 
 export const PAGE_SIZE = 10
+/** Per account (the cache is): the caller's unread notices. */
+export const UNREAD_KEY = ['notice', 'unread'] as const
 
 export const noticeQueries = {
   list: (lang: LangCode) =>
@@ -24,4 +26,5 @@ export const noticeQueries = {
     }),
   detail: (lang: LangCode, id: number) =>
     queryOptions({ queryKey: ['notice', 'detail', lang, id], queryFn: ({ signal }) => get<NoticeDetail>('notice/detail', { id }, signal), staleTime: 5 * 60_000 }),
+  unread: () => queryOptions({ queryKey: UNREAD_KEY, queryFn: ({ signal }) => get<NoticeUnread>('notice/unread', {}, signal), staleTime: 30_000 }),
 }

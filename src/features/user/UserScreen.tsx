@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
 import { useLocation } from 'wouter'
@@ -16,6 +17,12 @@ import { useSignOut } from '../auth/mutations.ts'
 import { account } from '../../api/session.ts'
 import { listOutbox } from '../../data/index.ts'
 import { userQueries } from './queries.ts'
+import { CopyField } from '../team/CopyField.tsx'
+import { NameBadges } from '../team/NameBadges.tsx'
+import { TeamNodesCard, TeamSection } from '../team/TeamSection.tsx'
+
+// The QR encoder is drawn only when asked for: its code stays out of the user centre's chunk.
+const QrCode = lazy(() => import('../recharge/QrCode.tsx').then((m) => ({ default: m.QrCode })))
 
 export function inviteLink(code: string, origin = window.location.origin): string {
   return `${origin}/?code=${encodeURIComponent(code)}`
@@ -29,6 +36,7 @@ export default function UserScreen() {
   const info = useQuery({ ...userQueries.info(), refetchOnMount: 'always' })
   const team = useInfiniteQuery(userQueries.zhiList())
   const signOut = useSignOut()
+  const [showQr, setShowQr] = useState(false)
   const u = info.data
   const locale = LANG_TAG[lang.value]
   const members = team.data?.pages.flatMap((p) => p.list) ?? []
@@ -58,15 +66,22 @@ export default function UserScreen() {
             <div className="grow">
               <div className="row gap-s">
                 <strong>{u.name}</strong>
-                {u.level > 0 && <span className="badge gold">T{u.level}</span>}
+                <NameBadges level={u.level} agent={u.advanced_agent} />
               </div>
               <div className="row gap-s muted mono small">
                 <span data-testid="wallet-address">{shortAddress(u.wallet_address)}</span>
                 <CopyButton text={u.wallet_address} />
               </div>
-              <div className="muted small">ID {u.id}</div>
+              <div className="muted small" data-testid="user-id">
+                ID {u.id}
+              </div>
             </div>
           </section>
+          {u.advanced_agent && (
+            <p className="card small" data-testid="agent-grants">
+              <span className="badge teal">{t('team.agent')}</span> {t('team.agentGrants', { level: u.level })}
+            </p>
+          )}
 
           <section className="card invite">
             <h2>{t('user.inviteTitle')}</h2>
@@ -76,7 +91,7 @@ export default function UserScreen() {
                 <strong className="mono" data-testid="invite-code">
                   {u.code}
                 </strong>
-                <CopyButton text={u.code} />
+                <CopyField text={u.code} label={t('team.copyCode')} testId="invite-code" />
               </span>
             </div>
             <div className="kv">
@@ -85,9 +100,20 @@ export default function UserScreen() {
                 <span className="mono small ellipsis" data-testid="invite-link">
                   {inviteLink(u.code)}
                 </span>
-                <CopyButton text={inviteLink(u.code)} />
+                <CopyField text={inviteLink(u.code)} label={t('team.copyLink')} testId="invite-link" />
               </span>
             </div>
+            <button className="btn ghost block" aria-expanded={showQr} onClick={() => setShowQr((v) => !v)} data-testid="invite-qr-toggle">
+              {showQr ? t('team.hideQr') : t('team.showQr')}
+            </button>
+            {showQr && (
+              <div className="qr-box" data-testid="invite-qr">
+                <Suspense fallback={<Skeleton lines={4} />}>
+                  <QrCode text={inviteLink(u.code)} label={t('team.qrAlt')} />
+                </Suspense>
+                <p className="muted small">{t('team.qrHint')}</p>
+              </div>
+            )}
           </section>
 
           <section className="card">
@@ -132,7 +158,11 @@ export default function UserScreen() {
                 {members.map((m) => (
                   <li key={m.id} className="kv">
                     <span>
-                      <span className="mono">{shortAddress(m.wallet_address)}</span>
+                      <strong>{m.name}</strong> <NameBadges level={m.level} agent={m.advanced_agent} />
+                      <br />
+                      <span className="mono small muted">
+                        ID {m.id} · {shortAddress(m.wallet_address)}
+                      </span>
                       <br />
                       <small className="muted">{formatDate(m.created_at, locale)}</small>
                     </span>
@@ -151,6 +181,9 @@ export default function UserScreen() {
               </button>
             )}
           </section>
+
+          <TeamNodesCard />
+          <TeamSection />
 
           <nav className="card menu" aria-label={t('user.menu')}>
             <MenuLink href="/wallet" icon="wallet" label={t('assets.title')} />

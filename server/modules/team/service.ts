@@ -1,0 +1,140 @@
+// The team view (issue 12 parts 1 and 2): the caller's whole team, breadth first, paged, or one member
+// found by exact ID; and the team's figures. Reads only: the figures are kept up the tree by the
+// transactions that change them (user/performance.ts), so nothing here walks a whole subtree.
+import { getAddress } from 'ethers'
+import type { PagedList } from '../../../contract/envelope.ts'
+import { formatMoney } from '../../../contract/money.ts'
+import type { TeamInfo, TeamMember } from '../../../contract/team.ts'
+import { pageCount, parseTeamSearch } from '../../../contract/teamRules.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { badRequest, notFound } from '../../http/errors.ts'
+import { agentSql } from './agent.ts'
+
+/** A member as stored, with their advanced-agent right. */
+const MEMBER = `u.id, u.name, u.wallet_address, u.level, u.zhi_num, u.team_num, u.me_performance, u.team_performance, u.created_at, ${agentSql('u')} AS agent`
+
+/** For each member the walk hands out (down): step 0 its first child, step 1 its next sibling. */
+const NEXT = `CASE step.k WHEN 0 THEN (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.id)
+                ELSE (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.parent AND c.id > down.id) END`
+
+const SQL = {
+  me: 'SELECT id, depth, zhi_num, team_num, zhi_performance, team_performance, team_elite, team_core, team_genesis FROM users WHERE id = @me',
+  // Breadth first from the caller, in (generation, id) order, without ever queueing a member's whole
+  // list of children: the walk goes child to child. Each member it hands out brings in at most two
+  // more, each one step along users_inviter (inviter_id, id): their first child (next generation)
+  // and their next sibling (same parent, next id). A priority queue on (generation, id) merges those
+  // sorted sibling chains into the global order, and the LIMIT stops the walk at the end of the page,
+  // so the first page costs a few dozen index steps whether the caller has 10 or 100,000 children.
+  page: `WITH RECURSIVE down(id, parent, gen) AS (
+           SELECT first, @me, 1 FROM (SELECT min(id) AS first FROM users WHERE inviter_id = @me) WHERE first IS NOT NULL
+           UNION ALL
+           SELECT ${NEXT}, CASE step.k WHEN 0 THEN down.id ELSE down.parent END, down.gen + (step.k = 0)
+             FROM down, (SELECT 0 AS k UNION ALL SELECT 1) AS step
+            WHERE ${NEXT} IS NOT NULL
+           ORDER BY 3, 1
+           LIMIT @upTo
+         )
+         SELECT ${MEMBER}, down.gen AS generation
+           FROM down JOIN users u ON u.id = down.id
+          ORDER BY down.gen, down.id
+          LIMIT @size OFFSET @skip`,
+  // Is @target below @me? Walk up from the target while above the caller's depth (depth = the
+  // inviter's + 1), at most generation steps, and see whether the walk ends on the caller.
+  below: `WITH RECURSIVE up(id, depth) AS (
+            SELECT inviter_id, depth - 1 FROM users WHERE id = @target AND depth > @depth
+            UNION ALL
+            SELECT u.inviter_id, up.depth - 1 FROM up JOIN users u ON u.id = up.id WHERE up.depth > @depth
+          )
+          SELECT 1 AS found FROM up WHERE id = @me AND depth = @depth`,
+  member: `SELECT ${MEMBER}, u.depth - @depth AS generation FROM users u WHERE u.id = @target`,
+} as const
+
+interface MeRow {
+  id: bigint
+  depth: bigint
+  zhi_num: bigint
+  team_num: bigint
+  zhi_performance: bigint
+  team_performance: bigint
+  team_elite: bigint
+  team_core: bigint
+  team_genesis: bigint
+}
+
+interface MemberRow {
+  id: bigint
+  name: string
+  wallet_address: string | null
+  level: bigint
+  zhi_num: bigint
+  team_num: bigint
+  me_performance: bigint
+  team_performance: bigint
+  created_at: bigint
+  agent: bigint
+  generation: bigint
+}
+
+const wire = (r: MemberRow): TeamMember => ({
+  id: Number(r.id),
+  name: r.name,
+  wallet_address: r.wallet_address ? getAddress(r.wallet_address) : '',
+  generation: Number(r.generation),
+  level: Number(r.level),
+  advanced_agent: r.agent === 1n,
+  zhi_num: Number(r.zhi_num),
+  team_num: Number(r.team_num),
+  me_performance: formatMoney(r.me_performance),
+  team_performance: formatMoney(r.team_performance),
+  created_at: Number(r.created_at),
+})
+
+export type TeamService = ReturnType<typeof createTeamService>
+
+export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
+  const s = () => preparedOnce(ctx.sqlite, SQL)
+
+  function me(userId: number): MeRow {
+    const row = s().me.get({ me: userId }) as MeRow | undefined
+    if (!row) throw notFound('errors.userNotFound')
+    return row
+  }
+
+  /** Refuses a page past the last (an empty list has page 1), naming how many there are. */
+  function checkPage(page: number, pageSize: number, total: number): void {
+    const pages = pageCount(total, pageSize)
+    if (page > pages) throw badRequest('team.errors.pageOutOfRange', { pages })
+  }
+
+  return {
+    info(userId: number): TeamInfo {
+      const m = me(userId)
+      return {
+        zhi_num: Number(m.zhi_num),
+        team_num: Number(m.team_num),
+        zhi_performance: formatMoney(m.zhi_performance),
+        team_performance: formatMoney(m.team_performance),
+        nodes: { elite: Number(m.team_elite), core: Number(m.team_core), genesis: Number(m.team_genesis) },
+      }
+    },
+
+    list(userId: number, page: number, pageSize: number, search: string | undefined): PagedList<TeamMember> {
+      const q = parseTeamSearch(search)
+      if (!q.ok) throw badRequest(q.error)
+      const m = me(userId)
+      if (q.id !== null) {
+        const found = q.id !== userId && s().below.get({ target: q.id, me: userId, depth: m.depth }) !== undefined
+        const total = found ? 1 : 0
+        checkPage(page, pageSize, total)
+        if (!found || page > 1) return { total, list: [] }
+        return { total, list: [wire(s().member.get({ target: q.id, depth: m.depth }) as MemberRow)] }
+      }
+      const total = Number(m.team_num)
+      checkPage(page, pageSize, total)
+      const skip = (page - 1) * pageSize
+      const rows = s().page.all({ me: userId, upTo: skip + pageSize, size: pageSize, skip }) as MemberRow[]
+      return { total, list: rows.map(wire) }
+    },
+  }
+}
