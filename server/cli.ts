@@ -27,6 +27,8 @@
  *   gold price <usdt per gram>        record the gold reference price the mall prices gold from
  *   release status | run | fund <NADI>  the release job: what is due and funded; post due days now;
  *                                     move NADI from the treasury to the release account
+ *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
+ *                                     campaigns and their prizes (server/modules/activity/commands.ts)
  *
  * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
  * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
@@ -69,6 +71,7 @@ import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nod
 import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
+import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 
 export interface Io {
   out(text: string): void
@@ -522,6 +525,7 @@ export const COMMANDS: Command[] = [
       return 0
     },
   },
+  ...ACTIVITY_COMMANDS,
 ]
 
 class UsageError extends Error {}
