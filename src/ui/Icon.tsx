@@ -27,6 +27,7 @@ const PATHS = {
   car: 'M4 16v-4l2-5h12l2 5v4zM4 16v2h3v-2m10 0v2h3v-2M4 12h16M7.5 14h.01M16.5 14h.01',
   receipt: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6m-6 4h6',
   savings: 'M4 10h16v10H4zM7 10V7a5 5 0 0 1 10 0v3M12 14v2',
+  trophy: 'M7 4h10v5a5 5 0 0 1-10 0zM7 6H4v1a3 3 0 0 0 3 3m10-4h3v1a3 3 0 0 1-3 3M12 14v4m-4 2h8',
 } as const
 
 export type IconName = keyof typeof PATHS

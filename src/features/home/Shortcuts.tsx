@@ -17,6 +17,7 @@ const SHORTCUTS: { to: string; icon: IconName; label: string }[] = [
   { to: '/recharge', icon: 'deposit', label: 'home.go.recharge' },
   { to: '/pledge', icon: 'savings', label: 'home.go.pledge' },
   { to: '/user', icon: 'team', label: 'home.go.team' },
+  { to: '/activity', icon: 'trophy', label: 'activity.title' },
 ]
 
 /** The shortcut grid on home: the shops, orders and money screens. A visitor is asked to sign in first. */

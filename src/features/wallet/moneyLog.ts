@@ -24,6 +24,7 @@ export const KNOWN_TYPES = [
   'trade_repair',
   'release',
   'settlement',
+  'activity_prize',
 ] as const
 
 /** The locale key naming a record's type. */
