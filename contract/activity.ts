@@ -99,6 +99,8 @@ export type ActivityListQuery = Static<typeof ActivityListQuery>
 
 export const RANK_LIMIT_DEFAULT = 20
 export const RANK_LIMIT_MAX = 100
+/** How many places the leaderboard screen shows (the caller's own is pinned besides). */
+export const RANK_SCREEN_TOP = 50
 
 export const ActivityRankQuery = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),

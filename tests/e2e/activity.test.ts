@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { formatMoney } from '../../contract/money.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
-import { RANK_TOP } from '../../src/features/activity/queries.ts'
+import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text } from './support/flows.ts'
 

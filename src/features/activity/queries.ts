@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { PAGE_SIZE_DEFAULT, type LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { ActivityDetail, ActivityItem, ActivityRank, ActivityStatus } from '../../../contract/activity.ts'
+import { RANK_SCREEN_TOP, type ActivityDetail, type ActivityItem, type ActivityRank, type ActivityStatus } from '../../../contract/activity.ts'
 import { get } from '../../api/client.ts'
 import { nextPage } from '../shopOrders/view.ts'
 
@@ -20,7 +20,6 @@ export const STALE = {
 
 /** While a running activity's leaderboard is open it refreshes this often. */
 export const RANK_POLL_MS = 15_000
-export const RANK_TOP = 50
 
 export const activityQueries = {
   list: (status: ActivityStatus, lang: LangCode) =>
@@ -42,7 +41,7 @@ export const activityQueries = {
   rank: (id: number, lang: LangCode, live: boolean) =>
     queryOptions({
       queryKey: [ACTIVITY_ROOT, 'rank', id, lang],
-      queryFn: ({ signal }) => get<ActivityRank>('activity/rank', { id, limit: RANK_TOP }, signal),
+      queryFn: ({ signal }) => get<ActivityRank>('activity/rank', { id, limit: RANK_SCREEN_TOP }, signal),
       staleTime: STALE.rank,
       refetchOnMount: 'always',
       refetchInterval: live ? RANK_POLL_MS : false,
