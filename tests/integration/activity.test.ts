@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
-import { ACTIVITY_PRIZES, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { ACTIVITY_PRIZES, audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { standings } from '../../server/modules/activity/scores.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities } from '../../server/modules/activity/activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from '../../server/modules/activity/payout.ts'
 import { BOARD_TTL_MS } from '../../server/modules/activity/service.ts'
@@ -261,6 +262,23 @@ describe('the endpoints', () => {
       [top.userId, '3'],
       [mid.userId, '2'],
     ])
+  })
+
+  it('destroy and trading read their own tables: NADI destroyed, and spot volume on both sides of a fill', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    const [a, b] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    credit(s, a.userId, 'NADI', '1000')
+    credit(s, b.userId, 'USDT', '1000')
+    transfer(s.ctx.sqlite, { ref: 'test:a:trade', reason: 'transfer', from: fund(a.userId), to: trade(a.userId), asset: 'NADI', amount: units('1000') })
+    transfer(s.ctx.sqlite, { ref: 'test:b:trade', reason: 'transfer', from: fund(b.userId), to: trade(b.userId), asset: 'USDT', amount: units('1000') })
+    await s.exchange.place(a.userId, { side: 'sell', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-sell' })
+    await s.exchange.place(b.userId, { side: 'buy', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-buy' })
+    const deals = s.ctx.sqlite.prepare('SELECT user_id, quote FROM trade_deals WHERE user_id IN (?, ?)').all(a.userId, b.userId) as { user_id: bigint; quote: bigint }[]
+    expect(deals).toHaveLength(2)
+    const volume = standings(s.ctx.sqlite, 'trading', t0 - DAY, t0 + DAY)
+    expect(volume.map((x) => [x.userId, x.score]).sort()).toEqual(deals.map((d) => [Number(d.user_id), d.quote]).sort())
+    expect(standings(s.ctx.sqlite, 'destroy', t0 - DAY, t0 + DAY)).toEqual([])
   })
 })
 
