@@ -85,6 +85,10 @@ import { onPaid, startPaymentChecker } from './modules/payment/index.ts'
 import { lockDataFolder } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
+import { activityRoutes } from './modules/activity/routes.ts'
+import { createActivityService } from './modules/activity/service.ts'
+import { startActivityPayouts } from './modules/activity/payout.ts'
+import { seedDemoActivities } from './modules/activity/seed.ts'
 
 export interface BuildOptions {
   config: Config
@@ -335,6 +339,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
   const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
   app.addHook('preClose', async () => stopSettlement())
+  // Activities (issue 12 part 4): read-only routes; prizes paid by a job once a window has closed.
+  activityRoutes(app, createActivityService(ctx))
+  const stopActivityPayouts = startActivityPayouts(ctx, config.commerce.releasePollMs)
+  app.addHook('preClose', async () => stopActivityPayouts())
 
   // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
   // stopping waits for a pass in flight, before the chains close.
@@ -359,6 +367,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     await seedDemoCatalog(ctx)
     await seedDemoNodes(ctx)
     await seedDemoPledge(ctx)
+    await seedDemoActivities(ctx)
     const stopGoldWalk = startGoldWalk(ctx)
     app.addHook('preClose', async () => stopGoldWalk())
   }

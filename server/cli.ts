@@ -34,6 +34,8 @@
  *   airdrop <id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]
  *                                     credit each user the amount × their node airdrop multiplier from
  *                                     the treasury, once per (airdrop id, user)
+ *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
+ *                                     campaigns and their prizes (server/modules/activity/commands.ts)
  *
  * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
  * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
@@ -81,6 +83,7 @@ import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
 import { describeFunded, fundAccount, parseFund, type FundRequest } from './modules/settlement/funding.ts'
 import { AIRDROP_USAGE, parseAirdrop, parseUserList } from './modules/airdrop/rules.ts'
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
+import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 
 export interface Io {
   out(text: string): void
@@ -568,6 +571,7 @@ export const COMMANDS: Command[] = [
     },
   },
   ...RANKING_COMMANDS,
+  ...ACTIVITY_COMMANDS,
 ]
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */

@@ -81,6 +81,9 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/pledge/releaseLog/:id', auth: true, ...screen(() => import('../features/pledge/ReleaseLogScreen.tsx')) },
   { pattern: '/ming', auth: true, ...screen(() => import('../features/mining/MiningScreen.tsx')) },
   { pattern: '/ranking', auth: true, ...screen(() => import('../features/ranking/RankingScreen.tsx')) },
+  { pattern: '/activity', auth: true, ...screen(() => import('../features/activity/ActivityListScreen.tsx')) },
+  { pattern: '/activity/detail/:id', auth: true, ...screen(() => import('../features/activity/ActivityDetailScreen.tsx')) },
+  { pattern: '/activity/rank/:id', auth: true, ...screen(() => import('../features/activity/ActivityRankScreen.tsx')) },
 ]
 
 export interface Match {

@@ -119,6 +119,9 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
   const loanPlan = (await call<{ id: number }[]>('lending/list'))[0]!
   await call('lending/borrow', { plan_id: loanPlan.id, node_order_id: myNode.id, amount: '99999.12345678' })
 
+  // Activities: the demo's running one, its leaderboard with this user on it (a paid order above).
+  const activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
+
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {
     '/notice/detail/:id': `/notice/detail/${noticeId}`,
@@ -129,6 +132,8 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     '/pledge/detail/:id': `/pledge/detail/${pledgeProduct}`,
     '/pledge/releaseLog/:id': `/pledge/releaseLog/${pledged.id}`,
     '/node/detail/:id': `/node/detail/${genesisTier}`,
+    '/activity/detail/:id': `/activity/detail/${activityId}`,
+    '/activity/rank/:id': `/activity/rank/${activityId}`,
     // The confirm screens with the most units, the long default address preselected.
     '/shop/orderConfirm': `/shop/orderConfirm?goods=${goodsId.machine}&spec=${specId.machine}&qty=${QUANTITY_MAX}`,
     '/mall/orderConfirm': `/mall/orderConfirm?goods=${goodsId.gold}&spec=${specId.gold}&qty=${QUANTITY_MAX}`,

@@ -35,8 +35,8 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   expect(await klines(s, '1m', 300)).toHaveLength(300)
   const older = await s.get<{ list: Candle[] }>(`/api/v1/trade/klines?inst_id=NADI-USDT&bar=1m&limit=300&before=${t0 - 2 * 86_400_000}`)
   expect(older.body_.data.list).toHaveLength(300)
-  // History only: the journal and the ledger hold nothing but what the live demo market did (and the demo's funding of its treasury, release, mining, savings and loan accounts).
-  expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'trade')")).toBe(0)
+  // History only: the journal and the ledger hold nothing but what the live demo market did (and the demo's funding of its treasury, release, mining, savings, loan and activity prize accounts).
+  expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'activity_fund', 'trade')")).toBe(0)
   expect(s.count("SELECT COUNT(*) FROM exchange_journal WHERE json_extract(command, '$.userId') NOT IN (SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER'))")).toBe(0)
   expect(audit(s.ctx.sqlite).violations).toEqual([])
   await s.close()

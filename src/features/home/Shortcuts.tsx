@@ -18,6 +18,7 @@ const SHORTCUTS: { to: string; icon: IconName; label: string }[] = [
   { to: '/pledge', icon: 'savings', label: 'home.go.pledge' },
   { to: '/user', icon: 'team', label: 'home.go.team' },
   { to: '/ranking', icon: 'trophy', label: 'home.go.ranking' },
+  { to: '/activity', icon: 'flag', label: 'activity.title' },
 ]
 
 /** The shortcut grid on home: the shops, orders and money screens. A visitor is asked to sign in first. */

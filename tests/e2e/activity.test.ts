@@ -1,0 +1,118 @@
+// Activities in real Chromium (issue 12 part 4): a newcomer opens the activities from home, reads the
+// running one (the demo's purchases race), finds no place of theirs on its leaderboard, buys a car
+// paid from balance, and then sees their own rank pinned above the board, even though sixty buyers
+// before them keep them out of the top shown. Offline, the leaderboard opens from the saved cache.
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { formatMoney } from '../../contract/money.ts'
+import { custody, fund, transfer } from '../../server/ledger/index.ts'
+import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
+import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
+import { shows, signInThroughInvite, text } from './support/flows.ts'
+
+let app: RunningApp
+let browser: Browser
+
+beforeAll(async () => {
+  app = await startApp()
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+const UNIT = 100_000_000n
+const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
+const path = (page: Page) => new URL(page.url()).pathname
+const AHEAD = RANK_TOP + 10
+
+describe('activities in real Chromium', () => {
+  let context: BrowserContext
+  let page: Page
+  let errors: string[]
+  let userId: number
+  let activityId: number
+
+  it('from home to the running activity and its leaderboard, where the newcomer has no place yet', async () => {
+    context = await phone(browser)
+    page = await context.newPage()
+    errors = watchErrors(page)
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
+
+    await visible(page, 'shortcut-activity').click()
+    expect(path(page)).toBe('/activity')
+    const card = page.locator(`[data-testid="activity-list-running"] [data-testid="activity-card"][data-id="${activityId}"]`)
+    await card.waitFor()
+    await shows(card.locator('.activity-title')).toBe('設備衝刺賽')
+    await visible(page, 'activity-tab-upcoming').click()
+    await page.locator('[data-testid="activity-list-upcoming"] [data-testid="activity-card"]').first().waitFor()
+    await visible(page, 'activity-tab-running').click()
+    await card.click()
+    expect(path(page)).toBe(`/activity/detail/${activityId}`)
+    await shows(visible(page, 'activity-title')).toBe('設備衝刺賽')
+    await shows(visible(page, 'activity-measure')).toBe(text('tw', 'activity.measure.purchases'))
+    await shows(visible(page, 'activity-countdown')).toMatch(new RegExp(`^${text('tw', 'activity.endsIn')} .*\\d\\d:\\d\\d:\\d\\d$`))
+    await visible(page, 'activity-rank-link').click()
+    expect(path(page)).toBe(`/activity/rank/${activityId}`)
+    await shows(visible(page, 'rank-me-none')).toContain(text('tw', 'activity.notRanked'))
+  })
+
+  it('a car bought from balance while the activity runs puts the buyer on its board, their rank pinned outside the top shown', async () => {
+    // Sixty buyers already ahead, each with more than any car costs.
+    const now = Date.now()
+    for (let i = 0; i < AHEAD; i++) {
+      const u = app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now).lastInsertRowid
+      app.ctx.sqlite
+        .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
+        .run(`E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
+    }
+    transfer(app.ctx.sqlite, { ref: 'e2e:activity:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * UNIT })
+
+    await page.goto(`${app.url}/cars`)
+    await visible(page, 'car-buy').first().click()
+    await page.getByTestId('car-continue').click()
+    await visible(page, 'order-submit').click()
+    await shows(page.locator('.sheet h2')).toBe(text('tw', 'preOrder.placedTitle'))
+    await page.locator('.sheet .btn.primary').click()
+    await page.getByTestId('payment-pay-balance').click()
+    await shows(page.getByTestId('payment-success')).not.toBeNull()
+    await page.getByTestId('payment-done').click()
+    const paid = app.ctx.sqlite.prepare("SELECT total FROM pay_orders WHERE user_id = ? AND type = 'car' AND paid_at IS NOT NULL").get(userId) as { total: bigint }
+    expect(paid.total).toBeGreaterThan(0n)
+
+    await page.goto(`${app.url}/activity/rank/${activityId}`)
+    // The board is recomputed every few seconds and the screen refreshes while the activity runs.
+    const me = page.locator('[data-testid="rank-me"] [data-testid="rank-row"]').filter({ visible: true })
+    await expect.poll(() => me.getAttribute('data-user').catch(() => null), { timeout: 30_000 }).toBe(String(userId))
+    expect(await me.getAttribute('data-rank')).toBe(String(AHEAD + 1))
+    await shows(me.locator('[data-testid="rank-score"]')).toBe(`${formatMoney(paid.total).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} USDT`)
+    const top = page.locator('[data-testid="rank-top"] [data-testid="rank-row"]').filter({ visible: true })
+    expect(await top.count()).toBe(RANK_TOP)
+    expect(await page.locator(`[data-testid="rank-top"] [data-user="${userId}"]`).count()).toBe(0)
+    await shows(visible(page, 'rank-top').locator('..').locator('p.small')).toBe(text('tw', 'activity.topOf', { shown: RANK_TOP, count: AHEAD + 1 }))
+  })
+
+  it('offline, the leaderboard opens from the saved cache and says it is not live', async () => {
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready
+    })
+    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await page.locator('[data-testid="rank-me"] [data-testid="rank-row"]').filter({ visible: true }).waitFor()
+    await page.waitForTimeout(1500) // the persister writes at most once a second
+    await context.setOffline(true)
+    await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+    await page.reload().catch(() => {})
+    await page.locator(`[data-testid="rank-me"] [data-user="${userId}"]`).filter({ visible: true }).waitFor({ timeout: 15_000 })
+    await page.locator('.freshness.offline').filter({ visible: true }).waitFor()
+    await context.setOffline(false)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+})

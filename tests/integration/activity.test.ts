@@ -1,0 +1,355 @@
+// Activities (issue 12 part 4): the operator's file through the CLI (good, bad, edit rules), the three
+// endpoints with every refusal, scores from real purchases and registrations with ties broken by who
+// got there first, and the payout: once per rank, halted whole and visibly when the prize account is
+// short. The ledger audit passes after each test.
+
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { parseUnits } from 'ethers'
+import { main as cli } from '../../server/cli.ts'
+import { translate } from '../../server/i18n.ts'
+import { ACTIVITY_PRIZES, audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { standings } from '../../server/modules/activity/scores.ts'
+import { ActivityFileInvalid, checkActivityFile, loadActivities } from '../../server/modules/activity/activityFile.ts'
+import { payDueActivities, SETTLE_GRACE_MS } from '../../server/modules/activity/payout.ts'
+import { BOARD_TTL_MS } from '../../server/modules/activity/service.ts'
+import type { ActivityDetail, ActivityItem, ActivityRank } from '../../contract/activity.ts'
+import type { PagedList } from '../../contract/envelope.ts'
+import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
+import type { PreOrderResult } from '../../contract/preOrder.ts'
+import type { UserInfo } from '../../contract/user.ts'
+import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
+const API = '/api/v1'
+const DAY = 86_400_000
+const units = (n: string) => parseUnits(n, 8)
+const live: TestServer[] = []
+afterEach(() => {
+  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
+})
+async function boot() {
+  const s = await start()
+  live.push(s)
+  return s
+}
+
+const msg = (key: string, params?: Record<string, string | number>, lang: 'EN' | 'TW' = 'EN') => translate(lang, key, params)
+const get = <T>(s: TestServer, who: SignedIn | null, p: string, lang = 'EN') => s.get<T>(`${API}/${p}`, { token: who?.token, lang })
+const post = <T>(s: TestServer, who: SignedIn, p: string, body: unknown) => s.post<T>(`${API}/${p}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
+let refs = 0
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sqlite, { ref: `test:activity:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+
+const LANGS = ['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS']
+const T = (text: string) => Object.fromEntries(LANGS.map((l) => [l, `${text} (${l})`]))
+const iso = (ms: number) => new Date(ms).toISOString()
+const entry = (over: Record<string, unknown> = {}) => ({
+  slug: 'test-race',
+  title: T('Test race'),
+  body: T('Buy the most.'),
+  cover: '/activities/device-sprint.svg',
+  measure: 'purchases',
+  starts_at: iso(Date.now() + DAY),
+  ends_at: iso(Date.now() + 10 * DAY),
+  prizes: [
+    { from: 1, to: 1, asset: 'USDT', amount: '100' },
+    { from: 2, to: 3, asset: 'NADI', amount: '50' },
+  ],
+  ...over,
+})
+/** Loads activities at the server's clock, as `activity load` would at that moment. */
+const load = (s: TestServer, ...entries: Record<string, unknown>[]) => loadActivities(s.ctx.sqlite, checkActivityFile({ activities: entries }), s.clock.now())
+const idOf = (s: TestServer, slug: string) => s.count('SELECT id FROM activities WHERE slug = ?', slug)
+
+async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  return { code, out, err }
+}
+const file = (s: TestServer, body: unknown) => {
+  const f = path.join(s.dir, `activities-${Math.random().toString(36).slice(2)}.json`)
+  fs.writeFileSync(f, typeof body === 'string' ? body : JSON.stringify(body))
+  return f
+}
+
+/** A paid product order at `at` (the purchases measure reads paid product orders). */
+let orders = 0
+function paidOrder(s: TestServer, userId: number, usdt: string, at: number, type = 'car') {
+  s.ctx.sqlite
+    .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, ?, 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
+    .run(`T${++orders}`, userId, type, units(usdt), at, at, at)
+}
+
+describe('activity load (the operator\'s file)', () => {
+  it('adds, then updates by slug; a bad file is refused naming the problem and writes nothing', async () => {
+    const s = await boot()
+    const count = () => s.count('SELECT count(*) FROM activities')
+    const before = count()
+    const ok = await runCli(s, 'activity', 'load', file(s, { activities: [entry(), entry({ slug: 'test-cup', measure: 'trading' })] }))
+    expect(ok).toMatchObject({ code: 0, out: 'activities loaded: 2 added, 0 updated\n' })
+    expect(count()).toBe(before + 2)
+    const again = await runCli(s, 'activity', 'load', file(s, { activities: [entry({ title: T('Renamed race') })] }))
+    expect(again.out).toBe('activities loaded: 0 added, 1 updated\n')
+    expect(s.count("SELECT count(*) FROM activities WHERE slug = 'test-race' AND title LIKE '%Renamed race (EN)%'")).toBe(1)
+
+    const bad: [unknown, RegExp][] = [
+      ['{ not json', /activity load: /],
+      [{ activities: [entry({ measure: 'likes' })] }, /does not match the schema/],
+      [{ activities: [entry({ title: { ...T('x'), MS: undefined } })] }, /does not match the schema/],
+      [{ activities: [entry({ ends_at: entry().starts_at })] }, /ends_at must be after starts_at/],
+      [{ activities: [entry({ prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '0.000000001' }] })] }, /does not match the schema/],
+      [{ activities: [entry({ prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '0' }] })] }, /above 0/],
+      [{ activities: [entry({ prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '1' }, { from: 3, to: 3, asset: 'USDT', amount: '1' }] })] }, /without gaps/],
+      // A good entry before a bad one: the whole file is refused, the good one not written either.
+      [{ activities: [entry({ slug: 'would-be-new' }), entry({ slug: 'past', starts_at: iso(Date.now() - 3 * DAY), ends_at: iso(Date.now() - DAY) })] }, /must end in the future/],
+    ]
+    const snapshot = () => s.ctx.sqlite.prepare('SELECT slug, title, measure, starts_at, ends_at FROM activities ORDER BY id').all()
+    const was = snapshot()
+    for (const [body, why] of bad) {
+      const r = await runCli(s, 'activity', 'load', file(s, body))
+      expect(r.code, JSON.stringify(body).slice(0, 80)).toBe(1)
+      expect(r.err).toMatch(why)
+    }
+    expect(snapshot()).toEqual(was)
+    expect((await runCli(s, 'activity', 'load')).code).toBe(2)
+  })
+
+  it('once an activity runs, its measure, prizes and start stay; its texts and a later end may change; once ended, its window stays', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    const base = entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 5 * DAY) })
+    load(s, base)
+    // Upcoming: anything may change.
+    load(s, { ...base, measure: 'destroy', prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '10' }] })
+    expect(s.count("SELECT count(*) FROM activity_prizes WHERE activity_id = ? AND asset = 'NADI' AND rank_to = 2", idOf(s, 'test-race'))).toBe(1)
+    const running = { ...base, measure: 'destroy', prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '10' }] }
+    s.clock.advance(2 * DAY)
+    expect(() => load(s, { ...running, measure: 'purchases' })).toThrow(/has started; its measure can no longer change/)
+    expect(() => load(s, { ...running, prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '11' }] })).toThrow(/its prizes can no longer change/)
+    expect(() => load(s, { ...running, starts_at: iso(t0) })).toThrow(/its starts_at can no longer change/)
+    expect(() => load(s, { ...running, ends_at: iso(t0 + DAY + 1000) })).toThrow(/not into the past/)
+    expect(load(s, { ...running, title: T('New name'), ends_at: iso(t0 + 6 * DAY) })).toEqual({ added: 0, updated: 1 })
+    s.clock.advance(5 * DAY)
+    expect(() => load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).toThrow(ActivityFileInvalid)
+    expect(() => load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).toThrow(/has ended; its ends_at can no longer change/)
+    expect(load(s, { ...running, ends_at: iso(t0 + 6 * DAY), body: T('Thanks for taking part') })).toEqual({ added: 0, updated: 1 })
+  })
+})
+
+describe('the endpoints', () => {
+  it('list by status in the caller\'s language, paged; a page past the last is refused, localized', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const t0 = s.clock.now()
+    load(
+      s,
+      entry({ slug: 'up-a', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }),
+      entry({ slug: 'run-a', starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }),
+      entry({ slug: 'run-b', starts_at: iso(t0 - DAY), ends_at: iso(t0 + 3 * DAY) }),
+    )
+    const running = (await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=running&page_size=100')).body_.data
+    // The demo's running activity too; each one running, in English.
+    expect(running.list.map((a) => a.status)).toEqual(running.list.map(() => 'running'))
+    expect(running.list.map((a) => a.title)).toEqual(expect.arrayContaining(['Test race (EN)']))
+    expect(running.total).toBe(running.list.length)
+    expect(running.list.find((a) => a.id === idOf(s, 'run-a'))).toMatchObject({ measure: 'purchases', prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '100' }, { from: 2, to: 3, asset: 'NADI', amount: '50' }] })
+    const tw = (await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=upcoming&page_size=100', 'TW')).body_.data
+    expect(tw.list.find((a) => a.id === idOf(s, 'up-a'))?.title).toBe('Test race (TW)')
+    expect((await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=ended')).body_.data).toEqual({ list: [], total: 0 })
+
+    const page1 = (await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=running&page_size=1')).body_.data
+    expect(page1.list).toHaveLength(1)
+    const past = await get(s, me, `activity/list?status=running&page_size=1&page=${page1.total + 1}`)
+    expect(past.statusCode).toBe(400)
+    expect(past.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: page1.total }))
+    const pastTw = await get(s, me, 'activity/list?status=ended&page=2', 'TW')
+    expect(pastTw.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: 1 }, 'TW'))
+    for (const q of ['status=soon', 'page=0', 'page_size=101', 'page=abc']) expect((await get(s, me, `activity/list?${q}`)).statusCode, q).toBe(400)
+    expect((await get(s, null, 'activity/list')).statusCode).toBe(401)
+  })
+
+  it('detail in the caller\'s language; an unknown or hidden id is refused, localized', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }), entry({ slug: 'hidden', active: false, starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
+    const d = (await get<ActivityDetail>(s, me, `activity/detail?id=${idOf(s, 'test-race')}`, 'JP')).body_.data
+    expect(d).toMatchObject({ title: 'Test race (JP)', body: 'Buy the most. (JP)', status: 'upcoming', starts_at: t0 + DAY, ends_at: t0 + 2 * DAY, settled: false, server_time: t0 })
+    for (const id of [999_999, idOf(s, 'hidden')]) {
+      const r = await get(s, me, `activity/detail?id=${id}`, 'TW')
+      expect(r.statusCode).toBe(404)
+      expect(r.body_.msg).toBe(msg('activity.errors.notFound', {}, 'TW'))
+    }
+    expect((await get(s, me, 'activity/detail?id=x')).statusCode).toBe(400)
+  })
+
+  it('a real purchase puts the buyer on the board; ties go to who reached the score first; the caller is pinned outside the top; an upcoming board and a user not in the activity are refused', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }), entry({ slug: 'later', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
+    const id = idOf(s, 'test-race')
+    const [a, b, c, outsider] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    // b and c tie at 300 USDT; c got there first. a has 500. An order before the window does not count.
+    paidOrder(s, a.userId, '500', t0 - 3600_000)
+    paidOrder(s, b.userId, '100', t0 - 7200_000)
+    paidOrder(s, b.userId, '200', t0 - 1800_000)
+    paidOrder(s, c.userId, '300', t0 - 3000_000, 'gold')
+    paidOrder(s, outsider.userId, '9999', t0 - 2 * DAY)
+    // The outsider buys a car now, through the shop, paid from balance.
+    const cars = (await get<PagedList<GoodsItem>>(s, null, 'car/goodsList?page_size=50')).body_.data.list
+    const car = (await get<GoodsDetail>(s, null, `car/goodsDetail?id=${cars[0]!.id}`)).body_.data
+    credit(s, outsider.userId, 'USDT', '1000000')
+    const { order } = (await post<PreOrderResult>(s, outsider, 'preOrder/preOrder', { area: 'car', goods_id: car.id, spec_id: car.specs[0]!.id, quantity: 1 })).body_.data
+    expect((await post(s, outsider, 'orders/payByBalance', { id: order.id })).statusCode).toBe(200)
+
+    const rank = (await get<ActivityRank>(s, outsider, `activity/rank?id=${id}&limit=2`)).body_.data
+    expect(rank.participants).toBe(4)
+    const carPrice = car.specs[0]!.price
+    const order4 = [
+      { user: a.userId, score: '500' },
+      { user: c.userId, score: '300' },
+      { user: b.userId, score: '300' },
+      { user: outsider.userId, score: carPrice },
+    ].sort((x, y) => Number(y.score) - Number(x.score))
+    expect(rank.top.map((e) => [e.user_id, e.score])).toEqual(order4.slice(0, 2).map((x) => [x.user, x.score]))
+    expect(rank.top[0]!.prize).toEqual({ asset: 'USDT', amount: '100' })
+    const outsiderRank = order4.findIndex((x) => x.user === outsider.userId) + 1
+    expect(rank.me).toMatchObject({ rank: outsiderRank, user_id: outsider.userId, score: carPrice })
+    const full = (await get<ActivityRank>(s, a, `activity/rank?id=${id}`)).body_.data
+    const cAt = full.top.findIndex((e) => e.user_id === c.userId)
+    expect(full.top[cAt + 1]!.user_id).toBe(b.userId) // the tie: c reached 300 first
+    expect(full.me?.user_id).toBe(a.userId)
+    // Someone else's place by user ID; one with no score is refused, localized.
+    expect((await get<ActivityRank>(s, a, `activity/rank?id=${id}&user_id=${c.userId}`)).body_.data.me?.user_id).toBe(c.userId)
+    const none = await s.signIn(ROOT_CODE)
+    const notIn = await get(s, a, `activity/rank?id=${id}&user_id=${none.userId}`, 'TW')
+    expect(notIn.statusCode).toBe(404)
+    expect(notIn.body_.msg).toBe(msg('activity.errors.notInActivity', { user: none.userId }, 'TW'))
+    // The caller without a score sees the board with no place pinned.
+    expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toBeNull()
+    const early = await get(s, a, `activity/rank?id=${idOf(s, 'later')}`)
+    expect(early.statusCode).toBe(409)
+    expect(early.body_.msg).toBe(msg('activity.errors.notStarted'))
+    expect((await get(s, a, 'activity/rank?id=999999')).statusCode).toBe(404)
+    expect((await get(s, a, `activity/rank?id=${id}&limit=101`)).statusCode).toBe(400)
+
+    // The board is cached briefly: a new score shows once the cache has aged out.
+    paidOrder(s, none.userId, '100000', t0 + 1000)
+    s.clock.advance(2000)
+    expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toBeNull()
+    s.clock.advance(BOARD_TTL_MS)
+    expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toMatchObject({ rank: 1, score: '100000' })
+  })
+
+  it('team growth counts every new member below a user, at any depth', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ measure: 'team_growth', starts_at: iso(t0 - 1000), ends_at: iso(t0 + DAY) }))
+    const code = async (who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
+    const top = await s.signIn(ROOT_CODE)
+    s.clock.advance(1000)
+    const mid = await s.signIn(await code(top))
+    s.clock.advance(1000)
+    await s.signIn(await code(mid))
+    await s.signIn(await code(mid))
+    const board = (await get<ActivityRank>(s, top, `activity/rank?id=${idOf(s, 'test-race')}`)).body_.data
+    // The root account is the platform's own and never ranks.
+    expect(board.top.map((e) => [e.user_id, e.score])).toEqual([
+      [top.userId, '3'],
+      [mid.userId, '2'],
+    ])
+  })
+
+  it('destroy and trading read their own tables: NADI destroyed, and spot volume on both sides of a fill', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    const [a, b] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    credit(s, a.userId, 'NADI', '1000')
+    credit(s, b.userId, 'USDT', '1000')
+    transfer(s.ctx.sqlite, { ref: 'test:a:trade', reason: 'transfer', from: fund(a.userId), to: trade(a.userId), asset: 'NADI', amount: units('1000') })
+    transfer(s.ctx.sqlite, { ref: 'test:b:trade', reason: 'transfer', from: fund(b.userId), to: trade(b.userId), asset: 'USDT', amount: units('1000') })
+    await s.exchange.place(a.userId, { side: 'sell', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-sell' })
+    await s.exchange.place(b.userId, { side: 'buy', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-buy' })
+    const deals = s.ctx.sqlite.prepare('SELECT user_id, quote FROM trade_deals WHERE user_id IN (?, ?)').all(a.userId, b.userId) as { user_id: bigint; quote: bigint }[]
+    expect(deals).toHaveLength(2)
+    const volume = standings(s.ctx.sqlite, 'trading', t0 - DAY, t0 + DAY)
+    expect(volume.map((x) => [x.userId, x.score]).sort()).toEqual(deals.map((d) => [Number(d.user_id), d.quote]).sort())
+    expect(standings(s.ctx.sqlite, 'destroy', t0 - DAY, t0 + DAY)).toEqual([])
+  })
+})
+
+describe('the payout', () => {
+  it('waits for the close, halts whole and visibly when the prize account is short, then pays each rank once into the money log', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    const users = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    users.forEach((u, i) => paidOrder(s, u.userId, String(400 - i * 100), t0 - 1000 * (i + 1)))
+    const usdt = (u: SignedIn) => balance(s.ctx.sqlite, fund(u.userId), 'USDT').available
+    const nadi = (u: SignedIn) => balance(s.ctx.sqlite, fund(u.userId), 'NADI').available
+
+    expect(await payDueActivities(s.ctx)).toEqual([]) // still running
+    s.clock.advance(DAY + SETTLE_GRACE_MS - 1)
+    expect(await payDueActivities(s.ctx)).toEqual([]) // closed, in the grace
+    s.clock.advance(1)
+
+    // The account holds the NADI but only 99 USDT of the 100 the first prize needs.
+    transfer(s.ctx.sqlite, { ref: 'test:fund:usdt', reason: 'activity_fund', userId: null, from: custody('bsc'), to: ACTIVITY_PRIZES, asset: 'USDT', amount: units('99') })
+    transfer(s.ctx.sqlite, { ref: 'test:fund:nadi', reason: 'activity_fund', userId: null, from: custody('nadi'), to: ACTIVITY_PRIZES, asset: 'NADI', amount: units('100') })
+    const halted = await payDueActivities(s.ctx)
+    expect(halted).toMatchObject([{ activityId: id, paid: [], halted: expect.stringMatching(/needs 100 USDT .* has 99/) }])
+    expect(usdt(users[0]!)).toBe(0n)
+    expect(nadi(users[1]!)).toBe(0n) // whole or nothing: the NADI prizes wait too
+    expect(s.count('SELECT count(*) FROM activity_winners')).toBe(0)
+    const status = await runCli(s, 'activity', 'status', 'test-race')
+    expect(status.code).toBe(1)
+    expect(status.out).toMatch(/payout HALTED: .*needs 100 USDT/)
+    expect((await runCli(s, 'activity', 'list')).out).toMatch(/test-race \[\w+, payout HALTED\]/)
+    expect((await get<ActivityDetail>(s, users[0]!, `activity/detail?id=${id}`)).body_.data.settled).toBe(false)
+
+    // Funded: ranks 1-3 are paid (3 prize ranks), rank 4 wins nothing; a re-run pays nothing.
+    transfer(s.ctx.sqlite, { ref: 'test:fund:usdt2', reason: 'activity_fund', userId: null, from: custody('bsc'), to: ACTIVITY_PRIZES, asset: 'USDT', amount: units('1') })
+    const paid = await payDueActivities(s.ctx)
+    expect(paid[0]!.paid.map((p) => [p.rank, p.userId, p.asset, p.amount])).toEqual([
+      [1, users[0]!.userId, 'USDT', units('100')],
+      [2, users[1]!.userId, 'NADI', units('50')],
+      [3, users[2]!.userId, 'NADI', units('50')],
+    ])
+    expect([usdt(users[0]!), nadi(users[1]!), nadi(users[2]!), nadi(users[3]!)]).toEqual([units('100'), units('50'), units('50'), 0n])
+    expect(await payDueActivities(s.ctx)).toEqual([])
+    // Even with the activity's mark lost, each rank is paid once: its record and its ledger ref stand.
+    s.ctx.sqlite.prepare('UPDATE activities SET settled_at = NULL WHERE id = ?').run(id)
+    expect(await payDueActivities(s.ctx)).toMatchObject([{ activityId: id, paid: [] }])
+    expect(s.count("SELECT count(*) FROM ledger_postings WHERE reason = 'activity_prize'")).toBe(3)
+    expect(s.count('SELECT count(*) FROM activities WHERE id = ? AND settled_at IS NOT NULL AND halted IS NULL', id)).toBe(1)
+
+    // Visible: the winner's money log, the board's paid prizes, the operator's status.
+    const log = (await get<{ list: { type: string; amount: string; coin?: string }[] }>(s, users[0]!, 'wallet/moneyLog')).body_.data.list
+    expect(log[0]).toMatchObject({ type: 'activity_prize' })
+    const board = (await get<ActivityRank>(s, users[3]!, `activity/rank?id=${id}`)).body_.data
+    expect(board).toMatchObject({ status: 'ended', settled: true, participants: 4 })
+    expect(board.top.map((e) => e.prize)).toEqual([{ asset: 'USDT', amount: '100' }, { asset: 'NADI', amount: '50' }, { asset: 'NADI', amount: '50' }, null])
+    expect(board.me).toMatchObject({ rank: 4, prize: null })
+    const after = await runCli(s, 'activity', 'status', 'test-race')
+    expect(after.code).toBe(0)
+    expect(after.out).toContain('3 of 3 prize ranks had a winner')
+    expect(after.out).toContain(`#1 user ${users[0]!.userId} score 400 → 100 USDT (ref activity:${id}:rank:1)`)
+    // (The CLI runs on the real clock, by which the demo's activities may have ended too: only this one matters.)
+    expect((await runCli(s, 'activity', 'pay')).out).not.toContain('test-race')
+  })
+
+  it('the operator funds the prize account from the treasury', async () => {
+    const s = await boot()
+    const before = balance(s.ctx.sqlite, ACTIVITY_PRIZES, 'USDT').available
+    const r = await runCli(s, 'activity', 'fund', 'usdt', '250.5')
+    expect(r).toMatchObject({ code: 0 })
+    expect(balance(s.ctx.sqlite, ACTIVITY_PRIZES, 'USDT').available).toBe(before + units('250.5'))
+    expect((await runCli(s, 'activity', 'fund', 'USDT', '90000000000')).err).toMatch(/the treasury has/)
+    expect((await runCli(s, 'activity', 'fund', 'BTC', '1')).code).toBe(2)
+  })
+})
