@@ -51,7 +51,6 @@ CREATE TABLE activity_winners (
 );
 CREATE INDEX activity_winners_user ON activity_winners (user_id);
 
--- Window reads of the measures.
+-- Window reads of the measures (trade deals by time: 018 made that index for the ranking).
 CREATE INDEX pay_orders_paid ON pay_orders (paid_at) WHERE paid_at IS NOT NULL;
 CREATE INDEX mining_buys_time ON mining_buys (kind, created_at);
-CREATE INDEX trade_deals_time ON trade_deals (created_at);

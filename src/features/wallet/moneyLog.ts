@@ -46,6 +46,7 @@ export const KNOWN_TYPES = [
   'treasury_fund',
   'demo_fund',
   'ranking_pool',
+  'activity_fund',
   'activity_prize',
 ] as const
 
