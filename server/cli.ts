@@ -34,6 +34,8 @@
  *   airdrop <id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]
  *                                     credit each user the amount × their node airdrop multiplier from
  *                                     the treasury, once per (airdrop id, user)
+ *   settlement status [--days N]      the last settled days (positions, users, computed / paid / dust per
+ *                                     kind and asset), the next day due, the funding accounts
  *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
  *                                     campaigns and their prizes (server/modules/activity/commands.ts)
  *
@@ -84,6 +86,7 @@ import { describeFunded, fundAccount, parseFund, type FundRequest } from './modu
 import { AIRDROP_USAGE, parseAirdrop, parseUserList } from './modules/airdrop/rules.ts'
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
+import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
 
 export interface Io {
   out(text: string): void
@@ -572,6 +575,7 @@ export const COMMANDS: Command[] = [
   },
   ...RANKING_COMMANDS,
   ...ACTIVITY_COMMANDS,
+  ...SETTLEMENT_COMMANDS,
 ]
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */

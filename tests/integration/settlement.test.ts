@@ -12,6 +12,8 @@ import { migrate } from '../../server/db/migrate.ts'
 import { audit, balance, custody, DUST, fund, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, nextDay, settleDue, SettlementFundingShort, type PositionKind } from '../../server/modules/settlement/service.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
+import { main as cli } from '../../server/cli.ts'
+import { parseStatusArgs } from '../../server/modules/settlement/commands.ts'
 
 const U = 100_000_000n
 const T0 = Date.UTC(2026, 2, 10, 12)
@@ -155,5 +157,44 @@ describe('the settlement', () => {
       const lines = (f.conn.sqlite.prepare('SELECT coalesce(sum(amount), 0) AS s FROM settlement_lines').get() as { s: bigint }).s
       expect(paidToUsers).toBe(lines)
     }
+  })
+})
+
+describe('settlement status (operator)', () => {
+  const run = async (dbFile: string, ...argv: string[]) => {
+    let out = ''
+    let err = ''
+    const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+    return { code, out, err }
+  }
+
+  it('shows each settled day with its positions, users and computed / paid / dust per kind, the next day and the funding accounts', async () => {
+    const { ctx, conn, users, fundAccount, position, set } = fresh()
+    users(2)
+    fundAccount(MINING, 1_000n * U)
+    position({ user: 1, base: 100n * U, rate: 10_000 })
+    position({ user: 2, kind: 'destroy', base: 3n, rate: 333_333, remaining: 3n })
+    set(T0 + 2 * DAY_MS)
+    expect(await settleDue(ctx)).toHaveLength(2)
+    const dbFile = conn.sqlite.name
+    const r = await run(dbFile, 'settlement', 'status')
+    expect(r, r.err).toMatchObject({ code: 0 })
+    const day = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10)
+    expect(r.out).toContain(`${day(D0 + 1)}: 2 positions, 1 users paid`)
+    expect(r.out).toContain(`${day(D0)}: 2 positions, 1 users paid`)
+    expect(r.out).toMatch(/device +NADI +1 lines +computed 1 +paid 1 +dust 0/)
+    expect(r.out).toContain(`next day: ${day(D0 + 2)} — due now`)
+    expect(r.out).toContain("mining account: 0 USDT, 998 NADI")
+    expect((await run(dbFile, 'settlement', 'status', '--days', '1')).out).not.toContain(`${day(D0)}:`)
+  })
+
+  it('refuses other words with its usage and reads nothing', async () => {
+    for (const bad of [['x'], ['--days'], ['--days', '0'], ['--days', '367'], ['--days', '1e2'], ['--days', '2', 'more']]) expect(parseStatusArgs(bad)).toBeNull()
+    expect(parseStatusArgs([])).toBe(7)
+    expect(parseStatusArgs(['--days', '30'])).toBe(30)
+    const { conn } = fresh()
+    const r = await run(conn.sqlite.name, 'settlement', 'status', '--days', 'all')
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('usage: settlement status')
   })
 })

@@ -1,0 +1,75 @@
+// The operator's view of the daily settlement (DESIGN §11): each settled day is a visible record —
+// when it ran, how many positions and users, and per kind and asset what was computed, paid and left
+// as dust — beside the next day due and what the funding accounts hold. Read only: a day is settled by
+// the server's job, whose feature steps (node fee shares, ranking prizes) are registered in the server.
+import type Database from 'better-sqlite3'
+import { formatMoney } from '../../../contract/money.ts'
+import type { Command } from '../../cli.ts'
+import * as ledger from '../../ledger/index.ts'
+import { dayOf } from '../release/schedule.ts'
+import { FUNDED_BY, isoDay, nextDay } from './service.ts'
+
+const DAYS_DEFAULT = 7
+const DAYS_MAX = 366
+
+interface DayRow {
+  day: bigint
+  positions: bigint
+  users: bigint
+  started_at: bigint
+  finished_at: bigint
+}
+interface TotalRow {
+  day: bigint
+  kind: string
+  asset: string
+  lines: bigint
+  computed: bigint
+  paid: bigint
+  dust: bigint
+}
+
+/** `--days N` (1…366), or the default; null when the words are wrong. */
+export function parseStatusArgs(args: readonly string[]): number | null {
+  if (args.length === 0) return DAYS_DEFAULT
+  if (args.length !== 2 || args[0] !== '--days' || !/^[1-9]\d{0,2}$/.test(args[1]!)) return null
+  const n = Number(args[1])
+  return n <= DAYS_MAX ? n : null
+}
+
+export const SETTLEMENT_COMMANDS: Command[] = [
+  {
+    words: ['settlement', 'status'],
+    args: '[--days N]',
+    summary: 'the daily settlement: the last N settled days (positions, users, computed / paid / dust per kind and asset, when), the next day due, the funding accounts',
+    run(args, env) {
+      const days = parseStatusArgs(args)
+      if (days === null) {
+        env.io.err(`usage: settlement status [--days 1…${DAYS_MAX}]`)
+        return 2
+      }
+      const sqlite = env.database().sqlite as Database.Database
+      const settled = sqlite.prepare('SELECT * FROM settlement_days ORDER BY day DESC LIMIT @days').all({ days }) as DayRow[]
+      const totals = settled.length
+        ? (sqlite.prepare('SELECT * FROM settlement_totals WHERE day BETWEEN @from AND @to ORDER BY day DESC, kind, asset').all({ from: settled.at(-1)!.day, to: settled[0]!.day }) as TotalRow[])
+        : []
+      if (settled.length === 0) env.io.out('no day settled yet')
+      for (const d of settled) {
+        const secs = (Number(d.finished_at - d.started_at) / 1000).toFixed(1)
+        env.io.out(`${isoDay(Number(d.day))}: ${d.positions} positions, ${d.users} users paid, settled ${new Date(Number(d.finished_at)).toISOString()} (${secs} s)`)
+        for (const t of totals.filter((x) => x.day === d.day)) {
+          env.io.out(`  ${t.kind.padEnd(8)} ${t.asset.padEnd(5)} ${String(t.lines).padStart(9)} lines  computed ${formatMoney(t.computed)}  paid ${formatMoney(t.paid)}  dust ${formatMoney(t.dust)}`)
+        }
+      }
+      const next = nextDay({ sqlite })
+      const lastEnded = dayOf(Date.now()) - 1
+      env.io.out(next === null ? 'next day: nothing to settle' : `next day: ${isoDay(next)}${next <= lastEnded ? ` — due now (${lastEnded - next + 1} days behind; the server's job settles them in order)` : ' — not ended yet'}`)
+      const funding = new Map<string, ledger.AccountRef>()
+      for (const a of Object.values(FUNDED_BY)) if ('platform' in a) funding.set(a.platform, a)
+      for (const [name, account] of funding) {
+        env.io.out(`${name} account: ${ledger.ASSETS.map((asset) => `${formatMoney(ledger.balance(sqlite, account, asset).available)} ${asset}`).join(', ')}`)
+      }
+      return 0
+    },
+  },
+]
