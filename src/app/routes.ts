@@ -79,6 +79,8 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/pledge/detail/:id', auth: true, ...screen(() => import('../features/pledge/PledgeDetailScreen.tsx')) },
   { pattern: '/pledge/releaseLog/:id', auth: true, ...screen(() => import('../features/pledge/ReleaseLogScreen.tsx')) },
   { pattern: '/ming', auth: true, ...screen(() => import('../features/mining/MiningScreen.tsx')) },
+  { pattern: '/destoryList', auth: true, ...screen(() => import('../features/mining/DestroyListScreen.tsx')) },
+  { pattern: '/mingLog', auth: true, ...screen(() => import('../features/mining/PowerLogScreen.tsx')) },
 ]
 
 export interface Match {
