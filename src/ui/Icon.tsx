@@ -26,6 +26,7 @@ const PATHS = {
   gold: 'M3 20h8l-1.2-4.5H4.2zM13 20h8l-1.2-4.5h-5.6zM8 13.5h8L14.8 9H9.2zM12 3.5V6M8.5 4.5l1 1.5M15.5 4.5l-1 1.5',
   car: 'M4 16v-4l2-5h12l2 5v4zM4 16v2h3v-2m10 0v2h3v-2M4 12h16M7.5 14h.01M16.5 14h.01',
   receipt: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6m-6 4h6',
+  power: 'M13 2 4 14h7l-1 8 9-12h-7z',
   savings: 'M4 10h16v10H4zM7 10V7a5 5 0 0 1 10 0v3M12 14v2',
 } as const
 
