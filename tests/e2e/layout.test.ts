@@ -119,6 +119,12 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
   const loanPlan = (await call<{ id: number }[]>('lending/list'))[0]!
   await call('lending/borrow', { plan_id: loanPlan.id, node_order_id: myNode.id, amount: '99999.12345678' })
 
+  // Mining: destroy and joint power with many digits (/ming, /destoryList, /mingLog; src/features/mining).
+  for (const [kind, amount] of [['destroy', '12345678.12345678'], ['joint', '1234567.12345678']] as const) {
+    const order = await call<{ id: number }>(`mining/${kind}`, { amount })
+    await call('orders/payByBalance', { id: order.id })
+  }
+
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {
     '/notice/detail/:id': `/notice/detail/${noticeId}`,
