@@ -7,12 +7,11 @@ import { useOutbox } from '../../data/useOutbox.ts'
 import { useT } from '../../i18n/index.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { LoadFailed } from '../../ui/States.tsx'
-import { RecordList } from '../wallet/parts.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { ACTIVATE_ACTION } from './devices/activate.ts'
 import { MachinesPanel } from './devices/MachinesPanel.tsx'
 import { MiningForm } from './MiningForm.tsx'
-import { PowerRow, PowerSummary } from './parts.tsx'
+import { PowerList, PowerSummary } from './parts.tsx'
 import { miningQueries } from './queries.ts'
 
 const TABS = ['destroy', 'joint', 'power'] as const
@@ -21,9 +20,8 @@ const isTab = (v: string | null): v is Tab => (TABS as readonly (string | null)[
 
 /** The power tab: the power log, the same list (and cache) as /mingLog. */
 function MyPower() {
-  const t = useT()
   const q = useInfiniteQuery(miningQueries.powerLog())
-  return <RecordList q={q} testId="power-log" empty={t('mining.emptyLog')} row={(p) => <PowerRow key={p.id} p={p} />} />
+  return <PowerList q={q} />
 }
 
 /**

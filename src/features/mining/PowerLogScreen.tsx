@@ -2,8 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { useT } from '../../i18n/index.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { RecordList } from '../wallet/parts.tsx'
-import { PowerRow } from './parts.tsx'
+import { PowerList } from './parts.tsx'
 import { miningQueries } from './queries.ts'
 
 /** /mingLog (SPEC §2, §3): every power position — type, bought, gift, released, remaining, daily, status. */
@@ -14,7 +13,7 @@ export default function PowerLogScreen() {
     <main className="page">
       <TopBar title={t('mining.powerLog')} back />
       {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
-      <RecordList q={q} testId="power-log" empty={t('mining.emptyLog')} row={(p) => <PowerRow key={p.id} p={p} />} />
+      <PowerList q={q} />
     </main>
   )
 }

@@ -1,5 +1,5 @@
 // Pieces the mining screens share: the power summary, a destroy record and a power log row.
-import type { ReactNode } from 'react'
+import { useDeferredValue, type ReactNode } from 'react'
 import { Link } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
@@ -7,6 +7,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
+import { RecordList } from '../wallet/parts.tsx'
 import { destroyStatusWord, releasedPercent, type DestroyStatusWord } from './view.ts'
 
 // One formatter per language: the power log draws a date per row, and building an Intl formatter
@@ -134,4 +135,25 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
       </dl>
     </li>
   )
+}
+
+interface PowerPages {
+  data: { pages: { list: PowerLogItem[] }[] } | undefined
+  isPending: boolean
+  isError: boolean
+  hasNextPage: boolean
+  isFetchingNextPage: boolean
+  refetch: () => unknown
+  fetchNextPage: () => unknown
+}
+
+/**
+ * The power log as a paged list. A saved log of many pages (100 positions) would hold up the screen's
+ * first paint, so the first page shows at once and the rest follows in a render React may interrupt.
+ */
+export function PowerList({ q }: { q: PowerPages }) {
+  const t = useT()
+  const pages = q.data?.pages
+  const shown = useDeferredValue(pages, pages?.slice(0, 1))
+  return <RecordList q={{ ...q, data: shown && { pages: shown } }} testId="power-log" empty={t('mining.emptyLog')} row={(p) => <PowerRow key={p.id} p={p} />} />
 }
