@@ -30,6 +30,7 @@ ROWS.push(await import('./rows/engine.ts'))
 ROWS.push(await import('./rows/chart.ts'))
 ROWS.push(await import('./rows/exchange.ts'))
 ROWS.push(await import('./rows/commerce.ts'))
+ROWS.push(await import('./rows/mining.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')
