@@ -84,6 +84,8 @@ export const ROUTES: RouteDef[] = [
   { pattern: '/activity', auth: true, ...screen(() => import('../features/activity/ActivityListScreen.tsx')) },
   { pattern: '/activity/detail/:id', auth: true, ...screen(() => import('../features/activity/ActivityDetailScreen.tsx')) },
   { pattern: '/activity/rank/:id', auth: true, ...screen(() => import('../features/activity/ActivityRankScreen.tsx')) },
+  { pattern: '/destoryList', auth: true, ...screen(() => import('../features/mining/DestroyListScreen.tsx')) },
+  { pattern: '/mingLog', auth: true, ...screen(() => import('../features/mining/PowerLogScreen.tsx')) },
 ]
 
 export interface Match {

@@ -15,7 +15,7 @@ export function accountKey(userId: string | number | null | undefined): string {
  * Query-key roots whose successful results are saved (the first segment of the key). Balances,
  * wallet state and config join as their features land; anything else lives in memory only.
  */
-export const PERSISTED_ROOTS: ReadonlySet<string> = new Set(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw', 'trade', 'orders', 'shopOrders', 'release', 'goods', 'carApply', 'devices', 'node', 'loan', 'pledge', 'ranking', 'team', 'activity'])
+export const PERSISTED_ROOTS: ReadonlySet<string> = new Set(['common', 'notice', 'user', 'address', 'wallet', 'recharge', 'withdraw', 'trade', 'orders', 'shopOrders', 'release', 'goods', 'carApply', 'devices', 'node', 'loan', 'pledge', 'ranking', 'team', 'activity', 'mining'])
 
 /** Only successful queries of the allow-listed roots are persisted. */
 export function shouldPersistQuery(query: { queryKey: readonly unknown[]; state: { status: string } }): boolean {

@@ -27,6 +27,7 @@ const PATHS = {
   car: 'M4 16v-4l2-5h12l2 5v4zM4 16v2h3v-2m10 0v2h3v-2M4 12h16M7.5 14h.01M16.5 14h.01',
   receipt: 'M6 3h12v18l-3-2-3 2-3-2-3 2zM9 8h6m-6 4h6',
   trophy: 'M8 4h8v5a4 4 0 0 1-8 0zM8 6H4.5a3.5 3.5 0 0 0 3.8 4M16 6h3.5a3.5 3.5 0 0 1-3.8 4M12 13v4m-4 3h8m-6-3h4',
+  power: 'M13 2 4 14h7l-1 8 9-12h-7z',
   savings: 'M4 10h16v10H4zM7 10V7a5 5 0 0 1 10 0v3M12 14v2',
   flag: 'M5 21V4m0 0h12l-2.5 4 2.5 4H5',
 } as const

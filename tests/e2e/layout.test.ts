@@ -121,6 +121,11 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
 
   // Activities: the demo's running one, its leaderboard with this user on it (a paid order above).
   const activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
+  // Mining: destroy and joint power with many digits (/ming, /destoryList, /mingLog; src/features/mining).
+  for (const [kind, amount] of [['destroy', '12345678.12345678'], ['joint', '1234567.12345678']] as const) {
+    const order = await call<{ id: number }>(`mining/${kind}`, { amount })
+    await call('orders/payByBalance', { id: order.id })
+  }
 
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {

@@ -15,6 +15,7 @@ const SHORTCUTS: { to: string; icon: IconName; label: string }[] = [
   { to: '/trade', icon: 'trade', label: 'home.go.trade' },
   { to: '/wallet', icon: 'wallet', label: 'home.go.wallet' },
   { to: '/recharge', icon: 'deposit', label: 'home.go.recharge' },
+  { to: '/ming', icon: 'power', label: 'mining.title' },
   { to: '/pledge', icon: 'savings', label: 'home.go.pledge' },
   { to: '/user', icon: 'team', label: 'home.go.team' },
   { to: '/ranking', icon: 'trophy', label: 'home.go.ranking' },

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useSignals } from '@preact/signals-react/runtime'
+import type { MiningInfo } from '../../../contract/mining.ts'
+import type { PayOrder } from '../../../contract/orders.ts'
+import { online } from '../../api/online.ts'
+import { useT } from '../../i18n/index.ts'
+import { toast } from '../../ui/toast.ts'
+import { PaymentDialog } from '../payment/PaymentDialog.tsx'
+import { showAmount, units } from '../wallet/amount.ts'
+import { availableOf } from '../wallet/balances.ts'
+import { AmountField, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
+import { walletQueries } from '../wallet/queries.ts'
+import { refreshAfterMiningPaid, useMiningOrder } from './mutations.ts'
+import { ASSET_OF, checkMiningAmount, previewPower, type MiningKind } from './view.ts'
+
+/**
+ * Destroy (burn NADI) or joint mining (contribute USDT) for power: the amount checked as the server
+ * checks it, the power it buys previewed, then an order to pay in the payment dialog. A money
+ * action: off offline, saying why.
+ */
+export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo | undefined }) {
+  useSignals()
+  const t = useT()
+  const qc = useQueryClient()
+  const balances = useQuery(walletQueries.balances())
+  const order = useMiningOrder(kind)
+  const [amount, setAmount] = useState('')
+  const [tried, setTried] = useState(false)
+  const [paying, setPaying] = useState<PayOrder | null>(null)
+  const asset = ASSET_OF[kind]
+  const available = availableOf(balances.data, asset, 'fund')
+  const min = info ? units(kind === 'destroy' ? info.destroy_min : info.joint_min) : undefined
+  const check = checkMiningAmount(kind, amount, { min, available })
+  const preview = check.ok && info ? previewPower(kind, check.units, info) : null
+  const isOnline = online.value
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setTried(true)
+    if (!check.ok || !info || !isOnline) return
+    try {
+      setPaying(await order.mutateAsync({ amount: check.wire }))
+    } catch {
+      // the server's words are already shown
+    }
+  }
+
+  return (
+    <>
+      <form className="stack form" onSubmit={onSubmit} noValidate data-testid={`mining-form-${kind}`}>
+        <section className="card stack">
+          <SummaryRow label={t('mining.minimum')}>
+            <span data-testid="mining-min">{min === undefined ? '—' : `${showAmount(min)} ${asset}`}</span>
+          </SummaryRow>
+          <SummaryRow label={t('mining.multiplier')}>{info ? `${kind === 'destroy' ? info.destroy_multiplier : info.joint_multiplier}×` : '—'}</SummaryRow>
+          <SummaryRow label={t('mining.giftPercent')}>{info ? `${info.gift_percent}%` : '—'}</SummaryRow>
+          {kind === 'joint' && <SummaryRow label={t('mining.nadiPrice')}>{info ? `${showAmount(units(info.nadi_price))} USDT` : '—'}</SummaryRow>}
+        </section>
+        <AmountField
+          label={t(kind === 'destroy' ? 'mining.destroyAmount' : 'mining.jointAmount')}
+          value={amount}
+          onChange={setAmount}
+          asset={asset}
+          max={available}
+          available={available}
+          problem={tried && !check.ok ? check.problem : undefined}
+        />
+        <section className="card stack" aria-live="polite">
+          <SummaryRow label={t('mining.buyPower')}>
+            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span>
+          </SummaryRow>
+          <SummaryRow label={t('mining.giftPower')}>
+            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span>
+          </SummaryRow>
+          <SummaryRow label={t('mining.totalPower')} strong>
+            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span>
+          </SummaryRow>
+          <p className="small muted">{t(kind === 'destroy' ? 'mining.howDestroy' : 'mining.howJoint', { release: info?.release_percent ?? '—' })}</p>
+        </section>
+        <OfflineReason />
+        <button className="btn primary block" type="submit" disabled={!isOnline || order.isPending || !info} data-testid={`mining-submit-${kind}`}>
+          {order.isPending ? t('mining.sending') : t(kind === 'destroy' ? 'mining.submitDestroy' : 'mining.submitJoint')}
+        </button>
+      </form>
+      {paying && (
+        <PaymentDialog
+          key={paying.id}
+          order={paying}
+          onClose={() => {
+            setPaying(null)
+            void refreshAfterMiningPaid(qc)
+          }}
+          onPaid={() => {
+            setAmount('')
+            setTried(false)
+            toast.success(t('mining.paid'))
+            void refreshAfterMiningPaid(qc)
+          }}
+        />
+      )}
+    </>
+  )
+}

@@ -1,0 +1,159 @@
+// Pieces the mining screens share: the power summary, a destroy record and a power log row.
+import { useDeferredValue, type ReactNode } from 'react'
+import { Link } from 'wouter'
+import { LANG_TAG } from '../../../contract/constants.ts'
+import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import { lang, useT } from '../../i18n/index.ts'
+import { formatDateTime } from '../../lib/format.ts'
+import { Icon } from '../../ui/Icon.tsx'
+import { showAmount, units } from '../wallet/amount.ts'
+import { RecordList } from '../wallet/parts.tsx'
+import { destroyStatusWord, releasedPercent, type DestroyStatusWord } from './view.ts'
+
+// One formatter per language: the power log draws a date per row, and building an Intl formatter
+// per row is what a 100-row first render would spend most of its time on.
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+/** A settlement day (UTC midnight on the wire) in the interface language. */
+export function utcDay(ms: number, locale: string): string {
+  let f = dayFormats.get(locale)
+  if (!f) dayFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' })))
+  return f.format(ms)
+}
+
+function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div>
+      <dt className="muted small">{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  )
+}
+
+/** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */
+export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
+  const t = useT()
+  const show = (v: string | undefined) => (v === undefined ? '—' : showAmount(units(v)))
+  return (
+    <section className="card mining-summary" aria-label={t('mining.power')} data-testid="mining-summary">
+      <div className="stat">
+        <span className="muted small">{t('mining.power')}</span>
+        <strong className="big" data-testid="mining-power">
+          {show(info?.power)}
+        </strong>
+      </div>
+      <dl className="mining-figures">
+        <Figure label={t('mining.todayEstimate')} testId="mining-today">
+          {show(info?.today_estimate)} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t('mining.yesterday')} testId="mining-yesterday">
+          {show(info?.yesterday)} <small className="muted">NADI</small>
+        </Figure>
+      </dl>
+      <nav className="mining-links" aria-label={t('mining.records')}>
+        <Link href="/destoryList" className="menu-item" data-testid="mining-destroy-list-link">
+          <Icon name="list" size={20} />
+          <span className="grow">{t('mining.destroyList')}</span>
+          <Icon name="chevron" size={18} />
+        </Link>
+        <Link href="/mingLog" className="menu-item" data-testid="mining-power-log-link">
+          <Icon name="receipt" size={20} />
+          <span className="grow">{t('mining.powerLog')}</span>
+          <Icon name="chevron" size={18} />
+        </Link>
+      </nav>
+    </section>
+  )
+}
+
+const STATUS_TONE: Record<DestroyStatusWord, string> = { trial: 'gold', paused: 'muted-badge', permanent: 'teal', unknown: 'muted-badge' }
+
+/** SPEC §3 destroy record: price, amount, USDT value, purchase date, status (§4 wording). */
+export function DestroyRow({ r }: { r: DestroyRecord }) {
+  const t = useT()
+  const word = destroyStatusWord(r.status)
+  return (
+    <li className="card mining-record" data-testid="destroy-record" data-id={r.id} data-type={r.type} data-status={r.status}>
+      <div className="row gap">
+        <strong className="grow">{t(`mining.type.${r.type}`)}</strong>
+        <span className={`badge ${STATUS_TONE[word]}`} data-testid="destroy-status">
+          {t(`mining.status.${word}`)}
+        </span>
+      </div>
+      <dl className="mining-figures">
+        <Figure label={t('mining.amount')} testId="destroy-amount">
+          {showAmount(units(r.amount))} <small className="muted">{r.asset}</small>
+        </Figure>
+        <Figure label={t('mining.price')}>
+          {showAmount(units(r.price))} <small className="muted">USDT</small>
+        </Figure>
+        <Figure label={t('mining.usdtValue')} testId="destroy-usdt">
+          {showAmount(units(r.usdt_value))} <small className="muted">USDT</small>
+        </Figure>
+        <Figure label={t('mining.date')}>{formatDateTime(r.created_at, LANG_TAG[lang.value])}</Figure>
+      </dl>
+    </li>
+  )
+}
+
+/** SPEC §3 power log: type, bought, gift, released and remaining power, and what it releases a day. */
+export function PowerRow({ p }: { p: PowerLogItem }) {
+  const t = useT()
+  const pct = releasedPercent(p)
+  return (
+    <li className="card mining-record" data-testid="power-row" data-id={p.id} data-type={p.type} data-status={p.status}>
+      <div className="row gap">
+        <strong className="grow">{t(`mining.type.${p.type}`)}</strong>
+        <span className={`badge ${p.status === 'active' ? 'teal' : 'muted-badge'}`} data-testid="power-status">
+          {t(`mining.logStatus.${p.status}`)}
+        </span>
+      </div>
+      {pct !== null && (
+        <div className="row gap">
+          <span className="progress release-bar" role="progressbar" aria-label={t('mining.released')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+            <span style={{ width: `${pct}%` }} />
+          </span>
+          <span className="small muted mono">{pct}%</span>
+        </div>
+      )}
+      <dl className="mining-figures">
+        <Figure label={t('mining.buyPower')} testId="power-buy">
+          {showAmount(units(p.buy_power))}
+        </Figure>
+        <Figure label={t('mining.giftPower')} testId="power-gift">
+          {showAmount(units(p.gift_power))}
+        </Figure>
+        <Figure label={t('mining.released')} testId="power-released">
+          {showAmount(units(p.released))}
+        </Figure>
+        <Figure label={t('mining.remaining')} testId="power-remaining">
+          {p.remaining === null ? t('mining.noEnd') : showAmount(units(p.remaining))}
+        </Figure>
+        <Figure label={t('mining.daily')} testId="power-daily">
+          {showAmount(units(p.daily))} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t('mining.startDate')}>{utcDay(p.start_date, LANG_TAG[lang.value])}</Figure>
+      </dl>
+    </li>
+  )
+}
+
+interface PowerPages {
+  data: { pages: { list: PowerLogItem[] }[] } | undefined
+  isPending: boolean
+  isError: boolean
+  hasNextPage: boolean
+  isFetchingNextPage: boolean
+  refetch: () => unknown
+  fetchNextPage: () => unknown
+}
+
+/**
+ * The power log as a paged list. A saved log of many pages (100 positions) would hold up the screen's
+ * first paint, so the first page shows at once and the rest follows in a render React may interrupt.
+ */
+export function PowerList({ q }: { q: PowerPages }) {
+  const t = useT()
+  const pages = q.data?.pages
+  const shown = useDeferredValue(pages, pages?.slice(0, 1))
+  return <RecordList q={{ ...q, data: shown && { pages: shown } }} testId="power-log" empty={t('mining.emptyLog')} row={(p) => <PowerRow key={p.id} p={p} />} />
+}

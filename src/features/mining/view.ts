@@ -1,0 +1,80 @@
+// What the mining screens compute beside the server's figures: the amount check of the destroy and
+// joint forms, the power an amount buys, and the SPEC §4 wording of a record's status. Pure: the
+// screens and the unit tests share it. The arithmetic is the server's (server/modules/mining/rules.ts),
+// repeated on the terms mining/info answers, so the preview is what the order will really give.
+import type { DestroyStatus, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import { percentToPpm } from '../../../contract/pledgeRules.ts'
+import { checkAmount, units, type AmountCheck } from '../wallet/amount.ts'
+
+/** Burn NADI (destroy) or contribute USDT (joint). */
+export type MiningKind = 'destroy' | 'joint'
+
+export const ASSET_OF: Record<MiningKind, 'NADI' | 'USDT'> = { destroy: 'NADI', joint: 'USDT' }
+
+const M = 1_000_000n
+const UNIT = 100_000_000n
+
+/** A multiplier as mining/info words it ("3", "2.5") → millionths; null when not such a number. */
+export function timesToPpm(text: string): bigint | null {
+  const m = /^(0|[1-9][0-9]{0,5})(?:\.([0-9]{1,6}))?$/.exec(text)
+  if (!m) return null
+  return BigInt(m[1] as string) * M + BigInt(((m[2] ?? '') + '000000').slice(0, 6))
+}
+
+export interface PowerPreview {
+  /** Bought: the amount × the multiplier (joint: of its NADI worth). */
+  power: bigint
+  /** On top, the configured percent of what is bought. */
+  gift: bigint
+  total: bigint
+}
+
+type Terms = Pick<MiningInfo, 'nadi_price' | 'destroy_multiplier' | 'joint_multiplier' | 'gift_percent'>
+
+/**
+ * The power `amount` units would buy, floored as the server floors it; null when the terms cannot be
+ * read or joint mining has no NADI price to convert at.
+ */
+export function previewPower(kind: MiningKind, amount: bigint, terms: Terms): PowerPreview | null {
+  const mult = timesToPpm(kind === 'destroy' ? terms.destroy_multiplier : terms.joint_multiplier)
+  const giftPpm = percentToPpm(terms.gift_percent)
+  if (mult === null || giftPpm === null || amount < 0n) return null
+  let power: bigint
+  if (kind === 'destroy') power = (amount * mult) / M
+  else {
+    const price = units(terms.nadi_price)
+    if (price <= 0n) return null
+    power = (amount * UNIT * mult) / (price * M)
+  }
+  const gift = (power * giftPpm) / M
+  return { power, gift, total: power + gift }
+}
+
+/**
+ * The form's check (SPEC §5): the shared amount rules (empty, negative, more than 8 decimals, zero,
+ * above the available balance), with the minimum worded as the server words its refusal —
+ * "minimum destroy amount is {amount}" — so the user reads the same sentence either way.
+ */
+export function checkMiningAmount(kind: MiningKind, text: string, rules: { min: bigint | undefined; available: bigint | undefined }): AmountCheck {
+  const asset = ASSET_OF[kind]
+  const c = checkAmount(text, { asset, min: rules.min, available: rules.available })
+  if (!c.ok && c.problem.key === 'money.amountBelowMin' && rules.min !== undefined) {
+    return { ok: false, problem: { key: kind === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', params: { amount: c.problem.params?.min ?? '' } } }
+  }
+  return c
+}
+
+/** SPEC §4: 1 trial (experience) mining, 2 paused, 3 permanent, 4 or anything else unknown. */
+export type DestroyStatusWord = 'trial' | 'paused' | 'permanent' | 'unknown'
+export function destroyStatusWord(status: DestroyStatus | number): DestroyStatusWord {
+  return status === 1 ? 'trial' : status === 2 ? 'paused' : status === 3 ? 'permanent' : 'unknown'
+}
+
+/** How much of a position's power is released, percent with two decimals; null for power that does not run out (a device, a node). */
+export function releasedPercent(p: Pick<PowerLogItem, 'released' | 'remaining'>): number | null {
+  if (p.remaining === null) return null
+  const released = units(p.released)
+  const total = released + units(p.remaining)
+  if (total <= 0n) return 0
+  return Number((released * 10_000n) / total) / 100
+}
