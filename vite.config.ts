@@ -37,6 +37,33 @@ function precompress(): Plugin {
   }
 }
 
+const LAZY_NAMESPACES = new Set<string>((JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, 'src/i18n/lazy-namespaces.json'), 'utf8')) as { namespaces: string[] }).namespaces)
+const LOCALE_PART = /[\\/]locales[\\/](\w+)\.json\?part=(core|rest)$/
+
+/**
+ * Each language in two chunks (src/i18n/index.ts imports `locales/<file>.json?part=core|rest`): the
+ * shell's strings, in the first load, and the strings of namespaces only lazy screens use
+ * (src/i18n/lazy-namespaces.json), fetched right after start. locales/*.json stay whole, one file a
+ * language for translators and tests; without this plugin (vitest) both parts are the whole file.
+ */
+function localeSplit(): Plugin {
+  return {
+    name: 'nadi-locale-split',
+    enforce: 'pre',
+    load(id) {
+      const m = LOCALE_PART.exec(id)
+      if (!m) return null
+      const file = id.slice(0, id.indexOf('?'))
+      this.addWatchFile(file)
+      const all = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>
+      const part = Object.fromEntries(Object.entries(all).filter(([ns]) => LAZY_NAMESPACES.has(ns) === (m[2] === 'rest')))
+      // A module, not JSON text: with its query the id is not a .json file to the bundler. JSON.parse
+      // of a string literal is also quicker to start than an object literal this size.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(part))})`
+    },
+  }
+}
+
 /**
  * Only the user's language is in the first load, but its chunk is found only after the main script
  * runs. A tiny inline script in <head> reads the stored language and preloads that chunk at once,
@@ -51,8 +78,8 @@ function preloadLocale(): Plugin {
       handler(html, ctx) {
         const map: Record<string, string> = {}
         for (const chunk of Object.values(ctx.bundle ?? {})) {
-          const m = chunk.type === 'chunk' && chunk.facadeModuleId ? /[\\/]locales[\\/](\w+)\.json$/.exec(chunk.facadeModuleId) : null
-          if (m?.[1]) map[m[1].toUpperCase()] = `/${chunk.fileName}`
+          const m = chunk.type === 'chunk' && chunk.facadeModuleId ? LOCALE_PART.exec(chunk.facadeModuleId) : null
+          if (m?.[1] && m[2] === 'core') map[m[1].toUpperCase()] = `/${chunk.fileName}`
         }
         if (!map.TW) throw new Error('locale chunks not found: the preload script would preload nothing')
         const script = `(function(){try{var m=${JSON.stringify(map)};var f=m[localStorage.getItem('lang')]||m.TW;var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l)}catch(e){}})()`
@@ -89,6 +116,7 @@ const OUT_DIR = 'dist'
 export default defineConfig({
   plugins: [
     react(),
+    localeSplit(),
     precompress(),
     preloadLocale(),
     VitePWA({
@@ -130,7 +158,8 @@ export default defineConfig({
           async (entries) => {
             const html = fs.readFileSync(path.resolve(import.meta.dirname, OUT_DIR, 'index.html'), 'utf8')
             const shell = shellFiles(html)
-            const manifest = entries.filter((e) => shell.has(e.url))
+            // The default language's second part too: lazy screens wait for it, and offline they must find it.
+            const manifest = entries.filter((e) => shell.has(e.url) || /^assets\/locale-tw-rest-/.test(e.url))
             const missing = [...shell].filter((f) => /\.(js|css|html)$/.test(f) && !manifest.some((e) => e.url === f))
             if (missing.length) throw new Error(`app shell files missing from the precache: ${missing.join(', ')}`)
             return { manifest }
@@ -144,6 +173,15 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      output: {
+        // locale-<file>-<part>: the precache (manifestTransforms) finds the default language's second part by name.
+        chunkFileNames: (chunk) => {
+          const m = chunk.facadeModuleId ? LOCALE_PART.exec(chunk.facadeModuleId) : null
+          return m ? `assets/locale-${m[1]}-${m[2]}-[hash].js` : 'assets/[name]-[hash].js'
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -1,5 +1,5 @@
 // What the first load of /index costs in JavaScript: the entry script, its modulepreloads, and the
-// default locale chunk fetched before the first render. Shared by the CI budget check and the bench.
+// default language's first part (its shell strings, vite.config.ts localeSplit) fetched before the first render. Shared by the CI budget check and the bench.
 import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
@@ -9,8 +9,9 @@ export function firstLoad(dist = 'dist', locale = 'tw') {
   const files = new Set()
   for (const m of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) files.add(m[1])
   for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) files.add(m[1])
-  const localeChunk = fs.readdirSync(path.join(dist, 'assets')).find((f) => new RegExp(`^${locale}-[\\w-]+\\.js$`).test(f))
-  if (localeChunk) files.add(`/assets/${localeChunk}`)
+  const localeChunk = fs.readdirSync(path.join(dist, 'assets')).find((f) => new RegExp(`^locale-${locale}-core-[\\w-]+\\.js$`).test(f))
+  if (!localeChunk) throw new Error(`no first part of the ${locale} locale in ${dist}/assets`)
+  files.add(`/assets/${localeChunk}`)
   let raw = 0
   let gzip = 0
   const parts = []

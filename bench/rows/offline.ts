@@ -161,7 +161,7 @@ function phases(starts: Start[]): Record<string, number | null> {
   return {
     shellServed: med((s) => s.timeline.nav?.responseEnd),
     entryScriptFetched: med((s) => script(s, /^\/assets\/index-[^/]*\.js$/, 'end')),
-    localeFetched: med((s) => script(s, /^\/assets\/tw-[^/]*\.js$/, 'end')),
+    localeFetched: med((s) => script(s, /^\/assets\/locale-tw-core-[^/]*\.js$/, 'end')),
     domContentLoaded: med((s) => s.timeline.nav?.domContentLoaded),
     fcp: med((s) => s.fcp),
     restoreStart: med((s) => s.restore?.startTime),

@@ -1,5 +1,6 @@
 import { createElement, lazy, type ComponentType } from 'react'
 import HomeScreen from '../features/home/HomeScreen.tsx'
+import { localeComplete } from '../i18n/index.ts'
 
 export interface ScreenProps {
   params: Record<string, string>
@@ -24,8 +25,10 @@ type Load = () => Promise<{ default: ComponentType<ScreenProps> }>
  */
 function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
   let loaded: ComponentType<ScreenProps> | undefined
+  // A screen renders once its code and its language's strings are both here (src/i18n localeComplete);
+  // strings that cannot be fetched (offline, never cached) do not keep the screen from opening.
   const preload = () =>
-    load().then((m) => {
+    Promise.all([load(), localeComplete().catch(() => {})]).then(([m]) => {
       loaded = m.default
       return m
     })

@@ -7,11 +7,15 @@ import { storage } from '../lib/storage.ts'
 type Dict = Record<string, unknown>
 export type Params = Record<string, string | number>
 
-// Each locale is its own chunk: only the current one is fetched at start, the others on switch.
-const loaders = import.meta.glob<Dict>('../../locales/*.json', { import: 'default' })
+// Each language is two chunks (vite.config.ts localeSplit): the shell's strings, fetched at start
+// (index.html preloads the stored language's), and the strings only lazy screens use, fetched right
+// after. A lazy screen waits for the second part (localeComplete) before it renders.
+const coreLoaders = import.meta.glob<Dict>('../../locales/*.json', { import: 'default', query: { part: 'core' } })
+const restLoaders = import.meta.glob<Dict>('../../locales/*.json', { import: 'default', query: { part: 'rest' } })
 
 const i18n = rosetta<Dict>()
 const loaded = new Set<LangCode>()
+const complete = new Map<LangCode, Promise<void>>()
 
 /** Whether a locale is loaded, so messages can be shown. */
 export const i18nReady = () => loaded.size > 0
@@ -27,21 +31,48 @@ export function storedLang(): LangCode {
  * still loading already carry the user's LANG. Components read it through useT().
  */
 export const lang = signal<LangCode>(storedLang())
+/** Bumped when a language's second part arrives, so what is on screen re-renders with it. */
+const parts = signal(0)
+
+function loader(table: typeof coreLoaders, code: LangCode) {
+  const load = table[`../../locales/${LOCALE_FILE[code]}.json`]
+  if (!load) throw new Error(`no locale file for ${code}`)
+  return load
+}
 
 async function ensure(code: LangCode): Promise<void> {
   if (loaded.has(code)) return
-  const load = loaders[`../../locales/${LOCALE_FILE[code]}.json`]
-  if (!load) throw new Error(`no locale file for ${code}`)
-  i18n.set(code, await load())
+  i18n.set(code, await loader(coreLoaders, code)())
   loaded.add(code)
 }
+
+/** The rest of a language (namespaces of lazy screens), merged beside its shell strings once. */
+function ensureRest(code: LangCode): Promise<void> {
+  let p = complete.get(code)
+  if (!p) {
+    p = loader(restLoaders, code)().then((rest) => {
+      i18n.set(code, rest)
+      parts.value++
+    })
+    // A failed fetch (offline before it was ever cached) is tried again on the next call.
+    p.catch(() => complete.delete(code))
+    complete.set(code, p)
+  }
+  return p
+}
+
+/** Resolves once the current language is whole: lazy screens render after it. */
+export const localeComplete = (): Promise<void> => ensureRest(lang.value)
 
 export async function initI18n(): Promise<void> {
   await setLang(storedLang())
 }
 
 export async function setLang(code: LangCode): Promise<void> {
-  await ensure(code)
+  // Switching while a lazy screen may be open: wait for the new language whole, so it never shows keys.
+  const whole = complete.has(lang.value) && loaded.has(lang.value)
+  await Promise.all([ensure(code), whole ? ensureRest(code).catch(() => {}) : null])
+  void ensureRest(code).catch(() => {})
   i18n.locale(code)
   storage.set('lang', code)
   document.documentElement.lang = LANG_TAG[code]
@@ -56,6 +87,7 @@ export function t(key: string, params?: Params): string {
 export function useT(): typeof t {
   useSignals()
   void lang.value
+  void parts.value
   return t
 }
 

@@ -85,15 +85,17 @@ function cacheContents(page: Page): Promise<Record<string, string[]>> {
   })
 }
 
-/** What the built index.html names as the shell's code: entry, modulepreloads, stylesheet, tw locale. */
+/** What the built index.html names as the shell's code: entry, modulepreloads, stylesheet, and both parts of the tw locale. */
 function shellCode(dist: string): string[] {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
   const files = new Set<string>()
   for (const m of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) files.add(m[1]!)
   for (const m of html.matchAll(/<link[^>]+rel="(?:modulepreload|stylesheet)"[^>]+href="([^"]+)"/g)) files.add(m[1]!)
-  const tw = fs.readdirSync(path.join(dist, 'assets')).find((f) => /^tw-[\w-]+\.js$/.test(f))
-  if (!tw) throw new Error('no tw locale chunk in dist')
-  files.add(`/assets/${tw}`)
+  for (const part of ['core', 'rest']) {
+    const tw = fs.readdirSync(path.join(dist, 'assets')).find((f) => new RegExp(`^locale-tw-${part}-[\\w-]+\\.js$`).test(f))
+    if (!tw) throw new Error(`no tw locale ${part} chunk in dist`)
+    files.add(`/assets/${tw}`)
+  }
   return [...files].sort()
 }
 

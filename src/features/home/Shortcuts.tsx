@@ -15,11 +15,11 @@ const SHORTCUTS: { to: string; icon: IconName; label: string }[] = [
   { to: '/trade', icon: 'trade', label: 'home.go.trade' },
   { to: '/wallet', icon: 'wallet', label: 'home.go.wallet' },
   { to: '/recharge', icon: 'deposit', label: 'home.go.recharge' },
-  { to: '/ming', icon: 'power', label: 'mining.title' },
+  { to: '/ming', icon: 'power', label: 'home.go.mining' },
   { to: '/pledge', icon: 'savings', label: 'home.go.pledge' },
   { to: '/user', icon: 'team', label: 'home.go.team' },
   { to: '/ranking', icon: 'trophy', label: 'home.go.ranking' },
-  { to: '/activity', icon: 'flag', label: 'activity.title' },
+  { to: '/activity', icon: 'flag', label: 'home.go.activity' },
 ]
 
 /** The shortcut grid on home: the shops, orders and money screens. A visitor is asked to sign in first. */
