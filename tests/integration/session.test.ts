@@ -28,6 +28,7 @@ describe('the bearer token', () => {
       zhi_performance: '0',
       team_performance: '0',
       level: 0,
+      advanced_agent: false,
       created_at: T0,
     })
   })
