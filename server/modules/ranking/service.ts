@@ -41,6 +41,10 @@ const POOL_ACCOUNT: Record<PoolName, ledger.AccountRef> = { daily: ledger.PRIZE_
 const ASSETS = ['USDT', 'NADI'] as const
 
 const ORDER = 'amount DESC, reached_at, user_id'
+// A backstop: the root is everyone's ancestor and must never rank nor be paid, whatever a table holds
+// (018's backfill once put it first in the total ranking). The subquery is a handful of ids read off
+// users_root (020) once per statement, each row then one probe of that list.
+const NOT_ROOT = 'user_id NOT IN (SELECT id FROM users WHERE is_root = 1)'
 
 const SQL = {
   // The day's income by asset: each source read by its time index (018_ranking.sql).
@@ -64,23 +68,23 @@ const SQL = {
                  VALUES (@pool, @day, @winners, @poolUsdt, @poolNadi, @paidUsdt, @paidNadi, @at)`,
   insertResult: `INSERT INTO ranking_results (pool, day, rank, user_id, amount, reached_at, prize_usdt, prize_nadi)
                  VALUES (@pool, @day, @rank, @user, @amount, @reached, @usdt, @nadi)`,
-  topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day ORDER BY ${ORDER} LIMIT @n`,
-  topTotal: `SELECT user_id, amount, reached_at FROM ranking_totals ORDER BY ${ORDER} LIMIT @n`,
-  countDay: 'SELECT count(*) AS n FROM ranking_days WHERE day = @day',
-  countTotal: 'SELECT count(*) AS n FROM ranking_totals',
+  topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT} ORDER BY ${ORDER} LIMIT @n`,
+  topTotal: `SELECT user_id, amount, reached_at FROM ranking_totals WHERE ${NOT_ROOT} ORDER BY ${ORDER} LIMIT @n`,
+  countDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT}`,
+  countTotal: `SELECT count(*) AS n FROM ranking_totals WHERE ${NOT_ROOT}`,
   pageDay: `SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
             FROM ranking_days d JOIN users u ON u.id = d.user_id
             LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = d.day
-            WHERE d.day = @day ORDER BY d.amount DESC, d.reached_at, d.user_id LIMIT @limit OFFSET @offset`,
+            WHERE d.day = @day AND u.is_root = 0 ORDER BY d.amount DESC, d.reached_at, d.user_id LIMIT @limit OFFSET @offset`,
   pageTotal: `SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
               FROM ranking_totals t JOIN users u ON u.id = t.user_id
               LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
-              ORDER BY t.amount DESC, t.reached_at, t.user_id LIMIT @limit OFFSET @offset`,
-  myDay: 'SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user',
-  myTotal: 'SELECT amount, reached_at FROM ranking_totals WHERE user_id = @user',
+              WHERE u.is_root = 0 ORDER BY t.amount DESC, t.reached_at, t.user_id LIMIT @limit OFFSET @offset`,
+  myDay: `SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`,
+  myTotal: `SELECT amount, reached_at FROM ranking_totals WHERE user_id = @user AND ${NOT_ROOT}`,
   // Rank = how many rank strictly before, plus one; a range of the ranking index.
-  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
-  aheadTotal: `SELECT count(*) AS n FROM ranking_totals WHERE amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user)))`,
+  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
+  aheadTotal: `SELECT count(*) AS n FROM ranking_totals WHERE ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
   myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
 } as const
 
