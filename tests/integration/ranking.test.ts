@@ -77,7 +77,7 @@ const closeDay = (s: TestServer) => {
 /** Everything a refused request could have changed. */
 const state = (s: TestServer) =>
   JSON.stringify(
-    ['ranking_days', 'ranking_totals', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()),
+    ['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()),
     (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
   )
 

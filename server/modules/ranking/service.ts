@@ -23,7 +23,7 @@
 //            pool the same way, at most once per UTC day (an operator's decision, not a schedule).
 import type Database from 'better-sqlite3'
 import { formatMoney } from '../../../contract/money.ts'
-import { RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
+import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
@@ -45,6 +45,7 @@ const ORDER = 'amount DESC, reached_at, user_id'
 // (018's backfill once put it first in the total ranking). The subquery is a handful of ids read off
 // users_root (020) once per statement, each row then one probe of that list.
 const NOT_ROOT = 'user_id NOT IN (SELECT id FROM users WHERE is_root = 1)'
+const TOTAL_ORDER = 'team_performance DESC, team_reached_at, id'
 
 const SQL = {
   // The day's income by asset: each source read by its time index (018_ranking.sql).
@@ -69,22 +70,33 @@ const SQL = {
   insertResult: `INSERT INTO ranking_results (pool, day, rank, user_id, amount, reached_at, prize_usdt, prize_nadi)
                  VALUES (@pool, @day, @rank, @user, @amount, @reached, @usdt, @nadi)`,
   topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT} ORDER BY ${ORDER} LIMIT @n`,
-  topTotal: `SELECT user_id, amount, reached_at FROM ranking_totals WHERE ${NOT_ROOT} ORDER BY ${ORDER} LIMIT @n`,
+  // The total ranking is users' team performance (021): is_root = 0 selects users_team_rank, the
+  // partial index that leaves the roots out, and names the order it holds.
+  topTotal: `SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
+             WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @n`,
   countDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT}`,
-  countTotal: `SELECT count(*) AS n FROM ranking_totals WHERE ${NOT_ROOT}`,
+  countTotal: 'SELECT count(*) AS n FROM users WHERE is_root = 0 AND team_performance > 0',
+  // A page is read off the ranking index alone (a covering range: no table row is visited while
+  // skipping), then only its rows are joined to names and prizes. How deep a page may go is capped
+  // (RANKING_SHOWN), so the skip is bounded too.
   pageDay: `SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
-            FROM ranking_days d JOIN users u ON u.id = d.user_id
-            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = d.day
-            WHERE d.day = @day AND u.is_root = 0 ORDER BY d.amount DESC, d.reached_at, d.user_id LIMIT @limit OFFSET @offset`,
+            FROM (SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT}
+                   ORDER BY ${ORDER} LIMIT @limit OFFSET @offset) d
+            JOIN users u ON u.id = d.user_id
+            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = @day
+            ORDER BY d.amount DESC, d.reached_at, d.user_id`,
   pageTotal: `SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
-              FROM ranking_totals t JOIN users u ON u.id = t.user_id
+              FROM (SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
+                     WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @limit OFFSET @offset) t
+              JOIN users u ON u.id = t.user_id
               LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
-              WHERE u.is_root = 0 ORDER BY t.amount DESC, t.reached_at, t.user_id LIMIT @limit OFFSET @offset`,
+              ORDER BY t.amount DESC, t.reached_at, t.user_id`,
   myDay: `SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`,
-  myTotal: `SELECT amount, reached_at FROM ranking_totals WHERE user_id = @user AND ${NOT_ROOT}`,
+  myTotal: 'SELECT team_performance AS amount, team_reached_at AS reached_at FROM users WHERE id = @user AND is_root = 0 AND team_performance > 0',
   // Rank = how many rank strictly before, plus one; a range of the ranking index.
   aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
-  aheadTotal: `SELECT count(*) AS n FROM ranking_totals WHERE ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
+  aheadTotal: `SELECT count(*) AS n FROM users WHERE is_root = 0 AND (team_performance > @amount
+                 OR (team_performance = @amount AND (team_reached_at < @reached OR (team_reached_at = @reached AND id < @user))))`,
   myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
 } as const
 
@@ -224,8 +236,16 @@ const rowWire = (r: PageRow, rank: number): RankRow => ({
   prize_nadi: prizeOrNull(r.prize_nadi),
 })
 
-function checkPage(page: number, pageSize: number, total: number): void {
+/**
+ * The page's skip and size: a page past the last is refused, and so is one starting past the top
+ * RANKING_SHOWN (a page 50,000 deep cost seconds of the event loop; nobody reads that far, and the
+ * own rank is answered by /ranking/mine at any depth). The page that straddles the cap stops at it.
+ */
+function pageWindow(page: number, pageSize: number, total: number): { offset: number; limit: number } {
   if (!pageInRange(page, pageSize, total)) throw badRequest('ranking.errors.pageOutOfRange', { page, pages: pageCount(pageSize, total) })
+  const offset = (page - 1) * pageSize
+  if (page > 1 && offset >= RANKING_SHOWN) throw badRequest('ranking.errors.pageTooDeep', { page, shown: RANKING_SHOWN, pages: pageCount(pageSize, RANKING_SHOWN) })
+  return { offset, limit: Math.min(pageSize, RANKING_SHOWN - offset) }
 }
 
 export type RankingService = ReturnType<typeof createRankingService>
@@ -249,9 +269,8 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
     daily(dayAsked: number | undefined, page: number, pageSize: number): DailyRanking {
       const day = dayOrToday(dayAsked)
       const total = Number((s().countDay.get({ day }) as { n: bigint }).n)
-      checkPage(page, pageSize, total)
-      const offset = (page - 1) * pageSize
-      const rows = s().pageDay.all({ day, limit: pageSize, offset }) as PageRow[]
+      const { offset, limit } = pageWindow(page, pageSize, total)
+      const rows = s().pageDay.all({ day, limit, offset }) as PageRow[]
       return {
         day,
         live: day === dayOf(ctx.now()),
@@ -263,10 +282,9 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
 
     total(page: number, pageSize: number): TotalRanking {
       const total = Number((s().countTotal.get() as { n: bigint }).n)
-      checkPage(page, pageSize, total)
+      const { offset, limit } = pageWindow(page, pageSize, total)
       const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
-      const offset = (page - 1) * pageSize
-      const rows = s().pageTotal.all({ paid: last, limit: pageSize, offset }) as PageRow[]
+      const rows = s().pageTotal.all({ paid: last, limit, offset }) as PageRow[]
       return { list: rows.map((r, i) => rowWire(r, offset + i + 1)), total, paid_day: last === null ? null : Number(last) }
     },
 
