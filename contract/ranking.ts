@@ -89,6 +89,12 @@ export const MyRanking = Type.Object({
 })
 export type MyRanking = Static<typeof MyRanking>
 
+/**
+ * The rankings show their top 10,000: a page starting beyond it is refused (ranking.errors.pageTooDeep)
+ * and the app stops loading pages there. Anyone's own rank, at any depth, is /ranking/mine's answer.
+ */
+export const RANKING_SHOWN = 10_000
+
 const Page = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT })),

@@ -25,6 +25,14 @@ export function parseTeamSearch(raw: string | undefined): TeamSearch {
   return { ok: true, id }
 }
 
+/**
+ * The whole-team list pages through its first 2,000 members (nearest generation first): each page is
+ * a walk from the top of the team to the page's end, so a page 100,000 members deep cost 200 ms of
+ * the server's one thread. A page starting beyond is refused (team.errors.pageTooDeep); anyone in the
+ * team, at any depth, is found by the search by user ID.
+ */
+export const TEAM_LIST_SHOWN = 2_000
+
 /** Pages a list of `total` items has at `pageSize` a page; an empty list still has its (empty) page 1. */
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize))

@@ -77,6 +77,7 @@ import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/se
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { auditSettlement, isoDay } from './modules/settlement/service.ts'
+import { auditRanking } from './modules/ranking/service.ts'
 import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nodeFile.ts'
 import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
@@ -129,13 +130,16 @@ export const COMMANDS: Command[] = [
       const { sqlite } = env.database()
       const report = audit(sqlite as Database.Database)
       const settlement = auditSettlement(sqlite as Database.Database)
-      if (args.includes('--json')) env.io.out(json({ ...report, settlement }))
+      const ranking = auditRanking(sqlite as Database.Database)
+      if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking }))
       else {
         env.io.out(`database: ${env.config.dbFile}\n${formatAudit(report)}`)
         env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
         for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
+        env.io.out(ranking.length === 0 ? 'ranking: every pool fed and every payout paid as the ledger moved it' : `ranking: ${ranking.length} problems`)
+        for (const v of ranking) env.io.out(`  [ranking] ${isoDay(v.day)} ${v.what} ${v.asset}: ${v.message}`)
       }
-      return report.ok && settlement.length === 0 ? 0 : 1
+      return report.ok && settlement.length === 0 && ranking.length === 0 ? 0 : 1
     },
   },
   {

@@ -22,6 +22,8 @@ export interface UsersTable {
   team_elite: Generated<Int>
   team_core: Generated<Int>
   team_genesis: Generated<Int>
+  /** When team_performance last grew, unix ms: the total ranking's tie-break (021_team_reached_at.sql). */
+  team_reached_at: Generated<Int>
 }
 
 export interface LoginNoncesTable {

@@ -10,6 +10,7 @@ import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, BURNED, custody, FEES, fund, PRIZE_DAILY, PRIZE_TOTAL, transfer, TREASURY } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
+import { auditRanking } from '../../server/modules/ranking/service.ts'
 import { dayOf, dayStart } from '../../server/modules/release/schedule.ts'
 import { addPerformance } from '../../server/modules/user/performance.ts'
 import { transaction } from '../../server/db/index.ts'
@@ -40,7 +41,11 @@ const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 const live: TestServer[] = []
 afterEach(() => {
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
+  for (const s of live.splice(0)) {
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    // The pools fed and the prizes paid, against the ledger (the audit command's ranking checks).
+    expect(auditRanking(s.ctx.sqlite)).toEqual([])
+  }
 })
 async function boot() {
   const s = await start()
@@ -77,7 +82,7 @@ const closeDay = (s: TestServer) => {
 /** Everything a refused request could have changed. */
 const state = (s: TestServer) =>
   JSON.stringify(
-    ['ranking_days', 'ranking_totals', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()),
+    ['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()),
     (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
   )
 
@@ -227,6 +232,37 @@ describe('the daily payout', () => {
     const { payPool } = await import('../../server/modules/ranking/service.ts')
     expect(transaction(s.ctx.sqlite, () => payPool(s.ctx.sqlite, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
     expect(users.map((u) => nadi(s, u.userId))).toEqual(after)
+  })
+
+  it('the audit command reports a ranking row that no longer matches the ledger', async () => {
+    const s = await boot()
+    const [a, b] = await chain(s, 2)
+    withdrawFee(s, a!.userId, '100', s.clock.now())
+    await buy(s, b!, '50')
+    const day = dayOf(s.clock.now())
+    await closeDay(s)
+    const runAudit = async () => {
+      let out = ''
+      const code = await cli(['audit'], { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: () => {} } })
+      return { code, out }
+    }
+    const clean = await runAudit()
+    expect(clean.out).toMatch(/ranking: every pool fed and every payout paid as the ledger moved it/)
+    expect(clean.code).toBe(0)
+    const tamper = [
+      ["UPDATE ranking_results SET prize_nadi = prize_nadi + 1 WHERE pool = 'daily' AND day = @day AND rank = 1", "UPDATE ranking_results SET prize_nadi = prize_nadi - 1 WHERE pool = 'daily' AND day = @day AND rank = 1", /daily NADI: the payout recorded 5 paid, its winners' prizes sum to 5.00000001/],
+      ["UPDATE ranking_payouts SET paid_nadi = paid_nadi - 1 WHERE pool = 'daily' AND day = @day", "UPDATE ranking_payouts SET paid_nadi = paid_nadi + 1 WHERE pool = 'daily' AND day = @day", /the ledger moved 5 out of the pool/],
+      ["UPDATE ranking_pool_days SET to_daily = to_daily + 100000000 WHERE day = @day AND asset = 'NADI'", "UPDATE ranking_pool_days SET to_daily = to_daily - 100000000 WHERE day = @day AND asset = 'NADI'", /pools NADI: prize_daily fed 11 by ranking_pool_days, the ledger moved 10/],
+    ] as const
+    for (const [edit, undo, reported] of tamper) {
+      s.ctx.sqlite.prepare(edit).run({ day })
+      const r = await runAudit()
+      expect(r.code).toBe(1)
+      expect(r.out).toMatch(reported)
+      expect(auditRanking(s.ctx.sqlite).length).toBeGreaterThan(0)
+      s.ctx.sqlite.prepare(undo).run({ day })
+    }
+    expect((await runAudit()).code).toBe(0)
   })
 
   it('with fewer winners than N, the unpaid ranks stay in the pool for the next day', async () => {

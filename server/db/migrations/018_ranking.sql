@@ -21,8 +21,10 @@ CREATE TABLE ranking_totals (
 );
 CREATE INDEX ranking_totals_rank ON ranking_totals (amount DESC, reached_at, user_id);
 -- Team performance added before the ranking existed counts toward the total ranking; it was reached
--- before anything recorded from now on (reached_at 0).
-INSERT INTO ranking_totals (user_id, amount, reached_at) SELECT id, team_performance, 0 FROM users WHERE team_performance > 0;
+-- before anything recorded from now on (reached_at 0). Never the root: it is everyone's ancestor, its
+-- team performance is the whole platform's, and it would take the total pool's first prize forever
+-- (020_ranking_root.sql removes what the unfiltered backfill left on databases already migrated).
+INSERT INTO ranking_totals (user_id, amount, reached_at) SELECT id, team_performance, 0 FROM users WHERE team_performance > 0 AND is_root = 0;
 
 -- What the settlement fed each pool each day, per asset: the day's income (fees that reached the
 -- fees account, NADI destroyed), the pools' shares of it, and what the paying account lacked

@@ -1,6 +1,8 @@
-// The ranking's figures, written where team performance is (server/modules/user/performance.ts):
-// in the paying transaction, walking the ancestors with one set-based statement each (a recursive
-// CTE: no stack, any depth). The root account is everybody's ancestor and is never ranked.
+// The daily ranking's figures, written where team performance is (server/modules/user/performance.ts):
+// in the paying transaction, walking the ancestors with one set-based statement (a recursive CTE: no
+// stack, any depth). The total ranking needs no write of its own: it is users.team_performance with
+// team_reached_at, set by performance.ts's team UPDATE (021). The root account is everybody's
+// ancestor and is never ranked.
 import type Database from 'better-sqlite3'
 import { preparedOnce } from '../../db/index.ts'
 import { dayOf } from '../release/schedule.ts'
@@ -12,11 +14,7 @@ const UP = `WITH RECURSIVE up(id) AS (
            )`
 
 const SQL = {
-  // "WHERE true" keeps SQLite from reading ON CONFLICT as part of the join.
-  total: `${UP}
-          INSERT INTO ranking_totals (user_id, amount, reached_at)
-          SELECT up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0
-          ON CONFLICT (user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+  // The WHERE keeps SQLite from reading ON CONFLICT as part of the join.
   dayTeam: `${UP}
             INSERT INTO ranking_days (day, user_id, amount, reached_at)
             SELECT @day, up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0
@@ -47,18 +45,22 @@ export function setRankingRecorder(sqlite: Database.Database, r: RankingRecorder
   recorders.set(sqlite, r)
 }
 
+/** The ranking's time for a write now: the app's clock, or the wall clock on a tool's connection. */
+export function rankingNow(sqlite: Database.Database): number {
+  const r = recorders.get(sqlite)
+  return r ? r.now() : Date.now()
+}
+
 /**
- * Adds a paid order's USDT value to the daily ranking (by the configured measure) and to the total
- * ranking (team performance) at the app's time, in the caller's transaction. A connection without a
- * registered recorder (a tool) counts team performance at the wall clock.
+ * Adds a paid order's USDT value to the daily ranking (by the configured measure) at `at` (rankingNow:
+ * the same time performance.ts gave the total), in the caller's transaction. A connection without a
+ * registered recorder (a tool) counts team performance.
  */
-export function recordRanking(sqlite: Database.Database, userId: bigint | number, usdt: bigint): void {
+export function recordRanking(sqlite: Database.Database, userId: bigint | number, usdt: bigint, at: number): void {
   if (usdt <= 0n) return
   const r = recorders.get(sqlite)
-  const at = r ? r.now() : Date.now()
   const s = preparedOnce(sqlite, SQL)
   const args = { user: userId, amount: usdt, at, day: dayOf(at) }
-  s.total.run(args)
   if ((r?.measure ?? 'team') === 'team') s.dayTeam.run(args)
   else s.dayOwn.run(args)
   versions.set(sqlite, rankingVersion(sqlite) + 1)

@@ -23,7 +23,7 @@
 //            pool the same way, at most once per UTC day (an operator's decision, not a schedule).
 import type Database from 'better-sqlite3'
 import { formatMoney } from '../../../contract/money.ts'
-import { RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
+import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
@@ -41,6 +41,11 @@ const POOL_ACCOUNT: Record<PoolName, ledger.AccountRef> = { daily: ledger.PRIZE_
 const ASSETS = ['USDT', 'NADI'] as const
 
 const ORDER = 'amount DESC, reached_at, user_id'
+// A backstop: the root is everyone's ancestor and must never rank nor be paid, whatever a table holds
+// (018's backfill once put it first in the total ranking). The subquery is a handful of ids read off
+// users_root (020) once per statement, each row then one probe of that list.
+const NOT_ROOT = 'user_id NOT IN (SELECT id FROM users WHERE is_root = 1)'
+const TOTAL_ORDER = 'team_performance DESC, team_reached_at, id'
 
 const SQL = {
   // The day's income by asset: each source read by its time index (018_ranking.sql).
@@ -64,23 +69,34 @@ const SQL = {
                  VALUES (@pool, @day, @winners, @poolUsdt, @poolNadi, @paidUsdt, @paidNadi, @at)`,
   insertResult: `INSERT INTO ranking_results (pool, day, rank, user_id, amount, reached_at, prize_usdt, prize_nadi)
                  VALUES (@pool, @day, @rank, @user, @amount, @reached, @usdt, @nadi)`,
-  topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day ORDER BY ${ORDER} LIMIT @n`,
-  topTotal: `SELECT user_id, amount, reached_at FROM ranking_totals ORDER BY ${ORDER} LIMIT @n`,
-  countDay: 'SELECT count(*) AS n FROM ranking_days WHERE day = @day',
-  countTotal: 'SELECT count(*) AS n FROM ranking_totals',
+  topDay: `SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT} ORDER BY ${ORDER} LIMIT @n`,
+  // The total ranking is users' team performance (021): is_root = 0 selects users_team_rank, the
+  // partial index that leaves the roots out, and names the order it holds.
+  topTotal: `SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
+             WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @n`,
+  countDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT}`,
+  countTotal: 'SELECT count(*) AS n FROM users WHERE is_root = 0 AND team_performance > 0',
+  // A page is read off the ranking index alone (a covering range: no table row is visited while
+  // skipping), then only its rows are joined to names and prizes. How deep a page may go is capped
+  // (RANKING_SHOWN), so the skip is bounded too.
   pageDay: `SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
-            FROM ranking_days d JOIN users u ON u.id = d.user_id
-            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = d.day
-            WHERE d.day = @day ORDER BY d.amount DESC, d.reached_at, d.user_id LIMIT @limit OFFSET @offset`,
+            FROM (SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT}
+                   ORDER BY ${ORDER} LIMIT @limit OFFSET @offset) d
+            JOIN users u ON u.id = d.user_id
+            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = @day
+            ORDER BY d.amount DESC, d.reached_at, d.user_id`,
   pageTotal: `SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
-              FROM ranking_totals t JOIN users u ON u.id = t.user_id
+              FROM (SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
+                     WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @limit OFFSET @offset) t
+              JOIN users u ON u.id = t.user_id
               LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
-              ORDER BY t.amount DESC, t.reached_at, t.user_id LIMIT @limit OFFSET @offset`,
-  myDay: 'SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user',
-  myTotal: 'SELECT amount, reached_at FROM ranking_totals WHERE user_id = @user',
+              ORDER BY t.amount DESC, t.reached_at, t.user_id`,
+  myDay: `SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`,
+  myTotal: 'SELECT team_performance AS amount, team_reached_at AS reached_at FROM users WHERE id = @user AND is_root = 0 AND team_performance > 0',
   // Rank = how many rank strictly before, plus one; a range of the ranking index.
-  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
-  aheadTotal: `SELECT count(*) AS n FROM ranking_totals WHERE amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user)))`,
+  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
+  aheadTotal: `SELECT count(*) AS n FROM users WHERE is_root = 0 AND (team_performance > @amount
+                 OR (team_performance = @amount AND (team_reached_at < @reached OR (team_reached_at = @reached AND id < @user))))`,
   myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
 } as const
 
@@ -184,10 +200,26 @@ const amounts = (usdt: bigint, nadi: bigint): PoolAmounts => ({ USDT: formatMone
 export const ppmPercent = (ppm: bigint) => formatMoney(ppm * 10_000n)
 const prizeOrNull = (v: bigint | null) => (v === null ? null : formatMoney(v))
 
-/** The pools as the app shows them: balances and today's accrual so far (computed from today's income). */
+// Today's income as the pools show it, per connection: reading it scans the day's rows of four tables
+// (157 ms at 500,000 trades), and GET /ranking/pools, every subscribe to the public stream and every
+// push tick asked for it. It is read at most once per push interval (wall clock: the cost is the
+// event loop's) and per day; what the pools show lags the income by at most that. The settlement's
+// feedPools never uses this: it reads the ended day's income itself.
+const incomeSeen = new WeakMap<Database.Database, { day: number; at: number; income: ReturnType<typeof dayIncome> }>()
+
+function todaysIncome(sqlite: Database.Database, day: number, maxAgeMs: number): ReturnType<typeof dayIncome> {
+  const seen = incomeSeen.get(sqlite)
+  const at = performance.now()
+  if (seen && seen.day === day && at - seen.at < maxAgeMs) return seen.income
+  const income = dayIncome(sqlite, day)
+  incomeSeen.set(sqlite, { day, at, income })
+  return income
+}
+
+/** The pools as the app shows them: balances and today's accrual so far (today's income, at most one push interval old). */
 export function poolsNow(sqlite: Database.Database, cfg: Config['ranking'], now: number): RankingPools {
   const day = dayOf(now)
-  const income = dayIncome(sqlite, day)
+  const income = todaysIncome(sqlite, day, cfg.pushMs)
   // As feedPools will compute it at the day's end: each source's share floored on its own.
   const of = (asset: string, ppm: bigint) => share(income.get(asset)!.fees, ppm) + share(income.get(asset)!.destroyed, ppm)
   const accrual = (ppm: bigint) => amounts(of('USDT', ppm), of('NADI', ppm))
@@ -220,14 +252,42 @@ const rowWire = (r: PageRow, rank: number): RankRow => ({
   prize_nadi: prizeOrNull(r.prize_nadi),
 })
 
-function checkPage(page: number, pageSize: number, total: number): void {
+/**
+ * The page's skip and size: a page past the last is refused, and so is one starting past the top
+ * RANKING_SHOWN (a page 50,000 deep cost seconds of the event loop; nobody reads that far, and the
+ * own rank is answered by /ranking/mine at any depth). The page that straddles the cap stops at it.
+ */
+function pageWindow(page: number, pageSize: number, total: number): { offset: number; limit: number } {
   if (!pageInRange(page, pageSize, total)) throw badRequest('ranking.errors.pageOutOfRange', { page, pages: pageCount(pageSize, total) })
+  const offset = (page - 1) * pageSize
+  if (page > 1 && offset >= RANKING_SHOWN) throw badRequest('ranking.errors.pageTooDeep', { page, shown: RANKING_SHOWN, pages: pageCount(pageSize, RANKING_SHOWN) })
+  return { offset, limit: Math.min(pageSize, RANKING_SHOWN - offset) }
 }
 
 export type RankingService = ReturnType<typeof createRankingService>
 
+// Counts over a ranking (its size for the pages, how many rank ahead of someone for /ranking/mine)
+// cost a range of the index as long as the ranking (33 ms for a day of 1,000,000, 103 ms for the
+// ahead-count of the last). A count only changes when a ranking figure does, which bumps
+// rankingVersion: each is kept per (version, day) until the next bump. Bounded, so a burst of
+// different users asking between two purchases cannot grow it without limit.
+const COUNTS_KEPT = 10_000
+const countsSeen = new WeakMap<Database.Database, { version: number; counts: Map<string, number> }>()
+
+function countOnce(sqlite: Database.Database, key: string, count: () => bigint): number {
+  const version = rankingVersion(sqlite)
+  let seen = countsSeen.get(sqlite)
+  if (!seen || seen.version !== version || seen.counts.size >= COUNTS_KEPT) countsSeen.set(sqlite, (seen = { version, counts: new Map() }))
+  const known = seen.counts.get(key)
+  if (known !== undefined) return known
+  const n = Number(count())
+  seen.counts.set(key, n)
+  return n
+}
+
 export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>) {
   const s = () => stmts(ctx.sqlite)
+  const count = (key: string, f: () => bigint) => countOnce(ctx.sqlite, key, f)
   /** A named day, or today; a day after today is refused (nothing to read, and a typo should say so). */
   const dayOrToday = (day: number | undefined): number => {
     const today = dayOf(ctx.now())
@@ -235,19 +295,18 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
     if (day > today) throw badRequest('ranking.errors.futureDay', { day: isoDay(day), today: isoDay(today) })
     return day
   }
-  const myRank = (row: { amount: bigint; reached_at: bigint } | undefined, ahead: (r: { amount: bigint; reached_at: bigint }) => bigint, prize: { prize_usdt: bigint; prize_nadi: bigint } | undefined): MyRank =>
+  const myRank = (row: { amount: bigint; reached_at: bigint } | undefined, ahead: (r: { amount: bigint; reached_at: bigint }) => number, prize: { prize_usdt: bigint; prize_nadi: bigint } | undefined): MyRank =>
     row
-      ? { rank: Number(ahead(row)) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
+      ? { rank: ahead(row) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
       : { rank: null, amount: '0', prize_usdt: null, prize_nadi: null }
   return {
     pools: (): RankingPools => poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()),
 
     daily(dayAsked: number | undefined, page: number, pageSize: number): DailyRanking {
       const day = dayOrToday(dayAsked)
-      const total = Number((s().countDay.get({ day }) as { n: bigint }).n)
-      checkPage(page, pageSize, total)
-      const offset = (page - 1) * pageSize
-      const rows = s().pageDay.all({ day, limit: pageSize, offset }) as PageRow[]
+      const total = count(`day:${day}`, () => (s().countDay.get({ day }) as { n: bigint }).n)
+      const { offset, limit } = pageWindow(page, pageSize, total)
+      const rows = s().pageDay.all({ day, limit, offset }) as PageRow[]
       return {
         day,
         live: day === dayOf(ctx.now()),
@@ -258,11 +317,10 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
     },
 
     total(page: number, pageSize: number): TotalRanking {
-      const total = Number((s().countTotal.get() as { n: bigint }).n)
-      checkPage(page, pageSize, total)
+      const total = count('total', () => (s().countTotal.get() as { n: bigint }).n)
+      const { offset, limit } = pageWindow(page, pageSize, total)
       const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
-      const offset = (page - 1) * pageSize
-      const rows = s().pageTotal.all({ paid: last, limit: pageSize, offset }) as PageRow[]
+      const rows = s().pageTotal.all({ paid: last, limit, offset }) as PageRow[]
       return { list: rows.map((r, i) => rowWire(r, offset + i + 1)), total, paid_day: last === null ? null : Number(last) }
     },
 
@@ -274,8 +332,8 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
       type Prize = { prize_usdt: bigint; prize_nadi: bigint } | undefined
       return {
         day,
-        daily: myRank(d, (r) => (s().aheadDay.get({ day, amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n, s().myPrize.get({ user: userId, pool: 'daily', day }) as Prize),
-        total: myRank(t, (r) => (s().aheadTotal.get({ amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n, last === null ? undefined : (s().myPrize.get({ user: userId, pool: 'total', day: last }) as Prize)),
+        daily: myRank(d, (r) => count(`ahead:${day}:${userId}`, () => (s().aheadDay.get({ day, amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n), s().myPrize.get({ user: userId, pool: 'daily', day }) as Prize),
+        total: myRank(t, (r) => count(`ahead:total:${userId}`, () => (s().aheadTotal.get({ amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n), last === null ? undefined : (s().myPrize.get({ user: userId, pool: 'total', day: last }) as Prize)),
       }
     },
   }
@@ -324,4 +382,92 @@ export function registerRanking(ctx: Ctx, hub: Hub): () => void {
       },
     },
   ])
+}
+
+export interface RankingCheck {
+  /** 'pools' for a day's feeding, else the pool paid. */
+  what: 'pools' | PoolName
+  day: number
+  asset: string
+  message: string
+}
+
+/**
+ * The ranking's money against the ledger (the `audit` command): what ranking_pool_days says each pool
+ * was fed equals what the `ranking:pools:<day>:<asset>` posting moved into it; what ranking_payouts
+ * says a payout paid equals the sum of its ranking_results prizes and what the `ranking:<pool>:<day>:*`
+ * postings moved out of the pool. A row edited or a posting missing shows as a difference. Read-only.
+ */
+export function auditRanking(sqlite: Database.Database): RankingCheck[] {
+  const out: RankingCheck[] = []
+  const money = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n
+  // Credited to each pool by the feeding postings, per (day, asset, pool account).
+  const fed = new Map<string, bigint>()
+  for (const r of sqlite
+    .prepare(
+      `SELECT CAST(substr(p.ref, 15, instr(substr(p.ref, 15), ':') - 1) AS INTEGER) AS day, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
+         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE p.ref LIKE 'ranking:pools:%' AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
+        GROUP BY day, a.asset, a.kind`,
+    )
+    .all() as { day: bigint; asset: string; kind: string; amount: bigint }[]) {
+    fed.set(`${r.day}|${r.asset}|${r.kind}`, r.amount)
+  }
+  const recorded = new Set<string>()
+  for (const d of sqlite.prepare('SELECT day, asset, to_daily, to_total FROM ranking_pool_days ORDER BY day, asset').all() as { day: bigint; asset: string; to_daily: bigint; to_total: bigint }[]) {
+    for (const [kind, want] of [
+      ['prize_daily', d.to_daily],
+      ['prize_total', d.to_total],
+    ] as const) {
+      const k = `${d.day}|${d.asset}|${kind}`
+      recorded.add(k)
+      const got = money(fed, k)
+      if (got !== want) out.push({ what: 'pools', day: Number(d.day), asset: d.asset, message: `${kind} fed ${formatMoney(want)} by ranking_pool_days, the ledger moved ${formatMoney(got)}` })
+    }
+  }
+  for (const [k, got] of fed) {
+    if (recorded.has(k)) continue
+    const [day, asset, kind] = k.split('|') as [string, string, string]
+    out.push({ what: 'pools', day: Number(day), asset, message: `${kind} received ${formatMoney(got)} with no ranking_pool_days row` })
+  }
+
+  // Paid out of each pool by the prize postings, per (pool, day, asset), and the winners' rows.
+  const postings = new Map<string, bigint>()
+  for (const r of sqlite
+    .prepare(
+      `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
+         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+        WHERE (p.ref LIKE 'ranking:daily:%' OR p.ref LIKE 'ranking:total:%') AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
+        GROUP BY p.ref, a.asset`,
+    )
+    .all() as { ref: string; asset: string; amount: bigint }[]) {
+    const [, pool, day] = r.ref.split(':') // ranking:<pool>:<day>:<rank>
+    const k = `${pool}|${day}|${r.asset}`
+    postings.set(k, money(postings, k) + r.amount)
+  }
+  const results = new Map<string, bigint>()
+  for (const r of sqlite.prepare('SELECT pool, day, sum(prize_usdt) AS usdt, sum(prize_nadi) AS nadi FROM ranking_results GROUP BY pool, day').all() as { pool: PoolName; day: bigint; usdt: bigint; nadi: bigint }[]) {
+    results.set(`${r.pool}|${r.day}|USDT`, r.usdt)
+    results.set(`${r.pool}|${r.day}|NADI`, r.nadi)
+  }
+  const paidOut = new Set<string>()
+  for (const p of sqlite.prepare('SELECT pool, day, paid_usdt, paid_nadi FROM ranking_payouts ORDER BY pool, day').all() as { pool: PoolName; day: bigint; paid_usdt: bigint; paid_nadi: bigint }[]) {
+    for (const [asset, paid] of [
+      ['USDT', p.paid_usdt],
+      ['NADI', p.paid_nadi],
+    ] as const) {
+      const k = `${p.pool}|${p.day}|${asset}`
+      paidOut.add(k)
+      const at = { what: p.pool, day: Number(p.day), asset }
+      if (money(results, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, its winners' prizes sum to ${formatMoney(money(results, k))}` })
+      if (money(postings, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, the ledger moved ${formatMoney(money(postings, k))} out of the pool` })
+    }
+  }
+  for (const [k, m] of [...postings, ...results]) {
+    if (paidOut.has(k) || m === 0n) continue
+    const [pool, day, asset] = k.split('|') as [PoolName, string, string]
+    paidOut.add(k)
+    out.push({ what: pool, day: Number(day), asset, message: `${formatMoney(m)} paid as prizes with no ranking_payouts row` })
+  }
+  return out
 }

@@ -5,7 +5,7 @@ import { getAddress } from 'ethers'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { TeamInfo, TeamMember } from '../../../contract/team.ts'
-import { pageCount, parseTeamSearch } from '../../../contract/teamRules.ts'
+import { pageCount, parseTeamSearch, TEAM_LIST_SHOWN } from '../../../contract/teamRules.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
@@ -133,7 +133,10 @@ export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
       const total = Number(m.team_num)
       checkPage(page, pageSize, total)
       const skip = (page - 1) * pageSize
-      const rows = s().page.all({ me: userId, upTo: skip + pageSize, size: pageSize, skip }) as MemberRow[]
+      // The walk to a page costs its depth in the list: bounded by TEAM_LIST_SHOWN (the search finds deeper members).
+      if (page > 1 && skip >= TEAM_LIST_SHOWN) throw badRequest('team.errors.pageTooDeep', { shown: TEAM_LIST_SHOWN })
+      const size = Math.min(pageSize, TEAM_LIST_SHOWN - skip)
+      const rows = s().page.all({ me: userId, upTo: skip + size, size, skip }) as MemberRow[]
       return { total, list: rows.map(wire) }
     },
   }

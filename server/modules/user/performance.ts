@@ -12,7 +12,7 @@
 import type Database from 'better-sqlite3'
 import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { recordRanking } from '../ranking/record.ts'
+import { rankingNow, recordRanking } from '../ranking/record.ts'
 
 /** Strict ancestors of @user, nearest first: the inviter, then the inviter's inviter… up to the root. */
 const ANCESTORS = `WITH RECURSIVE up(id) AS (
@@ -26,8 +26,11 @@ const SQL = {
   direct: 'UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)',
   // Team performance and the three tier counters in one pass over the ancestors: a node bought walks
   // and writes each ancestor once, not twice. IS gives 0 or 1, never NULL, so a purchase without a
-  // node (@type NULL, @delta 0) leaves the counters as they are.
+  // node (@type NULL, @delta 0) leaves the counters as they are. team_reached_at is the total
+  // ranking's tie-break (when the figure last grew), kept here so the ranking needs no walk of its
+  // own; a node counted or returned (@usdt 0) does not move it.
   team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
+                                       team_reached_at = CASE WHEN @usdt > 0 THEN @at ELSE team_reached_at END,
                                        team_elite = team_elite + (@type IS 'elite') * @delta,
                                        team_core = team_core + (@type IS 'core') * @delta,
                                        team_genesis = team_genesis + (@type IS 'genesis') * @delta
@@ -41,16 +44,18 @@ const SQL = {
 export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint, node?: NodeType): void {
   if (usdt <= 0n && !node) return
   const s = preparedOnce(sqlite, SQL)
+  // One time for the total ranking (team_reached_at) and the day's, at the app's clock.
+  const at = rankingNow(sqlite)
   if (usdt > 0n) {
     s.own.run({ usdt, user: userId })
     s.direct.run({ usdt, user: userId })
   }
-  s.team.run({ usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0 })
-  // The same figures by day for the ranking (issue 12 part 3), in the same transaction.
-  if (usdt > 0n) recordRanking(sqlite, userId, usdt)
+  s.team.run({ usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0, at })
+  // The same figure by day for the daily ranking (issue 12 part 3), in the same transaction.
+  if (usdt > 0n) recordRanking(sqlite, userId, usdt, at)
 }
 
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
 export function addTeamNode(sqlite: Database.Database, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
-  preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta })
+  preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta, at: 0 })
 }

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import type { DailyRanking, MyRanking, RankingPools, TotalRanking } from '../../../contract/ranking.ts'
+import { RANKING_SHOWN, type DailyRanking, type MyRanking, type RankingPools, type TotalRanking } from '../../../contract/ranking.ts'
 import { get } from '../../api/client.ts'
 import { nextPage } from '../shopOrders/view.ts'
 
@@ -9,6 +9,8 @@ import { nextPage } from '../shopOrders/view.ts'
 
 export const RANKING_ROOT = ['ranking'] as const
 export const PAGE_SIZE = 20
+/** The server pages only the top RANKING_SHOWN: scrolling stops there instead of asking for a refused page. */
+const shown = (last: { total: number }) => ({ total: Math.min(last.total, RANKING_SHOWN) })
 
 export const rankingQueries = {
   pools: () =>
@@ -24,7 +26,7 @@ export const rankingQueries = {
       queryKey: [...RANKING_ROOT, 'daily', day ?? 'today'],
       initialPageParam: 1,
       queryFn: ({ pageParam, signal }) => get<DailyRanking>('ranking/daily', { ...(day === null ? {} : { day }), page: pageParam, page_size: PAGE_SIZE }, signal),
-      getNextPageParam: (last, pages) => nextPage(last, pages.length, PAGE_SIZE),
+      getNextPageParam: (last, pages) => nextPage(shown(last), pages.length, PAGE_SIZE),
       staleTime: day === null ? 10_000 : 300_000,
       refetchOnMount: day === null ? 'always' : true,
     }),
@@ -33,7 +35,7 @@ export const rankingQueries = {
       queryKey: [...RANKING_ROOT, 'total'],
       initialPageParam: 1,
       queryFn: ({ pageParam, signal }) => get<TotalRanking>('ranking/total', { page: pageParam, page_size: PAGE_SIZE }, signal),
-      getNextPageParam: (last, pages) => nextPage(last, pages.length, PAGE_SIZE),
+      getNextPageParam: (last, pages) => nextPage(shown(last), pages.length, PAGE_SIZE),
       staleTime: 30_000,
       refetchOnMount: 'always',
     }),
