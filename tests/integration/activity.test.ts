@@ -168,7 +168,7 @@ describe('the endpoints', () => {
     expect(past.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: page1.total }))
     const pastTw = await get(s, me, 'activity/list?status=ended&page=2', 'TW')
     expect(pastTw.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: 1 }, 'TW'))
-    for (const q of ['status=soon', 'page=0', 'page_size=101', 'page=abc']) expect((await get(s, me, `activity/list?${q}`)).statusCode, q).toBe(400)
+    for (const q of ['status=soon', 'page=0', 'page_size=101', 'page=abc', 'stauts=running', 'pagesize=5']) expect((await get(s, me, `activity/list?${q}`)).statusCode, q).toBe(400)
     expect((await get(s, null, 'activity/list')).statusCode).toBe(401)
   })
 
@@ -185,6 +185,9 @@ describe('the endpoints', () => {
       expect(r.body_.msg).toBe(msg('activity.errors.notFound', {}, 'TW'))
     }
     expect((await get(s, me, 'activity/detail?id=x')).statusCode).toBe(400)
+    // A mistyped parameter is refused, not silently ignored.
+    expect((await get(s, me, `activity/detail?id=${idOf(s, 'test-race')}&lang=TW`)).statusCode).toBe(400)
+    expect((await get(s, me, `activity/rank?id=${idOf(s, 'test-race')}&userid=1`)).statusCode).toBe(400)
   })
 
   it('a real purchase puts the buyer on the board; ties go to who reached the score first; the caller is pinned outside the top; an upcoming board and a user not in the activity are refused', async () => {

@@ -1,6 +1,6 @@
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
-import { Envelope, IdQuery, Paged } from '../../../contract/envelope.ts'
-import { ActivityDetail, ActivityItem, ActivityListQuery, ActivityRank, ActivityRankQuery, RANK_LIMIT_DEFAULT } from '../../../contract/activity.ts'
+import { Envelope, Paged } from '../../../contract/envelope.ts'
+import { ActivityDetail, ActivityIdQuery, ActivityItem, ActivityListQuery, ActivityRank, ActivityRankQuery, RANK_LIMIT_DEFAULT } from '../../../contract/activity.ts'
 import { requireAuth } from '../../http/auth.ts'
 import { ok } from '../../http/reply.ts'
 import type { App } from '../../http/types.ts'
@@ -25,7 +25,7 @@ export function activityRoutes(app: App, activities: ActivityService): void {
   )
   app.get(
     '/api/v1/activity/detail',
-    { ...auth, schema: { tags, summary: 'One activity: texts, cover, window, measure, prizes, and the server time for its countdown', querystring: IdQuery, response: { 200: Envelope(ActivityDetail) } } },
+    { ...auth, schema: { tags, summary: 'One activity: texts, cover, window, measure, prizes, and the server time for its countdown', querystring: ActivityIdQuery, response: { 200: Envelope(ActivityDetail) } } },
     async (req) => ok(req, activities.detail(req.lang, req.query.id)),
   )
   app.get(
