@@ -76,6 +76,8 @@ const file = (s: TestServer, body: unknown) => {
   return f
 }
 
+const codeOf = async (s: TestServer, who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
+
 /** A paid product order at `at` (the purchases measure reads paid product orders). */
 let orders = 0
 function paidOrder(s: TestServer, userId: number, usdt: string, at: number, type = 'car') {
@@ -226,12 +228,13 @@ describe('the endpoints', () => {
     const cAt = full.top.findIndex((e) => e.user_id === c.userId)
     expect(full.top[cAt + 1]!.user_id).toBe(b.userId) // the tie: c reached 300 first
     expect(full.me?.user_id).toBe(a.userId)
-    // Someone else's place by user ID; one with no score is refused, localized.
-    expect((await get<ActivityRank>(s, a, `activity/rank?id=${id}&user_id=${c.userId}`)).body_.data.me?.user_id).toBe(c.userId)
+    // The caller's own place by user ID; one of their team with no score is refused, localized.
+    expect((await get<ActivityRank>(s, a, `activity/rank?id=${id}&user_id=${a.userId}`)).body_.data.me?.user_id).toBe(a.userId)
     const none = await s.signIn(ROOT_CODE)
-    const notIn = await get(s, a, `activity/rank?id=${id}&user_id=${none.userId}`, 'TW')
+    const recruit = await s.signIn(await codeOf(s, none))
+    const notIn = await get(s, none, `activity/rank?id=${id}&user_id=${recruit.userId}`, 'TW')
     expect(notIn.statusCode).toBe(404)
-    expect(notIn.body_.msg).toBe(msg('activity.errors.notInActivity', { user: none.userId }, 'TW'))
+    expect(notIn.body_.msg).toBe(msg('activity.errors.notInActivity', { user: recruit.userId }, 'TW'))
     // The caller without a score sees the board with no place pinned.
     expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toBeNull()
     const early = await get(s, a, `activity/rank?id=${idOf(s, 'later')}`)
@@ -282,6 +285,59 @@ describe('the endpoints', () => {
     const volume = standings(s.ctx.sqlite, 'trading', t0 - DAY, t0 + DAY)
     expect(volume.map((x) => [x.userId, x.score]).sort()).toEqual(deals.map((d) => [Number(d.user_id), d.quote]).sort())
     expect(standings(s.ctx.sqlite, 'destroy', t0 - DAY, t0 + DAY)).toEqual([])
+  })
+})
+
+describe('whose place may be asked for (user_id)', () => {
+  it('only the caller\'s own or a member of their team below them; anyone else is refused alike, whether or not they took part', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    // top → mid → low (a chain); side is top's sibling; stranger has no score.
+    const top = await s.signIn(ROOT_CODE)
+    const mid = await s.signIn(await codeOf(s, top))
+    const low = await s.signIn(await codeOf(s, mid))
+    const side = await s.signIn(ROOT_CODE)
+    const stranger = await s.signIn(ROOT_CODE)
+    for (const [u, usdt] of [[top, '50'], [mid, '40'], [low, '30'], [side, '20']] as const) paidOrder(s, u.userId, usdt, t0 - 1000)
+    const place = (who: SignedIn, user: SignedIn, lang = 'EN') => get<ActivityRank>(s, who, `activity/rank?id=${id}&user_id=${user.userId}`, lang)
+
+    // Allowed: oneself, and anyone strictly below in the referral tree, at any depth.
+    expect((await place(top, top)).body_.data.me).toMatchObject({ user_id: top.userId, rank: 1 })
+    expect((await place(top, mid)).body_.data.me).toMatchObject({ user_id: mid.userId, rank: 2 })
+    expect((await place(top, low)).body_.data.me).toMatchObject({ user_id: low.userId, rank: 3 })
+    expect((await place(mid, low)).body_.data.me).toMatchObject({ user_id: low.userId })
+
+    // Refused: upwards, sideways, a stranger with no score, an id nobody has: one answer, localized.
+    const refusals = [await place(low, mid, 'TW'), await place(mid, top, 'TW'), await place(side, top, 'TW'), await place(top, side, 'TW'), await place(top, stranger, 'TW')]
+    const ghost = await get(s, top, `activity/rank?id=${id}&user_id=999999`, 'TW')
+    for (const r of [...refusals, ghost]) {
+      expect(r.statusCode).toBe(403)
+      expect(r.body_.msg).toBe(msg('activity.errors.rankNotAllowed', {}, 'TW'))
+      expect(r.body_.data ?? null).toBeNull()
+    }
+    // A participant and a non-participant are refused with the very same bytes.
+    expect(refusals[3]!.body).toBe(refusals[4]!.body)
+  })
+
+  it('walks a deep chain without a recursion limit', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    const top = await s.signIn(ROOT_CODE)
+    // 5,000 members in a line below top, written directly (signing each in would take minutes).
+    const depth0 = s.count('SELECT depth FROM users WHERE id = ?', top.userId)
+    const first = s.count('SELECT max(id) FROM users') + 1
+    s.ctx.sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 4999)
+      INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at)
+      SELECT ${first} + x, printf('0x%040x', ${first} + x), 'DEEP' || x, 'deep' || x, CASE WHEN x = 0 THEN ${top.userId} ELSE ${first} + x - 1 END, ${depth0} + 1 + x, 0 FROM n`)
+    const bottom = first + 4999
+    paidOrder(s, bottom, '1', t0 - 1000)
+    expect((await get<ActivityRank>(s, top, `activity/rank?id=${id}&user_id=${bottom}`)).body_.data.me?.user_id).toBe(bottom)
+    const other = await s.signIn(ROOT_CODE)
+    expect((await get(s, other, `activity/rank?id=${id}&user_id=${bottom}`)).statusCode).toBe(403)
   })
 })
 

@@ -41,6 +41,23 @@ export const scoreText = (measure: Measure, score: bigint) => (MEASURE_UNIT[meas
 
 const pageOutOfRange = (pages: number) => badRequest('activity.errors.pageOutOfRange', { pages })
 const notStarted = () => new ApiError(409, CODE.CONFLICT, 'activity.errors.notStarted')
+// One refusal for every user whose place the caller may not see, whether or not they took part, so
+// the answer tells nothing about them (not even that they exist).
+const rankNotAllowed = () => new ApiError(403, CODE.FORBIDDEN, 'activity.errors.rankNotAllowed')
+
+/**
+ * 1 when @caller is a strict ancestor of @target (the target is in the caller's team). A set-based walk
+ * up users.inviter_id from the target (a recursive CTE: SQLite loops over a queue, no stack, any depth),
+ * taking only as many steps as the depths differ and stopping at the caller.
+ */
+const IS_ANCESTOR = `WITH RECURSIVE up(id, steps) AS (
+    SELECT t.inviter_id, 1 FROM users t JOIN users c ON c.id = @caller
+     WHERE t.id = @target AND t.inviter_id IS NOT NULL AND t.depth > c.depth
+    UNION ALL
+    SELECT u.inviter_id, up.steps + 1 FROM up JOIN users u ON u.id = up.id
+     WHERE up.id <> @caller AND u.inviter_id IS NOT NULL AND up.steps < @gap
+  )
+  SELECT 1 FROM up WHERE id = @caller LIMIT 1`
 
 interface Board {
   at: number
@@ -73,6 +90,16 @@ export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
       ended: sqlite.prepare('SELECT * FROM activities WHERE active = 1 AND ends_at <= @now ORDER BY sort, ends_at DESC, id DESC LIMIT @limit OFFSET @offset'),
     },
     winners: sqlite.prepare('SELECT rank, asset, amount FROM activity_winners WHERE activity_id = @id'),
+    depthGap: sqlite.prepare('SELECT t.depth - c.depth FROM users t, users c WHERE t.id = @target AND c.id = @caller').pluck(),
+    isAncestor: sqlite.prepare(IS_ANCESTOR).pluck(),
+  }
+
+  /** Whose place the caller may ask for: their own, or a member of their team (strictly below them). */
+  function mayView(callerId: number, userId: number): boolean {
+    if (userId === callerId) return true
+    const gap = st.depthGap.get({ target: userId, caller: callerId }) as bigint | undefined
+    if (gap === undefined || gap <= 0n) return false
+    return st.isAncestor.get({ target: userId, caller: callerId, gap }) !== undefined
   }
 
   function item(r: ActivityRow, lang: LangCode, now: number): ActivityItem {
@@ -123,14 +150,17 @@ export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
     },
 
     /**
-     * The leaderboard's top `limit`, and one place pinned: the asked user's (refused when they have
-     * no score) or else the caller's (null when they have none yet). Before the start there is none.
+     * The leaderboard's top `limit`, and one place pinned: the asked user's or else the caller's (null
+     * when they have none yet). Only the caller's own place or a team member's may be asked for; an
+     * allowed user with no score is refused. Before the start there is none.
      */
     rank(lang: LangCode, id: number, callerId: number, limit: number, userId?: number): ActivityRank {
       const now = ctx.now()
       const r = find(id)
       const status = statusAt(Number(r.starts_at), Number(r.ends_at), now)
       if (status === 'upcoming') throw notStarted()
+      // Checked before the board is read: a refusal must not depend on whether the user scored.
+      if (userId !== undefined && !mayView(callerId, userId)) throw rankNotAllowed()
       const b = board(r, now)
       const prizes = storedPrizes(sqlite, r.id)
       // Once paid, a rank shows what it was paid; before, what it stands to win.
