@@ -84,7 +84,7 @@ export const ActivityRank = Type.Object({
   top: Type.Array(RankEntry),
   /** The caller's own place (or the asked user's), pinned even outside the top; null when the caller has no score yet. */
   me: Type.Union([RankEntry, Type.Null()]),
-  /** When this leaderboard was computed (it is cached a few seconds). */
+  /** When this leaderboard was read (scores are kept at event time, so it is current then). */
   computed_at: Millis,
   settled: Type.Boolean(),
 })

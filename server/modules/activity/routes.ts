@@ -35,7 +35,7 @@ export function activityRoutes(app: App, activities: ActivityService): void {
       schema: {
         tags,
         summary:
-          'The live leaderboard (cached a few seconds): the top `limit` and the caller\'s own place pinned even outside the top (null before their first score), or the place of `user_id`, refused when that user has no score; refused before the start',
+          'The live leaderboard: the top `limit` and the caller\'s own place pinned even outside the top (null before their first score), or the place of `user_id` (the caller or a member of their team only; anyone else refused alike), refused when that user has no score; refused before the start. Once paid, the paid ranks as paid',
         querystring: ActivityRankQuery,
         response: { 200: Envelope(ActivityRank) },
       },
