@@ -84,17 +84,22 @@ export const ActivityRank = Type.Object({
   top: Type.Array(RankEntry),
   /** The caller's own place (or the asked user's), pinned even outside the top; null when the caller has no score yet. */
   me: Type.Union([RankEntry, Type.Null()]),
-  /** When this leaderboard was computed (it is cached a few seconds). */
+  /** When this leaderboard was read (scores are kept at event time, so it is current then). */
   computed_at: Millis,
   settled: Type.Boolean(),
 })
 export type ActivityRank = Static<typeof ActivityRank>
 
-export const ActivityListQuery = Type.Object({
-  status: Type.Optional(ActivityStatus),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT })),
-})
+// Every activity query refuses a parameter it does not know (as the ranking's and the team's do): a
+// mistyped `stauts` would otherwise be dropped silently and answer a different question.
+export const ActivityListQuery = Type.Object(
+  {
+    status: Type.Optional(ActivityStatus),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+    page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT })),
+  },
+  { additionalProperties: false },
+)
 export type ActivityListQuery = Static<typeof ActivityListQuery>
 
 export const RANK_LIMIT_DEFAULT = 20
@@ -102,10 +107,20 @@ export const RANK_LIMIT_MAX = 100
 /** How many places the leaderboard screen shows (the caller's own is pinned besides). */
 export const RANK_SCREEN_TOP = 50
 
-export const ActivityRankQuery = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: RANK_LIMIT_MAX, default: RANK_LIMIT_DEFAULT })),
-  /** Someone else's place (a user ID): refused when that user has no score in the activity. */
-  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 })),
-})
+/** /activity/detail: the shared IdQuery, closed to other parameters (the shared one is left open for the routes that use it). */
+export const ActivityIdQuery = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }) }, { additionalProperties: false })
+export type ActivityIdQuery = Static<typeof ActivityIdQuery>
+
+export const ActivityRankQuery = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: RANK_LIMIT_MAX, default: RANK_LIMIT_DEFAULT })),
+    /**
+     * The place of the caller or of a member of their team (strictly below them in the referral tree);
+     * anyone else is refused alike whether or not they took part. Refused when an allowed user has no score.
+     */
+    user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 })),
+  },
+  { additionalProperties: false },
+)
 export type ActivityRankQuery = Static<typeof ActivityRankQuery>

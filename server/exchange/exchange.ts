@@ -26,6 +26,7 @@ import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
 import * as ledger from '../ledger/index.ts'
+import { scoreFill } from '../modules/activity/scores.ts'
 import {
   Engine,
   frozenForPlace,
@@ -492,6 +493,7 @@ export class Exchange {
       this.st.insertFill.run(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
       this.st.insertDeal.run(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
       this.st.insertDeal.run(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
+      scoreFill(this.o.conn.sqlite, buyer.userId, seller.userId, s.quote, f.ts)
     }
   }
 

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { formatMoney } from '../../contract/money.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
+import { transaction } from '../../server/db/index.ts'
+import { scorePurchase } from '../../server/modules/activity/scores.ts'
 import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text } from './support/flows.ts'
@@ -64,13 +66,17 @@ describe('activities in real Chromium', () => {
   })
 
   it('a car bought from balance while the activity runs puts the buyer on its board, their rank pinned outside the top shown', async () => {
-    // Sixty buyers already ahead, each with more than any car costs.
+    // Sixty buyers already ahead, each with more than any car costs: each paid order written with its
+    // activity score, in one transaction, as the paying site writes them.
     const now = Date.now()
     for (let i = 0; i < AHEAD; i++) {
-      const u = app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now).lastInsertRowid
-      app.ctx.sqlite
-        .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
-        .run(`E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
+      transaction(app.ctx.sqlite, () => {
+        const u = app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now).lastInsertRowid
+        app.ctx.sqlite
+          .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
+          .run(`E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
+        scorePurchase(app.ctx.sqlite, { user_id: BigInt(u), type: 'car', asset: 'USDT', total: 10_000_000n * UNIT }, now)
+      })
     }
     transfer(app.ctx.sqlite, { ref: 'e2e:activity:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * UNIT })
 

@@ -8,12 +8,12 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
+import { transaction } from '../../server/db/index.ts'
 import { translate } from '../../server/i18n.ts'
 import { ACTIVITY_PRIZES, audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
-import { standings } from '../../server/modules/activity/scores.ts'
+import { scorePurchase, standings } from '../../server/modules/activity/scores.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities } from '../../server/modules/activity/activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from '../../server/modules/activity/payout.ts'
-import { BOARD_TTL_MS } from '../../server/modules/activity/service.ts'
 import type { ActivityDetail, ActivityItem, ActivityRank } from '../../contract/activity.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
@@ -76,13 +76,22 @@ const file = (s: TestServer, body: unknown) => {
   return f
 }
 
-/** A paid product order at `at` (the purchases measure reads paid product orders). */
+const codeOf = async (s: TestServer, who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
+
+/**
+ * A paid product order at `at` (the purchases measure reads paid product orders), written as the
+ * paying transaction writes it: the row and its score, together (a real purchase below goes through the shop).
+ */
 let orders = 0
 function paidOrder(s: TestServer, userId: number, usdt: string, at: number, type = 'car') {
-  s.ctx.sqlite
-    .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, ?, 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
-    .run(`T${++orders}`, userId, type, units(usdt), at, at, at)
+  transactionOf(s, () => {
+    s.ctx.sqlite
+      .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, ?, 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
+      .run(`T${++orders}`, userId, type, units(usdt), at, at, at)
+    scorePurchase(s.ctx.sqlite, { user_id: BigInt(userId), type, asset: 'USDT', total: units(usdt) }, at)
+  })
 }
+const transactionOf = (s: TestServer, fn: () => void) => transaction(s.ctx.sqlite, fn)
 
 describe('activity load (the operator\'s file)', () => {
   it('adds, then updates by slug; a bad file is refused naming the problem and writes nothing', async () => {
@@ -168,7 +177,7 @@ describe('the endpoints', () => {
     expect(past.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: page1.total }))
     const pastTw = await get(s, me, 'activity/list?status=ended&page=2', 'TW')
     expect(pastTw.body_.msg).toBe(msg('activity.errors.pageOutOfRange', { pages: 1 }, 'TW'))
-    for (const q of ['status=soon', 'page=0', 'page_size=101', 'page=abc']) expect((await get(s, me, `activity/list?${q}`)).statusCode, q).toBe(400)
+    for (const q of ['status=soon', 'page=0', 'page_size=101', 'page=abc', 'stauts=running', 'pagesize=5']) expect((await get(s, me, `activity/list?${q}`)).statusCode, q).toBe(400)
     expect((await get(s, null, 'activity/list')).statusCode).toBe(401)
   })
 
@@ -185,6 +194,9 @@ describe('the endpoints', () => {
       expect(r.body_.msg).toBe(msg('activity.errors.notFound', {}, 'TW'))
     }
     expect((await get(s, me, 'activity/detail?id=x')).statusCode).toBe(400)
+    // A mistyped parameter is refused, not silently ignored.
+    expect((await get(s, me, `activity/detail?id=${idOf(s, 'test-race')}&lang=TW`)).statusCode).toBe(400)
+    expect((await get(s, me, `activity/rank?id=${idOf(s, 'test-race')}&userid=1`)).statusCode).toBe(400)
   })
 
   it('a real purchase puts the buyer on the board; ties go to who reached the score first; the caller is pinned outside the top; an upcoming board and a user not in the activity are refused', async () => {
@@ -223,12 +235,13 @@ describe('the endpoints', () => {
     const cAt = full.top.findIndex((e) => e.user_id === c.userId)
     expect(full.top[cAt + 1]!.user_id).toBe(b.userId) // the tie: c reached 300 first
     expect(full.me?.user_id).toBe(a.userId)
-    // Someone else's place by user ID; one with no score is refused, localized.
-    expect((await get<ActivityRank>(s, a, `activity/rank?id=${id}&user_id=${c.userId}`)).body_.data.me?.user_id).toBe(c.userId)
+    // The caller's own place by user ID; one of their team with no score is refused, localized.
+    expect((await get<ActivityRank>(s, a, `activity/rank?id=${id}&user_id=${a.userId}`)).body_.data.me?.user_id).toBe(a.userId)
     const none = await s.signIn(ROOT_CODE)
-    const notIn = await get(s, a, `activity/rank?id=${id}&user_id=${none.userId}`, 'TW')
+    const recruit = await s.signIn(await codeOf(s, none))
+    const notIn = await get(s, none, `activity/rank?id=${id}&user_id=${recruit.userId}`, 'TW')
     expect(notIn.statusCode).toBe(404)
-    expect(notIn.body_.msg).toBe(msg('activity.errors.notInActivity', { user: none.userId }, 'TW'))
+    expect(notIn.body_.msg).toBe(msg('activity.errors.notInActivity', { user: recruit.userId }, 'TW'))
     // The caller without a score sees the board with no place pinned.
     expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toBeNull()
     const early = await get(s, a, `activity/rank?id=${idOf(s, 'later')}`)
@@ -237,11 +250,9 @@ describe('the endpoints', () => {
     expect((await get(s, a, 'activity/rank?id=999999')).statusCode).toBe(404)
     expect((await get(s, a, `activity/rank?id=${id}&limit=101`)).statusCode).toBe(400)
 
-    // The board is cached briefly: a new score shows once the cache has aged out.
+    // The board is live: a new score shows on the next read.
     paidOrder(s, none.userId, '100000', t0 + 1000)
     s.clock.advance(2000)
-    expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toBeNull()
-    s.clock.advance(BOARD_TTL_MS)
     expect((await get<ActivityRank>(s, none, `activity/rank?id=${id}`)).body_.data.me).toMatchObject({ rank: 1, score: '100000' })
   })
 
@@ -279,6 +290,139 @@ describe('the endpoints', () => {
     const volume = standings(s.ctx.sqlite, 'trading', t0 - DAY, t0 + DAY)
     expect(volume.map((x) => [x.userId, x.score]).sort()).toEqual(deals.map((d) => [Number(d.user_id), d.quote]).sort())
     expect(standings(s.ctx.sqlite, 'destroy', t0 - DAY, t0 + DAY)).toEqual([])
+  })
+})
+
+describe('scores kept at event time', () => {
+  // Property-style: random registrations, shop purchases, destroys, fills and clock moves through the
+  // real sites, with windows that close midway and a hidden activity; after them, every activity's kept
+  // rows equal the scores recomputed from the raw tables, and the endpoint's board is that order.
+  const SEED = Number(process.env.ACTIVITY_SEED ?? Date.now() % 100_000)
+  it(`equal the scores recomputed from the raw tables after random events (seed ${SEED})`, async () => {
+    let x = SEED
+    const rnd = (n: number) => {
+      x = (Math.imul(x ^ (x >>> 15), 2654435761) + 0x6d2b79f5) >>> 0
+      return x % n
+    }
+    const s = await boot()
+    const t0 = s.clock.now()
+    const measures = ['purchases', 'destroy', 'trading', 'team_growth'] as const
+    load(
+      s,
+      ...measures.map((m) => entry({ slug: `long-${m.replace("_", "-")}`, measure: m, starts_at: iso(t0 - 3600_000), ends_at: iso(t0 + 2 * DAY) })),
+      ...measures.map((m) => entry({ slug: `short-${m.replace("_", "-")}`, measure: m, starts_at: iso(t0), ends_at: iso(t0 + 6 * 3600_000) })),
+      entry({ slug: 'hidden', active: false, starts_at: iso(t0 - 3600_000), ends_at: iso(t0 + DAY) }),
+    )
+    const cars = (await get<PagedList<GoodsItem>>(s, null, 'car/goodsList?page_size=50')).body_.data.list
+    const car = (await get<GoodsDetail>(s, null, `car/goodsDetail?id=${cars[0]!.id}`)).body_.data
+    const people: SignedIn[] = []
+    const join = async () => {
+      const inviter = people.length && rnd(4) ? await codeOf(s, people[rnd(people.length)]!) : ROOT_CODE
+      const u = await s.signIn(inviter)
+      credit(s, u.userId, 'USDT', '10000000')
+      credit(s, u.userId, 'NADI', '10000000')
+      transfer(s.ctx.sqlite, { ref: `test:prop:${u.userId}:u`, reason: 'transfer', from: fund(u.userId), to: trade(u.userId), asset: 'USDT', amount: units('100000') })
+      transfer(s.ctx.sqlite, { ref: `test:prop:${u.userId}:n`, reason: 'transfer', from: fund(u.userId), to: trade(u.userId), asset: 'NADI', amount: units('100000') })
+      people.push(u)
+    }
+    for (let i = 0; i < 3; i++) await join()
+    let fills = 0
+    for (let step = 0; step < 40; step++) {
+      const who = people[rnd(people.length)]!
+      switch (rnd(5)) {
+        case 0:
+          await join()
+          break
+        case 1: {
+          const { order } = (await post<PreOrderResult>(s, who, 'preOrder/preOrder', { area: 'car', goods_id: car.id, spec_id: car.specs[0]!.id, quantity: 1 })).body_.data
+          expect((await post(s, who, 'orders/payByBalance', { id: order.id })).statusCode).toBe(200)
+          break
+        }
+        case 2: {
+          const order = (await post<{ id: number }>(s, who, 'mining/destroy', { amount: String(100 + rnd(400)) })).body_.data
+          expect((await post(s, who, 'orders/payByBalance', { id: order.id })).statusCode).toBe(200)
+          break
+        }
+        case 3: {
+          const other = people.filter((p) => p !== who)[rnd(people.length - 1)]!
+          const lots = 1000 * (1 + rnd(5)) // above the market's minimum notional
+          await s.exchange.place(who.userId, { side: 'sell', type: 'limit', price: 10_000, lots, clientOrderId: `prop-s-${++fills}` })
+          await s.exchange.place(other.userId, { side: 'buy', type: 'limit', price: 10_000, lots, clientOrderId: `prop-b-${fills}` })
+          break
+        }
+        default:
+          s.clock.advance(rnd(3 * 3600_000))
+      }
+    }
+    const all = s.ctx.sqlite.prepare('SELECT id, measure, starts_at, ends_at, active FROM activities').all() as { id: bigint; measure: (typeof measures)[number]; starts_at: bigint; ends_at: bigint; active: bigint }[]
+    let seen = 0
+    for (const a of all) {
+      const kept = (s.ctx.sqlite.prepare('SELECT user_id, score, reached_at FROM activity_scores WHERE activity_id = ? ORDER BY score DESC, reached_at, user_id').all(a.id) as { user_id: bigint; score: bigint; reached_at: bigint }[]).map(
+        (r) => [Number(r.user_id), r.score, Number(r.reached_at)],
+      )
+      const ref = standings(s.ctx.sqlite, a.measure, Number(a.starts_at), Number(a.ends_at)).map((r) => [r.userId, r.score, r.reachedAt])
+      expect(kept, `activity ${a.id} (${a.measure}), seed ${SEED}`).toEqual(ref)
+      seen += ref.length
+      if (a.active === 1n && Number(a.starts_at) <= s.clock.now()) {
+        const board = (await get<ActivityRank>(s, people[0]!, `activity/rank?id=${a.id}&limit=100`)).body_.data
+        expect(board.participants).toBe(ref.length)
+        expect(board.top.map((e) => e.user_id)).toEqual(ref.slice(0, 100).map((r) => r[0]))
+      }
+    }
+    expect(seen).toBeGreaterThan(0)
+  }, 60_000)
+})
+
+describe('whose place may be asked for (user_id)', () => {
+  it('only the caller\'s own or a member of their team below them; anyone else is refused alike, whether or not they took part', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    // top → mid → low (a chain); side is top's sibling; stranger has no score.
+    const top = await s.signIn(ROOT_CODE)
+    const mid = await s.signIn(await codeOf(s, top))
+    const low = await s.signIn(await codeOf(s, mid))
+    const side = await s.signIn(ROOT_CODE)
+    const stranger = await s.signIn(ROOT_CODE)
+    for (const [u, usdt] of [[top, '50'], [mid, '40'], [low, '30'], [side, '20']] as const) paidOrder(s, u.userId, usdt, t0 - 1000)
+    const place = (who: SignedIn, user: SignedIn, lang = 'EN') => get<ActivityRank>(s, who, `activity/rank?id=${id}&user_id=${user.userId}`, lang)
+
+    // Allowed: oneself, and anyone strictly below in the referral tree, at any depth.
+    expect((await place(top, top)).body_.data.me).toMatchObject({ user_id: top.userId, rank: 1 })
+    expect((await place(top, mid)).body_.data.me).toMatchObject({ user_id: mid.userId, rank: 2 })
+    expect((await place(top, low)).body_.data.me).toMatchObject({ user_id: low.userId, rank: 3 })
+    expect((await place(mid, low)).body_.data.me).toMatchObject({ user_id: low.userId })
+
+    // Refused: upwards, sideways, a stranger with no score, an id nobody has: one answer, localized.
+    const refusals = [await place(low, mid, 'TW'), await place(mid, top, 'TW'), await place(side, top, 'TW'), await place(top, side, 'TW'), await place(top, stranger, 'TW')]
+    const ghost = await get(s, top, `activity/rank?id=${id}&user_id=999999`, 'TW')
+    for (const r of [...refusals, ghost]) {
+      expect(r.statusCode).toBe(403)
+      expect(r.body_.msg).toBe(msg('activity.errors.rankNotAllowed', {}, 'TW'))
+      expect(r.body_.data ?? null).toBeNull()
+    }
+    // A participant and a non-participant are refused with the very same bytes.
+    expect(refusals[3]!.body).toBe(refusals[4]!.body)
+  })
+
+  it('walks a deep chain without a recursion limit', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    const top = await s.signIn(ROOT_CODE)
+    // 5,000 members in a line below top, written directly (signing each in would take minutes).
+    const depth0 = s.count('SELECT depth FROM users WHERE id = ?', top.userId)
+    const first = s.count('SELECT max(id) FROM users') + 1
+    s.ctx.sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 4999)
+      INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at)
+      SELECT ${first} + x, printf('0x%040x', ${first} + x), 'DEEP' || x, 'deep' || x, CASE WHEN x = 0 THEN ${top.userId} ELSE ${first} + x - 1 END, ${depth0} + 1 + x, 0 FROM n`)
+    const bottom = first + 4999
+    paidOrder(s, bottom, '1', t0 - 1000)
+    expect((await get<ActivityRank>(s, top, `activity/rank?id=${id}&user_id=${bottom}`)).body_.data.me?.user_id).toBe(bottom)
+    const other = await s.signIn(ROOT_CODE)
+    expect((await get(s, other, `activity/rank?id=${id}&user_id=${bottom}`)).statusCode).toBe(403)
   })
 })
 
@@ -341,6 +485,35 @@ describe('the payout', () => {
     expect(after.out).toContain(`#1 user ${users[0]!.userId} score 400 → 100 USDT (ref activity:${id}:rank:1)`)
     // (The CLI runs on the real clock, by which the demo's activities may have ended too: only this one matters.)
     expect((await runCli(s, 'activity', 'pay')).out).not.toContain('test-race')
+  })
+
+  it('once paid, the board shows each prize beside whom it was paid, even when a late event moved the board after it was first read', async () => {
+    const s = await boot()
+    const t0 = s.clock.now()
+    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    const id = idOf(s, 'test-race')
+    const [a, b, c] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+    paidOrder(s, a.userId, '400', t0 - 3000)
+    paidOrder(s, b.userId, '300', t0 - 2000)
+    paidOrder(s, c.userId, '100', t0 - 1000)
+    // Read inside the grace: a leads.
+    s.clock.advance(DAY + 10_000)
+    expect((await get<ActivityRank>(s, c, `activity/rank?id=${id}`)).body_.data.top[0]).toMatchObject({ user_id: a.userId })
+    // A payment stamped inside the window lands late (inside the grace): b overtakes a.
+    paidOrder(s, b.userId, '200', t0 + DAY - 1)
+    s.clock.advance(SETTLE_GRACE_MS)
+    transfer(s.ctx.sqlite, { ref: 'test:late:usdt', reason: 'activity_fund', userId: null, from: custody('bsc'), to: ACTIVITY_PRIZES, asset: 'USDT', amount: units('100') })
+    transfer(s.ctx.sqlite, { ref: 'test:late:nadi', reason: 'activity_fund', userId: null, from: custody('nadi'), to: ACTIVITY_PRIZES, asset: 'NADI', amount: units('100') })
+    const paid = await payDueActivities(s.ctx)
+    expect(paid[0]!.paid.map((p) => [p.rank, p.userId])).toEqual([[1, b.userId], [2, a.userId], [3, c.userId]])
+    const board = (await get<ActivityRank>(s, c, `activity/rank?id=${id}`)).body_.data
+    expect(board.settled).toBe(true)
+    expect(board.top.map((e) => [e.rank, e.user_id, e.score, e.prize])).toEqual([
+      [1, b.userId, '500', { asset: 'USDT', amount: '100' }],
+      [2, a.userId, '400', { asset: 'NADI', amount: '50' }],
+      [3, c.userId, '100', { asset: 'NADI', amount: '50' }],
+    ])
+    expect(board.me).toMatchObject({ rank: 3, user_id: c.userId, prize: { asset: 'NADI', amount: '50' } })
   })
 
   it('the operator funds the prize account from the treasury', async () => {

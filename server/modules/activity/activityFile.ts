@@ -16,6 +16,7 @@ import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { transaction } from '../../db/index.ts'
 import { ASSETS, INT64_MAX } from '../../ledger/index.ts'
 import { prizeProblems, prizeTotals, statusAt, type PrizeRange } from './rules.ts'
+import { rebuildScores } from './scores.ts'
 
 /** At most this many ranks win in one activity (the payout is one posting per rank). */
 export const MAX_PRIZE_RANKS = 1000
@@ -182,6 +183,8 @@ export function loadActivities(sqlite: Database.Database, list: readonly Checked
       if (!old) {
         if (c.endsAt <= now) throw new ActivityFileInvalid(`${at}: a new activity must end in the future (ends_at ${a.ends_at} has passed)`)
         id = BigInt(insert.run(values).lastInsertRowid)
+        // Its window may have begun already: its scores start from what the raw tables hold.
+        rebuildScores(sqlite, id)
         sum.added++
       } else {
         const status = statusAt(Number(old.starts_at), Number(old.ends_at), now)
@@ -197,6 +200,8 @@ export function loadActivities(sqlite: Database.Database, list: readonly Checked
         }
         update.run({ ...values, id: old.id })
         id = old.id
+        // The kept scores describe the old window and measure: rewrite them for the new ones.
+        if (old.measure !== a.measure || Number(old.starts_at) !== c.startsAt || Number(old.ends_at) !== c.endsAt) rebuildScores(sqlite, id)
         if (!prizesChanged) {
           sum.updated++
           continue

@@ -17,7 +17,7 @@ import { MEASURE_UNIT } from '../../../contract/activity.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities, storedPrizes } from './activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from './payout.ts'
 import { prizeTotals, statusAt, type PrizeRange } from './rules.ts'
-import { standings } from './scores.ts'
+import { participants, topScores } from './scores.ts'
 import { pickText, scoreText, type ActivityRow } from './service.ts'
 
 const iso = (ms: bigint | number) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z')
@@ -128,9 +128,8 @@ export const ACTIVITY_COMMANDS: Command[] = [
         lines.push(`paid ${iso(r.settled_at)}: ${winners.length} of ${ranks} prize ranks had a winner`)
         for (const w of winners) lines.push(`  #${w.rank} user ${w.user_id} score ${scoreText(r.measure, w.score)} → ${formatMoney(w.amount)} ${w.asset} (ref activity:${r.id}:rank:${w.rank})`)
       } else if (statusAt(Number(r.starts_at), Number(r.ends_at), now) !== 'upcoming') {
-        const board = standings(sqlite, r.measure, Number(r.starts_at), Number(r.ends_at))
-        lines.push(`participants: ${board.length}; top 10:`)
-        for (const s of board.slice(0, 10)) lines.push(`  #${s.rank} user ${s.userId} ${s.name} ${scoreText(r.measure, s.score)} (reached ${iso(s.reachedAt)})`)
+        lines.push(`participants: ${participants(sqlite, Number(r.id))}; top 10:`)
+        for (const [i, s] of topScores(sqlite, Number(r.id), 10).entries()) lines.push(`  #${i + 1} user ${s.userId} ${s.name} ${scoreText(r.measure, s.score)} (reached ${iso(s.reachedAt)})`)
       }
       env.io.out(lines.join('\n'))
       return r.halted ? 1 : 0

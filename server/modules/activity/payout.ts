@@ -13,7 +13,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Measure } from '../../../contract/activity.ts'
 import { storedPrizes } from './activityFile.ts'
 import { payouts, sumByAsset, type Payout } from './rules.ts'
-import { standings } from './scores.ts'
+import { topScores } from './scores.ts'
 
 /**
  * The payout waits this long after the close: an event stamped inside the window (a fill, a payment
@@ -60,9 +60,13 @@ export const prizeRef = (activityId: number, rank: number) => `activity:${activi
  */
 export function settleActivity(sqlite: Database.Database, a: DueRow, at: number): Payout[] {
   const id = Number(a.id)
-  const board = standings(sqlite, a.measure, Number(a.starts_at), Number(a.ends_at))
+  const prizes = storedPrizes(sqlite, id)
+  // Only the places that can win, read from the board's index: the kept scores, not a recompute of
+  // the window inside this write transaction.
+  const ranks = prizes.length ? prizes[prizes.length - 1]!.to : 0
+  const board = topScores(sqlite, id, ranks).map((s, i) => ({ ...s, rank: i + 1 }))
   const done = new Set((sqlite.prepare('SELECT rank FROM activity_winners WHERE activity_id = @id').pluck().all({ id }) as bigint[]).map(Number))
-  const due = payouts(board, storedPrizes(sqlite, id)).filter((p) => !done.has(p.rank))
+  const due = payouts(board, prizes).filter((p) => !done.has(p.rank))
   for (const [asset, required] of sumByAsset(due)) {
     const { available } = ledger.balance(sqlite, ledger.ACTIVITY_PRIZES, asset)
     if (available < required) throw new PrizeAccountShort(id, asset, available, required)

@@ -1,6 +1,6 @@
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
-import { Envelope, IdQuery, Paged } from '../../../contract/envelope.ts'
-import { ActivityDetail, ActivityItem, ActivityListQuery, ActivityRank, ActivityRankQuery, RANK_LIMIT_DEFAULT } from '../../../contract/activity.ts'
+import { Envelope, Paged } from '../../../contract/envelope.ts'
+import { ActivityDetail, ActivityIdQuery, ActivityItem, ActivityListQuery, ActivityRank, ActivityRankQuery, RANK_LIMIT_DEFAULT } from '../../../contract/activity.ts'
 import { requireAuth } from '../../http/auth.ts'
 import { ok } from '../../http/reply.ts'
 import type { App } from '../../http/types.ts'
@@ -25,7 +25,7 @@ export function activityRoutes(app: App, activities: ActivityService): void {
   )
   app.get(
     '/api/v1/activity/detail',
-    { ...auth, schema: { tags, summary: 'One activity: texts, cover, window, measure, prizes, and the server time for its countdown', querystring: IdQuery, response: { 200: Envelope(ActivityDetail) } } },
+    { ...auth, schema: { tags, summary: 'One activity: texts, cover, window, measure, prizes, and the server time for its countdown', querystring: ActivityIdQuery, response: { 200: Envelope(ActivityDetail) } } },
     async (req) => ok(req, activities.detail(req.lang, req.query.id)),
   )
   app.get(
@@ -35,7 +35,7 @@ export function activityRoutes(app: App, activities: ActivityService): void {
       schema: {
         tags,
         summary:
-          'The live leaderboard (cached a few seconds): the top `limit` and the caller\'s own place pinned even outside the top (null before their first score), or the place of `user_id`, refused when that user has no score; refused before the start',
+          'The live leaderboard: the top `limit` and the caller\'s own place pinned even outside the top (null before their first score), or the place of `user_id` (the caller or a member of their team only; anyone else refused alike), refused when that user has no score; refused before the start. Once paid, the paid ranks as paid',
         querystring: ActivityRankQuery,
         response: { 200: Envelope(ActivityRank) },
       },

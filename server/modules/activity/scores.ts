@@ -1,25 +1,35 @@
-// Scores over an activity's window, read from the tables that already record what is measured:
-// paid product orders, destroy buys, spot deals, registrations. Nothing is counted twice or kept in
-// step by hand, and a measure added later needs only its query here. Users without a wallet (the
-// root account, the demo market's traders) are the platform's own and never on a leaderboard.
+// Activity scores (issue 12 part 4), kept at event time in activity_scores (migration 022): the
+// transaction that pays a product order, burns NADI, fills a trade or registers a user adds to the
+// score of every activity whose window contains the event and whose measure it is, so a leaderboard
+// is an indexed read with a LIMIT and the payout reads the same rows (nothing is recomputed on a
+// request or inside the payout's write transaction). The raw tables stay the reference: standings()
+// recomputes a window from them, rebuildScores() rewrites an activity's rows from them when the
+// operator adds it or moves its window, and a property test checks the two always agree.
+//
+// Users without a wallet (the root account, the demo market's traders) are the platform's own and
+// never on a leaderboard: neither the hooks nor the reference count them.
 import type Database from 'better-sqlite3'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
+import { preparedOnce } from '../../db/index.ts'
+import type { DB } from '../../db/schema.ts'
 import { rankScores, type Ranked } from './rules.ts'
 
 /**
- * One query per measure: user_id, score (> 0) and reached_at (the last counted event) for events in
- * [@from, @to). Amounts are units of 1e-8 (USDT for purchases and trading, NADI for destroy).
+ * The reference, one query per measure: user_id, score and reached_at (the last counted event) for
+ * events in [@from, @to). Amounts are units of 1e-8 (USDT for purchases and trading, NADI for destroy).
+ * An event of 0 counts for nothing, as the hooks skip it.
  */
 const MEASURE_SQL: Record<Measure, string> = {
   // Product orders (devices, gold, cars) paid in the window, at what they cost in USDT.
   purchases: `SELECT user_id, sum(total) AS score, max(paid_at) AS reached_at FROM pay_orders
-    WHERE paid_at >= @from AND paid_at < @to AND type IN ('device', 'gold', 'car') AND asset = 'USDT' GROUP BY user_id`,
+    WHERE paid_at >= @from AND paid_at < @to AND type IN ('device', 'gold', 'car') AND asset = 'USDT' AND total > 0 GROUP BY user_id`,
   // NADI destroyed for mining power in the window.
   destroy: `SELECT user_id, sum(amount) AS score, max(created_at) AS reached_at FROM mining_buys
-    WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to GROUP BY user_id`,
+    WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to AND amount > 0 GROUP BY user_id`,
   // Spot volume: the USDT value of every fill the user took part in, on either side.
   trading: `SELECT user_id, sum(quote) AS score, max(created_at) AS reached_at FROM trade_deals
-    WHERE created_at >= @from AND created_at < @to GROUP BY user_id`,
+    WHERE created_at >= @from AND created_at < @to AND quote > 0 GROUP BY user_id`,
   // New members anywhere below the user: each registration in the window counts once for every
   // ancestor, walked up the inviter chain by a recursive query (no recursion on the JS stack).
   team_growth: `WITH RECURSIVE up(ancestor, at) AS (
@@ -30,27 +40,147 @@ const MEASURE_SQL: Record<Measure, string> = {
     SELECT ancestor AS user_id, count(*) AS score, max(at) AS reached_at FROM up GROUP BY ancestor`,
 }
 
+const ranked = (measure: Measure) => `SELECT s.user_id, s.score, s.reached_at, u.name FROM (${MEASURE_SQL[measure]}) s
+      JOIN users u ON u.id = s.user_id WHERE u.wallet_address IS NOT NULL AND s.score > 0`
+
+/** The activity's window and measure, for a rebuild. */
+const WINDOW = `SELECT measure, starts_at, ends_at FROM activities WHERE id = @id`
+
+const REFERENCE = {
+  purchases: ranked('purchases'),
+  destroy: ranked('destroy'),
+  trading: ranked('trading'),
+  team_growth: ranked('team_growth'),
+  window: WINDOW,
+  drop: 'DELETE FROM activity_scores WHERE activity_id = @id',
+  put: 'INSERT INTO activity_scores (activity_id, user_id, score, reached_at) VALUES (@id, @user, @score, @reached)',
+} as const
+
 export interface Standing extends Ranked {
   name: string
 }
 
-const prepared = new WeakMap<Database.Database, Map<Measure, Database.Statement>>()
-
-function statement(sqlite: Database.Database, measure: Measure): Database.Statement {
-  let m = prepared.get(sqlite)
-  if (!m) prepared.set(sqlite, (m = new Map()))
-  let s = m.get(measure)
-  if (!s) {
-    s = sqlite.prepare(`SELECT s.user_id, s.score, s.reached_at, u.name FROM (${MEASURE_SQL[measure]}) s
-      JOIN users u ON u.id = s.user_id WHERE u.wallet_address IS NOT NULL AND s.score > 0`)
-    m.set(measure, s)
-  }
-  return s
-}
-
-/** The whole leaderboard of a window, ranked (ties: who reached the score first). */
+/** The whole leaderboard of a window recomputed from the raw tables, ranked (ties: who reached the score first). The reference, not the request path. */
 export function standings(sqlite: Database.Database, measure: Measure, from: number, to: number): Standing[] {
-  const rows = statement(sqlite, measure).all({ from, to }) as { user_id: bigint; score: bigint; reached_at: bigint; name: string }[]
+  const rows = preparedOnce(sqlite, REFERENCE)[measure].all({ from, to }) as { user_id: bigint; score: bigint; reached_at: bigint; name: string }[]
   const names = new Map(rows.map((r) => [Number(r.user_id), r.name]))
   return rankScores(rows.map((r) => ({ userId: Number(r.user_id), score: BigInt(r.score), reachedAt: Number(r.reached_at) }))).map((r) => ({ ...r, name: names.get(r.userId) ?? '' }))
+}
+
+/**
+ * Rewrites an activity's score rows from the raw tables, in the caller's transaction: when the
+ * operator adds an activity or changes its window or measure (`activity load`), the rows the hooks
+ * kept no longer describe it. Costs one reference read of the window: an operator's command, never a request.
+ */
+export function rebuildScores(sqlite: Database.Database, activityId: bigint | number): void {
+  const s = preparedOnce(sqlite, REFERENCE)
+  const a = s.window.get({ id: activityId }) as { measure: Measure; starts_at: bigint; ends_at: bigint } | undefined
+  s.drop.run({ id: activityId })
+  if (!a) return
+  const rows = s[a.measure].all({ from: a.starts_at, to: a.ends_at }) as { user_id: bigint; score: bigint; reached_at: bigint }[]
+  for (const r of rows) s.put.run({ id: activityId, user: r.user_id, score: r.score, reached: r.reached_at })
+}
+
+// ── The hooks: one call from each site that writes a measured event, in its transaction ────────────
+
+// An event counts for every activity of its measure whose window [starts_at, ends_at) holds the
+// event's own time (the column the reference reads), active or not: hiding an activity for a while
+// must not lose its scores. A late commit inside the payout's grace still counts. The reached_at kept
+// is the latest event's, as the reference's max() is, whatever order the events commit in.
+const UPSERT = `ON CONFLICT (activity_id, user_id) DO UPDATE SET score = score + excluded.score, reached_at = max(reached_at, excluded.reached_at)`
+
+const HOOK = {
+  // "WHERE" after the join keeps SQLite from reading ON CONFLICT as part of it.
+  add: `INSERT INTO activity_scores (activity_id, user_id, score, reached_at)
+        SELECT a.id, u.id, @amount, @at FROM activities a JOIN users u ON u.id = @user
+        WHERE a.measure = @measure AND a.ends_at > @at AND a.starts_at <= @at AND u.wallet_address IS NOT NULL
+        ${UPSERT}`,
+} as const
+
+/** Adds `amount` to `userId`'s score in every activity measuring `measure` whose window holds `at`. */
+function addScore(sqlite: Database.Database, measure: Exclude<Measure, 'team_growth'>, userId: bigint | number, amount: bigint, at: number): void {
+  if (amount <= 0n) return
+  preparedOnce(sqlite, HOOK).add.run({ measure, user: userId, amount, at })
+}
+
+/** A pay_orders row just marked paid at `paidAt` (preOrder fulfil): product orders in USDT count as purchases. */
+export function scorePurchase(sqlite: Database.Database, order: { user_id: bigint; type: string; asset: string; total: bigint }, paidAt: number): void {
+  if ((order.type === 'device' || order.type === 'gold' || order.type === 'car') && order.asset === 'USDT') addScore(sqlite, 'purchases', order.user_id, order.total, paidAt)
+}
+
+/** A mining_buys row of kind `kind` written at `at`: destroyed NADI counts for destroy. */
+export function scoreMiningBuy(sqlite: Database.Database, kind: string, userId: bigint | number, amount: bigint, at: number): void {
+  if (kind === 'destroy') addScore(sqlite, 'destroy', userId, amount, at)
+}
+
+/** A fill's two trade_deals rows: its quote counts as volume for the buyer and for the seller. */
+export function scoreFill(sqlite: Database.Database, buyerId: number, sellerId: number, quote: bigint, at: number): void {
+  addScore(sqlite, 'trading', buyerId, quote, at)
+  addScore(sqlite, 'trading', sellerId, quote, at)
+}
+
+/**
+ * A user registered at `at` (in the registration's Kysely transaction): one more member for every
+ * ancestor, in each team_growth activity whose window holds `at`. The ancestors are walked by one
+ * set-based statement, and only while such an activity runs.
+ */
+export async function scoreRegistration(trx: Transaction<DB> | Kysely<DB>, userId: bigint | number, at: number): Promise<void> {
+  await sql`
+    WITH RECURSIVE up(id) AS (
+      SELECT inviter_id FROM users WHERE id = ${userId} AND inviter_id IS NOT NULL
+        AND EXISTS (SELECT 1 FROM activities WHERE measure = 'team_growth' AND ends_at > ${at} AND starts_at <= ${at})
+      UNION ALL
+      SELECT u.inviter_id FROM users u JOIN up ON u.id = up.id WHERE u.inviter_id IS NOT NULL
+    )
+    INSERT INTO activity_scores (activity_id, user_id, score, reached_at)
+    SELECT a.id, up.id, 1, ${at} FROM up JOIN users w ON w.id = up.id JOIN activities a ON a.measure = 'team_growth'
+    WHERE w.wallet_address IS NOT NULL AND a.ends_at > ${at} AND a.starts_at <= ${at}
+    ${sql.raw(UPSERT)}`.execute(trx)
+}
+
+// ── Reading a board ───────────────────────────────────────────────────────────────────────────────
+
+export interface ScoreRow {
+  userId: number
+  name: string
+  score: bigint
+  reachedAt: number
+}
+
+const BOARD = {
+  top: `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
+        WHERE s.activity_id = @id ORDER BY s.score DESC, s.reached_at, s.user_id LIMIT @limit OFFSET @offset`,
+  one: `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
+        WHERE s.activity_id = @id AND s.user_id = @user`,
+  count: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id',
+  // Those ahead of a score: a higher score, or the same reached earlier (then a lower id). Two ranges
+  // of the board index, counted without reading the rows.
+  aheadHigher: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id AND score > @score',
+  aheadTied: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id AND score = @score AND (reached_at, user_id) < (@reached, @user)',
+} as const
+
+type Raw = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
+const row = (r: Raw): ScoreRow => ({ userId: Number(r.user_id), name: r.name, score: r.score, reachedAt: Number(r.reached_at) })
+
+/** The board's places from `offset` (0-based), at most `limit`, in rank order. */
+export function topScores(sqlite: Database.Database, activityId: number, limit: number, offset = 0): ScoreRow[] {
+  return (preparedOnce(sqlite, BOARD).top.all({ id: activityId, limit, offset }) as Raw[]).map(row)
+}
+
+/** One user's score row, or null when they have none. */
+export function scoreOf(sqlite: Database.Database, activityId: number, userId: number): ScoreRow | null {
+  const r = preparedOnce(sqlite, BOARD).one.get({ id: activityId, user: userId }) as Raw | undefined
+  return r ? row(r) : null
+}
+
+/** How many users have a score in the activity. */
+export function participants(sqlite: Database.Database, activityId: number): number {
+  return Number(preparedOnce(sqlite, BOARD).count.pluck().get({ id: activityId }) as bigint)
+}
+
+/** The rank of a score row: 1 + those ahead of it on the board. */
+export function rankOf(sqlite: Database.Database, activityId: number, s: ScoreRow): number {
+  const b = preparedOnce(sqlite, BOARD)
+  const args = { id: activityId, score: s.score, reached: s.reachedAt, user: s.userId }
+  return 1 + Number(b.aheadHigher.pluck().get(args) as bigint) + Number(b.aheadTied.pluck().get(args) as bigint)
 }

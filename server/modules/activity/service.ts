@@ -7,12 +7,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import { storedPrizes } from './activityFile.ts'
 import { prizeOf, statusAt, type PrizeRange } from './rules.ts'
-import { standings, type Standing } from './scores.ts'
-
-/** A live leaderboard is recomputed at most this often, however many read it. */
-export const BOARD_TTL_MS = 5_000
-/** An ended window's board no longer moves; it is kept longer. */
-const ENDED_TTL_MS = 10 * 60_000
+import { participants, rankOf, scoreOf, topScores, type ScoreRow } from './scores.ts'
 
 export interface ActivityRow {
   id: bigint
@@ -41,18 +36,45 @@ export const scoreText = (measure: Measure, score: bigint) => (MEASURE_UNIT[meas
 
 const pageOutOfRange = (pages: number) => badRequest('activity.errors.pageOutOfRange', { pages })
 const notStarted = () => new ApiError(409, CODE.CONFLICT, 'activity.errors.notStarted')
+// One refusal for every user whose place the caller may not see, whether or not they took part, so
+// the answer tells nothing about them (not even that they exist).
+const rankNotAllowed = () => new ApiError(403, CODE.FORBIDDEN, 'activity.errors.rankNotAllowed')
 
-interface Board {
-  at: number
-  list: Standing[]
-  byUser: Map<number, Standing>
+/**
+ * 1 when @caller is a strict ancestor of @target (the target is in the caller's team). A set-based walk
+ * up users.inviter_id from the target (a recursive CTE: SQLite loops over a queue, no stack, any depth),
+ * taking only as many steps as the depths differ and stopping at the caller.
+ */
+const IS_ANCESTOR = `WITH RECURSIVE up(id, steps) AS (
+    SELECT t.inviter_id, 1 FROM users t JOIN users c ON c.id = @caller
+     WHERE t.id = @target AND t.inviter_id IS NOT NULL AND t.depth > c.depth
+    UNION ALL
+    SELECT u.inviter_id, up.steps + 1 FROM up JOIN users u ON u.id = up.id
+     WHERE up.id <> @caller AND u.inviter_id IS NOT NULL AND up.steps < @gap
+  )
+  SELECT 1 FROM up WHERE id = @caller LIMIT 1`
+
+/** A place on a board, with what it wins (before the payout) or was paid (after). */
+interface Place extends ScoreRow {
+  rank: number
+  prize: { asset: string; amount: bigint } | null
+}
+
+/** A paid rank as activity_winners recorded it, with the winner's name. */
+interface WinnerRow {
+  rank: bigint
+  user_id: bigint
+  score: bigint
+  reached_at: bigint
+  asset: string
+  amount: bigint
+  name: string
 }
 
 export type ActivityService = ReturnType<typeof createActivityService>
 
 export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
-  const { sqlite } = ctx
-  const boards = new Map<number, Board>()
+  const sqlite = ctx.sqlite as Database.Database
   const st = {
     one: sqlite.prepare('SELECT * FROM activities WHERE id = @id AND active = 1'),
     count: {
@@ -72,7 +94,36 @@ export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
       running: sqlite.prepare('SELECT * FROM activities WHERE active = 1 AND starts_at <= @now AND ends_at > @now ORDER BY sort, ends_at, id LIMIT @limit OFFSET @offset'),
       ended: sqlite.prepare('SELECT * FROM activities WHERE active = 1 AND ends_at <= @now ORDER BY sort, ends_at DESC, id DESC LIMIT @limit OFFSET @offset'),
     },
-    winners: sqlite.prepare('SELECT rank, asset, amount FROM activity_winners WHERE activity_id = @id'),
+    winners: sqlite.prepare(
+      `SELECT w.rank, w.user_id, w.score, w.reached_at, w.asset, w.amount, u.name FROM activity_winners w JOIN users u ON u.id = w.user_id
+       WHERE w.activity_id = @id ORDER BY w.rank LIMIT @limit`,
+    ),
+    winnerOf: sqlite.prepare(
+      `SELECT w.rank, w.user_id, w.score, w.reached_at, w.asset, w.amount, u.name FROM activity_winners w JOIN users u ON u.id = w.user_id
+       WHERE w.activity_id = @id AND w.user_id = @user`,
+    ),
+    paidRanks: sqlite.prepare('SELECT coalesce(max(rank), 0) FROM activity_winners WHERE activity_id = @id').pluck(),
+    // After the payout, the places past the paid ranks: everyone not paid, in board order.
+    unpaid: sqlite.prepare(
+      `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
+       WHERE s.activity_id = @id AND s.user_id NOT IN (SELECT user_id FROM activity_winners WHERE activity_id = @id)
+       ORDER BY s.score DESC, s.reached_at, s.user_id LIMIT @limit`,
+    ),
+    // Winners whose score row is ahead of a given one (a handful of rows: the paid ranks).
+    paidAhead: sqlite.prepare(
+      `SELECT count(*) FROM activity_winners w JOIN activity_scores s ON s.activity_id = w.activity_id AND s.user_id = w.user_id
+       WHERE w.activity_id = @id AND (s.score > @score OR (s.score = @score AND (s.reached_at, s.user_id) < (@reached, @user)))`,
+    ).pluck(),
+    depthGap: sqlite.prepare('SELECT t.depth - c.depth FROM users t, users c WHERE t.id = @target AND c.id = @caller').pluck(),
+    isAncestor: sqlite.prepare(IS_ANCESTOR).pluck(),
+  }
+
+  /** Whose place the caller may ask for: their own, or a member of their team (strictly below them). */
+  function mayView(callerId: number, userId: number): boolean {
+    if (userId === callerId) return true
+    const gap = st.depthGap.get({ target: userId, caller: callerId }) as bigint | undefined
+    if (gap === undefined || gap <= 0n) return false
+    return st.isAncestor.get({ target: userId, caller: callerId, gap }) !== undefined
   }
 
   function item(r: ActivityRow, lang: LangCode, now: number): ActivityItem {
@@ -94,16 +145,42 @@ export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
     return r
   }
 
-  /** The cached board of an activity, recomputed when older than its TTL. */
-  function board(r: ActivityRow, now: number): Board {
-    const id = Number(r.id)
-    const ended = Number(r.ends_at) <= now
-    const cached = boards.get(id)
-    if (cached && now - cached.at < (ended ? ENDED_TTL_MS : BOARD_TTL_MS) && now >= cached.at) return cached
-    const list = standings(sqlite as Database.Database, r.measure, Number(r.starts_at), Number(r.ends_at))
-    const b = { at: now, list, byUser: new Map(list.map((s) => [s.userId, s])) }
-    boards.set(id, b)
-    return b
+  const winnerPlace = (w: WinnerRow): Place => ({
+    rank: Number(w.rank),
+    userId: Number(w.user_id),
+    name: w.name,
+    score: w.score,
+    reachedAt: Number(w.reached_at),
+    prize: { asset: w.asset, amount: w.amount },
+  })
+
+  /** The live board: the top `limit` and one user's place (null without a score), read from the index. */
+  function liveBoard(id: number, prizes: PrizeRange[], limit: number, who: number): { top: Place[]; me: Place | null } {
+    const top = topScores(sqlite, id, limit).map((s, i) => ({ ...s, rank: i + 1, prize: prizeOf(i + 1, prizes) }))
+    const mine = scoreOf(sqlite, id, who)
+    if (!mine) return { top, me: null }
+    const rank = rankOf(sqlite, id, mine)
+    return { top, me: { ...mine, rank, prize: prizeOf(rank, prizes) } }
+  }
+
+  /**
+   * A paid board: the paid ranks as activity_winners recorded them (who was paid what, whatever
+   * landed after), then everyone else in board order, numbered on from the last paid rank.
+   */
+  function paidBoard(id: number, limit: number, who: number): { top: Place[]; me: Place | null } {
+    const paid = (st.winners.all({ id, limit }) as WinnerRow[]).map(winnerPlace)
+    const paidCount = Number(st.paidRanks.get({ id }) as bigint)
+    const rest = paid.length < limit ? (st.unpaid.all({ id, limit: limit - paid.length }) as { user_id: bigint; score: bigint; reached_at: bigint; name: string }[]) : []
+    const top = [
+      ...paid,
+      ...rest.map((r, i) => ({ rank: paidCount + i + 1, userId: Number(r.user_id), name: r.name, score: r.score, reachedAt: Number(r.reached_at), prize: null })),
+    ]
+    const won = st.winnerOf.get({ id, user: who }) as WinnerRow | undefined
+    if (won) return { top, me: winnerPlace(won) }
+    const mine = scoreOf(sqlite, id, who)
+    if (!mine) return { top, me: null }
+    const ahead = rankOf(sqlite, id, mine) - 1 - Number(st.paidAhead.get({ id, score: mine.score, reached: mine.reachedAt, user: mine.userId }) as bigint)
+    return { top, me: { ...mine, rank: paidCount + ahead + 1, prize: null } }
   }
 
   return {
@@ -123,45 +200,41 @@ export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
     },
 
     /**
-     * The leaderboard's top `limit`, and one place pinned: the asked user's (refused when they have
-     * no score) or else the caller's (null when they have none yet). Before the start there is none.
+     * The leaderboard's top `limit`, and one place pinned: the asked user's or else the caller's (null
+     * when they have none yet). Only the caller's own place or a team member's may be asked for; an
+     * allowed user with no score is refused. Before the start there is none.
      */
     rank(lang: LangCode, id: number, callerId: number, limit: number, userId?: number): ActivityRank {
       const now = ctx.now()
       const r = find(id)
       const status = statusAt(Number(r.starts_at), Number(r.ends_at), now)
       if (status === 'upcoming') throw notStarted()
-      const b = board(r, now)
-      const prizes = storedPrizes(sqlite, r.id)
-      // Once paid, a rank shows what it was paid; before, what it stands to win.
-      const paid = r.settled_at === null ? null : new Map((st.winners.all({ id: r.id }) as { rank: bigint; asset: string; amount: bigint }[]).map((w) => [Number(w.rank), w]))
-      const entry = (s: Standing): RankEntry => {
-        const p = paid ? (paid.get(s.rank) ?? null) : prizeOf(s.rank, prizes)
-        return {
-          rank: s.rank,
-          user_id: s.userId,
-          name: s.name,
-          score: scoreText(r.measure, s.score),
-          reached_at: s.reachedAt,
-          prize: p ? { asset: p.asset, amount: formatMoney(p.amount) } : null,
-        }
-      }
-      let me: Standing | null
-      if (userId !== undefined) {
-        me = b.byUser.get(userId) ?? null
-        if (!me) throw notFound('activity.errors.notInActivity', { user: userId })
-      } else me = b.byUser.get(callerId) ?? null
+      // Checked before the board is read: a refusal must not depend on whether the user scored.
+      if (userId !== undefined && !mayView(callerId, userId)) throw rankNotAllowed()
+      const aid = Number(r.id)
+      const settled = r.settled_at !== null
+      // Once paid, the board shows what was paid and to whom; before, what each place stands to win.
+      const b = settled ? paidBoard(aid, limit, userId ?? callerId) : liveBoard(aid, storedPrizes(sqlite, r.id), limit, userId ?? callerId)
+      if (userId !== undefined && !b.me) throw notFound('activity.errors.notInActivity', { user: userId })
+      const entry = (p: Place): RankEntry => ({
+        rank: p.rank,
+        user_id: p.userId,
+        name: p.name,
+        score: scoreText(r.measure, p.score),
+        reached_at: p.reachedAt,
+        prize: p.prize ? { asset: p.prize.asset, amount: formatMoney(p.prize.amount) } : null,
+      })
       return {
         id: Number(r.id),
         title: pickText(r.title, lang),
         measure: r.measure,
         status,
         ends_at: Number(r.ends_at),
-        participants: b.list.length,
-        top: b.list.slice(0, limit).map(entry),
-        me: me ? entry(me) : null,
-        computed_at: b.at,
-        settled: r.settled_at !== null,
+        participants: participants(sqlite, aid),
+        top: b.top.map(entry),
+        me: b.me ? entry(b.me) : null,
+        computed_at: now,
+        settled,
       }
     },
   }

@@ -4,6 +4,7 @@ import { sql, type Transaction } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Ctx } from '../../context.ts'
 import { grantTrial } from '../mining/service.ts'
+import { scoreRegistration } from '../activity/scores.ts'
 import type { LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '../../../contract/auth.ts'
 import { ApiError, badRequest, inviteRequired, tooMany } from '../../http/errors.ts'
 import { WindowLimiter } from '../../http/rateLimit.ts'
@@ -153,6 +154,7 @@ export function createAuthService(ctx: Ctx) {
           if (!inviter) throw badRequest('errors.inviteUnknown')
           user = await insertUser(trx, address, inviter, now)
           await grantTrial(trx, config, user.id, now)
+          await scoreRegistration(trx, user.id, now)
         }
         await trx
           .insertInto('sessions')

@@ -17,6 +17,7 @@ import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { addPerformance } from '../user/performance.ts'
+import { scoreMiningBuy } from '../activity/scores.ts'
 import { destroyPower, destroyStatus, giftPower, jointPower, periodAmount, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
 
 type PositionRow = Selectable<PositionsTable>
@@ -64,6 +65,7 @@ export function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, deps: MiningDe
       .lastInsertRowid,
   )
   s.buy.run({ user: o.user_id, kind: o.type, order: o.id, position: positionId, asset: o.asset, amount: o.total, price, usdt, power, gift, at: paidAt })
+  scoreMiningBuy(ctx.sqlite, o.type, o.user_id, o.total, paidAt)
   s.done.run(paidAt, paidAt, o.id)
   addPerformance(ctx.sqlite, o.user_id, usdt)
 }

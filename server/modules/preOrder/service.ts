@@ -20,6 +20,7 @@ import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
 import { createReleasePlan, planWire } from '../release/service.ts'
 import { addPerformance } from '../user/performance.ts'
+import { scorePurchase } from '../activity/scores.ts'
 import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
 
 type OrderRow = Selectable<PayOrdersTable>
@@ -76,6 +77,7 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
   if (!o || !area || !line) return
   const status = o.ships === 1n ? 'pending_shipment' : 'completed'
   if (s.paid.run(paidAt, status, status, status, paidAt, orderId).changes !== 1) return
+  scorePurchase(ctx.sqlite, o, paidAt)
   const usdt = o.asset === 'USDT' ? o.total : (o.total * deps.nadiPrice()) / 100_000_000n
   const product = productOf(ctx, Number(line.product_id))
   if (product && product.release_days > 0n) {
