@@ -140,11 +140,13 @@ describe('notices in real Chromium', () => {
 
     // Offline: opening another queues its mark; the list shows it read and waiting to sync.
     const second = Number((await items.nth(0).getAttribute('href'))!.split('/').pop())
+    // The link of that notice itself, not "the first item": the list may re-render between reading and clicking.
+    const queued = page.locator(`[data-testid="notice-item"][href="/notice/detail/${second}"]:visible`)
     await goOffline(me.context, page)
-    await items.nth(0).click()
+    await queued.click()
     await page.waitForURL(`${app.url}/notice/detail/${second}`)
     await page.goBack()
-    const queued = page.locator(`[data-testid="notice-item"][href="/notice/detail/${second}"]:visible`)
+    await page.waitForURL(`${app.url}/notice`)
     await shows(queued.getByTestId('notice-read-pending')).toBe(text('tw', 'notice.readPending'))
     expect(reads()).toBe(1)
 
