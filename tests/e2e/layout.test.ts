@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { parseUnits } from 'ethers'
-import { custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { custody, fund, MINING, SAVINGS, trade, transfer } from '../../server/ledger/index.ts'
+import { settleDue } from '../../server/modules/settlement/service.ts'
+import { dayOf } from '../../server/modules/release/schedule.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
 import { shipOrder } from '../../server/modules/preOrder/service.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
@@ -22,8 +24,12 @@ const WIDTH = 360
 let app: RunningApp
 let browser: Browser
 
+// The server's clock, moved on below so a day of earnings is settled (/wallet/earnings/:day).
+let ahead = 0
+const YEARS = String(10 * 365 * 86_400_000)
+
 beforeAll(async () => {
-  app = await startApp()
+  app = await startApp({ NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS }, { now: () => Date.now() + ahead })
   browser = await launch()
 })
 
@@ -38,7 +44,7 @@ function routePatterns(): string[] {
   return [...text.matchAll(/\{ pattern: '([^']+)'/g)].map((m) => m[1]!)
 }
 
-it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () => {
+it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 420_000 }, async () => {
   const context = await phone(browser)
   const page = await context.newPage()
   const errors = watchErrors(page)
@@ -126,6 +132,13 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     const order = await call<{ id: number }>(`mining/${kind}`, { amount })
     await call('orders/payByBalance', { id: order.id })
   }
+  // Two days on, the days the positions above started are settled: an earnings day with every kind's line
+  // (the genesis tier above mines ten billion NADI a day).
+  transfer(app.ctx.sqlite, { ref: 'layout:mining', reason: 'deposit', from: custody('bsc'), to: MINING, asset: 'NADI', amount: parseUnits('30000000000', 8) })
+  transfer(app.ctx.sqlite, { ref: 'layout:savings', reason: 'deposit', from: custody('bsc'), to: SAVINGS, asset: 'NADI', amount: parseUnits('900000000', 8) })
+  ahead = 2 * 86_400_000
+  expect((await settleDue(app.ctx)).length).toBeGreaterThan(0)
+  const earningsDay = dayOf(Date.now()) + 1
 
   // Routes with parameters, filled with the data above.
   const withParams: Record<string, string> = {
@@ -139,6 +152,7 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     '/node/detail/:id': `/node/detail/${genesisTier}`,
     '/activity/detail/:id': `/activity/detail/${activityId}`,
     '/activity/rank/:id': `/activity/rank/${activityId}`,
+    '/wallet/earnings/:day': `/wallet/earnings/${earningsDay}`,
     // The confirm screens with the most units, the long default address preselected.
     '/shop/orderConfirm': `/shop/orderConfirm?goods=${goodsId.machine}&spec=${specId.machine}&qty=${QUANTITY_MAX}`,
     '/mall/orderConfirm': `/mall/orderConfirm?goods=${goodsId.gold}&spec=${specId.gold}&qty=${QUANTITY_MAX}`,
@@ -151,7 +165,7 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 300_000 }, async () =
     await page.goto(`${app.url}${path}`)
     await page.locator('main.page').filter({ visible: true }).first().waitFor()
     // Lists and records arrive after the first paint (a live screen polls or streams: never idle for long).
-    await page.waitForLoadState('networkidle', { timeout: 4000 }).catch(() => {})
+    await page.waitForLoadState('networkidle', { timeout: 2500 }).catch(() => {})
     await page.waitForTimeout(300)
     const m = await page.evaluate(() => {
       const width = document.documentElement.clientWidth
