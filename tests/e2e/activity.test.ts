@@ -10,8 +10,8 @@ import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { transaction } from '../../server/db/index.ts'
 import { scorePurchase } from '../../server/modules/activity/scores.ts'
 import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -27,7 +27,6 @@ afterAll(async () => {
 })
 
 const UNIT = 100_000_000n
-const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
 const path = (page: Page) => new URL(page.url()).pathname
 const AHEAD = RANK_TOP + 10
 
@@ -39,12 +38,7 @@ describe('activities in real Chromium', () => {
   let activityId: number
 
   it('from home to the running activity and its leaderboard, where the newcomer has no place yet', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
 
     await visible(page, 'shortcut-activity').click()

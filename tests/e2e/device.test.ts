@@ -11,8 +11,8 @@ import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { shipOrder } from '../../server/modules/preOrder/service.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -42,12 +42,7 @@ async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
 
 describe('my machines in real Chromium', () => {
   it('a paid, shipped device is activated on /ming with the code printed by ship; a wrong code shows the error', async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    const errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    const userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
     transfer(app.ctx.sqlite, { ref: 'e2e:device:credit', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     const address = await api<Address>(page, 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
     const list = (await (await fetch(`${app.url}/api/v1/machine/goodsList?page_size=50`)).json()).data as PagedList<GoodsItem>

@@ -7,8 +7,8 @@ import type { Browser, Page } from 'playwright-core'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -41,11 +41,7 @@ async function controlled(page: Page) {
 
 describe('earnings in the money log', () => {
   it('a settlement record opens its day’s earnings, whose pledge line leads to the pledge; offline the day renders from the cache', async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    const errors = watchErrors(page)
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    const userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    const { context, page, errors, userId } = await newcomerOnPhone(browser, app)
     await controlled(page)
     transfer(app.ctx.sqlite, { ref: 'e2e:earnings:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -41,12 +41,7 @@ describe('mining, nodes, savings and loans', () => {
   let userId: number
 
   it('a newcomer destroys NADI on /ming, paying in the payment dialog, and sees the power and the destroy list', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     transfer(app.ctx.sqlite, { ref: 'e2e:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1_000n * UNIT })
     transfer(app.ctx.sqlite, { ref: 'e2e:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
 

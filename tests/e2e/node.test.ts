@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -22,7 +22,6 @@ afterAll(async () => {
 })
 
 const UNIT = 100_000_000n
-const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
 const path = (page: Page) => new URL(page.url()).pathname
 
 describe('nodes and loans in real Chromium', () => {
@@ -32,12 +31,7 @@ describe('nodes and loans in real Chromium', () => {
   let userId: number
 
   it('buys a core node with balance and sees level T2 in the user centre', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     transfer(app.ctx.sqlite, { ref: 'e2e:node:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
 
     await page.goto(`${app.url}/node`)

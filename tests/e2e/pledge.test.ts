@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -36,11 +36,7 @@ describe('savings', () => {
   let userId: number
 
   it('a user with NADI pledges on /pledge/detail and sees it in my pledges; after the settlement of its first day, the income shows', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app))
     transfer(app.ctx.sqlite, { ref: 'e2e:pledge:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
 
     // Home leads to savings.

@@ -9,8 +9,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import type { GoodsDetail } from '../../contract/goods.ts'
 import { formatMoney, parseMoney } from '../../contract/money.ts'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -26,7 +26,6 @@ afterAll(async () => {
 })
 
 const UNIT = 100_000_000n
-const visible = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
 const path = (page: Page) => new URL(page.url()).pathname
 
 async function api<T>(p: string, token: string): Promise<T> {
@@ -58,12 +57,7 @@ describe('shopping in real Chromium', () => {
   let token: string
 
   it('a newcomer buys a foldable phone: spec and quantity, an address added on the way, pay now from balance, and lands on the device orders', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
     transfer(app.ctx.sqlite, { ref: 'e2e:shop:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 10_000n * UNIT })
 

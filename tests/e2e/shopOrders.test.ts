@@ -17,8 +17,8 @@ import type { PreOrderResult } from '../../contract/preOrder.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { autoConfirmReceipts, shipOrder } from '../../server/modules/preOrder/service.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
-import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { newcomerOnPhone, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -107,12 +107,7 @@ describe('orders after payment in real Chromium', () => {
   let device: GoodsDetail
 
   it('a paid device order waits under "pending shipment"; shipped, its card shows the express number; receipt confirmed, it is completed', async () => {
-    context = await phone(browser)
-    page = await context.newPage()
-    errors = watchErrors(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+    ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     credit(userId, 'USDT', 1_000_000n)
     addressId = (await api<Address>(page, 'POST', 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })).id
     device = await product('machine', (g) => g.kind === 'foldable')

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { expect } from 'vitest'
-import type { BrowserContext, Locator, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import { phone, ROOT_CODE, watchErrors, type RunningApp } from './app.ts'
 import { injectTestWallet, type TestWallet } from './wallet.ts'
 
 type Tree = { [k: string]: string | Tree }
@@ -45,3 +46,33 @@ export const shows = (locator: Locator, timeout = 10_000) => {
   return expect.poll(async () => ((await visible.count()) > 0 ? (await visible.first().innerText()).trim() : null), { timeout, interval: 100 })
 }
 export const valueOf = (locator: Locator, timeout = 10_000) => expect.poll(() => locator.inputValue(), { timeout, interval: 100 })
+
+/** A test id's visible elements (a screen kept alive in the background holds hidden twins). */
+export const visible = (page: Page, testId: string): Locator => page.getByTestId(testId).filter({ visible: true })
+
+/** The user id of a wallet that signed in. */
+export function userIdOf(app: RunningApp, address: string): number {
+  return Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(address.toLowerCase()) as { id: bigint }).id)
+}
+
+export interface Newcomer {
+  context: BrowserContext
+  page: Page
+  /** Console and page errors seen so far (watchErrors). */
+  errors: string[]
+  wallet: TestWallet
+  userId: number
+}
+
+/**
+ * A new user on a phone, signed in through an invite link (the root's by default), with the page's
+ * errors watched; `seenChainNotice` keeps the one-time chain upgrade notice from covering the screen.
+ */
+export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: { code?: string; seenChainNotice?: boolean } = {}): Promise<Newcomer> {
+  const context = await phone(browser)
+  const page = await context.newPage()
+  const errors = watchErrors(page)
+  if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+  const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
+  return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
+}
