@@ -54,13 +54,20 @@ function Screens() {
     if (match?.route.auth && user.isError && !loginExpiring.value) navigate('/', { replace: true })
   }, [user.isError, match?.route.auth, navigate])
 
-  useEffect(() => {
-    if (!match || (match.route.auth && !authed)) return
-    setKept((prev) => {
-      const rest = prev.filter((k) => k.path !== location && (!k.route.auth || authed))
-      return [...rest, { ...match, path: location }].slice(-KEEP_ALIVE)
-    })
-  }, [location, authed]) // eslint-disable-line react-hooks/exhaustive-deps -- match derives from location
+  // The screen of a new location is kept in the same render that shows the location, not one effect
+  // later: in between, every kept screen was hidden (a blank frame), and a screen left again before
+  // that later render (a quick back) mounted straight into a hidden Activity, whose effects never run,
+  // so what it does on open (a notice marked read) never happened.
+  const [keptFor, setKeptFor] = useState({ location, authed })
+  if (keptFor.location !== location || keptFor.authed !== authed) {
+    setKeptFor({ location, authed })
+    if (match && (!match.route.auth || authed)) {
+      setKept((prev) => {
+        const rest = prev.filter((k) => k.path !== location && (!k.route.auth || authed))
+        return [...rest, { ...match, path: location }].slice(-KEEP_ALIVE)
+      })
+    }
+  }
 
   // An idle token runs out on its own (SPEC §9); on a protected screen that reads as an expired login.
   useEffect(() => {
