@@ -690,7 +690,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         lock = lockDataFolder(config.dbFile, `cli ${found.command.words.join(' ')}`)
       } catch (err) {
         if (!(err instanceof DataFolderBusy)) throw err
-        return await forward(err, argv, io)
+        return await forward(err, withAbsolutePaths(argv, opts.cwd ?? process.cwd()), io)
       }
     }
     const env: CommandEnv = {
@@ -740,6 +740,15 @@ function failed(command: Command, err: unknown, io: Io): number {
 }
 
 /** A writing command while a server holds the data folder: the server runs it, or it is refused. */
+/**
+ * A command sent to the running server is run there, in the server's working directory: a relative
+ * file argument (a catalog, node or pledge file, an activity file, `--users <file>`) is made absolute
+ * here first, so it names the operator's file and not a file of the same name beside the server.
+ */
+export function withAbsolutePaths(argv: readonly string[], cwd: string): string[] {
+  return argv.map((a, i) => (!path.isAbsolute(a) && (argv[i - 1] === '--users' ? a !== 'all' : /\.(json|txt|csv)$/i.test(a)) ? path.resolve(cwd, a) : a))
+}
+
 async function forward(busy: DataFolderBusy, argv: string[], io: Io): Promise<number> {
   const socket = busy.holder?.socket
   if (!socket) {

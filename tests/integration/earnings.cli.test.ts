@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
-import { main as cli } from '../../server/cli.ts'
+import { main as cli, withAbsolutePaths } from '../../server/cli.ts'
 import { audit, balance, custody, fund, LOANS, MINING, RELEASES, SAVINGS, transfer, TREASURY } from '../../server/ledger/index.ts'
 import { airdropMultiplier } from '../../server/modules/node/airdrop.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
@@ -131,15 +131,21 @@ describe('airdrop', () => {
     expect(postings(s)).toBe(before)
     expect(nadi(holder) - h0).toBe(units('20'))
 
-    // Other terms under the same id are refused whole.
-    const other = await runCli(s, 'airdrop', 'launch', 'NADI', '11', '--users', 'all')
+    // Other terms under the same id are refused whole: another amount, and the same amount to everyone
+    // (a re-run that forgot its list would otherwise credit every user).
+    const other = await runCli(s, 'airdrop', 'launch', 'NADI', '11', '--users', file)
     expect(other.code).toBe(1)
-    expect(other.err).toMatch(/airdrop launch was made with NADI 10 per user for \d{4}-\d\d-\d\d; a re-run takes the same terms/)
-    // The same terms for everyone: those credited before are skipped, the others (the root user) credited once.
-    const all = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', 'all')
-    expect(all.out).toContain('2 already credited before')
-    expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users') - 2)
-    expect(nadi(holder) - h0).toBe(units('20'))
+    expect(other.err).toMatch(/airdrop launch was made with NADI 10 per user for \d{4}-\d\d-\d\d to 2 listed users \([0-9a-f]{16}\); a re-run takes the same terms/)
+    const forgot = await runCli(s, 'airdrop', 'launch', 'NADI', '10')
+    expect(forgot.code).toBe(1)
+    expect(forgot.err).toContain('to all users)')
+    expect(postings(s)).toBe(before)
+    // An airdrop to all users credits every user but the platform's root, once.
+    const everyone = await runCli(s, 'airdrop', 'launch-all', 'NADI', '1', '--users', 'all')
+    expect(everyone, everyone.err).toMatchObject({ code: 0 })
+    expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users WHERE is_root = 0'))
+    expect(s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
+    expect(nadi(holder) - h0).toBe(units('22'))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
@@ -153,6 +159,16 @@ describe('airdrop', () => {
     for (const args of [[], ['x', 'NADI'], ['bad id!', 'NADI', '1'], ['a', 'NADI', '0'], ['a', 'NADI', '1', '--day', '2026-02-30'], ['a', 'NADI', '1', '--users']]) {
       expect((await runCli(s, 'airdrop', ...args)).code, args.join(' ')).toBe(2)
     }
+    const future = await runCli(s, 'airdrop', 'a', 'NADI', '1', '--day', new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10))
+    expect(future.code).toBe(1)
+    expect(future.err).toContain('has not come yet')
+    const root = s.count('SELECT id FROM users WHERE is_root = 1')
+    fs.writeFileSync(path.join(s.dir, 'root.txt'), `${root}\n`)
+    expect((await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', path.join(s.dir, 'root.txt'))).err).toContain("is the platform's root account")
+    // Sent to the running server, relative files are the operator's, made absolute where the command was typed.
+    expect(withAbsolutePaths(['airdrop', 'a', 'NADI', '1', '--users', 'list.txt', '--day', '2026-01-01'], '/ops')).toEqual(['airdrop', 'a', 'NADI', '1', '--users', '/ops/list.txt', '--day', '2026-01-01'])
+    expect(withAbsolutePaths(['catalog', 'load', 'c/cat.json'], '/ops')).toEqual(['catalog', 'load', '/ops/c/cat.json'])
+    expect(withAbsolutePaths(['airdrop', 'a', 'NADI', '1', '--users', 'all'], '/ops')).toEqual(['airdrop', 'a', 'NADI', '1', '--users', 'all'])
     const file = path.join(s.dir, 'u.txt')
     fs.writeFileSync(file, `${me.userId}\nnot-a-user\n`)
     expect((await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', file)).err).toContain('line 2: not-a-user')

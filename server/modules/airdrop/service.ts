@@ -2,8 +2,10 @@
 // node airdrop multiplier (node/airdrop.ts) from the treasury into their fund account, one ledger
 // posting per (airdrop, user) under ref airdrop:<id>:<user>, so a re-run — after a crash, or by
 // mistake — credits only who was not credited yet, and with the same terms posts nothing. The terms
-// (asset, amount per user, day) are recorded in every posting's meta; a re-run with other terms is
-// refused. All or nothing: one transaction (the caller's), refused whole when the treasury is short.
+// (asset, amount per user, day, and who: all users or a fingerprint of the list) are recorded in every
+// posting's meta; a re-run with other terms is refused — a re-run of a listed airdrop that forgot its
+// list would otherwise credit everyone. The platform's root account is never credited. All or nothing: one transaction (the caller's), refused whole when the treasury is short.
+import { createHash } from 'node:crypto'
 import type Database from 'better-sqlite3'
 import { formatMoney } from '../../../contract/money.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -39,9 +41,9 @@ export interface AirdropResult {
 const SQL = {
   // The ref's prefix as a range, so the unique index on ref answers it.
   recorded: 'SELECT meta FROM ledger_postings WHERE ref >= @lo AND ref < @hi ORDER BY ref LIMIT 1',
-  all: 'SELECT id FROM users ORDER BY id',
-  byId: 'SELECT id FROM users WHERE id = ?',
-  byAddress: 'SELECT id FROM users WHERE wallet_address = ?',
+  all: 'SELECT id FROM users WHERE is_root = 0 ORDER BY id',
+  byId: 'SELECT id, is_root FROM users WHERE id = ?',
+  byAddress: 'SELECT id, is_root FROM users WHERE wallet_address = ?',
 } as const
 
 const iso = (day: number) => new Date(dayStart(day)).toISOString().slice(0, 10)
@@ -52,7 +54,8 @@ function users(sqlite: Database.Database, who: Airdrop['users']): bigint[] {
   const ids = new Set<bigint>()
   const unknown: string[] = []
   for (const t of who) {
-    const r = ('id' in t ? s.byId.get(t.id) : s.byAddress.get(t.address)) as { id: bigint } | undefined
+    const r = ('id' in t ? s.byId.get(t.id) : s.byAddress.get(t.address)) as { id: bigint; is_root: bigint } | undefined
+    if (r?.is_root) throw new AirdropRefused(`user ${r.id} is the platform's root account, which is never credited`)
     if (r) ids.add(r.id)
     else unknown.push('id' in t ? `user ${t.id}` : t.address)
   }
@@ -65,19 +68,22 @@ export function airdrop(sqlite: Database.Database, a: Airdrop, now: number): Air
   const prefix = `airdrop:${a.id}:`
   const seen = preparedOnce(sqlite, SQL).recorded.get({ lo: prefix, hi: `airdrop:${a.id};` }) as { meta: string | null } | undefined
   let day = a.day ?? dayOf(now)
+  const eligible = users(sqlite, a.users)
+  const scope = a.users === 'all' ? 'all users' : `${eligible.length} listed users (${createHash('sha256').update(eligible.join(',')).digest('hex').slice(0, 16)})`
   if (seen) {
-    const m = JSON.parse(seen.meta ?? '{}') as { asset?: string; per_user?: string; day?: string }
+    const m = JSON.parse(seen.meta ?? '{}') as { asset?: string; per_user?: string; day?: string; users?: string }
     if (a.day === null && m.day) day = dayOf(Date.parse(`${m.day}T00:00:00Z`))
-    const terms = `${a.asset} ${formatMoney(a.perUser)} per user for ${iso(day)}`
-    const was = `${m.asset} ${m.per_user} per user for ${m.day}`
+    const terms = `${a.asset} ${formatMoney(a.perUser)} per user for ${iso(day)}${m.users === undefined ? '' : ` to ${scope}`}`
+    const was = `${m.asset} ${m.per_user} per user for ${m.day}${m.users === undefined ? '' : ` to ${m.users}`}`
     if (terms !== was) throw new AirdropRefused(`airdrop ${a.id} was made with ${was}; a re-run takes the same terms (this one: ${terms})`)
   }
+  if (day > dayOf(now)) throw new AirdropRefused(`--day ${iso(day)} has not come yet: the multipliers are the nodes held on a day that has begun`)
 
   const multipliers = airdropMultipliers({ sqlite }, day)
   const plan: { user: bigint; amount: bigint; multiplier: number }[] = []
   let already = 0
   let total = 0n
-  for (const user of users(sqlite, a.users)) {
+  for (const user of eligible) {
     if (ledger.findPosting(sqlite, airdropRef(a.id, user))) {
       already++
       continue
@@ -89,7 +95,7 @@ export function airdrop(sqlite: Database.Database, a: Airdrop, now: number): Air
   }
   const held = ledger.balance(sqlite, ledger.TREASURY, a.asset).available
   if (held < total) throw new AirdropRefused(`the treasury has ${formatMoney(held)} ${a.asset}, the airdrop needs ${formatMoney(total)} ${a.asset} for ${plan.length} users`)
-  const meta = { airdrop: a.id, asset: a.asset, per_user: formatMoney(a.perUser), day: iso(day) }
+  const meta = { airdrop: a.id, asset: a.asset, per_user: formatMoney(a.perUser), day: iso(day), users: scope }
   for (const p of plan) {
     ledger.transfer(sqlite, {
       ref: airdropRef(a.id, p.user),

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { MiningInfo } from '../../../contract/mining.ts'
@@ -28,6 +28,7 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
   const [amount, setAmount] = useState('')
   const [tried, setTried] = useState(false)
   const [paying, setPaying] = useState<PayOrder | null>(null)
+  const sending = useRef(false)
   const asset = ASSET_OF[kind]
   const available = availableOf(balances.data, asset, 'fund')
   const min = info ? units(kind === 'destroy' ? info.destroy_min : info.joint_min) : undefined
@@ -38,11 +39,16 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
     setTried(true)
-    if (!check.ok || !info || !isOnline) return
+    // A second tap before the button shows it is busy (the pending state renders a tick later) would
+    // send the order again: the ref knows at once.
+    if (!check.ok || !info || !isOnline || sending.current) return
+    sending.current = true
     try {
       setPaying(await order.mutateAsync({ amount: check.wire }))
     } catch {
       // the server's words are already shown
+    } finally {
+      sending.current = false
     }
   }
 

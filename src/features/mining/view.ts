@@ -3,7 +3,6 @@
 // screens and the unit tests share it. The arithmetic is the server's (server/modules/mining/rules.ts),
 // repeated on the terms mining/info answers, so the preview is what the order will really give.
 import type { DestroyStatus, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
-import { percentToPpm } from '../../../contract/pledgeRules.ts'
 import { checkAmount, units, type AmountCheck } from '../wallet/amount.ts'
 
 /** Burn NADI (destroy) or contribute USDT (joint). */
@@ -29,6 +28,15 @@ export interface PowerPreview {
   total: bigint
 }
 
+/**
+ * The gift percent → ppm. Unlike a savings rate it may pass 100 % (the server allows a gift up to
+ * 1000 %, NADI_POWER_GIFT_PPM), so it is not read with percentToPpm.
+ */
+export function giftToPpm(text: string): bigint | null {
+  const m = /^(0|[1-9][0-9]{0,3})(?:\.([0-9]{1,4}))?$/.exec(text)
+  return m ? BigInt(m[1]!) * 10_000n + BigInt(((m[2] ?? '') + '0000').slice(0, 4)) : null
+}
+
 type Terms = Pick<MiningInfo, 'nadi_price' | 'destroy_multiplier' | 'joint_multiplier' | 'gift_percent'>
 
 /**
@@ -37,7 +45,7 @@ type Terms = Pick<MiningInfo, 'nadi_price' | 'destroy_multiplier' | 'joint_multi
  */
 export function previewPower(kind: MiningKind, amount: bigint, terms: Terms): PowerPreview | null {
   const mult = timesToPpm(kind === 'destroy' ? terms.destroy_multiplier : terms.joint_multiplier)
-  const giftPpm = percentToPpm(terms.gift_percent)
+  const giftPpm = giftToPpm(terms.gift_percent)
   if (mult === null || giftPpm === null || amount < 0n) return null
   let power: bigint
   if (kind === 'destroy') power = (amount * mult) / M

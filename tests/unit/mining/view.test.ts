@@ -24,7 +24,7 @@ describe('mining forms', () => {
     for (let i = 0; i < 500; i++) {
       const amount = BigInt(rand(1_000_000_000)) * BigInt(1 + rand(1000))
       const multPpm = BigInt(rand(10_000_000) + 1)
-      const giftPpm = BigInt(rand(1_000_000))
+      const giftPpm = BigInt(rand(10_000_001)) // up to 1000 %, as NADI_POWER_GIFT_PPM allows
       const price = BigInt(rand(1_000_000_000) + 1)
       const t = {
         nadi_price: (Number(price) / 1e8).toFixed(8),
