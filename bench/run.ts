@@ -143,7 +143,8 @@ fs.writeFileSync(
       modules: results.map((r) => ({ id: r.module, ms: r.ms })),
       rows,
     },
-    null,
+    // Row details may carry ledger amounts (bigint, units of 1e-8): written as decimal strings.
+    (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value),
     2,
   ) + '\n',
 )

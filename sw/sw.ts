@@ -51,7 +51,7 @@ registerRoute(({ request, url }) => sameOrigin(url) && url.pathname.startsWith('
 
 registerRoute(
   ({ request, url }) =>
-    sameOrigin(url) && request.destination === 'image' && /^\/(banners|icons)\/|^\/favicon\.svg$/.test(url.pathname) && !hasAuth(request),
+    sameOrigin(url) && request.destination === 'image' && /^\/(banners|icons|goods)\/|^\/favicon\.svg$/.test(url.pathname) && !hasAuth(request),
   new CacheFirst({
     cacheName: IMAGES_CACHE,
     plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true })],

@@ -61,6 +61,12 @@ function ensureRest(code: LangCode): Promise<void> {
   return p
 }
 
+function afterLoad(fn: () => void): void {
+  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200))
+  if (document.readyState === 'complete') idle()
+  else addEventListener('load', idle, { once: true })
+}
+
 /** Resolves once the current language is whole: lazy screens render after it. */
 export const localeComplete = (): Promise<void> => ensureRest(lang.value)
 
@@ -72,7 +78,9 @@ export async function setLang(code: LangCode): Promise<void> {
   // Switching while a lazy screen may be open: wait for the new language whole, so it never shows keys.
   const whole = complete.has(lang.value) && loaded.has(lang.value)
   await Promise.all([ensure(code), whole ? ensureRest(code).catch(() => {}) : null])
-  void ensureRest(code).catch(() => {})
+  // At start, after the page has loaded and gone idle: the first screen's own requests go first on a slow
+  // link (a lazy screen opened before then asks for it itself, through localeComplete).
+  if (!whole) afterLoad(() => void ensureRest(code).catch(() => {}))
   i18n.locale(code)
   storage.set('lang', code)
   document.documentElement.lang = LANG_TAG[code]
