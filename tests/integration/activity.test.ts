@@ -5,12 +5,12 @@
 
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
 import { transaction } from '../../server/db/index.ts'
 import { translate } from '../../server/i18n.ts'
-import { ACTIVITY_PRIZES, audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { ACTIVITY_PRIZES, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { scorePurchase, standings } from '../../server/modules/activity/scores.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities } from '../../server/modules/activity/activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from '../../server/modules/activity/payout.ts'
@@ -22,19 +22,10 @@ import type { UserInfo } from '../../contract/user.ts'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
+const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
-})
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 
 const msg = (key: string, params?: Record<string, string | number>, lang: 'EN' | 'TW' = 'EN') => translate(lang, key, params)
 const get = <T>(s: TestServer, who: SignedIn | null, p: string, lang = 'EN') => s.get<T>(`${API}/${p}`, { token: who?.token, lang })
@@ -95,7 +86,7 @@ const transactionOf = (s: TestServer, fn: () => void) => transaction(s.ctx.sqlit
 
 describe('activity load (the operator\'s file)', () => {
   it('adds, then updates by slug; a bad file is refused naming the problem and writes nothing', async () => {
-    const s = await boot()
+    const s = await start()
     const count = () => s.count('SELECT count(*) FROM activities')
     const before = count()
     const ok = await runCli(s, 'activity', 'load', file(s, { activities: [entry(), entry({ slug: 'test-cup', measure: 'trading' })] }))
@@ -128,7 +119,7 @@ describe('activity load (the operator\'s file)', () => {
   })
 
   it('once an activity runs, its measure, prizes and start stay; its texts and a later end may change; once ended, its window stays', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     const base = entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 5 * DAY) })
     load(s, base)
@@ -151,7 +142,7 @@ describe('activity load (the operator\'s file)', () => {
 
 describe('the endpoints', () => {
   it('list by status in the caller\'s language, paged; a page past the last is refused, localized', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const t0 = s.clock.now()
     load(
@@ -182,7 +173,7 @@ describe('the endpoints', () => {
   })
 
   it('detail in the caller\'s language; an unknown or hidden id is refused, localized', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }), entry({ slug: 'hidden', active: false, starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
@@ -200,7 +191,7 @@ describe('the endpoints', () => {
   })
 
   it('a real purchase puts the buyer on the board; ties go to who reached the score first; the caller is pinned outside the top; an upcoming board and a user not in the activity are refused', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }), entry({ slug: 'later', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
     const id = idOf(s, 'test-race')
@@ -257,7 +248,7 @@ describe('the endpoints', () => {
   })
 
   it('team growth counts every new member below a user, at any depth', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ measure: 'team_growth', starts_at: iso(t0 - 1000), ends_at: iso(t0 + DAY) }))
     const code = async (who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
@@ -276,7 +267,7 @@ describe('the endpoints', () => {
   })
 
   it('destroy and trading read their own tables: NADI destroyed, and spot volume on both sides of a fill', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     const [a, b] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     credit(s, a.userId, 'NADI', '1000')
@@ -304,7 +295,7 @@ describe('scores kept at event time', () => {
       x = (Math.imul(x ^ (x >>> 15), 2654435761) + 0x6d2b79f5) >>> 0
       return x % n
     }
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     const measures = ['purchases', 'destroy', 'trading', 'team_growth'] as const
     load(
@@ -315,6 +306,8 @@ describe('scores kept at event time', () => {
     )
     const cars = (await get<PagedList<GoodsItem>>(s, null, 'car/goodsList?page_size=50')).body_.data.list
     const car = (await get<GoodsDetail>(s, null, `car/goodsDetail?id=${cars[0]!.id}`)).body_.data
+    // The demo has a few cars of each kind; a seed that buys more than that would be refused out of stock.
+    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1000 WHERE id = ?').run(car.specs[0]!.id)
     const people: SignedIn[] = []
     const join = async () => {
       const inviter = people.length && rnd(4) ? await codeOf(s, people[rnd(people.length)]!) : ROOT_CODE
@@ -375,7 +368,7 @@ describe('scores kept at event time', () => {
 
 describe('whose place may be asked for (user_id)', () => {
   it('only the caller\'s own or a member of their team below them; anyone else is refused alike, whether or not they took part', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
@@ -407,7 +400,7 @@ describe('whose place may be asked for (user_id)', () => {
   })
 
   it('walks a deep chain without a recursion limit', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
@@ -428,7 +421,7 @@ describe('whose place may be asked for (user_id)', () => {
 
 describe('the payout', () => {
   it('waits for the close, halts whole and visibly when the prize account is short, then pays each rank once into the money log', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
@@ -488,7 +481,7 @@ describe('the payout', () => {
   })
 
   it('once paid, the board shows each prize beside whom it was paid, even when a late event moved the board after it was first read', async () => {
-    const s = await boot()
+    const s = await start()
     const t0 = s.clock.now()
     load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
@@ -517,7 +510,7 @@ describe('the payout', () => {
   })
 
   it('the operator funds the prize account from the treasury', async () => {
-    const s = await boot()
+    const s = await start()
     const before = balance(s.ctx.sqlite, ACTIVITY_PRIZES, 'USDT').available
     const r = await runCli(s, 'activity', 'fund', 'usdt', '250.5')
     expect(r).toMatchObject({ code: 0 })
