@@ -16,6 +16,7 @@ import { AmountField, Chips, OfflineReason, SummaryRow } from '../wallet/parts.t
 import { useBorrow, useRepay } from './mutations.ts'
 import { loanQueries } from './queries.ts'
 import { capacityOf } from './view.ts'
+import { Figure } from '../../ui/Figure.tsx'
 
 const day = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
 
@@ -23,18 +24,9 @@ function PlanCard({ p }: { p: LoanPlan }) {
   const t = useT()
   return (
     <li className="card node-figures loan-plan" data-testid="loan-plan" data-id={p.id}>
-      <div>
-        <dt className="muted small">{t('loan.ltv')}</dt>
-        <dd>{p.ltv}%</dd>
-      </div>
-      <div>
-        <dt className="muted small">{t('loan.dailyRate')}</dt>
-        <dd>{p.daily_rate}%</dd>
-      </div>
-      <div>
-        <dt className="muted small">{t('loan.maxDays')}</dt>
-        <dd>{t('node.days', { days: p.max_days })}</dd>
-      </div>
+      <Figure label={t('loan.ltv')}>{p.ltv}%</Figure>
+      <Figure label={t('loan.dailyRate')}>{p.daily_rate}%</Figure>
+      <Figure label={t('loan.maxDays')}>{t('node.days', { days: p.max_days })}</Figure>
     </li>
   )
 }

@@ -1,5 +1,5 @@
 // Pieces the mining screens share: the power summary, a destroy record and a power log row.
-import { useDeferredValue, type ReactNode } from 'react'
+import { useDeferredValue } from 'react'
 import { Link } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
@@ -9,6 +9,7 @@ import { Icon } from '../../ui/Icon.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
 import { destroyStatusWord, releasedPercent, type DestroyStatusWord } from './view.ts'
+import { Figure } from '../../ui/Figure.tsx'
 
 // One formatter per language: the power log draws a date per row, and building an Intl formatter
 // per row is what a 100-row first render would spend most of its time on.
@@ -18,15 +19,6 @@ export function utcDay(ms: number, locale: string): string {
   let f = dayFormats.get(locale)
   if (!f) dayFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' })))
   return f.format(ms)
-}
-
-function Figure({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div>
-      <dt className="muted small">{label}</dt>
-      <dd data-testid={testId}>{children}</dd>
-    </div>
-  )
 }
 
 /** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */

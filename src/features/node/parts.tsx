@@ -4,17 +4,9 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatReleaseDay } from '../release/progress.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { seatsTakenPercent } from './view.ts'
+import { Figure } from '../../ui/Figure.tsx'
 
 const day = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
-
-function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div>
-      <dt className="muted small">{label}</dt>
-      <dd data-testid={testId}>{children}</dd>
-    </div>
-  )
-}
 
 /** A tier's figures: stake, level, term, power, daily mining, fee weight, and the seats with a bar. */
 export function TierFigures({ tier }: { tier: NodeTier }) {

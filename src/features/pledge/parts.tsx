@@ -5,18 +5,10 @@ import { lang, useT } from '../../i18n/index.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { formatReleaseDay } from '../release/progress.ts'
 import { takenPercent, termPercent } from './view.ts'
+import { Figure } from '../../ui/Figure.tsx'
 
 /** A date of the term (UTC midnight on the wire), in the interface language. */
 export const termDay = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
-
-function Figure({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div>
-      <dt className="muted small">{label}</dt>
-      <dd data-testid={testId}>{children}</dd>
-    </div>
-  )
-}
 
 /** One product: term, rates, minimum, capacity left with a bar; links to its detail. */
 export function ProductCard({ p }: { p: PledgeProduct }) {
