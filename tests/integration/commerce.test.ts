@@ -14,7 +14,7 @@ import type { UserInfo } from '../../contract/user.ts'
 import type { Address } from '../../contract/address.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
 import { translate } from '../../server/i18n.ts'
-import { RELEASES, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { RELEASES, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { checkChainPayments } from '../../server/modules/payment/index.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
 import { autoConfirmReceipts, shipOrder, ShipRefused } from '../../server/modules/preOrder/service.ts'
@@ -22,21 +22,14 @@ import { releaseDue } from '../../server/modules/release/service.ts'
 
 // Sessions outlive the days the tests move the clock through (the idle expiry has its own tests).
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual', NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
+const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual', NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
 const providers: JsonRpcProvider[] = []
 afterEach(() => {
   for (const p of providers.splice(0)) p.destroy()
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
 })
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
   transfer(s.ctx.sqlite, { ref: `test:commerce:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
@@ -63,7 +56,7 @@ const stockOf = (s: TestServer, specId: number) => s.count('SELECT stock FROM pr
 
 describe('catalogs', () => {
   it('the device shop lists a tablet, a straight and a foldable phone, each with specifications to choose', async () => {
-    const s = await boot()
+    const s = await start()
     const list = (await get<PagedList<GoodsItem>>(s, null, 'machine/goodsList')).body_.data
     expect(new Set(list.list.map((g) => g.kind))).toEqual(new Set(['tablet', 'straight', 'foldable']))
     const foldable = (await get<PagedList<GoodsItem>>(s, null, 'machine/goodsList?kind=foldable')).body_.data
@@ -77,7 +70,7 @@ describe('catalogs', () => {
   })
 
   it('gold is priced from weight × the gold price per gram + the craft fee', async () => {
-    const s = await boot()
+    const s = await start()
     const price = (await get<GoldPrice>(s, null, 'gold/price')).body_.data
     expect(Number(price.price)).toBeGreaterThan(0)
     expect(price.history.length).toBeGreaterThan(10)
@@ -99,7 +92,7 @@ describe('catalogs', () => {
   })
 
   it('an unknown product, or one of another shop, is not found', async () => {
-    const s = await boot()
+    const s = await start()
     const gold = await product(s, 'gold')
     const r = await get(s, null, `machine/goodsDetail?id=${gold.id}`)
     expect(r.statusCode).toBe(404)
@@ -111,7 +104,7 @@ describe('catalogs', () => {
 
 describe('an order from confirm to receipt', () => {
   it('a foldable phone bought with balance goes pending shipment → shipped → received; performance and the release plan follow', async () => {
-    const s = await boot()
+    const s = await start()
     const inviter = await s.signIn(ROOT_CODE)
     const inviterCode = (await get<UserInfo>(s, inviter, 'user/info')).body_.data.code
     const me = await s.signIn(inviterCode)
@@ -171,7 +164,7 @@ describe('an order from confirm to receipt', () => {
   })
 
   it('a shipped order nobody confirms is received automatically after the configured days', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'tablet')
@@ -189,7 +182,7 @@ describe('an order from confirm to receipt', () => {
 
 describe('refusals change nothing', () => {
   it('bad quantities, foreign specifications, missing or foreign addresses, long remarks', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
     const mine = await addressOf(s, me)
@@ -235,7 +228,7 @@ describe('refusals change nothing', () => {
   })
 
   it('cancelling an unpaid order, or letting it expire, gives its stock back', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'straight')
@@ -255,7 +248,7 @@ describe('refusals change nothing', () => {
   })
 
   it('5 units of stock and 20 buyers racing: exactly 5 orders, never oversold', async () => {
-    const s = await boot()
+    const s = await start()
     const d = await product(s, 'car')
     const spec = d.specs[0]!
     s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 5 WHERE id = ?').run(spec.id)
@@ -269,7 +262,7 @@ describe('refusals change nothing', () => {
 
 describe('releases', () => {
   it('a car paid with balance releases its value as NADI a day at a time, once per day, catching up missed days', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const d = await product(s, 'car')
     expect(d.release).not.toBeNull()
@@ -306,7 +299,7 @@ describe('releases', () => {
   })
 
   it('a release account short of funds halts releases at that day and posts nothing until funded', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const d = await product(s, 'car')
     credit(s, me.userId, 'USDT', '100000')
@@ -324,7 +317,7 @@ describe('releases', () => {
   })
 
   it('gold paid on chain: processing while it confirms, then pending shipment with its release plan', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const addressId = await addressOf(s, me)
     const d = await product(s, 'gold', (g) => g.release !== null)
@@ -356,7 +349,7 @@ describe('releases', () => {
 
 describe('the expiry job', () => {
   it('reaches an unpaid order behind more than a pass of paid ones still being shipped', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'tablet')

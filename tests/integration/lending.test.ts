@@ -3,7 +3,7 @@
 // and whole (never above the debt), another user's ids answered as unknown, and the stake kept past
 // its term while a loan is open. Every amount through the ledger; the audit passes after each test.
 
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
@@ -11,23 +11,14 @@ import type { LendingInfo, Loan, LoanPlan } from '../../contract/lending.ts'
 import type { MyNode, NodeConfig } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import { translate } from '../../server/i18n.ts'
-import { LOANS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { LOANS, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } })
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } }, { audited: true })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
-})
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
   transfer(s.ctx.sqlite, { ref: `test:lending:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
@@ -49,7 +40,7 @@ async function coreHolder(s: TestServer): Promise<{ who: SignedIn; node: number 
 
 describe('loans against a node', () => {
   it('lists the plans and the capacity; borrows up to LTV × stake, refuses beyond it, and interest accrues daily', async () => {
-    const s = await boot()
+    const s = await start()
     const { who, node } = await coreHolder(s)
     const plans = (await get<LoanPlan[]>(s, who, 'lending/list')).body_.data
     expect(plans.map((p) => [p.ltv, p.daily_rate, p.max_days])).toEqual([
@@ -99,7 +90,7 @@ describe('loans against a node', () => {
   })
 
   it('repays in part and whole, never above the debt; another user’s loan and node are unknown', async () => {
-    const s = await boot()
+    const s = await start()
     const { who, node } = await coreHolder(s)
     const stranger = await coreHolder(s)
     const plan = (await get<LoanPlan[]>(s, who, 'lending/list')).body_.data[0]!
@@ -138,7 +129,7 @@ describe('loans against a node', () => {
   })
 
   it('keeps the stake past its term while a loan is open, and returns it the day after the loan is repaid', async () => {
-    const s = await boot()
+    const s = await start()
     const { who, node } = await coreHolder(s)
     const plan = (await get<LoanPlan[]>(s, who, 'lending/list')).body_.data[0]!
     const loan = (await post<Loan>(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '100' })).body_.data

@@ -5,7 +5,7 @@
 
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
@@ -14,25 +14,16 @@ import type { PayOrder } from '../../contract/orders.ts'
 import type { UserInfo } from '../../contract/user.ts'
 import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
-import { DUST, FEES, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { DUST, FEES, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } })
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } }, { audited: true })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
-})
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
   transfer(s.ctx.sqlite, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
@@ -70,7 +61,7 @@ function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: num
 
 describe('node tiers', () => {
   it('node/config gives the elite, core and genesis tiers with seats, limit, stake, days, power, level and rates', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn()
     const c = (await get<NodeConfig>(s, me, 'node/config')).body_.data
     expect(c.tiers.map((t) => t.type)).toEqual(['elite', 'core', 'genesis'])
@@ -88,7 +79,7 @@ describe('node tiers', () => {
 
 describe('buying a node', () => {
   it('a core node paid from balance: level T2, the stake frozen in the fund account, the grants recorded, the seat taken', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn()
     credit(s, me.userId, 'USDT', '6000')
     expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(0)
@@ -114,7 +105,7 @@ describe('buying a node', () => {
   })
 
   it('the per-user limit counts open and paid orders; a cancelled one frees its place and its seat', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn()
     const core = await tier(s, me, 'core')
     credit(s, me.userId, 'USDT', '5000')
@@ -138,7 +129,7 @@ describe('buying a node', () => {
   })
 
   it('seats never oversell: the last seat goes to one buyer, and comes back when the unpaid order expires', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b] = [await s.signIn(), await s.signIn()]
     s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_total = 1, seats_left = 1 WHERE type = 'genesis'").run()
     const genesis = await tier(s, a, 'genesis')
@@ -155,7 +146,7 @@ describe('buying a node', () => {
 
 describe('the settlement and nodes', () => {
   it('pays the node mining and its share of the day’s withdraw fees, then returns the stake after its days', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b, other] = [await s.signIn(), await s.signIn(), await s.signIn()]
     credit(s, a.userId, 'USDT', '5000')
     credit(s, b.userId, 'USDT', '1000')
@@ -204,7 +195,7 @@ describe('the settlement and nodes', () => {
 
 describe("the operator's node commands", () => {
   it("'node load' updates a tier and the plans beside the running server, keeps seats taken, refuses a bad file without writing; 'node list' shows them", async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn()
     credit(s, me.userId, 'USDT', '5000')
     await buyAndPay(s, me, 'core')

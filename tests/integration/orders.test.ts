@@ -9,24 +9,17 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { PayOrder, PayTargets } from '../../contract/orders.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
 import { translate } from '../../server/i18n.ts'
-import { TREASURY, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { TREASURY, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { checkChainPayments } from '../../server/modules/payment/index.ts'
 import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 
-const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' } })
+const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' } }, { audited: true })
 const O = '/api/v1/orders'
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
 const providers: JsonRpcProvider[] = []
 afterEach(() => {
   for (const p of providers.splice(0)) p.destroy()
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
 })
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
   transfer(s.ctx.sqlite, { ref: `test:orders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
@@ -36,7 +29,7 @@ const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userI
 
 describe('orders to pay', () => {
   it('an order is listed as pending payment and paid from balance once; the money goes to the treasury', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'NADI', '100')
     const id = createPayOrder(s.ctx, { userId: me.userId, type: 'node', asset: 'NADI', total: units('40') })
@@ -54,7 +47,7 @@ describe('orders to pay', () => {
   })
 
   it('too little balance is refused with the current and required amounts, and moves nothing', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'NADI', '5')
     const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'NADI', total: units('12.5') })
@@ -66,7 +59,7 @@ describe('orders to pay', () => {
   })
 
   it('a cancelled order cannot be paid; an order past its time is cancelled by the expiry pass; another user’s order is unknown', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'USDT', '100')
@@ -90,7 +83,7 @@ describe('orders to pay', () => {
   })
 
   it('paid on chain: the order is processing while the transfer confirms, then paid; expiry leaves a payment under way alone', async () => {
-    const s = await boot()
+    const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: 60_000 })
     const { targets } = (await s.get<PayTargets>(`${O}/payTargets?id=${id}`, { token: me.token })).body_.data

@@ -6,35 +6,23 @@
 
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { MyPledge, PledgeIncome, PledgeProduct, PledgeReleaseLog } from '../../contract/pledge.ts'
 import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
-import { SAVINGS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { SAVINGS, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
 import { checkPledgeFile, loadPledgeProducts, PledgeFileInvalid } from '../../server/modules/pledge/productFile.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true, checks: [auditSettlement] })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) {
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
-    expect(auditSettlement(s.ctx.sqlite)).toEqual([])
-  }
-})
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
   transfer(s.ctx.sqlite, { ref: `test:pledge:${++refs}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: units(amount) })
@@ -62,7 +50,7 @@ async function dayAfter(s: TestServer, t0: number, days: number) {
 
 describe('products', () => {
   it('the demo offers 30, 90 and 180 days with both modes, named in the request language, with what is left', async () => {
-    const s = await boot()
+    const s = await start()
     const u = await s.signIn()
     const list = (await get<PledgeProduct[]>(s, u, 'pledge/list')).body_.data
     expect(list.map((p) => p.day)).toEqual([30, 90, 180])
@@ -77,7 +65,7 @@ describe('products', () => {
   })
 
   it('the product file: rates and capacity checked, a capacity below what is pledged refused', async () => {
-    const s = await boot()
+    const s = await start()
     const u = await s.signIn()
     credit(s, u.userId, '1000')
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '0', month_rate: '5', total_pledge: '100' }] })).toThrow(PledgeFileInvalid)
@@ -94,7 +82,7 @@ describe('products', () => {
 
 describe('the operator', () => {
   it("'pledge load' adds and updates products by slug beside the running server, refuses a bad file without writing; 'pledge list' shows them", async () => {
-    const s = await boot()
+    const s = await start()
     const run = async (...argv: string[]) => {
       let out = ''
       let err = ''
@@ -125,7 +113,7 @@ describe('the operator', () => {
 
 describe('refusals', () => {
   it('below the minimum, above the balance, too many decimals, an unoffered mode, beyond capacity, unknown or malformed: each changes nothing', async () => {
-    const s = await boot()
+    const s = await start()
     const u = await s.signIn()
     credit(s, u.userId, '150')
     load(s, [{ slug: 'short', name: names('Short'), day: 7, min_pledge: '10', day_rate: '0.1', month_rate: '3', total_pledge: '50' }])
@@ -154,7 +142,7 @@ describe('refusals', () => {
   })
 
   it("another user's pledge is answered like an unknown one", async () => {
-    const s = await boot()
+    const s = await start()
     const a = await s.signIn()
     const b = await s.signIn()
     credit(s, a.userId, '200')
@@ -169,7 +157,7 @@ describe('refusals', () => {
 
 describe('interest and release', () => {
   it('a daily pledge freezes the principal, earns each settled day from the savings account, and is redeemed at the end', async () => {
-    const s = await boot()
+    const s = await start()
     const u = await s.signIn()
     credit(s, u.userId, '1000')
     const t0 = s.clock.now()
@@ -209,7 +197,7 @@ describe('interest and release', () => {
   })
 
   it('a monthly pledge pays every 30 days at the month rate, caught up after days missed', async () => {
-    const s = await boot()
+    const s = await start()
     const u = await s.signIn()
     credit(s, u.userId, '1000')
     const t0 = s.clock.now()
@@ -232,7 +220,7 @@ describe('interest and release', () => {
 
 describe('capacity', () => {
   it('concurrent pledges never take more than the capacity: exactly the ones that fit succeed', async () => {
-    const s = await boot()
+    const s = await start()
     load(s, [{ slug: 'tiny', name: names('Tiny'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3', total_pledge: '1000' }])
     const id = bySlug(s, 'tiny')
     const users = await Promise.all(Array.from({ length: 16 }, () => s.signIn()))

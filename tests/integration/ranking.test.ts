@@ -4,11 +4,11 @@
 // pool; the operator pays the total pool at most once a day; every bad request is refused with a
 // localized message and changes nothing. The ledger audit passes after each test.
 
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
-import { audit, balance, BURNED, custody, FEES, fund, PRIZE_DAILY, PRIZE_TOTAL, transfer, TREASURY } from '../../server/ledger/index.ts'
+import { balance, BURNED, custody, FEES, fund, PRIZE_DAILY, PRIZE_TOTAL, transfer, TREASURY } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { auditRanking } from '../../server/modules/ranking/service.ts'
 import { dayOf, dayStart } from '../../server/modules/release/schedule.ts'
@@ -35,23 +35,10 @@ const start = useServers({
     NADI_RANKING_DAILY_POOL_PPM: '100000',
     NADI_RANKING_TOTAL_POOL_PPM: '50000',
   },
-})
+}, { audited: true, checks: [auditRanking] })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
-const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) {
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
-    // The pools fed and the prizes paid, against the ledger (the audit command's ranking checks).
-    expect(auditRanking(s.ctx.sqlite)).toEqual([])
-  }
-})
-async function boot() {
-  const s = await start()
-  live.push(s)
-  return s
-}
 let refs = 0
 const get = <T>(s: TestServer, who: SignedIn, path: string, lang = 'EN') => s.get<T>(`${API}/${path}`, { token: who.token, lang })
 const codeOf = async (s: TestServer, who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
@@ -88,7 +75,7 @@ const state = (s: TestServer) =>
 
 describe('recording', () => {
   it('a purchase moves the day’s ranking and the total of every ancestor, never the buyer (team measure) nor the root', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b, c] = await chain(s, 3)
     await buy(s, c!, '100')
     const today = (await get<DailyRanking>(s, a!, 'ranking/daily')).body_.data
@@ -107,7 +94,7 @@ describe('recording', () => {
   })
 
   it('the device a newcomer buys and pays by balance moves both ancestors’ figures in the payment', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b, c] = await chain(s, 3)
     const o = { token: c!.token, lang: 'EN' }
     transfer(s.ctx.sqlite, { ref: 'test:rank:credit', reason: 'deposit', from: custody('bsc'), to: fund(c!.userId), asset: 'USDT', amount: units('100000') })
@@ -126,7 +113,6 @@ describe('recording', () => {
 
   it('NADI_RANKING_MEASURE=own ranks each buyer by their own purchases of the day', async () => {
     const s = await start({ env: { NADI_RANKING_MEASURE: 'own' } })
-    live.push(s)
     const [a, b] = await chain(s, 2)
     await buy(s, b!, '40')
     await buy(s, a!, '30')
@@ -140,7 +126,7 @@ describe('recording', () => {
 
 describe('the pools', () => {
   it('are fed once per ended day with their share of that day’s fees and destroy, and show today’s accrual live', async () => {
-    const s = await boot()
+    const s = await start()
     const [a] = await chain(s, 1)
     withdrawFee(s, a!.userId, '10', s.clock.now())
     // A destroy of 1000 NADI: burned, as the mining service leaves it.
@@ -175,7 +161,7 @@ describe('the pools', () => {
   })
 
   it('take no more than the fees account holds, recording what was short', async () => {
-    const s = await boot()
+    const s = await start()
     const [a] = await chain(s, 1)
     withdrawFee(s, a!.userId, '10', s.clock.now())
     // An operator moved most fees out meanwhile.
@@ -190,7 +176,7 @@ describe('the pools', () => {
 
 describe('the daily payout', () => {
   it('pays the day’s top N once from the daily pool; ties go to who reached the amount first; a re-run pays nothing', async () => {
-    const s = await boot()
+    const s = await start()
     const users = await Promise.all([0, 1, 2, 3].map(() => s.signIn()))
     // Four heads of their own teams: each gets a direct referral who buys.
     const buyers: SignedIn[] = []
@@ -235,7 +221,7 @@ describe('the daily payout', () => {
   })
 
   it('the audit command reports a ranking row that no longer matches the ledger', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b] = await chain(s, 2)
     withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '50')
@@ -266,7 +252,7 @@ describe('the daily payout', () => {
   })
 
   it('with fewer winners than N, the unpaid ranks stay in the pool for the next day', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b] = await chain(s, 2)
     withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '10')
@@ -283,7 +269,7 @@ describe('the daily payout', () => {
 
 describe('the total pool', () => {
   it('is paid by the operator’s command to the total ranking’s top N, at most once a day', async () => {
-    const s = await boot()
+    const s = await start()
     const [a, b, c] = await chain(s, 3)
     withdrawFee(s, a!.userId, '200', s.clock.now())
     await buy(s, c!, '10')
@@ -320,7 +306,7 @@ describe('refusals', () => {
     ['a day in the future', `ranking/daily?day=${dayOf(T0) + 1}`, 'ranking.errors.futureDay', { day: '2026-03-11', today: '2026-03-10' }],
     ['a day in the future for the own rank', `ranking/mine?day=${dayOf(T0) + 1}`, 'ranking.errors.futureDay', { day: '2026-03-11', today: '2026-03-10' }],
   ])('%s is refused with a localized message and changes nothing', async (_name, path, key, params) => {
-    const s = await boot()
+    const s = await start()
     const [a, b] = await chain(s, 2)
     await buy(s, b!, '10')
     const before = state(s)
@@ -340,7 +326,7 @@ describe('refusals', () => {
     ['page 0', 'ranking/total?page=0'],
     ['an unknown parameter', 'ranking/daily?x=1'],
   ])('%s is refused as invalid input naming the field', async (_name, path) => {
-    const s = await boot()
+    const s = await start()
     const [a] = await chain(s, 1)
     const before = state(s)
     const r = await get(s, a!, path)
@@ -350,13 +336,13 @@ describe('refusals', () => {
   })
 
   it('a visitor is asked to sign in', async () => {
-    const s = await boot()
+    const s = await start()
     const r = await s.get(`${API}/ranking/pools`)
     expect(r.statusCode).toBe(401)
   })
 
   it('a past day nobody ranked answers an empty, unpaid list', async () => {
-    const s = await boot()
+    const s = await start()
     const [a] = await chain(s, 1)
     const r = (await get<DailyRanking>(s, a!, `ranking/daily?day=${dayOf(T0) - 3}`)).body_.data
     expect(r).toEqual({ day: dayOf(T0) - 3, live: false, paid: false, list: [], total: 0 })

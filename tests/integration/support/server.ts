@@ -6,11 +6,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import crypto from 'node:crypto'
-import { afterEach } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import { Wallet } from 'ethers'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp, type Built } from '../../../server/app.ts'
 import { loadConfig, type Config } from '../../../server/config.ts'
+import { audit } from '../../../server/ledger/index.ts'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { LoginMessage, LoginResult } from '../../../contract/auth.ts'
 import type { LangCode } from '../../../contract/constants.ts'
@@ -204,10 +205,28 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
 }
 
 /** A start function whose servers are all closed (and their folders removed) after each test. */
-export function useServers(defaults: StartOptions = {}) {
+/** A check of a server's books when its test ends: the problems it finds (none expected). */
+export type BooksCheck = (sqlite: Built['ctx']['sqlite']) => readonly unknown[]
+
+/**
+ * Starts servers for a file's tests and closes them after each test. With `audited`, each server's
+ * books are checked first — the ledger audit (every asset sums to zero, nothing negative, frozen =
+ * holders) and any feature's own checks (settlement, ranking) — so every test ends on clean books.
+ */
+export function useServers(defaults: StartOptions = {}, opts: { audited?: boolean; checks?: BooksCheck[] } = {}) {
   const open: TestServer[] = []
   afterEach(async () => {
-    await Promise.all(open.splice(0).map((s) => s.close()))
+    const servers = open.splice(0)
+    try {
+      if (opts.audited) {
+        for (const s of servers) {
+          expect(audit(s.ctx.sqlite).violations).toEqual([])
+          for (const check of opts.checks ?? []) expect(check(s.ctx.sqlite)).toEqual([])
+        }
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()))
+    }
   })
   return async (opts: StartOptions = {}): Promise<TestServer> => {
     const s = await startServer({ ...defaults, ...opts, env: { ...defaults.env, ...opts.env } })
