@@ -12,6 +12,8 @@ import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
+import { showAmount, units } from '../../src/features/wallet/amount.ts'
+import type { MiningInfo } from '../../contract/mining.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -171,8 +173,12 @@ describe('mining, nodes, savings and loans', () => {
     await page.goto(`${app.url}/ming`)
     // Destroy and trial power left after the first day, and now the node's power too.
     const power = seen(page, 'mining-power')
-    await expect.poll(async () => /^[\d,.]+$/.test(await power.innerText()) && (await power.innerText()) !== '760', { timeout: 10_000 }).toBe(true)
-    const figure = await power.innerText()
+    // The server's figure: the screen first shows the saved one (an older figure) and then what it fetched.
+    const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
+    const info = (await (await fetch(`${app.url}/api/v1/mining/info`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: MiningInfo }
+    const figure = showAmount(units(info.data.power))
+    expect(figure).not.toBe('760')
+    await shows(power).toBe(figure)
     await context.setOffline(true)
     await page.evaluate(() => window.dispatchEvent(new Event('offline')))
     await shows(seen(page, 'offline-reason')).toBe(text('tw', 'common.offlineDisabled'))
