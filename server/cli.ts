@@ -20,10 +20,14 @@
  *                     server/exchange/repair.ts), print what it did, and bring trading back
  *
  *   catalog load <file.json>          load or update catalogs (server/modules/goods/catalogFile.ts)
+ *   orders list [--status holds|all|<s>] [--user <id>]   the holds (open unpaid orders of stock or seats)
+ *                                     and what each holds until when, or the orders of a status or user
+ *   orders show <order>               one order whole (server/modules/orders/commands.ts)
  *   ship <order> <company> <number>   a paid order pending shipment is shipped (pending receipt); a
  *                                     device order prints one activation code per device, to ship with it
  *   device codes <order>              new codes for a shipped device order's devices not activated yet
  *                                     (the earlier ones stop working); only their hashes are stored
+ *                                     (<order>: the order's id or the order number its user sees)
  *   gold price <usdt per gram>        record the gold reference price the mall prices gold from
  *   release status | run | fund <NADI>  the release job: what is due and funded; post due days now;
  *                                     move NADI from the treasury to the release account (= fund releases NADI)
@@ -88,6 +92,7 @@ import { AIRDROP_USAGE, parseAirdrop, parseUserList } from './modules/airdrop/ru
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
+import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/commands.ts'
 
 export interface Io {
   out(text: string): void
@@ -433,10 +438,12 @@ export const COMMANDS: Command[] = [
     writes: true,
     summary: 'ship a paid order pending shipment with its express company and tracking number; the user then confirms receipt',
     async run(args, env) {
-      if (args.length !== 3) throw new UsageError('usage: ship <order id> <express company> <tracking number>')
-      if (!/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError(`not an order id: ${args[0]}`)
+      if (args.length !== 3) throw new UsageError('usage: ship <order id | order number> <express company> <tracking number>')
+      if (!ORDER_ARG_RE.test(args[0]!)) throw new UsageError(`not an order id or order number: ${args[0]}`)
       try {
-        const o = await shipOrder({ ...env.database(), now: Date.now }, Number(args[0]), args[1]!, args[2]!)
+        const id = findOrderId(env.database().sqlite, args[0]!)
+        if (id === null) throw new ShipRefused(`no order ${args[0]}`)
+        const o = await shipOrder({ ...env.database(), now: Date.now }, id, args[1]!, args[2]!)
         env.io.out(`order #${o.id} (${o.order_no}) shipped: ${o.express_company} ${o.express_no}; pending receipt`)
         printCodes(env, o.device_codes)
         return 0
@@ -453,9 +460,11 @@ export const COMMANDS: Command[] = [
     writes: true,
     summary: 'issue new activation codes for a shipped device order’s devices not activated yet (the earlier codes stop working) and print them',
     async run(args, env) {
-      if (args.length !== 1 || !/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError('usage: device codes <order id>')
+      if (args.length !== 1 || !ORDER_ARG_RE.test(args[0]!)) throw new UsageError('usage: device codes <order id | order number>')
       try {
-        printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, Number(args[0])))
+        const id = findOrderId(env.database().sqlite, args[0]!)
+        if (id === null) throw new CodesRefused(`no order ${args[0]}`)
+        printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, id))
         return 0
       } catch (err) {
         if (!(err instanceof CodesRefused)) throw err
@@ -580,6 +589,7 @@ export const COMMANDS: Command[] = [
   ...RANKING_COMMANDS,
   ...ACTIVITY_COMMANDS,
   ...SETTLEMENT_COMMANDS,
+  ...ORDERS_COMMANDS,
 ]
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */

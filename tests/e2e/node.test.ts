@@ -1,7 +1,8 @@
 // Nodes and loans in real Chromium (issue 11 parts 4 and 6): a newcomer with USDT buys a core node on
 // /node and pays it from balance in the payment dialog, sees level T2 in the user centre, follows node
 // detail to /loan, borrows against the node's stake, is refused a repayment above the debt, repays the
-// rest, and finds borrowing off offline with the reason.
+// rest, and finds borrowing off offline with the reason. A user whose holds keep expiring unpaid is
+// refused a seat with the wait in their language (README "Holds").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
@@ -94,5 +95,25 @@ describe('nodes and loans in real Chromium', () => {
     await context.setOffline(false)
     expect(errors).toEqual([])
     await context.close()
+  })
+
+  it('a user whose holds kept expiring unpaid is refused a seat, told in their language when they may order again', async () => {
+    const newcomer = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+    // Three node orders that expired unpaid in the last hours (README "Holds": 3 within 6 h).
+    const now = Date.now()
+    for (const [i, ago] of [60, 30, 10].entries()) {
+      const expires = now - ago * 60_000
+      app.ctx.sqlite
+        .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, ended_at) VALUES (?, ?, 'node', 'USDT', ?, 'cancelled', ?, ?, ?)")
+        .run(`e2ehold${newcomer.userId}${i}`, newcomer.userId, 1_000n * UNIT, expires - 900_000, expires, expires)
+    }
+    await newcomer.page.goto(`${app.url}/node`)
+    const elite = newcomer.page.locator('[data-testid="node-tier"][data-type="elite"]').filter({ visible: true })
+    await elite.getByTestId('node-buy').click()
+    // The first of the three leaves the 6-hour window in 5 hours.
+    await shows(newcomer.page.locator('.toast.error')).toBe(text('tw', 'errors.holdCooldown', { count: 3, hours: 6, minutes: 300 }))
+    await expect.poll(() => newcomer.page.locator('.sheet').count()).toBe(0)
+    expect(newcomer.errors).toEqual([])
+    await newcomer.context.close()
   })
 })

@@ -31,7 +31,7 @@ export function nodeRoutes(app: App, node: NodeService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'An order to pay for one node (USDT, the stake): a seat is held until it is paid, cancelled or expires; refused when sold out or beyond the per-user limit',
+        summary: 'An order to pay for one node (USDT, the stake): a seat is held until it is paid, cancelled or expires (15 min); refused when sold out, beyond the per-user limit, or by the hold rules (README "Holds")',
         body: NodeBuyBody,
         response: { 200: Envelope(PayOrder) },
       },

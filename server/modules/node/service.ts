@@ -29,6 +29,7 @@ import { atomically, preparedOnce } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
+import { checkHold } from '../orders/holds.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { addPerformance, addTeamNode } from '../user/performance.ts'
@@ -177,9 +178,11 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
         if (!t || t.active !== 1n) throw notFound('errors.nodeNotFound')
         const held = Number((s().heldOf.get(userId, tierId) as { n: bigint }).n)
         if (held >= Number(t.limit_num)) throw conflict('errors.nodeLimit', { limit: Number(t.limit_num) })
+        if (t.seats_left <= 0n) throw conflict('errors.nodeSoldOut')
+        checkHold(ctx, { userId, item: { kind: 'tier', tierId: t.id }, quantity: 1n, left: t.seats_left, asset: 'USDT', total: t.amount })
         // The guard is the statement: two buyers of the last seat cannot both take it.
         if (s().takeSeat.run(tierId).changes !== 1) throw conflict('errors.nodeSoldOut')
-        const orderId = createPayOrder(ctx, { userId, type: 'node', asset: 'USDT', total: t.amount })
+        const orderId = createPayOrder(ctx, { userId, type: 'node', asset: 'USDT', total: t.amount, payWithinMs: ctx.config.orders.holds.holdMs })
         s().insert.run({
           user: userId,
           tier: tierId,

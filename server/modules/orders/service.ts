@@ -72,6 +72,18 @@ export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: Lang
   }
 }
 
+// The status of statusOf() in SQL (of an order aliased o), so a list is filtered and paged by the
+// database: a user's page reads its page, not every order they ever had (issue 17). At most one
+// payment of an order is not failed (payments_open_order), so "the payment" of statusOf is that one.
+export const STATUS_SQL = `CASE WHEN o.state = 'cancelled' THEN 'cancelled'
+  WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status = 'paid') THEN CASE WHEN o.state = 'completed' THEN 'completed' ELSE 'paid' END
+  WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status IN ('pending', 'confirming')) THEN 'processing'
+  ELSE 'pending_payment' END`
+const LIST_SQL = {
+  count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status)`,
+  page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
+} as const
+
 function statusOf(r: Row, p: Payment | null): PayOrderStatus {
   if (r.state === 'cancelled') return 'cancelled'
   if (p?.status === 'paid') return r.state === 'completed' ? 'completed' : 'paid'
@@ -123,11 +135,11 @@ export function createOrdersService(ctx: Ctx): OrdersService {
 
   return {
     async list(userId, lang, status, page, pageSize) {
-      // Status is derived from the payments, so the filter is applied to the derived list.
-      const rows = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE user_id = ? ORDER BY id DESC').all(userId) as Row[]
-      const all = rows.map((r) => wire(r, lang))
-      const wanted = status ? all.filter((o) => o.status === status) : all
-      return { total: wanted.length, list: wanted.slice((page - 1) * pageSize, page * pageSize) }
+      const s = preparedOnce(ctx.sqlite, LIST_SQL)
+      const args = { user: userId, status: status ?? null }
+      const { n } = s.count.get(args) as { n: bigint }
+      const rows = s.page.all({ ...args, limit: pageSize, offset: (page - 1) * pageSize }) as Row[]
+      return { total: Number(n), list: rows.map((r) => wire(r, lang)) }
     },
     async detail(userId, lang, id) {
       return wire(own(userId, id), lang)

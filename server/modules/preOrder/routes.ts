@@ -17,7 +17,7 @@ export function preOrderRoutes(app: App, preOrder: PreOrderService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'Order a product (device, gold, car): specification, quantity, delivery address when it ships, remark; answers the order to pay',
+        summary: 'Order a product (device, gold, car): specification, quantity, delivery address when it ships, remark; answers the order to pay, which holds the stock for 15 min; refused by the hold rules (README "Holds")',
         body: PreOrderBody,
         response: { 200: Envelope(PreOrderResult) },
       },

@@ -15,6 +15,7 @@ import type { PayOrdersTable } from '../../db/schema.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { createPayOrder, payOrderWire, type OrdersService } from '../orders/service.ts'
+import { checkHold } from '../orders/holds.ts'
 import { goldPriceNow, productOf, specOf, takeStock } from '../goods/service.ts'
 import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
@@ -168,10 +169,21 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
         }
         const unit = specUnitPrice(spec, p.area === 'gold' ? goldPriceNow(ctx) : null)
         const quantity = BigInt(body.quantity)
+        if (spec.stock < quantity) throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
+        checkHold(ctx, { userId, item: { kind: 'spec', specId: spec.id, productId: p.id }, quantity, left: spec.stock, asset: 'USDT', total: unit * quantity })
         if (!takeStock(ctx, spec.id, quantity)) {
           throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
         }
-        const orderId = createPayOrder(ctx, { userId, type: TYPE_OF[body.area], asset: 'USDT', total: unit * quantity, ships: p.ships === 1n, shipTo, remark })
+        const orderId = createPayOrder(ctx, {
+          userId,
+          type: TYPE_OF[body.area],
+          asset: 'USDT',
+          total: unit * quantity,
+          payWithinMs: ctx.config.orders.holds.holdMs,
+          ships: p.ships === 1n,
+          shipTo,
+          remark,
+        })
         s().insertLine.run(orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
         return orderId
       })

@@ -1,0 +1,84 @@
+// Holds (README "Holds"): an unpaid order of a product or a node seat holds stock nobody else can buy
+// until it is paid, cancelled or expires. checkHold() runs in the ordering transaction, before the
+// stock or seat is taken, and refuses the hold that would make hoarding free:
+//   - a user whose holds expired unpaid `cooldownAfter` times within the window waits (cool-down);
+//   - a user holds at most `maxOpen` unpaid orders, and `maxPerItem` of one product or tier;
+//   - unpaid holds of an item take at most `sharePpm` of it, unless the buyer's fund balance pays
+//     this and all their other holds now. Accounts are free to make, so the per-user rules alone do
+//     not stop fifty fresh accounts; the share does, and the balance keeps buying open to who pays.
+import { formatMoney } from '../../../contract/money.ts'
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { conflict } from '../../http/errors.ts'
+import * as ledger from '../../ledger/index.ts'
+import { cooldownUntil, holdCap, minutesUntil } from './holdRules.ts'
+
+/** The order types that take stock or a seat while unpaid. */
+export const HOLD_TYPES = ['device', 'gold', 'car', 'node'] as const
+const TYPES = HOLD_TYPES.map((t) => `'${t}'`).join(', ')
+/** An order still holding: open, not paid, in time (one past its time is the expiry job's). */
+const HOLDING = "o.state = 'open' AND o.paid_at IS NULL AND o.expires_at > @now"
+
+const SQL = {
+  expired: `SELECT o.expires_at FROM pay_orders o WHERE o.user_id = @user AND o.type IN (${TYPES}) AND o.state = 'cancelled'
+              AND o.ended_at >= o.expires_at AND o.expires_at > @since ORDER BY o.expires_at DESC LIMIT @limit`,
+  open: `SELECT o.asset, count(*) AS n, sum(o.total) AS total FROM pay_orders o WHERE o.user_id = @user AND o.type IN (${TYPES}) AND ${HOLDING} GROUP BY o.asset`,
+  mineOfProduct: `SELECT count(DISTINCT o.id) AS n FROM pay_orders o JOIN order_lines l ON l.order_id = o.id
+                    WHERE o.user_id = @user AND ${HOLDING} AND l.product_id = @item`,
+  mineOfTier: `SELECT count(*) AS n FROM pay_orders o JOIN node_orders n ON n.order_id = o.id
+                 WHERE o.user_id = @user AND ${HOLDING} AND n.tier_id = @item`,
+  // Driven by the open orders in time (pay_orders_expiring): few, whatever the history.
+  heldOfSpec: `SELECT coalesce(sum(l.quantity), 0) AS n, min(o.expires_at) AS next FROM pay_orders o JOIN order_lines l ON l.order_id = o.id
+                 WHERE ${HOLDING} AND l.spec_id = @item`,
+  heldOfTier: `SELECT count(*) AS n, min(o.expires_at) AS next FROM pay_orders o JOIN node_orders n ON n.order_id = o.id
+                 WHERE ${HOLDING} AND n.tier_id = @item`,
+} as const
+
+export type HoldItem =
+  /** A product's specification: the stock is the specification's, the per-item limit the product's. */
+  | { kind: 'spec'; specId: bigint; productId: bigint }
+  | { kind: 'tier'; tierId: bigint }
+
+export interface HoldRequest {
+  userId: number
+  item: HoldItem
+  /** Units the order takes (a node: one seat). */
+  quantity: bigint
+  /** What is left of the item before this order takes its units. */
+  left: bigint
+  asset: 'USDT' | 'NADI'
+  /** The order's total, units of 1e-8. */
+  total: bigint
+}
+
+/** Throws the refusal (409, localized) when the hold is not allowed; writes nothing. */
+export function checkHold(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>, r: HoldRequest): void {
+  const rules = ctx.config.orders.holds
+  const s = preparedOnce(ctx.sqlite, SQL)
+  const now = ctx.now()
+  const user = r.userId
+
+  if (rules.cooldownAfter > 0) {
+    const expiries = (s.expired.all({ user, since: now - rules.cooldownWindowMs, limit: rules.cooldownAfter }) as { expires_at: bigint }[]).map((e) => Number(e.expires_at))
+    const until = cooldownUntil(expiries, now, rules.cooldownAfter, rules.cooldownWindowMs)
+    if (until !== null) throw conflict('errors.holdCooldown', { count: expiries.length, hours: Math.round(rules.cooldownWindowMs / 360_000) / 10, minutes: minutesUntil(until, now) })
+  }
+
+  const open = s.open.all({ user, now }) as { asset: string; n: bigint; total: bigint }[]
+  if (open.reduce((n, o) => n + Number(o.n), 0) >= rules.maxOpen) throw conflict('errors.holdLimitOpen', { max: rules.maxOpen })
+
+  const itemId = r.item.kind === 'spec' ? r.item.productId : r.item.tierId
+  const mine = r.item.kind === 'spec' ? s.mineOfProduct : s.mineOfTier
+  if (Number((mine.get({ user, now, item: itemId }) as { n: bigint }).n) >= rules.maxPerItem) throw conflict('errors.holdLimitItem', { max: rules.maxPerItem })
+
+  const held = (r.item.kind === 'spec' ? s.heldOfSpec.get({ now, item: r.item.specId }) : s.heldOfTier.get({ now, item: r.item.tierId })) as { n: bigint; next: bigint | null }
+  const cap = holdCap(r.left, held.n, rules.sharePpm)
+  if (held.n + r.quantity <= cap) return
+  // Past the share, a hold is for who pays now: the fund balance covers this and every other hold.
+  const needed = r.total + (open.find((o) => o.asset === r.asset)?.total ?? 0n)
+  if (ledger.balance(ctx.sqlite, ledger.fund(user), r.asset).available >= needed) return
+  const pay = { amount: formatMoney(needed), asset: r.asset }
+  if (r.quantity > cap) throw conflict('errors.holdTooMany', { ...pay, max: Number(cap) })
+  // Others' holds fill the share: the first of them ends (paid or given back) by its expiry.
+  throw conflict('errors.holdShareFull', { ...pay, minutes: minutesUntil(Number(held.next), now) })
+}
