@@ -106,9 +106,9 @@ const SQL = {
   // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).
   tradeFees: 'SELECT fee_asset AS asset, sum(fee) AS fees FROM trade_deals WHERE created_at >= ? AND created_at < ? AND fee > 0 GROUP BY fee_asset',
   holders: "SELECT id, user_id, withdraw_rate_ppm, amount FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id",
-  fee_share: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
-  fee_shareDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
-  dividend: 'INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
+  feeShareNode: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
+  feeShareDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
+  dividendNode: 'INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
   dividendDay: 'INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
   // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
   due: `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
@@ -252,8 +252,20 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
  * dividends"): each its own source, weight, records and money-record reason.
  */
 export const NODE_GRANTS = {
-  fee_share: { income: 'withdrawFees', weight: (h: Holder) => h.withdraw_rate_ppm, reason: 'node_fee_share', ref: 'node:fees' },
-  dividend: { income: 'tradeFees', weight: (h: Holder) => h.amount, reason: 'node_dividend', ref: 'node:dividend' },
+  fee_share: {
+    income: 'withdrawFees',
+    weight: (h: Holder) => h.withdraw_rate_ppm,
+    reason: 'node_fee_share',
+    ref: 'node:fees',
+    rows: { node: 'feeShareNode', day: 'feeShareDay', nodeTable: 'node_fee_shares', dayTable: 'node_fee_days' },
+  },
+  dividend: {
+    income: 'tradeFees',
+    weight: (h: Holder) => h.amount,
+    reason: 'node_dividend',
+    ref: 'node:dividend',
+    rows: { node: 'dividendNode', day: 'dividendDay', nodeTable: 'node_dividends', dayTable: 'node_dividend_days' },
+  },
 } as const
 export type NodeGrant = keyof typeof NODE_GRANTS
 type Holder = { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint; amount: bigint }
@@ -276,14 +288,14 @@ export function splitNodeGrant(ctx: Pick<Ctx, 'sqlite'>, grant: NodeGrant, poolP
     const { shares, dust } = splitFees(pool, holders.map(g.weight))
     const perUser = new Map<bigint, bigint>()
     holders.forEach((h, i) => {
-      s[grant].run(h.id, day, asset, shares[i]!)
+      s[g.rows.node].run(h.id, day, asset, shares[i]!)
       if (shares[i]! > 0n) perUser.set(h.user_id, (perUser.get(h.user_id) ?? 0n) + shares[i]!)
     })
     for (const [user, amount] of perUser) {
       ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:${user}`, reason: g.reason, userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
     }
     if (dust > 0n) ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
-    s[`${grant}Day`].run(day, asset, fees, pool, pool - dust, dust)
+    s[g.rows.day].run(day, asset, fees, pool, pool - dust, dust)
   }
 }
 
@@ -300,10 +312,8 @@ export interface NodeGrantCheck {
  */
 export function auditNodeGrants(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): NodeGrantCheck[] {
   const out: NodeGrantCheck[] = []
-  const tables = { fee_share: ['node_fee_days', 'node_fee_shares'], dividend: ['node_dividend_days', 'node_dividends'] } as const
   for (const grant of Object.keys(NODE_GRANTS) as NodeGrant[]) {
-    const [days, rows] = tables[grant]
-    const ref = NODE_GRANTS[grant].ref
+    const { ref, rows: { dayTable: days, nodeTable: rows } } = NODE_GRANTS[grant]
     for (const d of sqlite
       .prepare(
         `SELECT d.day AS day, d.asset AS asset, d.pool AS pool, d.paid AS paid, d.dust AS dust,
