@@ -36,8 +36,10 @@ export type NodeTier = Static<typeof NodeTier>
 
 export const NodeConfig = Type.Object({
   tiers: Type.Array(NodeTier),
-  /** Percent of each day's withdraw fees split among node holders. */
+  /** Percent of each day's withdraw fees split among node holders (by withdraw_rate). */
   fee_pool_share: Type.String(),
+  /** Node dividends: percent of each day's spot trading fees split among node holders by their USDT stake. */
+  dividend_pool_share: Type.String(),
 })
 export type NodeConfig = Static<typeof NodeConfig>
 
@@ -68,6 +70,8 @@ export const MyNode = Type.Object({
   /** NADI mined so far, and withdraw-fee shares received (NADI). */
   mined: Money,
   fee_share: Money,
+  /** Node dividends received: trading fees are paid in NADI (by buyers) and USDT (by sellers). */
+  dividends: Type.Object({ USDT: Money, NADI: Money }),
   /** What the node's open loans owe, USDT: the stake is returned only once it is 0. */
   loan_debt: Money,
   /** The first day it earns and the day the stake is due back (ms, UTC midnight); null before payment. */

@@ -1,26 +1,30 @@
 import { Type, type Static } from 'typebox'
 import { Millis, Money, SignedMoney } from './envelope.ts'
 
+/** The coins: deposited, traded, exchanged, moved between accounts (NADI also withdrawn). */
 export const Asset = Type.Union([Type.Literal('USDT'), Type.Literal('NADI')])
 export type Asset = Static<typeof Asset>
+/** What a wallet holds: the coins and MEME, the airdrop token (SPEC §1), which stays in the fund account. */
+export const HeldAsset = Type.Union([Type.Literal('USDT'), Type.Literal('NADI'), Type.Literal('MEME')])
+export type HeldAsset = Static<typeof HeldAsset>
 /** The two accounts every user has per asset (DESIGN §8). */
 export const AccountKind = Type.Union([Type.Literal('fund'), Type.Literal('trade')])
 export type AccountKind = Static<typeof AccountKind>
 
 const Bucket = Type.Object({ available: Money, frozen: Money })
-export const AssetBalance = Type.Object({ asset: Asset, fund: Bucket, trade: Bucket })
+export const AssetBalance = Type.Object({ asset: HeldAsset, fund: Bucket, trade: Bucket })
 export type AssetBalance = Static<typeof AssetBalance>
 export const Balances = Type.Object({ assets: Type.Array(AssetBalance) })
 export type Balances = Static<typeof Balances>
 
-/** POST /api/v1/wallet/transfer — between the user's own fund and trade accounts (/draw). */
-export const TransferBody = Type.Object({ asset: Asset, amount: Money, from: AccountKind, to: AccountKind })
+/** POST /api/v1/wallet/transfer — between the user's own fund and trade accounts (/draw). MEME is named so it gets its own refusal. */
+export const TransferBody = Type.Object({ asset: HeldAsset, amount: Money, from: AccountKind, to: AccountKind })
 export type TransferBody = Static<typeof TransferBody>
 export const TransferRecord = Type.Object({ id: Type.Integer(), asset: Asset, amount: Money, from: AccountKind, to: AccountKind, created_at: Millis })
 export type TransferRecord = Static<typeof TransferRecord>
 
-/** GET /api/v1/wallet/exchangeQuote — NADI ↔ USDT at the market's last price, or the reference price before it trades. */
-export const ExchangeQuoteQuery = Type.Object({ from: Asset, to: Asset, amount: Money })
+/** GET /api/v1/wallet/exchangeQuote — NADI ↔ USDT at the market's last price, or the reference price before it trades. MEME is named so it gets its own refusal. */
+export const ExchangeQuoteQuery = Type.Object({ from: HeldAsset, to: HeldAsset, amount: Money })
 export type ExchangeQuoteQuery = Static<typeof ExchangeQuoteQuery>
 export const ExchangeQuote = Type.Object({
   quote_id: Type.String(),
@@ -73,7 +77,7 @@ export type MoneyTarget = Static<typeof MoneyTarget>
 export const MoneyRecord = Type.Object({
   id: Type.Integer(),
   type: Type.String(),
-  asset: Asset,
+  asset: HeldAsset,
   account: AccountKind,
   /** Signed: "-12.5" left the account. */
   amount: SignedMoney,
@@ -100,14 +104,14 @@ export const PositionKind = Type.Union([
 ])
 export type PositionKind = Static<typeof PositionKind>
 
-/** One position's earning of the day: its settlement line, or (reason node_fee_share) a node's share of the fee pool. */
+/** One position's earning of the day: its settlement line, or a node's fee grant — node_fee_share (withdraw fees) or node_dividend (trading fees). */
 export const EarningLine = Type.Object({
   position_id: Type.Integer(),
   kind: PositionKind,
   /** What made the position: 'order:12', 'device:3', 'node:4', 'pledge:7', 'trial:42'. */
   source: Type.String(),
-  /** The money record it is part of: settlement, or node_fee_share. */
-  reason: Type.Union([Type.Literal('settlement'), Type.Literal('node_fee_share')]),
+  /** The money record it is part of: settlement, node_fee_share or node_dividend. */
+  reason: Type.Union([Type.Literal('settlement'), Type.Literal('node_fee_share'), Type.Literal('node_dividend')]),
   asset: Asset,
   amount: Money,
   target: MoneyTarget,

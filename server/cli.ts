@@ -38,6 +38,7 @@
  *   airdrop <id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]
  *                                     credit each user the amount × their node airdrop multiplier from
  *                                     the treasury, once per (airdrop id, user)
+ *   meme supply <amount> [--chain <key>]  enter MEME the hot wallet holds on a chain in the treasury
  *   settlement status [--days N]      the last settled days (positions, users, computed / paid / dust per
  *                                     kind and asset), the next day due, the funding accounts
  *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
@@ -82,13 +83,14 @@ import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { auditSettlement, isoDay } from './modules/settlement/service.ts'
 import { auditRanking } from './modules/ranking/service.ts'
+import { auditNodeGrants } from './modules/node/service.ts'
 import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nodeFile.ts'
 import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
 import { describeFunded, fundAccount, parseFund, type FundRequest } from './modules/settlement/funding.ts'
-import { AIRDROP_USAGE, parseAirdrop, parseUserList } from './modules/airdrop/rules.ts'
+import { AIRDROP_USAGE, parseAirdrop, parseMemeSupply, parseUserList } from './modules/airdrop/rules.ts'
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
@@ -136,15 +138,18 @@ export const COMMANDS: Command[] = [
       const report = audit(sqlite as Database.Database)
       const settlement = auditSettlement(sqlite as Database.Database)
       const ranking = auditRanking(sqlite as Database.Database)
-      if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking }))
+      const nodeGrants = auditNodeGrants(sqlite as Database.Database)
+      if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking, nodeGrants }))
       else {
         env.io.out(`database: ${env.config.dbFile}\n${formatAudit(report)}`)
         env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
         for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
         env.io.out(ranking.length === 0 ? 'ranking: every pool fed and every payout paid as the ledger moved it' : `ranking: ${ranking.length} problems`)
         for (const v of ranking) env.io.out(`  [ranking] ${isoDay(v.day)} ${v.what} ${v.asset}: ${v.message}`)
+        env.io.out(nodeGrants.length === 0 ? 'node grants: every fee share and dividend day paid + dust = pool, as the ledger moved it' : `node grants: ${nodeGrants.length} problems`)
+        for (const v of nodeGrants) env.io.out(`  [node ${v.grant}] ${isoDay(v.day)} ${v.asset}: ${v.message}`)
       }
-      return report.ok && settlement.length === 0 && ranking.length === 0 ? 0 : 1
+      return report.ok && settlement.length === 0 && ranking.length === 0 && nodeGrants.length === 0 ? 0 : 1
     },
   },
   {
@@ -584,6 +589,22 @@ export const COMMANDS: Command[] = [
         env.io.err(`airdrop: ${err.message}; nothing was credited`)
         return 1
       }
+    },
+  },
+  {
+    words: ['meme', 'supply'],
+    args: '<amount> [--chain <key>]',
+    writes: true,
+    summary: 'enter MEME the platform holds on a chain (its hot wallet: the dev chains mint it there) in the treasury, from that chain\'s custody, so `airdrop <id> MEME …` can credit it; each call is a new supply',
+    async run(args, env) {
+      const req = parseMemeSupply(args, env.config.chain.networks.map((n) => n.key))
+      if ('problem' in req) throw new UsageError(req.problem)
+      const db = env.database()
+      const sqlite = db.sqlite as Database.Database
+      const ref = `meme:supply:${crypto.randomUUID()}`
+      await atomically(db, () => ledger.transfer(sqlite, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(req.chain), to: ledger.TREASURY, asset: 'MEME', amount: req.amount, at: Date.now() }))
+      env.io.out(`treasury: ${formatMoney(ledger.balance(sqlite, ledger.TREASURY, 'MEME').available)} MEME (+${formatMoney(req.amount)} from ${req.chain})`)
+      return 0
     },
   },
   ...RANKING_COMMANDS,

@@ -5,8 +5,15 @@ import { HDNodeWallet, Mnemonic, SigningKey, getAddress, id as keccakText } from
 import { parseMoney } from '../contract/money.ts'
 import { parseShares } from './modules/ranking/rules.ts'
 
+/** The coins users deposit, pay with and withdraw (NADI only): the chain watcher and the payments read these. */
 export type TokenSymbol = 'USDT' | 'NADI'
 export const TOKENS: readonly TokenSymbol[] = ['USDT', 'NADI']
+/**
+ * Every token the platform has on a chain: the coins, and MEME, the airdrop token (SPEC §1 "MEME airdrop
+ * doubling") — held by the hot wallet and credited by airdrops, never deposited nor withdrawn.
+ */
+export type ChainTokenSymbol = TokenSymbol | 'MEME'
+export const CHAIN_TOKENS: readonly ChainTokenSymbol[] = [...TOKENS, 'MEME']
 
 /** A value that must not end up in a log: it prints as [redacted]; `reveal()` gives it. */
 export class Secret {
@@ -42,7 +49,7 @@ export interface ChainSettings {
   /** Blocks on top of a deposit's block before it is credited (the deposit's own block counts as 1). */
   confirmations: number
   /** Checksummed ERC-20 addresses (18 decimals); null when the token is not on this chain. */
-  tokens: Record<TokenSymbol, string | null>
+  tokens: Record<ChainTokenSymbol, string | null>
 }
 
 export interface ChainConfig {
@@ -147,6 +154,11 @@ export interface Config {
   node: {
     /** NADI_NODE_FEE_POOL_PPM (500,000 = 50 %): the share of each day's withdraw fees split among node holders by withdraw_rate. */
     feePoolPpm: bigint
+    /**
+     * NADI_NODE_DIVIDEND_POOL_PPM (200,000 = 20 %): node dividends, a grant apart from the fee share (SPEC §1) —
+     * the share of each day's spot trading fees split among node holders by their USDT stake.
+     */
+    dividendPoolPpm: bigint
     /** NADI_DEMO_LOAN_FUND (100000): USDT the demo puts in the loans account (0: none). */
     demoLoanFund: bigint
   }
@@ -380,7 +392,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
       nativeSymbol,
       rpcUrl: rpcUrl(env, `${p}RPC_URL`),
       confirmations: envInt(env, `${p}CONFIRMATIONS`, 3, 1),
-      tokens: { USDT: address(env, `${p}USDT_ADDRESS`), NADI: address(env, `${p}NADI_ADDRESS`) },
+      tokens: { USDT: address(env, `${p}USDT_ADDRESS`), NADI: address(env, `${p}NADI_ADDRESS`), MEME: address(env, `${p}MEME_ADDRESS`) },
     }
   }
   const networks = [network(56, 'bsc', 'BNB Smart Chain', 'BNB'), network(nadiChainId, 'nadi', 'NADI Chain', 'NADI')]
@@ -487,9 +499,10 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     devices: { ratePpm: envInt(env, 'NADI_DEVICE_RATE_PPM', 10_000, 0, 1_000_000) },
     node: {
       feePoolPpm: BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)),
+      dividendPoolPpm: BigInt(envInt(env, 'NADI_NODE_DIVIDEND_POOL_PPM', 200_000, 0, 1_000_000)),
       demoLoanFund: demo ? envMoney(env, 'NADI_DEMO_LOAN_FUND', '100000') : 0n,
     },
-    ranking: rankingSettings(env, BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000))),
+    ranking: rankingSettings(env, BigInt(envInt(env, 'NADI_NODE_FEE_POOL_PPM', 500_000, 0, 1_000_000)), BigInt(envInt(env, 'NADI_NODE_DIVIDEND_POOL_PPM', 200_000, 0, 1_000_000))),
     commerce: {
       goldPrice: envMoney(env, 'NADI_GOLD_PRICE', '98.5'),
       goldWalkMs: envInt(env, 'NADI_GOLD_WALK_MS', demo ? 10_000 : 0, 0),
@@ -586,15 +599,21 @@ export interface RankingSettings {
   pushMs: number
 }
 
-function rankingSettings(env: Env, nodeFeePoolPpm: bigint): RankingSettings {
+function rankingSettings(env: Env, nodeFeePoolPpm: bigint, nodeDividendPoolPpm: bigint): RankingSettings {
   const measure = str(env, 'NADI_RANKING_MEASURE', 'team')
   if (measure !== 'team' && measure !== 'own') throw new Error(`NADI_RANKING_MEASURE must be team or own, got "${measure}"`)
   const dailyPoolPpm = BigInt(envInt(env, 'NADI_RANKING_DAILY_POOL_PPM', 100_000, 0, 1_000_000))
   const totalPoolPpm = BigInt(envInt(env, 'NADI_RANKING_TOTAL_POOL_PPM', 50_000, 0, 1_000_000))
-  // The node holders' share of the withdraw fees and the pools' shares are each a share of the same
-  // day's income: together they may not promise more than that income.
-  if (nodeFeePoolPpm + dailyPoolPpm + totalPoolPpm > 1_000_000n) {
-    throw new Error(`NADI_NODE_FEE_POOL_PPM (${nodeFeePoolPpm}) + NADI_RANKING_DAILY_POOL_PPM (${dailyPoolPpm}) + NADI_RANKING_TOTAL_POOL_PPM (${totalPoolPpm}) exceed 1000000: the day's fees would be given out more than once`)
+  // The pools take a share of all the day's fees; the node holders' fee share takes one of the
+  // withdraw fees and their dividends one of the trading fees. Per source, the shares may not promise
+  // more than that income.
+  for (const [name, nodePpm] of [
+    ['NADI_NODE_FEE_POOL_PPM', nodeFeePoolPpm],
+    ['NADI_NODE_DIVIDEND_POOL_PPM', nodeDividendPoolPpm],
+  ] as const) {
+    if (nodePpm + dailyPoolPpm + totalPoolPpm > 1_000_000n) {
+      throw new Error(`${name} (${nodePpm}) + NADI_RANKING_DAILY_POOL_PPM (${dailyPoolPpm}) + NADI_RANKING_TOTAL_POOL_PPM (${totalPoolPpm}) exceed 1000000: the day's fees would be given out more than once`)
+    }
   }
   return {
     measure,

@@ -14,7 +14,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import { Interface, JsonRpcProvider, Network, Wallet, getCreateAddress, toBeHex, type TransactionRequest } from 'ethers'
-import { DEV_MNEMONIC, TOKENS, type TokenSymbol } from '../config.ts'
+import { CHAIN_TOKENS, DEV_MNEMONIC, type ChainTokenSymbol } from '../config.ts'
 import { freshArtifact } from './contracts.ts'
 
 export interface DevChainsOptions {
@@ -23,7 +23,7 @@ export interface DevChainsOptions {
   blockTime?: number | 'manual'
   mnemonic?: string
   /** Accounts given native coin and tokens (18-decimal amounts) once the tokens are deployed. */
-  fund?: { address: string; native?: bigint; USDT?: bigint; NADI?: bigint }[]
+  fund?: ({ address: string; native?: bigint } & Partial<Record<ChainTokenSymbol, bigint>>)[]
   /** How long one node may take to listen. Default 10 s. */
   startTimeoutMs?: number
 }
@@ -33,8 +33,8 @@ export interface DevChain {
   id: number
   rpcUrl: string
   pid: number
-  /** Checksummed token addresses (the same on every chain: the deployer's nonces 0 and 1). */
-  tokens: Record<TokenSymbol, string>
+  /** Checksummed token addresses (the same on every chain: the deployer's nonces 0, 1 and 2). */
+  tokens: Record<ChainTokenSymbol, string>
 }
 
 export interface DevChains {
@@ -46,7 +46,7 @@ export interface DevChains {
   stop(): Promise<void>
 }
 
-const TOKEN_NAMES: Record<TokenSymbol, string> = { USDT: 'Tether USD (NADI dev)', NADI: 'NADI (dev)' }
+const TOKEN_NAMES: Record<ChainTokenSymbol, string> = { USDT: 'Tether USD (NADI dev)', NADI: 'NADI (dev)', MEME: 'MEME (NADI dev)' }
 const DEPLOY_GAS = 1_500_000n
 const MINT_GAS = 120_000n
 
@@ -173,7 +173,7 @@ async function waitForChainId(provider: JsonRpcProvider, id: number, timeoutMs: 
 }
 
 /**
- * Deploys USDT and NADI from the deployer's next nonces, funds the given accounts, and mines it all
+ * Deploys USDT, NADI and MEME from the deployer's next nonces, funds the given accounts, and mines it all
  * in one block. Every transaction has an explicit gas limit and nonce: nothing waits on an estimate
  * against a contract that is not mined yet.
  */
@@ -183,18 +183,18 @@ async function deploy(
   artifact: { abi: unknown[]; bytecode: string },
   fund: NonNullable<DevChainsOptions['fund']>,
   blockTime: number | 'manual',
-): Promise<Record<TokenSymbol, string>> {
+): Promise<Record<ChainTokenSymbol, string>> {
   const iface = new Interface(artifact.abi as string[])
   const fee = { maxFeePerGas: 20_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }
   let nonce = await provider.getTransactionCount(deployer.address, 'pending')
   const txs: TransactionRequest[] = []
-  const tokens = {} as Record<TokenSymbol, string>
-  for (const sym of TOKENS) {
+  const tokens = {} as Record<ChainTokenSymbol, string>
+  for (const sym of CHAIN_TOKENS) {
     tokens[sym] = getCreateAddress({ from: deployer.address, nonce: nonce + txs.length })
     txs.push({ data: artifact.bytecode + iface.encodeDeploy([TOKEN_NAMES[sym], sym]).slice(2), gasLimit: DEPLOY_GAS })
   }
   for (const f of fund) {
-    for (const sym of TOKENS) {
+    for (const sym of CHAIN_TOKENS) {
       const amount = f[sym]
       if (amount && amount > 0n) txs.push({ to: tokens[sym], data: iface.encodeFunctionData('mint', [f.address, amount]), gasLimit: MINT_GAS })
     }

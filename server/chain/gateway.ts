@@ -26,7 +26,7 @@ import {
   type Log,
 } from 'ethers'
 import type { FastifyBaseLogger } from 'fastify'
-import { TOKENS, type ChainSettings, type Config, type Secret, type TokenSymbol } from '../config.ts'
+import { CHAIN_TOKENS, TOKENS, type ChainSettings, type Config, type Secret, type TokenSymbol } from '../config.ts'
 import { startDevChains, type DevChains } from './devChains.ts'
 import { TOKEN_DECIMALS } from './units.ts'
 
@@ -296,7 +296,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       v = (async () => {
         const got = Number(await provider.send('eth_chainId', []))
         if (got !== c.id) throw new ChainUnavailableError(c.key, 'wrong_chain', `${c.rpcUrl} answers chain id ${got}, but ${c.key} is configured as ${c.id}`)
-        for (const sym of TOKENS) {
+        for (const sym of CHAIN_TOKENS) {
           const addr = c.tokens[sym]
           if (!addr) continue
           let decimals: number
@@ -572,7 +572,7 @@ export async function startChainGateway(config: Config, log: Logger): Promise<Ga
       dev = await startDevChains({
         chains: cc.networks.map((n) => ({ key: n.key, id: n.id })),
         blockTime: cc.devBlockTime,
-        fund: hot ? [{ address: hot, native: DEV_HOT_WALLET_NATIVE, USDT: DEV_HOT_WALLET_TOKENS, NADI: DEV_HOT_WALLET_TOKENS }] : [],
+        fund: hot ? [{ address: hot, native: DEV_HOT_WALLET_NATIVE, USDT: DEV_HOT_WALLET_TOKENS, NADI: DEV_HOT_WALLET_TOKENS, MEME: DEV_HOT_WALLET_TOKENS }] : [],
       })
     } catch (err) {
       throw new Error(`Dev chains failed to start (NADI_DEV_CHAINS=0 runs the server without chains): ${(err as Error).message}`, { cause: err })

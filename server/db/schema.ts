@@ -728,6 +728,8 @@ export interface DB {
   node_orders: NodeOrdersTable
   node_fee_shares: NodeFeeSharesTable
   node_fee_days: NodeFeeDaysTable
+  node_dividends: NodeFeeSharesTable
+  node_dividend_days: NodeFeeDaysTable
   loan_plans: LoanPlansTable
   loans: LoansTable
   loan_interest: LoanInterestTable

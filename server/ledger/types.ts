@@ -1,12 +1,18 @@
 // The ledger's vocabulary: assets, accounts, buckets, moves. Pure, no I/O.
 
-/** The assets the ledger knows. Add one here (and nowhere else) to make it postable. */
-export const ASSETS = ['USDT', 'NADI'] as const
+/**
+ * The assets the ledger knows. Add one here to make it postable. MEME is the airdrop token: credited by
+ * `cli airdrop`, held in fund accounts, never traded, exchanged, moved to trade, deposited nor withdrawn
+ * (COINS below; the services refuse it by name).
+ */
+export const ASSETS = ['USDT', 'NADI', 'MEME'] as const
 export type KnownAsset = (typeof ASSETS)[number]
 /** An asset code. Typed as a string so a new asset is one line in ASSETS; unknown codes are refused at runtime. */
 export type Asset = KnownAsset | (string & {})
 
 export const isAsset = (a: unknown): a is Asset => typeof a === 'string' && (ASSETS as readonly string[]).includes(a)
+/** The coins: what moves between a user's fund and trade accounts, trades, exchanges and pays earnings — not MEME. */
+export const COINS: readonly KnownAsset[] = ['USDT', 'NADI']
 
 /** Every account has two buckets: what the owner can use, and what an open order or withdrawal holds. */
 export type Bucket = 'available' | 'frozen'

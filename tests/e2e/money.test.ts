@@ -60,6 +60,11 @@ describe('money on local chains in real Chromium', () => {
     await shows(sent).toContain(text('tw', 'assets.testTokensRecharge'))
     expect((await sent.innerText()).toLowerCase()).toContain(me.address.slice(0, 6).toLowerCase())
     expect(await page.getByTestId('wallet-total').innerText()).toMatch(/^0\b/)
+    // MEME, the airdrop token, after the coins: its fund account only, and why it stays there.
+    const meme = page.locator('[data-asset="MEME"]')
+    await shows(meme).toContain(text('tw', 'assets.memeNote'))
+    expect(await meme.getByTestId('available-MEME-fund').innerText()).toBe('0')
+    expect(await meme.getByTestId('available-MEME-trade').count()).toBe(0)
 
     // /recharge: USDT, then BSC, then pay from the connected wallet.
     await page.getByTestId('test-tokens-recharge').click()

@@ -55,6 +55,9 @@ describe('nodes and loans in real Chromium', () => {
     await page.goto(`${app.url}/node/detail/${tier.id}`)
     await visible(page, 'node-grants').waitFor()
     await shows(visible(page, 'node-grants')).toContain(text('tw', 'node.grant.level', { level: 2 }))
+    // Dividends are a grant of their own, from the trading fees (SPEC §1), beside the withdraw-fee share.
+    await shows(visible(page, 'node-grants')).toContain(text('tw', 'node.grant.dividends', { share: '20' }))
+    await shows(visible(page, 'my-node-dividends')).toContain('USDT')
     await visible(page, 'node-loan-link').click()
     await expect.poll(() => path(page), { timeout: 10_000 }).toBe('/loan')
 

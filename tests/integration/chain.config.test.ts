@@ -24,8 +24,8 @@ describe('chain settings', () => {
     })
     expect(c.chain.devChains).toBe(false)
     expect(c.chain.networks).toEqual([
-      { id: 56, key: 'bsc', name: 'BNB Smart Chain', nativeSymbol: 'BNB', rpcUrl: 'https://bsc.example/rpc', confirmations: 3, tokens: { USDT: USDT_BSC, NADI: null } },
-      { id: 777, key: 'nadi', name: 'NADI Chain', nativeSymbol: 'NADI', rpcUrl: null, confirmations: 12, tokens: { USDT: null, NADI: null } },
+      { id: 56, key: 'bsc', name: 'BNB Smart Chain', nativeSymbol: 'BNB', rpcUrl: 'https://bsc.example/rpc', confirmations: 3, tokens: { USDT: USDT_BSC, NADI: null, MEME: null } },
+      { id: 777, key: 'nadi', name: 'NADI Chain', nativeSymbol: 'NADI', rpcUrl: null, confirmations: 12, tokens: { USDT: null, NADI: null, MEME: null } },
     ])
     // The public list the app's config shows stays as it was.
     expect(c.chains).toEqual([

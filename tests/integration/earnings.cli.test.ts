@@ -1,7 +1,8 @@
 // The operator's money commands beside a running server (they run inside it over its operator
 // socket): `fund` moves money from the treasury to a platform account that pays users, refusing bad
 // input with a usage error and nothing written; `airdrop` credits each user the amount × their node
-// airdrop multiplier once per (airdrop, user) — a re-run posts nothing.
+// airdrop multiplier once per (airdrop, user) — a re-run posts nothing; MEME, the airdrop token,
+// stays in the fund account.
 
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,12 +16,14 @@ import { idemKey, useServers, type SignedIn, type TestServer } from './support/s
 import type { NodeConfig } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import type { PagedList } from '../../contract/envelope.ts'
-import type { MoneyRecord } from '../../contract/wallet.ts'
+import type { Balances, MoneyRecord } from '../../contract/wallet.ts'
+import { translate } from '../../server/i18n.ts'
 import { formatMoney } from '../../contract/money.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_TRIAL_POWER: '0' } })
 const units = (n: string) => parseUnits(n, 8)
+const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
@@ -81,7 +84,8 @@ describe('fund', () => {
       [['treasury', 'NADI', '1'], /not a funding account/],
       [['mining', 'USDT', '1'], /the mining account pays NADI, not USDT/],
       [['loans', 'NADI', '1'], /the loans account pays USDT, not NADI/],
-      [['mining', 'MEME', '1'], /MEME is not an asset of the ledger/],
+      [['mining', 'MEME', '1'], /the mining account pays NADI, not MEME/],
+      [['mining', 'DOGE', '1'], /DOGE is not an asset of the ledger/],
       [['mining', 'NADI', '0'], /not a positive amount/],
       [['mining', 'NADI', '-1'], /not a positive amount/],
       [['mining', 'NADI', '1.123456789'], /at most 8 decimals/],
@@ -149,13 +153,64 @@ describe('airdrop', () => {
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
-  it('refuses a MEME airdrop (no such asset), bad words, unknown users and a short treasury, crediting no one', async () => {
+  it('a MEME airdrop credits MEME × the node multiplier to the fund account, shown in the wallet and the records; MEME never leaves it', async () => {
+    const s = await start()
+    const holder = await withCoreNode(s)
+    const plain = await s.signIn()
+    const meme = (u: SignedIn) => balance(s.ctx.sqlite, fund(u.userId), 'MEME')
+    // The operator enters the hot wallet's MEME in the treasury; bad words change nothing.
+    const supplied = avail(s, TREASURY, 'MEME')
+    const supply = await runCli(s, 'meme', 'supply', '5000', '--chain', 'bsc')
+    expect(supply, supply.err).toMatchObject({ code: 0, out: `treasury: ${formatMoney(supplied + units('5000'))} MEME (+5000 from bsc)\n` })
+    for (const [args, problem] of [
+      [['0'], 'not a positive amount'],
+      [['1', '--chain', 'eth'], '--chain takes bsc or nadi, not eth'],
+      [[], 'usage: meme supply'],
+    ] as const) {
+      expect(await runCli(s, 'meme', 'supply', ...args)).toMatchObject({ code: 2, err: expect.stringContaining(problem) })
+    }
+    expect(avail(s, TREASURY, 'MEME')).toBe(supplied + units('5000'))
+    const treasury = avail(s, TREASURY, 'MEME')
+    const r = await runCli(s, 'airdrop', 'meme-1', 'MEME', '100', '--users', 'all', '--day', new Date(dayOf(s.clock.now()) * 86_400_000).toISOString().slice(0, 10))
+    expect(r, r.err).toMatchObject({ code: 0 })
+    expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
+    expect(meme(plain)).toEqual({ available: units('100'), frozen: 0n })
+    expect(avail(s, TREASURY, 'MEME')).toBe(treasury - units('100') * BigInt(s.count('SELECT count(*) FROM users WHERE is_root = 0') + 1))
+
+    const opts = { token: holder.token, lang: 'EN' }
+    const wallet = (await s.get<Balances>('/api/v1/wallet/balances', opts)).body_.data
+    expect(wallet.assets.map((a) => a.asset)).toEqual(['USDT', 'NADI', 'MEME'])
+    expect(wallet.assets[2]).toEqual({ asset: 'MEME', fund: { available: '200', frozen: '0' }, trade: { available: '0', frozen: '0' } })
+    const log = (await s.get<PagedList<MoneyRecord>>('/api/v1/wallet/moneyLog?type=airdrop', opts)).body_.data.list
+    expect(log).toMatchObject([{ type: 'airdrop', asset: 'MEME', account: 'fund', amount: '200' }])
+
+    // Not transferable to the trade account (no market there), not withdrawable (SPEC §5: only NADI),
+    // not exchangeable, not depositable: each refused in the user's language, nothing moved.
+    const before = postings(s)
+    const refused: [string, Promise<{ statusCode: number; body_: { msg: string } }>, string][] = [
+      ['transfer', s.post('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.transferAssetNotMovable', { asset: 'MEME' })],
+      ['withdraw', s.post('/api/v1/withdraw/apply', { coin: 'MEME', chain: 'nadi', amount: '10', address: '0x00000000000000000000000000000000000000aa' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.withdrawCoinUnsupported', { coin: 'NADI' })],
+      ['exchange', s.get('/api/v1/wallet/exchangeQuote?from=MEME&to=USDT&amount=1', opts), msg('errors.exchangeAssetUnsupported', { asset: 'MEME' })],
+      ['recharge', s.get('/api/v1/recharge/address?coin=MEME&chain=nadi', opts), msg('errors.selectCurrency')],
+    ]
+    for (const [what, res, message] of refused) {
+      const { statusCode, body_ } = await res
+      expect([what, statusCode, body_.msg]).toEqual([what, 400, message])
+    }
+    const zh = await s.post<unknown>('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { token: holder.token, lang: 'ZH', idempotencyKey: idemKey() })
+    expect(zh.body_.msg).toBe(translate('ZH', 'errors.transferAssetNotMovable', { asset: 'MEME' }))
+    expect(postings(s)).toBe(before)
+    expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('refuses an unknown asset, bad words, unknown users and a short treasury, crediting no one', async () => {
     const s = await start()
     const me = await s.signIn()
     const before = postings(s)
-    const meme = await runCli(s, 'airdrop', 'meme-1', 'MEME', '5')
-    expect(meme.code).toBe(2)
-    expect(meme.err).toContain('MEME is not an asset of the ledger (USDT, NADI) — the ledger has no MEME asset; airdrop NADI')
+    const doge = await runCli(s, 'airdrop', 'doge-1', 'DOGE', '5')
+    expect(doge.code).toBe(2)
+    expect(doge.err).toContain('DOGE is not an asset of the ledger (USDT, NADI, MEME)')
     for (const args of [[], ['x', 'NADI'], ['bad id!', 'NADI', '1'], ['a', 'NADI', '0'], ['a', 'NADI', '1', '--day', '2026-02-30'], ['a', 'NADI', '1', '--users']]) {
       expect((await runCli(s, 'airdrop', ...args)).code, args.join(' ')).toBe(2)
     }

@@ -79,6 +79,7 @@ describe('tsx server/cli.ts audit', () => {
     expect(r.stdout).toMatch(/NADI {2}\(3 accounts\) {2}sum 0 {2}✓/)
     expect(r.stdout).toMatch(/fees +0\.01\n/)
     expect(r.stdout).toContain('OK: no violations')
+    expect(r.stdout).toContain('node grants: every fee share and dividend day paid + dust = pool, as the ledger moved it')
   })
 
   it('exits 1 and names the violations after a balance is changed with raw SQL', async () => {
@@ -98,6 +99,17 @@ describe('tsx server/cli.ts audit', () => {
     const r = await cli('audit')
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('[frozen-vs-holders]')
+  })
+
+  it('exits 1 when a day of node dividends records a payout the ledger never moved', async () => {
+    seed()
+    corrupt("INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (20000, 'USDT', 100000000, 20000000, 19999999, 1)")
+    const r = await cli('audit')
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('node grants: 3 problems')
+    expect(r.stdout).toContain("[node dividend] 2024-10-04 USDT: the nodes' rows sum to 0, the day recorded 0.19999999 paid")
+    expect(r.stdout).toContain('[node dividend] 2024-10-04 USDT: the ledger credited the holders 0, the day recorded 0.19999999 paid')
+    expect(r.stdout).toContain('[node dividend] 2024-10-04 USDT: the ledger moved 0 to dust, the day recorded 0.00000001')
   })
 
   it('--json prints the report as JSON, amounts as strings of units', async () => {

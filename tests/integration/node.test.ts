@@ -1,7 +1,8 @@
 // Super Miner nodes over HTTP (issue 11 part 4): the demo tiers, a core node bought and paid (level
 // T2, the stake frozen in the fund account), seats never oversold and given back when an unpaid order
-// ends, the per-user limit, the settlement paying the node's mining and its share of the day's
-// withdraw fees, and the stake returned after its days. The ledger audit passes after each test.
+// ends, the per-user limit, the settlement paying the node's mining, its share of the day's withdraw
+// fees and its dividends from the day's trading fees, and the stake returned after its days. The
+// ledger audit and the node grants' audit pass after each test.
 
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,15 +13,17 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { MyNode, NodeConfig, NodeTier } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import type { UserInfo } from '../../contract/user.ts'
+import type { DayEarnings, MoneyRecord } from '../../contract/wallet.ts'
 import { main as cli } from '../../server/cli.ts'
 import { translate } from '../../server/i18n.ts'
-import { DUST, FEES, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { DUST, FEES, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
-const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } }, { audited: true })
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } }, { audited: true, checks: [auditNodeGrants] })
 const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
@@ -191,6 +194,64 @@ describe('the settlement and nodes', () => {
     s.clock.advance(DAY)
     await settleDue(s.ctx)
     expect(nadi(s, a.userId)).toBe(units(String(24 * 270)) + units('4.28571428'))
+  })
+  it('pays node dividends apart from the fee share: a share of the day’s trading fees, split by stake, once', async () => {
+    const s = await start()
+    const [a, b, seller, buyer] = [await s.signIn(), await s.signIn(), await s.signIn(), await s.signIn()]
+    credit(s, a.userId, 'USDT', '5000')
+    credit(s, b.userId, 'USDT', '1000')
+    await buyAndPay(s, a, 'core') // stake 5000 USDT
+    await buyAndPay(s, b, 'elite') // stake 1000 USDT: dividends split 5 : 1
+    const d0 = dayOf(s.clock.now())
+    // The next day two traders fill 100 NADI at 2 USDT: the seller (maker) pays 0.2 USDT, the buyer
+    // (taker) 0.1 NADI of fees (0.1 % each).
+    s.clock.advance(DAY)
+    for (const [who, asset] of [
+      [seller, 'NADI'],
+      [buyer, 'USDT'],
+    ] as const) {
+      transfer(s.ctx.sqlite, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: units('1000') })
+    }
+    const order = (who: SignedIn, side: 'buy' | 'sell') =>
+      post(s, who, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `div${++refs}`, side, type: 'limit', price: '2', size: '100' })
+    expect((await order(seller, 'sell')).statusCode).toBe(200)
+    expect((await order(buyer, 'buy')).statusCode).toBe(200)
+    expect(s.count('SELECT count(*) FROM trade_deals WHERE fee > 0')).toBe(2)
+    const [aNadi, bNadi, aUsdt, bUsdt] = [nadi(s, a.userId), nadi(s, b.userId), usdt(s, a.userId).available, usdt(s, b.userId).available]
+    s.clock.advance(DAY)
+    expect((await settleDue(s.ctx)).map((d) => d.day)).toEqual([d0 + 1])
+    // Pools of 20 %: 0.04 USDT and 0.02 NADI, 5 : 1 by stake, one unit of dust each. No withdraw fee
+    // that day, so no fee share.
+    expect(usdt(s, a.userId).available - aUsdt).toBe(units('0.03333333'))
+    expect(usdt(s, b.userId).available - bUsdt).toBe(units('0.00666666'))
+    expect(nadi(s, a.userId) - aNadi - units('24')).toBe(units('0.01666666'))
+    expect(nadi(s, b.userId) - bNadi - units('3')).toBe(units('0.00333333'))
+    expect(s.ctx.sqlite.prepare('SELECT asset, fees, pool, paid, dust FROM node_dividend_days WHERE day = ? ORDER BY asset').all(d0 + 1)).toEqual([
+      { asset: 'NADI', fees: units('0.1'), pool: units('0.02'), paid: units('0.01999999'), dust: 1n },
+      { asset: 'USDT', fees: units('0.2'), pool: units('0.04'), paid: units('0.03999999'), dust: 1n },
+    ])
+    expect(s.count('SELECT count(*) FROM node_fee_days')).toBe(0)
+    const log = (await get<PagedList<MoneyRecord>>(s, a, 'wallet/moneyLog?type=node_dividend')).body_.data.list
+    expect(log.map((r) => [r.asset, r.amount, r.link])).toEqual(
+      expect.arrayContaining([
+        ['USDT', '0.03333333', { screen: 'earnings', day: d0 + 1 }],
+        ['NADI', '0.01666666', { screen: 'earnings', day: d0 + 1 }],
+      ]),
+    )
+    const day = (await get<DayEarnings>(s, a, `wallet/earnings?day=${d0 + 1}`)).body_.data
+    expect(day.list.filter((l) => l.reason === 'node_dividend').map((l) => [l.asset, l.amount])).toEqual([
+      ['NADI', '0.01666666'],
+      ['USDT', '0.03333333'],
+    ])
+    const mine = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
+    expect(mine).toMatchObject({ fee_share: '0', dividends: { USDT: '0.03333333', NADI: '0.01666666' } })
+    expect((await get<NodeConfig>(s, a, 'node/config')).body_.data).toMatchObject({ fee_pool_share: '50', dividend_pool_share: '20' })
+    expect(auditNodeGrants(s.ctx.sqlite)).toEqual([])
+    // A second pass pays nothing more.
+    const postings = s.count('SELECT count(*) FROM ledger_postings')
+    expect(await settleDue(s.ctx)).toEqual([])
+    expect(s.count('SELECT count(*) FROM ledger_postings')).toBe(postings)
+    expect(usdt(s, a.userId).available - aUsdt).toBe(units('0.03333333'))
   })
 })
 

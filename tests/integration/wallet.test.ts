@@ -78,13 +78,13 @@ function as(s: TestServer, me: SignedIn) {
 }
 
 describe('wallet balances', () => {
-  it('shows a fund and a trade account for USDT and NADI, zero for a new user, and what a credit brought', async () => {
+  it('shows a fund and a trade account for USDT, NADI and MEME, zero for a new user, and what a credit brought', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const zero = { available: '0', frozen: '0' }
     expect((await as(s, me).balances()).body_).toMatchObject({
       code: 200,
-      data: { assets: [{ asset: 'USDT', fund: zero, trade: zero }, { asset: 'NADI', fund: zero, trade: zero }] },
+      data: { assets: [{ asset: 'USDT', fund: zero, trade: zero }, { asset: 'NADI', fund: zero, trade: zero }, { asset: 'MEME', fund: zero, trade: zero }] },
     })
     credit(s, me.userId, 'USDT', '125.5')
     const res = await as(s, me).balances()
@@ -224,9 +224,10 @@ describe('exchange NADI ↔ USDT', () => {
     const float = units('1000000')
     expect(avail(s, TREASURY, 'USDT')).toBe(float)
     expect(avail(s, TREASURY, 'NADI')).toBe(float)
+    expect(avail(s, TREASURY, 'MEME')).toBe(float)
     await fundDemoTreasury(s.ctx)
     expect(avail(s, TREASURY, 'USDT')).toBe(float)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(2)
+    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
   })
 
   it('quotes at the reference price with the fee, and a confirmed quote moves user → treasury → user and the fee to FEES in one posting', async () => {

@@ -5,9 +5,6 @@ import * as ledger from '../../ledger/index.ts'
 
 export const AIRDROP_USAGE = 'usage: airdrop <airdrop-id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]'
 
-/** SPEC §1 names MEME airdrops; the ledger has no MEME asset (ASSETS in server/ledger/types.ts), so one airdrops an asset it has. */
-export const MEME = 'MEME'
-
 export interface AirdropRequest {
   id: string
   asset: ledger.KnownAsset
@@ -43,13 +40,31 @@ export function parseAirdrop(args: readonly string[]): AirdropRequest | { proble
   if (rest.length !== 3 || rest.some((a) => a.startsWith('--'))) return { problem: AIRDROP_USAGE }
   const [id, asset, amount] = rest as [string, string, string]
   if (!ID_RE.test(id)) return { problem: `airdrop: the airdrop id is 1–40 letters, digits, - or _, not ${id}` }
-  const hint = asset.toUpperCase() === MEME ? ` — the ledger has no ${MEME} asset; airdrop NADI` : ''
-  if (!ledger.isAsset(asset)) {
-    return { problem: `airdrop: ${asset} is not an asset of the ledger (${ledger.ASSETS.join(', ')})${hint}` }
-  }
+  if (!ledger.isAsset(asset)) return { problem: `airdrop: ${asset} is not an asset of the ledger (${ledger.ASSETS.join(', ')})` }
   const perUser = parseMoney(amount)
   if (perUser === null || perUser <= 0n || perUser > ledger.INT64_MAX / 100n) return { problem: `airdrop: ${amount} is not a positive amount with at most 8 decimals` }
   return { id, asset: asset as ledger.KnownAsset, perUser, users, day }
+}
+
+export const MEME_SUPPLY_USAGE = 'usage: meme supply <amount> [--chain <key>]'
+
+/**
+ * `meme supply`: MEME the platform's hot wallet holds on a chain (minted there by the operator)
+ * entered in the ledger's treasury, so airdrops can credit it. Answers the request, or what is wrong.
+ */
+export function parseMemeSupply(args: readonly string[], chains: readonly string[]): { amount: bigint; chain: string } | { problem: string } {
+  const rest = [...args]
+  let chain = 'nadi'
+  const at = rest.indexOf('--chain')
+  if (at >= 0) {
+    chain = rest[at + 1] ?? ''
+    rest.splice(at, 2)
+    if (!chains.includes(chain)) return { problem: `meme supply: --chain takes ${chains.join(' or ')}, not ${chain || 'nothing'}` }
+  }
+  if (rest.length !== 1) return { problem: MEME_SUPPLY_USAGE }
+  const amount = parseMoney(rest[0]!)
+  if (amount === null || amount <= 0n || amount > ledger.INT64_MAX) return { problem: `meme supply: ${rest[0]} is not a positive amount with at most 8 decimals` }
+  return { amount, chain }
 }
 
 export type UserToken = { id: bigint } | { address: string }

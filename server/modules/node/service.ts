@@ -10,12 +10,13 @@
 //             kind 'node' mining NADI at machine_rate of the node's power a day for `days` days from
 //             tomorrow; the airdrop multiplier and advanced-agent flag recorded on the node (the airdrop
 //             job reads the largest multiplier among a user's active nodes); the fee share below.
-//   settle    two settlement steps a day: the node holders' share of the day's withdraw fees
-//             (NADI_NODE_FEE_POOL_PPM of them, split by withdraw_rate, floors to dust), and the stake of
-//             every node whose term ended unfrozen — skipped while a loan against it is open.
+//   settle    three settlement steps a day: the two fee grants SPEC §1 lists apart — the fee share
+//             (NADI_NODE_FEE_POOL_PPM of the day's withdraw fees, split by withdraw_rate) and node
+//             dividends (NADI_NODE_DIVIDEND_POOL_PPM of the day's spot trading fees, split by the USDT
+//             stake), each floored with the remainder to dust — and the stake of every node whose term
+//             ended unfrozen, skipped while a loan against it is open.
 //
-// Node dividends (SPEC §1) are that fee-pool share: the platform's only recurring income a node holds
-// a claim on. The level stays after the stake is returned (SPEC names no loss of it).
+// The level stays after the stake is returned (SPEC names no loss of it).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -93,17 +94,23 @@ const SQL = {
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
   mine: `SELECT n.*, o.order_no, t.type, coalesce(p.paid, 0) AS mined,
                 (SELECT coalesce(sum(amount), 0) FROM node_fee_shares f WHERE f.node_id = n.id) AS fee_share,
+                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'USDT') AS dividend_usdt,
+                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'NADI') AS dividend_nadi,
                 (SELECT coalesce(sum(debt), 0) FROM loans l WHERE l.node_id = n.id AND l.status = 'open') AS loan_debt
          FROM node_orders n JOIN pay_orders o ON o.id = n.order_id JOIN node_tiers t ON t.id = n.tier_id
          LEFT JOIN positions p ON p.id = n.position_id
          WHERE n.user_id = @user AND (@tier IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
          ORDER BY n.id DESC LIMIT @limit OFFSET @offset`,
   mineCount: "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (@tier IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
-  // The fee split: the day's confirmed withdrawals' fees (the fees account received them that day).
-  dayFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
-  holders: "SELECT id, user_id, withdraw_rate_ppm FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id",
-  share: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
-  feeDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
+  // The fee share's source: the day's confirmed withdrawals' fees (the fees account received them that day).
+  withdrawFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
+  // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).
+  tradeFees: 'SELECT fee_asset AS asset, sum(fee) AS fees FROM trade_deals WHERE created_at >= ? AND created_at < ? AND fee > 0 GROUP BY fee_asset',
+  holders: "SELECT id, user_id, withdraw_rate_ppm, amount FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id",
+  feeShareNode: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
+  feeShareDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
+  dividendNode: 'INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
+  dividendDay: 'INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
   // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
   due: `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
           AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
@@ -129,7 +136,7 @@ const tierWire = (t: TierRow, held: number): NodeTier => ({
   advanced_agent: t.advanced_agent === 1n,
 })
 
-type MineRow = NodeRow & { order_no: string; type: NodeType; mined: bigint; fee_share: bigint; loan_debt: bigint }
+type MineRow = NodeRow & { order_no: string; type: NodeType; mined: bigint; fee_share: bigint; dividend_usdt: bigint; dividend_nadi: bigint; loan_debt: bigint }
 
 export function nodeWire(r: MineRow, today: number): MyNode {
   const paid = r.status === 'active' || r.status === 'returned'
@@ -151,6 +158,7 @@ export function nodeWire(r: MineRow, today: number): MyNode {
     advanced_agent: r.advanced_agent === 1n,
     mined: formatMoney(r.mined),
     fee_share: formatMoney(r.fee_share),
+    dividends: { USDT: formatMoney(r.dividend_usdt), NADI: formatMoney(r.dividend_nadi) },
     loan_debt: formatMoney(r.loan_debt),
     start_at: paid && r.start_day !== null ? dayStart(Number(r.start_day)) : null,
     end_at: paid && r.end_day !== null ? dayStart(Number(r.end_day)) : null,
@@ -168,7 +176,7 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
     config(userId: number): NodeConfig {
       const held = new Map((s().held.all(userId) as { tier_id: bigint; n: bigint }[]).map((r) => [r.tier_id, Number(r.n)]))
       const tiers = (s().tiers.all() as TierRow[]).map((t) => tierWire(t, held.get(t.id) ?? 0))
-      return { tiers, fee_pool_share: ppmPercent(ctx.config.node.feePoolPpm) }
+      return { tiers, fee_pool_share: ppmPercent(ctx.config.node.feePoolPpm), dividend_pool_share: ppmPercent(ctx.config.node.dividendPoolPpm) }
     },
 
     /** An order to pay for one node of a tier; refused beyond the seats or the caller's limit. */
@@ -242,31 +250,92 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
   addPerformance(ctx.sqlite, n.user_id, n.amount, (s.tierType.get({ tier: n.tier_id }) as { type: NodeType }).type)
 }
 
-/** The node holders' share of a day's withdraw fees: from the fees account, floors to dust. */
-export function splitDayFees(ctx: Pick<Ctx, 'sqlite'>, poolPpm: bigint, day: number, at: number): void {
+/**
+ * The two grants a node holds on the platform's fees (SPEC §1 "a share of withdraw fees" and "node
+ * dividends"): each its own source, weight, records and money-record reason.
+ */
+export const NODE_GRANTS = {
+  fee_share: {
+    income: 'withdrawFees',
+    weight: (h: Holder) => h.withdraw_rate_ppm,
+    reason: 'node_fee_share',
+    ref: 'node:fees',
+    rows: { node: 'feeShareNode', day: 'feeShareDay', nodeTable: 'node_fee_shares', dayTable: 'node_fee_days' },
+  },
+  dividend: {
+    income: 'tradeFees',
+    weight: (h: Holder) => h.amount,
+    reason: 'node_dividend',
+    ref: 'node:dividend',
+    rows: { node: 'dividendNode', day: 'dividendDay', nodeTable: 'node_dividends', dayTable: 'node_dividend_days' },
+  },
+} as const
+export type NodeGrant = keyof typeof NODE_GRANTS
+type Holder = { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint; amount: bigint }
+
+/**
+ * A grant's pool of one day: poolPpm of the day's fees of its source, from the fees account, split
+ * among the nodes held that day by the grant's weight, one posting per user and asset; the floors'
+ * remainder to dust. Runs once per day (the settlement's day; the rows' keys and the refs back it).
+ */
+export function splitNodeGrant(ctx: Pick<Ctx, 'sqlite'>, grant: NodeGrant, poolPpm: bigint, day: number, at: number): void {
   const s = stmts(ctx)
-  const holders = s.holders.all({ day }) as { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint }[]
+  const g = NODE_GRANTS[grant]
+  const holders = s.holders.all({ day }) as Holder[]
   if (holders.length === 0) return
-  for (const { asset, fees } of s.dayFees.all(dayStart(day), dayStart(day + 1)) as { asset: string; fees: bigint }[]) {
+  for (const { asset, fees } of s[g.income].all(dayStart(day), dayStart(day + 1)) as { asset: string; fees: bigint }[]) {
     // Never more than the fees account holds (an operator may have moved fees out meanwhile).
     const held = ledger.balance(ctx.sqlite, ledger.FEES, asset).available
     const pool = feePool(fees < held ? fees : held, poolPpm)
     if (pool <= 0n) continue
-    const { shares, dust } = splitFees(
-      pool,
-      holders.map((h) => h.withdraw_rate_ppm),
-    )
+    const { shares, dust } = splitFees(pool, holders.map(g.weight))
     const perUser = new Map<bigint, bigint>()
     holders.forEach((h, i) => {
-      s.share.run(h.id, day, asset, shares[i]!)
+      s[g.rows.node].run(h.id, day, asset, shares[i]!)
       if (shares[i]! > 0n) perUser.set(h.user_id, (perUser.get(h.user_id) ?? 0n) + shares[i]!)
     })
     for (const [user, amount] of perUser) {
-      ledger.transfer(ctx.sqlite, { ref: `node:fees:${day}:${asset}:${user}`, reason: 'node_fee_share', userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
+      ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:${user}`, reason: g.reason, userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
     }
-    if (dust > 0n) ledger.transfer(ctx.sqlite, { ref: `node:fees:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
-    s.feeDay.run(day, asset, fees, pool, pool - dust, dust)
+    if (dust > 0n) ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
+    s[g.rows.day].run(day, asset, fees, pool, pool - dust, dust)
   }
+}
+
+export interface NodeGrantCheck {
+  grant: NodeGrant
+  day: number
+  asset: string
+  message: string
+}
+
+/**
+ * The grants' own audit, per day and asset: paid + dust = pool, the nodes' rows sum to paid, and the
+ * ledger moved exactly that to the holders and to dust.
+ */
+export function auditNodeGrants(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): NodeGrantCheck[] {
+  const out: NodeGrantCheck[] = []
+  for (const grant of Object.keys(NODE_GRANTS) as NodeGrant[]) {
+    const { ref, rows: { dayTable: days, nodeTable: rows } } = NODE_GRANTS[grant]
+    for (const d of sqlite
+      .prepare(
+        `SELECT d.day AS day, d.asset AS asset, d.pool AS pool, d.paid AS paid, d.dust AS dust,
+                (SELECT coalesce(sum(amount), 0) FROM ${rows} r WHERE r.day = d.day AND r.asset = d.asset) AS rows_paid,
+                (SELECT coalesce(sum(e.delta), 0) FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+                  WHERE p.ref >= @prefix || d.day || ':' || d.asset || ':' AND p.ref < @prefix || d.day || ':' || d.asset || ';' AND a.user_id IS NOT NULL) AS credited,
+                (SELECT coalesce(sum(e.delta), 0) FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+                  WHERE p.ref = @prefix || d.day || ':' || d.asset || ':dust' AND a.user_id IS NULL AND a.kind = 'dust') AS dusted
+         FROM ${days} d ORDER BY d.day, d.asset`,
+      )
+      .all({ prefix: `${ref}:` }) as { day: bigint; asset: string; pool: bigint; paid: bigint; dust: bigint; rows_paid: bigint; credited: bigint; dusted: bigint }[]) {
+      const at = { grant, day: Number(d.day), asset: d.asset }
+      if (d.paid + d.dust !== d.pool) out.push({ ...at, message: `paid ${formatMoney(d.paid)} + dust ${formatMoney(d.dust)} ≠ pool ${formatMoney(d.pool)}` })
+      if (d.rows_paid !== d.paid) out.push({ ...at, message: `the nodes' rows sum to ${formatMoney(d.rows_paid)}, the day recorded ${formatMoney(d.paid)} paid` })
+      if (d.credited !== d.paid) out.push({ ...at, message: `the ledger credited the holders ${formatMoney(d.credited)}, the day recorded ${formatMoney(d.paid)} paid` })
+      if (d.dusted !== d.dust) out.push({ ...at, message: `the ledger moved ${formatMoney(d.dusted)} to dust, the day recorded ${formatMoney(d.dust)}` })
+    }
+  }
+  return out
 }
 
 /** Stakes whose term ended come back (unfrozen), unless a loan against the node is open. */
@@ -282,9 +351,10 @@ export function returnStakes(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number):
   return n
 }
 
-/** The node steps of every settled day: the fee split first (the term's last day still shares), then the stakes. */
+/** The node steps of every settled day: the fee grants first (the term's last day still shares), then the stakes. */
 export function registerNodeSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
-  onSettle(ctx, { name: 'node-fees', run: (c, day, at) => splitDayFees(c, ctx.config.node.feePoolPpm, day, at) })
+  onSettle(ctx, { name: 'node-fees', run: (c, day, at) => splitNodeGrant(c, 'fee_share', ctx.config.node.feePoolPpm, day, at) })
+  onSettle(ctx, { name: 'node-dividends', run: (c, day, at) => splitNodeGrant(c, 'dividend', ctx.config.node.dividendPoolPpm, day, at) })
   onSettle(ctx, { name: 'node-stakes', run: (c, day, at) => void returnStakes(c, day, at) })
 }
 

@@ -10,11 +10,11 @@
 //                       the pools' shares move from the fees account;
 //              destroy  NADI destroyed that day stays burned; the pools' shares of its amount are
 //                       funded from the treasury (the platform gives that much again as prizes).
-//            Both the node holders' fee share (node/service.ts) and the pools take a share of the
-//            day's computed income, never of the fees account's balance, and config.ts refuses
-//            shares that sum past 100 %, so no income is given out twice. The node step runs first
-//            (registered first); what an account lacks (an operator moved fees out) is recorded as
-//            short and the pool gets what there is.
+//            The node holders' fee share and dividends (node/service.ts) and the pools each take a
+//            share of the day's computed income, never of the fees account's balance, and config.ts
+//            refuses shares of one source that sum past 100 %, so no income is given out twice. The
+//            node steps run first (registered first); what an account lacks (an operator moved fees
+//            out) is recorded as short and the pool gets what there is.
 //   daily    the next step pays the day's top N from the daily pool: rank i gets floor(pool × share_i
 //            / 1e6) of each asset, one posting per rank `ranking:daily:<day>:<rank>` (reason
 //            ranking_prize); ranks nobody reached and the floors' remainders stay in the pool. The

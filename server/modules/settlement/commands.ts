@@ -67,7 +67,7 @@ export const SETTLEMENT_COMMANDS: Command[] = [
       const funding = new Map<string, ledger.AccountRef>()
       for (const a of Object.values(FUNDED_BY)) if ('platform' in a) funding.set(a.platform, a)
       for (const [name, account] of funding) {
-        env.io.out(`${name} account: ${ledger.ASSETS.map((asset) => `${formatMoney(ledger.balance(sqlite, account, asset).available)} ${asset}`).join(', ')}`)
+        env.io.out(`${name} account: ${ledger.COINS.map((asset) => `${formatMoney(ledger.balance(sqlite, account, asset).available)} ${asset}`).join(', ')}`)
       }
       return 0
     },

@@ -1,6 +1,7 @@
 // A user's earnings of one settled day, position by position (GET /api/v1/wallet/earnings): the
-// settlement lines of their positions and their nodes' shares of the day's fee pool — the detail of
-// the day's `settlement` and `node_fee_share` money records. Only the caller's own positions are read.
+// settlement lines of their positions and their nodes' two fee grants (the withdraw-fee share and the
+// dividends from trading fees) — the detail of the day's `settlement`, `node_fee_share` and
+// `node_dividend` money records. Only the caller's own positions are read.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Asset, DayEarnings, EarningLine, PositionKind } from '../../../contract/wallet.ts'
 import type { Ctx } from '../../context.ts'
@@ -19,10 +20,13 @@ const SQL = {
           LEFT JOIN node_orders n ON p.kind = 'node' AND n.id = CAST(substr(p.source, 6) AS INTEGER)
           WHERE p.user_id = @user
           ORDER BY p.kind, p.id`,
-  shares: `SELECT n.id AS node_id, n.position_id AS position_id, n.tier_id AS tier_id, f.asset AS asset, f.amount AS amount
-           FROM node_orders n JOIN node_fee_shares f ON f.node_id = n.id AND f.day = @day
+  shares: `SELECT n.id AS node_id, n.position_id AS position_id, n.tier_id AS tier_id, f.asset AS asset, f.amount AS amount, f.reason AS reason
+           FROM node_orders n JOIN (
+             SELECT node_id, asset, amount, 'node_fee_share' AS reason FROM node_fee_shares WHERE day = @day
+             UNION ALL SELECT node_id, asset, amount, 'node_dividend' FROM node_dividends WHERE day = @day
+           ) f ON f.node_id = n.id
            WHERE n.user_id = @user
-           ORDER BY n.id, f.asset`,
+           ORDER BY n.id, f.reason DESC, f.asset`,
   tier: 'SELECT tier_id FROM node_orders WHERE id = ?',
 } as const
 
@@ -59,7 +63,7 @@ export function dayEarnings(ctx: Pick<Ctx, 'sqlite' | 'now'>, userId: number, da
     const target = resolveLink(positionTarget({ id, kind: r.kind, source: r.source }), () => tier) ?? { screen: 'powerLog' as const, position_id: id }
     add({ position_id: id, kind: r.kind, source: r.source, reason: 'settlement', asset: r.asset, target }, r.amount)
   }
-  const shares = s.shares.all({ day, user: userId }) as { node_id: bigint; position_id: bigint | null; tier_id: bigint; asset: Asset; amount: bigint }[]
+  const shares = s.shares.all({ day, user: userId }) as { node_id: bigint; position_id: bigint | null; tier_id: bigint; asset: Asset; amount: bigint; reason: 'node_fee_share' | 'node_dividend' }[]
   for (const f of shares) {
     const node = Number(f.node_id)
     add(
@@ -67,7 +71,7 @@ export function dayEarnings(ctx: Pick<Ctx, 'sqlite' | 'now'>, userId: number, da
         position_id: f.position_id === null ? 0 : Number(f.position_id),
         kind: 'node',
         source: `node:${node}`,
-        reason: 'node_fee_share',
+        reason: f.reason,
         asset: f.asset,
         target: { screen: 'node', node_id: node, tier_id: Number(f.tier_id) },
       },

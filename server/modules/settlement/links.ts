@@ -4,6 +4,7 @@
 //
 //   settlement        settle:<day>:<user>               → that day's earnings
 //   node_fee_share    node:fees:<day>:<asset>:<user>    → that day's earnings (the fee shares are lines of it)
+//   node_dividend     node:dividend:<day>:<asset>:<user> → that day's earnings (so are the dividends)
 //   node_stake, node_stake_return   meta.node           → the node
 //   pledge, pledge.release          meta.pledge         → the pledge
 //   loan_borrow, loan_repay         meta.loan           → the loan
@@ -15,7 +16,7 @@ import type { MoneyTarget, PositionKind } from '../../../contract/wallet.ts'
 /** A target still to resolve: a node named by its id only. */
 export type LinkRef = Exclude<MoneyTarget, { screen: 'node' }> | { screen: 'node'; node_id: number }
 
-const DAY_REF = /^(?:settle|node:fees):(\d{1,9}):/
+const DAY_REF = /^(?:settle|node:fees|node:dividend):(\d{1,9}):/
 const idIn = (meta: unknown, key: string): number | null => {
   if (!meta || typeof meta !== 'object') return null
   const v = (meta as Record<string, unknown>)[key]
@@ -27,7 +28,8 @@ const idIn = (meta: unknown, key: string): number | null => {
 export function moneyLink(reason: string, ref: string, meta: unknown): LinkRef | null {
   switch (reason) {
     case 'settlement':
-    case 'node_fee_share': {
+    case 'node_fee_share':
+    case 'node_dividend': {
       const m = DAY_REF.exec(ref)
       return m ? { screen: 'earnings', day: Number(m[1]) } : null
     }

@@ -9,6 +9,7 @@ import type {
   AssetBalance,
   Balances,
   DayEarnings,
+  HeldAsset,
   ExchangeQuote,
   ExchangeQuoteQuery,
   ExchangeRecord,
@@ -30,7 +31,10 @@ import { moneyLink, resolveLink } from '../settlement/links.ts'
 import type { WalletExchangeSettings } from '../../config.ts'
 
 /** The assets a wallet shows, in the order it shows them. */
-export const WALLET_ASSETS: readonly Asset[] = ['USDT', 'NADI']
+export const WALLET_ASSETS: readonly HeldAsset[] = ['USDT', 'NADI', 'MEME']
+
+/** A coin, not MEME: what trades, exchanges and moves between accounts. */
+const isCoin = (a: HeldAsset): a is Asset => (ledger.COINS as readonly string[]).includes(a)
 
 const accountOf = (kind: AccountKind, userId: number): ledger.AccountRef => (kind === 'fund' ? ledger.fund(userId) : ledger.trade(userId))
 
@@ -125,6 +129,8 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
 
     /** Between the user's own fund and trade accounts; the ledger ref is the record's id, `transfer:<id>`. */
     async transfer(userId: number, body: TransferBody): Promise<TransferRecord> {
+      // MEME is credited to the fund account and has no market: in the trade account it could do nothing.
+      if (!isCoin(body.asset)) throw badRequest('errors.transferAssetNotMovable', { asset: body.asset })
       const amount = positive(body.amount)
       if (body.from === body.to) throw badRequest('errors.transferSameAccount')
       const from = accountOf(body.from, userId)
@@ -173,7 +179,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
           return {
             id: Number(e.entryId),
             type: e.reason,
-            asset: e.asset as Asset,
+            asset: e.asset as HeldAsset,
             account: e.account,
             amount: formatMoney(e.delta),
             created_at: e.createdAt,
@@ -193,6 +199,9 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
      * within the quote's lifetime. Refused up front when the user or the treasury could not cover it.
      */
     async quote(userId: number, q: ExchangeQuoteQuery): Promise<ExchangeQuote> {
+      // MEME has no market, so no price to exchange it at.
+      if (!isCoin(q.from)) throw badRequest('errors.exchangeAssetUnsupported', { asset: q.from })
+      if (!isCoin(q.to)) throw badRequest('errors.exchangeAssetUnsupported', { asset: q.to })
       const amount = positive(q.amount)
       if (q.from === q.to) throw badRequest('errors.exchangeSameAsset')
       const p = price()
@@ -306,7 +315,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
 }
 
 /** The chain whose custody account stands for the demo treasury's funds of each asset. */
-const DEMO_TREASURY_CHAIN: Record<Asset, string> = { USDT: 'bsc', NADI: 'nadi' }
+const DEMO_TREASURY_CHAIN: Record<HeldAsset, string> = { USDT: 'bsc', NADI: 'nadi', MEME: 'nadi' }
 
 /**
  * Demo mode: gives the treasury its float from chain custody once (the dev chains' hot wallet holds

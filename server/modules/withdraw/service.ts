@@ -49,7 +49,7 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
   function refused(chain: string, address: string): boolean {
     if (address === ZERO_ADDRESS) return true
     const c = ctx.chain.chain(chain)
-    const own = [c.tokens.USDT, c.tokens.NADI, ctx.chain.hotWalletAddress()]
+    const own = [c.tokens.USDT, c.tokens.NADI, c.tokens.MEME, ctx.chain.hotWalletAddress()]
     return own.some((a) => a !== null && a.toLowerCase() === address.toLowerCase())
   }
 

@@ -39,7 +39,7 @@ export default function NodeDetailScreen({ params }: ScreenProps) {
           </section>
           <section className="card stack">
             <strong>{t('node.grants')}</strong>
-            <Grants tier={tier} />
+            <Grants tier={tier} dividendShare={q.data.dividend_pool_share} />
             <p className="small muted">{t('node.stakeBack', { days: tier.days })}</p>
           </section>
           <BuyButton tier={tier} />

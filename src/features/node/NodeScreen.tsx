@@ -24,7 +24,7 @@ export default function NodeScreen() {
       ) : (
         <>
           <Freshness updatedAt={q.dataUpdatedAt} />
-          <p className="small muted">{t('node.intro', { share: q.data.fee_pool_share })}</p>
+          <p className="small muted">{t('node.intro', { share: q.data.fee_pool_share, dividend: q.data.dividend_pool_share })}</p>
           {q.data.tiers.length === 0 ? (
             <Empty text={t('node.noTiers')} />
           ) : (

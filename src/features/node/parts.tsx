@@ -37,8 +37,8 @@ export function TierFigures({ tier }: { tier: NodeTier }) {
   )
 }
 
-/** SPEC §1 grants of a tier, as a list. */
-export function Grants({ tier }: { tier: Pick<NodeTier, 'level_id' | 'withdraw_rate' | 'machine_rate' | 'airdrop_multiplier' | 'advanced_agent'> }) {
+/** SPEC §1 grants of a tier, as a list; dividendShare: the percent of each day's trading fees node holders share. */
+export function Grants({ tier, dividendShare }: { tier: Pick<NodeTier, 'level_id' | 'withdraw_rate' | 'machine_rate' | 'airdrop_multiplier' | 'advanced_agent'>; dividendShare: string }) {
   const t = useT()
   return (
     <ul className="node-grants" data-testid="node-grants">
@@ -47,7 +47,7 @@ export function Grants({ tier }: { tier: Pick<NodeTier, 'level_id' | 'withdraw_r
       <li>{t('node.grant.mining', { rate: tier.machine_rate })}</li>
       {tier.advanced_agent && <li>{t('node.grant.agent')}</li>}
       {tier.airdrop_multiplier > 1 && <li>{t('node.grant.airdrop', { times: tier.airdrop_multiplier })}</li>}
-      <li>{t('node.grant.dividends')}</li>
+      <li>{t('node.grant.dividends', { share: dividendShare })}</li>
     </ul>
   )
 }
@@ -75,6 +75,9 @@ export function MyNodeCard({ n }: { n: MyNode }) {
         </Figure>
         <Figure label={t('node.feeShare')}>
           {showAmount(units(n.fee_share))} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t('node.dividends')} testId="my-node-dividends">
+          {showAmount(units(n.dividends.USDT))} <small className="muted">USDT</small> · {showAmount(units(n.dividends.NADI))} <small className="muted">NADI</small>
         </Figure>
         {units(n.loan_debt) > 0n && (
           <Figure label={t('node.loanDebt')} testId="my-node-debt">

@@ -12,7 +12,7 @@ import { LoadFailed, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { commonQueries } from '../common/queries.ts'
 import { walletQueries } from './queries.ts'
-import { ACCOUNTS, ASSETS, assetBalance, assetTotal, totalInUsdt } from './balances.ts'
+import { WALLET_ASSETS, accountsOf, assetBalance, assetTotal, totalInUsdt } from './balances.ts'
 import { showAmount, units } from './amount.ts'
 import { ExchangeSheet } from './ExchangeSheet.tsx'
 import { post } from '../../api/client.ts'
@@ -100,7 +100,7 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
           <span role="columnheader">{t('assets.available')}</span>
           <span role="columnheader">{t('assets.frozen')}</span>
         </div>
-        {ACCOUNTS.map((a) => (
+        {accountsOf(balance.asset).map((a) => (
           <div role="row" key={a} data-account={a}>
             <span role="rowheader">{t(`assets.${a}`)}</span>
             <span role="cell" className="mono" data-testid={`available-${balance.asset}-${a}`}>
@@ -112,6 +112,7 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
           </div>
         ))}
       </div>
+      {balance.asset === 'MEME' && <p className="small muted">{t('assets.memeNote')}</p>}
     </section>
   )
 }
@@ -163,7 +164,7 @@ export default function WalletScreen() {
             <Action icon="exchange" label={t('assets.exchange')} onClick={() => setExchanging(true)} />
           </nav>
 
-          {ASSETS.map((asset) => (
+          {WALLET_ASSETS.map((asset) => (
             <AssetCard key={asset} balance={assetBalance(b, asset)} />
           ))}
 

@@ -27,4 +27,5 @@ export function targetHref(target: MoneyTarget): string {
 }
 
 /** The locale key naming a line: a node's fee share, or the kind of position that earned it. */
-export const lineLabelKey = (line: Pick<EarningLine, 'kind' | 'reason'>) => (line.reason === 'node_fee_share' ? 'earnings.feeShare' : `earnings.kind.${line.kind}`)
+export const lineLabelKey = (line: Pick<EarningLine, 'kind' | 'reason'>) =>
+  line.reason === 'node_fee_share' ? 'earnings.feeShare' : line.reason === 'node_dividend' ? 'earnings.dividend' : `earnings.kind.${line.kind}`

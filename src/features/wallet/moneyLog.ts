@@ -34,6 +34,7 @@ export const KNOWN_TYPES = [
   'node_stake',
   'node_stake_return',
   'node_fee_share',
+  'node_dividend',
   'loan_borrow',
   'loan_repay',
   'pledge',

@@ -38,10 +38,11 @@ describe('airdrop words', () => {
     expect(parseAirdrop(['launch', 'NADI', '1.5'])).toEqual({ id: 'launch', asset: 'NADI', perUser: 150_000_000n, users: 'all', day: null })
     expect(parseAirdrop(['launch', 'NADI', '1', '--users', 'u.txt', '--day', '2026-03-10'])).toEqual({ id: 'launch', asset: 'NADI', perUser: 100_000_000n, users: { file: 'u.txt' }, day: Date.UTC(2026, 2, 10) / 86_400_000 })
     expect(parseAirdrop(['--users', 'all', 'launch', 'USDT', '1'])).toMatchObject({ asset: 'USDT', users: 'all' })
+    expect(parseAirdrop(['meme-1', 'MEME', '100'])).toMatchObject({ id: 'meme-1', asset: 'MEME', perUser: 10_000_000_000n })
   })
 
-  it('refuses MEME (no such asset) with the advice to airdrop NADI, and every malformed word', () => {
-    expect(parseAirdrop(['m', 'MEME', '1'])).toEqual({ problem: 'airdrop: MEME is not an asset of the ledger (USDT, NADI) — the ledger has no MEME asset; airdrop NADI' })
+  it('refuses an asset the ledger does not know, naming the ones it does, and every malformed word', () => {
+    expect(parseAirdrop(['m', 'DOGE', '1'])).toEqual({ problem: 'airdrop: DOGE is not an asset of the ledger (USDT, NADI, MEME)' })
     for (const args of [[], ['a', 'NADI'], ['a b', 'NADI', '1'], ['a', 'NADI', '0'], ['a', 'NADI', '1e3'], ['a', 'NADI', '1', '--day', '2026-13-01'], ['a', 'NADI', '1', '--users'], ['a', 'NADI', '1', '--force']]) {
       expect(parseAirdrop(args), args.join(' ')).toHaveProperty('problem')
     }

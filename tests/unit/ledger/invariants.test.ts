@@ -33,7 +33,7 @@ const OPS = 10_000
 const CHECK_EVERY = 250
 const USERS = 8
 const CHAINS = ['bsc', 'nadi'] as const
-const ASSETS: Asset[] = ['USDT', 'NADI']
+const ASSETS: Asset[] = ['USDT', 'NADI', 'MEME']
 /** Up to 2^54 units: above what a float holds exactly, and 10,000 deposits still fit custody's 64 bits. */
 const SIZES = [100n, 100_000_000n, 1_000_000_000_000n, 2n ** 54n]
 

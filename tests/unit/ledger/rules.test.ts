@@ -391,6 +391,7 @@ describe('reads', () => {
     expect(balances(t.sqlite, u1)).toEqual({
       USDT: { fund: { available: 2n, frozen: 1n }, trade: { available: 0n, frozen: 0n } },
       NADI: { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } },
+      MEME: { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } },
     })
     expect(balances(t.sqlite, u2).USDT).toEqual({ fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } })
   })

@@ -70,4 +70,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NADI_TRADE_MAKER_FEE_PPM: '2000000' })).toThrow(/NADI_TRADE_MAKER_FEE_PPM/)
     expect(() => loadConfig({ NADI_WITHDRAW_FAILPOINT: 'sometimes' })).toThrow(/NADI_WITHDRAW_FAILPOINT/)
   })
+
+  it('the node grants each claim their own fees, and no source is promised past 100 % with the prize pools', () => {
+    expect(loadConfig({}).node).toMatchObject({ feePoolPpm: 500_000n, dividendPoolPpm: 200_000n })
+    // Withdraw fees: 850,000 + 150,000; trading fees: 850,000 + 150,000 — each source exactly whole.
+    expect(loadConfig({ NADI_NODE_FEE_POOL_PPM: '850000', NADI_NODE_DIVIDEND_POOL_PPM: '850000' }).node).toMatchObject({ feePoolPpm: 850_000n, dividendPoolPpm: 850_000n })
+    expect(() => loadConfig({ NADI_NODE_DIVIDEND_POOL_PPM: '850001' })).toThrow(/NADI_NODE_DIVIDEND_POOL_PPM \(850001\) \+ NADI_RANKING_DAILY_POOL_PPM \(100000\) \+ NADI_RANKING_TOTAL_POOL_PPM \(50000\) exceed 1000000/)
+    expect(() => loadConfig({ NADI_NODE_FEE_POOL_PPM: '900000' })).toThrow(/NADI_NODE_FEE_POOL_PPM \(900000\)/)
+  })
+
+  it('each chain takes a MEME token address beside USDT and NADI', () => {
+    const meme = '0x00000000000000000000000000000000000000aa'
+    const c = loadConfig({ NADI_CHAIN_BSC_MEME_ADDRESS: meme })
+    expect(c.chain.networks.find((n) => n.key === 'bsc')!.tokens).toEqual({ USDT: null, NADI: null, MEME: expect.stringMatching(/^0x0{38}aa$/i) })
+    expect(() => loadConfig({ NADI_CHAIN_NADI_MEME_ADDRESS: '0x12' })).toThrow(/NADI_CHAIN_NADI_MEME_ADDRESS/)
+  })
 })

@@ -6,6 +6,7 @@ describe('moneyLink', () => {
   it('a settlement and a node fee share link to the day in their ref', () => {
     expect(moneyLink('settlement', 'settle:20522:42', { day: '2026-03-10' })).toEqual({ screen: 'earnings', day: 20522 })
     expect(moneyLink('node_fee_share', 'node:fees:20522:NADI:42', { day: '2026-03-10' })).toEqual({ screen: 'earnings', day: 20522 })
+    expect(moneyLink('node_dividend', 'node:dividend:20522:USDT:42', { day: '2026-03-10' })).toEqual({ screen: 'earnings', day: 20522 })
     expect(moneyLink('settlement', 'settle:dust', null)).toBeNull()
   })
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { Balances } from '../../../contract/wallet.ts'
-import { assetBalance, assetTotal, availableOf, otherAccount, otherAsset, totalInUsdt } from '../../../src/features/wallet/balances.ts'
+import { accountsOf, assetBalance, assetTotal, availableOf, otherAccount, otherAsset, totalInUsdt, WALLET_ASSETS } from '../../../src/features/wallet/balances.ts'
 import { intentKeys } from '../../../src/features/wallet/intent.ts'
 
 const B: Balances = {
   assets: [
     { asset: 'USDT', fund: { available: '100.5', frozen: '10' }, trade: { available: '0.25', frozen: '0.00000001' } },
     { asset: 'NADI', fund: { available: '3', frozen: '0' }, trade: { available: '1', frozen: '0' } },
+    { asset: 'MEME', fund: { available: '2000', frozen: '0' }, trade: { available: '0', frozen: '0' } },
   ],
 }
 
@@ -27,6 +28,14 @@ describe('wallet balances', () => {
   it('the estimated total values NADI at the given price, in exact units', () => {
     // 110.75000001 USDT + 4 NADI × 0.3333 USDT
     expect(totalInUsdt(B, '0.3333')).toBe(11_075_000_001n + 133_320_000n)
+  })
+
+  it('MEME has no market: it is listed after the coins, held in the fund account only, and not valued in the total', () => {
+    expect(WALLET_ASSETS).toEqual(['USDT', 'NADI', 'MEME'])
+    expect(accountsOf('MEME')).toEqual(['fund'])
+    expect(accountsOf('NADI')).toEqual(['fund', 'trade'])
+    expect(assetTotal(assetBalance(B, 'MEME'))).toBe(200_000_000_000n)
+    expect(totalInUsdt(B, '0.3333')).toBe(totalInUsdt({ assets: B.assets.filter((a) => a.asset !== 'MEME') }, '0.3333'))
   })
 
   it('swapping flips fund ↔ trade and USDT ↔ NADI', () => {

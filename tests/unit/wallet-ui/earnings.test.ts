@@ -63,11 +63,12 @@ describe('where an earning leads', () => {
     expect(targetHref({ screen: 'release' })).toBe('/shop/orderRelease')
   })
 
-  it('names a line by its kind, a fee share as such, in all ten languages', () => {
+  it('names a line by its kind, a fee share and a dividend as such, in all ten languages', () => {
     const kinds = ['device', 'destroy', 'joint', 'trial', 'node', 'pledge'] as const
     expect(lineLabelKey({ kind: 'node', reason: 'node_fee_share' })).toBe('earnings.feeShare')
+    expect(lineLabelKey({ kind: 'node', reason: 'node_dividend' })).toBe('earnings.dividend')
     expect(lineLabelKey({ kind: 'trial', reason: 'settlement' })).toBe('earnings.kind.trial')
-    const keys = [...kinds.map((kind) => lineLabelKey({ kind, reason: 'settlement' })), 'earnings.feeShare', 'earnings.title', 'earnings.settledAt', 'earnings.total', 'earnings.empty', 'earnings.position', 'earnings.open', 'moneyLog.details']
+    const keys = [...kinds.map((kind) => lineLabelKey({ kind, reason: 'settlement' })), 'earnings.feeShare', 'earnings.dividend', 'earnings.title', 'earnings.settledAt', 'earnings.total', 'earnings.empty', 'earnings.position', 'earnings.open', 'moneyLog.details']
     for (const l of LOCALES) expect(keys.filter((k) => typeof lookup(dict(l), k) !== 'string'), l).toEqual([])
   })
 })
