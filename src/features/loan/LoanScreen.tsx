@@ -66,7 +66,7 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
         { id: 'frozen', label: t('loan.confirm.frozen'), value: t('loan.confirm.frozenValue', { stake: showAmount(q.stake) }) },
       ],
       body: t('loan.confirm.body'),
-      confirmText: t('loan.confirm.submit', { amount: showAmount(q.amount) }),
+      confirmText: t('loan.borrow'),
     })
     if (!agreed) return
     try {

@@ -63,7 +63,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
         { id: 'frozen', label: t('pledge.confirm.frozen'), value: t('pledge.confirm.frozenValue', { amount: showAmount(q.amount), date: day(q.returnAt) }) },
       ],
       body: t('pledge.confirm.body'),
-      confirmText: t('pledge.confirm.submit', { amount: showAmount(q.amount) }),
+      confirmText: t('pledge.submit'),
     })
     if (!agreed) return
     try {
