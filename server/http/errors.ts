@@ -20,7 +20,7 @@ export class ApiError extends Error {
 export const badRequest = (key: string, params?: Params) => new ApiError(400, CODE.INVALID, key, params)
 export const notFound = (key = 'errors.notFound', params?: Params) => new ApiError(404, CODE.NOT_FOUND, key, params)
 export const conflict = (key: string, params?: Params) => new ApiError(409, CODE.CONFLICT, key, params)
-export const tooMany = () => new ApiError(429, CODE.RATE_LIMITED, 'errors.tooFrequent')
+export const tooMany = (key = 'errors.tooFrequent', params?: Params) => new ApiError(429, CODE.RATE_LIMITED, key, params)
 export const unauthorized = (key: 'errors.loginRequired' | 'errors.loginExpired') =>
   new ApiError(401, CODE.UNAUTHORIZED, key)
 /** SPEC §8: HTTP 401 with body code 200 tells the app to ask for an invite code. */

@@ -22,6 +22,13 @@ export class WindowLimiter {
     return h.count <= this.limit
   }
 
+  /** How long until `key` may try again: the rest of its window, 0 when it is not over its limit. */
+  retryAfter(key: string, now: number): number {
+    const h = this.hits.get(key)
+    if (!h || h.count <= this.limit || now - h.start >= this.windowMs) return 0
+    return h.start + this.windowMs - now
+  }
+
   sweep(now: number): void {
     for (const [k, h] of this.hits) if (now - h.start >= this.windowMs) this.hits.delete(k)
   }

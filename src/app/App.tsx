@@ -12,6 +12,7 @@ import { captureInviteCode } from '../features/auth/invite.ts'
 import { TabBar } from './TabBar.tsx'
 import { Toasts } from '../ui/Toasts.tsx'
 import { ConfirmHost } from '../ui/confirm.tsx'
+import { WalletHost } from '../wallet/WalletHost.tsx'
 import { SignInSheet } from '../features/auth/SignInSheet.tsx'
 import { NotFound } from './NotFound.tsx'
 import { Spinner } from '../ui/Spinner.tsx'
@@ -118,6 +119,7 @@ export function App() {
       </div>
       <SignInSheet />
       <ConfirmHost />
+      <WalletHost />
       <Toasts />
       <UpdatePrompt />
     </Providers>

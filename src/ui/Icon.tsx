@@ -30,6 +30,7 @@ const PATHS = {
   power: 'M13 2 4 14h7l-1 8 9-12h-7z',
   savings: 'M4 10h16v10H4zM7 10V7a5 5 0 0 1 10 0v3M12 14v2',
   flag: 'M5 21V4m0 0h12l-2.5 4 2.5 4H5',
+  node: 'M12 2.5 20.5 7v10L12 21.5 3.5 17V7zM12 12l8.5-5M12 12 3.5 7M12 12v9.5',
 } as const
 
 export type IconName = keyof typeof PATHS

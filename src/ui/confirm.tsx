@@ -9,9 +9,19 @@ export class ConfirmCancelled extends Error {
   }
 }
 
+/** One term of what is about to happen (an amount, a rate, a due date), shown as a labelled row. */
+export interface ConfirmTerm {
+  label: string
+  value: string
+  /** Names the row for tests and screen readers' "data-term" lookups. */
+  id?: string
+}
+
 interface Pending {
   title: string
   body?: string
+  /** What the user agrees to, row by row, above the body. */
+  terms?: ConfirmTerm[]
   confirmText?: string
   danger?: boolean
   resolve: (v: true) => void
@@ -50,6 +60,16 @@ export function ConfirmHost() {
   }
   return (
     <Sheet open={!!p} onClose={() => close(false)} title={p?.title ?? ''} center>
+      {p?.terms && (
+        <dl className="confirm-terms" data-testid="confirm-terms">
+          {p.terms.map((term) => (
+            <div key={term.label} className="kv summary-row" data-term={term.id}>
+              <dt className="muted">{term.label}</dt>
+              <dd className="right">{term.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
       {p?.body && <p className="muted">{p.body}</p>}
       <div className="row gap">
         <button className="btn ghost grow" onClick={() => close(false)}>

@@ -3,8 +3,10 @@
 import type { ChainInfo } from '../../contract/common.ts'
 import type { LangCode } from '../../contract/constants.ts'
 import { WalletError, walletErrorKey } from './errors.ts'
+import { walletReady } from './state.ts'
 
 export { WalletError, type WalletErrorKey } from './errors.ts'
+export { connectedWallet } from './state.ts'
 
 export interface ConnectedWallet {
   address: string
@@ -53,7 +55,7 @@ export function dappBrowserLinks(url: string): { name: string; href: string }[] 
   ]
 }
 
-let loaded: typeof import('./onboard.ts') | null = null
+let loaded: typeof import('./onboard.tsx') | null = null
 let knownChains: ChainInfo[] = []
 
 /** The chains of the last connectWallet call (the Demo wallet names its RPC route by their keys). */
@@ -63,13 +65,15 @@ export function walletChains(): ChainInfo[] {
 
 export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWallet> {
   knownChains = opts.chains
-  let mod: typeof import('./onboard.ts')
+  let mod: typeof import('./onboard.tsx')
   try {
-    mod = loaded = await import('./onboard.ts')
+    mod = loaded = await import('./onboard.tsx')
   } catch (e) {
     throw new WalletError('connectFailed', e)
   }
   try {
+    mod.init(opts)
+    walletReady.value = true
     return await mod.connect(opts)
   } catch (e) {
     throw new WalletError(walletErrorKey(e, 'connect'), e)

@@ -1,12 +1,16 @@
 // Money on real local chains in real Chromium: the Demo wallet gets test tokens, pays USDT into its
 // own deposit address from /recharge, and the credit appears after 3 confirmations; a 1 NADI
-// withdrawal arrives on chain. Blocks are mined by the test (manual mining), so every step is seen.
+// withdrawal arrives on chain. More test tokens are worded by the balance here, and past the faucet's
+// limit the wallet screen says when to try again. Blocks are mined by the test (manual mining), so
+// every step is seen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { parseUnits, Wallet } from 'ethers'
+import { getAddress, parseUnits, Wallet } from 'ethers'
 import { balance, fund } from '../../server/ledger/index.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, text } from './support/flows.ts'
+import { FAUCET_PER_MINUTE } from '../../server/modules/devchain/routes.ts'
+import { shortAddress } from '../../src/lib/format.ts'
+import { apiAs, shows, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -109,6 +113,21 @@ describe('money on local chains in real Chromium', () => {
     await page.goto(`${app.url}/wallet`)
     await shows(page.getByTestId('available-USDT-fund')).toMatch(/^25(\.0+)?$/)
     await shows(page.getByTestId('available-NADI-fund')).toMatch(/^5(\.0+)?$/)
+  })
+
+  it('more test tokens: the message names the balance here as it is, and past the limit says when to try again', async () => {
+    // The balance here holds 25 USDT and 5 NADI now: the message says so, not "it still shows 0".
+    await page.getByTestId('test-tokens-get').click()
+    const said = text('tw', 'assets.testTokensWhereHeld', { usdt: '1,000', nadi: '1,000', address: shortAddress(getAddress(me.address)), heldUsdt: '25', heldNadi: '5' })
+    await shows(page.getByTestId('test-tokens-sent').locator('span').first(), 15_000).toBe(said)
+    // The rest of this minute's taps, spent through the API; the next tap is refused in the user's language, with when.
+    const call = apiAs(app, page)
+    for (let i = 2; i < FAUCET_PER_MINUTE; i++) for (const chain of ['bsc', 'nadi']) await call('devchain/faucet', { chain })
+    await page.getByTestId('test-tokens-get').click()
+    const wait = text('tw', 'errors.faucetTooFrequent', { seconds: '0' }).split('0')
+    await shows(page.getByTestId('test-tokens-error')).toMatch(new RegExp(`^${wait[0]}\\d+${wait[1]}$`))
+    expect(await page.getByTestId('test-tokens-sent').count()).toBe(0)
+    expect(errors).toEqual([])
   })
 
   it('a 1 NADI withdrawal arrives on chain and shows Completed', async () => {

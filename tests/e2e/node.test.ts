@@ -1,8 +1,9 @@
 // Nodes and loans in real Chromium (issue 11 parts 4 and 6): a newcomer with USDT buys a core node on
 // /node and pays it from balance in the payment dialog, sees level T2 in the user centre, follows node
-// detail to /loan, borrows against the node's stake, is refused a repayment above the debt, repays the
-// rest, and finds borrowing off offline with the reason. A user whose holds keep expiring unpaid is
-// refused a seat with the wait in their language (README "Holds").
+// detail to /loan, borrows against the node's stake once its terms are confirmed (a cancel lends
+// nothing), is refused a repayment above the debt, repays the rest, and finds borrowing off offline
+// with the reason. A user whose holds keep expiring unpaid is refused a seat with the wait in their
+// language (README "Holds").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
@@ -67,7 +68,19 @@ describe('nodes and loans in real Chromium', () => {
     await visible(page, 'borrow-submit').click()
     await shows(page.locator('[data-field="borrow"]:visible')).toBe(text('tw', 'loan.beyond', { amount: '2,500' }))
     await page.locator('input[name="borrow"]:visible').fill('1000')
+    // The terms come first; cancelling lends nothing.
     await visible(page, 'borrow-submit').click()
+    const terms = page.getByTestId('confirm-terms')
+    await shows(terms.locator('[data-term="amount"] dd')).toBe('1,000 USDT')
+    expect(await terms.locator('[data-term="frozen"] dd').innerText()).toBe(text('tw', 'loan.confirm.frozenValue', { stake: '5,000' }))
+    expect(await terms.locator('[data-term="due"] dd').innerText()).toMatch(/^\d{4}\/\d{2}\/\d{2}$/)
+    await page.locator('.sheet .btn.ghost').click()
+    await page.locator('.sheet').waitFor({ state: 'detached' })
+    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM loans').get()).toEqual({ n: 0n })
+    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(1_000n * UNIT)
+    // Confirmed, the USDT is lent.
+    await visible(page, 'borrow-submit').click()
+    await page.locator('.sheet .btn.primary').click()
     const loan = page.locator('[data-testid="loan"]:visible').first()
     await shows(loan.getByTestId('loan-debt')).toBe('1,000 USDT')
     await shows(visible(page, 'loan-capacity')).toBe('1,500 USDT')

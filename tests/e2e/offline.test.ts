@@ -73,7 +73,7 @@ describe('offline first in real Chromium', () => {
     await page.waitForURL(`${app.url}/address`)
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count()).toBe(1)
     await shows(page.locator('.address-item .mono')).toBe('091****678')
-    await page.locator('.address-item button', { hasText: text('tw', 'address.edit') }).click()
+    await page.locator('.address-item a', { hasText: text('tw', 'address.edit') }).click()
     await page.locator('textarea[name="address"]:visible').fill('松仁路 100 號 5 樓')
     await page.locator('form button[type="submit"]:visible').click()
     await page.waitForURL(`${app.url}/address`)

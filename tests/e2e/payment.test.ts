@@ -8,7 +8,7 @@ import { parseUnits } from 'ethers'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, text } from './support/flows.ts'
+import { shows, signInThroughInvite, text, userIdOf } from './support/flows.ts'
 import { injectTestWallet, type TestWallet } from './support/wallet.ts'
 
 let app: RunningApp
@@ -123,8 +123,16 @@ describe('the payment dialog in Chromium', () => {
     await page.goto(`${app.url}/orders`)
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(2)
     await page.locator(`[data-testid="payorder-row"][data-id="${paid}"] [data-testid="payorder-pay"]`).click()
+    // Paying from balance lists the balance check and the payment, not the wallet's six steps.
+    const steps = page.locator('[data-testid^="payment-step-"]')
+    await page.getByTestId('payment-pay-balance').waitFor()
+    expect(await steps.count()).toBe(1)
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
+    expect(await steps.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}:${e.getAttribute('data-status')}`))).toEqual([
+      'payment-step-checkBalance:done',
+      'payment-step-processPayment:done',
+    ])
     expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(3n * UNIT)
     await page.getByTestId('payment-done').click()
 
@@ -133,5 +141,33 @@ describe('the payment dialog in Chromium', () => {
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0)
     expect((app.ctx.sqlite.prepare('SELECT state FROM pay_orders WHERE id = ?').get(cancelled) as { state: string }).state).toBe('cancelled')
     expect(errors.filter((e) => !/eth_getBalance/.test(e))).toEqual([])
+  })
+
+  it('the wallet signed in with pays without the picker again, and the steps wait for the network choice rather than show "in progress"', async () => {
+    const cfg = (await (await fetch(`${app.url}/api/v1/common/config`)).json()).data as { chains: { id: number }[] }
+    const context = await phone(browser)
+    const own = await injectTestWallet(context, { chainId: cfg.chains[0]!.id, chains: cfg.chains.map((c) => c.id) })
+    const p = await context.newPage()
+    const errs = watchErrors(p)
+    await signInThroughInvite(context, p, app.url, ROOT_CODE, own)
+    const id = createPayOrder(app.ctx, { userId: userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
+    // Opened in the app, as a tap would: a reload starts a new session, with no wallet connected.
+    await p.evaluate(() => {
+      history.pushState(null, '', '/orders')
+      dispatchEvent(new PopStateEvent('popstate'))
+    })
+    await p.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()
+    await p.getByTestId('payment-use-wallet').click()
+    // Two chains to pay on: the flow waits for the user's choice, with the wallet already connected.
+    await view(p).toBe('chooseChain')
+    expect(await stepStatus(p, 'connectWallet')).toBe('done')
+    expect(await stepStatus(p, 'checkAuthorization')).toBe('waiting')
+    expect(await p.getByTestId('payment-connect').count()).toBe(0)
+    await p.getByTestId('payment-chains').locator('.chip', { hasText: text('tw', 'chains.bsc') }).click()
+    await view(p).toBe('send')
+    expect(await stepStatus(p, 'confirmAuthorization')).toBe('done')
+    expect(await stepStatus(p, 'processPayment')).toBe('waiting')
+    expect(errs).toEqual([])
+    await context.close()
   })
 })

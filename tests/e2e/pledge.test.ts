@@ -1,9 +1,9 @@
 // Savings in real Chromium (issue 11 part 5; SPEC §2 /pledge, /pledge/detail/{id},
-// /pledge/releaseLog/{id}): a user with NADI goes from home's shortcut to /pledge, picks a product on /pledge, pledges on its detail and
-// finds the pledge under "my pledges", waiting for release with its principal frozen; once the
-// server's clock has moved past the first day of the term and the settlement has run, the day's
-// interest shows in the pledge's log and in the income record. Offline, pledging is disabled and the
-// screen says why.
+// /pledge/releaseLog/{id}): a user with NADI goes from home's shortcut to /pledge, picks a product on
+// /pledge, pledges on its detail once its terms are confirmed (a cancel freezes nothing) and finds the
+// pledge under "my pledges", waiting for release with its principal frozen; once the server's clock
+// has moved past the first day of the term and the settlement has run, the day's interest shows in
+// the pledge's log and in the income record. Offline, pledging is disabled and the screen says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
@@ -58,7 +58,22 @@ describe('savings', () => {
 
     await amount.fill('200')
     await shows(seen(page, 'pledge-estimate')).toBe('6 NADI') // 0.1 % a day × 30 days
+    // The terms come first: amount, rate, term, income, what is frozen until when. Cancelling freezes nothing.
     await seen(page, 'pledge-submit').click()
+    const terms = page.getByTestId('confirm-terms')
+    await shows(terms.locator('[data-term="amount"] dd')).toBe('200 NADI')
+    expect(await terms.locator('[data-term="rate"] dd').innerText()).toBe(text('tw', 'pledge.confirm.rateDay', { rate: '0.1' }))
+    expect(await terms.locator('[data-term="term"] dd').innerText()).toMatch(/^30 天（/)
+    expect(await terms.locator('[data-term="income"] dd').innerText()).toBe('6 NADI')
+    expect(await terms.locator('[data-term="frozen"] dd').innerText()).toMatch(/^200 NADI，\d{4}\/\d{2}\/\d{2} 返還$/)
+    await page.locator('.sheet .btn.ghost').click()
+    await page.locator('.sheet').waitFor({ state: 'detached' })
+    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM pledges').get()).toEqual({ n: 0n })
+    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').frozen).toBe(0n)
+    expect(new URL(page.url()).pathname).toMatch(/^\/pledge\/detail\/\d+$/)
+    // Confirmed, it is pledged.
+    await seen(page, 'pledge-submit').click()
+    await page.locator('.sheet .btn.primary').click()
     await page.waitForURL(/\/pledge\?tab=mine$/)
     const mine = seen(page, 'my-pledge')
     await shows(mine).toContain('200')

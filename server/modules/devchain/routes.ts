@@ -4,7 +4,8 @@
 //   Demo wallet. Only the read and broadcast methods a wallet needs pass; node controls (anvil_*,
 //   evm_*, eth_sendTransaction with unlocked accounts…) are refused.
 // - POST /api/v1/devchain/faucet {chain, address?} — test USDT, NADI and gas coin for a signed-in
-//   user's wallet, a few times a minute.
+//   user's wallet, a few times a minute per chain (the app asks every chain on one tap); past that,
+//   429 with Retry-After and a message that says in how many seconds.
 import { Type } from 'typebox'
 import { getAddress, parseUnits } from 'ethers'
 import type { FastifyReply } from 'fastify'
@@ -117,6 +118,7 @@ export function devchainRoutes(app: App, ctx: Ctx): void {
     },
   )
 
+  // Per user and chain: one tap asks each chain once, so a tap is either served on all of them or on none.
   const perUser = new WindowLimiter(FAUCET_PER_MINUTE, 60_000)
   app.post(
     '/api/v1/devchain/faucet',
@@ -124,12 +126,12 @@ export function devchainRoutes(app: App, ctx: Ctx): void {
       preHandler: requireAuth,
       schema: {
         tags,
-        summary: 'Demo only: test USDT and NADI (1000 each) and 1 gas coin to an address (the caller’s own by default) on a dev chain',
+        summary: 'Demo only: test USDT and NADI (1000 each) and 1 gas coin to an address (the caller’s own by default) on a dev chain; 429 with Retry-After past a few a minute per chain',
         security: [{ bearer: [] }],
         body: FaucetBody,
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const user = req.user!
       const key = chainKey(req.body.chain)
       if (!key) throw badRequest('errors.selectChain')
@@ -139,7 +141,13 @@ export function devchainRoutes(app: App, ctx: Ctx): void {
       } catch {
         throw badRequest('errors.withdrawAddressInvalid')
       }
-      if (!perUser.take(String(user.id), ctx.now())) throw tooMany()
+      const now = ctx.now()
+      const limitKey = `${user.id}:${key}`
+      if (!perUser.take(limitKey, now)) {
+        const seconds = Math.max(1, Math.ceil(perUser.retryAfter(limitKey, now) / 1000))
+        reply.header('retry-after', String(seconds))
+        throw tooMany('errors.faucetTooFrequent', { seconds })
+      }
       if (!gw.isDev) throw notFound()
       await gw.faucet(key, to, FAUCET_AMOUNTS)
       return ok(req, { chain: key, address: to, usdt: '1000', nadi: '1000', native: '1' })

@@ -9,6 +9,7 @@
 import type { LendingInfo, Loan, LoanPlan } from '../../../contract/lending.ts'
 import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { loanTerm } from '../../../contract/lendingRules.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
@@ -135,10 +136,8 @@ export function createLendingService(ctx: Ctx) {
         if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })
         if (ledger.balance(ctx.sqlite, ledger.LOANS, 'USDT').available < amount) throw conflict('errors.loanFundsShort')
         const now = ctx.now()
-        const today = dayOf(now)
-        const loanId = Number(
-          s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, today + 1, today + 1 + Number(plan.max_days), now).lastInsertRowid,
-        )
+        const term = loanTerm(dayOf(now), Number(plan.max_days))
+        const loanId = Number(s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.dueDay, now).lastInsertRowid)
         ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
         return loanId
       })

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useLocation } from 'wouter'
+import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { account } from '../../api/session.ts'
 import { useOutbox } from '../../data/useOutbox.ts'
@@ -26,7 +26,6 @@ function ChangeBadge({ row }: { row: AddressView }) {
 export default function AddressListScreen() {
   useSignals()
   const t = useT()
-  const [, navigate] = useLocation()
   const q = useQuery(addressQueries.list())
   const queue = useOutbox(account.value)
   const rows = mergeAddresses(q.data ?? [], queue)
@@ -89,12 +88,9 @@ export default function AddressListScreen() {
                   </button>
                 )}
                 {row.change?.kind !== 'delete' && (
-                  <button
-                    className="btn ghost small"
-                    onClick={() => navigate(row.id !== undefined ? `/address/edit?id=${row.id}` : `/address/edit?queued=${row.change!.outboxId}`)}
-                  >
+                  <Link className="btn ghost small" href={row.id !== undefined ? `/address/edit?id=${row.id}` : `/address/edit?queued=${row.change!.outboxId}`}>
                     {t('address.edit')}
-                  </button>
+                  </Link>
                 )}
                 {row.change?.kind !== 'delete' && (
                   <button className="btn ghost small danger-text" onClick={() => onDelete(row)}>

@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { useLocation } from 'wouter'
+import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { Area, GoodsDetail, GoodsSpec } from '../../../contract/goods.ts'
 import { ApiFailure } from '../../api/client.ts'
@@ -31,7 +31,6 @@ interface Props {
 export function GoodsDetailView({ area, id, title, extra }: Props) {
   useSignals()
   const t = useT()
-  const [, navigate] = useLocation()
   const q = useQuery({ ...goodsQueries.detail(area, id, lang.value), enabled: Number.isSafeInteger(id) && id > 0 })
   const d = q.data
   const [specId, setSpecId] = useState<number | undefined>(undefined)
@@ -50,7 +49,7 @@ export function GoodsDetailView({ area, id, title, extra }: Props) {
   }
 
   const notFound = q.isError && q.error instanceof ApiFailure && (q.error.status === 404 || q.error.status === 400)
-  const canBuy = !!spec && spec.stock > 0
+  const canBuy = spec !== undefined && spec.stock > 0
 
   return (
     <main className="page has-bottom-action goods-detail">
@@ -85,15 +84,16 @@ export function GoodsDetailView({ area, id, title, extra }: Props) {
             </section>
           )}
           <div className="bottom-action">
-            <button
-              type="button"
-              className="btn primary block"
-              disabled={!canBuy}
-              onClick={() => spec && navigate(confirmHref({ area, goodsId: d.id, specId: spec.id, quantity }))}
-              data-testid="buy-now"
-            >
-              {spec && spec.stock <= 0 ? t('goods.soldOut') : t('goods.buyNow')}
-            </button>
+            {/* A link while an order can be placed: the confirm screen is a page of its own, opened like any other. */}
+            {canBuy ? (
+              <Link href={confirmHref({ area, goodsId: d.id, specId: spec.id, quantity })} className="btn primary block" data-testid="buy-now">
+                {t('goods.buyNow')}
+              </Link>
+            ) : (
+              <button type="button" className="btn primary block" disabled data-testid="buy-now">
+                {spec && spec.stock <= 0 ? t('goods.soldOut') : t('goods.buyNow')}
+              </button>
+            )}
           </div>
         </>
       )}

@@ -16,6 +16,7 @@ const SHORTCUTS: { to: string; icon: IconName; label: string }[] = [
   { to: '/wallet', icon: 'wallet', label: 'home.go.wallet' },
   { to: '/recharge', icon: 'deposit', label: 'home.go.recharge' },
   { to: '/ming', icon: 'power', label: 'home.go.mining' },
+  { to: '/node', icon: 'node', label: 'home.go.node' },
   { to: '/pledge', icon: 'savings', label: 'home.go.pledge' },
   { to: '/user', icon: 'team', label: 'home.go.team' },
   { to: '/ranking', icon: 'trophy', label: 'home.go.ranking' },

@@ -15,7 +15,8 @@ import { checkAmount, showAmount, units } from '../wallet/amount.ts'
 import { AmountField, Chips, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { useBorrow, useRepay } from './mutations.ts'
 import { loanQueries } from './queries.ts'
-import { capacityOf } from './view.ts'
+import { capacityOf, loanQuote } from './view.ts'
+import { confirmed } from '../../ui/confirm.tsx'
 import { Figure } from '../../ui/Figure.tsx'
 
 const day = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
@@ -32,7 +33,7 @@ function PlanCard({ p }: { p: LoanPlan }) {
 }
 
 /** The borrow form: a node of the caller's, a plan, an amount up to what is left under it. */
-function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id: number; label: string }[]; capacity: (node: number | undefined, plan: number | undefined) => string }) {
+function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id: number; label: string; stake: bigint }[]; capacity: (node: number | undefined, plan: number | undefined) => string }) {
   useSignals()
   const t = useT()
   const borrow = useBorrow()
@@ -51,7 +52,23 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault()
     setTried(true)
-    if (!check.ok || beyond || !isOnline) return
+    const chosen = plans.find((p) => p.id === planId)
+    if (!check.ok || beyond || !isOnline || !chosen) return
+    // Money moves on this tap: the terms are agreed first, as an order on /trade is.
+    const q = loanQuote(chosen, nodes.find((n) => n.id === nodeId)?.stake ?? 0n, check.units, Date.now())
+    const agreed = await confirmed({
+      title: t('loan.confirm.title'),
+      terms: [
+        { id: 'amount', label: t('loan.confirm.amount'), value: `${showAmount(q.amount)} USDT` },
+        { id: 'rate', label: t('loan.confirm.rate'), value: t('loan.confirm.rateValue', { rate: q.dailyRate, interest: showAmount(q.dailyInterest) }) },
+        { id: 'term', label: t('loan.confirm.term'), value: t('node.days', { days: q.days }) },
+        { id: 'due', label: t('loan.confirm.due'), value: day(q.dueAt) },
+        { id: 'frozen', label: t('loan.confirm.frozen'), value: t('loan.confirm.frozenValue', { stake: showAmount(q.stake) }) },
+      ],
+      body: t('loan.confirm.body'),
+      confirmText: t('loan.borrow'),
+    })
+    if (!agreed) return
     try {
       await borrow.mutateAsync({ plan_id: planId, node_order_id: nodeId, amount: check.wire })
     } catch {
@@ -170,7 +187,7 @@ export default function LoanScreen() {
           ) : (
             <BorrowForm
               plans={plans.data}
-              nodes={info.data.collateral.map((c) => ({ id: c.node_order_id, label: t('loan.nodeLabel', { type: t(`node.type.${c.type}`), stake: showAmount(units(c.stake)) }) }))}
+              nodes={info.data.collateral.map((c) => ({ id: c.node_order_id, label: t('loan.nodeLabel', { type: t(`node.type.${c.type}`), stake: showAmount(units(c.stake)) }), stake: units(c.stake) }))}
               capacity={(n, p) => capacityOf(info.data, n, p)}
             />
           )}

@@ -7,7 +7,7 @@ import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
 import { Spinner } from '../../ui/Spinner.tsx'
-import { connectWallet, payFromWallet, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, payFromWallet, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { ordersQueries } from '../orders/queries.ts'
 import { userQueries } from '../user/queries.ts'
@@ -16,10 +16,12 @@ import { availableOf } from '../wallet/balances.ts'
 import { Chips, OfflineReason, SummaryRow, useChainName } from '../wallet/parts.tsx'
 import { walletQueries } from '../wallet/queries.ts'
 import { outcomeUnknown, usePayByBalance, usePayOnChain } from './mutations.ts'
-import { flowErrorOf, initialFlow, reduce, shortfall, STEPS, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent } from './paymentFlow.ts'
+import { flowErrorOf, initialFlow, reduce, shortfall, stepsShown, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent, type WalletAt } from './paymentFlow.ts'
 import { clearPendingTx, loadPendingTx, savePendingTx } from './pendingTx.ts'
 import { paymentQueries } from './queries.ts'
 import { authorizeWallet } from './walletAuth.ts'
+
+const at = (w: ConnectedWallet | null): WalletAt | null => (w ? { address: w.address, chainId: w.chainId } : null)
 
 export interface PaymentDialogProps {
   order: PayOrder
@@ -38,9 +40,11 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
   const t = useT()
   const chainName = useChainName()
   const isOnline = online.value
-  const [state, send] = useReducer(reduce, order, (o) => initialFlow(o, loadPendingTx(o.id)))
+  // The wallet connected in this session (at sign-in, or an earlier payment) pays without the picker again.
+  const known = connectedWallet.value
+  const [state, send] = useReducer(reduce, order, (o) => initialFlow(o, loadPendingTx(o.id), at(known)))
   const dispatch = (e: FlowEvent) => send(e)
-  const wallet = useRef<ConnectedWallet | null>(null)
+  const wallet = useRef<ConnectedWallet | null>(known)
   const lastOrder = useRef(order)
   const running = useRef(false)
 
@@ -65,6 +69,11 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
     if (available !== undefined) send({ type: 'balanceLoaded', available })
     else if (balances.isError) send({ type: 'balanceFailed' })
   }, [available, balances.isError])
+
+  useEffect(() => {
+    if (known) wallet.current = known
+    send({ type: 'walletKnown', wallet: at(known) })
+  }, [known])
 
   const expected = user.data?.wallet_address
   const payTargets = targets.data?.targets
@@ -201,12 +210,12 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
         </section>
 
         <ol className="pay-steps" aria-label={t('payment.stepsLabel')}>
-          {STEPS.map((id, i) => {
+          {stepsShown(state).map((id, i) => {
             const st = statuses[id]
             return (
               <li key={id} className={`pay-step ${st}`} data-testid={`payment-step-${id}`} data-status={st} aria-current={st === 'current' || st === 'failed' ? 'step' : undefined}>
                 <span className="pay-step-mark" aria-hidden>
-                  {st === 'done' ? '✓' : st === 'failed' ? '!' : st === 'skipped' ? '–' : i + 1}
+                  {st === 'done' ? '✓' : st === 'failed' ? '!' : i + 1}
                 </span>
                 <span className="pay-step-body">
                   <span>{t(`payment.steps.${id}`)}</span>

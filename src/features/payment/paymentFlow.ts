@@ -40,7 +40,7 @@ export interface FlowState {
   /** The fund balance of the order's asset, once known. */
   available: bigint | null
   method: 'balance' | 'wallet' | null
-  wallet: { address: string; chainId: number } | null
+  wallet: WalletAt | null
   /** The signed-in user's own wallet: the server accepts chain payments from it only. */
   expected: string | null
   targets: PayTarget[] | null
@@ -54,6 +54,12 @@ export interface FlowState {
   paid: boolean
 }
 
+/** A wallet's account and the chain it is on. */
+export interface WalletAt {
+  address: string
+  chainId: number
+}
+
 export type FlowEvent =
   | { type: 'balanceLoaded'; available: bigint }
   | { type: 'balanceFailed' }
@@ -64,6 +70,8 @@ export type FlowEvent =
   | { type: 'connect' }
   | { type: 'connected'; address: string; chainId: number }
   | { type: 'connectFailed'; error: FlowError }
+  /** The session's connected wallet changed (connected elsewhere, another account picked, disconnected). */
+  | { type: 'walletKnown'; wallet: WalletAt | null }
   | { type: 'context'; expected: string; targets: PayTarget[] }
   | { type: 'chooseChain'; chain: ChainKey }
   | { type: 'approve' }
@@ -88,7 +96,12 @@ export interface PendingTx {
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 const isPaid = (o: PayOrder) => o.status === 'paid' || o.status === 'completed' || o.payment?.status === 'paid'
 
-export function initialFlow(order: PayOrder, pending: PendingTx | null = null): FlowState {
+/**
+ * Where the dialog starts for `order`. `wallet` is the wallet connected already in this session (the
+ * one the user signed in with): paying from it then goes straight to its authorization, without the
+ * wallet picker again.
+ */
+export function initialFlow(order: PayOrder, pending: PendingTx | null = null, wallet: WalletAt | null = null): FlowState {
   const s: FlowState = {
     orderId: order.id,
     asset: order.asset,
@@ -99,7 +112,7 @@ export function initialFlow(order: PayOrder, pending: PendingTx | null = null): 
     final: false,
     available: null,
     method: null,
-    wallet: null,
+    wallet,
     expected: null,
     targets: null,
     chain: null,
@@ -200,6 +213,11 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'connectFailed':
       if (s.step !== 'connectWallet') return s
       return { ...s, busy: false, error: e.error }
+    case 'walletKnown':
+      // Only before the wallet is in use: once authorization began, a change is met by its own checks.
+      if (s.step === 'checkBalance' && !s.busy) return { ...s, wallet: e.wallet }
+      if (s.step === 'connectWallet' && !s.busy && !s.error && e.wallet) return authorize({ ...s, wallet: e.wallet })
+      return s
     case 'context': {
       const next = { ...s, expected: e.expected, targets: e.targets }
       return s.step === 'checkAuthorization' ? authorize(next) : next
@@ -256,7 +274,8 @@ function retry(s: FlowState): FlowState {
   const clear = { ...s, error: null }
   switch (s.step) {
     case 'checkBalance':
-      return s.available === null ? { ...clear, busy: true } : clear
+      // A refused balance payment goes back to the choice of how to pay.
+      return s.available === null ? { ...clear, busy: true } : { ...clear, method: null }
     case 'connectWallet':
     case 'confirmAuthorization':
       return clear
@@ -271,18 +290,39 @@ function retry(s: FlowState): FlowState {
   }
 }
 
-export type StepStatus = 'todo' | 'current' | 'done' | 'failed' | 'skipped'
+/** `waiting`: the step waits for the user's choice or tap (a network, "Pay"), nothing is under way. */
+export type StepStatus = 'todo' | 'current' | 'waiting' | 'done' | 'failed'
 
-/** How each step shows in the dialog's step list. */
+/**
+ * The steps the dialog lists. Until a way to pay is chosen, the balance check only; paying from the
+ * balance is that check and the payment itself; the wallet's steps belong to a wallet payment.
+ */
+export function stepsShown(s: FlowState): readonly StepId[] {
+  if (s.method === 'wallet') return STEPS
+  if (s.method === 'balance') return ['checkBalance', 'processPayment']
+  return ['checkBalance']
+}
+
+/** The views in which the flow waits for the user rather than for a wallet, the chain or the server. */
+const AWAITS_USER: ReadonlySet<FlowView['kind']> = new Set(['payOptions', 'connect', 'chooseChain', 'send'])
+
+/** How each step shows in the dialog's step list (stepsShown says which are listed). */
 export function stepStatuses(s: FlowState): Record<StepId, StepStatus> {
+  const out = Object.fromEntries(STEPS.map((id) => [id, 'todo'])) as Record<StepId, StepStatus>
+  if (s.method === 'balance') {
+    out.checkBalance = 'done'
+    out.processPayment = s.paid ? 'done' : s.error ? 'failed' : 'current'
+    return out
+  }
   const at = STEPS.indexOf(s.step)
-  const out = {} as Record<StepId, StepStatus>
+  const waiting = AWAITS_USER.has(viewOf(s).kind)
   for (const [i, id] of STEPS.entries()) {
-    if (s.method === 'balance' && i > 0) out[id] = 'skipped'
-    else if (s.paid) out[id] = 'done'
-    else if (i < at) out[id] = 'done'
+    if (s.paid || i < at) out[id] = 'done'
     else if (i > at) out[id] = 'todo'
-    else out[id] = s.error ? 'failed' : 'current'
+    else if (s.error) out[id] = 'failed'
+    // The balance is known and the user chooses how to pay: the check itself is over.
+    else if (id === 'checkBalance' && waiting) out[id] = 'done'
+    else out[id] = waiting ? 'waiting' : 'current'
   }
   return out
 }

@@ -5,7 +5,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import type { PledgeMode } from '../../../contract/pledgeRules.ts'
 import { ApiFailure } from '../../api/client.ts'
 import { online } from '../../api/online.ts'
-import { useT } from '../../i18n/index.ts'
+import { lang, useT } from '../../i18n/index.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
@@ -16,7 +16,12 @@ import { checkAmount, showAmount, units } from '../wallet/amount.ts'
 import { AmountField, Chips, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { pledgeQueries } from './queries.ts'
 import { usePledge } from './mutations.ts'
-import { estimateIncome, offeredModes } from './view.ts'
+import { estimateIncome, offeredModes, pledgeQuote } from './view.ts'
+import { confirmed } from '../../ui/confirm.tsx'
+import { formatReleaseDay } from '../release/progress.ts'
+import { LANG_TAG } from '../../../contract/constants.ts'
+
+const day = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
 
 /** /pledge/detail/{id}: a product's terms and the pledge form. Pledging freezes NADI: online only. */
 export default function PledgeDetailScreen({ params }: ScreenProps) {
@@ -46,6 +51,21 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
     e.preventDefault()
     setTried(true)
     if (!p || !mode || !check.ok || overCapacity || !isOnline) return
+    // Freezing NADI for a term is agreed to first, with its terms, as an order on /trade is.
+    const q = pledgeQuote(p, mode, check.units, Date.now())
+    const agreed = await confirmed({
+      title: t('pledge.confirm.title'),
+      terms: [
+        { id: 'amount', label: t('pledge.confirm.amount'), value: `${showAmount(q.amount)} NADI` },
+        { id: 'rate', label: t('pledge.confirm.rate'), value: t(q.mode === 'day' ? 'pledge.confirm.rateDay' : 'pledge.confirm.rateMonth', { rate: q.rate }) },
+        { id: 'term', label: t('pledge.confirm.term'), value: t('pledge.confirm.termValue', { days: q.days, start: day(q.startAt), end: day(q.lastAt) }) },
+        { id: 'income', label: t('pledge.confirm.income'), value: `${showAmount(q.income)} NADI` },
+        { id: 'frozen', label: t('pledge.confirm.frozen'), value: t('pledge.confirm.frozenValue', { amount: showAmount(q.amount), date: day(q.returnAt) }) },
+      ],
+      body: t('pledge.confirm.body'),
+      confirmText: t('pledge.submit'),
+    })
+    if (!agreed) return
     try {
       await pledge.mutateAsync({ product_id: p.id, amount: check.wire, mode })
     } catch {

@@ -1,7 +1,7 @@
 // What the savings screens show beside the server's figures. Pure: the unit tests share it.
 import { parseMoney } from '../../../contract/money.ts'
 import type { MyPledge, PledgeProduct } from '../../../contract/pledge.ts'
-import { percentToPpm, termIncome, type PledgeMode as Mode } from '../../../contract/pledgeRules.ts'
+import { DAY_MS, percentToPpm, releaseDayOf, termIncome, termOf, type PledgeMode as Mode } from '../../../contract/pledgeRules.ts'
 
 /** The modes a product offers, the day first. */
 export function offeredModes(p: Pick<PledgeProduct, 'day_periods' | 'month_periods'>): Mode[] {
@@ -30,4 +30,33 @@ export function takenPercent(p: Pick<PledgeProduct, 'pledged' | 'total_pledge'>)
 export function termPercent(g: Pick<MyPledge, 'day' | 'remaining_days'>): number {
   if (g.day <= 0) return 100
   return Math.round(((g.day - g.remaining_days) / g.day) * 10_000) / 100
+}
+
+/** What the pledge confirm shows before anything is frozen: the terms of a pledge made at `now`. */
+export interface PledgeQuote {
+  amount: bigint
+  mode: Mode
+  /** The rate of the mode, percent, as the product states it. */
+  rate: string
+  days: number
+  /** The first and last day of the term (UTC midnight, ms). */
+  startAt: number
+  lastAt: number
+  /** When the principal is unfrozen: the end of the term's last day. */
+  returnAt: number
+  income: bigint
+}
+
+export function pledgeQuote(p: Pick<PledgeProduct, 'day' | 'day_rate' | 'month_rate'>, mode: Mode, amount: bigint, now: number): PledgeQuote {
+  const { startDay, endDay } = termOf(Math.floor(now / DAY_MS), p.day)
+  return {
+    amount,
+    mode,
+    rate: mode === 'day' ? p.day_rate : p.month_rate,
+    days: p.day,
+    startAt: startDay * DAY_MS,
+    lastAt: releaseDayOf(endDay) * DAY_MS,
+    returnAt: endDay * DAY_MS,
+    income: estimateIncome(p, mode, amount),
+  }
 }

@@ -76,7 +76,7 @@ export function OrderList({ area, title, queue }: { area: OrderArea; title: stri
   const queued = queuedReceipts(queue, area)
   return (
     <main className="page">
-      <TopBar title={title} back />
+      <TopBar title={title} back records={{ href: area === 'gold' ? '/shop/orderRelease?area=gold' : '/shop/orderRelease', label: t('release.title') }} />
       <div className="chips scroll-x filter-row" role="tablist" aria-label={title}>
         {SHOP_ORDER_TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`shop-orders-tab-${k}`}>

@@ -188,6 +188,8 @@ export default function UserScreen() {
           <nav className="card menu" aria-label={t('user.menu')}>
             <MenuLink href="/wallet" icon="wallet" label={t('assets.title')} />
             <MenuLink href="/orders" icon="list" label={t('orders.title')} />
+            <MenuLink href="/node" icon="node" label={t('node.title')} />
+            <MenuLink href="/shop/orderRelease" icon="receipt" label={t('release.title')} />
             <MenuLink href="/address" icon="pin" label={t('address.title')} />
           </nav>
 

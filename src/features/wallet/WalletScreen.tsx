@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { AssetBalance } from '../../../contract/wallet.ts'
 import { useT } from '../../i18n/index.ts'
-import { formatAmount, shortAddress } from '../../lib/format.ts'
+import { formatAmount } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { MenuLink } from '../../ui/MenuLink.tsx'
 import { Icon, type IconName } from '../../ui/Icon.tsx'
@@ -18,19 +18,13 @@ import { ExchangeSheet } from './ExchangeSheet.tsx'
 import { post } from '../../api/client.ts'
 import { toast } from '../../ui/toast.ts'
 import { useMoneyPushes } from './live.ts'
-
-/** POST devchain/faucet's answer: what was sent, to which address. */
-interface FaucetResult {
-  chain: string
-  address: string
-  usdt: string
-  nadi: string
-}
+import { testTokensMessage, type FaucetResult } from './testTokens.ts'
 
 /** Demo only: test tokens from the dev chains' faucet to the signed-in wallet, on every chain. */
 function TestTokens() {
   const t = useT()
   const config = useQuery(commonQueries.config())
+  const balances = useQuery(walletQueries.balances())
   const faucet = useMutation({
     mutationFn: async () => {
       let sent: FaucetResult | null = null
@@ -38,9 +32,9 @@ function TestTokens() {
       return sent
     },
     onSuccess: () => toast.success(t('assets.testTokensDone')),
-    onError: (e) => toast.error(e.message),
   })
   const sent = faucet.data
+  const said = sent ? testTokensMessage(sent, balances.data) : null
   if (!config.data?.demo) return null
   return (
     <section className="card test-tokens stack" data-testid="test-tokens">
@@ -51,10 +45,16 @@ function TestTokens() {
       <button type="button" className="btn ghost block" disabled={faucet.isPending} onClick={() => faucet.mutate()} data-testid="test-tokens-get">
         {faucet.isPending ? t('assets.testTokensSending') : t('assets.testTokens')}
       </button>
-      {sent && (
+      {/* Stays on the card (a toast is gone in seconds): a refusal says why, and a 429 when to try again. */}
+      {faucet.isError && (
+        <p className="form-error" role="alert" data-testid="test-tokens-error">
+          {faucet.error.message}
+        </p>
+      )}
+      {sent && said && (
         // The faucet pays the connected wallet, not the balance here: say so, and lead on to recharge.
         <div className="callout stack" role="status" data-testid="test-tokens-sent">
-          <span>{t('assets.testTokensWhere', { usdt: formatAmount(sent.usdt), nadi: formatAmount(sent.nadi), address: shortAddress(sent.address) })}</span>
+          <span>{t(said.key, said.params)}</span>
           <Link href="/recharge" className="btn primary block" data-testid="test-tokens-recharge">
             {t('assets.testTokensRecharge')}
           </Link>

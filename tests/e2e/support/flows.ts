@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { randomUUID } from 'node:crypto'
 import { expect } from 'vitest'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { phone, ROOT_CODE, watchErrors, type RunningApp } from './app.ts'
@@ -75,4 +76,16 @@ export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: {
   if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
   return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
+}
+
+/** Calls the API as the user signed in on `page` (the token the app stored); throws on any refusal. */
+export function apiAs(app: RunningApp, page: Page) {
+  return async <T>(path: string, body?: unknown): Promise<T> => {
+    const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value?: string }).value
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() }
+    const res = await fetch(`${app.url}/api/v1/${path}`, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) })
+    const env = (await res.json()) as { code: number; msg: string; data: T }
+    if (res.status !== 200 || env.code !== 200) throw new Error(`${path}: HTTP ${res.status} ${env.msg}`)
+    return env.data
+  }
 }

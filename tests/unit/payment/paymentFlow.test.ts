@@ -7,6 +7,7 @@ import {
   initialFlow,
   reduce,
   shortfall,
+  stepsShown,
   stepStatuses,
   viewOf,
   type FlowEvent,
@@ -78,7 +79,20 @@ describe('payment flow: step 1, check balance', () => {
     expect(viewOf(s)).toEqual({ kind: 'paid' })
     const st = stepStatuses(s)
     expect(st.checkBalance).toBe('done')
-    expect([st.connectWallet, st.processPayment, st.waitConfirmation]).toEqual(['skipped', 'skipped', 'skipped'])
+    expect(st.processPayment).toBe('done')
+  })
+
+  it("a payment from balance lists the balance check and the payment only, never the wallet's steps", () => {
+    let s = reduce(initialFlow(order()), { type: 'balanceLoaded', available: 100n * U })
+    // Before a way to pay is chosen: the balance is checked (done), the choice waits below it.
+    expect(stepsShown(s)).toEqual(['checkBalance'])
+    expect(stepStatuses(s).checkBalance).toBe('done')
+    s = reduce(s, { type: 'payBalance' })
+    expect(stepsShown(s)).toEqual(['checkBalance', 'processPayment'])
+    expect(stepStatuses(s).processPayment).toBe('current')
+    expect(stepsShown(reduce(s, { type: 'balancePaid', order: order({ status: 'paid' }) }))).toEqual(['checkBalance', 'processPayment'])
+    // Choosing the wallet lists all six.
+    expect(stepsShown(reduce(reduce(initialFlow(order()), { type: 'balanceLoaded', available: 0n }), { type: 'useWallet' }))).toHaveLength(6)
   })
 
   it('a short balance shows the current and required amounts and offers the wallet, never the balance', () => {
@@ -95,13 +109,14 @@ describe('payment flow: step 1, check balance', () => {
     let s = run(initialFlow(order()), { type: 'balanceLoaded', available: 100n * U }, { type: 'payBalance' })
     s = reduce(s, { type: 'balanceRefused', error: { text: 'Insufficient NADI: current 1, required 100' } })
     expect(viewOf(s)).toEqual({ kind: 'failed', error: { text: 'Insufficient NADI: current 1, required 100' }, canRetry: true })
-    expect(stepStatuses(s).checkBalance).toBe('failed')
+    expect(stepStatuses(s).processPayment).toBe('failed')
     // A balance refresh does not hide the refusal…
     s = reduce(s, { type: 'balanceLoaded', available: 1n * U })
     expect(s.error).not.toBeNull()
     // …the retry does, and shows the fresh balance.
     s = reduce(s, { type: 'retry' })
     expect(viewOf(s)).toMatchObject({ kind: 'payOptions', enough: false })
+    expect(stepsShown(s)).toEqual(['checkBalance'])
   })
 
   it('a balance that cannot be loaded says so and the retry waits for it again', () => {
@@ -145,10 +160,11 @@ describe('payment flow: steps 2–4, wallet and authorization', () => {
     expect(s.step).toBe('confirmAuthorization')
   })
 
-  it('several target chains wait for the user to choose one', () => {
+  it('several target chains wait for the user to choose one: the step waits for them, it is not "in progress"', () => {
     let s = connected([BSC, NADI])
     expect(s.step).toBe('checkAuthorization')
     expect(viewOf(s)).toEqual({ kind: 'chooseChain', targets: [BSC, NADI] })
+    expect(stepStatuses(s).checkAuthorization).toBe('waiting')
     expect(reduce(s, { type: 'approve' })).toBe(s)
     s = reduce(s, { type: 'chooseChain', chain: 'nadi' })
     expect(s.step).toBe('confirmAuthorization')
@@ -195,11 +211,43 @@ describe('payment flow: steps 2–4, wallet and authorization', () => {
   })
 })
 
+describe('payment flow: the wallet connected in this session', () => {
+  it('pays from it without the wallet picker: "pay from my wallet" goes straight to its authorization', () => {
+    let s = run(initialFlow(order(), null, { address: ME, chainId: 56 }), { type: 'balanceLoaded', available: 40n * U }, { type: 'context', expected: ME, targets: [BSC] })
+    expect(stepsShown(s)).toEqual(['checkBalance'])
+    s = reduce(s, { type: 'useWallet' })
+    expect(s.step).toBe('confirmAuthorization')
+    expect(viewOf(s)).toEqual({ kind: 'approve' })
+    expect(stepStatuses(s).connectWallet).toBe('done')
+  })
+
+  it('a wallet connected while the dialog is open is taken up before paying, and at the connect step moves on', () => {
+    let s = reduce(initialFlow(order()), { type: 'balanceLoaded', available: 0n })
+    s = reduce(s, { type: 'walletKnown', wallet: { address: ME, chainId: 56 } })
+    expect(s.wallet).toEqual({ address: ME, chainId: 56 })
+    expect(s.step).toBe('checkBalance')
+
+    let c = run(initialFlow(order()), { type: 'balanceLoaded', available: 0n }, { type: 'context', expected: ME, targets: [BSC] }, { type: 'useWallet' })
+    expect(viewOf(c)).toEqual({ kind: 'connect' })
+    expect(stepStatuses(c).connectWallet).toBe('waiting')
+    c = reduce(c, { type: 'walletKnown', wallet: { address: ME, chainId: 56 } })
+    expect(c.step).toBe('confirmAuthorization')
+  })
+
+  it('a change of wallet once authorization began changes nothing: the flow checks the account itself', () => {
+    const s = connected()
+    expect(reduce(s, { type: 'walletKnown', wallet: { address: OTHER, chainId: 56 } })).toBe(s)
+    expect(reduce(s, { type: 'walletKnown', wallet: null })).toBe(s)
+  })
+})
+
 describe('payment flow: steps 5–6, pay and confirm', () => {
   it('a sent transfer is handed to the server, then its confirmations count up until paid', () => {
     let s = ready()
     expect(viewOf(s)).toEqual({ kind: 'send', target: BSC })
+    expect(stepStatuses(s).processPayment).toBe('waiting')
     s = reduce(s, { type: 'send' })
+    expect(stepStatuses(s).processPayment).toBe('current')
     expect(viewOf(s)).toEqual({ kind: 'sending' })
     s = reduce(s, { type: 'sent', txHash: HASH })
     expect(viewOf(s)).toEqual({ kind: 'submitting' })

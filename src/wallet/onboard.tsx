@@ -1,11 +1,15 @@
 // The lazy wallet chunk: web3-onboard with injected wallets (and, in demo mode, the Demo wallet),
-// ethers for signing.
-import Onboard, { type InitOptions, type OnboardAPI } from '@web3-onboard/core'
+// ethers for signing. It is initialised through @web3-onboard/react, whose hooks (WalletWatch) keep
+// the session's connected wallet current for the screens (state.ts).
+import { useEffect } from 'react'
+import type { InitOptions, OnboardAPI, WalletState } from '@web3-onboard/core'
 import injectedModule from '@web3-onboard/injected-wallets'
+import { init as initOnboard, useConnectWallet, useSetChain } from '@web3-onboard/react'
 import { BrowserProvider, type Eip1193Provider as EthersEip1193 } from 'ethers'
 import { LOCALE_FILE } from '../../contract/constants.ts'
 import type { ConnectedWallet, ConnectOptions } from './index.ts'
 import { WalletError, walletErrorKey } from './errors.ts'
+import { connectedWallet } from './state.ts'
 
 const APP_ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#0b0f1a"/><path d="M18 46V18h6l16 19V18h6v28h-6L24 27v19z" fill="#f5b942"/></svg>'
@@ -28,7 +32,8 @@ function demoWallet(opts: ConnectOptions, label: string): WalletInit {
   })
 }
 
-function init(opts: ConnectOptions): OnboardAPI {
+/** Sets web3-onboard up once (later calls only follow the language); the hooks need it first. */
+export function init(opts: ConnectOptions): OnboardAPI {
   const locale = LOCALE_FILE[opts.lang]
   if (onboard) {
     onboard.state.actions.setLocale(locale)
@@ -37,7 +42,7 @@ function init(opts: ConnectOptions): OnboardAPI {
   const demoLabel = String((opts.modalText as { demoWallet?: unknown }).demoWallet ?? 'Demo wallet')
   const wallets: WalletInit[] = [injectedModule()]
   if (opts.demo) wallets.push(demoWallet(opts, demoLabel))
-  onboard = Onboard({
+  onboard = initOnboard({
     wallets,
     chains: opts.chains.map((c) => ({ id: `0x${c.id.toString(16)}`, token: c.native_symbol, label: c.name })),
     appMetadata: { name: 'NADI', icon: APP_ICON, description: 'NADI' },
@@ -52,17 +57,15 @@ function init(opts: ConnectOptions): OnboardAPI {
   return onboard
 }
 
-export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
-  const ob = init(opts)
-  const [w] = await ob.connectWallet()
-  if (!w) throw new WalletError('userRejected')
+/** Our view of an onboard wallet: its first account, its chain (`fallbackChainId` when it names none), signing. */
+function toConnected(w: WalletState, fallbackChainId: number): ConnectedWallet {
   const account = w.accounts[0]
   if (!account) throw new WalletError('connectFailed')
   const address = account.address
   const chainId = parseInt(w.chains[0]?.id ?? '0x0', 16)
   return {
     address,
-    chainId: Number.isSafeInteger(chainId) && chainId > 0 ? chainId : opts.chainId,
+    chainId: Number.isSafeInteger(chainId) && chainId > 0 ? chainId : fallbackChainId,
     label: w.label,
     provider: w.provider,
     async sign(message: string) {
@@ -75,9 +78,31 @@ export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
       }
     },
     async disconnect() {
-      await ob.disconnectWallet({ label: w.label })
+      await onboard?.disconnectWallet({ label: w.label })
     },
   }
+}
+
+export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
+  const ob = init(opts)
+  const [w] = await ob.connectWallet()
+  if (!w) throw new WalletError('userRejected')
+  return toConnected(w, opts.chainId)
+}
+
+/**
+ * web3-onboard's hooks, mounted for the life of the app once the chunk is set up: the primary wallet
+ * and the chain it is on, as the wallet reports them (another account picked, a chain switched, a
+ * disconnect), published for screens that must not load this chunk to ask.
+ */
+export function WalletWatch() {
+  const [{ wallet }] = useConnectWallet()
+  const [{ connectedChain }] = useSetChain()
+  useEffect(() => {
+    const chainId = connectedChain ? parseInt(connectedChain.id, 16) : 0
+    connectedWallet.value = wallet && wallet.accounts.length > 0 ? toConnected(wallet, chainId) : null
+  }, [wallet, connectedChain])
+  return null
 }
 
 export async function disconnectAll(): Promise<void> {
