@@ -63,6 +63,14 @@ export const PowerLogItem = Type.Object({
   remaining: Type.Union([Money, Type.Null()]),
   /** Released per day now. */
   daily: Money,
+  /**
+   * Why two powers pay so differently a day (issue 17): trial power releases all of itself over its
+   * `days`; bought power (destroy, joint) `release_percent` of itself a day until it runs out; a
+   * device or node pays `release_percent` of its power a day and does not run out.
+   */
+  release_percent: Type.String(),
+  /** The days trial power releases over; null for any other power. */
+  days: Type.Union([Type.Integer(), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('ended')]),
   start_date: Millis,
   /** The last day settled, if any. */

@@ -111,12 +111,17 @@ describe('mining, nodes, savings and loans', () => {
     await seen(page, 'mining-power-log-link').click()
     await expect.poll(() => path(page)).toBe('/mingLog')
     const destroyRow = page.locator('[data-testid="power-row"][data-type="destroy"]').filter({ visible: true })
-    await shows(destroyRow.getByTestId('power-released')).toBe('3.3')
-    await shows(destroyRow.getByTestId('power-remaining')).toBe('656.7')
-    await shows(destroyRow.getByTestId('power-buy')).toBe('600')
-    await shows(destroyRow.getByTestId('power-gift')).toBe('60')
+    // Every figure with its unit: power in power, what it released in NADI.
+    const power = text('tw', 'mining.powerUnit')
+    await shows(destroyRow.getByTestId('power-released')).toBe('3.3 NADI')
+    await shows(destroyRow.getByTestId('power-remaining')).toBe(`656.7 ${power}`)
+    await shows(destroyRow.getByTestId('power-buy')).toBe(`600 ${power}`)
+    await shows(destroyRow.getByTestId('power-gift')).toBe(`60 ${power}`)
     const trialRow = page.locator('[data-testid="power-row"][data-type="trial"]').filter({ visible: true })
-    await shows(trialRow.getByTestId('power-released')).toBe('14.2858')
+    await shows(trialRow.getByTestId('power-released')).toBe('14.2858 NADI')
+    // Why the trial pays 14.2858 a day and the bought power 3.3: each row says how it releases.
+    await shows(trialRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.trial', { days: 7 }))
+    await shows(destroyRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.bought', { percent: '0.5' }))
     expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(800n * UNIT + 1_758_580_000n)
 
     await page.goto(`${app.url}/wallet/moneyLog`)

@@ -58,7 +58,7 @@ describe('destroy mining', () => {
     expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('803.3'))
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.yesterday).toBe('3.3')
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
-    expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', status: 'active' })
+    expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', release_percent: '0.5', days: null, status: 'active' })
   })
 
   it('joint mining converts USDT at the NADI price; a trial power is given to a newcomer when on', async () => {
@@ -75,6 +75,6 @@ describe('destroy mining', () => {
     s.clock.advance(10 * DAY)
     await settleDue(s.ctx)
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
-    expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended' })
+    expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended', days: 7 })
   })
 })

@@ -180,6 +180,8 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
           released: formatMoney(p.paid),
           remaining: p.remaining === null ? null : formatMoney(p.remaining),
           daily: formatMoney(p.status === 'active' ? periodAmount(p.base, p.rate_ppm, p.remaining) : 0n),
+          release_percent: ppmPercent(p.rate_ppm),
+          days: p.kind === 'trial' && p.end_day !== null ? Number(p.end_day) - Number(p.start_day) : null,
           status: p.status,
           start_date: dayStart(Number(p.start_day)),
           settled_date: p.settled_day === null ? null : dayStart(Number(p.settled_day)),

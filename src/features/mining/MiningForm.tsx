@@ -74,13 +74,13 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
         />
         <section className="card stack" aria-live="polite">
           <SummaryRow label={t('mining.buyPower')}>
-            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span>
+            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <SummaryRow label={t('mining.giftPower')}>
-            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span>
+            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <SummaryRow label={t('mining.totalPower')} strong>
-            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span>
+            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <p className="small muted">{t(kind === 'destroy' ? 'mining.howDestroy' : 'mining.howJoint', { release: info?.release_percent ?? '—' })}</p>
         </section>

@@ -86,3 +86,14 @@ export function releasedPercent(p: Pick<PowerLogItem, 'released' | 'remaining'>)
   if (total <= 0n) return 0
   return Number((released * 10_000n) / total) / 100
 }
+
+/**
+ * The sentence that says how a power row pays a day (issue 17: 100 trial power paying 14.29 NADI a
+ * day beside 495 bought power paying 2.48 read as a mistake): trial power releases whole over its
+ * days, bought power a percent of itself a day, a device's or node's a percent that does not run down.
+ */
+export function releaseRule(p: Pick<PowerLogItem, 'type' | 'days' | 'release_percent'>): [key: string, params: Record<string, string | number>] {
+  if (p.type === 'trial' && p.days !== null) return ['mining.rule.trial', { days: p.days }]
+  if (p.type === 'destroy' || p.type === 'joint') return ['mining.rule.bought', { percent: p.release_percent }]
+  return ['mining.rule.held', { percent: p.release_percent }]
+}
