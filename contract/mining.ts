@@ -32,6 +32,14 @@ export type MiningInfo = Static<typeof MiningInfo>
 export const MiningAmountBody = Type.Object({ amount: Money }, { additionalProperties: false })
 export type MiningAmountBody = Static<typeof MiningAmountBody>
 
+/**
+ * POST mining/joint: `price` is the NADI price the preview used (mining/info nadi_price). The order is
+ * placed at that price and its power bought at it once paid, however the market moves meanwhile; a
+ * price that has moved since the preview is refused (409, naming both) and the app previews again.
+ */
+export const MiningJointBody = Type.Object({ amount: Money, price: Money }, { additionalProperties: false })
+export type MiningJointBody = Static<typeof MiningJointBody>
+
 export const MiningPageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT })),
@@ -63,6 +71,14 @@ export const PowerLogItem = Type.Object({
   remaining: Type.Union([Money, Type.Null()]),
   /** Released per day now. */
   daily: Money,
+  /**
+   * Why two powers pay so differently a day (issue 17): trial power releases all of itself over its
+   * `days`; bought power (destroy, joint) `release_percent` of itself a day until it runs out; a
+   * device or node pays `release_percent` of its power a day and does not run out.
+   */
+  release_percent: Type.String(),
+  /** The days trial power releases over; null for any other power. */
+  days: Type.Union([Type.Integer(), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('ended')]),
   start_date: Millis,
   /** The last day settled, if any. */

@@ -78,20 +78,3 @@ export function checkPledge(p: PledgeTerms, mode: PledgeMode, amount: bigint, av
   if (amount > available) return { reason: 'insufficient', current: available, required: amount }
   return null
 }
-
-/** The term in UTC days (days since 1970-01-01): starts tomorrow, its first unpaid day is start + day. */
-export function termOf(today: number, day: number): { startDay: number; endDay: number } {
-  const startDay = today + 1
-  return { startDay, endDay: startDay + day }
-}
-
-/** Days of the term still to run on `today` (all of them before it starts, 0 once it is over). */
-export function remainingDays(startDay: number, endDay: number, today: number): number {
-  return Math.max(0, Math.min(endDay - startDay, endDay - Math.max(today, startDay)))
-}
-
-/**
- * The settled day whose settlement releases the principal: the term's last day. Its settlement runs
- * once that day has ended, i.e. on the end day (endDay, UTC midnight).
- */
-export const releaseDayOf = (endDay: number): number => endDay - 1

@@ -15,6 +15,9 @@ export function migrate(sqlite: Database.Database, dir = DIR): string[] {
     .readdirSync(dir)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
+  // Two files of one number (branches that each took the next) would leave one silently never applied.
+  const twice = files.find((f, i) => i > 0 && parseInt(f, 10) === parseInt(files[i - 1]!, 10))
+  if (twice) throw new Error(`two migrations are numbered ${parseInt(twice, 10)}: renumber one (${files.filter((f) => parseInt(f, 10) === parseInt(twice, 10)).join(', ')})`)
   const done: string[] = []
   for (const file of files) {
     const version = parseInt(file, 10)

@@ -514,6 +514,12 @@ export interface MiningBuysTable {
   created_at: Int
 }
 
+/** The NADI price a joint-mining order was placed at, which its power is bought at once paid. */
+export interface JointOrderPricesTable {
+  order_id: Int
+  price: Int
+}
+
 /** Migration 015: savings (pledge) products, pledges and their releases. */
 export interface PledgeProductsTable {
   id: Generated<Int>
@@ -722,6 +728,7 @@ export interface DB {
   pledges: PledgesTable
   pledge_releases: PledgeReleasesTable
   mining_buys: MiningBuysTable
+  joint_order_prices: JointOrderPricesTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
   node_tiers: NodeTiersTable

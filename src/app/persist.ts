@@ -34,6 +34,7 @@ export function restore(client: QueryClient, account: string): Promise<void> {
   let p = restores.get(account)
   if (p) return p
   const started = performance.now()
+  const startedAt = Date.now()
   const reader: Persister = {
     persistClient: () => undefined,
     restoreClient: () => (storage.get(SAVED_FLAG) ? readSavedClient(account) : Promise.resolve(undefined)),
@@ -42,6 +43,10 @@ export function restore(client: QueryClient, account: string): Promise<void> {
   p = persistQueryClientRestore(optionsFor(client, account, reader))
     .catch(() => undefined) // a cache that cannot be read is a cache that is empty
     .then(() => {
+      // What was saved is shown at once and looked at again when a screen mounts (DESIGN §6): a saved
+      // page younger than its staleTime would otherwise pass for fresh, and a reload within it kept
+      // showing an application "submitted" after the operator had approved it (issue 17).
+      void client.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt < startedAt, refetchType: 'none' })
       // Measured in the field and by the bench: how long a start waits for the saved cache.
       performance.measure(RESTORE_MEASURE, { start: started, detail: { account } })
       done.add(account)

@@ -23,6 +23,8 @@ interface Pending {
   /** What the user agrees to, row by row, above the body. */
   terms?: ConfirmTerm[]
   confirmText?: string
+  /** What declining does, when "Cancel" would be read as the action itself ("Keep order" beside "Cancel order"). */
+  cancelText?: string
   danger?: boolean
   resolve: (v: true) => void
   reject: (e: ConfirmCancelled) => void
@@ -73,7 +75,7 @@ export function ConfirmHost() {
       {p?.body && <p className="muted">{p.body}</p>}
       <div className="row gap">
         <button className="btn ghost grow" onClick={() => close(false)}>
-          {t('common.cancel')}
+          {p?.cancelText ?? t('common.cancel')}
         </button>
         <button className={`btn grow ${p?.danger ? 'danger' : 'primary'}`} onClick={() => close(true)}>
           {p?.confirmText ?? t('common.confirm')}

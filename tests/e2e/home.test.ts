@@ -111,7 +111,12 @@ describe('home, languages and notices in real Chromium', () => {
       await page.locator('.sheet .btn.primary').click()
       await page.waitForFunction(() => sessionStorage.getItem('token') !== null)
     }
+    await shows(page.getByTestId('home-intro')).toBe(text('tw', 'home.introBody'))
+    // Signing in looks again at what home shows: its figures are fetched as of now, and it speaks to a member.
+    const refetched = page.waitForRequest((r) => r.url().includes('/api/v1/common/mainInfo') && r.headers()['authorization'] !== undefined, { timeout: 10_000 })
     await signInWithDemo()
+    await refetched
+    await shows(page.getByTestId('home-intro')).toBe(text('tw', 'home.introBodyMember'))
     const users = () => Number((app.ctx.sqlite.prepare('SELECT count(*) AS n FROM users').get() as { n: bigint }).n)
     const count = users()
     await page.locator('.tabbar a[href="/user"]').click()

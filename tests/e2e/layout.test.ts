@@ -128,8 +128,10 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 420_000 }, async () =
   // Activities: the demo's running one, its leaderboard with this user on it (a paid order above).
   const activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
   // Mining: destroy and joint power with many digits (/ming, /destoryList, /mingLog; src/features/mining).
+  // A joint order names the NADI price it was previewed at (held until paid).
+  const { nadi_price: price } = await call<{ nadi_price: string }>('mining/info')
   for (const [kind, amount] of [['destroy', '12345678.12345678'], ['joint', '1234567.12345678']] as const) {
-    const order = await call<{ id: number }>(`mining/${kind}`, { amount })
+    const order = await call<{ id: number }>(`mining/${kind}`, kind === 'joint' ? { amount, price } : { amount })
     await call('orders/payByBalance', { id: order.id })
   }
   // Two days on, the days the positions above started are settled: an earnings day with every kind's line

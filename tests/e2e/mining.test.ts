@@ -8,7 +8,9 @@
 // off and says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { randomBytes } from 'node:crypto'
+import { balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { lotsOf, ticksOf } from '../../server/exchange/engine/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
@@ -35,6 +37,21 @@ const UNIT = 100_000_000n
 /** Screens are kept alive, hidden: only what is visible counts. */
 const seen = (page: Page, testId: string) => page.getByTestId(testId).filter({ visible: true })
 const path = (page: Page) => new URL(page.url()).pathname
+
+/** Two traders of the platform fill 20 NADI at `price`: the market's last price, which joint mining converts at, becomes it. */
+async function moveMarket(price: bigint) {
+  const { sqlite } = app.ctx
+  const trader = (asset: 'NADI' | 'USDT', amount: bigint) => {
+    const id = Number(sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EMV${randomBytes(3).toString('hex')}`, 'Trader', Date.now()).lastInsertRowid)
+    transfer(sqlite, { ref: `e2e:mining:move:${id}`, reason: 'deposit', from: custody(asset === 'NADI' ? 'nadi' : 'bsc'), to: trade(id), asset, amount })
+    return id
+  }
+  const [seller, buyer] = [trader('NADI', 20n * UNIT), trader('USDT', 1_000n * UNIT)]
+  const order = (side: 'sell' | 'buy') => ({ side, type: 'limit' as const, price: ticksOf(app.exchange.spec, price)!, lots: lotsOf(app.exchange.spec, 20n * UNIT)!, clientOrderId: `move-${side}` })
+  await app.exchange.place(seller, order('sell'))
+  await app.exchange.place(buyer, order('buy'))
+  expect(app.exchange.lastPrice()).toBe(price)
+}
 
 describe('mining, nodes, savings and loans', () => {
   let context: BrowserContext
@@ -111,12 +128,17 @@ describe('mining, nodes, savings and loans', () => {
     await seen(page, 'mining-power-log-link').click()
     await expect.poll(() => path(page)).toBe('/mingLog')
     const destroyRow = page.locator('[data-testid="power-row"][data-type="destroy"]').filter({ visible: true })
-    await shows(destroyRow.getByTestId('power-released')).toBe('3.3')
-    await shows(destroyRow.getByTestId('power-remaining')).toBe('656.7')
-    await shows(destroyRow.getByTestId('power-buy')).toBe('600')
-    await shows(destroyRow.getByTestId('power-gift')).toBe('60')
+    // Every figure with its unit: power in power, what it released in NADI.
+    const power = text('tw', 'mining.powerUnit')
+    await shows(destroyRow.getByTestId('power-released')).toBe('3.3 NADI')
+    await shows(destroyRow.getByTestId('power-remaining')).toBe(`656.7 ${power}`)
+    await shows(destroyRow.getByTestId('power-buy')).toBe(`600 ${power}`)
+    await shows(destroyRow.getByTestId('power-gift')).toBe(`60 ${power}`)
     const trialRow = page.locator('[data-testid="power-row"][data-type="trial"]').filter({ visible: true })
-    await shows(trialRow.getByTestId('power-released')).toBe('14.2858')
+    await shows(trialRow.getByTestId('power-released')).toBe('14.2858 NADI')
+    // Why the trial pays 14.2858 a day and the bought power 3.3: each row says how it releases.
+    await shows(trialRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.trial', { days: 7 }))
+    await shows(destroyRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.bought', { percent: '0.5' }))
     expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(800n * UNIT + 1_758_580_000n)
 
     await page.goto(`${app.url}/wallet/moneyLog`)
@@ -169,6 +191,21 @@ describe('mining, nodes, savings and loans', () => {
     await expect.poll(() => loan.getAttribute('data-status'), { timeout: 10_000 }).toBe('repaid')
     expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
     expect(errors).toEqual([])
+  })
+
+  it('joint mining holds the price its preview used: when the market moves first, the server names both prices and the form previews at the new one', async () => {
+    await page.goto(`${app.url}/ming`)
+    await seen(page, 'mining-tab-joint').click()
+    await seen(page, 'mining-form-joint').locator('input[name="amount"]').fill('10')
+    // 10 USDT at 0.25 = 40 NADI's worth × 2 + 10 % gift.
+    await shows(seen(page, 'mining-preview-total')).toBe('88')
+    const before = app.ctx.sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'joint'").get()
+    await moveMarket(UNIT / 2n)
+    await seen(page, 'mining-submit-joint').click()
+    await shows(page.locator('.toast')).toBe(text('tw', 'errors.jointPriceMoved', { now: '0.5', previewed: '0.25' }))
+    await shows(seen(page, 'mining-preview-total')).toBe('44')
+    expect(app.ctx.sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'joint'").get()).toEqual(before)
+    await seen(page, 'mining-tab-destroy').click()
   })
 
   it('offline, /ming still shows its power and destroying is off, saying why', async () => {

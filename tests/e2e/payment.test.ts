@@ -137,6 +137,9 @@ describe('the payment dialog in Chromium', () => {
     await page.getByTestId('payment-done').click()
 
     await page.locator(`[data-testid="payorder-row"][data-id="${cancelled}"] [data-testid="payorder-cancel"]`).click()
+    // "Cancel order" beside "Keep order", never beside a "Cancel" that reads as the same action.
+    await shows(page.locator('.sheet .btn.ghost')).toBe(text('tw', 'orders.keep'))
+    await shows(page.locator('.sheet .btn.danger')).toBe(text('tw', 'orders.cancel'))
     await page.locator('.sheet .btn.danger').click()
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0)
     expect((app.ctx.sqlite.prepare('SELECT state FROM pay_orders WHERE id = ?').get(cancelled) as { state: string }).state).toBe('cancelled')

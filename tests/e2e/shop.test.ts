@@ -99,6 +99,8 @@ describe('shopping in real Chromium', () => {
     // Place the order; the popup asks to pay now; the dialog pays from balance.
     await visible(page, 'order-submit').click()
     await shows(page.locator('.sheet h2')).toBe(text('tw', 'preOrder.placedTitle'))
+    // Its dismiss button says what it does: the order waits to be paid later.
+    await shows(page.locator('.sheet .btn.ghost')).toBe(text('tw', 'preOrder.payLater'))
     await page.locator('.sheet .btn.primary').click()
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()

@@ -66,6 +66,8 @@ describe('loans against a node', () => {
     const loan = await post<Loan>(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '2000' })
     expect(loan.statusCode).toBe(200)
     expect(loan.body_.data).toMatchObject({ status: 'open', principal: '2000', debt: '2000', interest: '0', daily_rate: '0.05' })
+    // A 30-day loan is due on the 30th day after the day it is taken (11/26 → 12/26).
+    expect(loan.body_.data.due_at).toBe((Math.floor(s.clock.now() / DAY) + 30) * DAY)
     expect(usdt(s, who.userId)).toEqual({ available: units('2000'), frozen: units('5000') })
     expect(balance(s.ctx.sqlite, LOANS, 'USDT').available).toBe(loansBefore - units('2000'))
     const after = (await get<LendingInfo>(s, who, 'lending/info')).body_.data

@@ -1,7 +1,7 @@
 // Destroy and joint mining over HTTP (issue 11 part 3): an order below the minimum is refused with
 // "minimum destroy amount is X" and changes nothing; paid, the NADI is burned and the power (×
 // multiplier, plus gift) is released daily by the settlement until exhausted; the destroy list and
-// the power log show it; a newcomer's trial power when it is on.
+// the power log show it; a newcomer's trial power when it is on; joint mining holds the price previewed.
 
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
@@ -10,7 +10,7 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../contract/mining.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import { translate } from '../../server/i18n.ts'
-import { audit, balance, BURNED, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { audit, balance, BURNED, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
@@ -58,7 +58,7 @@ describe('destroy mining', () => {
     expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('803.3'))
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.yesterday).toBe('3.3')
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
-    expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', status: 'active' })
+    expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', release_percent: '0.5', days: null, status: 'active' })
   })
 
   it('joint mining converts USDT at the NADI price; a trial power is given to a newcomer when on', async () => {
@@ -67,14 +67,55 @@ describe('destroy mining', () => {
     const me = await s.signIn(ROOT_CODE)
     expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list).toEqual([expect.objectContaining({ type: 'trial', status: 1 })])
     transfer(s.ctx.sqlite, { ref: 'test:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
-    expect((await post(s, me, 'mining/joint', { amount: '9' })).body_.msg).toBe(translate('EN', 'errors.jointMin', { amount: '10' }))
-    const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10' })).body_.data
+    expect((await post(s, me, 'mining/joint', { amount: '9', price: '0.25' })).body_.msg).toBe(translate('EN', 'errors.jointMin', { amount: '10' }))
+    const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: '0.25' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     // 10 USDT at 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift, plus the trial's 100.
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('188')
     s.clock.advance(10 * DAY)
     await settleDue(s.ctx)
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
-    expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended' })
+    expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended', days: 7 })
   })
 })
+
+/** Two traders fill 20 NADI at `price`: the market's last price, which joint mining converts at, becomes it. */
+async function moveMarket(s: TestServer, price: string) {
+  const [seller, buyer] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+  transfer(s.ctx.sqlite, { ref: `test:mining:seller:${price}`, reason: 'deposit', from: custody('nadi'), to: trade(seller.userId), asset: 'NADI', amount: units('20') })
+  transfer(s.ctx.sqlite, { ref: `test:mining:buyer:${price}`, reason: 'deposit', from: custody('bsc'), to: trade(buyer.userId), asset: 'USDT', amount: units('1000') })
+  for (const [who, side] of [[seller, 'sell'], [buyer, 'buy']] as const) {
+    const placed = await post(s, who, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `move-${side}`, side, type: 'limit', price, size: '20' })
+    expect(placed.body_.code).toBe(200)
+  }
+}
+
+describe('joint mining holds the price previewed', () => {
+  it('an order pays at the price it was placed at though the market moved before payment; a preview the market has left is refused naming both prices, and creates nothing', async () => {
+    const s = await start()
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    transfer(s.ctx.sqlite, { ref: 'test:mining:joint:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    const previewed = (await get<MiningInfo>(s, me, 'mining/info')).body_.data.nadi_price
+    expect(previewed).toBe('0.25')
+    const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: previewed })).body_.data
+
+    await moveMarket(s, '0.5')
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.nadi_price).toBe('0.5')
+    expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })).body_.data.status).toBe('completed')
+    // 10 USDT at the held 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift — not the 40 + 4 of 0.5.
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('88')
+    const [bought] = (await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list
+    expect(bought).toMatchObject({ type: 'joint', price: '0.25', usdt_value: '10' })
+
+    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const moved = await post(s, me, 'mining/joint', { amount: '10', price: '0.25' })
+    expect(moved.statusCode).toBe(409)
+    expect(moved.body_.msg).toBe(translate('EN', 'errors.jointPriceMoved', { now: '0.5', previewed: '0.25' }))
+    for (const body of [{ amount: '10', price: '0' }, { amount: '10', price: 'abc' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
+    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    // Previewed again at the new price, the order goes through.
+    expect((await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: '0.5' })).body_.data.status).toBe('pending_payment')
+  })
+})
+

@@ -94,8 +94,10 @@ describe('buying a node', () => {
     expect(core).toMatchObject({ seats_left: 299, held: 1 })
     const mine = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { page: 1 })).body_.data
     expect(mine.total).toBe(1)
-    expect(mine.list[0]).toMatchObject({ type: 'core', status: 'active', amount: '5000', days: 270, days_left: 271, level_id: 2, advanced_agent: true, airdrop_multiplier: 2, mined: '0', fee_share: '0', loan_debt: '0' })
+    expect(mine.list[0]).toMatchObject({ type: 'core', status: 'active', amount: '5000', days: 270, days_left: 270, level_id: 2, advanced_agent: true, airdrop_multiplier: 2, mined: '0', fee_share: '0', loan_debt: '0' })
     expect(mine.list[0]!.order_no).toBe(order.order_no)
+    // Bought today, a 270-day node shows 270 days left and ends on the 270th day after today.
+    expect(mine.list[0]!.end_at).toBe((Math.floor(s.clock.now() / DAY) + 270) * DAY)
     // A later elite node does not lower the level.
     credit(s, me.userId, 'USDT', '1000')
     await buyAndPay(s, me, 'elite')

@@ -9,7 +9,7 @@
 import type { LendingInfo, Loan, LoanPlan } from '../../../contract/lending.ts'
 import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
-import { loanTerm } from '../../../contract/lendingRules.ts'
+import { lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
@@ -80,7 +80,7 @@ const loanWire = (l: LoanRow): Loan => ({
   debt: formatMoney(l.debt),
   daily_rate: ppmPercent(l.daily_rate_ppm),
   created_at: Number(l.created_at),
-  due_at: dayStart(Number(l.due_day)),
+  due_at: dayStart(lastDayOf({ endDay: Number(l.due_day) })),
   repaid_at: l.repaid_at === null ? null : Number(l.repaid_at),
 })
 
@@ -136,8 +136,10 @@ export function createLendingService(ctx: Ctx) {
         if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })
         if (ledger.balance(ctx.sqlite, ledger.LOANS, 'USDT').available < amount) throw conflict('errors.loanFundsShort')
         const now = ctx.now()
-        const term = loanTerm(dayOf(now), Number(plan.max_days))
-        const loanId = Number(s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.dueDay, now).lastInsertRowid)
+        const term = termOf(dayOf(now), Number(plan.max_days))
+        const loanId = Number(
+          s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.endDay, now).lastInsertRowid,
+        )
         ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
         return loanId
       })

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 import { Envelope, Paged } from '../../../contract/envelope.ts'
-import { DestroyRecord, MiningAmountBody, MiningInfo, MiningPageQuery, PowerLogItem } from '../../../contract/mining.ts'
+import { DestroyRecord, MiningAmountBody, MiningInfo, MiningJointBody, MiningPageQuery, PowerLogItem } from '../../../contract/mining.ts'
 import { PayOrder } from '../../../contract/orders.ts'
 import { requireAuth } from '../../http/auth.ts'
 import { ok } from '../../http/reply.ts'
@@ -25,8 +25,16 @@ export function miningRoutes(app: App, mining: MiningService): void {
   )
   app.post(
     '/api/v1/mining/joint',
-    { ...auth, schema: { tags, summary: 'Joint mining: contribute USDT for power; answers the order to pay', body: MiningAmountBody, response: { 200: Envelope(PayOrder) } } },
-    async (req) => ok(req, await mining.joint(uid(req), req.lang, req.body.amount)),
+    {
+      ...auth,
+      schema: {
+        tags,
+        summary: 'Joint mining: contribute USDT for power at the NADI price previewed, held until the order is paid or expires; answers the order to pay; 409 when the price has moved since the preview',
+        body: MiningJointBody,
+        response: { 200: Envelope(PayOrder) },
+      },
+    },
+    async (req) => ok(req, await mining.joint(uid(req), req.lang, req.body.amount, req.body.price)),
   )
   app.get(
     '/api/v1/mining/destroyList',

@@ -6,13 +6,13 @@ import type { Selectable, Transaction } from 'kysely'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
-import { formatMoney } from '../../../contract/money.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
 import { preparedOnce } from '../../db/index.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
-import { badRequest } from '../../http/errors.ts'
+import { badRequest, conflict } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -25,6 +25,8 @@ const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
 
 const SQL = {
   order: 'SELECT * FROM pay_orders WHERE id = ?',
+  heldPrice: 'SELECT price FROM joint_order_prices WHERE order_id = ?',
+  holdPrice: 'INSERT INTO joint_order_prices (order_id, price) VALUES (?, ?)',
   position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, gift, start_day, end_day, source, created_at)
              VALUES (@user, @kind, 'NADI', @base, @rate, 1, @remaining, @gift, @start, @end, @source, @at)`,
   buy: `INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at)
@@ -52,7 +54,9 @@ export function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, deps: MiningDe
   const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string; asset: string; total: bigint; state: string } | undefined
   if (!o || (o.type !== 'destroy' && o.type !== 'joint') || o.state !== 'open') return
   const cfg = ctx.config.mining
-  const price = deps.nadiPrice()
+  // A joint order pays at the price it was placed at; one placed before prices were held, at today's.
+  const held = o.type === 'joint' ? (s.heldPrice.get(o.id) as { price: bigint } | undefined) : undefined
+  const price = held?.price ?? deps.nadiPrice()
   const power = o.type === 'destroy' ? destroyPower(o.total, cfg.destroyMultiplierPpm) : jointPower(o.total, price, cfg.jointMultiplierPpm)
   const gift = giftPower(power, cfg.giftPpm)
   const usdt = o.type === 'destroy' ? usdtValue(o.total, price) : o.total
@@ -105,11 +109,19 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
   const cfg = ctx.config.mining
   const s = () => stmts(ctx)
 
-  async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string): Promise<PayOrder> {
+  async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string, previewedText?: string): Promise<PayOrder> {
     const amount = parseAmount(amountText)
     const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
     if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
-    const id = await ctx.commits.submit(() => createPayOrder(ctx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount }))
+    const previewed = previewedText === undefined ? null : parsePrice(previewedText)
+    const id = await ctx.commits.submit(() => {
+      // Read in the transaction that places the order, so the price held is the price checked.
+      const price = deps.nadiPrice()
+      if (previewed !== null && previewed !== price) throw conflict('errors.jointPriceMoved', { now: formatMoney(price), previewed: formatMoney(previewed) })
+      const orderId = createPayOrder(ctx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount })
+      if (previewed !== null) s().holdPrice.run(orderId, price)
+      return orderId
+    })
     return orders.detail(userId, lang, id)
   }
 
@@ -141,7 +153,7 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
     },
 
     destroy: (userId: number, lang: LangCode, amount: string) => order(userId, lang, 'destroy', amount),
-    joint: (userId: number, lang: LangCode, amount: string) => order(userId, lang, 'joint', amount),
+    joint: (userId: number, lang: LangCode, amount: string, previewedPrice: string) => order(userId, lang, 'joint', amount, previewedPrice),
 
     destroyList(userId: number, page: number, pageSize: number): PagedList<DestroyRecord> {
       const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM mining_buys WHERE user_id = ?').get(userId) as { n: bigint }
@@ -180,6 +192,8 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
           released: formatMoney(p.paid),
           remaining: p.remaining === null ? null : formatMoney(p.remaining),
           daily: formatMoney(p.status === 'active' ? periodAmount(p.base, p.rate_ppm, p.remaining) : 0n),
+          release_percent: ppmPercent(p.rate_ppm),
+          days: p.kind === 'trial' && p.end_day !== null ? Number(p.end_day) - Number(p.start_day) : null,
           status: p.status,
           start_date: dayStart(Number(p.start_day)),
           settled_date: p.settled_day === null ? null : dayStart(Number(p.settled_day)),
@@ -194,4 +208,11 @@ function parseAmount(text: string): bigint {
   const m = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,8}))?$/.exec(text)
   if (!m) throw badRequest('errors.amountInvalid')
   return BigInt(m[1] as string) * 100_000_000n + BigInt(((m[2] ?? '') + '00000000').slice(0, 8))
+}
+
+/** The NADI price a joint preview used: a positive decimal; else the field's 400. Only compared, never stored as sent. */
+function parsePrice(text: string): bigint {
+  const price = parseMoney(text)
+  if (price === null || price <= 0n) throw badRequest('errors.priceInvalid')
+  return price
 }

@@ -40,10 +40,6 @@ export function borrowable(stake: bigint, ltvPpm: bigint, debt: bigint): bigint 
 /** One day's interest on a debt: floor(debt × daily rate), in the borrower's favour by under a unit. */
 export const dayInterest = (debt: bigint, dailyRatePpm: bigint): bigint => (debt * dailyRatePpm) / M
 
-/** Days left of a node's term on `today` (0 once due back). */
-export const daysLeft = (endDay: number | null, today: number, days: number): number =>
-  endDay === null ? days : Math.max(0, endDay - today)
-
 /** ppm → percent text: 5000 → "0.5". */
 export function ppmPercent(ppm: bigint): string {
   const scale = 10_000n

@@ -25,6 +25,7 @@ import type { PagedList } from '../../../contract/envelope.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { MyNode, NodeConfig, NodeTier, NodeType } from '../../../contract/node.ts'
 import type { PayOrder } from '../../../contract/orders.ts'
+import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
@@ -35,7 +36,7 @@ import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { addPerformance, addTeamNode } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
-import { daysLeft, feePool, ppmPercent, splitFees } from './rules.ts'
+import { feePool, ppmPercent, splitFees } from './rules.ts'
 
 export interface TierRow {
   id: bigint
@@ -140,6 +141,7 @@ type MineRow = NodeRow & { order_no: string; type: NodeType; mined: bigint; fee_
 
 export function nodeWire(r: MineRow, today: number): MyNode {
   const paid = r.status === 'active' || r.status === 'returned'
+  const term: Term | null = r.start_day !== null && r.end_day !== null ? { startDay: Number(r.start_day), endDay: Number(r.end_day) } : null
   return {
     id: Number(r.id),
     tier_id: Number(r.tier_id),
@@ -149,7 +151,7 @@ export function nodeWire(r: MineRow, today: number): MyNode {
     status: r.status,
     amount: formatMoney(r.amount),
     days: Number(r.days),
-    days_left: r.status === 'active' ? daysLeft(r.end_day === null ? null : Number(r.end_day), today, Number(r.days)) : r.status === 'pending' ? Number(r.days) : 0,
+    days_left: r.status === 'pending' ? Number(r.days) : r.status === 'active' && term ? daysLeft(term, today) : 0,
     power: formatMoney(r.power),
     level_id: Number(r.level_id),
     withdraw_rate: ppmPercent(r.withdraw_rate_ppm),
@@ -160,8 +162,8 @@ export function nodeWire(r: MineRow, today: number): MyNode {
     fee_share: formatMoney(r.fee_share),
     dividends: { USDT: formatMoney(r.dividend_usdt), NADI: formatMoney(r.dividend_nadi) },
     loan_debt: formatMoney(r.loan_debt),
-    start_at: paid && r.start_day !== null ? dayStart(Number(r.start_day)) : null,
-    end_at: paid && r.end_day !== null ? dayStart(Number(r.end_day)) : null,
+    start_at: paid && term ? dayStart(term.startDay) : null,
+    end_at: paid && term ? dayStart(lastDayOf(term)) : null,
     created_at: Number(r.created_at),
     paid_at: r.paid_at === null ? null : Number(r.paid_at),
     returned_at: r.returned_at === null ? null : Number(r.returned_at),
@@ -239,10 +241,9 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
     at: paidAt,
     meta: { node: n.id, order: o.id },
   })
-  const start = dayOf(paidAt) + 1
-  const end = start + Number(n.days)
-  const position = Number(s.position.run(n.user_id, n.power, n.machine_rate_ppm, start, end, `node:${n.id}`, paidAt).lastInsertRowid)
-  s.activate.run(position, start, end, paidAt, n.id)
+  const { startDay, endDay } = termOf(dayOf(paidAt), Number(n.days))
+  const position = Number(s.position.run(n.user_id, n.power, n.machine_rate_ppm, startDay, endDay, `node:${n.id}`, paidAt).lastInsertRowid)
+  s.activate.run(position, startDay, endDay, paidAt, n.id)
   s.level.run(n.level_id, n.user_id)
   s.done.run(paidAt, paidAt, o.id)
   // The node is held from now: it counts in every ancestor's team nodes until its stake comes back

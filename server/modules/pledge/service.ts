@@ -17,12 +17,10 @@ import {
   periodDays,
   periodsOf,
   ppmToPercent,
-  releaseDayOf,
-  remainingDays,
   termIncome,
-  termOf,
   type PledgeTerms,
 } from '../../../contract/pledgeRules.ts'
+import { daysLeft, lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
@@ -127,8 +125,7 @@ export function createPledgeService(ctx: Ctx) {
   }
 
   function pledgeWire(g: PledgeRow, name: string): MyPledge {
-    const start = Number(g.start_day)
-    const end = Number(g.end_day)
+    const term = { startDay: Number(g.start_day), endDay: Number(g.end_day) }
     const days = Number(g.days)
     const redeemed = g.status === 'redeemed'
     return {
@@ -139,13 +136,13 @@ export function createPledgeService(ctx: Ctx) {
       amount: formatMoney(g.amount),
       rate: ppmToPercent(g.rate_ppm),
       day: days,
-      start_date: start * DAY_MS,
-      end_date: releaseDayOf(end) * DAY_MS,
-      remaining_days: remainingDays(start, end, dayOf(ctx.now())),
+      start_date: term.startDay * DAY_MS,
+      end_date: lastDayOf(term) * DAY_MS,
+      remaining_days: daysLeft(term, dayOf(ctx.now())),
       income: formatMoney(g.paid ?? 0n),
       expected_income: formatMoney(termIncome(g.amount, g.rate_ppm, days, g.mode)),
       release_amount: formatMoney(g.amount),
-      release_time: redeemed && g.released_at !== null ? Number(g.released_at) : end * DAY_MS,
+      release_time: redeemed && g.released_at !== null ? Number(g.released_at) : term.endDay * DAY_MS,
       release_rate: redeemed ? '100' : '0',
       status: g.status,
       created_at: Number(g.created_at),

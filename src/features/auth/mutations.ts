@@ -20,8 +20,12 @@ export function useSignIn() {
       const signature = await wallet.sign(msg.message)
       const res = await post<LoginResult>('auth/login', { address: wallet.address, message: msg.message, sign_message: signature, code })
       setToken(res.token, res.idle_ms)
+      const signedInAt = Date.now()
       const me = await qc.fetchQuery(userQueries.info())
       setAccount(me.id)
+      // What the screens hold was fetched as a visitor, or saved in an earlier session: look again as
+      // this user now, so home says signed in with figures of this moment, not "a minute ago".
+      void qc.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt < signedInAt })
       return { registered: msg.registered }
     },
     onSuccess: () => forgetInviteCode(),

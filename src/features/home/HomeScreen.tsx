@@ -90,7 +90,9 @@ export default function HomeScreen() {
 
       <section className="card intro">
         <h2>{t('home.introTitle')}</h2>
-        <p className="muted">{t('home.introBody')}</p>
+        <p className="muted" data-testid="home-intro">
+          {t(signedIn.value ? 'home.introBodyMember' : 'home.introBody')}
+        </p>
         {signedIn.value ? (
           <Link href="/user" className="btn primary block">
             <Icon name="team" size={20} />

@@ -1,6 +1,6 @@
 // Loan screen helpers. Pure; tested in tests/unit/node/rules.test.ts and tests/unit/loan/view.test.ts.
 import type { LendingInfo, LoanPlan } from '../../../contract/lending.ts'
-import { loanTerm } from '../../../contract/lendingRules.ts'
+import { lastDayOf, termOf } from '../../../contract/term.ts'
 import { DAY_MS, percentToPpm, periodIncome } from '../../../contract/pledgeRules.ts'
 
 /** What one may still borrow against a node under a plan, as the server computed it ("0" when unknown). */
@@ -17,14 +17,14 @@ export interface LoanQuote {
   /** The first day's interest on the amount, floored to the unit as the settlement adds it. */
   dailyInterest: bigint
   days: number
-  /** When the loan is due (UTC midnight, ms). */
+  /** When the loan is due: the start (UTC midnight, ms) of its last day, as the server shows it. */
   dueAt: number
   /** The node's stake, which stays frozen while the loan is open. */
   stake: bigint
 }
 
 export function loanQuote(plan: Pick<LoanPlan, 'daily_rate' | 'max_days'>, stake: bigint, amount: bigint, now: number): LoanQuote {
-  const { dueDay } = loanTerm(Math.floor(now / DAY_MS), plan.max_days)
+  const dueDay = lastDayOf(termOf(Math.floor(now / DAY_MS), plan.max_days))
   return {
     amount,
     dailyRate: plan.daily_rate,

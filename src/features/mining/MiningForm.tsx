@@ -12,7 +12,7 @@ import { availableOf } from '../wallet/balances.ts'
 import { AmountField, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { walletQueries } from '../wallet/queries.ts'
 import { refreshAfterMiningPaid, useMiningOrder } from './mutations.ts'
-import { ASSET_OF, checkMiningAmount, previewPower, type MiningKind } from './view.ts'
+import { ASSET_OF, checkMiningAmount, orderBody, previewPower, type MiningKind } from './view.ts'
 
 /**
  * Destroy (burn NADI) or joint mining (contribute USDT) for power: the amount checked as the server
@@ -44,7 +44,7 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
     if (!check.ok || !info || !isOnline || sending.current) return
     sending.current = true
     try {
-      setPaying(await order.mutateAsync({ amount: check.wire }))
+      setPaying(await order.mutateAsync(orderBody(kind, check.wire, info)))
     } catch {
       // the server's words are already shown
     } finally {
@@ -74,13 +74,13 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
         />
         <section className="card stack" aria-live="polite">
           <SummaryRow label={t('mining.buyPower')}>
-            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span>
+            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <SummaryRow label={t('mining.giftPower')}>
-            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span>
+            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <SummaryRow label={t('mining.totalPower')} strong>
-            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span>
+            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
           </SummaryRow>
           <p className="small muted">{t(kind === 'destroy' ? 'mining.howDestroy' : 'mining.howJoint', { release: info?.release_percent ?? '—' })}</p>
         </section>

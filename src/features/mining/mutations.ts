@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import type { MiningAmountBody } from '../../../contract/mining.ts'
+import type { MiningAmountBody, MiningJointBody } from '../../../contract/mining.ts'
 import type { PayOrder } from '../../../contract/orders.ts'
 import { useMoneyPost } from '../wallet/mutations.ts'
-import { MINING_ROOT } from './queries.ts'
+import { MINING_ROOT, miningQueries } from './queries.ts'
 import type { MiningKind } from './view.ts'
 
 /**
@@ -11,10 +11,13 @@ import type { MiningKind } from './view.ts'
  */
 export function useMiningOrder(kind: MiningKind) {
   const qc = useQueryClient()
-  const send = useMoneyPost<MiningAmountBody, PayOrder>(`mining/${kind}`)
+  const send = useMoneyPost<MiningAmountBody | MiningJointBody, PayOrder>(`mining/${kind}`)
   return useMutation({
     mutationFn: send,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['orders'] }),
+    // A joint order refused because the NADI price moved (the server's message names both prices):
+    // the terms are fetched again, so the form previews at the new price.
+    onError: () => qc.invalidateQueries({ queryKey: miningQueries.info().queryKey }),
   })
 }
 

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
-import { destroyStatusWord, releasedPercent, type DestroyStatusWord } from './view.ts'
+import { destroyStatusWord, releasedPercent, releaseRule, type DestroyStatusWord } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
 
 // One formatter per language: the power log draws a date per row, and building an Intl formatter
@@ -32,6 +32,7 @@ export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
         <strong className="big" data-testid="mining-power">
           {show(info?.power)}
         </strong>
+        <small className="muted">{t('mining.powerUnit')}</small>
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.todayEstimate')} testId="mining-today">
@@ -109,22 +110,25 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
       )}
       <dl className="mining-figures">
         <Figure label={t('mining.buyPower')} testId="power-buy">
-          {showAmount(units(p.buy_power))}
+          {showAmount(units(p.buy_power))} <small className="muted">{t('mining.powerUnit')}</small>
         </Figure>
         <Figure label={t('mining.giftPower')} testId="power-gift">
-          {showAmount(units(p.gift_power))}
+          {showAmount(units(p.gift_power))} <small className="muted">{t('mining.powerUnit')}</small>
         </Figure>
         <Figure label={t('mining.released')} testId="power-released">
-          {showAmount(units(p.released))}
+          {showAmount(units(p.released))} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('mining.remaining')} testId="power-remaining">
-          {p.remaining === null ? t('mining.noEnd') : showAmount(units(p.remaining))}
+          {p.remaining === null ? t('mining.noEnd') : <>{showAmount(units(p.remaining))} <small className="muted">{t('mining.powerUnit')}</small></>}
         </Figure>
         <Figure label={t('mining.daily')} testId="power-daily">
           {showAmount(units(p.daily))} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('mining.startDate')}>{utcDay(p.start_date, LANG_TAG[lang.value])}</Figure>
       </dl>
+      <p className="small muted" data-testid="power-rule">
+        {t(...releaseRule(p))}
+      </p>
     </li>
   )
 }

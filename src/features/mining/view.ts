@@ -2,7 +2,7 @@
 // joint forms, the power an amount buys, and the SPEC §4 wording of a record's status. Pure: the
 // screens and the unit tests share it. The arithmetic is the server's (server/modules/mining/rules.ts),
 // repeated on the terms mining/info answers, so the preview is what the order will really give.
-import type { DestroyStatus, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import type { DestroyStatus, MiningAmountBody, MiningInfo, MiningJointBody, PowerLogItem } from '../../../contract/mining.ts'
 import { checkAmount, units, type AmountCheck } from '../wallet/amount.ts'
 
 /** Burn NADI (destroy) or contribute USDT (joint). */
@@ -58,6 +58,11 @@ export function previewPower(kind: MiningKind, amount: bigint, terms: Terms): Po
   return { power, gift, total: power + gift }
 }
 
+/** What an order sends: a joint order names the price its preview used, which the server holds or refuses. */
+export function orderBody(kind: MiningKind, amount: string, terms: Pick<MiningInfo, 'nadi_price'>): MiningAmountBody | MiningJointBody {
+  return kind === 'joint' ? { amount, price: terms.nadi_price } : { amount }
+}
+
 /**
  * The form's check (SPEC §5): the shared amount rules (empty, negative, more than 8 decimals, zero,
  * above the available balance), with the minimum worded as the server words its refusal —
@@ -85,4 +90,15 @@ export function releasedPercent(p: Pick<PowerLogItem, 'released' | 'remaining'>)
   const total = released + units(p.remaining)
   if (total <= 0n) return 0
   return Number((released * 10_000n) / total) / 100
+}
+
+/**
+ * The sentence that says how a power row pays a day (issue 17: 100 trial power paying 14.29 NADI a
+ * day beside 495 bought power paying 2.48 read as a mistake): trial power releases whole over its
+ * days, bought power a percent of itself a day, a device's or node's a percent that does not run down.
+ */
+export function releaseRule(p: Pick<PowerLogItem, 'type' | 'days' | 'release_percent'>): [key: string, params: Record<string, string | number>] {
+  if (p.type === 'trial' && p.days !== null) return ['mining.rule.trial', { days: p.days }]
+  if (p.type === 'destroy' || p.type === 'joint') return ['mining.rule.bought', { percent: p.release_percent }]
+  return ['mining.rule.held', { percent: p.release_percent }]
 }

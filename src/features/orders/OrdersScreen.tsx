@@ -27,7 +27,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
   const isOnline = online.value
 
   async function onCancel() {
-    if (!(await confirmed({ title: t('orders.cancelTitle'), body: t('orders.cancelBody', { orderNo: o.order_no }), confirmText: t('orders.cancel'), danger: true }))) return
+    if (!(await confirmed({ title: t('orders.cancelTitle'), body: t('orders.cancelBody', { orderNo: o.order_no }), confirmText: t('orders.cancel'), cancelText: t('orders.keep'), danger: true }))) return
     try {
       await cancel.mutateAsync(o.id)
     } catch {

@@ -94,7 +94,9 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
             <SummaryRow label={t('pledge.capacity')}>
               <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}</span>
             </SummaryRow>
-            <SummaryRow label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</SummaryRow>
+            <SummaryRow label={t('pledge.powerPool')}>
+              {showAmount(units(p.power_pool))} {t('mining.powerUnit')}
+            </SummaryRow>
           </section>
           <Chips label={t('pledge.mode')} options={modes} value={mode} onPick={setMode} name={(m) => t(`pledge.modeName.${m}`)} />
           <AmountField label={t('pledge.amount')} value={amount} onChange={setAmount} asset="NADI" max={max} available={available} problem={problem} />

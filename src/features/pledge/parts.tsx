@@ -27,7 +27,9 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           <Figure label={t('pledge.minPledge')}>
             {showAmount(units(p.min_pledge))} <small className="muted">NADI</small>
           </Figure>
-          <Figure label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</Figure>
+          <Figure label={t('pledge.powerPool')}>
+            {showAmount(units(p.power_pool))} <small className="muted">{t('mining.powerUnit')}</small>
+          </Figure>
         </dl>
         <div className="row gap">
           <span className="progress release-bar" role="progressbar" aria-label={t('pledge.taken')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
@@ -76,9 +78,11 @@ export function PledgeSummary({ g, link }: { g: MyPledge; link?: boolean }) {
         </Figure>
         <Figure label={t(`pledge.rate.${g.mode}`)}>{g.rate}%</Figure>
         <Figure label={t('pledge.income')} testId="pledge-income">
-          {showAmount(units(g.income))} / {showAmount(units(g.expected_income))}
+          {showAmount(units(g.income))} / {showAmount(units(g.expected_income))} <small className="muted">NADI</small>
         </Figure>
-        <Figure label={t('pledge.releaseAmount')}>{showAmount(units(g.release_amount))}</Figure>
+        <Figure label={t('pledge.releaseAmount')}>
+          {showAmount(units(g.release_amount))} <small className="muted">NADI</small>
+        </Figure>
         <Figure label={t('pledge.releaseTime')}>{termDay(g.release_time)}</Figure>
         <Figure label={t('pledge.releaseRate')}>{g.release_rate}%</Figure>
       </dl>

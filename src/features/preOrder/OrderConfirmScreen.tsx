@@ -76,10 +76,10 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
   const short = spec.stock < target.quantity
   const total = lineTotal(spec.price, target.quantity)
 
-  /** SPEC §2: after the order, a popup asks whether to pay now — confirm opens the payment dialog; cancel or a tap outside leaves it to /orders. */
+  /** SPEC §2: after the order, a popup asks whether to pay now — confirm opens the payment dialog; "Pay later" or a tap outside leaves it to /orders. */
   async function askToPay(order: PayOrder) {
     try {
-      await confirm({ title: t('preOrder.placedTitle'), body: t('preOrder.placedBody', { orderNo: order.order_no, total: showMoney(order.total), asset: order.asset }), confirmText: t('preOrder.payNow') })
+      await confirm({ title: t('preOrder.placedTitle'), body: t('preOrder.placedBody', { orderNo: order.order_no, total: showMoney(order.total), asset: order.asset }), confirmText: t('preOrder.payNow'), cancelText: t('preOrder.payLater') })
       setPaying(order)
     } catch (e) {
       if (!(e instanceof ConfirmCancelled)) throw e

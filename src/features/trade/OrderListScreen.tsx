@@ -29,7 +29,7 @@ function OrderRow({ o }: { o: Order }) {
   const asked = orderAmount(o)
 
   async function onCancel() {
-    if (!(await confirmed({ title: t('trade.orders.cancelTitle'), body: t('trade.orders.cancelBody'), confirmText: t('trade.orders.cancel'), danger: true }))) return
+    if (!(await confirmed({ title: t('trade.orders.cancelTitle'), body: t('trade.orders.cancelBody'), confirmText: t('trade.orders.cancel'), cancelText: t('trade.orders.keep'), danger: true }))) return
     try {
       await cancel.mutateAsync(o.id)
     } catch {

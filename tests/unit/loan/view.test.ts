@@ -1,17 +1,14 @@
 // The borrow confirm's terms (src/features/loan/view.ts): what the user agrees to is what the server records.
 import { describe, expect, it } from 'vitest'
-import { loanTerm } from '../../../contract/lendingRules.ts'
 import { loanQuote } from '../../../src/features/loan/view.ts'
 
 const U = 100_000_000n
-const DAY = 86_400_000
 
 describe('the borrow confirm', () => {
-  it('quotes the due date the server records: the term starts tomorrow and runs the plan’s days', () => {
+  it('quotes the due date the server shows: a 30-day loan taken 11/26 is due 12/26 (contract/term.ts)', () => {
     const now = Date.UTC(2026, 10, 26, 17, 30)
     const q = loanQuote({ daily_rate: '0.05', max_days: 30 }, 5_000n * U, 1_000n * U, now)
-    expect(q.dueAt).toBe(loanTerm(Math.floor(now / DAY), 30).dueDay * DAY)
-    expect(new Date(q.dueAt).toISOString()).toBe('2026-12-27T00:00:00.000Z')
+    expect(new Date(q.dueAt).toISOString()).toBe('2026-12-26T00:00:00.000Z')
     expect(q).toMatchObject({ amount: 1_000n * U, dailyRate: '0.05', days: 30, stake: 5_000n * U })
   })
 

@@ -3,7 +3,7 @@
 // the SPEC §4 status wording.
 import { describe, expect, it } from 'vitest'
 import { destroyPower, destroyStatus, giftPower, jointPower } from '../../../server/modules/mining/rules.ts'
-import { checkMiningAmount, destroyStatusWord, previewPower, releasedPercent, timesToPpm } from '../../../src/features/mining/view.ts'
+import { checkMiningAmount, destroyStatusWord, orderBody, previewPower, releasedPercent, releaseRule, timesToPpm } from '../../../src/features/mining/view.ts'
 
 const U = 100_000_000n
 const terms = { nadi_price: '0.25', destroy_multiplier: '3', joint_multiplier: '2', gift_percent: '10' }
@@ -78,5 +78,17 @@ describe('mining records', () => {
     expect(releasedPercent({ released: '660', remaining: '0' })).toBe(100)
     expect(releasedPercent({ released: '0', remaining: '0' })).toBe(0)
     expect(releasedPercent({ released: '12', remaining: null })).toBeNull()
+  })
+
+  it('a joint order names the price its preview used, so the server holds it or says it moved; a destroy order only its amount', () => {
+    expect(orderBody('joint', '10', terms)).toEqual({ amount: '10', price: '0.25' })
+    expect(orderBody('destroy', '200', terms)).toEqual({ amount: '200' })
+  })
+
+  it('say why trial power pays more a day: it releases whole over its days, bought power a percent a day', () => {
+    expect(releaseRule({ type: 'trial', days: 7, release_percent: '14.2858' })).toEqual(['mining.rule.trial', { days: 7 }])
+    expect(releaseRule({ type: 'destroy', days: null, release_percent: '0.5' })).toEqual(['mining.rule.bought', { percent: '0.5' }])
+    expect(releaseRule({ type: 'joint', days: null, release_percent: '0.5' })).toEqual(['mining.rule.bought', { percent: '0.5' }])
+    expect(releaseRule({ type: 'node', days: null, release_percent: '0.4' })).toEqual(['mining.rule.held', { percent: '0.4' }])
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { borrowable, dayInterest, daysLeft, feePool, loanLimit, ppmPercent, splitFees } from '../../../server/modules/node/rules.ts'
+import { borrowable, dayInterest, feePool, loanLimit, ppmPercent, splitFees } from '../../../server/modules/node/rules.ts'
 import { checkNodeFile, NodeFileInvalid, percentPpm } from '../../../server/modules/node/nodeFile.ts'
 
 describe('the withdraw-fee split', () => {
@@ -39,11 +39,6 @@ describe('loans', () => {
 })
 
 describe('terms and rates', () => {
-  it('counts the days left of a term', () => {
-    expect(daysLeft(110, 100, 270)).toBe(10)
-    expect(daysLeft(100, 120, 270)).toBe(0)
-    expect(daysLeft(null, 100, 270)).toBe(270)
-  })
   it('writes ppm as percent and reads percent as ppm', () => {
     expect(ppmPercent(4_000n)).toBe('0.4')
     expect(ppmPercent(500_000n)).toBe('50')

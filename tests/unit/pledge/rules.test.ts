@@ -1,5 +1,5 @@
 // Savings arithmetic and rules (contract/pledgeRules.ts): interest floored as the settlement floors
-// it, the periods of each mode, the order in which a pledge is refused, and the term's days.
+// it, the periods of each mode and the order in which a pledge is refused (its term: contract/term.ts).
 import { describe, expect, it } from 'vitest'
 import {
   capacityLeft,
@@ -10,10 +10,7 @@ import {
   periodIncome,
   periodsOf,
   ppmToPercent,
-  releaseDayOf,
-  remainingDays,
   termIncome,
-  termOf,
   type PledgeTerms,
 } from '../../../contract/pledgeRules.ts'
 
@@ -64,17 +61,5 @@ describe('rules', () => {
     expect(checkPledge(product, 'day', 600n * U, 599n * U)).toEqual({ reason: 'insufficient', current: 599n * U, required: 600n * U })
     expect(checkPledge(product, 'month', 1_000n * U, 1_000n * U)).toBeNull()
     expect(capacityLeft({ totalPledge: 5n, pledged: 9n })).toBe(0n)
-  })
-
-  it('the term starts tomorrow; its remaining days count down to 0; the last day releases', () => {
-    const { startDay, endDay } = termOf(100, 30)
-    expect([startDay, endDay]).toEqual([101, 131])
-    expect(remainingDays(startDay, endDay, 100)).toBe(30)
-    expect(remainingDays(startDay, endDay, 101)).toBe(30)
-    expect(remainingDays(startDay, endDay, 102)).toBe(29)
-    expect(remainingDays(startDay, endDay, 130)).toBe(1)
-    expect(remainingDays(startDay, endDay, 131)).toBe(0)
-    expect(remainingDays(startDay, endDay, 500)).toBe(0)
-    expect(releaseDayOf(endDay)).toBe(130)
   })
 })
