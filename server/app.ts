@@ -176,13 +176,16 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const t = (key: string, params?: Record<string, string | number>) => translate(req.lang, key, params)
+    const fieldName = (field: string) => {
+      const label = t(`fields.${field}`)
+      return label.startsWith('fields.') ? field : label
+    }
     if (err instanceof ApiError) {
-      return reply.status(err.status).send({ code: err.code, msg: t(err.key, err.params), data: null })
+      const params = err.field === undefined ? err.params : { ...err.params, field: fieldName(err.field) }
+      return reply.status(err.status).send({ code: err.code, msg: t(err.key, params), data: null })
     }
     if (err.validation) {
-      const field = fieldOf(err)
-      const label = translate(req.lang, `fields.${field}`)
-      return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: label.startsWith('fields.') ? field : label }), data: null })
+      return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: fieldName(fieldOf(err)) }), data: null })
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
