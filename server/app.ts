@@ -76,6 +76,7 @@ import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
 import { createDeviceService } from './modules/device/service.ts'
 import { parseMoney } from '../contract/money.ts'
+import { jsonBodies } from './http/body.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
@@ -160,6 +161,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const strict = ajv({ coerceTypes: false, removeAdditional: false })
   const coercing = ajv({ coerceTypes: 'array', removeAdditional: false })
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+  jsonBodies(app)
 
   app.decorateRequest('lang', 'TW')
   // Production serves its public origin's host only: a proxy under another name (a phishing copy)
