@@ -13,6 +13,20 @@ export function parseMoney(text: string): bigint | null {
   return whole * SCALE + frac
 }
 
+/**
+ * The most any amount sent to the server may be: a billion whole tokens (1e17 units), 1/92 of the
+ * ledger's int64 range. Below it a sum of ninety amounts, a fee on one, or one times a multiplier
+ * under 90 still fits, so a request can never ask for an order, a posting or a power the ledger
+ * cannot hold — the wire format alone lets through 20 digits (up to 1e28 units).
+ */
+export const AMOUNT_MAX = 1_000_000_000n * SCALE
+
+/** parseMoney for an amount someone sends: null also when it is above AMOUNT_MAX. */
+export function parseAmount(text: string): bigint | null {
+  const units = parseMoney(text)
+  return units !== null && units <= AMOUNT_MAX ? units : null
+}
+
 /** 1250000000n → "12.5": no trailing zeros, no exponent, sign kept. */
 export function formatMoney(units: bigint): string {
   const neg = units < 0n

@@ -26,8 +26,8 @@ export type UploadProblem = 'type' | 'empty' | 'tooLarge'
 /** A file as picked: an accepted type, not empty, not above the limit. */
 export function checkUpload(type: string, size: number, maxBytes: number): UploadProblem | null {
   if (!isUploadType(type)) return 'type'
-  if (!Number.isSafeInteger(size) || size < 1) return 'empty'
   if (size > maxBytes) return 'tooLarge'
+  if (!Number.isSafeInteger(size) || size < 1) return 'empty'
   return null
 }
 

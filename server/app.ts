@@ -76,6 +76,7 @@ import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
 import { createDeviceService } from './modules/device/service.ts'
 import { parseMoney } from '../contract/money.ts'
+import { jsonBodies } from './http/body.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
@@ -160,6 +161,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const strict = ajv({ coerceTypes: false, removeAdditional: false })
   const coercing = ajv({ coerceTypes: 'array', removeAdditional: false })
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
+  jsonBodies(app)
 
   app.decorateRequest('lang', 'TW')
   // Production serves its public origin's host only: a proxy under another name (a phishing copy)
@@ -176,13 +178,16 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const t = (key: string, params?: Record<string, string | number>) => translate(req.lang, key, params)
+    const fieldName = (field: string) => {
+      const label = t(`fields.${field}`)
+      return label.startsWith('fields.') ? field : label
+    }
     if (err instanceof ApiError) {
-      return reply.status(err.status).send({ code: err.code, msg: t(err.key, err.params), data: null })
+      const params = err.field === undefined ? err.params : { ...err.params, field: fieldName(err.field) }
+      return reply.status(err.status).send({ code: err.code, msg: t(err.key, params), data: null })
     }
     if (err.validation) {
-      const field = fieldOf(err)
-      const label = translate(req.lang, `fields.${field}`)
-      return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: label.startsWith('fields.') ? field : label }), data: null })
+      return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: fieldName(fieldOf(err)) }), data: null })
     }
     switch (err.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

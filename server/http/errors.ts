@@ -12,12 +12,16 @@ export class ApiError extends Error {
     readonly code: number,
     readonly key: string,
     readonly params: Params = {},
+    /** A body or query field whose localized name the handler renders as the `field` parameter. */
+    readonly field?: string,
   ) {
     super(key)
   }
 }
 
 export const badRequest = (key: string, params?: Params) => new ApiError(400, CODE.INVALID, key, params)
+/** The field's own "Invalid <field>" message, the same a value the route's schema refuses gets. */
+export const invalidField = (field: string) => new ApiError(400, CODE.INVALID, 'errors.invalidField', {}, field)
 export const notFound = (key = 'errors.notFound', params?: Params) => new ApiError(404, CODE.NOT_FOUND, key, params)
 export const conflict = (key: string, params?: Params) => new ApiError(409, CODE.CONFLICT, key, params)
 export const tooMany = (key = 'errors.tooFrequent', params?: Params) => new ApiError(429, CODE.RATE_LIMITED, key, params)

@@ -142,6 +142,8 @@ describe('POST /api/v1/car/apply', () => {
       ['one file for two documents', { ...body, driver_licence: body.id_front }, 400, en('errors.documentRepeated', { document: doc('driver_licence') })],
       ['not a key', { ...body, id_front: '../../etc/passwd' }, 400, en('errors.invalidField', { field: doc('id_front') })],
       ['remark too long', { ...body, remark: 'r'.repeat(201) }, 400, en('errors.remarkTooLong', { max: 200 })],
+      ['remark past the schema bound', { ...body, remark: 'r'.repeat(801) }, 400, en('errors.remarkTooLong', { max: 200 })],
+      ['city past the schema bound', { ...body, city: 'c'.repeat(241) }, 400, en('errors.cityTooLong', { max: 60 })],
       ['remark with a newline', { ...body, remark: 'line\nbreak' }, 400, en('errors.remarkInvalid')],
     ]
     for (const [label, b, status, msg] of cases) refused(await apply(s, me, b), status, msg, label)

@@ -205,6 +205,7 @@ describe('refusals change nothing', () => {
       [{ ...base, address_id: undefined }, 400, msg('errors.addressRequiredForOrder')],
       [{ ...base, address_id: theirs }, 404, msg('errors.addressNotFound')],
       [{ ...base, remark: 'x'.repeat(201) }, 400, msg('errors.remarkTooLong', { max: 200 })],
+      [{ ...base, remark: 'x'.repeat(801) }, 400, msg('errors.remarkTooLong', { max: 200 })],
       [{ ...base, remark: 'a\u202Eb' }, 400, msg('errors.remarkInvalid')],
       [{ ...base, extra: 1 }, 400, /./],
     ]

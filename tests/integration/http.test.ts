@@ -56,6 +56,56 @@ describe('the envelope', () => {
   })
 })
 
+describe('request bodies and tokens: each refusal names what is wrong', () => {
+  const json = (s: Awaited<ReturnType<typeof start>>, payload: string, token?: string) =>
+    s.inject({ method: 'POST', url: '/api/v1/mining/destroy', headers: { 'content-type': 'application/json', lang: 'EN', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload })
+
+  it('a valid JSON body with a __proto__ or constructor key is refused as such a key, not as bad JSON, and does nothing', async () => {
+    const s = await start()
+    const me = await s.signIn()
+    for (const [payload, key] of [
+      ['{"amount":"100","__proto__":{"admin":true}}', '__proto__'],
+      ['{"amount":"100","constructor":{"prototype":{"admin":true}}}', 'constructor'],
+      ['{"amount":"100","x":[{"__proto__":1}]}', '__proto__'],
+    ] as const) {
+      const res = await json(s, payload, me.token)
+      expect([res.statusCode, res.json().msg], payload).toEqual([400, localeText('en', 'errors.bodyForbiddenKey').replace('{{key}}', key)])
+    }
+    expect(s.count('SELECT COUNT(*) FROM pay_orders')).toBe(0)
+    expect(({} as Record<string, unknown>).admin).toBeUndefined()
+  })
+
+  it('a 15 KB body nested 3,000 deep is "nested too deeply", not "too large"; 16 levels still parse', async () => {
+    const s = await start()
+    const me = await s.signIn()
+    const deep = `{"amount":${'['.repeat(3000)}${']'.repeat(3000)},"pad":"${'x'.repeat(9000)}"}`
+    expect(deep.length).toBeGreaterThan(15_000)
+    expect(deep.length).toBeLessThan(s.config.bodyLimit)
+    const res = await json(s, deep, me.token)
+    expect([res.statusCode, res.json().msg]).toEqual([400, localeText('en', 'errors.bodyTooDeep').replace('{{max}}', '16')])
+    // Within the limit the body reaches the route's own checks.
+    const fifteen = await json(s, `{"amount":${'['.repeat(15)}${']'.repeat(15)}}`, me.token)
+    expect(fifteen.json().msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.amount')))
+  })
+
+  it('without a token a route that needs one answers 401 before looking at the body: malformed, invalid or too deep', async () => {
+    const s = await start()
+    for (const payload of ['{bad', '{"amount":"x"}', `{"a":${'['.repeat(100)}${']'.repeat(100)}}`, '{"__proto__":{}}']) {
+      const res = await json(s, payload)
+      expect([res.statusCode, res.json().msg], payload).toEqual([401, localeText('en', 'errors.loginRequired')])
+      const expired = await json(s, payload, 'x'.repeat(43))
+      expect([expired.statusCode, expired.json().msg], payload).toEqual([401, localeText('en', 'errors.loginExpired')])
+    }
+    // Nothing was reserved under an Idempotency-Key for the refused visitor.
+    const keyed = await s.post('/api/v1/mining/destroy', { amount: 'x' }, { lang: 'EN', idempotencyKey: 'visitor-key-1' })
+    expect(keyed.statusCode).toBe(401)
+    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    // A public route still reads its body.
+    const pub = await s.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json', lang: 'EN' }, payload: '{bad' })
+    expect([pub.statusCode, pub.json().msg]).toEqual([400, localeText('en', 'errors.malformedBody')])
+  })
+})
+
 describe('OpenAPI', () => {
   it('the OpenAPI document is served at /api/docs/json and lists the auth, user, common and notice paths', async () => {
     const s = await start()

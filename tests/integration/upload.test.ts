@@ -80,6 +80,8 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     refused(await presign(s, me, { ...PNG_BODY, content_type: 'image/svg+xml' }), 400, en('errors.uploadTypeUnsupported'))
     refused(await presign(s, me, { ...PNG_BODY, size: 0 }), 400, en('errors.uploadEmpty'))
     refused(await presign(s, me, { ...PNG_BODY, size: 5 * 1024 * 1024 + 1 }), 400, en('errors.uploadTooLarge', { max: 5 }))
+    // Past the integers a double holds exactly, a size is still a size: too large, not empty.
+    refused(await presign(s, me, { ...PNG_BODY, size: 2 ** 53 + 2 }), 400, en('errors.uploadTooLarge', { max: 5 }))
     refused(await presign(s, me, { ...PNG_BODY, size: 1.5 }), 400, en('errors.invalidField', { field: en('fields.fileSize') }))
     refused(await presign(s, me, { purpose: 'car_apply', content_type: 'image/png' }), 400, en('errors.invalidField', { field: en('fields.fileSize') }))
     // In the caller's language.

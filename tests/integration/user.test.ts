@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, localeText, useServers, type TestServer } from './support/server.ts'
+import { translate } from '../../server/i18n.ts'
 import type { ZhiItem } from '../../contract/user.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 
@@ -36,8 +37,16 @@ describe('GET /api/v1/user/zhiList', () => {
 
     const small = await zhiList(s, me.token, '?page=3&page_size=5')
     expect(small.body_.data.list.map((r) => r.id)).toEqual(newestFirst.slice(10, 12))
+    // A page past the last is refused as team/list refuses it, naming how many pages there are.
     const beyond = await zhiList(s, me.token, '?page=9')
-    expect(beyond.body_.data).toEqual({ list: [], total: 12 })
+    expect([beyond.statusCode, beyond.body_.msg]).toEqual([400, translate('EN', 'team.errors.pageOutOfRange', { pages: 2 })])
+    const team = await s.get(`/api/v1/team/list?page=9`, { token: me.token, lang: 'EN' })
+    expect([team.statusCode, team.body_.msg]).toEqual([400, translate('EN', 'team.errors.pageOutOfRange', { pages: 2 })])
+    expect((await zhiList(s, me.token, '?page=4&page_size=5')).statusCode).toBe(400)
+    // An empty list still has its (empty) page 1.
+    const loner = await s.signIn(ROOT_CODE)
+    expect((await zhiList(s, loner.token)).body_.data).toEqual({ list: [], total: 0 })
+    expect((await zhiList(s, loner.token, '?page=2')).statusCode).toBe(400)
   })
 
   it('an item carries id, name, checksummed address, team size, performance, level, agent right and join time', async () => {

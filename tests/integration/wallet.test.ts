@@ -166,7 +166,7 @@ describe('transfer between the fund and the trade account', () => {
       ['exponent', { ...ok, amount: '1e3' }, msg('errors.amountInvalid')],
       ['leading zero', { ...ok, amount: '010' }, msg('errors.amountInvalid')],
       ['above available', { ...ok, amount: '100.00000001' }, msg('errors.amountAboveAvailable', { available: '100', asset: 'USDT' })],
-      ['the largest amount the format allows', { ...ok, amount: '99999999999999999999.99999999' }, msg('errors.amountAboveAvailable', { available: '100', asset: 'USDT' })],
+      ['the largest amount the format allows, past what the ledger holds', { ...ok, amount: '99999999999999999999.99999999' }, msg('errors.amountInvalid')],
       ['above available in trade', { ...ok, from: 'trade', to: 'fund' }, msg('errors.amountAboveAvailable', { available: '0', asset: 'USDT' })],
       ['above available NADI', { ...ok, asset: 'NADI' }, msg('errors.amountAboveAvailable', { available: '5', asset: 'NADI' })],
       ['same account', { ...ok, to: 'fund' }, msg('errors.transferSameAccount')],

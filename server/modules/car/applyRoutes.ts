@@ -13,6 +13,8 @@ const uid = (req: FastifyRequest) => req.user!.id
 
 // A field left out says what to fill in, in the same words as a blank one.
 const REQUIRED = new Set<string>(['goods_id', 'name', 'phone', 'id_number', 'city', ...CAR_DOCUMENTS])
+// Free text whose length the form limits (contract/carApplyRules.ts CAR_APPLY_LIMITS).
+const TEXT_FIELDS = new Set<string>(['name', 'city', 'remark'])
 // fields.name would read as the sign-in body's "name"; the applicant's is its own label.
 const LABEL: Record<string, string> = { name: 'fields.applicantName' }
 
@@ -23,6 +25,8 @@ function applyFormErrors(err: FastifyError, req: FastifyRequest): never {
     const missing = (v.params as { missingProperty?: string }).missingProperty
     if (v.keyword === 'required' && v.instancePath === '' && missing && REQUIRED.has(missing)) throw problemError(missing as CarApplyField, 'required', req.lang)
     const field = v.instancePath.replace(/^\//, '')
+    // The schema's bound is a cheap outer one (4× the limit); past it the text is too long all the same.
+    if (v.keyword === 'maxLength' && TEXT_FIELDS.has(field)) throw problemError(field as CarApplyField, 'tooLong', req.lang)
     if (field && !field.includes('/')) throw badRequest('errors.invalidField', { field: translate(req.lang, LABEL[field] ?? `fields.${field}`) })
   }
   throw err

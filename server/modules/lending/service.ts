@@ -8,11 +8,11 @@
 // seized (the stake simply is not returned until the debt is paid).
 import type { LendingInfo, Loan, LoanPlan } from '../../../contract/lending.ts'
 import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseAmount } from '../../../contract/money.ts'
 import { lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
@@ -85,8 +85,9 @@ const loanWire = (l: LoanRow): Loan => ({
 })
 
 function amountOf(text: string): bigint {
-  const a = parseMoney(text)
-  if (a === null) throw badRequest('errors.amountInvalid')
+  // The schema checked the format; what is left to refuse is more than the ledger holds.
+  const a = parseAmount(text)
+  if (a === null) throw invalidField('amount')
   if (a <= 0n) throw badRequest('errors.amountZero')
   return a
 }

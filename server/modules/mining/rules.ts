@@ -1,4 +1,6 @@
 // Mining arithmetic. Pure: no I/O, tested in tests/unit/mining/rules.test.ts.
+import { AMOUNT_MAX } from '../../../contract/money.ts'
+
 const M = 1_000_000n
 const UNIT = 100_000_000n
 
@@ -13,6 +15,28 @@ export function jointPower(usdt: bigint, price: bigint, multiplierPpm: bigint): 
 
 /** Gift power on top of what is bought. */
 export const giftPower = (power: bigint, giftPpm: bigint): bigint => (power * giftPpm) / M
+
+export interface PowerTerms {
+  destroyMultiplierPpm: bigint
+  jointMultiplierPpm: bigint
+  giftPpm: bigint
+}
+
+/** What a paid destroy (NADI) or joint (USDT) order of `amount` gives at `price`: bought power and gift. */
+export function boughtPower(type: 'destroy' | 'joint', amount: bigint, price: bigint, terms: PowerTerms): { power: bigint; gift: bigint } {
+  const power = type === 'destroy' ? destroyPower(amount, terms.destroyMultiplierPpm) : jointPower(amount, price, terms.jointMultiplierPpm)
+  return { power, gift: giftPower(power, terms.giftPpm) }
+}
+
+/**
+ * Whether an order of `amount` may be placed: its power with gift, at today's price, is an amount the
+ * ledger holds too (at most AMOUNT_MAX, as it is released as NADI) — multipliers up to 100× and a
+ * low price would otherwise take a valid amount past the int64 range.
+ */
+export function powerFits(type: 'destroy' | 'joint', amount: bigint, price: bigint, terms: PowerTerms): boolean {
+  const { power, gift } = boughtPower(type, amount, price, terms)
+  return power + gift <= AMOUNT_MAX
+}
 
 /** What a position pays for one period: floor(base × rate / 1e6), capped by what remains (the settlement's formula). */
 export function periodAmount(base: bigint, ratePpm: bigint, remaining: bigint | null): bigint {

@@ -6,19 +6,19 @@ import type { Selectable, Transaction } from 'kysely'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
 import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
 import { preparedOnce } from '../../db/index.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
-import { badRequest, conflict } from '../../http/errors.ts'
+import { badRequest, conflict, invalidField } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { addPerformance } from '../user/performance.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
-import { destroyPower, destroyStatus, giftPower, jointPower, periodAmount, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
+import { boughtPower, destroyStatus, periodAmount, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
 
 type PositionRow = Selectable<PositionsTable>
 const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
@@ -57,8 +57,7 @@ export function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, deps: MiningDe
   // A joint order pays at the price it was placed at; one placed before prices were held, at today's.
   const held = o.type === 'joint' ? (s.heldPrice.get(o.id) as { price: bigint } | undefined) : undefined
   const price = held?.price ?? deps.nadiPrice()
-  const power = o.type === 'destroy' ? destroyPower(o.total, cfg.destroyMultiplierPpm) : jointPower(o.total, price, cfg.jointMultiplierPpm)
-  const gift = giftPower(power, cfg.giftPpm)
+  const { power, gift } = boughtPower(o.type, o.total, price, cfg)
   const usdt = o.type === 'destroy' ? usdtValue(o.total, price) : o.total
   if (o.type === 'destroy') {
     // SPEC §1: destroyed NADI leaves circulation; the audit shows it under `burned`.
@@ -110,7 +109,9 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
   const s = () => stmts(ctx)
 
   async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string, previewedText?: string): Promise<PayOrder> {
+    // The schema checked the format; what is left to refuse is more than the ledger holds.
     const amount = parseAmount(amountText)
+    if (amount === null || !powerFits(type, amount, deps.nadiPrice(), cfg)) throw invalidField('amount')
     const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
     if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
     const previewed = previewedText === undefined ? null : parsePrice(previewedText)
@@ -201,13 +202,6 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       }
     },
   }
-}
-
-/** A decimal amount with at most 8 decimals, within the ledger's range; else the field's 400. */
-function parseAmount(text: string): bigint {
-  const m = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,8}))?$/.exec(text)
-  if (!m) throw badRequest('errors.amountInvalid')
-  return BigInt(m[1] as string) * 100_000_000n + BigInt(((m[2] ?? '') + '00000000').slice(0, 8))
 }
 
 /** The NADI price a joint preview used: a positive decimal; else the field's 400. Only compared, never stored as sent. */

@@ -7,7 +7,7 @@
 import type { Selectable } from 'kysely'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseAmount } from '../../../contract/money.ts'
 import type { MyPledge, PledgeBody, PledgeIncome, PledgeProduct, PledgeReleaseLog } from '../../../contract/pledge.ts'
 import {
   capacityLeft,
@@ -24,7 +24,7 @@ import { daysLeft, lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
-import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { pickText } from '../goods/rules.ts'
 import { insufficient } from '../payment/index.ts'
@@ -168,8 +168,9 @@ export function createPledgeService(ctx: Ctx) {
     },
 
     async pledge(userId: number, lang: LangCode, body: PledgeBody): Promise<MyPledge> {
-      const amount = parseMoney(body.amount)
-      if (amount === null) throw badRequest('errors.amountDecimals')
+      // The schema checked the format; what is left to refuse is more than the ledger holds.
+      const amount = parseAmount(body.amount)
+      if (amount === null) throw invalidField('amount')
       const id = await ctx.commits.submit(() => {
         const p = s().product.get(body.product_id) as ProductRow | undefined
         if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')

@@ -92,6 +92,15 @@ const wire = (r: MemberRow): TeamMember => ({
 
 export type TeamService = ReturnType<typeof createTeamService>
 
+/**
+ * Refuses a page past the last (an empty list has page 1), naming how many there are: the paging rule
+ * of every list of the caller's team (the whole team here, the direct referrals in user/zhiList).
+ */
+export function checkPage(page: number, pageSize: number, total: number): void {
+  const pages = pageCount(total, pageSize)
+  if (page > pages) throw badRequest('team.errors.pageOutOfRange', { pages })
+}
+
 export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
   const s = () => preparedOnce(ctx.sqlite, SQL)
 
@@ -99,12 +108,6 @@ export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
     const row = s().me.get({ me: userId }) as MeRow | undefined
     if (!row) throw notFound('errors.userNotFound')
     return row
-  }
-
-  /** Refuses a page past the last (an empty list has page 1), naming how many there are. */
-  function checkPage(page: number, pageSize: number, total: number): void {
-    const pages = pageCount(total, pageSize)
-    if (page > pages) throw badRequest('team.errors.pageOutOfRange', { pages })
   }
 
   return {

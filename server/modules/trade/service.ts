@@ -1,4 +1,4 @@
-import { parseMoney, formatMoney } from '../../../contract/money.ts'
+import { parseAmount, formatMoney } from '../../../contract/money.ts'
 import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, MarketStatus, Order, PlaceOrderBody, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { CODE } from '../../../contract/constants.ts'
@@ -27,20 +27,28 @@ export interface TradeService {
 /** The body of a place, in the engine's integers, or the refusal that names what is wrong with it. */
 export function toPlaceInput(spec: MarketSpec, body: PlaceOrderBody): PlaceInput {
   const step = (units: bigint) => formatMoney(units)
+  // The schema checked the format, so a present value parseAmount refuses is above AMOUNT_MAX: out of range.
+  const priceRange = () => badRequest('errors.tradePriceRange', { max: step(priceUnits(spec, spec.maxPriceTicks)) })
+  const sizeRange = () => badRequest('errors.tradeSizeRange', { min: step(sizeUnits(spec, spec.minLots)), max: step(sizeUnits(spec, spec.maxLots)) })
+  const amountRange = () => badRequest('errors.tradeAmountRange', { max: step(quoteUnits(spec, maxQuote(spec))) })
   const price = () => {
-    const units = body.price === undefined ? null : parseMoney(body.price)
-    if (units === null || units === 0n) throw badRequest('errors.tradePriceRequired')
+    if (body.price === undefined) throw badRequest('errors.tradePriceRequired')
+    const units = parseAmount(body.price)
+    if (units === null) throw priceRange()
+    if (units === 0n) throw badRequest('errors.tradePriceRequired')
     const ticks = ticksOf(spec, units)
     if (ticks === null) throw badRequest('errors.tradePriceStep', { step: step(spec.priceStep) })
-    if (ticks > spec.maxPriceTicks) throw badRequest('errors.tradePriceRange', { max: step(priceUnits(spec, spec.maxPriceTicks)) })
+    if (ticks > spec.maxPriceTicks) throw priceRange()
     return ticks
   }
   const lots = () => {
-    const units = body.size === undefined ? null : parseMoney(body.size)
-    if (units === null || units === 0n) throw badRequest('errors.tradeSizeRequired')
+    if (body.size === undefined) throw badRequest('errors.tradeSizeRequired')
+    const units = parseAmount(body.size)
+    if (units === null) throw sizeRange()
+    if (units === 0n) throw badRequest('errors.tradeSizeRequired')
     const n = lotsOf(spec, units)
     if (n === null) throw badRequest('errors.tradeSizeStep', { step: step(spec.sizeStep) })
-    if (n < spec.minLots || n > spec.maxLots) throw badRequest('errors.tradeSizeRange', { min: step(sizeUnits(spec, spec.minLots)), max: step(sizeUnits(spec, spec.maxLots)) })
+    if (n < spec.minLots || n > spec.maxLots) throw sizeRange()
     return n
   }
   const minNotional = () => badRequest('errors.tradeMinNotional', { min: step(quoteUnits(spec, spec.minNotional)) })
@@ -51,12 +59,14 @@ export function toPlaceInput(spec: MarketSpec, body: PlaceOrderBody): PlaceInput
     return { side: body.side, type: 'limit', price: p, lots: l, clientOrderId: body.client_order_id }
   }
   if (body.side === 'sell') return { side: 'sell', type: 'market', lots: lots(), clientOrderId: body.client_order_id }
-  const units = body.quote_amount === undefined ? null : parseMoney(body.quote_amount)
-  if (units === null || units === 0n) throw badRequest('errors.tradeAmountRequired')
+  if (body.quote_amount === undefined) throw badRequest('errors.tradeAmountRequired')
+  const units = parseAmount(body.quote_amount)
+  if (units === null) throw amountRange()
+  if (units === 0n) throw badRequest('errors.tradeAmountRequired')
   const quote = tickLotsOf(spec, units)
   if (quote === null) throw badRequest('errors.tradeAmountStep', { step: step(quoteUnits(spec, 1)) })
   if (quote < spec.minNotional) throw minNotional()
-  if (quote > maxQuote(spec)) throw badRequest('errors.tradeAmountRange', { max: step(quoteUnits(spec, maxQuote(spec))) })
+  if (quote > maxQuote(spec)) throw amountRange()
   return { side: 'buy', type: 'market', quote, clientOrderId: body.client_order_id }
 }
 

@@ -6,6 +6,7 @@ import { getAddress } from 'ethers'
 import { notFound } from '../../http/errors.ts'
 import { sql } from 'kysely'
 import { agentSql } from '../team/agent.ts'
+import { checkPage } from '../team/service.ts'
 
 // The advanced-agent right beside every name the user centre shows (issue 12 part 2).
 const agent = sql<bigint>`${sql.raw(agentSql('users'))}`.as('agent')
@@ -37,6 +38,7 @@ export function createUserService(ctx: Ctx) {
     async zhiList(userId: number, page: number, pageSize: number): Promise<PagedList<ZhiItem>> {
       const base = db.selectFrom('users').where('inviter_id', '=', BigInt(userId))
       const [{ n }] = (await base.select((eb) => eb.fn.countAll<bigint>().as('n')).execute()) as [{ n: bigint }]
+      checkPage(page, pageSize, Number(n))
       const rows = await base
         .select(['id', 'name', 'wallet_address', 'team_num', 'me_performance', 'level', 'created_at'])
         .select(agent)

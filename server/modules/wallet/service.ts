@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { Selectable } from 'kysely'
 import { CODE } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
 import type {
   AccountKind,
   Asset,
@@ -74,9 +74,9 @@ function quoteToWire(q: Selectable<ExchangeQuotesTable>): ExchangeQuote {
   }
 }
 
-/** A well-formed amount (the route's schema checked the format) that must not be zero. */
+/** A well-formed amount (the route's schema checked the format), not above AMOUNT_MAX, that must not be zero. */
 function positive(text: string): bigint {
-  const units = parseMoney(text)
+  const units = parseAmount(text)
   if (units === null) throw badRequest('errors.amountInvalid')
   if (units === 0n) throw amountZero()
   return units

@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
 import type { ChainKey } from '../../../contract/recharge.ts'
 import type { Withdrawal, WithdrawBody, WithdrawConfig } from '../../../contract/withdraw.ts'
 import type { Ctx } from '../../context.ts'
@@ -60,9 +60,9 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
 
     async apply(userId: number, body: WithdrawBody): Promise<Withdrawal> {
       if (body.coin !== COIN) throw badRequest('errors.withdrawCoinUnsupported', { coin: COIN })
-      if (!openChains().includes(body.chain)) throw badRequest('errors.withdrawChainUnsupported')
-      const amount = parseMoney(body.amount)
+      const amount = parseAmount(body.amount)
       if (amount === null || amount <= 0n) throw badRequest('errors.withdrawAmountInvalid')
+      if (!openChains().includes(body.chain)) throw badRequest('errors.withdrawChainUnsupported')
       if (amount < min) throw badRequest('errors.withdrawBelowMin', { min: formatMoney(min), coin: COIN })
       const address = checksummed(body.address)
       if (refused(body.chain, address)) throw badRequest('errors.withdrawAddressNotAllowed')

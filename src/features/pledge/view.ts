@@ -1,7 +1,8 @@
 // What the savings screens show beside the server's figures. Pure: the unit tests share it.
 import { parseMoney } from '../../../contract/money.ts'
 import type { MyPledge, PledgeProduct } from '../../../contract/pledge.ts'
-import { DAY_MS, percentToPpm, releaseDayOf, termIncome, termOf, type PledgeMode as Mode } from '../../../contract/pledgeRules.ts'
+import { DAY_MS, percentToPpm, termIncome, type PledgeMode as Mode } from '../../../contract/pledgeRules.ts'
+import { lastDayOf, termOf } from '../../../contract/term.ts'
 
 /** The modes a product offers, the day first. */
 export function offeredModes(p: Pick<PledgeProduct, 'day_periods' | 'month_periods'>): Mode[] {
@@ -55,7 +56,7 @@ export function pledgeQuote(p: Pick<PledgeProduct, 'day' | 'day_rate' | 'month_r
     rate: mode === 'day' ? p.day_rate : p.month_rate,
     days: p.day,
     startAt: startDay * DAY_MS,
-    lastAt: releaseDayOf(endDay) * DAY_MS,
+    lastAt: lastDayOf({ endDay }) * DAY_MS,
     returnAt: endDay * DAY_MS,
     income: estimateIncome(p, mode, amount),
   }

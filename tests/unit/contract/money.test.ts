@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { AMOUNT_MAX, formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
 
 /** Deterministic 64-bit generator (splitmix64) so a failing case can be reproduced from its seed. */
 function splitmix64(seed: bigint): () => bigint {
@@ -140,5 +140,32 @@ describe('parseMoney / formatMoney round trips', () => {
       expect(units, s).not.toBeNull()
       expect(formatMoney(units as bigint)).toBe(s)
     }
+  })
+})
+
+describe('parseAmount: what a request may ask for', () => {
+  const INT64_MAX = (1n << 63n) - 1n
+
+  it('refuses amounts past the ledger range that the wire format lets through', () => {
+    for (const text of ['92233720368.54775808', '92233720369', '999999999999', '92233720368.54775807', '99999999999999999999.99999999']) {
+      expect(parseMoney(text), text).not.toBeNull()
+      expect(parseAmount(text), text).toBeNull()
+    }
+  })
+
+  it('accepts a billion whole tokens and refuses one unit more', () => {
+    expect(parseAmount('1000000000')).toBe(AMOUNT_MAX)
+    expect(parseAmount('1000000000.00000001')).toBeNull()
+    expect(parseAmount('0')).toBe(0n)
+    expect(parseAmount('12.5')).toBe(1_250_000_000n)
+  })
+
+  it('leaves room for sums, fees and multipliers: ninety maximal amounts still fit in int64', () => {
+    expect(AMOUNT_MAX * 90n).toBeLessThan(INT64_MAX)
+    expect(AMOUNT_MAX * 93n).toBeGreaterThan(INT64_MAX)
+  })
+
+  it('refuses what is not an amount, as parseMoney does', () => {
+    for (const text of ['', '-1', '1e3', '01', '1.123456789', ' 1']) expect(parseAmount(text), text).toBeNull()
   })
 })

@@ -14,6 +14,8 @@ describe('upload rules (contract/uploadRules.ts)', () => {
     expect(checkUpload('image/png', 0, 100)).toBe('empty')
     expect(checkUpload('image/png', 1.5, 100)).toBe('empty')
     expect(checkUpload('image/png', 101, 100)).toBe('tooLarge')
+    expect(checkUpload('image/png', 2 ** 53 + 2, 100)).toBe('tooLarge')
+    expect(checkUpload('image/png', Number.MAX_VALUE, 100)).toBe('tooLarge')
     expect(megabytes(5 * 1024 * 1024)).toBe(5)
     expect(megabytes(5 * 1024 * 1024 + 1)).toBe(6)
   })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { destroyPower, destroyStatus, giftPower, jointPower, periodAmount, ppmPercent, ppmTimes, usdtValue } from '../../../server/modules/mining/rules.ts'
+import { AMOUNT_MAX } from '../../../contract/money.ts'
+import { boughtPower, destroyPower, destroyStatus, giftPower, jointPower, periodAmount, powerFits, ppmPercent, ppmTimes, usdtValue } from '../../../server/modules/mining/rules.ts'
 
 const U = 100_000_000n
 
@@ -28,5 +29,32 @@ describe('mining arithmetic', () => {
     expect(ppmTimes(2_500_000n)).toBe('2.5')
     expect(ppmPercent(5_000n)).toBe('0.5')
     expect(ppmPercent(100_000n)).toBe('10')
+  })
+})
+
+describe('power an order may buy', () => {
+  const U = 100_000_000n
+  const terms = { destroyMultiplierPpm: 3_000_000n, jointMultiplierPpm: 2_000_000n, giftPpm: 100_000n }
+
+  it('is the multiplied amount plus the gift, as the payment grants it', () => {
+    expect(boughtPower('destroy', 100n * U, 10_000_000n, terms)).toEqual({ power: 300n * U, gift: 30n * U })
+    // 10 USDT at 0.1 USDT per NADI is 100 NADI, × 2.
+    expect(boughtPower('joint', 10n * U, 10_000_000n, terms)).toEqual({ power: 200n * U, gift: 20n * U })
+  })
+
+  it('fits the ledger for the largest amount at the default multipliers and a 0.1 USDT price', () => {
+    expect(powerFits('destroy', AMOUNT_MAX / 4n, 10_000_000n, terms)).toBe(true)
+    expect(powerFits('destroy', AMOUNT_MAX, 10_000_000n, terms)).toBe(false)
+  })
+
+  it('refuses a joint amount whose power at a low price would pass the largest amount', () => {
+    // 1,000,000 USDT at 0.0001 USDT per NADI is 1e10 NADI: ×2 ×1.1 is far past a billion.
+    expect(powerFits('joint', 1_000_000n * U, 10_000n, terms)).toBe(false)
+    expect(powerFits('joint', 1_000n * U, 10_000n, terms)).toBe(true)
+  })
+
+  it('refuses a valid amount that a 100× multiplier with a 10× gift would take past int64', () => {
+    const extreme = { destroyMultiplierPpm: 100_000_000n, jointMultiplierPpm: 100_000_000n, giftPpm: 10_000_000n }
+    expect(powerFits('destroy', AMOUNT_MAX, 10_000_000n, extreme)).toBe(false)
   })
 })
