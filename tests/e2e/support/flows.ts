@@ -76,3 +76,18 @@ export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: {
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
   return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
 }
+
+/** Waits until the service worker controls the page, so a reload offline is served from its cache. */
+export async function swControlled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+/** The network goes, and the page hears it at once (as a phone's does). */
+export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true)
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+}
