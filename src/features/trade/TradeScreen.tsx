@@ -7,7 +7,7 @@ import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { LoadFailed, Pending, Skeleton } from '../../ui/States.tsx'
 import { walletQueries } from '../wallet/queries.ts'
 import { availableOf } from '../wallet/balances.ts'
 import { LIVE_FALLBACK_POLL_MS, tradeQueries } from './queries.ts'
@@ -82,7 +82,7 @@ export default function TradeScreen() {
       <Chart />
       <section className="card trade-grid">
         {market.isPending ? (
-          <Skeleton lines={8} />
+          <Pending query={market} lines={8} />
         ) : market.isError || !market.data ? (
           <LoadFailed onRetry={() => market.refetch()} />
         ) : (
