@@ -110,10 +110,11 @@ describe('offline, a new user', () => {
     await page.evaluate(() => localStorage.setItem('lang', 'EN'))
     await page.reload()
     await page.locator('.tabbar').waitFor()
-    await page.waitForTimeout(3000) // idle: the moment the worker would have fetched ahead
-    const code = lazyCode()
-    const earnings = code.filter((p) => /EarningsScreen-/.test(p))
-    expect(await cachedCount(page, earnings)).toBe(0)
+    // Past the idle timeout (5 s) at which the app would have asked the worker to fetch ahead.
+    await page.waitForTimeout(6000)
+    const screens = lazyCode().filter((p) => /(Earnings|AddressList|Trade|Activity\w*)Screen-/.test(p))
+    expect(screens.length).toBeGreaterThan(3)
+    expect(await cachedCount(page, screens)).toBe(0)
 
     await goOffline(context, page)
     await page.goto(`${app.url}/wallet/earnings/2026-11-25`)
