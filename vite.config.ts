@@ -110,6 +110,36 @@ function shellFiles(html: string): Set<string> {
   return files
 }
 
+/**
+ * The code a screen may need offline, as the chunk graph says after the build: every chunk reachable
+ * from the entry through static and dynamic imports, with its CSS, except other languages (fetched on
+ * a switch) and the wallet's code (connecting and paying need the network anyway). Left out of the
+ * precache (DESIGN §6: the shell only), it is marked `lazy` in the worker's manifest, and the worker
+ * fetches it into its runtime cache once the app is up and idle (sw/sw.ts, src/app/sw.ts).
+ */
+function lazyCode(): Plugin & { files: Set<string> } {
+  const files = new Set<string>()
+  const skipped = (id: string | null) => !id || LOCALE_PART.test(id) || /[\\/]src[\\/]wallet[\\/]|[\\/]node_modules[\\/]/.test(id)
+  return {
+    name: 'nadi-lazy-code',
+    apply: 'build',
+    files,
+    generateBundle(_options, bundle) {
+      files.clear()
+      const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])))
+      const todo = [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName)
+      while (todo.length) {
+        const chunk = chunks.get(todo.pop() as string)
+        if (!chunk || files.has(chunk.fileName)) continue
+        files.add(chunk.fileName)
+        for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css)
+        todo.push(...chunk.imports, ...chunk.dynamicImports.filter((f) => !skipped(chunks.get(f)?.facadeModuleId ?? null)))
+      }
+    },
+  }
+}
+const lazy = lazyCode()
+
 const THEME = '#0b0f1a'
 const OUT_DIR = 'dist'
 
@@ -119,6 +149,7 @@ export default defineConfig({
     localeSplit(),
     precompress(),
     preloadLocale(),
+    lazy,
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -159,10 +190,13 @@ export default defineConfig({
             const html = fs.readFileSync(path.resolve(import.meta.dirname, OUT_DIR, 'index.html'), 'utf8')
             const shell = shellFiles(html)
             // The default language's second part too: lazy screens wait for it, and offline they must find it.
-            const manifest = entries.filter((e) => shell.has(e.url) || /^assets\/locale-tw-rest-/.test(e.url))
-            const missing = [...shell].filter((f) => /\.(js|css|html)$/.test(f) && !manifest.some((e) => e.url === f))
+            const precached = entries.filter((e) => shell.has(e.url) || /^assets\/locale-tw-rest-/.test(e.url))
+            const missing = [...shell].filter((f) => /\.(js|css|html)$/.test(f) && !precached.some((e) => e.url === f))
             if (missing.length) throw new Error(`app shell files missing from the precache: ${missing.join(', ')}`)
-            return { manifest }
+            // Marked, not precached: sw/sw.ts fetches these into its runtime cache when the app is idle.
+            const later = entries.filter((e) => lazy.files.has(e.url) && !precached.includes(e)).map((e) => ({ ...e, lazy: true }))
+            if (!later.some((e) => /TradeScreen/.test(e.url))) throw new Error('no lazy screen found in the chunk graph: offline screens would stay blank')
+            return { manifest: [...precached, ...later] }
           },
         ],
       },

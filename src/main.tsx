@@ -23,7 +23,8 @@ const RESTORE_WAIT_MS = 400
 // code, and (on home) its requests.
 const path = window.location.pathname
 if (['/', '/index'].includes(path)) prefetchHome(queryClient, storedLang())
-void matchRoute(path)?.route.preload?.()
+// Its code not cached and no network: the screen itself says so when it renders (ScreenBoundary).
+matchRoute(path)?.route.preload?.().catch(() => {})
 const restored = restore(queryClient, account.value)
 registerServiceWorker()
 startOnlineWatch()

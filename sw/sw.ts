@@ -3,10 +3,12 @@
 // - The precache holds only the app shell: index.html, the entry script with its modulepreloads and
 //   CSS, the default (tw) locale, the favicon, the manifest and its icons. vite.config.ts computes
 //   the list from the built index.html.
-// - Every other hashed asset (screens, other locales, the wallet code) is cached on first use.
+// - Every other hashed asset (screens, other locales, the wallet code) is cached on first use, and
+//   the screens' code (the manifest's entries marked `lazy`) is fetched ahead once the app says it is
+//   idle (CACHE_LAZY), so a screen never opened online still opens offline.
 // - A new version waits until the page asks for it (SKIP_WAITING): code never changes under a user.
 
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching'
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching'
 import { registerRoute } from 'workbox-routing'
 import { CacheFirst } from 'workbox-strategies'
 import { ExpirationPlugin } from 'workbox-expiration'
@@ -20,7 +22,14 @@ const IMAGES_CACHE = 'nadi-images'
 /** Any cache holding a user's data must be named with this prefix so sign-out can drop it. */
 const USER_CACHE_PREFIX = 'nadi-user'
 
-precacheAndRoute(self.__WB_MANIFEST)
+/** vite.config.ts marks the code kept out of the precache that screens load (lazyCode). */
+const MANIFEST = self.__WB_MANIFEST as (PrecacheEntry & { lazy?: boolean })[]
+/** The screens' code, to fetch into the runtime cache when the app is idle. */
+const LAZY_CODE = MANIFEST.filter((e) => e.lazy).map((e) => new URL(e.url, self.location.href).href)
+/** Files fetched at once: the app's own requests still get through on a slow link. */
+const LAZY_PARALLEL = 3
+
+precacheAndRoute(MANIFEST.filter((e) => !e.lazy))
 cleanupOutdatedCaches()
 
 const sameOrigin = (url: URL) => url.origin === self.location.origin
@@ -43,7 +52,8 @@ registerRoute(({ request, url }) => request.mode === 'navigate' && !bypassesShel
 
 const assets = new CacheFirst({
   cacheName: ASSETS_CACHE,
-  plugins: [new ExpirationPlugin({ maxEntries: 200, purgeOnQuotaError: true })],
+  // Room for every screen's code (LAZY_CODE) and the languages used, with some left for a previous version's.
+  plugins: [new ExpirationPlugin({ maxEntries: Math.max(200, 2 * LAZY_CODE.length), purgeOnQuotaError: true })],
 })
 
 // Hashed assets never change under one name, so the cached copy is always right.
@@ -68,7 +78,7 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim())
 })
 
-type Message = { type: 'SKIP_WAITING' } | { type: 'CLEAR_USER_CACHES' } | { type: 'CACHE_URLS'; urls: unknown }
+type Message = { type: 'SKIP_WAITING' } | { type: 'CLEAR_USER_CACHES' } | { type: 'CACHE_URLS'; urls: unknown } | { type: 'CACHE_LAZY' }
 
 async function clearUserCaches(): Promise<void> {
   const names = await caches.keys()
@@ -93,6 +103,28 @@ async function cacheUrls(urls: unknown, event: ExtendableEvent): Promise<void> {
   await Promise.allSettled([...wanted].map((u) => assets.handle({ event, request: new Request(u) })))
 }
 
+let lazyRun: Promise<void> | undefined
+
+/**
+ * Fetches the screens' code not cached yet, a few files at a time, through the strategy (so expiration
+ * sees them). The app asks only when it is idle, online and not saving data (src/app/sw.ts); one run
+ * at a time, and a run that left files out (a dropped link) is tried again on the next ask.
+ */
+function cacheLazyCode(event: ExtendableEvent): Promise<void> {
+  lazyRun ??= (async () => {
+    const cache = await caches.open(ASSETS_CACHE)
+    const todo: string[] = []
+    for (const url of LAZY_CODE) if (!(await cache.match(url))) todo.push(url)
+    const worker = async () => {
+      for (let url = todo.shift(); url; url = todo.shift()) await assets.handle({ event, request: new Request(url) }).catch(() => undefined)
+    }
+    await Promise.all(Array.from({ length: LAZY_PARALLEL }, worker))
+  })().finally(() => {
+    lazyRun = undefined
+  })
+  return lazyRun
+}
+
 self.addEventListener('message', (event) => {
   const data = event.data as Message | null
   if (!data || typeof data !== 'object') return
@@ -106,6 +138,9 @@ self.addEventListener('message', (event) => {
       break
     case 'CACHE_URLS':
       done = cacheUrls(data.urls, event)
+      break
+    case 'CACHE_LAZY':
+      done = cacheLazyCode(event)
       break
     default:
       return

@@ -4,7 +4,7 @@ import { persistAccount, restoredAlready } from './persist.ts'
 import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
-import { matchRoute, type Match } from './routes.ts'
+import { matchRoute, retryFailedScreens, type Match } from './routes.ts'
 import { account, armExpiry, onExpire, signedIn } from '../api/session.ts'
 import { loginExpiring, redirectAfterExpiry } from '../api/client.ts'
 import { userQueries } from '../features/user/queries.ts'
@@ -19,6 +19,7 @@ import { Spinner } from '../ui/Spinner.tsx'
 import { useT } from '../i18n/index.ts'
 import { toast } from '../ui/toast.ts'
 import { UpdatePrompt } from './UpdatePrompt.tsx'
+import { ScreenBoundary } from './ScreenBoundary.tsx'
 
 /** How many visited screens stay mounted (hidden) so a revisit shows them as they were. */
 const KEEP_ALIVE = 6
@@ -86,9 +87,11 @@ function Screens() {
         const Screen = k.route.screen
         return (
           <Activity key={k.path} mode={k.path === location ? 'visible' : 'hidden'}>
-            <Suspense fallback={<Spinner page />}>
-              <Screen params={k.params} />
-            </Suspense>
+            <ScreenBoundary onRetry={retryFailedScreens}>
+              <Suspense fallback={<Spinner page />}>
+                <Screen params={k.params} />
+              </Suspense>
+            </ScreenBoundary>
           </Activity>
         )
       })}

@@ -19,9 +19,20 @@ export interface RouteDef {
 
 type Load = () => Promise<{ default: ComponentType<ScreenProps> }>
 
+/** How to fetch again each screen whose code could not be fetched (React's lazy keeps a failure for good). */
+const failed = new Set<() => void>()
+
+/** The user's retry (ScreenBoundary): screens that failed to load try their code again on their next render. */
+export function retryFailedScreens(): void {
+  for (const again of failed) again()
+  failed.clear()
+}
+
 /**
  * A lazily loaded screen that can also be fetched ahead. Once fetched it renders at once, without
- * the suspend-and-retry a lazy component costs on its first render.
+ * the suspend-and-retry a lazy component costs on its first render. A failed fetch (offline, code
+ * not cached) reaches the screen's error boundary (ScreenBoundary), and stays failed until the
+ * user retries: a render that fetched again by itself would loop while offline.
  */
 function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
   let loaded: ComponentType<ScreenProps> | undefined
@@ -32,7 +43,14 @@ function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
       loaded = m.default
       return m
     })
-  const Lazy = lazy(preload)
+  const attempt = (): ComponentType<ScreenProps> =>
+    lazy(() =>
+      preload().catch((e: unknown) => {
+        failed.add(() => (Lazy = attempt()))
+        throw e
+      }),
+    )
+  let Lazy = attempt()
   const Screen = (props: ScreenProps) => createElement(loaded ?? Lazy, props)
   return { screen: Screen, preload }
 }

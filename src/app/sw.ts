@@ -6,6 +6,8 @@
 import { signal } from '@preact/signals-react'
 import type { Workbox } from 'workbox-window'
 import { onSignOut } from '../api/session.ts'
+import { online } from '../api/online.ts'
+import { mayFetchAhead, type LinkInfo } from '../lib/screenCode.ts'
 
 /** A new version is installed and waiting for the user's go-ahead. */
 export const updateReady = signal(false)
@@ -39,6 +41,20 @@ function cacheLoadedAssets(): void {
   navigator.serviceWorker.controller?.postMessage({ type: 'CACHE_URLS', urls: loadedAssets() })
 }
 
+/** Once the page is idle, the worker fetches the screens' code not cached yet (sw/sw.ts CACHE_LAZY). */
+function fetchScreensAhead(): void {
+  const ask = () => {
+    const link = (navigator as Navigator & { connection?: LinkInfo }).connection
+    if (mayFetchAhead(online.peek() && navigator.onLine, link)) navigator.serviceWorker.controller?.postMessage({ type: 'CACHE_LAZY' })
+  }
+  const whenIdle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(ask, { timeout: 5000 }) : setTimeout(ask, 1000))
+  // Now (subscribe calls at once), and back online after a run was cut short: the worker fetches only
+  // what is still missing.
+  online.subscribe((up) => {
+    if (up) whenIdle()
+  })
+}
+
 async function start(): Promise<void> {
   // Not in the first-load bundle: it is only needed after the page has loaded.
   const { Workbox } = await import('workbox-window')
@@ -48,8 +64,12 @@ async function start(): Promise<void> {
     updateReady.value = true
   })
 
-  if (navigator.serviceWorker.controller) cacheLoadedAssets()
-  else navigator.serviceWorker.addEventListener('controllerchange', cacheLoadedAssets, { once: true })
+  const controlled = () => {
+    cacheLoadedAssets()
+    fetchScreensAhead()
+  }
+  if (navigator.serviceWorker.controller) controlled()
+  else navigator.serviceWorker.addEventListener('controllerchange', controlled, { once: true })
 
   let lastCheck = Date.now()
   document.addEventListener('visibilitychange', () => {

@@ -20,9 +20,10 @@ function ago(ms: number, locale: string): string {
 
 /**
  * DESIGN §6: a screen showing cached data says so — "offline" and how old the data is — so nobody
- * mistakes an old figure for a live one.
+ * mistakes an old figure for a live one. `undefined`: the screen has no data at all, and offline it
+ * says only that it is offline.
  */
-export function Freshness({ updatedAt }: { updatedAt: number }) {
+export function Freshness({ updatedAt }: { updatedAt: number | undefined }) {
   useSignals()
   const t = useT()
   const [now, setNow] = useState(() => Date.now())
@@ -31,6 +32,13 @@ export function Freshness({ updatedAt }: { updatedAt: number }) {
     return () => clearInterval(id)
   }, [])
   const isOnline = online.value
+  if (updatedAt === undefined && !isOnline) {
+    return (
+      <p className="freshness offline" role="status" data-testid="freshness">
+        {t('net.offline')}
+      </p>
+    )
+  }
   if (!updatedAt || (isOnline && now - updatedAt < FRESH_MS)) return null
   const when = ago(Math.max(0, now - updatedAt), LANG_TAG[lang.value])
   return (

@@ -1,3 +1,4 @@
+import type { FetchStatus } from '@tanstack/react-query'
 import { useT } from '../i18n/index.ts'
 
 export function Empty({ text }: { text?: string }) {
@@ -25,4 +26,22 @@ export function Skeleton({ lines = 3 }: { lines?: number }) {
       ))}
     </div>
   )
+}
+
+/** Offline, with nothing saved on this phone for what the screen shows: says so, instead of loading forever. */
+export function NotSaved() {
+  const t = useT()
+  return (
+    <div className="empty" data-testid="not-saved">
+      {t('net.notSaved')}
+    </div>
+  )
+}
+
+/**
+ * A query with no data yet: a skeleton while it loads, or, when it waits for a network there is not
+ * (TanStack pauses it offline), the words that its data is not saved on this phone yet.
+ */
+export function Pending({ query, lines }: { query: { fetchStatus: FetchStatus }; lines?: number }) {
+  return query.fetchStatus === 'paused' ? <NotSaved /> : <Skeleton lines={lines} />
 }

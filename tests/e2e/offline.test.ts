@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { goOffline, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -17,14 +17,6 @@ afterAll(async () => {
   await app?.close()
 })
 
-/** Waits until the service worker controls the page, so a reload offline is served from its cache. */
-async function controlled(page: Page) {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready
-  })
-  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
-}
 
 const addressRows = (userWallet: string) =>
   Number(
@@ -38,17 +30,13 @@ async function fill(page: Page, f: { name: string; phone: string; area: string; 
   await page.locator('textarea[name="address"]:visible').fill(f.address)
 }
 
-async function goOffline(context: BrowserContext, page: Page) {
-  await context.setOffline(true)
-  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
-}
 
 describe('offline first in real Chromium', () => {
   it('cached screens render offline after a reload, and offline address changes sync exactly once when the network returns', async () => {
     const context = await phone(browser)
     const page = await context.newPage()
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await controlled(page)
+    await swControlled(page)
 
     // Online: visit the screens once so their data is cached.
     await page.locator('.tabbar a[href="/notice"]').click()
@@ -107,7 +95,7 @@ describe('offline first in real Chromium', () => {
     const context = await phone(browser)
     const page = await context.newPage()
     await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await controlled(page)
+    await swControlled(page)
     await page.goto(`${app.url}/address`)
     await page.locator('.bottom-action a').waitFor()
     await goOffline(context, page)

@@ -6,7 +6,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { SummaryRow } from '../wallet/parts.tsx'
 import { activityQueries } from './queries.ts'
 import { PrizeList, StatusBadge, WindowCountdown, when } from './parts.tsx'
@@ -27,7 +27,7 @@ export default function ActivityDetailScreen({ params }: ScreenProps) {
       {notFound ? (
         <Empty text={t('activity.errors.notFound')} />
       ) : q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : !a ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

@@ -5,7 +5,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { activityQueries } from './queries.ts'
 import { RankRow, StatusBadge, WindowCountdown } from './parts.tsx'
 import { idParam } from './view.ts'
@@ -31,7 +31,7 @@ export default function ActivityRankScreen({ params }: ScreenProps) {
       ) : refused && !r ? (
         <Empty text={refused} />
       ) : q.isPending ? (
-        <Skeleton lines={10} />
+        <Pending query={q} lines={10} />
       ) : !r ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

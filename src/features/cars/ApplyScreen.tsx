@@ -14,7 +14,7 @@ import { formatAmount, formatDateTime } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Icon } from '../../ui/Icon.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending, Skeleton } from '../../ui/States.tsx'
 import { toast } from '../../ui/toast.ts'
 import { carQueries } from './queries.ts'
 import { applyQueries } from './applyQueries.ts'
@@ -103,7 +103,7 @@ export default function ApplyScreen() {
         <div className={`field ${errors.goods_id ? 'invalid' : ''}`}>
           <label htmlFor="apply-car">{t('carApply.car')}</label>
           {cars.isPending ? (
-            <Skeleton lines={1} />
+            <Pending query={cars} lines={1} />
           ) : cars.isError && !cars.data ? (
             <LoadFailed onRetry={() => cars.refetch()} />
           ) : choices.length === 0 ? (

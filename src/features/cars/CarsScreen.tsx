@@ -7,7 +7,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Sheet } from '../../ui/Sheet.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { Gallery } from '../goods/Gallery.tsx'
 import { GoodsFacts } from '../goods/GoodsCard.tsx'
 import { Price } from '../goods/Price.tsx'
@@ -46,7 +46,7 @@ function BuyCarSheet({ car, onClose }: { car: GoodsItem; onClose: () => void }) 
       <div className="stack" data-testid="car-buy-sheet">
         {!d ? (
           q.isPending ? (
-            <Skeleton lines={5} />
+            <Pending query={q} lines={5} />
           ) : (
             <LoadFailed onRetry={() => q.refetch()} />
           )
@@ -115,7 +115,7 @@ export default function CarsScreen() {
       {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
       <p className="muted small cars-intro">{t('cars.intro')}</p>
       {q.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={q} lines={6} />
       ) : q.isError && cars.length === 0 ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : cars.length === 0 ? (

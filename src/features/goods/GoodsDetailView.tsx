@@ -7,7 +7,7 @@ import { ApiFailure } from '../../api/client.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { confirmHref } from '../preOrder/confirm.ts'
 import { Gallery } from './Gallery.tsx'
 import { GoodsFacts } from './GoodsCard.tsx'
@@ -59,7 +59,7 @@ export function GoodsDetailView({ area, id, title, extra }: Props) {
         notFound || !(id > 0) ? (
           <Empty text={t('goods.notFound')} />
         ) : q.isPending ? (
-          <Skeleton lines={8} />
+          <Pending query={q} lines={8} />
         ) : (
           <LoadFailed onRetry={() => q.refetch()} />
         )

@@ -1,9 +1,12 @@
+import type { FetchStatus } from '@tanstack/react-query'
 import type { GoodsItem } from '../../../contract/goods.ts'
 import { useT } from '../../i18n/index.ts'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { GoodsGrid } from './GoodsCard.tsx'
 
 interface PagedGoods {
+  /** 'paused': offline with nothing saved (ui/States Pending). */
+  fetchStatus: FetchStatus
   data: { pages: { list: GoodsItem[] }[] } | undefined
   isPending: boolean
   isError: boolean
@@ -20,7 +23,7 @@ export function GoodsList({ q, hrefOf, empty, testId }: { q: PagedGoods; hrefOf:
   return (
     <section className="list">
       {q.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={q} lines={6} />
       ) : q.isError && items.length === 0 ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : items.length === 0 ? (

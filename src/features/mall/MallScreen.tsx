@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { lang, useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { BannerCarousel } from '../home/BannerCarousel.tsx'
 import { GoodsGrid } from '../goods/GoodsCard.tsx'
 import { GoodsList } from '../goods/GoodsList.tsx'
@@ -20,7 +20,7 @@ function Shelves({ onCategory }: { onCategory: (id: number) => void }) {
   useSignals()
   const t = useT()
   const q = useQuery(goodsQueries.goldGroups(lang.value))
-  if (q.isPending) return <Skeleton lines={6} />
+  if (q.isPending) return <Pending query={q} lines={6} />
   if (q.isError && !q.data) return <LoadFailed onRetry={() => q.refetch()} />
   if (!q.data.length) return <Empty text={t('goods.empty')} />
   return (

@@ -1,4 +1,5 @@
 // Pieces the mining screens share: the power summary, a destroy record and a power log row.
+import type { FetchStatus } from '@tanstack/react-query'
 import { useDeferredValue } from 'react'
 import { Link } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
@@ -134,6 +135,7 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
 }
 
 interface PowerPages {
+  fetchStatus: FetchStatus
   data: { pages: { list: PowerLogItem[] }[] } | undefined
   isPending: boolean
   isError: boolean

@@ -4,7 +4,7 @@ import type { ScreenProps } from '../../app/routes.ts'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { OfflineReason, RecordList } from '../wallet/parts.tsx'
 import { BuyButton } from './BuyButton.tsx'
 import { Grants, MyNodeCard, TierFigures } from './parts.tsx'
@@ -22,7 +22,7 @@ export default function NodeDetailScreen({ params }: ScreenProps) {
     <main className="page">
       <TopBar title={tier ? t(`node.type.${tier.type}`) : t('node.detailTitle')} back />
       {q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : q.isError && !q.data ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : !tier ? (

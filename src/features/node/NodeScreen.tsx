@@ -3,7 +3,7 @@ import { Link } from 'wouter'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { OfflineReason, RecordList } from '../wallet/parts.tsx'
 import { BuyButton } from './BuyButton.tsx'
 import { MyNodeCard, TierFigures } from './parts.tsx'
@@ -18,7 +18,7 @@ export default function NodeScreen() {
     <main className="page">
       <TopBar title={t('node.title')} back records={{ href: '/loan', label: t('loan.title') }} />
       {q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : q.isError && !q.data ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

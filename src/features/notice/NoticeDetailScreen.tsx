@@ -6,7 +6,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { ApiFailure } from '../../api/client.ts'
 import { noticeQueries } from './queries.ts'
@@ -31,7 +31,7 @@ export default function NoticeDetailScreen({ params }: ScreenProps) {
         {missing ? (
           <Empty text={t('errors.noticeNotFound')} />
         ) : q.isPending ? (
-          <Skeleton lines={8} />
+          <Pending query={q} lines={8} />
         ) : q.isError ? (
           <LoadFailed onRetry={() => q.refetch()} />
         ) : (

@@ -5,7 +5,7 @@ import { LANG_TAG } from '../../../contract/constants.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatDate } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { noticeQueries } from './queries.ts'
 import { account } from '../../api/session.ts'
@@ -31,7 +31,7 @@ export default function NoticeListScreen() {
       )}
       <section className="list">
         {q.isPending ? (
-          <Skeleton lines={6} />
+          <Pending query={q} lines={6} />
         ) : q.isError && items.length === 0 ? (
           <LoadFailed onRetry={() => q.refetch()} />
         ) : items.length === 0 ? (

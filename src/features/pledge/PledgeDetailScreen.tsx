@@ -8,7 +8,7 @@ import { online } from '../../api/online.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { toast } from '../../ui/toast.ts'
 import { walletQueries } from '../wallet/queries.ts'
 import { availableOf } from '../wallet/balances.ts'
@@ -81,7 +81,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
       {notFound || !(id > 0) ? (
         <Empty text={t('pledge.notFound')} />
       ) : q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : !p ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

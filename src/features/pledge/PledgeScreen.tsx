@@ -4,7 +4,7 @@ import { useSearch } from 'wouter'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { RecordList } from '../wallet/parts.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
 import { pledgeQueries } from './queries.ts'
@@ -17,7 +17,7 @@ const isTab = (v: string | null): v is Tab => (TABS as readonly (string | null)[
 function Products() {
   const t = useT()
   const q = useQuery(pledgeQueries.products())
-  if (q.isPending) return <Skeleton lines={6} />
+  if (q.isPending) return <Pending query={q} lines={6} />
   if (q.isError && !q.data) return <LoadFailed onRetry={() => q.refetch()} />
   return (
     <>

@@ -4,7 +4,7 @@ import { useT } from '../../i18n/index.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
 import { pledgeQueries } from './queries.ts'
 import { PledgeSummary, termDay } from './parts.tsx'
@@ -22,7 +22,7 @@ export default function ReleaseLogScreen({ params }: ScreenProps) {
       {notFound || !(id > 0) ? (
         <Empty text={t('pledge.pledgeNotFound')} />
       ) : q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : !log ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

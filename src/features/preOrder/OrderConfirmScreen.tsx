@@ -8,7 +8,7 @@ import { online } from '../../api/online.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { confirm, ConfirmCancelled } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { addressQueries } from '../address/queries.ts'
@@ -64,7 +64,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
 
   if (!d) {
     return detail.isPending ? (
-      <Skeleton lines={8} />
+      <Pending query={detail} lines={8} />
     ) : detail.isError && !(detail.error instanceof ApiFailure && detail.error.status === 404) ? (
       <LoadFailed onRetry={() => detail.refetch()} />
     ) : (

@@ -6,7 +6,7 @@ import type { PoolAmounts, RankingPool, RankRow } from '../../../contract/rankin
 import { lang, useT } from '../../i18n/index.ts'
 import { formatAmount, formatDateTime, groupThousands } from '../../lib/format.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { LoadFailed, Pending } from '../../ui/States.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { userQueries } from '../user/queries.ts'
 import { RecordList } from '../wallet/parts.tsx'
@@ -46,7 +46,7 @@ function Pools() {
   useSignals()
   const t = useT()
   const q = useQuery(rankingQueries.pools())
-  if (q.isPending) return <Skeleton lines={4} />
+  if (q.isPending) return <Pending query={q} lines={4} />
   if (q.isError && !q.data) return <LoadFailed onRetry={() => q.refetch()} />
   const p = q.data
   const locale = LANG_TAG[lang.value]

@@ -8,7 +8,7 @@ import { shortAddress } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
-import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { toast } from '../../ui/toast.ts'
 import { Chips, SummaryRow, useChainName } from '../wallet/parts.tsx'
@@ -89,7 +89,7 @@ export default function RechargeScreen() {
           {t(problem)}
         </p>
       ) : q.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={q} lines={6} />
       ) : q.isError && !q.data ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : q.data ? (

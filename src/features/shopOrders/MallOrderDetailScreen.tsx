@@ -5,7 +5,7 @@ import { account } from '../../api/session.ts'
 import { useOutbox } from '../../data/useOutbox.ts'
 import { useT } from '../../i18n/index.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Skeleton } from '../../ui/States.tsx'
+import { Pending } from '../../ui/States.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { showAmount, units } from '../wallet/amount.ts'
 import { ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
@@ -20,7 +20,7 @@ function Detail({ id }: { id: number }) {
   const queued = queuedReceipts(useOutbox(account.value, RECEIPT_ACTION), 'gold').get(id)
   const o = q.data
   if (!o) {
-    if (q.isPending) return <Skeleton lines={8} />
+    if (q.isPending) return <Pending query={q} lines={8} />
     return (
       <div className="empty" data-testid="shop-order-failed">
         <p>{t('shopOrders.detailFailed')}</p>

@@ -6,7 +6,7 @@ import { parseTeamSearch } from '../../../contract/teamRules.ts'
 import type { TeamMember } from '../../../contract/team.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { NameBadges } from './NameBadges.tsx'
 import { teamQueries } from './queries.ts'
 
@@ -20,7 +20,7 @@ export function TeamNodesCard() {
     <section className="card">
       <h2>{t('team.nodesTitle')}</h2>
       {info.isPending ? (
-        <Skeleton lines={1} />
+        <Pending query={info} lines={1} />
       ) : !nodes ? (
         <LoadFailed onRetry={() => info.refetch()} />
       ) : (
@@ -123,7 +123,7 @@ export function TeamSection() {
         </button>
       )}
       {q.isPending ? (
-        <Skeleton lines={3} />
+        <Pending query={q} lines={3} />
       ) : q.isError && members.length === 0 ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : members.length === 0 ? (

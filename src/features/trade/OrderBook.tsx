@@ -9,6 +9,8 @@ interface Props {
   last: string | null | undefined
   /** A tapped price, as on the wire. */
   onPick: (price: string) => void
+  /** Offline, and this phone never saw the book: say so rather than call it empty. */
+  notSaved?: boolean
 }
 
 function Level({ row, side, onPick }: { row: DepthRow; side: 'ask' | 'bid'; onPick: (price: string) => void }) {
@@ -23,7 +25,7 @@ function Level({ row, side, onPick }: { row: DepthRow; side: 'ask' | 'bid'; onPi
 }
 
 /** Asks above, bids below, shaded by the size standing up to each level; a tap puts the price into the form. */
-export function OrderBook({ asks, bids, last, onPick }: Props) {
+export function OrderBook({ asks, bids, last, onPick, notSaved }: Props) {
   const t = useT()
   const view = depthView(asks, bids)
   return (
@@ -45,7 +47,11 @@ export function OrderBook({ asks, bids, last, onPick }: Props) {
           <Level key={r.price} row={r} side="bid" onPick={onPick} />
         ))}
       </ol>
-      {view.asks.length === 0 && view.bids.length === 0 && <p className="muted small center">{t('trade.book.empty')}</p>}
+      {view.asks.length === 0 && view.bids.length === 0 && (
+        <p className="muted small center" data-testid={notSaved ? 'not-saved' : undefined}>
+          {t(notSaved ? 'net.notSaved' : 'trade.book.empty')}
+        </p>
+      )}
     </section>
   )
 }

@@ -8,7 +8,8 @@ const dash = (v: string | null | undefined) => (v ? showAmount(units(v)) : '—'
 /** Last price, 24 h change in its colour, high, low and volume. */
 export function TickerHeader({ ticker }: { ticker: Ticker | undefined }) {
   const t = useT()
-  const change = changeView(ticker?.change24h)
+  // No ticker (offline, never seen): a dash, not a 0.00 % nobody measured.
+  const change = ticker ? changeView(ticker.change24h) : { text: '—', tone: 'flat' as const }
   return (
     <section className="card ticker-head" aria-label={t('trade.ticker.label')} data-testid="ticker">
       <div className="ticker-main">

@@ -7,7 +7,7 @@ import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { LoadFailed, Pending, Skeleton } from '../../ui/States.tsx'
 import { walletQueries } from '../wallet/queries.ts'
 import { availableOf } from '../wallet/balances.ts'
 import { LIVE_FALLBACK_POLL_MS, tradeQueries } from './queries.ts'
@@ -20,6 +20,8 @@ import { RecentTrades } from './RecentTrades.tsx'
 import { OrderForm } from './OrderForm.tsx'
 import { useOrderForm } from './useOrderForm.ts'
 import { HaltedNote } from './HaltedNote.tsx'
+import { useSavedMarket } from './saved.ts'
+import { online } from '../../api/online.ts'
 
 // uPlot comes with the chart, not with the screen's first paint (DESIGN §6).
 const CandleChart = lazy(() => import('./chart/CandleChart.tsx'))
@@ -62,7 +64,11 @@ export default function TradeScreen() {
   const open = useInfiniteQuery(tradeQueries.orders('current'))
   const form = useOrderForm()
 
-  const book = liveBook ?? depth.data ?? { asks: [], bids: [] }
+  // Offline, the book and ticker last seen (saved.ts), with their age.
+  const saved = useSavedMarket(INST_ID, liveBook ?? depth.data ?? null, ticker.data)
+  const book = liveBook ?? depth.data ?? saved ?? { asks: [], bids: [] }
+  const shownTicker = ticker.data ?? saved?.ticker
+  const notSaved = !online.value && !liveBook && !depth.data && !saved
   const openCount = open.data?.pages[0]?.total
   const available = { USDT: availableOf(balances.data, 'USDT', 'trade'), NADI: availableOf(balances.data, 'NADI', 'trade') }
 
@@ -70,19 +76,19 @@ export default function TradeScreen() {
     <main className="page with-tabbar trade">
       <TopBar title={t('trade.title')} records={{ href: '/trade/orderList', label: t('trade.orders.title') }} />
       <SocketNote />
-      {ticker.data && <Freshness updatedAt={ticker.dataUpdatedAt} />}
+      <Freshness updatedAt={ticker.data ? ticker.dataUpdatedAt : saved?.savedAt} />
       {status.data && halted && <HaltedNote status={status.data} />}
-      <TickerHeader ticker={ticker.data} />
+      <TickerHeader ticker={shownTicker} />
       <Chart />
       <section className="card trade-grid">
         {market.isPending ? (
-          <Skeleton lines={8} />
+          <Pending query={market} lines={8} />
         ) : market.isError || !market.data ? (
           <LoadFailed onRetry={() => market.refetch()} />
         ) : (
           <OrderForm market={market.data} form={form} available={available} best={bestPrices(book.asks, book.bids)} paused={halted} />
         )}
-        <OrderBook asks={book.asks} bids={book.bids} last={ticker.data?.last} onPick={form.pickPrice} />
+        <OrderBook asks={book.asks} bids={book.bids} last={shownTicker?.last} onPick={form.pickPrice} notSaved={notSaved} />
       </section>
       <nav className="card trade-links" aria-label={t('trade.orders.title')}>
         <Link href="/trade/orderList" className="menu-item" data-testid="open-orders-link">

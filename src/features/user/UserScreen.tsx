@@ -10,7 +10,7 @@ import { MenuLink } from '../../ui/MenuLink.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
 import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
 import { Icon } from '../../ui/Icon.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending, Skeleton } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { confirmed } from '../../ui/confirm.tsx'
 import { useSignOut } from '../auth/mutations.ts'
@@ -54,7 +54,7 @@ export default function UserScreen() {
       <TopBar title={t('user.title')} right={<LanguageSwitcher />} />
       {info.data && <Freshness updatedAt={info.dataUpdatedAt} />}
       {info.isPending ? (
-        <Skeleton lines={5} />
+        <Pending query={info} lines={5} />
       ) : info.isError || !u ? (
         <LoadFailed onRetry={() => info.refetch()} />
       ) : (
@@ -148,7 +148,7 @@ export default function UserScreen() {
           <section className="card">
             <h2>{t('user.directList')}</h2>
             {team.isPending ? (
-              <Skeleton lines={3} />
+              <Pending query={team} lines={3} />
             ) : team.isError && members.length === 0 ? (
               <LoadFailed onRetry={() => team.refetch()} />
             ) : members.length === 0 ? (

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../lib/format.ts'
 import type { ScreenProps } from '../../app/routes.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { formatReleaseDay } from '../release/progress.ts'
 import { showAmount, units } from './amount.ts'
 import { lineLabelKey, targetHref } from './earnings.ts'
@@ -32,7 +32,7 @@ export default function EarningsScreen({ params }: ScreenProps) {
       {refused ? (
         <Empty text={refused} />
       ) : q.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={q} lines={6} />
       ) : !e ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

@@ -8,7 +8,7 @@ import { formatAmount } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { MenuLink } from '../../ui/MenuLink.tsx'
 import { Icon, type IconName } from '../../ui/Icon.tsx'
-import { LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { commonQueries } from '../common/queries.ts'
 import { walletQueries } from './queries.ts'
@@ -140,7 +140,7 @@ export default function WalletScreen() {
       />
       {b && <Freshness updatedAt={q.dataUpdatedAt} />}
       {q.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={q} lines={8} />
       ) : q.isError || !b ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : (

@@ -1,11 +1,12 @@
 // Pieces the money screens share: choice chips, the amount field with its "all" shortcut, the
 // offline reason, a summary row and a clock for countdowns.
+import type { FetchStatus } from '@tanstack/react-query'
 import { useEffect, useId, useState, type ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { online } from '../../api/online.ts'
 import { useT } from '../../i18n/index.ts'
 import { Icon } from '../../ui/Icon.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { amountText, sanitizeAmountInput, showAmount, type Problem } from './amount.ts'
 
 export function Chips<V extends string>({ label, options, value, onPick, name }: { label: string; options: readonly V[]; value: V | undefined; onPick: (v: V) => void; name?: (v: V) => string }) {
@@ -160,6 +161,8 @@ export function useChainName(): (key: string) => string {
 }
 
 interface PagedQuery<T> {
+  /** 'paused': offline with nothing saved (ui/States Pending). */
+  fetchStatus: FetchStatus
   data: { pages: { list: T[] }[] } | undefined
   isPending: boolean
   isError: boolean
@@ -176,7 +179,7 @@ export function RecordList<T>({ q, empty, row, testId }: { q: PagedQuery<T>; emp
   return (
     <section className="list">
       {q.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={q} lines={6} />
       ) : q.isError && items.length === 0 ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : items.length === 0 ? (

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { Sheet } from '../../ui/Sheet.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { toast } from '../../ui/toast.ts'
 import { walletQueries } from '../wallet/queries.ts'
@@ -84,7 +84,7 @@ export default function WithdrawScreen() {
       />
       {balances.data && <Freshness updatedAt={balances.dataUpdatedAt} />}
       {cfg.isPending ? (
-        <Skeleton lines={6} />
+        <Pending query={cfg} lines={6} />
       ) : cfg.isError || !c ? (
         <LoadFailed onRetry={() => cfg.refetch()} />
       ) : c.chains.length === 0 ? (

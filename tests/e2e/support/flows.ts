@@ -89,3 +89,18 @@ export function apiAs(app: RunningApp, page: Page) {
     return env.data
   }
 }
+
+/** Waits until the service worker controls the page, so a reload offline is served from its cache. */
+export async function swControlled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready
+  })
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+/** The network goes, and the page hears it at once (as a phone's does). */
+export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true)
+  await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+}

@@ -5,6 +5,8 @@ import 'uplot/dist/uPlot.min.css'
 import { useLayoutEffect, useRef } from 'react'
 import type { Bar } from '../../../../contract/trade.ts'
 import { useT } from '../../../i18n/index.ts'
+import { online } from '../../../api/online.ts'
+import { useSignals } from '@preact/signals-react/runtime'
 import { createCandleChart, type CandleChartHandle } from './controller.ts'
 import { useCandles } from './useCandles.ts'
 
@@ -30,6 +32,7 @@ export default function CandleChart({ instId, bar }: CandleChartProps) {
 }
 
 function ChartView({ instId, bar }: CandleChartProps) {
+  useSignals()
   const t = useT()
   const host = useRef<HTMLDivElement>(null)
   const chart = useRef<CandleChartHandle | null>(null)
@@ -57,7 +60,9 @@ function ChartView({ instId, bar }: CandleChartProps) {
       <div ref={host} data-testid="candle-chart" style={{ width: '100%', height: HEIGHT_CSS, overflow: 'hidden' }} />
       {!candles.hasData && (
         <div style={overlay} className="muted">
-          {candles.failed ? (
+          {candles.failed && !online.value ? (
+            t('net.notSaved')
+          ) : candles.failed ? (
             <button type="button" className="btn ghost small" style={{ pointerEvents: 'auto' }} onClick={candles.retry}>
               {t('errors.loadFailedRetry')}
             </button>
