@@ -37,7 +37,7 @@ describe('amounts above what the ledger holds', () => {
     const me = await richUser(s)
     const routes: [string, (amount: string) => Record<string, unknown>][] = [
       ['/api/v1/mining/destroy', (amount) => ({ amount })],
-      ['/api/v1/mining/joint', (amount) => ({ amount })],
+      ['/api/v1/mining/joint', (amount) => ({ amount, price: '0.25' })],
       ['/api/v1/pledge/pledge', (amount) => ({ product_id: 1, amount, mode: 'day' })],
       ['/api/v1/lending/borrow', (amount) => ({ plan_id: 1, node_order_id: 1, amount })],
       ['/api/v1/lending/repay', (amount) => ({ loan_id: 1, amount })],
@@ -97,7 +97,7 @@ describe('amounts above what the ledger holds', () => {
     const s = await start()
     const me = await richUser(s)
     // At the reference price and the default ×2 and 10 % gift, 999,999,999 USDT buys far more than a billion power.
-    const joint = await s.post('/api/v1/mining/joint', { amount: '999999999' }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
+    const joint = await s.post('/api/v1/mining/joint', { amount: '999999999', price: '0.25' }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
     expect([joint.statusCode, joint.body_.msg]).toEqual([400, invalidAmount('en')])
     const destroy = await s.post('/api/v1/mining/destroy', { amount: '300000000' }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
     expect(destroy.statusCode, destroy.body).toBe(200)
