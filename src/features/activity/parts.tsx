@@ -23,11 +23,11 @@ export function StatusBadge({ status }: { status: ActivityStatus }) {
 export function Score({ measure, score }: { measure: Measure; score: string }) {
   const t = useT()
   const unit = unitOf(measure)
-  return unit === 'members' ? <>{t('activity.membersCount', { count: score })}</> : <>{`${showAmount(units(score))} ${unit}`}</>
+  return unit === 'members' ? <>{t('activity.membersCount', { count: score })}</> : <>{`${showAmount(units(score), unit)} ${unit}`}</>
 }
 
 export function prizeText(p: Pick<ActivityPrize, 'asset' | 'amount'>) {
-  return `${showAmount(units(p.amount))} ${p.asset}`
+  return `${showAmount(units(p.amount), p.asset)} ${p.asset}`
 }
 
 /**

@@ -24,21 +24,21 @@ export function utcDay(ms: number, locale: string): string {
 /** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */
 export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
   const t = useT()
-  const show = (v: string | undefined) => (v === undefined ? '—' : showAmount(units(v)))
+  const show = (v: string | undefined, measure: string) => (v === undefined ? '—' : showAmount(units(v), measure))
   return (
     <section className="card mining-summary" aria-label={t('mining.power')} data-testid="mining-summary">
       <div className="stat">
         <span className="muted small">{t('mining.power')}</span>
         <strong className="big" data-testid="mining-power">
-          {show(info?.power)}
+          {show(info?.power, 'power')}
         </strong>
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.todayEstimate')} testId="mining-today">
-          {show(info?.today_estimate)} <small className="muted">NADI</small>
+          {show(info?.today_estimate, 'NADI')} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('mining.yesterday')} testId="mining-yesterday">
-          {show(info?.yesterday)} <small className="muted">NADI</small>
+          {show(info?.yesterday, 'NADI')} <small className="muted">NADI</small>
         </Figure>
       </dl>
       <nav className="mining-links" aria-label={t('mining.records')}>
@@ -73,13 +73,13 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
-          {showAmount(units(r.amount))} <small className="muted">{r.asset}</small>
+          {showAmount(units(r.amount), r.asset)} <small className="muted">{r.asset}</small>
         </Figure>
         <Figure label={t('mining.price')}>
-          {showAmount(units(r.price))} <small className="muted">USDT</small>
+          {showAmount(units(r.price), 'price')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('mining.usdtValue')} testId="destroy-usdt">
-          {showAmount(units(r.usdt_value))} <small className="muted">USDT</small>
+          {showAmount(units(r.usdt_value), 'USDT')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('mining.date')}>{formatDateTime(r.created_at, LANG_TAG[lang.value])}</Figure>
       </dl>
@@ -109,19 +109,19 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
       )}
       <dl className="mining-figures">
         <Figure label={t('mining.buyPower')} testId="power-buy">
-          {showAmount(units(p.buy_power))}
+          {showAmount(units(p.buy_power), 'power')}
         </Figure>
         <Figure label={t('mining.giftPower')} testId="power-gift">
-          {showAmount(units(p.gift_power))}
+          {showAmount(units(p.gift_power), 'power')}
         </Figure>
         <Figure label={t('mining.released')} testId="power-released">
-          {showAmount(units(p.released))}
+          {showAmount(units(p.released), 'power')}
         </Figure>
         <Figure label={t('mining.remaining')} testId="power-remaining">
-          {p.remaining === null ? t('mining.noEnd') : showAmount(units(p.remaining))}
+          {p.remaining === null ? t('mining.noEnd') : showAmount(units(p.remaining), 'power')}
         </Figure>
         <Figure label={t('mining.daily')} testId="power-daily">
-          {showAmount(units(p.daily))} <small className="muted">NADI</small>
+          {showAmount(units(p.daily), 'NADI')} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('mining.startDate')}>{utcDay(p.start_date, LANG_TAG[lang.value])}</Figure>
       </dl>

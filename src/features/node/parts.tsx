@@ -16,11 +16,11 @@ export function TierFigures({ tier }: { tier: NodeTier }) {
     <>
       <dl className="node-figures">
         <Figure label={t('node.stake')}>
-          {showAmount(units(tier.amount))} <small className="muted">USDT</small>
+          {showAmount(units(tier.amount), 'USDT')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('node.level')}>T{tier.level_id}</Figure>
         <Figure label={t('node.term')}>{t('node.days', { days: tier.days })}</Figure>
-        <Figure label={t('node.power')}>{showAmount(units(tier.power))}</Figure>
+        <Figure label={t('node.power')}>{showAmount(units(tier.power), 'power')}</Figure>
         <Figure label={t('node.machineRate')}>{tier.machine_rate}%</Figure>
         <Figure label={t('node.withdrawRate')}>{tier.withdraw_rate}%</Figure>
       </dl>
@@ -65,20 +65,20 @@ export function MyNodeCard({ n }: { n: MyNode }) {
       </div>
       <dl className="node-figures">
         <Figure label={t('node.stake')}>
-          {showAmount(units(n.amount))} <small className="muted">USDT</small>
+          {showAmount(units(n.amount), 'USDT')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('node.daysLeft')} testId="my-node-days-left">
           {t('node.days', { days: n.days_left })}
         </Figure>
         <Figure label={t('node.mined')}>
-          {showAmount(units(n.mined))} <small className="muted">NADI</small>
+          {showAmount(units(n.mined), 'NADI')} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('node.feeShare')}>
-          {showAmount(units(n.fee_share))} <small className="muted">NADI</small>
+          {showAmount(units(n.fee_share), 'NADI')} <small className="muted">NADI</small>
         </Figure>
         {units(n.loan_debt) > 0n && (
           <Figure label={t('node.loanDebt')} testId="my-node-debt">
-            {showAmount(units(n.loan_debt))} <small className="muted">USDT</small>
+            {showAmount(units(n.loan_debt), 'USDT')} <small className="muted">USDT</small>
           </Figure>
         )}
       </dl>

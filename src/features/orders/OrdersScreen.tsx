@@ -53,7 +53,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
       <div className="row between small">
         <span className="muted">{formatDateTime(o.created_at, LANG_TAG[lang.value])}</span>
         <span className="amount" data-testid="payorder-total">
-          {showAmount(units(o.total))} <small>{o.asset}</small>
+          {showAmount(units(o.total), o.asset)} <small>{o.asset}</small>
         </span>
       </div>
       {waiting ? (

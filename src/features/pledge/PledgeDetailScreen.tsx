@@ -38,7 +38,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
   const max = available !== undefined && left !== undefined ? (available < left ? available : left) : undefined
   const check = checkAmount(amount, { asset: 'NADI', available, min: p ? units(p.min_pledge) : undefined })
   const overCapacity = check.ok && left !== undefined && check.units > left
-  const problem = tried ? (!check.ok ? check.problem : overCapacity ? { key: 'pledge.overCapacity', params: { left: showAmount(left) } } : undefined) : undefined
+  const problem = tried ? (!check.ok ? check.problem : overCapacity ? { key: 'pledge.overCapacity', params: { left: showAmount(left, 'NADI') } } : undefined) : undefined
   const isOnline = online.value
   const notFound = q.isError && q.error instanceof ApiFailure && (q.error.status === 404 || q.error.status === 400)
 
@@ -51,7 +51,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
     } catch {
       return // the server's words are already shown
     }
-    toast.success(t('pledge.success', { amount: showAmount(check.units) }))
+    toast.success(t('pledge.success', { amount: showAmount(check.units, 'NADI') }))
     navigate('/pledge?tab=mine')
   }
 
@@ -70,17 +70,17 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
             <SummaryRow label={t('pledge.term')}>{t('pledge.days', { days: p.day })}</SummaryRow>
             {p.day_periods > 0 && <SummaryRow label={t('pledge.dayRate')}>{p.day_rate}%</SummaryRow>}
             {p.month_periods > 0 && <SummaryRow label={t('pledge.monthRate')}>{p.month_rate}%</SummaryRow>}
-            <SummaryRow label={t('pledge.minPledge')}>{showAmount(units(p.min_pledge))} NADI</SummaryRow>
+            <SummaryRow label={t('pledge.minPledge')}>{showAmount(units(p.min_pledge), 'NADI')} NADI</SummaryRow>
             <SummaryRow label={t('pledge.capacity')}>
-              <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}</span>
+              <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left), 'NADI'), total: showAmount(units(p.total_pledge), 'NADI') })}</span>
             </SummaryRow>
-            <SummaryRow label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</SummaryRow>
+            <SummaryRow label={t('pledge.powerPool')}>{showAmount(units(p.power_pool), 'NADI')}</SummaryRow>
           </section>
           <Chips label={t('pledge.mode')} options={modes} value={mode} onPick={setMode} name={(m) => t(`pledge.modeName.${m}`)} />
           <AmountField label={t('pledge.amount')} value={amount} onChange={setAmount} asset="NADI" max={max} available={available} problem={problem} />
           <section className="card stack">
             <SummaryRow label={t('pledge.estimate')}>
-              <span data-testid="pledge-estimate">{mode && check.ok ? showAmount(estimateIncome(p, mode, check.units)) : '—'} NADI</span>
+              <span data-testid="pledge-estimate">{mode && check.ok ? showAmount(estimateIncome(p, mode, check.units), 'NADI') : '—'} NADI</span>
             </SummaryRow>
             <p className="small muted">{t(mode === 'month' ? 'pledge.howMonth' : 'pledge.howDay', { days: p.day })}</p>
           </section>

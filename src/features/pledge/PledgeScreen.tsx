@@ -71,7 +71,7 @@ function Income() {
               <span className="clamp-2">{l.name}</span>
               <small className="muted">{termDay(l.day)}</small>
             </span>
-            <strong className="pledge-gain">+{showAmount(units(l.amount))} NADI</strong>
+            <strong className="pledge-gain">+{showAmount(units(l.amount), 'NADI')} NADI</strong>
           </li>
         )}
       />

@@ -25,9 +25,9 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           {p.day_periods > 0 && <Figure label={t('pledge.dayRate')}>{p.day_rate}%</Figure>}
           {p.month_periods > 0 && <Figure label={t('pledge.monthRate')}>{p.month_rate}%</Figure>}
           <Figure label={t('pledge.minPledge')}>
-            {showAmount(units(p.min_pledge))} <small className="muted">NADI</small>
+            {showAmount(units(p.min_pledge), 'NADI')} <small className="muted">NADI</small>
           </Figure>
-          <Figure label={t('pledge.powerPool')}>{showAmount(units(p.power_pool))}</Figure>
+          <Figure label={t('pledge.powerPool')}>{showAmount(units(p.power_pool), 'NADI')}</Figure>
         </dl>
         <div className="row gap">
           <span className="progress release-bar" role="progressbar" aria-label={t('pledge.taken')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
@@ -36,7 +36,7 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           <span className="small muted mono">{pct}%</span>
         </div>
         <p className="small muted" data-testid="pledge-left">
-          {t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}
+          {t('pledge.left', { left: showAmount(units(p.left), 'NADI'), total: showAmount(units(p.total_pledge), 'NADI') })}
         </p>
       </Link>
     </li>
@@ -72,13 +72,13 @@ export function PledgeSummary({ g, link }: { g: MyPledge; link?: boolean }) {
       </div>
       <dl className="pledge-figures">
         <Figure label={t('pledge.amount')} testId="pledge-amount">
-          {showAmount(units(g.amount))} <small className="muted">NADI</small>
+          {showAmount(units(g.amount), 'NADI')} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t(`pledge.rate.${g.mode}`)}>{g.rate}%</Figure>
         <Figure label={t('pledge.income')} testId="pledge-income">
-          {showAmount(units(g.income))} / {showAmount(units(g.expected_income))}
+          {showAmount(units(g.income), 'NADI')} / {showAmount(units(g.expected_income), 'NADI')}
         </Figure>
-        <Figure label={t('pledge.releaseAmount')}>{showAmount(units(g.release_amount))}</Figure>
+        <Figure label={t('pledge.releaseAmount')}>{showAmount(units(g.release_amount), 'NADI')}</Figure>
         <Figure label={t('pledge.releaseTime')}>{termDay(g.release_time)}</Figure>
         <Figure label={t('pledge.releaseRate')}>{g.release_rate}%</Figure>
       </dl>

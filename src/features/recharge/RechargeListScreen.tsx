@@ -51,7 +51,7 @@ export default function RechargeListScreen() {
                 {d.coin} <span className="muted small">{chainName(d.chain)}</span>
               </strong>
               <span className="amount in">
-                +{showAmount(units(d.amount))} <small>{d.coin}</small>
+                +{showAmount(units(d.amount), d.coin)} <small>{d.coin}</small>
               </span>
             </div>
             <div className="row between">

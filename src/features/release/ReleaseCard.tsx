@@ -23,19 +23,19 @@ export function ReleaseProgress({ plan }: { plan: ReleasePlan }) {
         <div>
           <dt className="muted small">{t('release.total')}</dt>
           <dd data-testid="release-total">
-            {showAmount(units(plan.total))} <small className="muted">{plan.asset}</small>
+            {showAmount(units(plan.total), plan.asset)} <small className="muted">{plan.asset}</small>
           </dd>
         </div>
         <div>
           <dt className="muted small">{t('release.released')}</dt>
           <dd data-testid="release-released">
-            {showAmount(units(plan.released))} <small className="muted">{plan.asset}</small>
+            {showAmount(units(plan.released), plan.asset)} <small className="muted">{plan.asset}</small>
           </dd>
         </div>
         <div>
           <dt className="muted small">{t('release.daily')}</dt>
           <dd data-testid="release-daily">
-            {plan.status === 'completed' ? '—' : showAmount(units(plan.daily))} {plan.status !== 'completed' && <small className="muted">{plan.asset}</small>}
+            {plan.status === 'completed' ? '—' : showAmount(units(plan.daily), plan.asset)} {plan.status !== 'completed' && <small className="muted">{plan.asset}</small>}
           </dd>
         </div>
         <div>

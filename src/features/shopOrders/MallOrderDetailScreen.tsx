@@ -43,7 +43,7 @@ function Detail({ id }: { id: number }) {
         <div className="order-sum">
           <span className="small muted">{t('shopOrders.total')}</span>
           <strong className="amount" data-testid="shop-order-total">
-            {showAmount(units(o.total_price))} <small className="muted">{o.asset}</small>
+            {showAmount(units(o.total_price), o.asset)} <small className="muted">{o.asset}</small>
           </strong>
         </div>
         <ExpressRow order={o} />

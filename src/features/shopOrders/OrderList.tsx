@@ -39,7 +39,7 @@ function OrderCard({ area, order, queued }: { area: OrderArea; order: ShopOrder;
         <span className="small">
           {t('shopOrders.totalOf', { count: unitCount(order) })}{' '}
           <strong className="amount" data-testid="shop-order-total">
-            {showAmount(units(order.total_price))} <small className="muted">{order.asset}</small>
+            {showAmount(units(order.total_price), order.asset)} <small className="muted">{order.asset}</small>
           </strong>
         </span>
       </div>

@@ -35,7 +35,7 @@ function Line({ line, asset }: { line: OrderLine; asset: string }) {
       </div>
       <div className="order-line-price">
         <span className="small">
-          {showAmount(units(line.unit_price))} <small className="muted">{asset}</small>
+          {showAmount(units(line.unit_price), asset)} <small className="muted">{asset}</small>
         </span>
         <span className="small muted" data-testid="shop-order-qty">
           ×{line.quantity}

@@ -45,7 +45,7 @@ export default function EarningsScreen({ params }: ScreenProps) {
               <p key={tot.asset} className="kv" data-testid="earnings-total">
                 <span className="grow">{t('earnings.total')}</span>
                 <strong className="amount in">
-                  +{showAmount(units(tot.amount))} <small>{tot.asset}</small>
+                  +{showAmount(units(tot.amount), tot.asset)} <small>{tot.asset}</small>
                 </strong>
               </p>
             ))}
@@ -61,7 +61,7 @@ export default function EarningsScreen({ params }: ScreenProps) {
                     <small className="muted block">{t('earnings.position', { id: l.position_id })}</small>
                   </Link>
                   <span className="amount in">
-                    +{showAmount(units(l.amount))} <small>{l.asset}</small>
+                    +{showAmount(units(l.amount), l.asset)} <small>{l.asset}</small>
                   </span>
                 </li>
               ))}

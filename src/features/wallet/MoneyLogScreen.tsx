@@ -58,7 +58,7 @@ export default function MoneyLogScreen() {
                 <div className="grow">{what}</div>
               )}
               <span className={`amount ${amountTone(r.amount)}`}>
-                {signedAmount(r.amount)} <small>{r.asset}</small>
+                {signedAmount(r.amount, r.asset)} <small>{r.asset}</small>
               </span>
             </li>
           )

@@ -30,7 +30,7 @@ export default function TransferListScreen() {
               <small className="muted block">{formatDateTime(r.created_at, locale)}</small>
             </div>
             <span className="amount mono">
-              {showAmount(units(r.amount))} <small>{r.asset}</small>
+              {showAmount(units(r.amount), r.asset)} <small>{r.asset}</small>
             </span>
           </li>
         )}

@@ -25,7 +25,7 @@ function Row({ w }: { w: Withdrawal }) {
           {w.coin} <span className="muted small">{chainName(w.chain)}</span>
         </strong>
         <span className="amount out">
-          -{showAmount(units(w.amount))} <small>{w.coin}</small>
+          -{showAmount(units(w.amount), w.coin)} <small>{w.coin}</small>
         </span>
       </div>
       <div className="row between">
@@ -40,7 +40,7 @@ function Row({ w }: { w: Withdrawal }) {
         <span className="mono">{shortAddress(w.address)}</span>
         <span className="grow" />
         <span>
-          {t('withdraw.fee')} {showAmount(units(w.fee))}
+          {t('withdraw.fee')} {showAmount(units(w.fee), w.coin)}
         </span>
       </div>
       {w.tx_hash && (
