@@ -1,7 +1,7 @@
 // What a person sees go wrong on a narrow phone, found in the page (issue 17 §4): a control cut by its
 // own box, by a scrolling or clipping ancestor or by the screen's edge; an ellipsis that hides a badge
 // or a word of the app (not just the end of a user's text); a one-word label broken over two lines
-// ("Refre / sh"); a figure broken inside or torn from its unit ("2,551.2263 / 16"); a box cut partway
+// ("Refre / sh"); a figure (src/ui/Amount) broken inside or torn from its unit ("2,551.2263 / 16"); a box cut partway
 // by a scrolling or clipping ancestor (a help box beside a row of wallets). Passed whole to
 // page.evaluate, so it closes over nothing and declares no named functions.
 
@@ -18,15 +18,28 @@ export const layoutFaults = (scope: FaultScope): string[] => {
   const faults: string[] = []
   const shown = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'
   const name = (el: Element) => `${el.tagName.toLowerCase()}${[...el.classList].map((c) => `.${c}`).join('')} "${(el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`
-  // Lines a range of text takes: its boxes grouped by their vertical middle.
-  const lines = (range: Range) => {
+  // Lines some text takes: the boxes of its text (never of a field beside it) grouped by their middle.
+  const lines = (ranges: Range[]) => {
     const mids: number[] = []
-    for (const r of range.getClientRects()) {
-      if (r.width < 0.5) continue
-      const mid = r.top + r.height / 2
-      if (!mids.some((m) => Math.abs(m - mid) < r.height / 2)) mids.push(mid)
+    for (const range of ranges) {
+      for (const r of range.getClientRects()) {
+        if (r.width < 0.5) continue
+        const mid = r.top + r.height / 2
+        if (!mids.some((m) => Math.abs(m - mid) < r.height / 2)) mids.push(mid)
+      }
     }
     return mids.length
+  }
+  const textRanges = (el: Element) => {
+    const out: Range[] = []
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.textContent?.trim()) continue
+      const range = document.createRange()
+      range.selectNodeContents(n)
+      out.push(range)
+    }
+    return out
   }
   // The horizontal span of an element that its clipping ancestors leave visible (the screen aside).
   const visibleSpan = (el: Element) => {
@@ -45,6 +58,8 @@ export const layoutFaults = (scope: FaultScope): string[] => {
   const cutsSilently = (el: Element) => {
     const s = getComputedStyle(el)
     if (el.clientWidth <= 2 || el.clientHeight <= 2) return false
+    // A field scrolls its own text; a line clamp ends with an ellipsis.
+    if (el.matches('input, textarea, select') || (s.webkitLineClamp !== 'none' && s.webkitLineClamp !== '')) return false
     const vertical = s.overflowY !== 'visible' && s.overflowY !== 'auto' && s.overflowY !== 'scroll' && el.scrollHeight > el.clientHeight + 1
     const horizontal = s.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && !(s.textOverflow === 'ellipsis' && s.whiteSpace === 'nowrap')
     return vertical || horizontal
@@ -55,18 +70,16 @@ export const layoutFaults = (scope: FaultScope): string[] => {
     for (const el of root.querySelectorAll('button, a[href], [role="tab"], label, .chip, .btn, summary, select')) if (shown(el)) controls.add(el)
   }
   for (const el of controls) {
-    const s = getComputedStyle(el)
     const { r, left, right } = visibleSpan(el)
     const l = Math.max(left, 0)
     const rr = Math.min(right, vw)
-    if (r.width > 1 && (l > r.left + 1 || rr < r.right - 1)) faults.push(`clipped ${Math.round(r.right - rr + l - r.left)} px: ${name(el)}`)
-    else if ((s.overflowX !== 'visible' || s.textOverflow === 'ellipsis') && el.scrollWidth > el.clientWidth + 1) faults.push(`cut inside: ${name(el)}`)
+    // Partly shown: a slide of a carousel out of view is whole elsewhere, a tab half under the edge is not.
+    if (r.width > 1 && rr > l && (l > r.left + 1 || rr < r.right - 1)) faults.push(`clipped ${Math.round(r.right - rr + l - r.left)} px: ${name(el)}`)
     for (const part of [el, ...el.querySelectorAll('*')]) if (shown(part) && cutsSilently(part)) faults.push(`cuts its text: ${name(part)}`)
     const text = (el.textContent ?? '').trim()
     if (text && !/\s/.test(text) && el.querySelector('svg, img') === null) {
-      const range = document.createRange()
-      range.selectNodeContents(el)
-      if (lines(range) > 1) faults.push(`one-word label on ${lines(range)} lines: ${name(el)}`)
+      const n = lines(textRanges(el))
+      if (n > 1) faults.push(`one-word label on ${n} lines: ${name(el)}`)
     }
   }
   const beyond = new Set<Element>()
@@ -91,23 +104,8 @@ export const layoutFaults = (scope: FaultScope): string[] => {
           if (c.width > 0 && c.right > box.right + 1) faults.push(`ellipsis hides ${name(child)} in ${name(el)}`)
         }
       }
-      // A figure (with its unit, when one follows in the same element) stays on one line.
-      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
-      for (const node of own) {
-        for (const m of (node.textContent ?? '').matchAll(/[-+]?\d[\d,]*(?:\.\d+)?(?:[ \u00a0](?:USDT|NADI|MEME)\b)?/g)) {
-          if (m[0].replace(/\D/g, '').length < 4) continue
-          const range = document.createRange()
-          range.setStart(node, m.index)
-          range.setEnd(node, m.index + m[0].length)
-          if (lines(range) > 1) faults.push(`figure "${m[0]}" broken over lines in ${name(el)}`)
-        }
-      }
-      const whole = (el.textContent ?? '').replace(/\s+/g, ' ').trim()
-      if (el.children.length > 0 && /^[-+]?\d[\d,]*(?:\.\d+)? ?(?:USDT|NADI|MEME)$/.test(whole)) {
-        const range = document.createRange()
-        range.selectNodeContents(el)
-        if (lines(range) > 1) faults.push(`figure "${whole}" torn from its unit in ${name(el)}`)
-      }
+      // A figure drawn by src/ui/Amount (.amount) stays whole and on one line with its unit.
+      if (el.classList.contains('amount') && lines(textRanges(el)) > 1) faults.push(`figure broken over lines: ${name(el)}`)
     }
   }
   return [...new Set(faults)]
