@@ -10,6 +10,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
 import { destroyStatusWord, releasedPercent, type DestroyStatusWord } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 // One formatter per language: the power log draws a date per row, and building an Intl formatter
 // per row is what a 100-row first render would spend most of its time on.
@@ -73,13 +74,13 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
-          {showAmount(units(r.amount), r.asset)} <small className="muted">{r.asset}</small>
+          <Amount value={r.amount} measure={r.asset} />
         </Figure>
         <Figure label={t('mining.price')}>
           {showAmount(units(r.price), 'price')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('mining.usdtValue')} testId="destroy-usdt">
-          {showAmount(units(r.usdt_value), 'USDT')} <small className="muted">USDT</small>
+          <Amount value={r.usdt_value} measure="USDT" />
         </Figure>
         <Figure label={t('mining.date')}>{formatDateTime(r.created_at, LANG_TAG[lang.value])}</Figure>
       </dl>
@@ -121,7 +122,7 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
           {p.remaining === null ? t('mining.noEnd') : showAmount(units(p.remaining), 'power')}
         </Figure>
         <Figure label={t('mining.daily')} testId="power-daily">
-          {showAmount(units(p.daily), 'NADI')} <small className="muted">NADI</small>
+          <Amount value={p.daily} measure="NADI" />
         </Figure>
         <Figure label={t('mining.startDate')}>{utcDay(p.start_date, LANG_TAG[lang.value])}</Figure>
       </dl>

@@ -91,7 +91,7 @@ export default function PledgeScreen() {
   return (
     <main className="page">
       <TopBar title={t('pledge.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('pledge.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('pledge.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`pledge-tab-${k}`}>
             {t(`pledge.tab.${k}`)}

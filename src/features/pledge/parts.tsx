@@ -6,6 +6,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { formatReleaseDay } from '../release/progress.ts'
 import { takenPercent, termPercent } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 /** A date of the term (UTC midnight on the wire), in the interface language. */
 export const termDay = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
@@ -25,7 +26,7 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           {p.day_periods > 0 && <Figure label={t('pledge.dayRate')}>{p.day_rate}%</Figure>}
           {p.month_periods > 0 && <Figure label={t('pledge.monthRate')}>{p.month_rate}%</Figure>}
           <Figure label={t('pledge.minPledge')}>
-            {showAmount(units(p.min_pledge), 'NADI')} <small className="muted">NADI</small>
+            <Amount value={p.min_pledge} measure="NADI" />
           </Figure>
           <Figure label={t('pledge.powerPool')}>{showAmount(units(p.power_pool), 'NADI')}</Figure>
         </dl>
@@ -72,7 +73,7 @@ export function PledgeSummary({ g, link }: { g: MyPledge; link?: boolean }) {
       </div>
       <dl className="pledge-figures">
         <Figure label={t('pledge.amount')} testId="pledge-amount">
-          {showAmount(units(g.amount), 'NADI')} <small className="muted">NADI</small>
+          <Amount value={g.amount} measure="NADI" />
         </Figure>
         <Figure label={t(`pledge.rate.${g.mode}`)}>{g.rate}%</Figure>
         <Figure label={t('pledge.income')} testId="pledge-income">

@@ -152,7 +152,7 @@ export default function RankingScreen() {
       <TopBar title={t('ranking.title')} back />
       <h2 className="section-title">{t('ranking.pools')}</h2>
       <Pools />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('ranking.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('ranking.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`ranking-tab-${k}`}>
             {t(`ranking.tab.${k}`)}

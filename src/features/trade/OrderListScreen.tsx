@@ -84,7 +84,7 @@ export default function OrderListScreen() {
   return (
     <main className="page">
       <TopBar title={t('trade.orders.title')} back records={{ href: '/trade/close', label: t('trade.deals.title') }} />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('trade.orders.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('trade.orders.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`orders-tab-${k}`}>
             {t(`trade.orders.tab.${k}`)}

@@ -171,7 +171,7 @@ export function MachinesPanel({ queue: items }: { queue: readonly QueuedItem[] }
         list.length === 0 ? (
           <Empty text={t('device.empty')} />
         ) : (
-          <ul className="list" data-testid="devices">
+          <ul className="list records" data-testid="devices">
             {list.map((d) => (
               <DeviceCard key={d.id} device={d} queued={queue.get(d.id)} onActivate={() => setActivating(d)} />
             ))}
