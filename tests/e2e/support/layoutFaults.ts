@@ -76,10 +76,11 @@ export const layoutFaults = (scope: FaultScope): string[] => {
     // Partly shown: a slide of a carousel out of view is whole elsewhere, a tab half under the edge is not.
     if (r.width > 1 && rr > l && (l > r.left + 1 || rr < r.right - 1)) faults.push(`clipped ${Math.round(r.right - rr + l - r.left)} px: ${name(el)}`)
     for (const part of [el, ...el.querySelectorAll('*')]) if (shown(part) && cutsSilently(part)) faults.push(`cuts its text: ${name(part)}`)
-    const text = (el.textContent ?? '').trim()
-    if (text && !/\s/.test(text) && el.querySelector('svg, img') === null) {
-      const n = lines(textRanges(el))
-      if (n > 1) faults.push(`one-word label on ${n} lines: ${name(el)}`)
+    // A word of the label (one text without a space) on more than one line is broken inside.
+    for (const range of textRanges(el)) {
+      if (/\s/.test(range.toString().trim())) continue
+      const n = lines([range])
+      if (n > 1) faults.push(`word "${range.toString().trim()}" on ${n} lines: ${name(el)}`)
     }
   }
   const beyond = new Set<Element>()
