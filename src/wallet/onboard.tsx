@@ -18,6 +18,28 @@ const DEMO_ICON =
 
 type WalletInit = InitOptions['wallets'][number]
 
+/**
+ * web3-onboard's phone layout cuts a wallet's name after two lines ("示範錢包（僅供測") and sets its
+ * help box beside the wallets in a sideways-scrolling row, cut at the screen's edge. Under 768 px (its
+ * own breakpoint) the wallets wrap with the help box on a line of its own, and a name takes the lines
+ * it needs. Its rules are scoped by Svelte's class hashes, so ours need !important to win.
+ */
+const PHONE_MODAL_CSS = `@media all and (max-width: 767px) {
+  .wallets-container { flex-wrap: wrap !important; overflow-x: visible !important; overflow-y: visible !important; }
+  .notice-container { flex: 1 1 100% !important; min-width: 0 !important; }
+  .wallet-button-container .name { max-height: none !important; overflow: visible !important; overflow-wrap: anywhere; }
+}`
+
+/** Adds PHONE_MODAL_CSS to the modal's shadow root (web3-onboard mounts it, open, when created). */
+function fitModalToPhones(): void {
+  const root = document.querySelector('onboard-v2')?.shadowRoot
+  if (!root || root.querySelector('style[data-nadi]')) return
+  const style = document.createElement('style')
+  style.dataset.nadi = ''
+  style.textContent = PHONE_MODAL_CSS
+  root.append(style)
+}
+
 let onboard: OnboardAPI | null = null
 
 function demoWallet(opts: ConnectOptions, label: string): WalletInit {
@@ -54,6 +76,7 @@ export function init(opts: ConnectOptions): OnboardAPI {
     connect: { autoConnectLastWallet: false, showSidebar: true },
   })
   onboard.state.actions.setLocale(locale)
+  fitModalToPhones()
   return onboard
 }
 

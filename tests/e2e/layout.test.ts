@@ -1,4 +1,6 @@
-// Every screen of the route table on a 360 px wide phone (issue 9): nothing scrolls sideways. Each
+// Every screen of the route table on 360 and 390 px wide phones, in zh-TW and en (issues 9, 17):
+// nothing scrolls sideways, no control is cut or clipped, no one-word label breaks over two lines, no
+// figure breaks inside or leaves its unit (support/layoutFaults.ts); the wallet picker likewise. Each
 // screen is drawn with the data that stretches it: a delivery address at its length limits with an
 // unbroken word, money records, a deposit with its 66-character transaction hash, open and finished
 // orders and deals, an order to pay, paid product orders (shipped, with their releases). The route
@@ -19,8 +21,10 @@ import { checkNodeFile, loadNodeFile } from '../../server/modules/node/nodeFile.
 import { QUANTITY_MAX, REMARK_MAX } from '../../contract/preOrder.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { signInThroughInvite } from './support/flows.ts'
+import { layoutFaults } from './support/layoutFaults.ts'
 
-const WIDTH = 360
+const WIDTHS = [360, 390] as const
+const LANGS = ['TW', 'EN'] as const
 let app: RunningApp
 let browser: Browser
 
@@ -44,7 +48,7 @@ function routePatterns(): string[] {
   return [...text.matchAll(/\{ pattern: '([^']+)'/g)].map((m) => m[1]!)
 }
 
-it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 420_000 }, async () => {
+it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at ${WIDTHS.join(' and ')} px in ${LANGS.join(' and ')}`, { timeout: 1_200_000 }, async () => {
   const context = await phone(browser)
   const page = await context.newPage()
   const errors = watchErrors(page)
@@ -163,23 +167,52 @@ it(`no screen scrolls sideways at ${WIDTH} px`, { timeout: 420_000 }, async () =
   expect(paths.length).toBeGreaterThanOrEqual(20)
   expect(paths.some((p) => p.includes(':'))).toBe(false)
   const overflowing: string[] = []
-  for (const path of paths) {
-    await page.goto(`${app.url}${path}`)
-    await page.locator('main.page').filter({ visible: true }).first().waitFor()
-    // Lists and records arrive after the first paint (a live screen polls or streams: never idle for long).
-    await page.waitForLoadState('networkidle', { timeout: 2500 }).catch(() => {})
-    await page.waitForTimeout(300)
-    const m = await page.evaluate(() => {
-      const width = document.documentElement.clientWidth
-      const wide = [...document.querySelectorAll<HTMLElement>('main.page *')]
-        .filter((el) => el.getBoundingClientRect().right > width + 0.5 && el.offsetParent !== null)
-        .slice(0, 3)
-        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${el.textContent?.slice(0, 30)}`)
-      return { scroll: document.documentElement.scrollWidth, width, wide }
-    })
-    if (m.scroll > m.width) overflowing.push(`${path}: ${m.scroll} px > ${m.width} (${m.wide.join(' | ')})`)
+  const faults: string[] = []
+  for (const lang of LANGS) {
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang)
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 760 })
+      for (const path of paths) {
+        await page.goto(`${app.url}${path}`)
+        await page.locator('main.page').filter({ visible: true }).first().waitFor()
+        // Lists and records arrive after the first paint (a live screen polls or streams: never idle for long).
+        await page.waitForLoadState('networkidle', { timeout: 2500 }).catch(() => {})
+        await page.waitForTimeout(300)
+        const m = await page.evaluate(() => {
+          const width = document.documentElement.clientWidth
+          const wide = [...document.querySelectorAll<HTMLElement>('main.page *')]
+            .filter((el) => el.getBoundingClientRect().right > width + 0.5 && el.offsetParent !== null)
+            .slice(0, 3)
+            .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${el.textContent?.slice(0, 30)}`)
+          return { scroll: document.documentElement.scrollWidth, width, wide }
+        })
+        if (m.scroll > m.width) overflowing.push(`${lang} ${width} ${path}: ${m.scroll} px > ${m.width} (${m.wide.join(' | ')})`)
+        for (const f of await page.evaluate(layoutFaults, { roots: ['header', 'main.page', 'nav'] })) faults.push(`${lang} ${width} ${path}: ${f}`)
+      }
+    }
   }
+  expect(faults).toEqual([])
   expect(overflowing).toEqual([])
   expect(errors).toEqual([])
   await context.close()
+})
+
+it(`the wallet picker shows every wallet's name and its help whole, at ${WIDTHS.join(' and ')} px in ${LANGS.join(' and ')}`, { timeout: 120_000 }, async () => {
+  for (const lang of LANGS) {
+    for (const width of WIDTHS) {
+      const context = await phone(browser)
+      const page = await context.newPage()
+      const errors = watchErrors(page)
+      await page.setViewportSize({ width, height: 760 })
+      await page.addInitScript((l) => localStorage.setItem('lang', l), lang)
+      await page.goto(`${app.url}/?code=${ROOT_CODE}`)
+      await page.locator('.sheet .btn.primary').click()
+      // The demo wallet is listed (demo mode), and the side help of web3-onboard's modal beside it.
+      await page.waitForFunction(() => (document.querySelector('onboard-v2')?.shadowRoot?.querySelectorAll('.wallet-button-container').length ?? 0) > 0)
+      await page.waitForTimeout(500)
+      expect(await page.evaluate(layoutFaults, { roots: ['section'], shadowHost: 'onboard-v2' }), `${lang} ${width}`).toEqual([])
+      expect(errors).toEqual([])
+      await context.close()
+    }
+  }
 })

@@ -123,7 +123,7 @@ describe('mining, nodes, savings and loans', () => {
     // The server's clock moves on: the power starts tomorrow, and a day is settled once it has ended.
     const settled = await settleDue({ ...app.ctx, now: () => Date.now() + 2 * DAY })
     expect(settled.length).toBeGreaterThanOrEqual(1)
-    // 660 × 0.5 % = 3.3 NADI from the destroy power; the trial's 100 over 7 days pays 14.2858.
+    // 660 × 0.5 % = 3.3 NADI from the destroy power; the trial's 100 over 7 days pays 14.2858 (shown as 14.28: power shows 2 decimals).
     await page.goto(`${app.url}/ming`)
     await seen(page, 'mining-power-log-link').click()
     await expect.poll(() => path(page)).toBe('/mingLog')
@@ -215,7 +215,7 @@ describe('mining, nodes, savings and loans', () => {
     // The server's figure: the screen first shows the saved one (an older figure) and then what it fetched.
     const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
     const info = (await (await fetch(`${app.url}/api/v1/mining/info`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: MiningInfo }
-    const figure = showAmount(units(info.data.power))
+    const figure = showAmount(units(info.data.power), 'power')
     expect(figure).not.toBe('760')
     await shows(power).toBe(figure)
     await context.setOffline(true)

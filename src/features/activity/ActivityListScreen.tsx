@@ -36,7 +36,7 @@ export default function ActivityListScreen() {
   return (
     <main className="page">
       <TopBar title={t('activity.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('activity.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('activity.title')}>
         {ACTIVITY_STATUSES.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`activity-tab-${k}`}>
             {t(`activity.tab.${k}`)}

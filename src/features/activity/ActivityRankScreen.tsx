@@ -37,7 +37,7 @@ export default function ActivityRankScreen({ params }: ScreenProps) {
       ) : (
         <>
           <Freshness updatedAt={q.dataUpdatedAt} />
-          <section className="card stack">
+          <section className="card stack rank-head">
             <div>
               <StatusBadge status={r.status} />
               <strong className="activity-title">{r.title}</strong>

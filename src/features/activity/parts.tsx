@@ -6,6 +6,7 @@ import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { clock, countdown, phase, rankRange, unitOf } from './view.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 export const when = (ms: number) => formatDateTime(ms, LANG_TAG[lang.value])
 
@@ -23,11 +24,11 @@ export function StatusBadge({ status }: { status: ActivityStatus }) {
 export function Score({ measure, score }: { measure: Measure; score: string }) {
   const t = useT()
   const unit = unitOf(measure)
-  return unit === 'members' ? <>{t('activity.membersCount', { count: score })}</> : <>{`${showAmount(units(score))} ${unit}`}</>
+  return unit === 'members' ? <>{t('activity.membersCount', { count: score })}</> : <Amount value={score} measure={unit} />
 }
 
 export function prizeText(p: Pick<ActivityPrize, 'asset' | 'amount'>) {
-  return `${showAmount(units(p.amount))} ${p.asset}`
+  return `${showAmount(units(p.amount), p.asset)} ${p.asset}`
 }
 
 /**
@@ -102,8 +103,10 @@ export function RankRow({ e, measure, mine }: { e: RankEntry; measure: Measure; 
     <li className={`rank-row rank-top-${e.rank}${mine ? ' mine' : ''}`} data-testid="rank-row" data-rank={e.rank} data-user={e.user_id}>
       <span className="rank-no">{e.rank}</span>
       <span className="rank-who">
-        {e.name} {mine && <span className="badge gold">{t('activity.you')}</span>}
-        <br />
+        <span className="rank-name">
+          <span className="ellipsis">{e.name}</span>
+          {mine && <span className="badge gold">{t('activity.you')}</span>}
+        </span>
         <small className="muted">
           ID {e.user_id}
           {e.prize && ` · ${prizeText(e.prize)}`}

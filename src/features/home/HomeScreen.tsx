@@ -4,7 +4,8 @@ import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { lang, useT } from '../../i18n/index.ts'
 import { signedIn } from '../../api/session.ts'
-import { formatAmount, groupThousands } from '../../lib/format.ts'
+import { groupThousands } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 import { LanguageSwitcher } from '../../ui/LanguageSwitcher.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { commonQueries } from '../common/queries.ts'
@@ -66,7 +67,7 @@ export default function HomeScreen() {
         <div className="stat wide">
           <span className="muted small">{t('home.nadiPrice')}</span>
           <strong className="big">
-            {m ? formatAmount(m.nadi_price) : '—'} <small>USDT</small>
+            {m ? showFigure(m.nadi_price, 'price') : '—'} <small>USDT</small>
           </strong>
           {m?.nadi_price_source === 'reference' && (
             <span className="muted small" data-testid="price-reference">

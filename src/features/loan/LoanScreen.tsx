@@ -46,7 +46,7 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
   const left = units(capacity(nodeId, planId))
   const check = checkAmount(amount, { asset: 'USDT' })
   const beyond = check.ok && check.units > left
-  const problem = tried ? (!check.ok ? check.problem : beyond ? { key: 'loan.beyond', params: { amount: showAmount(left) } } : undefined) : undefined
+  const problem = tried ? (!check.ok ? check.problem : beyond ? { key: 'loan.beyond', params: { amount: showAmount(left, 'USDT') } } : undefined) : undefined
   const isOnline = online.value
 
   async function onSubmit(e: React.FormEvent) {
@@ -59,11 +59,11 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
     const agreed = await confirmed({
       title: t('loan.confirm.title'),
       terms: [
-        { id: 'amount', label: t('loan.confirm.amount'), value: `${showAmount(q.amount)} USDT` },
-        { id: 'rate', label: t('loan.confirm.rate'), value: t('loan.confirm.rateValue', { rate: q.dailyRate, interest: showAmount(q.dailyInterest) }) },
+        { id: 'amount', label: t('loan.confirm.amount'), value: `${showAmount(q.amount, 'USDT')} USDT` },
+        { id: 'rate', label: t('loan.confirm.rate'), value: t('loan.confirm.rateValue', { rate: q.dailyRate, interest: showAmount(q.dailyInterest, 'USDT') }) },
         { id: 'term', label: t('loan.confirm.term'), value: t('node.days', { days: q.days }) },
         { id: 'due', label: t('loan.confirm.due'), value: day(q.dueAt) },
-        { id: 'frozen', label: t('loan.confirm.frozen'), value: t('loan.confirm.frozenValue', { stake: showAmount(q.stake) }) },
+        { id: 'frozen', label: t('loan.confirm.frozen'), value: t('loan.confirm.frozenValue', { stake: showAmount(q.stake, 'USDT') }) },
       ],
       body: t('loan.confirm.body'),
       confirmText: t('loan.borrow'),
@@ -74,7 +74,7 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
     } catch {
       return
     }
-    toast.success(t('loan.borrowed', { amount: showAmount(check.units) }))
+    toast.success(t('loan.borrowed', { amount: showAmount(check.units, 'USDT') }))
     setAmount('')
     setTried(false)
   }
@@ -86,7 +86,7 @@ function BorrowForm({ plans, nodes, capacity }: { plans: LoanPlan[]; nodes: { id
       <Chips label={t('loan.plan')} options={plans.map((p) => String(p.id))} value={String(planId)} onPick={setPlan} name={(v) => { const p = plans.find((x) => String(x.id) === v); return p ? t('loan.planName', { ltv: p.ltv, rate: p.daily_rate }) : v }} />
       <AmountField label={t('loan.amount')} name="borrow" value={amount} onChange={setAmount} asset="USDT" max={left} available={left} problem={problem} />
       <SummaryRow label={t('loan.capacity')}>
-        <span data-testid="loan-capacity">{showAmount(left)} USDT</span>
+        <span data-testid="loan-capacity">{showAmount(left, 'USDT')} USDT</span>
       </SummaryRow>
       <button className="btn primary block" type="submit" disabled={!isOnline || borrow.isPending || left === 0n} data-testid="borrow-submit">
         {borrow.isPending ? t('loan.sending') : t('loan.borrow')}
@@ -105,7 +105,7 @@ function LoanCard({ l, balance }: { l: Loan; balance: bigint }) {
   const debt = units(l.debt)
   const check = checkAmount(amount, { asset: 'USDT', available: balance })
   const above = check.ok && check.units > debt
-  const problem = tried ? (!check.ok ? check.problem : above ? { key: 'loan.aboveDebt', params: { debt: showAmount(debt) } } : undefined) : undefined
+  const problem = tried ? (!check.ok ? check.problem : above ? { key: 'loan.aboveDebt', params: { debt: showAmount(debt, 'USDT') } } : undefined) : undefined
   const isOnline = online.value
 
   async function onSubmit(e: React.FormEvent) {
@@ -117,7 +117,7 @@ function LoanCard({ l, balance }: { l: Loan; balance: bigint }) {
     } catch {
       return
     }
-    toast.success(t('loan.repaidToast', { amount: showAmount(check.units) }))
+    toast.success(t('loan.repaidToast', { amount: showAmount(check.units, 'USDT') }))
     setAmount('')
     setTried(false)
   }
@@ -128,11 +128,11 @@ function LoanCard({ l, balance }: { l: Loan; balance: bigint }) {
         <strong className="grow">{t('loan.loanNo', { id: l.id })}</strong>
         <span className={`badge ${l.status === 'open' ? 'gold' : 'teal'}`}>{t(`loan.status.${l.status}`)}</span>
       </div>
-      <SummaryRow label={t('loan.principal')}>{showAmount(units(l.principal))} USDT</SummaryRow>
-      <SummaryRow label={t('loan.interest')}>{showAmount(units(l.interest))} USDT</SummaryRow>
-      <SummaryRow label={t('loan.repaid')}>{showAmount(units(l.repaid))} USDT</SummaryRow>
+      <SummaryRow label={t('loan.principal')}>{showAmount(units(l.principal), 'USDT')} USDT</SummaryRow>
+      <SummaryRow label={t('loan.interest')}>{showAmount(units(l.interest), 'USDT')} USDT</SummaryRow>
+      <SummaryRow label={t('loan.repaid')}>{showAmount(units(l.repaid), 'USDT')} USDT</SummaryRow>
       <SummaryRow label={t('loan.debt')} strong>
-        <span data-testid="loan-debt">{showAmount(debt)} USDT</span>
+        <span data-testid="loan-debt">{showAmount(debt, 'USDT')} USDT</span>
       </SummaryRow>
       <p className="small muted">{t('loan.dates', { from: day(l.created_at), due: day(l.due_at), rate: l.daily_rate })}</p>
       {l.status === 'open' && (
@@ -171,9 +171,9 @@ export default function LoanScreen() {
           </ul>
           <section className="card stack">
             <SummaryRow label={t('loan.totalDebt')} strong>
-              <span data-testid="loan-total-debt">{showAmount(units(info.data.debt))} USDT</span>
+              <span data-testid="loan-total-debt">{showAmount(units(info.data.debt), 'USDT')} USDT</span>
             </SummaryRow>
-            <SummaryRow label={t('loan.balance')}>{showAmount(units(info.data.balance))} USDT</SummaryRow>
+            <SummaryRow label={t('loan.balance')}>{showAmount(units(info.data.balance), 'USDT')} USDT</SummaryRow>
           </section>
           {info.data.collateral.length === 0 ? (
             <section className="card stack" data-testid="loan-no-node">
@@ -187,7 +187,7 @@ export default function LoanScreen() {
           ) : (
             <BorrowForm
               plans={plans.data}
-              nodes={info.data.collateral.map((c) => ({ id: c.node_order_id, label: t('loan.nodeLabel', { type: t(`node.type.${c.type}`), stake: showAmount(units(c.stake)) }), stake: units(c.stake) }))}
+              nodes={info.data.collateral.map((c) => ({ id: c.node_order_id, label: t('loan.nodeLabel', { type: t(`node.type.${c.type}`), stake: showAmount(units(c.stake), 'USDT') }), stake: units(c.stake) }))}
               capacity={(n, p) => capacityOf(info.data, n, p)}
             />
           )}

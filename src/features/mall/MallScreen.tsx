@@ -67,7 +67,7 @@ export default function MallScreen() {
       {price.data && <Freshness updatedAt={price.dataUpdatedAt} />}
       <BannerCarousel banners={banners.data} loading={banners.isPending} />
       <GoldPriceCard price={price.data} />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('mall.categories')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('mall.categories')}>
         <button type="button" role="tab" aria-selected={category === null} className={`chip ${category === null ? 'gold' : ''}`} onClick={() => setCategory(null)} data-testid="mall-tab-featured">
           {t('mall.featured')}
         </button>

@@ -57,11 +57,11 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
       <form className="stack form" onSubmit={onSubmit} noValidate data-testid={`mining-form-${kind}`}>
         <section className="card stack">
           <SummaryRow label={t('mining.minimum')}>
-            <span data-testid="mining-min">{min === undefined ? '—' : `${showAmount(min)} ${asset}`}</span>
+            <span data-testid="mining-min">{min === undefined ? '—' : `${showAmount(min, asset)} ${asset}`}</span>
           </SummaryRow>
           <SummaryRow label={t('mining.multiplier')}>{info ? `${kind === 'destroy' ? info.destroy_multiplier : info.joint_multiplier}×` : '—'}</SummaryRow>
           <SummaryRow label={t('mining.giftPercent')}>{info ? `${info.gift_percent}%` : '—'}</SummaryRow>
-          {kind === 'joint' && <SummaryRow label={t('mining.nadiPrice')}>{info ? `${showAmount(units(info.nadi_price))} USDT` : '—'}</SummaryRow>}
+          {kind === 'joint' && <SummaryRow label={t('mining.nadiPrice')}>{info ? `${showAmount(units(info.nadi_price), 'price')} USDT` : '—'}</SummaryRow>}
         </section>
         <AmountField
           label={t(kind === 'destroy' ? 'mining.destroyAmount' : 'mining.jointAmount')}
@@ -74,13 +74,13 @@ export function MiningForm({ kind, info }: { kind: MiningKind; info: MiningInfo 
         />
         <section className="card stack" aria-live="polite">
           <SummaryRow label={t('mining.buyPower')}>
-            <span data-testid="mining-preview-power">{preview ? showAmount(preview.power) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
+            <span className="amount"><span data-testid="mining-preview-power">{preview ? showAmount(preview.power, 'power') : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small></span>
           </SummaryRow>
           <SummaryRow label={t('mining.giftPower')}>
-            <span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
+            <span className="amount"><span data-testid="mining-preview-gift">{preview ? showAmount(preview.gift, 'power') : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small></span>
           </SummaryRow>
           <SummaryRow label={t('mining.totalPower')} strong>
-            <span data-testid="mining-preview-total">{preview ? showAmount(preview.total) : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small>
+            <span className="amount"><span data-testid="mining-preview-total">{preview ? showAmount(preview.total, 'power') : '—'}</span> <small className="muted">{t('mining.powerUnit')}</small></span>
           </SummaryRow>
           <p className="small muted">{t(kind === 'destroy' ? 'mining.howDestroy' : 'mining.howJoint', { release: info?.release_percent ?? '—' })}</p>
         </section>

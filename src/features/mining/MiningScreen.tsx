@@ -44,7 +44,7 @@ export default function MiningScreen() {
       <TopBar title={t('mining.title')} back records={{ href: '/mingLog', label: t('mining.powerLog') }} />
       {info.data && <Freshness updatedAt={info.dataUpdatedAt} />}
       {info.isError && !info.data ? <LoadFailed onRetry={() => info.refetch()} /> : <PowerSummary info={info.data} />}
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('mining.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('mining.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`mining-tab-${k}`}>
             {t(`mining.tab.${k}`)}

@@ -11,6 +11,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
 import { destroyStatusWord, releasedPercent, releaseRule, type DestroyStatusWord } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 // One formatter per language: the power log draws a date per row, and building an Intl formatter
 // per row is what a 100-row first render would spend most of its time on.
@@ -25,22 +26,22 @@ export function utcDay(ms: number, locale: string): string {
 /** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */
 export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
   const t = useT()
-  const show = (v: string | undefined) => (v === undefined ? '—' : showAmount(units(v)))
+  const show = (v: string | undefined, measure: string) => (v === undefined ? '—' : showAmount(units(v), measure))
   return (
     <section className="card mining-summary" aria-label={t('mining.power')} data-testid="mining-summary">
       <div className="stat">
         <span className="muted small">{t('mining.power')}</span>
         <strong className="big" data-testid="mining-power">
-          {show(info?.power)}
+          {show(info?.power, 'power')}
         </strong>
         <small className="muted">{t('mining.powerUnit')}</small>
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.todayEstimate')} testId="mining-today">
-          {show(info?.today_estimate)} <small className="muted">NADI</small>
+          {show(info?.today_estimate, 'NADI')} <small className="muted">NADI</small>
         </Figure>
         <Figure label={t('mining.yesterday')} testId="mining-yesterday">
-          {show(info?.yesterday)} <small className="muted">NADI</small>
+          {show(info?.yesterday, 'NADI')} <small className="muted">NADI</small>
         </Figure>
       </dl>
       <nav className="mining-links" aria-label={t('mining.records')}>
@@ -75,13 +76,13 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
-          {showAmount(units(r.amount))} <small className="muted">{r.asset}</small>
+          <Amount value={r.amount} measure={r.asset} />
         </Figure>
         <Figure label={t('mining.price')}>
-          {showAmount(units(r.price))} <small className="muted">USDT</small>
+          {showAmount(units(r.price), 'price')} <small className="muted">USDT</small>
         </Figure>
         <Figure label={t('mining.usdtValue')} testId="destroy-usdt">
-          {showAmount(units(r.usdt_value))} <small className="muted">USDT</small>
+          <Amount value={r.usdt_value} measure="USDT" />
         </Figure>
         <Figure label={t('mining.date')}>{formatDateTime(r.created_at, LANG_TAG[lang.value])}</Figure>
       </dl>
@@ -111,19 +112,19 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
       )}
       <dl className="mining-figures">
         <Figure label={t('mining.buyPower')} testId="power-buy">
-          {showAmount(units(p.buy_power))} <small className="muted">{t('mining.powerUnit')}</small>
+          <Amount value={p.buy_power} measure="power" unit={t('mining.powerUnit')} />
         </Figure>
         <Figure label={t('mining.giftPower')} testId="power-gift">
-          {showAmount(units(p.gift_power))} <small className="muted">{t('mining.powerUnit')}</small>
+          <Amount value={p.gift_power} measure="power" unit={t('mining.powerUnit')} />
         </Figure>
         <Figure label={t('mining.released')} testId="power-released">
-          {showAmount(units(p.released))} <small className="muted">NADI</small>
+          <Amount value={p.released} measure="NADI" />
         </Figure>
         <Figure label={t('mining.remaining')} testId="power-remaining">
-          {p.remaining === null ? t('mining.noEnd') : <>{showAmount(units(p.remaining))} <small className="muted">{t('mining.powerUnit')}</small></>}
+          {p.remaining === null ? t('mining.noEnd') : <Amount value={p.remaining} measure="power" unit={t('mining.powerUnit')} />}
         </Figure>
         <Figure label={t('mining.daily')} testId="power-daily">
-          {showAmount(units(p.daily))} <small className="muted">NADI</small>
+          <Amount value={p.daily} measure="NADI" />
         </Figure>
         <Figure label={t('mining.startDate')}>{utcDay(p.start_date, LANG_TAG[lang.value])}</Figure>
       </dl>

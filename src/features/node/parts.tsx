@@ -5,6 +5,7 @@ import { formatReleaseDay } from '../release/progress.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { seatsTakenPercent } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 const day = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
 
@@ -16,11 +17,11 @@ export function TierFigures({ tier }: { tier: NodeTier }) {
     <>
       <dl className="node-figures">
         <Figure label={t('node.stake')}>
-          {showAmount(units(tier.amount))} <small className="muted">USDT</small>
+          <Amount value={tier.amount} measure="USDT" />
         </Figure>
         <Figure label={t('node.level')}>T{tier.level_id}</Figure>
         <Figure label={t('node.term')}>{t('node.days', { days: tier.days })}</Figure>
-        <Figure label={t('node.power')}>{showAmount(units(tier.power))}</Figure>
+        <Figure label={t('node.power')}>{showAmount(units(tier.power), 'power')}</Figure>
         <Figure label={t('node.machineRate')}>{tier.machine_rate}%</Figure>
         <Figure label={t('node.withdrawRate')}>{tier.withdraw_rate}%</Figure>
       </dl>
@@ -65,23 +66,23 @@ export function MyNodeCard({ n }: { n: MyNode }) {
       </div>
       <dl className="node-figures">
         <Figure label={t('node.stake')}>
-          {showAmount(units(n.amount))} <small className="muted">USDT</small>
+          <Amount value={n.amount} measure="USDT" />
         </Figure>
         <Figure label={t('node.daysLeft')} testId="my-node-days-left">
           {t('node.days', { days: n.days_left })}
         </Figure>
         <Figure label={t('node.mined')}>
-          {showAmount(units(n.mined))} <small className="muted">NADI</small>
+          <Amount value={n.mined} measure="NADI" />
         </Figure>
         <Figure label={t('node.feeShare')}>
-          {showAmount(units(n.fee_share))} <small className="muted">NADI</small>
+          <Amount value={n.fee_share} measure="NADI" />
         </Figure>
         <Figure label={t('node.dividends')} testId="my-node-dividends">
-          {showAmount(units(n.dividends.USDT))} <small className="muted">USDT</small> · {showAmount(units(n.dividends.NADI))} <small className="muted">NADI</small>
+          <Amount value={n.dividends.USDT} measure="USDT" /> · <Amount value={n.dividends.NADI} measure="NADI" />
         </Figure>
         {units(n.loan_debt) > 0n && (
           <Figure label={t('node.loanDebt')} testId="my-node-debt">
-            {showAmount(units(n.loan_debt))} <small className="muted">USDT</small>
+            <Amount value={n.loan_debt} measure="USDT" />
           </Figure>
         )}
       </dl>

@@ -11,11 +11,11 @@ import { Freshness } from '../../ui/Freshness.tsx'
 import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { PaymentDialog } from '../payment/PaymentDialog.tsx'
-import { showAmount, units } from '../wallet/amount.ts'
 import { OfflineReason, RecordList, useNow } from '../wallet/parts.tsx'
 import { ordersQueries, UNPAID, type UnpaidStatus } from './queries.ts'
 import { useCancelPayOrder } from './mutations.ts'
 import { timeLeft } from './time.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
   useSignals()
@@ -53,7 +53,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
       <div className="row between small">
         <span className="muted">{formatDateTime(o.created_at, LANG_TAG[lang.value])}</span>
         <span className="amount" data-testid="payorder-total">
-          {showAmount(units(o.total))} <small>{o.asset}</small>
+          <Amount value={o.total} measure={o.asset} />
         </span>
       </div>
       {waiting ? (
@@ -95,7 +95,7 @@ export default function OrdersScreen() {
   return (
     <main className="page">
       <TopBar title={t('orders.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('orders.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('orders.title')}>
         {UNPAID.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`payorders-tab-${k}`}>
             {t(`orders.tab.${k}`)}

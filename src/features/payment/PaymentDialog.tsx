@@ -194,7 +194,7 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
   const needsContext = state.step === 'checkAuthorization' && state.busy && (targets.isError || user.isError)
   const canPickChain = (payTargets?.length ?? 0) > 1 && !state.busy && !state.txHash && (state.step === 'checkAuthorization' || state.step === 'processPayment') && !state.error
   const short = shortfall(state)
-  const total = `${showAmount(units(order.total))} ${order.asset}`
+  const total = `${showAmount(units(order.total), order.asset)} ${order.asset}`
 
   return (
     <Sheet open title={t('payment.title')} onClose={onClose} closable={!locked}>
@@ -260,7 +260,7 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
             <div className="stack">
               <SummaryRow label={t('payment.fundBalance')}>
                 <span data-testid="payment-balance">
-                  {available === undefined ? '—' : showAmount(available)} {order.asset}
+                  {available === undefined ? '—' : showAmount(available, order.asset)} {order.asset}
                 </span>
               </SummaryRow>
               {short ? (

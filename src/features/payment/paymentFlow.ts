@@ -352,7 +352,7 @@ export function viewOf(s: FlowState): FlowView {
     case 'checkBalance':
       if (s.available === null) return { kind: 'loading' }
       if (s.busy) return { kind: 'payingBalance' }
-      return { kind: 'payOptions', enough: s.available >= s.required, current: showAmount(s.available), required: showAmount(s.required) }
+      return { kind: 'payOptions', enough: s.available >= s.required, current: showAmount(s.available, s.asset), required: showAmount(s.required, s.asset) }
     case 'connectWallet':
       return s.busy ? { kind: 'connecting' } : { kind: 'connect' }
     case 'checkAuthorization':
@@ -373,7 +373,7 @@ export function viewOf(s: FlowState): FlowView {
 /** The insufficient-balance message of SPEC §5 for step 1, or null when the balance covers the order. */
 export function shortfall(s: FlowState): FlowError | null {
   if (s.available === null || s.available >= s.required) return null
-  return { key: 'payment.insufficient', params: { asset: s.asset, current: showAmount(s.available), required: showAmount(s.required) } }
+  return { key: 'payment.insufficient', params: { asset: s.asset, current: showAmount(s.available, s.asset), required: showAmount(s.required, s.asset) } }
 }
 
 export interface ErrorContext {

@@ -13,6 +13,7 @@ import { toast } from '../../ui/toast.ts'
 import { walletQueries } from '../wallet/queries.ts'
 import { availableOf } from '../wallet/balances.ts'
 import { checkAmount, showAmount, units } from '../wallet/amount.ts'
+import { Amount } from '../../ui/Amount.tsx'
 import { AmountField, Chips, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { pledgeQueries } from './queries.ts'
 import { usePledge } from './mutations.ts'
@@ -43,7 +44,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
   const max = available !== undefined && left !== undefined ? (available < left ? available : left) : undefined
   const check = checkAmount(amount, { asset: 'NADI', available, min: p ? units(p.min_pledge) : undefined })
   const overCapacity = check.ok && left !== undefined && check.units > left
-  const problem = tried ? (!check.ok ? check.problem : overCapacity ? { key: 'pledge.overCapacity', params: { left: showAmount(left) } } : undefined) : undefined
+  const problem = tried ? (!check.ok ? check.problem : overCapacity ? { key: 'pledge.overCapacity', params: { left: showAmount(left, 'NADI') } } : undefined) : undefined
   const isOnline = online.value
   const notFound = q.isError && q.error instanceof ApiFailure && (q.error.status === 404 || q.error.status === 400)
 
@@ -56,11 +57,11 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
     const agreed = await confirmed({
       title: t('pledge.confirm.title'),
       terms: [
-        { id: 'amount', label: t('pledge.confirm.amount'), value: `${showAmount(q.amount)} NADI` },
+        { id: 'amount', label: t('pledge.confirm.amount'), value: `${showAmount(q.amount, 'NADI')} NADI` },
         { id: 'rate', label: t('pledge.confirm.rate'), value: t(q.mode === 'day' ? 'pledge.confirm.rateDay' : 'pledge.confirm.rateMonth', { rate: q.rate }) },
         { id: 'term', label: t('pledge.confirm.term'), value: t('pledge.confirm.termValue', { days: q.days, start: day(q.startAt), end: day(q.lastAt) }) },
-        { id: 'income', label: t('pledge.confirm.income'), value: `${showAmount(q.income)} NADI` },
-        { id: 'frozen', label: t('pledge.confirm.frozen'), value: t('pledge.confirm.frozenValue', { amount: showAmount(q.amount), date: day(q.returnAt) }) },
+        { id: 'income', label: t('pledge.confirm.income'), value: `${showAmount(q.income, 'NADI')} NADI` },
+        { id: 'frozen', label: t('pledge.confirm.frozen'), value: t('pledge.confirm.frozenValue', { amount: showAmount(q.amount, 'NADI'), date: day(q.returnAt) }) },
       ],
       body: t('pledge.confirm.body'),
       confirmText: t('pledge.submit'),
@@ -71,7 +72,7 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
     } catch {
       return // the server's words are already shown
     }
-    toast.success(t('pledge.success', { amount: showAmount(check.units) }))
+    toast.success(t('pledge.success', { amount: showAmount(check.units, 'NADI') }))
     navigate('/pledge?tab=mine')
   }
 
@@ -90,19 +91,19 @@ export default function PledgeDetailScreen({ params }: ScreenProps) {
             <SummaryRow label={t('pledge.term')}>{t('pledge.days', { days: p.day })}</SummaryRow>
             {p.day_periods > 0 && <SummaryRow label={t('pledge.dayRate')}>{p.day_rate}%</SummaryRow>}
             {p.month_periods > 0 && <SummaryRow label={t('pledge.monthRate')}>{p.month_rate}%</SummaryRow>}
-            <SummaryRow label={t('pledge.minPledge')}>{showAmount(units(p.min_pledge))} NADI</SummaryRow>
+            <SummaryRow label={t('pledge.minPledge')}>{showAmount(units(p.min_pledge), 'NADI')} NADI</SummaryRow>
             <SummaryRow label={t('pledge.capacity')}>
-              <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}</span>
+              <span data-testid="pledge-left">{t('pledge.left', { left: showAmount(units(p.left), 'NADI'), total: showAmount(units(p.total_pledge), 'NADI') })}</span>
             </SummaryRow>
             <SummaryRow label={t('pledge.powerPool')}>
-              {showAmount(units(p.power_pool))} {t('mining.powerUnit')}
+              <Amount value={p.power_pool} measure="power" unit={t('mining.powerUnit')} />
             </SummaryRow>
           </section>
           <Chips label={t('pledge.mode')} options={modes} value={mode} onPick={setMode} name={(m) => t(`pledge.modeName.${m}`)} />
           <AmountField label={t('pledge.amount')} value={amount} onChange={setAmount} asset="NADI" max={max} available={available} problem={problem} />
           <section className="card stack">
             <SummaryRow label={t('pledge.estimate')}>
-              <span data-testid="pledge-estimate">{mode && check.ok ? showAmount(estimateIncome(p, mode, check.units)) : '—'} NADI</span>
+              <span data-testid="pledge-estimate">{mode && check.ok ? showAmount(estimateIncome(p, mode, check.units), 'NADI') : '—'} NADI</span>
             </SummaryRow>
             <p className="small muted">{t(mode === 'month' ? 'pledge.howMonth' : 'pledge.howDay', { days: p.day })}</p>
           </section>

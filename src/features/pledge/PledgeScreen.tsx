@@ -71,7 +71,7 @@ function Income() {
               <span className="clamp-2">{l.name}</span>
               <small className="muted">{termDay(l.day)}</small>
             </span>
-            <strong className="pledge-gain">+{showAmount(units(l.amount))} NADI</strong>
+            <strong className="pledge-gain">+{showAmount(units(l.amount), 'NADI')} NADI</strong>
           </li>
         )}
       />
@@ -91,7 +91,7 @@ export default function PledgeScreen() {
   return (
     <main className="page">
       <TopBar title={t('pledge.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('pledge.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('pledge.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`pledge-tab-${k}`}>
             {t(`pledge.tab.${k}`)}

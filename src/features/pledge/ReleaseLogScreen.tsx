@@ -34,7 +34,7 @@ export default function ReleaseLogScreen({ params }: ScreenProps) {
           <h2 className="pledge-section">{t('pledge.releases')}</h2>
           {log.releases.length === 0 ? (
             <p className="muted small card" data-testid="pledge-release-pending">
-              {t('pledge.releasePending', { date: termDay(log.pledge.release_time), amount: showAmount(units(log.pledge.release_amount)) })}
+              {t('pledge.releasePending', { date: termDay(log.pledge.release_time), amount: showAmount(units(log.pledge.release_amount), 'NADI') })}
             </p>
           ) : (
             <ul className="records" data-testid="pledge-releases">
@@ -44,7 +44,7 @@ export default function ReleaseLogScreen({ params }: ScreenProps) {
                     {t('pledge.principalReleased')}
                     <small className="muted">{termDay(r.day)}</small>
                   </span>
-                  <strong>{showAmount(units(r.amount))} NADI</strong>
+                  <strong>{showAmount(units(r.amount), 'NADI')} NADI</strong>
                 </li>
               ))}
             </ul>
@@ -57,7 +57,7 @@ export default function ReleaseLogScreen({ params }: ScreenProps) {
               {log.income.map((l) => (
                 <li key={l.day} className="card kv pledge-kv" data-testid="pledge-income-row">
                   <span className="grow">{termDay(l.day)}</span>
-                  <strong className="pledge-gain">+{showAmount(units(l.amount))} NADI</strong>
+                  <strong className="pledge-gain">+{showAmount(units(l.amount), 'NADI')} NADI</strong>
                 </li>
               ))}
             </ul>

@@ -6,6 +6,7 @@ import { showAmount, units } from '../wallet/amount.ts'
 import { formatReleaseDay } from '../release/progress.ts'
 import { takenPercent, termPercent } from './view.ts'
 import { Figure } from '../../ui/Figure.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 /** A date of the term (UTC midnight on the wire), in the interface language. */
 export const termDay = (ms: number) => formatReleaseDay(ms, LANG_TAG[lang.value])
@@ -25,10 +26,10 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           {p.day_periods > 0 && <Figure label={t('pledge.dayRate')}>{p.day_rate}%</Figure>}
           {p.month_periods > 0 && <Figure label={t('pledge.monthRate')}>{p.month_rate}%</Figure>}
           <Figure label={t('pledge.minPledge')}>
-            {showAmount(units(p.min_pledge))} <small className="muted">NADI</small>
+            <Amount value={p.min_pledge} measure="NADI" />
           </Figure>
           <Figure label={t('pledge.powerPool')}>
-            {showAmount(units(p.power_pool))} <small className="muted">{t('mining.powerUnit')}</small>
+            <Amount value={p.power_pool} measure="power" unit={t('mining.powerUnit')} />
           </Figure>
         </dl>
         <div className="row gap">
@@ -38,7 +39,7 @@ export function ProductCard({ p }: { p: PledgeProduct }) {
           <span className="small muted mono">{pct}%</span>
         </div>
         <p className="small muted" data-testid="pledge-left">
-          {t('pledge.left', { left: showAmount(units(p.left)), total: showAmount(units(p.total_pledge)) })}
+          {t('pledge.left', { left: showAmount(units(p.left), 'NADI'), total: showAmount(units(p.total_pledge), 'NADI') })}
         </p>
       </Link>
     </li>
@@ -74,14 +75,16 @@ export function PledgeSummary({ g, link }: { g: MyPledge; link?: boolean }) {
       </div>
       <dl className="pledge-figures">
         <Figure label={t('pledge.amount')} testId="pledge-amount">
-          {showAmount(units(g.amount))} <small className="muted">NADI</small>
+          <Amount value={g.amount} measure="NADI" />
         </Figure>
         <Figure label={t(`pledge.rate.${g.mode}`)}>{g.rate}%</Figure>
         <Figure label={t('pledge.income')} testId="pledge-income">
-          {showAmount(units(g.income))} / {showAmount(units(g.expected_income))} <small className="muted">NADI</small>
+          <span className="amount">
+            {showAmount(units(g.income), 'NADI')} / {showAmount(units(g.expected_income), 'NADI')} <small className="muted">NADI</small>
+          </span>
         </Figure>
         <Figure label={t('pledge.releaseAmount')}>
-          {showAmount(units(g.release_amount))} <small className="muted">NADI</small>
+          <Amount value={g.release_amount} measure="NADI" />
         </Figure>
         <Figure label={t('pledge.releaseTime')}>{termDay(g.release_time)}</Figure>
         <Figure label={t('pledge.releaseRate')}>{g.release_rate}%</Figure>

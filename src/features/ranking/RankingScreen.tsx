@@ -4,7 +4,8 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import type { PoolAmounts, RankingPool, RankRow } from '../../../contract/ranking.ts'
 import { lang, useT } from '../../i18n/index.ts'
-import { formatAmount, formatDateTime, groupThousands } from '../../lib/format.ts'
+import { formatDateTime } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { LoadFailed, Pending } from '../../ui/States.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
@@ -18,8 +19,7 @@ import './ranking.css'
 const TABS = ['today', 'past', 'total'] as const
 type Tab = (typeof TABS)[number]
 
-const money = (v: string) => groupThousands(formatAmount(v))
-const both = (a: PoolAmounts) => `${money(a.USDT)} USDT · ${money(a.NADI)} NADI`
+const both = (a: PoolAmounts) => `${showFigure(a.USDT, 'USDT')} USDT · ${showFigure(a.NADI, 'NADI')} NADI`
 
 function PoolCard({ name, pool, note }: { name: 'daily' | 'total'; pool: RankingPool; note: string }) {
   const t = useT()
@@ -60,7 +60,7 @@ function Pools() {
 }
 
 function Row({ r, me }: { r: RankRow; me: number | null }) {
-  const prize = [r.prize_usdt && r.prize_usdt !== '0' ? `${money(r.prize_usdt)} USDT` : null, r.prize_nadi && r.prize_nadi !== '0' ? `${money(r.prize_nadi)} NADI` : null].filter(Boolean).join(' · ')
+  const prize = [r.prize_usdt && r.prize_usdt !== '0' ? `${showFigure(r.prize_usdt, 'USDT')} USDT` : null, r.prize_nadi && r.prize_nadi !== '0' ? `${showFigure(r.prize_nadi, 'NADI')} NADI` : null].filter(Boolean).join(' · ')
   return (
     <li className={`record rank-row ${r.rank <= 3 ? `top top-${r.rank}` : ''} ${me === r.user_id ? 'me' : ''}`} data-testid="rank-row" data-user={r.user_id} data-rank={r.rank}>
       <span className="rank-no">{r.rank}</span>
@@ -69,7 +69,7 @@ function Row({ r, me }: { r: RankRow; me: number | null }) {
         <small className="muted block">ID {r.user_id}</small>
       </span>
       <span className="amount">
-        {money(r.amount)} <small>USDT</small>
+        {showFigure(r.amount, 'USDT')} <small>USDT</small>
         {prize && <small className="block prize">+{prize}</small>}
       </span>
     </li>
@@ -86,7 +86,7 @@ function MyRank({ day, which }: { day: number | null; which: 'daily' | 'total' }
       <span>{t('ranking.mine')}</span>
       <strong data-testid="my-rank-no">{m ? (m.rank === null ? t('ranking.notRanked') : `#${m.rank}`) : '…'}</strong>
       <span className="amount" data-testid="my-rank-amount">
-        {m ? money(m.amount) : '0'} <small>USDT</small>
+        {m ? showFigure(m.amount, 'USDT') : '0'} <small>USDT</small>
       </span>
     </div>
   )
@@ -152,7 +152,7 @@ export default function RankingScreen() {
       <TopBar title={t('ranking.title')} back />
       <h2 className="section-title">{t('ranking.pools')}</h2>
       <Pools />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('ranking.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('ranking.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`ranking-tab-${k}`}>
             {t(`ranking.tab.${k}`)}

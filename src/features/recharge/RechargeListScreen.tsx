@@ -7,11 +7,11 @@ import { formatDateTime, shortAddress } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList, useChainName } from '../wallet/parts.tsx'
 import { rechargeQueries } from './queries.ts'
 import { depositProgress } from './selection.ts'
 import { useMoneyPushes } from '../wallet/live.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 function DepositStatus({ d }: { d: Deposit }) {
   const t = useT()
@@ -51,7 +51,7 @@ export default function RechargeListScreen() {
                 {d.coin} <span className="muted small">{chainName(d.chain)}</span>
               </strong>
               <span className="amount in">
-                +{showAmount(units(d.amount))} <small>{d.coin}</small>
+                +<Amount value={d.amount} measure={d.coin} />
               </span>
             </div>
             <div className="row between">

@@ -17,7 +17,7 @@ export default function OrderReleaseScreen() {
   return (
     <main className="page">
       <TopBar title={t('release.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('release.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('release.title')}>
         {ORDER_RELEASE_AREAS.map((a) => (
           <button key={a} role="tab" aria-selected={a === area} className={`chip ${a === area ? 'gold' : ''}`} onClick={() => setArea(a)} data-testid={`release-tab-${a}`}>
             {t(`release.area.${a}`)}

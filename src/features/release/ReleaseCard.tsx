@@ -3,6 +3,7 @@ import type { ReleasePlan } from '../../../contract/release.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { formatReleaseDay, releasedPercent } from './progress.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 /** The progress of one plan: released of total with a bar, the daily amount, days, dates, status. */
 export function ReleaseProgress({ plan }: { plan: ReleasePlan }) {
@@ -23,19 +24,19 @@ export function ReleaseProgress({ plan }: { plan: ReleasePlan }) {
         <div>
           <dt className="muted small">{t('release.total')}</dt>
           <dd data-testid="release-total">
-            {showAmount(units(plan.total))} <small className="muted">{plan.asset}</small>
+            <Amount value={plan.total} measure={plan.asset} />
           </dd>
         </div>
         <div>
           <dt className="muted small">{t('release.released')}</dt>
           <dd data-testid="release-released">
-            {showAmount(units(plan.released))} <small className="muted">{plan.asset}</small>
+            <Amount value={plan.released} measure={plan.asset} />
           </dd>
         </div>
         <div>
           <dt className="muted small">{t('release.daily')}</dt>
           <dd data-testid="release-daily">
-            {plan.status === 'completed' ? '—' : showAmount(units(plan.daily))} {plan.status !== 'completed' && <small className="muted">{plan.asset}</small>}
+            {plan.status === 'completed' ? '—' : showAmount(units(plan.daily), plan.asset)} {plan.status !== 'completed' && <small className="muted">{plan.asset}</small>}
           </dd>
         </div>
         <div>

@@ -23,7 +23,7 @@ export default function ShopScreen() {
   return (
     <main className="page shop">
       <TopBar title={t('shop.title')} back records={{ href: ORDER_LIST_PATH.machine, label: t('shop.orders') }} />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('shop.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('shop.title')}>
         {TABS.map((k) => (
           <button key={k} type="button" role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`shop-tab-${k}`}>
             {t(`shop.kind.${k}`)}

@@ -7,11 +7,11 @@ import { useT } from '../../i18n/index.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Pending } from '../../ui/States.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { showAmount, units } from '../wallet/amount.ts'
 import { ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
 import { shopOrderQueries } from './queries.ts'
 import { RECEIPT_ACTION } from './receipt.ts'
 import { orderIdOf, queuedReceipts } from './view.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 function Detail({ id }: { id: number }) {
   useSignals()
@@ -43,7 +43,7 @@ function Detail({ id }: { id: number }) {
         <div className="order-sum">
           <span className="small muted">{t('shopOrders.total')}</span>
           <strong className="amount" data-testid="shop-order-total">
-            {showAmount(units(o.total_price))} <small className="muted">{o.asset}</small>
+            <Amount value={o.total_price} measure={o.asset} />
           </strong>
         </div>
         <ExpressRow order={o} />

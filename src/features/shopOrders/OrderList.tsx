@@ -9,11 +9,11 @@ import { formatDateTime } from '../../lib/format.ts'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { showAmount, units } from '../wallet/amount.ts'
 import { RecordList } from '../wallet/parts.tsx'
 import { ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
 import { shopOrderQueries, type OrderArea } from './queries.ts'
 import { queuedReceipts, unitCount, type QueuedItem, type QueuedReceipt } from './view.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 const isTab = (v: string | null): v is ShopOrderTab => v !== null && (SHOP_ORDER_TABS as readonly string[]).includes(v)
 
@@ -39,7 +39,7 @@ function OrderCard({ area, order, queued }: { area: OrderArea; order: ShopOrder;
         <span className="small">
           {t('shopOrders.totalOf', { count: unitCount(order) })}{' '}
           <strong className="amount" data-testid="shop-order-total">
-            {showAmount(units(order.total_price))} <small className="muted">{order.asset}</small>
+            <Amount value={order.total_price} measure={order.asset} />
           </strong>
         </span>
       </div>
@@ -77,7 +77,7 @@ export function OrderList({ area, title, queue }: { area: OrderArea; title: stri
   return (
     <main className="page">
       <TopBar title={title} back records={{ href: area === 'gold' ? '/shop/orderRelease?area=gold' : '/shop/orderRelease', label: t('release.title') }} />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={title}>
+      <div className="chips filter-row" role="tablist" aria-label={title}>
         {SHOP_ORDER_TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`shop-orders-tab-${k}`}>
             {t(`shopOrders.tab.${k}`)}

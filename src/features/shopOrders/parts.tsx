@@ -9,10 +9,10 @@ import { confirmed } from '../../ui/confirm.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
 import { toast } from '../../ui/toast.ts'
 import { ReleaseProgress, ReleaseStatusBadge } from '../release/ReleaseCard.tsx'
-import { showAmount, units } from '../wallet/amount.ts'
 import { useCancelQueuedReceipt, useConfirmReceipt } from './mutations.ts'
 import type { OrderArea } from './queries.ts'
 import { canConfirm, orderTimes, statusTone, type QueuedReceipt } from './view.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 export function StatusBadge({ order }: { order: Pick<ShopOrder, 'status'> }) {
   const t = useT()
@@ -35,7 +35,7 @@ function Line({ line, asset }: { line: OrderLine; asset: string }) {
       </div>
       <div className="order-line-price">
         <span className="small">
-          {showAmount(units(line.unit_price))} <small className="muted">{asset}</small>
+          <Amount value={line.unit_price} measure={asset} />
         </span>
         <span className="small muted" data-testid="shop-order-qty">
           ×{line.quantity}

@@ -5,7 +5,8 @@ import { LANG_TAG } from '../../../contract/constants.ts'
 import { parseTeamSearch } from '../../../contract/teamRules.ts'
 import type { TeamMember } from '../../../contract/team.ts'
 import { lang, useT } from '../../i18n/index.ts'
-import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
+import { formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { NameBadges } from './NameBadges.tsx'
 import { teamQueries } from './queries.ts'
@@ -54,9 +55,9 @@ function MemberRow({ m, locale }: { m: TeamMember; locale: string }) {
         </small>
       </span>
       <span className="right">
-        <small className="muted">{t('user.mePerformance')}</small> <span data-testid="member-me-performance">{groupThousands(formatAmount(m.me_performance))}</span>
+        <small className="muted">{t('user.mePerformance')}</small> <span data-testid="member-me-performance">{showFigure(m.me_performance, 'USDT')}</span>
         <br />
-        <small className="muted">{t('user.teamPerformance')}</small> <span data-testid="member-team-performance">{groupThousands(formatAmount(m.team_performance))}</span>
+        <small className="muted">{t('user.teamPerformance')}</small> <span data-testid="member-team-performance">{showFigure(m.team_performance, 'USDT')}</span>
         <br />
         <small className="muted">{t('user.teamNum')}</small> {groupThousands(String(m.team_num))}
       </span>

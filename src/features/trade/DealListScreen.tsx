@@ -24,11 +24,11 @@ function DealRow({ d }: { d: Deal }) {
         <span className={`badge ${d.role === 'maker' ? 'teal' : 'muted-badge'}`}>{t(`trade.deals.role.${d.role}`)}</span>
       </div>
       <div className="order-grid">
-        <Cell label={t('trade.orders.price')}>{showAmount(units(d.price))}</Cell>
-        <Cell label={t('trade.orders.amount', { asset: 'NADI' })}>{showAmount(units(d.size))}</Cell>
-        <Cell label={t('trade.deals.total')}>{showAmount(units(d.quote))}</Cell>
+        <Cell label={t('trade.orders.price')}>{showAmount(units(d.price), 'price')}</Cell>
+        <Cell label={t('trade.orders.amount', { asset: 'NADI' })}>{showAmount(units(d.size), 'NADI')}</Cell>
+        <Cell label={t('trade.deals.total')}>{showAmount(units(d.quote), 'USDT')}</Cell>
         <Cell label={t('trade.orders.fee')}>
-          {showAmount(units(d.fee))} {d.fee_asset}
+          {showAmount(units(d.fee), d.fee_asset)} {d.fee_asset}
         </Cell>
         <Cell label={t('trade.orders.time')}>{formatDateTime(d.created_at, LANG_TAG[lang.value])}</Cell>
       </div>

@@ -17,8 +17,8 @@ function Level({ row, side, onPick }: { row: DepthRow; side: 'ask' | 'bid'; onPi
   return (
     <li>
       <button type="button" className={`book-row ${side}`} style={{ '--shade': `${row.shade}%` } as React.CSSProperties} onClick={() => onPick(row.price)}>
-        <span className="book-price">{showAmount(units(row.price))}</span>
-        <span className="book-size">{showAmount(units(row.size))}</span>
+        <span className="book-price">{showAmount(units(row.price), 'price')}</span>
+        <span className="book-size">{showAmount(units(row.size), 'NADI')}</span>
       </button>
     </li>
   )
@@ -40,7 +40,7 @@ export function OrderBook({ asks, bids, last, onPick, notSaved }: Props) {
         ))}
       </ol>
       <div className="book-mid mono" title={t('trade.book.last')}>
-        {last ? showAmount(units(last)) : '—'}
+        {last ? showAmount(units(last), 'price') : '—'}
       </div>
       <ol className="book-side bids" data-testid="book-bids">
         {view.bids.map((r) => (

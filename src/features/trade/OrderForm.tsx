@@ -111,7 +111,7 @@ export function OrderForm({ market, form, available, best, paused = false }: Pro
       <div className="avail-row small">
         <span className="muted">{t('trade.form.available')}</span>
         <span className="mono" data-testid="trade-available">
-          {avail === undefined ? '—' : showAmount(avail)} {asset}
+          {avail === undefined ? '—' : showAmount(avail, asset)} {asset}
         </span>
         <Link href={`/draw?asset=${asset}`} className="transfer-link" data-testid="trade-transfer-link">
           {t('trade.form.transferIn')}
@@ -120,9 +120,9 @@ export function OrderForm({ market, form, available, best, paused = false }: Pro
 
       <div className="callout rules">
         <SummaryRow label={est.approx ? t('trade.form.totalApprox') : t('trade.form.total')}>
-          <span data-testid="trade-total">{est.total === null ? '—' : `${showAmount(est.total)} USDT`}</span>
+          <span data-testid="trade-total">{est.total === null ? '—' : `${showAmount(est.total, 'USDT')} USDT`}</span>
         </SummaryRow>
-        {est.size !== null && <SummaryRow label={t('trade.form.sizeApprox')}>{showAmount(est.size)} NADI</SummaryRow>}
+        {est.size !== null && <SummaryRow label={t('trade.form.sizeApprox')}>{showAmount(est.size, 'NADI')} NADI</SummaryRow>}
         <SummaryRow label={t('trade.form.feeRate')}>{t('trade.form.fees', { maker: rateText(market.maker_fee), taker: rateText(market.taker_fee) })}</SummaryRow>
       </div>
 

@@ -49,14 +49,14 @@ function OrderRow({ o }: { o: Order }) {
         </span>
       </div>
       <div className="order-grid">
-        <Cell label={t('trade.orders.price')}>{o.price === null ? t('trade.type.market') : showAmount(units(o.price))}</Cell>
-        <Cell label={t('trade.orders.amount', { asset: asked.asset })}>{showAmount(units(asked.amount))}</Cell>
+        <Cell label={t('trade.orders.price')}>{o.price === null ? t('trade.type.market') : showAmount(units(o.price), 'price')}</Cell>
+        <Cell label={t('trade.orders.amount', { asset: asked.asset })}>{showAmount(units(asked.amount), asked.asset)}</Cell>
         <Cell label={t('trade.orders.filled')} testId="order-filled">
-          {showAmount(units(o.filled))}
+          {showAmount(units(o.filled), 'NADI')}
         </Cell>
-        <Cell label={t('trade.orders.avgPrice')}>{o.avg_price === null ? '—' : showAmount(units(o.avg_price))}</Cell>
+        <Cell label={t('trade.orders.avgPrice')}>{o.avg_price === null ? '—' : showAmount(units(o.avg_price), 'price')}</Cell>
         <Cell label={t('trade.orders.fee')}>
-          {showAmount(units(o.fee))} {o.fee_asset}
+          {showAmount(units(o.fee), o.fee_asset)} {o.fee_asset}
         </Cell>
         <Cell label={t('trade.orders.time')}>{formatDateTime(o.created_at, LANG_TAG[lang.value])}</Cell>
       </div>
@@ -84,7 +84,7 @@ export default function OrderListScreen() {
   return (
     <main className="page">
       <TopBar title={t('trade.orders.title')} back records={{ href: '/trade/close', label: t('trade.deals.title') }} />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('trade.orders.title')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('trade.orders.title')}>
         {TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`orders-tab-${k}`}>
             {t(`trade.orders.tab.${k}`)}

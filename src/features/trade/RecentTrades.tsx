@@ -25,8 +25,8 @@ export function RecentTrades({ trades }: { trades: readonly PublicTrade[] | unde
           {trades.map((tr) => (
             <li key={tr.trade_id} className="tape-row mono">
               <span className="muted">{formatTime(tr.ts, locale)}</span>
-              <span className={`side-${tr.side}`}>{showAmount(units(tr.price))}</span>
-              <span>{showAmount(units(tr.size))}</span>
+              <span className={`side-${tr.side}`}>{showAmount(units(tr.price), 'price')}</span>
+              <span>{showAmount(units(tr.size), 'NADI')}</span>
             </li>
           ))}
         </ol>

@@ -3,7 +3,7 @@ import { useT } from '../../i18n/index.ts'
 import { showAmount, units } from '../wallet/amount.ts'
 import { changeView } from './market.ts'
 
-const dash = (v: string | null | undefined) => (v ? showAmount(units(v)) : '—')
+const dash = (v: string | null | undefined) => (v ? showAmount(units(v), 'price') : '—')
 
 /** Last price, 24 h change in its colour, high, low and volume. */
 export function TickerHeader({ ticker }: { ticker: Ticker | undefined }) {
@@ -32,7 +32,7 @@ export function TickerHeader({ ticker }: { ticker: Ticker | undefined }) {
         </div>
         <div>
           <dt className="muted">{t('trade.ticker.volume')}</dt>
-          <dd className="mono">{ticker ? showAmount(units(ticker.vol24h)) : '—'}</dd>
+          <dd className="mono">{ticker ? showAmount(units(ticker.vol24h), 'NADI') : '—'}</dd>
         </div>
       </dl>
     </section>

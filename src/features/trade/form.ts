@@ -113,14 +113,14 @@ export function floorToStep(value: bigint, step: bigint): bigint {
 }
 
 function aboveAvailable(available: bigint, asset: string): Problem {
-  return { key: 'trade.check.aboveAvailable', params: { available: showAmount(available), asset } }
+  return { key: 'trade.check.aboveAvailable', params: { available: showAmount(available, asset), asset } }
 }
 
 function checkPrice(text: string, r: MarketRules): { units: bigint } | { problem: Problem } {
   const p = parseField(text)
   if (!p.ok) return { problem: parsedProblem('price', p) }
   if (p.units % r.priceStep !== 0n) return { problem: problem('price', 'step', { step: formatMoney(r.priceStep) }) }
-  if (r.maxPrice > 0n && p.units > r.maxPrice) return { problem: problem('price', 'max', { max: showAmount(r.maxPrice) }) }
+  if (r.maxPrice > 0n && p.units > r.maxPrice) return { problem: problem('price', 'max', { max: showAmount(r.maxPrice, 'price') }) }
   return { units: p.units }
 }
 
@@ -129,7 +129,7 @@ function checkSize(text: string, r: MarketRules): { units: bigint } | { problem:
   if (!p.ok) return { problem: parsedProblem('size', p) }
   if (p.units < r.minSize) return { problem: problem('size', 'min', { min: formatMoney(r.minSize) }) }
   if (p.units % r.sizeStep !== 0n) return { problem: problem('size', 'step', { step: formatMoney(r.sizeStep) }) }
-  if (r.maxSize > 0n && p.units > r.maxSize) return { problem: problem('size', 'max', { max: showAmount(r.maxSize) }) }
+  if (r.maxSize > 0n && p.units > r.maxSize) return { problem: problem('size', 'max', { max: showAmount(r.maxSize, 'NADI') }) }
   return { units: p.units }
 }
 
@@ -138,7 +138,7 @@ function checkQuote(text: string, r: MarketRules): { units: bigint } | { problem
   if (!p.ok) return { problem: parsedProblem('amount', p) }
   if (p.units < r.minNotional) return { problem: problem('amount', 'min', { min: formatMoney(r.minNotional) }) }
   if (p.units % r.quoteStep !== 0n) return { problem: problem('amount', 'step', { step: formatMoney(r.quoteStep) }) }
-  if (r.maxQuote > 0n && p.units > r.maxQuote) return { problem: problem('amount', 'max', { max: showAmount(r.maxQuote) }) }
+  if (r.maxQuote > 0n && p.units > r.maxQuote) return { problem: problem('amount', 'max', { max: showAmount(r.maxQuote, 'USDT') }) }
   return { units: p.units }
 }
 
@@ -238,14 +238,14 @@ export function estimate(d: OrderDraft, ctx: FormContext): Estimate {
 
 /** The sentence the confirm shows for a request (what is bought or sold, at what price), as a locale key and its values. */
 export function orderSummary(r: OrderRequest): Problem & { params: Record<string, string> } {
-  const show = (v: string | undefined) => showAmount(units(v))
+  const show = (v: string | undefined, measure: string) => showAmount(units(v), measure)
   if (r.type === 'market') {
     return r.side === 'buy'
-      ? { key: 'trade.confirm.marketBuy', params: { amount: show(r.quote_amount) } }
-      : { key: 'trade.confirm.marketSell', params: { size: show(r.size) } }
+      ? { key: 'trade.confirm.marketBuy', params: { amount: show(r.quote_amount, 'USDT') } }
+      : { key: 'trade.confirm.marketSell', params: { size: show(r.size, 'NADI') } }
   }
   return {
     key: r.side === 'buy' ? 'trade.confirm.limitBuy' : 'trade.confirm.limitSell',
-    params: { size: show(r.size), price: show(r.price), total: showAmount((units(r.price) * units(r.size)) / SCALE) },
+    params: { size: show(r.size, 'NADI'), price: show(r.price, 'price'), total: showAmount((units(r.price) * units(r.size)) / SCALE, 'USDT') },
   }
 }

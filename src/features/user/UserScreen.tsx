@@ -4,7 +4,8 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { useLocation } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import { lang, useT } from '../../i18n/index.ts'
-import { formatAmount, formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
+import { formatDate, groupThousands, shortAddress } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { MenuLink } from '../../ui/MenuLink.tsx'
 import { CopyButton } from '../../ui/CopyButton.tsx'
@@ -131,15 +132,15 @@ export default function UserScreen() {
             <div className="grid-3">
               <div className="stat">
                 <span className="muted small">{t('user.mePerformance')}</span>
-                <strong>{groupThousands(formatAmount(u.me_performance))}</strong>
+                <strong>{showFigure(u.me_performance, 'USDT')}</strong>
               </div>
               <div className="stat">
                 <span className="muted small">{t('user.zhiPerformance')}</span>
-                <strong>{groupThousands(formatAmount(u.zhi_performance))}</strong>
+                <strong>{showFigure(u.zhi_performance, 'USDT')}</strong>
               </div>
               <div className="stat">
                 <span className="muted small">{t('user.teamPerformance')}</span>
-                <strong>{groupThousands(formatAmount(u.team_performance))}</strong>
+                <strong>{showFigure(u.team_performance, 'USDT')}</strong>
               </div>
             </div>
             <p className="muted small">{t('user.performanceUnit')}</p>
@@ -169,7 +170,7 @@ export default function UserScreen() {
                     <span className="right">
                       <small className="muted">{t('user.teamNum')}</small> {m.team_num}
                       <br />
-                      <small className="muted">{t('user.mePerformance')}</small> {formatAmount(m.me_performance)}
+                      <small className="muted">{t('user.mePerformance')}</small> {showFigure(m.me_performance, 'USDT')}
                     </span>
                   </li>
                 ))}

@@ -10,9 +10,9 @@ import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { formatReleaseDay } from '../release/progress.ts'
-import { showAmount, units } from './amount.ts'
 import { lineLabelKey, targetHref } from './earnings.ts'
 import { walletQueries } from './queries.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 /**
  * /wallet/earnings/{day}: what the user's positions earned on one settled UTC day — the detail of
@@ -45,7 +45,7 @@ export default function EarningsScreen({ params }: ScreenProps) {
               <p key={tot.asset} className="kv" data-testid="earnings-total">
                 <span className="grow">{t('earnings.total')}</span>
                 <strong className="amount in">
-                  +{showAmount(units(tot.amount))} <small>{tot.asset}</small>
+                  +<Amount value={tot.amount} measure={tot.asset} />
                 </strong>
               </p>
             ))}
@@ -61,7 +61,7 @@ export default function EarningsScreen({ params }: ScreenProps) {
                     <small className="muted block">{t('earnings.position', { id: l.position_id })}</small>
                   </Link>
                   <span className="amount in">
-                    +{showAmount(units(l.amount))} <small>{l.asset}</small>
+                    +<Amount value={l.amount} measure={l.asset} />
                   </span>
                 </li>
               ))}

@@ -65,7 +65,7 @@ export function ExchangeSheet({ open, onClose, balances }: { open: boolean; onCl
       void quote.refetch()
       return
     }
-    toast.success(t('exchange.success', { amount: showAmount(units(q.receive)), asset: q.to }))
+    toast.success(t('exchange.success', { amount: showAmount(units(q.receive), q.to), asset: q.to }))
     setAmount('')
     close()
   }
@@ -110,11 +110,11 @@ export function ExchangeSheet({ open, onClose, balances }: { open: boolean; onCl
         {q ? (
           <section className="quote" aria-live="polite" data-testid="exchange-quote">
             <SummaryRow label={t('exchange.receive')} strong>
-              {showAmount(units(q.receive))} {q.to}
+              {showAmount(units(q.receive), q.to)} {q.to}
             </SummaryRow>
-            <SummaryRow label={t('exchange.price')}>{t('exchange.priceValue', { price: showAmount(units(q.price)) })}</SummaryRow>
+            <SummaryRow label={t('exchange.price')}>{t('exchange.priceValue', { price: showAmount(units(q.price), 'price') })}</SummaryRow>
             <SummaryRow label={t('exchange.fee')}>
-              {showAmount(units(q.fee))} {q.fee_asset}
+              {showAmount(units(q.fee), q.fee_asset)} {q.fee_asset}
             </SummaryRow>
             <p className={`quote-timer small ${expired ? 'expired' : ''}`} role="timer">
               {expired || quote.isFetching ? t('exchange.refreshing') : t('exchange.expiresIn', { seconds: left })}

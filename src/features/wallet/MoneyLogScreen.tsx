@@ -26,7 +26,7 @@ export default function MoneyLogScreen() {
   return (
     <main className="page">
       <TopBar title={t('moneyLog.title')} back />
-      <div className="chips scroll-x filter-row" role="tablist" aria-label={t('moneyLog.filter')}>
+      <div className="chips filter-row" role="tablist" aria-label={t('moneyLog.filter')}>
         {FILTERS.map((code) => (
           <button key={code || 'all'} role="tab" aria-selected={code === type} className={`chip ${code === type ? 'gold' : ''}`} onClick={() => setType(code)}>
             {code ? t(typeLabelKey(code)) : t('moneyLog.all')}
@@ -58,7 +58,7 @@ export default function MoneyLogScreen() {
                 <div className="grow">{what}</div>
               )}
               <span className={`amount ${amountTone(r.amount)}`}>
-                {signedAmount(r.amount)} <small>{r.asset}</small>
+                {signedAmount(r.amount, r.asset)} <small>{r.asset}</small>
               </span>
             </li>
           )

@@ -6,8 +6,8 @@ import { formatDateTime } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { walletQueries } from './queries.ts'
-import { showAmount, units } from './amount.ts'
 import { RecordList } from './parts.tsx'
+import { Amount } from '../../ui/Amount.tsx'
 
 /** /draw/list: transfers between the user's own accounts, newest first. */
 export default function TransferListScreen() {
@@ -30,7 +30,7 @@ export default function TransferListScreen() {
               <small className="muted block">{formatDateTime(r.created_at, locale)}</small>
             </div>
             <span className="amount mono">
-              {showAmount(units(r.amount))} <small>{r.asset}</small>
+              <Amount value={r.amount} measure={r.asset} />
             </span>
           </li>
         )}

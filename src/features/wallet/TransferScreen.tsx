@@ -41,7 +41,7 @@ export default function TransferScreen() {
     } catch {
       return // the server's words are already shown
     }
-    toast.success(t('transfer.success', { amount: showAmount(check.units), asset, to: t(`assets.${to}`) }))
+    toast.success(t('transfer.success', { amount: showAmount(check.units, asset), asset, to: t(`assets.${to}`) }))
     setAmount('')
     setTried(false)
   }

@@ -4,7 +4,8 @@ import { Link, useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import type { AssetBalance } from '../../../contract/wallet.ts'
 import { useT } from '../../i18n/index.ts'
-import { formatAmount } from '../../lib/format.ts'
+import { formatAmount, shortAddress } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { MenuLink } from '../../ui/MenuLink.tsx'
 import { Icon, type IconName } from '../../ui/Icon.tsx'
@@ -91,7 +92,7 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
       <div className="row between">
         <h2 className="asset-name">{balance.asset}</h2>
         <strong className="mono" data-testid={`total-${balance.asset}`}>
-          {showAmount(assetTotal(balance))}
+          {showAmount(assetTotal(balance), balance.asset)}
         </strong>
       </div>
       <div className="acct-grid" role="table" aria-label={balance.asset}>
@@ -104,10 +105,10 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
           <div role="row" key={a} data-account={a}>
             <span role="rowheader">{t(`assets.${a}`)}</span>
             <span role="cell" className="mono" data-testid={`available-${balance.asset}-${a}`}>
-              {showAmount(units(balance[a].available))}
+              {showAmount(units(balance[a].available), balance.asset)}
             </span>
             <span role="cell" className="mono muted">
-              {showAmount(units(balance[a].frozen))}
+              {showAmount(units(balance[a].frozen), balance.asset)}
             </span>
           </div>
         ))}
@@ -148,11 +149,11 @@ export default function WalletScreen() {
           <section className="card wallet-total">
             <span className="muted small">{t('assets.totalEstimate')}</span>
             <strong className="big mono" data-testid="wallet-total">
-              {info.data ? showAmount(totalInUsdt(b, info.data.nadi_price)) : '—'} <small>USDT</small>
+              {info.data ? showAmount(totalInUsdt(b, info.data.nadi_price), 'USDT') : '—'} <small>USDT</small>
             </strong>
             {info.data && (
               <span className="muted small">
-                {t(info.data.nadi_price_source === 'reference' ? 'assets.priceNoteReference' : 'assets.priceNote', { price: formatAmount(info.data.nadi_price) })}
+                {t(info.data.nadi_price_source === 'reference' ? 'assets.priceNoteReference' : 'assets.priceNote', { price: showFigure(info.data.nadi_price, 'price') })}
               </span>
             )}
           </section>

@@ -2,7 +2,7 @@
 // the contract's own parser, never through a float. Pure: the screens and the unit tests share it.
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { MONEY_DECIMALS } from '../../../contract/constants.ts'
-import { formatAmount, groupThousands } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 
 /** A problem as the locale key of its message and the values it names. */
 export interface Problem {
@@ -37,8 +37,8 @@ export function normalizeAmount(text: string): string {
   return /^-?\d*,\d*$/.test(s) ? s.replace(',', '.') : s
 }
 
-/** An amount as the user reads it: at most 6 decimals, truncated, thousands grouped. */
-export const showAmount = (units: bigint): string => groupThousands(formatAmount(formatMoney(units)))
+/** An amount as the user reads it: its measure's decimals (an asset, power, a price), truncated, thousands grouped. */
+export const showAmount = (units: bigint, measure: string): string => showFigure(formatMoney(units), measure)
 
 const fail = (key: string, params?: Record<string, string>): AmountCheck => ({ ok: false, problem: params ? { key, params } : { key } })
 
@@ -58,9 +58,9 @@ export function checkAmount(text: string, rules: AmountRules): AmountCheck {
   const units = parseMoney(frac ? `${w}.${frac}` : w)
   if (units === null) return fail('money.amountInvalid')
   if (units === 0n) return fail('money.amountZero')
-  if (rules.min !== undefined && units < rules.min) return fail('money.amountBelowMin', { min: showAmount(rules.min), asset: rules.asset })
+  if (rules.min !== undefined && units < rules.min) return fail('money.amountBelowMin', { min: showAmount(rules.min, rules.asset), asset: rules.asset })
   if (rules.available !== undefined && units + (rules.extra ?? 0n) > rules.available) {
-    return fail('money.amountAboveAvailable', { available: showAmount(rules.available), asset: rules.asset })
+    return fail('money.amountAboveAvailable', { available: showAmount(rules.available, rules.asset), asset: rules.asset })
   }
   return { ok: true, units, wire: formatMoney(units) }
 }

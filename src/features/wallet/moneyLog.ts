@@ -3,7 +3,7 @@
 // (withdraw_freeze), and a failed one as its refund (withdraw_refund). The screen shows each code in
 // the user's language, and a code it does not know yet as "Other". A record may link to what produced
 // it (a settlement to its day's earnings, a pledge, a node…: earnings.ts). Pure.
-import { formatAmount, groupThousands } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 
 /** The chips of the filter row, after "All": the codes the server's records carry. */
 export const MONEY_LOG_FILTERS = ['deposit', 'withdraw_freeze', 'transfer', 'exchange', 'trade', 'payment', 'settlement', 'release', 'withdraw_refund'] as const
@@ -64,9 +64,9 @@ export function amountTone(signed: string): Tone {
   return /[1-9]/.test(signed) ? 'in' : 'zero'
 }
 
-/** "+12.5" / "-3" / "0", with at most 6 decimals and thousands grouped. */
-export function signedAmount(signed: string): string {
+/** "+12.5" / "-3" / "0", with its asset's decimals and thousands grouped. */
+export function signedAmount(signed: string, asset: string): string {
   const tone = amountTone(signed)
-  const abs = groupThousands(formatAmount(signed.replace(/^-/, '')))
+  const abs = showFigure(signed.replace(/^-/, ''), asset)
   return tone === 'in' ? `+${abs}` : tone === 'out' ? `-${abs}` : abs
 }

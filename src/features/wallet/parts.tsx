@@ -111,7 +111,7 @@ export function AmountField({ label, value, onChange, asset, max, available, pro
           </button>
         )
       }
-      hint={<small className="muted">{t('money.available', { amount: available === undefined ? '—' : showAmount(available), asset })}</small>}
+      hint={<small className="muted">{t('money.available', { amount: available === undefined ? '—' : showAmount(available, asset), asset })}</small>}
     />
   )
 }

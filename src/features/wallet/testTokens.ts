@@ -17,7 +17,7 @@ export interface FaucetResult {
 export function testTokensMessage(sent: FaucetResult, balances: Balances | undefined): { key: string; params: Record<string, string> } {
   const usdt = assetTotal(assetBalance(balances, 'USDT'))
   const nadi = assetTotal(assetBalance(balances, 'NADI'))
-  const params = { usdt: showAmount(units(sent.usdt)), nadi: showAmount(units(sent.nadi)), address: shortAddress(sent.address) }
+  const params = { usdt: showAmount(units(sent.usdt), 'USDT'), nadi: showAmount(units(sent.nadi), 'NADI'), address: shortAddress(sent.address) }
   if (usdt === 0n && nadi === 0n) return { key: 'assets.testTokensWhere', params }
-  return { key: 'assets.testTokensWhereHeld', params: { ...params, heldUsdt: showAmount(usdt), heldNadi: showAmount(nadi) } }
+  return { key: 'assets.testTokensWhereHeld', params: { ...params, heldUsdt: showAmount(usdt, 'USDT'), heldNadi: showAmount(nadi, 'NADI') } }
 }

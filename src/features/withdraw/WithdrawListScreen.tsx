@@ -12,6 +12,7 @@ import { RecordList, useChainName } from '../wallet/parts.tsx'
 import { withdrawQueries } from './queries.ts'
 import { statusKey, statusTone } from './status.ts'
 import { useMoneyPushes } from '../wallet/live.ts'
+import { Amount } from '../../ui/Amount.tsx'
 
 const TONE_CLASS = { pending: 'gold', done: 'teal', failed: 'red' } as const
 
@@ -25,7 +26,7 @@ function Row({ w }: { w: Withdrawal }) {
           {w.coin} <span className="muted small">{chainName(w.chain)}</span>
         </strong>
         <span className="amount out">
-          -{showAmount(units(w.amount))} <small>{w.coin}</small>
+          -<Amount value={w.amount} measure={w.coin} />
         </span>
       </div>
       <div className="row between">
@@ -40,7 +41,7 @@ function Row({ w }: { w: Withdrawal }) {
         <span className="mono">{shortAddress(w.address)}</span>
         <span className="grow" />
         <span>
-          {t('withdraw.fee')} {showAmount(units(w.fee))}
+          {t('withdraw.fee')} {showAmount(units(w.fee), w.coin)}
         </span>
       </div>
       {w.tx_hash && (

@@ -127,12 +127,12 @@ export default function WithdrawScreen() {
             problem={errors.amount}
           />
           <section className="callout rules">
-            <SummaryRow label={t('withdraw.fee')}>{showAmount(fee)} NADI</SummaryRow>
-            <SummaryRow label={t('withdraw.min')}>{showAmount(min)} NADI</SummaryRow>
+            <SummaryRow label={t('withdraw.fee')}>{showAmount(fee, 'NADI')} NADI</SummaryRow>
+            <SummaryRow label={t('withdraw.min')}>{showAmount(min, 'NADI')} NADI</SummaryRow>
             <SummaryRow label={t('withdraw.arrival')}>{t('recharge.confirmations', { count: c.confirmations })}</SummaryRow>
             {totals && (
               <SummaryRow label={t('withdraw.total')} strong>
-                {showAmount(totals.total)} NADI
+                {showAmount(totals.total, 'NADI')} NADI
               </SummaryRow>
             )}
           </section>
@@ -147,12 +147,12 @@ export default function WithdrawScreen() {
         {review && (
           <div className="stack" data-testid="withdraw-review">
             <div>
-              <SummaryRow label={t('withdraw.amount')}>{showAmount(review.units)} NADI</SummaryRow>
-              <SummaryRow label={t('withdraw.fee')}>{showAmount(fee)} NADI</SummaryRow>
+              <SummaryRow label={t('withdraw.amount')}>{showAmount(review.units, 'NADI')} NADI</SummaryRow>
+              <SummaryRow label={t('withdraw.fee')}>{showAmount(fee, 'NADI')} NADI</SummaryRow>
               <SummaryRow label={t('withdraw.receive')} strong>
-                {showAmount(withdrawTotals(review.units, fee).receive)} NADI
+                {showAmount(withdrawTotals(review.units, fee).receive, 'NADI')} NADI
               </SummaryRow>
-              <SummaryRow label={t('withdraw.total')}>{showAmount(withdrawTotals(review.units, fee).total)} NADI</SummaryRow>
+              <SummaryRow label={t('withdraw.total')}>{showAmount(withdrawTotals(review.units, fee).total, 'NADI')} NADI</SummaryRow>
               <SummaryRow label={t('withdraw.chain')}>{chainName(review.chain)}</SummaryRow>
             </div>
             <div>

@@ -27,9 +27,9 @@ describe('money records by type', () => {
     expect(amountTone('12.5')).toBe('in')
     expect(amountTone('-0.00000001')).toBe('out')
     expect(amountTone('0')).toBe('zero')
-    expect(signedAmount('1234.123456789')).toBe('+1,234.123456')
-    expect(signedAmount('-3')).toBe('-3')
-    expect(signedAmount('0')).toBe('0')
+    expect(signedAmount('1234.123456789', 'NADI')).toBe('+1,234.1234')
+    expect(signedAmount('-3', 'USDT')).toBe('-3')
+    expect(signedAmount('0', 'USDT')).toBe('0')
   })
 
   it('every type, deposit state and withdrawal state has words in all ten languages', () => {

@@ -114,7 +114,7 @@ function DeviceCard({ device, queued, onActivate }: { device: Device; queued: Qu
           <strong className="clamp-2">{device.name}</strong>
           <span className="small muted">{t('shopOrders.spec', { spec: device.spec_name })}</span>
           <span className="small">
-            {t('device.power')} <strong className="amount" data-testid="device-power">{showAmount(units(device.power))}</strong>
+            {t('device.power')} <strong className="amount" data-testid="device-power">{showAmount(units(device.power), 'power')}</strong>
           </span>
         </div>
         <span className={`badge ${TONE[badge]}`} data-testid="device-status">
@@ -171,7 +171,7 @@ export function MachinesPanel({ queue: items }: { queue: readonly QueuedItem[] }
         list.length === 0 ? (
           <Empty text={t('device.empty')} />
         ) : (
-          <ul className="list" data-testid="devices">
+          <ul className="list records" data-testid="devices">
             {list.map((d) => (
               <DeviceCard key={d.id} device={d} queued={queue.get(d.id)} onActivate={() => setActivating(d)} />
             ))}
