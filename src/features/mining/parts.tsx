@@ -2,7 +2,7 @@
 import { useDeferredValue } from 'react'
 import { Link } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
-import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import type { DestroyRecord, MiningInfo, MiningPause, PowerLogItem } from '../../../contract/mining.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
@@ -21,7 +21,18 @@ export function utcDay(ms: number, locale: string): string {
   return f.format(ms)
 }
 
-/** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */
+/** Why power is paused and since when, and that the paused days are paid when it resumes (SPEC §4 status 2). */
+export function PauseNote({ pause }: { pause: MiningPause | null }) {
+  const t = useT()
+  if (!pause) return null
+  return (
+    <p className="warn-note" role="status" data-testid="mining-pause" data-reason={pause.reason}>
+      {t(`mining.pause.${pause.reason}`, { date: utcDay(pause.since, LANG_TAG[lang.value]) })}
+    </p>
+  )
+}
+
+/** Issue 11 part 7: total power, today's estimate and yesterday's earnings, the account's two pools (SPEC §3), with the two records' links. */
 export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
   const t = useT()
   const show = (v: string | undefined) => (v === undefined ? '—' : showAmount(units(v)))
@@ -40,7 +51,15 @@ export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
         <Figure label={t('mining.yesterday')} testId="mining-yesterday">
           {show(info?.yesterday)} <small className="muted">NADI</small>
         </Figure>
+        <Figure label={t('mining.destroyPool')} testId="mining-destroy-pool">
+          {show(info?.destroy_pool)} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t('mining.flowPool')} testId="mining-flow-pool">
+          {show(info?.flow_pool)} <small className="muted">NADI</small>
+        </Figure>
       </dl>
+      <p className="muted small">{t('mining.poolsHint')}</p>
+      <PauseNote pause={info?.pause ?? null} />
       <nav className="mining-links" aria-label={t('mining.records')}>
         <Link href="/destoryList" className="menu-item" data-testid="mining-destroy-list-link">
           <Icon name="list" size={20} />
@@ -71,6 +90,7 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
           {t(`mining.status.${word}`)}
         </span>
       </div>
+      <PauseNote pause={r.pause} />
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
           {showAmount(units(r.amount))} <small className="muted">{r.asset}</small>
@@ -99,6 +119,7 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
           {t(`mining.logStatus.${p.status}`)}
         </span>
       </div>
+      <PauseNote pause={p.pause} />
       {pct !== null && (
         <div className="row gap">
           <span className="progress release-bar" role="progressbar" aria-label={t('mining.released')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
