@@ -10,6 +10,18 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './constants.ts'
 export const DestroyStatus = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Literal(4)])
 export type DestroyStatus = Static<typeof DestroyStatus>
 
+/**
+ * Why mining power is paused (status 2): the daily settlement stopped at a day it cannot fund —
+ * `reward_pool` when the mining reward pool is short, `settlement` when another pool stops the day.
+ * Paused power keeps what remains; the paused days are paid, in order, once the day is funded.
+ */
+export const MiningPause = Type.Object({
+  reason: Type.Union([Type.Literal('reward_pool'), Type.Literal('settlement')]),
+  /** The first day not paid (UTC midnight). */
+  since: Millis,
+})
+export type MiningPause = Static<typeof MiningPause>
+
 export const MiningInfo = Type.Object({
   /** Power still to release, over destroy, joint and trial power, plus devices' power. */
   power: Money,
@@ -26,6 +38,12 @@ export const MiningInfo = Type.Object({
   /** Gift power on top, percent; daily release, percent of a position's power. */
   gift_percent: Type.String(),
   release_percent: Type.String(),
+  /** Set while mining is paused. */
+  pause: Type.Union([MiningPause, Type.Null()]),
+  /** SPEC §3 account: the destroy pool, NADI burned by destroy mining (the ledger's `burned` account). */
+  destroy_pool: Money,
+  /** SPEC §3 account: the flow pool, NADI in circulation (held by users, available and frozen). */
+  flow_pool: Money,
 })
 export type MiningInfo = Static<typeof MiningInfo>
 
@@ -57,6 +75,8 @@ export const DestroyRecord = Type.Object({
   usdt_value: Money,
   created_at: Millis,
   status: DestroyStatus,
+  /** Why, when status is 2 (paused). */
+  pause: Type.Union([MiningPause, Type.Null()]),
 })
 export type DestroyRecord = Static<typeof DestroyRecord>
 
@@ -80,6 +100,8 @@ export const PowerLogItem = Type.Object({
   /** The days trial power releases over; null for any other power. */
   days: Type.Union([Type.Integer(), Type.Null()]),
   status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('ended')]),
+  /** Why, when status is paused. */
+  pause: Type.Union([MiningPause, Type.Null()]),
   start_date: Millis,
   /** The last day settled, if any. */
   settled_date: Type.Union([Millis, Type.Null()]),

@@ -5,18 +5,10 @@ import { lang, t } from '../i18n/index.ts'
 import { clearToken, getToken, renewToken } from './session.ts'
 import { reportNetworkFailure, reportNetworkSuccess } from './online.ts'
 import { toast } from '../ui/toast.ts'
+import { ApiFailure } from './failure.ts'
 
-/** Why a call failed, with the message to show in the user's language (SPEC §8). */
-export class ApiFailure extends Error {
-  constructor(
-    message: string,
-    /** Envelope code, or the HTTP status when no envelope came back; 500 when no response at all. */
-    readonly code: number,
-    readonly status: number,
-  ) {
-    super(message)
-  }
-}
+// The failure type lives with its wording (failure.ts, pure); callers keep importing it from here.
+export { ApiFailure }
 
 type Query = Record<string, string | number | boolean | undefined | null>
 

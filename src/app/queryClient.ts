@@ -2,11 +2,14 @@ import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack
 import { online } from '../api/online.ts'
 import { createPersister } from '../data/index.ts'
 import { ApiFailure } from '../api/client.ts'
+import { failureMessage, type FailedOperation } from '../api/failure.ts'
 import { onSignOut } from '../api/session.ts'
 import { i18nReady, t } from '../i18n/index.ts'
 import { toast } from '../ui/toast.ts'
 
-function messageOf(e: unknown): string {
+/** The toast for a failure: the operation's own message when the query or mutation names one (SPEC §8). */
+function messageOf(e: unknown, failure: FailedOperation | undefined): string {
+  if (failure) return failureMessage(failure, e, t)
   return e instanceof ApiFailure ? e.message : t('errors.loadFailed')
 }
 
@@ -16,12 +19,12 @@ export const queryClient = new QueryClient({
     onError: (e, query) => {
       // A start-up prefetch can fail before any words are loaded; its screen shows the failure itself.
       if (!i18nReady()) return
-      if (query.state.data === undefined && !(e instanceof ApiFailure && e.status === 401)) toast.error(messageOf(e))
+      if (query.state.data === undefined && !(e instanceof ApiFailure && e.status === 401)) toast.error(messageOf(e, query.meta?.failure))
     },
   }),
   mutationCache: new MutationCache({
     onError: (e, _v, _c, mutation) => {
-      if (!mutation.options.meta?.silent) toast.error(messageOf(e))
+      if (!mutation.options.meta?.silent) toast.error(messageOf(e, mutation.options.meta?.failure))
     },
   }),
   defaultOptions: {
@@ -48,6 +51,7 @@ onlineManager.setEventListener((setOnline) => online.subscribe((v) => setOnline(
 
 declare module '@tanstack/react-query' {
   interface Register {
-    mutationMeta: { silent?: boolean }
+    mutationMeta: { silent?: boolean; failure?: FailedOperation }
+    queryMeta: { failure?: FailedOperation }
   }
 }

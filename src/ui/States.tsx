@@ -6,11 +6,14 @@ export function Empty({ text }: { text?: string }) {
   return <div className="empty">{text ?? t('common.empty')}</div>
 }
 
-export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+/** A load that failed, with a retry; `text` names what failed and why when the screen knows (SPEC §8). */
+export function LoadFailed({ onRetry, text }: { onRetry: () => void; text?: string }) {
   const t = useT()
   return (
     <div className="empty">
-      <p>{t('errors.loadFailedRetry')}</p>
+      <p role="alert" data-testid="load-failed">
+        {text ?? t('errors.loadFailedRetry')}
+      </p>
       <button className="btn ghost small" onClick={onRetry}>
         {t('common.retry')}
       </button>

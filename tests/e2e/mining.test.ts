@@ -9,9 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { randomBytes } from 'node:crypto'
-import { balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { balance, BURNED, custody, fund, MINING, trade, transfer, TREASURY } from '../../server/ledger/index.ts'
 import { lotsOf, ticksOf } from '../../server/exchange/engine/index.ts'
-import { settleDue } from '../../server/modules/settlement/service.ts'
+import { SettlementFundingShort, settleDue, settlementHalt } from '../../server/modules/settlement/service.ts'
+import { dayStart } from '../../server/modules/release/schedule.ts'
+import { LANG_TAG } from '../../contract/constants.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
 import { showAmount, units } from '../../src/features/wallet/amount.ts'
@@ -145,6 +147,32 @@ describe('mining, nodes, savings and loans', () => {
     const earning = page.locator('[data-testid="money-log"] [data-type="settlement"]').filter({ visible: true })
     await shows(earning).toContain(text('tw', 'moneyLog.type.settlement'))
     expect(await earning.first().innerText()).toContain('+17.5858')
+    expect(errors).toEqual([])
+  })
+
+  it('while the mining reward pool cannot fund a day, the records read "paused" with the reason; funded, they mine again', async () => {
+    const later = { ...app.ctx, now: () => Date.now() + 3 * DAY }
+    const pool = balance(app.ctx.sqlite, MINING, 'NADI').available
+    transfer(app.ctx.sqlite, { ref: 'e2e:mining:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
+    await expect(settleDue(later)).rejects.toBeInstanceOf(SettlementFundingShort)
+    const since = new Intl.DateTimeFormat(LANG_TAG.TW, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(dayStart(settlementHalt(app.ctx)!.day))
+    const why = text('tw', 'mining.pause.reward_pool', { date: since })
+
+    await page.goto(`${app.url}/ming`)
+    // The account's pools (SPEC §3): the burned NADI, and the note saying why mining is paused.
+    await shows(seen(page, 'mining-destroy-pool')).toBe(`${showAmount(balance(app.ctx.sqlite, BURNED, 'NADI').available, 'NADI')} NADI`)
+    await shows(seen(page, 'mining-pause')).toBe(why)
+    await seen(page, 'mining-destroy-list-link').click()
+    const destroyed = page.locator('[data-testid="destroy-record"][data-type="destroy"]').filter({ visible: true })
+    await shows(destroyed.getByTestId('destroy-status')).toBe(text('tw', 'mining.status.paused'))
+    expect(await destroyed.getAttribute('data-status')).toBe('2')
+    await shows(destroyed.getByTestId('mining-pause')).toBe(why)
+
+    transfer(app.ctx.sqlite, { ref: 'e2e:mining:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
+    expect((await settleDue(later)).length).toBe(1)
+    await page.reload()
+    await shows(destroyed.getByTestId('destroy-status')).toBe(text('tw', 'mining.status.permanent'))
+    expect(await destroyed.getByTestId('mining-pause').count()).toBe(0)
     expect(errors).toEqual([])
   })
 

@@ -109,7 +109,7 @@ describe('offline first in real Chromium', () => {
     )
     await context.setOffline(false)
     await page.evaluate(() => window.dispatchEvent(new Event('online')))
-    await shows(page.locator('.address-item .form-error'), 20_000).toBe('refused by the server')
+    await shows(page.locator('.address-item .form-error'), 20_000).toBe(text('tw', 'errors.failedBecause', { what: text('tw', 'errors.failed.addressAdd'), reason: 'refused by the server' }))
     await page.locator('.address-item button', { hasText: text('tw', 'outbox.discard') }).click()
     await expect.poll(() => page.locator('.address-item').count()).toBe(0)
     await context.close()

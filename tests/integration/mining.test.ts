@@ -10,8 +10,10 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../contract/mining.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import { translate } from '../../server/i18n.ts'
-import { audit, balance, BURNED, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
-import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
+import { audit, balance, BURNED, custody, fund, MINING, trade, transfer, TREASURY } from '../../server/ledger/index.ts'
+import { FLOW_POOL_TTL_MS } from '../../server/modules/mining/service.ts'
+import { dayOf, dayStart } from '../../server/modules/release/schedule.ts'
+import { auditSettlement, SettlementFundingShort, settleDue } from '../../server/modules/settlement/service.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
@@ -76,6 +78,59 @@ describe('destroy mining', () => {
     await settleDue(s.ctx)
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
     expect(log.find((p) => p.type === 'trial')).toMatchObject({ released: '100', remaining: '0', status: 'ended', days: 7 })
+  })
+
+  it('power pauses (status 2, the reason and since when) while the mining reward pool cannot fund a day, and resumes with the paused days paid once it is funded', async () => {
+    const s = await start()
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    transfer(s.ctx.sqlite, { ref: 'test:pause:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
+    await post(s, me, 'orders/payByBalance', { id: order.id })
+    const firstDay = dayOf(s.clock.now()) + 1
+    const pool = balance(s.ctx.sqlite, MINING, 'NADI').available
+    transfer(s.ctx.sqlite, { ref: 'test:pause:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
+
+    s.clock.advance(3 * DAY)
+    await expect(settleDue(s.ctx)).rejects.toBeInstanceOf(SettlementFundingShort)
+    const pause = { reason: 'reward_pool', since: dayStart(firstDay) }
+    expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list).toEqual([expect.objectContaining({ type: 'destroy', status: 2, pause })])
+    expect((await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list[0]).toMatchObject({ type: 'destroy', status: 'paused', pause, released: '0', remaining: '660' })
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data).toMatchObject({ pause, power: '660' })
+    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('800'))
+
+    transfer(s.ctx.sqlite, { ref: 'test:pause:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
+    await settleDue(s.ctx)
+    expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list[0]).toMatchObject({ status: 3, pause: null })
+    expect((await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list[0]).toMatchObject({ status: 'active', pause: null, released: '6.6' })
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.pause).toBeNull()
+    // Both paused days are paid: nothing is lost while paused.
+    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('806.6'))
+  })
+})
+
+describe('the account pools (SPEC §3)', () => {
+  it('the destroy pool is the NADI burned by destroy mining; the flow pool the NADI users hold, refreshed at most once a minute', async () => {
+    const s = await start()
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    const held = () => s.count("SELECT coalesce(sum(available + frozen), 0) FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'")
+    const before = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
+    expect(units(before.destroy_pool)).toBe(balance(s.ctx.sqlite, BURNED, 'NADI').available)
+    expect(units(before.flow_pool)).toBe(BigInt(held()))
+
+    transfer(s.ctx.sqlite, { ref: 'test:pools:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '300' })).body_.data
+    await post(s, me, 'orders/payByBalance', { id: order.id })
+    const after = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
+    expect(units(after.destroy_pool) - units(before.destroy_pool)).toBe(units('300'))
+    expect(after.flow_pool).toBe(before.flow_pool)
+
+    s.clock.advance(FLOW_POOL_TTL_MS)
+    const later = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
+    // 1,000 came in, 300 was burned.
+    expect(units(later.flow_pool) - units(before.flow_pool)).toBe(units('700'))
+    expect(units(later.flow_pool)).toBe(BigInt(held()))
   })
 })
 

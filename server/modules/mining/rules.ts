@@ -1,5 +1,6 @@
 // Mining arithmetic. Pure: no I/O, tested in tests/unit/mining/rules.test.ts.
 import { AMOUNT_MAX } from '../../../contract/money.ts'
+import type { MiningPause } from '../../../contract/mining.ts'
 
 const M = 1_000_000n
 const UNIT = 100_000_000n
@@ -47,7 +48,22 @@ export function periodAmount(base: bigint, ratePpm: bigint, remaining: bigint | 
 /** USDT worth of NADI at `price`, floored. */
 export const usdtValue = (nadi: bigint, price: bigint): bigint => (nadi * price) / UNIT
 
-/** SPEC §4 destroy status: 1 trial, 2 paused, 3 permanent, 4 unknown. */
+/**
+ * The rule for pausing (SPEC §4 status 2): mining power is paid by the daily settlement, so it is
+ * paused exactly while the settlement is stopped at a day it cannot fund — a crypto miner's "the pool
+ * is not paying out". The reason says whether the mining reward pool is the one short. Null: it runs.
+ */
+export function miningPause(halt: { day: number; account: string } | null, dayStartOf: (day: number) => number): MiningPause | null {
+  if (!halt) return null
+  return { reason: halt.account === 'mining' ? 'reward_pool' : 'settlement', since: dayStartOf(halt.day) }
+}
+
+/** A position as the user sees it: active power is paused while mining is; ended stays ended. */
+export function positionStatus(stored: 'active' | 'paused' | 'ended', pause: MiningPause | null): 'active' | 'paused' | 'ended' {
+  return stored === 'active' && pause ? 'paused' : stored
+}
+
+/** SPEC §4 destroy status from the position's status as the user sees it: 1 trial, 2 paused, 3 permanent, 4 unknown. */
 export function destroyStatus(kind: string, status: string): 1 | 2 | 3 | 4 {
   if (kind === 'trial') return 1
   if (status === 'paused') return 2

@@ -16,9 +16,10 @@ import { badRequest, conflict, invalidField } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
+import { settlementHalt } from '../settlement/service.ts'
 import { addPerformance } from '../user/performance.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
-import { boughtPower, destroyStatus, periodAmount, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
+import { boughtPower, destroyStatus, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
 
 type PositionRow = Selectable<PositionsTable>
 const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
@@ -33,6 +34,8 @@ const SQL = {
         VALUES (@user, @kind, @order, @position, @asset, @amount, @price, @usdt, @power, @gift, @at)`,
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
   positions: `SELECT * FROM positions WHERE user_id = ? AND kind IN ('device', 'destroy', 'joint', 'trial', 'node') ORDER BY id DESC`,
+  // SPEC §3 flow pool: NADI in circulation, what users hold (available and frozen, fund and trade).
+  circulating: "SELECT coalesce(sum(available + frozen), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'",
   yesterday: `SELECT coalesce(sum(l.amount), 0) AS s FROM settlement_lines l JOIN positions p ON p.id = l.position_id
               WHERE p.user_id = ? AND p.kind IN ('device', 'destroy', 'joint', 'trial', 'node') AND l.day = ?`,
 } as const
@@ -104,9 +107,19 @@ export async function grantTrial(trx: Transaction<DB>, config: Pick<Config, 'min
 
 export type MiningService = ReturnType<typeof createMiningService>
 
+/** How long the flow pool figure is reused: it sums every user's NADI, and a minute old is exact enough for a headline. */
+export const FLOW_POOL_TTL_MS = 60_000
+
 export function createMiningService(ctx: Ctx, orders: OrdersService, deps: MiningDeps) {
   const cfg = ctx.config.mining
   const s = () => stmts(ctx)
+  const pause = () => miningPause(settlementHalt(ctx), dayStart)
+  let flow: { at: number; amount: bigint } | null = null
+  function flowPool(): bigint {
+    const now = ctx.now()
+    if (!flow || now - flow.at >= FLOW_POOL_TTL_MS || now < flow.at) flow = { at: now, amount: (s().circulating.get() as { s: bigint }).s }
+    return flow.amount
+  }
 
   async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string, previewedText?: string): Promise<PayOrder> {
     // The schema checked the format; what is left to refuse is more than the ledger holds.
@@ -150,6 +163,10 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
         joint_multiplier: ppmTimes(cfg.jointMultiplierPpm),
         gift_percent: ppmPercent(cfg.giftPpm),
         release_percent: ppmPercent(BigInt(cfg.releasePpm)),
+        pause: pause(),
+        // The destroy pool is maintained by the ledger: destroy mining is the only thing that burns.
+        destroy_pool: formatMoney(ledger.balance(ctx.sqlite, ledger.BURNED, 'NADI').available),
+        flow_pool: formatMoney(flowPool()),
       }
     },
 
@@ -163,19 +180,24 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
           `SELECT b.*, p.status AS pstatus FROM mining_buys b JOIN positions p ON p.id = b.position_id
            WHERE b.user_id = ? ORDER BY b.id DESC LIMIT ? OFFSET ?`,
         )
-        .all(userId, pageSize, (page - 1) * pageSize) as { id: bigint; kind: 'destroy' | 'joint' | 'trial'; asset: string; amount: bigint; price: bigint; usdt_value: bigint; created_at: bigint; pstatus: string }[]
+        .all(userId, pageSize, (page - 1) * pageSize) as { id: bigint; kind: 'destroy' | 'joint' | 'trial'; asset: string; amount: bigint; price: bigint; usdt_value: bigint; created_at: bigint; pstatus: PositionRow['status'] }[]
+      const paused = pause()
       return {
         total: Number(n),
-        list: rows.map((r) => ({
-          id: Number(r.id),
-          type: r.kind,
-          price: formatMoney(r.price),
-          amount: formatMoney(r.amount),
-          asset: r.asset,
-          usdt_value: formatMoney(r.usdt_value),
-          created_at: Number(r.created_at),
-          status: destroyStatus(r.kind, r.pstatus),
-        })),
+        list: rows.map((r) => {
+          const status = destroyStatus(r.kind, positionStatus(r.pstatus, paused))
+          return {
+            id: Number(r.id),
+            type: r.kind,
+            price: formatMoney(r.price),
+            amount: formatMoney(r.amount),
+            asset: r.asset,
+            usdt_value: formatMoney(r.usdt_value),
+            created_at: Number(r.created_at),
+            status,
+            pause: status === 2 ? paused : null,
+          }
+        }),
       }
     },
 
@@ -183,22 +205,27 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       const kinds = MINING_KINDS.map((k) => `'${k}'`).join(', ')
       const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM positions WHERE user_id = ? AND kind IN (${kinds})`).get(userId) as { n: bigint }
       const rows = ctx.sqlite.prepare(`SELECT * FROM positions WHERE user_id = ? AND kind IN (${kinds}) ORDER BY id DESC LIMIT ? OFFSET ?`).all(userId, pageSize, (page - 1) * pageSize) as PositionRow[]
+      const paused = pause()
       return {
         total: Number(n),
-        list: rows.map((p) => ({
-          id: Number(p.id),
-          type: p.kind as PowerLogItem['type'],
-          buy_power: formatMoney(p.base - p.gift),
-          gift_power: formatMoney(p.gift),
-          released: formatMoney(p.paid),
-          remaining: p.remaining === null ? null : formatMoney(p.remaining),
-          daily: formatMoney(p.status === 'active' ? periodAmount(p.base, p.rate_ppm, p.remaining) : 0n),
-          release_percent: ppmPercent(p.rate_ppm),
-          days: p.kind === 'trial' && p.end_day !== null ? Number(p.end_day) - Number(p.start_day) : null,
-          status: p.status,
-          start_date: dayStart(Number(p.start_day)),
-          settled_date: p.settled_day === null ? null : dayStart(Number(p.settled_day)),
-        })),
+        list: rows.map((p) => {
+          const status = positionStatus(p.status, paused)
+          return {
+            id: Number(p.id),
+            type: p.kind as PowerLogItem['type'],
+            buy_power: formatMoney(p.base - p.gift),
+            gift_power: formatMoney(p.gift),
+            released: formatMoney(p.paid),
+            remaining: p.remaining === null ? null : formatMoney(p.remaining),
+            daily: formatMoney(p.status === 'active' ? periodAmount(p.base, p.rate_ppm, p.remaining) : 0n),
+            release_percent: ppmPercent(p.rate_ppm),
+            days: p.kind === 'trial' && p.end_day !== null ? Number(p.end_day) - Number(p.start_day) : null,
+            status,
+            pause: status === 'paused' ? paused : null,
+            start_date: dayStart(Number(p.start_day)),
+            settled_date: p.settled_day === null ? null : dayStart(Number(p.settled_day)),
+          }
+        }),
       }
     },
   }

@@ -14,7 +14,8 @@
 // A settled day posts nothing again (its lines' primary key, its record); a crash mid-day undoes the
 // whole day and the next pass redoes it; days missed while the server was down are caught up in
 // order. A funding account short of money stops the settlement at that day, logged with what is
-// missing, and nothing of that day is paid until it is funded.
+// missing, and nothing of that day is paid until it is funded. The stop is recorded (settlementHalt)
+// so the app can say why earnings paused; the next settled day clears it.
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
@@ -60,6 +61,9 @@ const SQL = {
   total: 'INSERT INTO settlement_totals (day, kind, asset, lines, computed, paid, dust) VALUES (?, ?, ?, ?, ?, ?, ?)',
   record: 'INSERT INTO settlement_days (day, positions, users, started_at, finished_at) VALUES (?, ?, ?, ?, ?)',
   lastDay: 'SELECT max(day) AS day FROM settlement_days',
+  halt: 'SELECT value FROM settings WHERE key = @key',
+  halted: 'INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  resumed: 'DELETE FROM settings WHERE key = @key',
   firstDue: "SELECT min(start_day) AS day FROM positions WHERE status = 'active'",
 } as const
 
@@ -93,6 +97,20 @@ export class SettlementFundingShort extends Error {
   ) {
     super(`settlement of ${isoDay(day)} needs ${formatMoney(required)} ${asset} from ${account}, which has ${formatMoney(available)}`)
   }
+}
+
+/** Where a stopped settlement is: the day it could not fund, and the funding account short. */
+export interface SettlementHalt {
+  day: number
+  account: string
+  asset: string
+}
+const HALT_KEY = 'settlement.halt'
+
+/** The settlement's stop, or null while it runs (one indexed read: mining shows it on every record). */
+export function settlementHalt(ctx: Pick<Ctx, 'sqlite'>): SettlementHalt | null {
+  const r = stmts(ctx).halt.get({ key: HALT_KEY }) as { value: string } | undefined
+  return r ? (JSON.parse(r.value) as SettlementHalt) : null
 }
 
 export const isoDay = (day: number) => new Date(dayStart(day)).toISOString().slice(0, 10)
@@ -169,6 +187,7 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
     })
   }
   s.record.run(day, positions, users, at, at)
+  s.resumed.run({ key: HALT_KEY })
   return { day, positions, users, paid, dust: dustTotal }
 }
 
@@ -196,6 +215,8 @@ export async function settleDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>)
       done.push(await atomically(ctx, () => transaction(ctx.sqlite, () => settleDay(ctx, day, ctx.now()))))
     } catch (err) {
       if (err instanceof SettlementFundingShort) {
+        const halt: SettlementHalt = { day: err.day, account: err.account, asset: err.asset }
+        await atomically(ctx, () => stmts(ctx).halted.run({ key: HALT_KEY, value: JSON.stringify(halt) }))
         ctx.log.error({ day: isoDay(err.day), account: err.account, asset: err.asset, available: formatMoney(err.available), required: formatMoney(err.required) }, `settlement halted: ${err.message}`)
       }
       throw err

@@ -3,10 +3,12 @@ import { useQuery } from '@tanstack/react-query'
 import { useLocation, useSearch } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { account } from '../../api/session.ts'
+import { ApiFailure } from '../../api/client.ts'
 import { useOutbox } from '../../data/useOutbox.ts'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { failureMessage } from '../../api/failure.ts'
 import { toast } from '../../ui/toast.ts'
 import { addressQueries } from './queries.ts'
 import { ACTION } from './merge.ts'
@@ -27,13 +29,16 @@ export default function AddressFormScreen() {
   const editing = location === '/address/edit'
   const id = Number(search.get('id')) || undefined
   const queuedId = Number(search.get('queued')) || undefined
-  const list = useQuery({ ...addressQueries.list(), enabled: editing })
+  // A saved address comes from address/addressDetail (a link opened before any list was loaded works);
+  // the list's copy, if saved (offline too), shows until it answers. The list is only read here, not fetched.
+  const detail = useQuery({ ...addressQueries.detail(id ?? 0), enabled: editing && id !== undefined })
+  const list = useQuery({ ...addressQueries.list(), enabled: false })
   const queue = useOutbox(account.value)
-  const save = useSaveAddress()
+  const save = useSaveAddress(editing)
 
   const existing: AddressForm | undefined = editing
     ? id !== undefined
-      ? list.data?.find((a) => a.id === id)
+      ? (detail.data ?? list.data?.find((a) => a.id === id))
       : (queue.find((i) => i.id === queuedId && i.action === ACTION.add)?.payload as AddressForm | undefined)
     : undefined
   const [form, setForm] = useState<AddressForm>(EMPTY)
@@ -54,12 +59,19 @@ export default function AddressFormScreen() {
     }
   }, [editing, location])
 
-  // Nothing to edit: an unknown id once the list is in, or a queued address that has since synced.
-  if (editing && !existing && list.isSuccess) {
+  // Nothing to edit: an id the server does not know, or a queued address that has since synced.
+  if (editing && !existing) {
+    const gone = id === undefined || (detail.error instanceof ApiFailure && detail.error.status === 404)
     return (
       <main className="page">
         <TopBar title={t('address.editTitle')} back />
-        <Empty text={t('address.notFound')} />
+        {gone ? (
+          <Empty text={t('address.notFound')} />
+        ) : detail.isError ? (
+          <LoadFailed text={failureMessage('addressDetail', detail.error, t)} onRetry={() => detail.refetch()} />
+        ) : (
+          <Skeleton lines={4} />
+        )}
       </main>
     )
   }
@@ -70,14 +82,21 @@ export default function AddressFormScreen() {
     if (field in errors) setErrors((x) => ({ ...x, [field]: undefined }))
   }
 
-  async function onSubmit(e: React.FormEvent) {
+  function onSubmit(e: React.FormEvent) {
     e.preventDefault()
     const problems = validateAddress(form)
     setErrors(problems)
     if (Object.keys(problems).length > 0) return
-    const r = await save.mutateAsync({ form, ...(id !== undefined ? { id } : {}), ...(queuedId !== undefined ? { queuedId } : {}) })
-    toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
-    navigate(backTo(search.get('back')), { replace: true })
+    // A refusal is told by the mutation's own message and leaves the form as typed.
+    save.mutate(
+      { form, ...(id !== undefined ? { id } : {}), ...(queuedId !== undefined ? { queuedId } : {}) },
+      {
+        onSuccess: (r) => {
+          toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
+          navigate(backTo(search.get('back')), { replace: true })
+        },
+      },
+    )
   }
 
   const field = (name: AddressField, label: string, input: React.ReactNode) => (

@@ -14,6 +14,10 @@ import { toast } from '../../ui/toast.ts'
 import { addressQueries } from './queries.ts'
 import { mergeAddresses, type AddressView } from './merge.ts'
 import { useCancelQueued, useDeleteAddress, useSetDefaultAddress } from './mutations.ts'
+import { failureMessage, type FailedOperation } from '../../api/failure.ts'
+
+/** The operation a queued change was, for its failure's words. */
+const FAILED: Record<NonNullable<AddressView['change']>['kind'], FailedOperation> = { add: 'addressAdd', edit: 'addressEdit', delete: 'addressDelete', setDefault: 'addressSetDefault' }
 
 function ChangeBadge({ row }: { row: AddressView }) {
   const t = useT()
@@ -42,7 +46,8 @@ export default function AddressListScreen() {
 
   async function onDelete(row: AddressView) {
     if (!(await confirmed({ title: t('address.deleteTitle'), body: t('address.deleteBody'), confirmText: t('address.delete'), danger: true }))) return
-    report(await remove.mutateAsync({ id: row.id, queuedId: row.id === undefined ? row.change?.outboxId : undefined }))
+    // A failure is told by the mutation's own message (errors.failed.addressDelete).
+    remove.mutate({ id: row.id, queuedId: row.id === undefined ? row.change?.outboxId : undefined }, { onSuccess: report })
   }
 
   return (
@@ -52,7 +57,7 @@ export default function AddressListScreen() {
       {q.isPending && queue.length === 0 ? (
         <Skeleton lines={4} />
       ) : q.isError && !q.data && queue.length === 0 ? (
-        <LoadFailed onRetry={() => q.refetch()} />
+        <LoadFailed text={failureMessage('addressList', q.error, t)} onRetry={() => q.refetch()} />
       ) : rows.length === 0 ? (
         <Empty text={t('address.empty')} />
       ) : (
@@ -73,7 +78,7 @@ export default function AddressListScreen() {
               </p>
               {row.change?.state === 'failed' && row.change.error && (
                 <p className="form-error small" role="alert">
-                  {row.change.error}
+                  {t('errors.failedBecause', { what: t(`errors.failed.${FAILED[row.change.kind]}`), reason: row.change.error })}
                 </p>
               )}
               <div className="row gap-s address-actions">
@@ -83,7 +88,7 @@ export default function AddressListScreen() {
                   </button>
                 ) : null}
                 {!row.is_default && row.id !== undefined && !row.change && (
-                  <button className="btn ghost small" onClick={async () => report(await setDefault.mutateAsync(row.id!))}>
+                  <button className="btn ghost small" onClick={() => setDefault.mutate(row.id!, { onSuccess: report })}>
                     {t('address.setDefault')}
                   </button>
                 )}

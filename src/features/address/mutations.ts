@@ -8,9 +8,10 @@ import { trimmed, type AddressForm } from './validation.ts'
 const networkMode = 'always'
 
 /** Saves a new address, or edits one (a server id, or a still-queued new one by its outbox id). */
-export function useSaveAddress() {
+export function useSaveAddress(editing: boolean) {
   return useMutation({
     networkMode,
+    meta: { failure: editing ? 'addressEdit' : 'addressAdd' },
     mutationFn: async (v: { form: AddressForm; id?: number; queuedId?: number }) => {
       const form = trimmed(v.form)
       // Editing an address that never left this phone changes what will be sent, nothing more.
@@ -26,12 +27,13 @@ export function useSaveAddress() {
 export function useDeleteAddress() {
   return useMutation({
     networkMode,
+    meta: { failure: 'addressDelete' },
     mutationFn: (v: { id?: number; queuedId?: number }) => (v.id === undefined && v.queuedId !== undefined ? cancel(v.queuedId).then(() => ({ queued: false })) : performOrQueue(ACTION.remove, { id: v.id })),
   })
 }
 
 export function useSetDefaultAddress() {
-  return useMutation({ networkMode, mutationFn: (id: number) => performOrQueue(ACTION.setDefault, { id }) })
+  return useMutation({ networkMode, meta: { failure: 'addressSetDefault' }, mutationFn: (id: number) => performOrQueue(ACTION.setDefault, { id }) })
 }
 
 /** Withdraws a queued change (the user changed their mind, or the server refused it). */

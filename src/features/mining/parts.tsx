@@ -3,7 +3,7 @@ import type { FetchStatus } from '@tanstack/react-query'
 import { useDeferredValue } from 'react'
 import { Link } from 'wouter'
 import { LANG_TAG } from '../../../contract/constants.ts'
-import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import type { DestroyRecord, MiningInfo, MiningPause, PowerLogItem } from '../../../contract/mining.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
@@ -23,7 +23,18 @@ export function utcDay(ms: number, locale: string): string {
   return f.format(ms)
 }
 
-/** Issue 11 part 7: total power, today's estimate and yesterday's earnings, with the two records' links. */
+/** Why power is paused and since when, and that the paused days are paid when it resumes (SPEC §4 status 2). */
+export function PauseNote({ pause }: { pause: MiningPause | null }) {
+  const t = useT()
+  if (!pause) return null
+  return (
+    <p className="warn-note" role="status" data-testid="mining-pause" data-reason={pause.reason}>
+      {t(`mining.pause.${pause.reason}`, { date: utcDay(pause.since, LANG_TAG[lang.value]) })}
+    </p>
+  )
+}
+
+/** Issue 11 part 7: total power, today's estimate and yesterday's earnings, the account's two pools (SPEC §3), with the two records' links. */
 export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
   const t = useT()
   const show = (v: string | undefined, measure: string) => (v === undefined ? '—' : showAmount(units(v), measure))
@@ -43,7 +54,15 @@ export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
         <Figure label={t('mining.yesterday')} testId="mining-yesterday">
           {show(info?.yesterday, 'NADI')} <small className="muted">NADI</small>
         </Figure>
+        <Figure label={t('mining.destroyPool')} testId="mining-destroy-pool">
+          {show(info?.destroy_pool, 'NADI')} <small className="muted">NADI</small>
+        </Figure>
+        <Figure label={t('mining.flowPool')} testId="mining-flow-pool">
+          {show(info?.flow_pool, 'NADI')} <small className="muted">NADI</small>
+        </Figure>
       </dl>
+      <p className="muted small">{t('mining.poolsHint')}</p>
+      <PauseNote pause={info?.pause ?? null} />
       <nav className="mining-links" aria-label={t('mining.records')}>
         <Link href="/destoryList" className="menu-item" data-testid="mining-destroy-list-link">
           <Icon name="list" size={20} />
@@ -74,6 +93,7 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
           {t(`mining.status.${word}`)}
         </span>
       </div>
+      <PauseNote pause={r.pause} />
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
           <Amount value={r.amount} measure={r.asset} />
@@ -102,6 +122,7 @@ export function PowerRow({ p }: { p: PowerLogItem }) {
           {t(`mining.logStatus.${p.status}`)}
         </span>
       </div>
+      <PauseNote pause={p.pause} />
       {pct !== null && (
         <div className="row gap">
           <span className="progress release-bar" role="progressbar" aria-label={t('mining.released')} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import type { ScreenProps } from '../../app/routes.ts'
+import { failureMessage } from '../../api/failure.ts'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
@@ -24,7 +25,7 @@ export default function NodeDetailScreen({ params }: ScreenProps) {
       {q.isPending ? (
         <Pending query={q} lines={8} />
       ) : q.isError && !q.data ? (
-        <LoadFailed onRetry={() => q.refetch()} />
+        <LoadFailed text={failureMessage('nodeDetail', q.error, t)} onRetry={() => q.refetch()} />
       ) : !tier ? (
         <Empty text={t('node.notFound')} />
       ) : (

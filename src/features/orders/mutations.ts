@@ -15,6 +15,7 @@ export function useCancelPayOrder() {
   const qc = useQueryClient()
   const send = useMoneyPost<OrderIdBody, PayOrder>('orders/cancel')
   return useMutation({
+    meta: { failure: 'cancelOrder' },
     mutationFn: (id: number) => send({ id }),
     onSettled: () => refreshOrders(qc),
   })

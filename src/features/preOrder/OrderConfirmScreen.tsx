@@ -35,6 +35,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
   const spec = d?.specs.find((s) => s.id === target.specId)
   const ships = d?.ships ?? false
   const addresses = useQuery({ ...addressQueries.list(), enabled: ships })
+  const defaultAddress = useQuery({ ...addressQueries.defaultAddress(), enabled: ships })
   const [chosen, setChosen] = useState<number | undefined>(undefined)
   const [remark, setRemark] = useState('')
   const [addressError, setAddressError] = useState(false)
@@ -58,7 +59,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
     }
   }, [addresses.data])
 
-  const address = pickAddress(addresses.data, chosen)
+  const address = pickAddress(addresses.data, chosen, defaultAddress.data)
   const remarkErr = remarkProblem(remark)
   const here = confirmHref(target)
 
@@ -120,7 +121,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
       {ships ? (
         <AddressPicker
           addresses={addresses.data}
-          loading={addresses.isPending}
+          loading={addresses.isPending && defaultAddress.isPending}
           selected={address}
           onSelect={(id) => {
             setChosen(id)

@@ -68,10 +68,13 @@ export function addAddressHref(back: string): string {
 /** Characters of the remark as counted against REMARK_MAX. */
 export const remarkLength = (remark: string): number => textLength(trimText(remark))
 
-/** The address the order goes to: the one chosen if it still exists, else the default, else the first. */
-export function pickAddress(addresses: readonly Address[] | undefined, chosenId: number | undefined): Address | undefined {
-  if (!addresses?.length) return undefined
-  return addresses.find((a) => a.id === chosenId) ?? addresses.find((a) => a.is_default) ?? addresses[0]
+/**
+ * The address the order goes to: the one chosen if it still exists, else the default — the server's
+ * (address/getDefaultAddress), which shows before the list has loaded, then the list's — else the first.
+ */
+export function pickAddress(addresses: readonly Address[] | undefined, chosenId: number | undefined, defaultAddress?: Address | null): Address | undefined {
+  if (!addresses) return defaultAddress ?? undefined
+  return addresses.find((a) => a.id === chosenId) ?? addresses.find((a) => a.id === defaultAddress?.id) ?? addresses.find((a) => a.is_default) ?? addresses[0]
 }
 
 /** The body of POST preOrder/preOrder: the address only for what ships, the remark only when there is one. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AMOUNT_MAX } from '../../../contract/money.ts'
-import { boughtPower, destroyPower, destroyStatus, giftPower, jointPower, periodAmount, powerFits, ppmPercent, ppmTimes, usdtValue } from '../../../server/modules/mining/rules.ts'
+import { boughtPower, destroyPower, destroyStatus, giftPower, jointPower, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from '../../../server/modules/mining/rules.ts'
 
 const U = 100_000_000n
 
@@ -23,6 +23,21 @@ describe('mining arithmetic', () => {
     expect(destroyStatus('destroy', 'paused')).toBe(2)
     expect(destroyStatus('joint', 'ended')).toBe(3)
     expect(destroyStatus('device', 'active')).toBe(4)
+  })
+  it('mining is paused exactly while the settlement is stopped: the reward pool short, or another pool stopping the day', () => {
+    const dayStart = (d: number) => d * 86_400_000
+    expect(miningPause(null, dayStart)).toBeNull()
+    expect(miningPause({ day: 20_000, account: 'mining' }, dayStart)).toEqual({ reason: 'reward_pool', since: 20_000 * 86_400_000 })
+    expect(miningPause({ day: 20_001, account: 'savings' }, dayStart)).toEqual({ reason: 'settlement', since: 20_001 * 86_400_000 })
+  })
+  it('while paused, active power reads paused (destroy status 2) and ended power stays ended; trial stays trial', () => {
+    const pause = { reason: 'reward_pool' as const, since: 0 }
+    expect(positionStatus('active', pause)).toBe('paused')
+    expect(positionStatus('active', null)).toBe('active')
+    expect(positionStatus('ended', pause)).toBe('ended')
+    expect(destroyStatus('destroy', positionStatus('active', pause))).toBe(2)
+    expect(destroyStatus('destroy', positionStatus('active', null))).toBe(3)
+    expect(destroyStatus('trial', positionStatus('active', pause))).toBe(1)
   })
   it('multipliers and percents print without trailing zeros', () => {
     expect(ppmTimes(3_000_000n)).toBe('3')

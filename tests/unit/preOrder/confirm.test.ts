@@ -72,6 +72,17 @@ describe('what the order is sent with', () => {
     expect(pickAddress(undefined, 1)).toBeUndefined()
   })
 
+  it('the server’s default address (getDefaultAddress) shows before the list loads; once loaded, a choice still wins and the list’s copy is shown', () => {
+    const def = { ...addr(2, true), name: 'B' }
+    expect(pickAddress(undefined, undefined, def)).toBe(def)
+    expect(pickAddress(undefined, undefined, null)).toBeUndefined()
+    const list = [addr(1), addr(2, true)]
+    expect(pickAddress(list, undefined, def)).toBe(list[1])
+    expect(pickAddress(list, 1, def)?.id).toBe(1)
+    // A default deleted since: the list's own default, else the first.
+    expect(pickAddress([addr(5)], undefined, def)?.id).toBe(5)
+  })
+
   it('the address goes only with what ships, the remark only when there is one, trimmed', () => {
     const target = { area: 'machine', goodsId: 1, specId: 2, quantity: 3 } as const
     expect(orderBody(target, { ships: true, addressId: 7, remark: '  ring twice ' })).toEqual({ area: 'machine', goods_id: 1, spec_id: 2, quantity: 3, address_id: 7, remark: 'ring twice' })
