@@ -32,8 +32,18 @@ describe('translate', () => {
 
   it('every language has every error message the server can send', () => {
     for (const lang of LANG_CODES) {
-      const file = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${LOCALE_FILE[lang]}.json`), 'utf8')) as { errors?: Record<string, string> }
-      for (const key of Object.keys(en.errors)) expect(typeof file.errors?.[key], `${lang} errors.${key}`).toBe('string')
+      const file = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../../locales/${LOCALE_FILE[lang]}.json`), 'utf8')) as { errors?: Tree }
+      // errors.* may group messages (errors.failed.* names the app's operations): every leaf is a string.
+      for (const key of leaves(en.errors as Tree)) expect(typeof key.split('.').reduce<Tree | string | undefined>((t, k) => (typeof t === 'object' ? t[k] : undefined), file.errors), `${lang} errors.${key}`).toBe('string')
     }
   })
 })
+
+interface Tree {
+  [key: string]: string | Tree
+}
+
+/** The dotted keys of a tree's string leaves. */
+function leaves(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [prefix + k] : leaves(v, `${prefix}${k}.`)))
+}
