@@ -77,8 +77,11 @@ export const layoutFaults = (scope: FaultScope): string[] => {
     if (r.width > 1 && rr > l && (l > r.left + 1 || rr < r.right - 1)) faults.push(`clipped ${Math.round(r.right - rr + l - r.left)} px: ${name(el)}`)
     for (const part of [el, ...el.querySelectorAll('*')]) if (shown(part) && cutsSilently(part)) faults.push(`cuts its text: ${name(part)}`)
     // A word of the label (one text without a space) on more than one line is broken inside.
+    // Chinese and Japanese break between any two characters, and a word wider than its control must break.
     for (const range of textRanges(el)) {
-      if (/\s/.test(range.toString().trim())) continue
+      const word = range.toString().trim()
+      if (/\s|[\u3000-\u9fff\uff00-\uffef]/.test(word)) continue
+      if ([...range.getClientRects()].reduce((w, r) => w + r.width, 0) > el.clientWidth) continue
       const n = lines([range])
       if (n > 1) faults.push(`word "${range.toString().trim()}" on ${n} lines: ${name(el)}`)
     }
