@@ -225,6 +225,9 @@ describe('orders after payment in real Chromium', () => {
       if (r.url().endsWith('/api/v1/machine/receipt')) answers.push(r.status())
     })
     await goOnline(context, page)
+    // Wait for both answers: a card leaves the pending-receipt list as soon as a refetch shows it
+    // completed (b by the clock), which can be before its queued confirmation is sent.
+    await expect.poll(() => answers.length, { timeout: 20_000 }).toBe(2)
     await expect.poll(() => page.locator('[data-testid="shop-order-queued"]').count(), { timeout: 20_000 }).toBe(0)
     await expect.poll(() => card(page, a).count(), { timeout: 10_000 }).toBe(0)
     await expect.poll(() => card(page, b).count(), { timeout: 10_000 }).toBe(0)
