@@ -14,7 +14,7 @@ import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { Address } from '../../contract/address.ts'
 import { translate } from '../../server/i18n.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
-import { expireOrders } from '../../server/modules/orders/service.ts'
+import { expireOrders, orderRef } from '../../server/modules/orders/service.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0', NADI_LOGIN_PER_IP: '1000' } }, { audited: true })
@@ -27,6 +27,16 @@ const msg = (key: string, params?: Record<string, string | number>) => translate
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const seatsLeft = (s: TestServer, type: NodeTier['type']) => s.count('SELECT seats_left FROM node_tiers WHERE type = ?', type)
+
+/** A chain payment as a submitted tx hash leaves it: pending until its check confirms or fails it. */
+function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
+  s.ctx.sqlite
+    .prepare(
+      `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, created_at, updated_at)
+       VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', 'pending', 'bsc', ?, ?, ?)`,
+    )
+    .run(orderRef(orderId), userId, units('20000'), `0x${String(n).padStart(64, '0')}`, s.ctx.now(), s.ctx.now())
+}
 
 async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {
   return (await get<NodeConfig>(s, who, 'node/config')).body_.data.tiers.find((t) => t.type === type)!
@@ -92,6 +102,32 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     credit(s, payer.userId, '20000')
     const r = await post(s, payer, 'node/buy', { node_id: (await tier(s, payer, 'genesis')).id })
     expect(r.body_.msg).toBe(msg('errors.nodeSoldOut'))
+  })
+})
+
+describe('holds with a payment under way', () => {
+  it('still count past their time — a tx hash submitted just before the expiry keeps the seat, so it keeps its place in the share and the per-user limits', async () => {
+    // The payment stays pending for the whole test: only its check could end it.
+    const s = await start({ env: { NADI_PAYMENT_PENDING_TIMEOUT_MS: String(3_600_000) } })
+    const accounts = await Promise.all(Array.from({ length: 10 }, () => s.signIn(ROOT_CODE)))
+    const genesis = await tier(s, accounts[0]!, 'genesis')
+    const held = await Promise.all(accounts.map((a) => post<PayOrder>(s, a, 'node/buy', { node_id: genesis.id })))
+    expect(held.map((r) => r.statusCode)).toEqual(accounts.map(() => 200))
+    s.clock.advance(s.config.orders.holds.holdMs - 60_000)
+    held.forEach((r, i) => pendingChainPayment(s, accounts[i]!.userId, r.body_.data.id, i + 1))
+    s.clock.advance(120_000)
+    // The expiry job leaves them open: their seats stay taken.
+    expect(await expireOrders(s.ctx)).toBe(0)
+    expect(seatsLeft(s, 'genesis')).toBe(40)
+
+    const late = await post(s, await s.signIn(ROOT_CODE), 'node/buy', { node_id: genesis.id })
+    expect(late.statusCode).toBe(409)
+    expect(late.body_.msg).toMatch(/^Unpaid orders already hold all of this/)
+    const elite = await tier(s, accounts[0]!, 'elite')
+    expect((await post(s, accounts[0]!, 'node/buy', { node_id: elite.id })).statusCode).toBe(200)
+    const twice = await post(s, accounts[0]!, 'node/buy', { node_id: elite.id })
+    expect(twice.body_.msg).toBe(msg('errors.holdLimitItem', { max: 1 }))
+    expect(seatsLeft(s, 'genesis')).toBe(40)
   })
 })
 

@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../server/cli.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
-import { custody, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { custody, DUST, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { auditNodeGrants } from '../../server/modules/node/service.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -119,6 +120,52 @@ describe('tsx server/cli.ts audit', () => {
     const report = JSON.parse(r.stdout) as { ok: boolean; totals: { asset: string; sum: string; platform: Record<string, string> }[] }
     expect(report.ok).toBe(true)
     expect(report.totals.find((t) => t.asset === 'USDT')).toMatchObject({ sum: '0', platform: { 'custody:bsc': '-12500000000' } })
+  })
+})
+
+describe('the node grants audit', () => {
+  it('reads each table once: a year of dividends of 500 nodes in well under a second, still naming a day paid short', () => {
+    const { sqlite } = openDatabase(dbFile)
+    try {
+      migrate(sqlite)
+      // The grants' rows name nodes; the audit reads amounts only, so no orders are made for them.
+      sqlite.pragma('foreign_keys = OFF')
+      const DAYS = 365
+      const first = 20_000
+      transaction(sqlite, () => {
+        const holder = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)').run('AAAA1111', 'a').lastInsertRowid as bigint
+        transfer(sqlite, { ref: 'fee:seed', reason: 'fee', from: custody('bsc'), to: FEES, asset: 'USDT', amount: 10n ** 12n })
+        transfer(sqlite, { ref: 'dep:seed', reason: 'deposit', from: custody('bsc'), to: fund(holder), asset: 'USDT', amount: 1n })
+        // The bulk of a ledger: money records of every other kind, written raw for speed.
+        const account = (kind: string) => (sqlite.prepare("SELECT id FROM ledger_accounts WHERE kind = ? AND asset = 'USDT'").get(kind) as { id: bigint }).id
+        const [fees, holderFund] = [account('fees'), account('fund')]
+        const posting = sqlite.prepare("INSERT INTO ledger_postings (id, ref, reason, user_id, created_at) VALUES (?, ?, 'other', NULL, 0)")
+        const entry = sqlite.prepare("INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta) VALUES (?, ?, ?, ?, 'available', ?)")
+        for (let id = 1_000_000; id < 1_020_000; id++) {
+          posting.run(id, `other:${id}`)
+          entry.run(id * 1024, id, fees, null, -1)
+          entry.run(id * 1024 + 1, id, holderFund, holder, 1)
+        }
+        const dayRow = sqlite.prepare("INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (?, 'USDT', 1000, 100, ?, 1)")
+        const nodeRow = sqlite.prepare("INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, 'USDT', ?)")
+        for (let day = first; day < first + DAYS; day++) {
+          dayRow.run(day, 99)
+          for (let node = 1; node <= 500; node++) nodeRow.run(node, day, node === 1 ? 99 : 0)
+          // The last day the ledger credited one unit less than the day records.
+          const paid = day === first + DAYS - 1 ? 98n : 99n
+          transfer(sqlite, { ref: `node:dividend:${day}:USDT:${holder}`, reason: 'node_dividend', userId: holder, from: FEES, to: fund(holder), asset: 'USDT', amount: paid })
+          transfer(sqlite, { ref: `node:dividend:${day}:USDT:dust`, reason: 'settlement_dust', from: FEES, to: DUST, asset: 'USDT', amount: 1n })
+        }
+      })
+      const t0 = performance.now()
+      const problems = auditNodeGrants(sqlite)
+      const ms = performance.now() - t0
+      expect(problems).toEqual([{ grant: 'dividend', day: first + DAYS - 1, asset: 'USDT', message: 'the ledger credited the holders 0.00000098, the day recorded 0.00000099 paid' }])
+      // Summed once per day over the whole table, the same audit took 4.2 s here (days² × nodes).
+      expect(ms).toBeLessThan(1500)
+    } finally {
+      sqlite.close()
+    }
   })
 })
 
