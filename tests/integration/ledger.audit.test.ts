@@ -124,7 +124,7 @@ describe('tsx server/cli.ts audit', () => {
 })
 
 describe('the node grants audit', () => {
-  it('reads each table once: a year of dividends of 500 nodes in well under a second, still naming a day paid short', () => {
+  it('a year of dividends of 500 nodes beside 20,000 other postings: the audit names the one day the ledger paid short', () => {
     const { sqlite } = openDatabase(dbFile)
     try {
       migrate(sqlite)
@@ -157,12 +157,9 @@ describe('the node grants audit', () => {
           transfer(sqlite, { ref: `node:dividend:${day}:USDT:dust`, reason: 'settlement_dust', from: FEES, to: DUST, asset: 'USDT', amount: 1n })
         }
       })
-      const t0 = performance.now()
+      // Summed once per day over the whole table, this audit took 4.2 s here (days² × nodes); it reads each table once now (~0.1 s). Timings belong in the bench, not here.
       const problems = auditNodeGrants(sqlite)
-      const ms = performance.now() - t0
       expect(problems).toEqual([{ grant: 'dividend', day: first + DAYS - 1, asset: 'USDT', message: 'the ledger credited the holders 0.00000098, the day recorded 0.00000099 paid' }])
-      // Summed once per day over the whole table, the same audit took 4.2 s here (days² × nodes).
-      expect(ms).toBeLessThan(1500)
     } finally {
       sqlite.close()
     }
