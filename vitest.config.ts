@@ -6,6 +6,18 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      // The same integration suite on PostgreSQL (issue 18): a throwaway cluster for the run, a database per server.
+      {
+        test: {
+          name: 'integration-pg',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          env: { NADI_TEST_BACKEND: 'postgres' },
+          globalSetup: ['tests/support/pgGlobalSetup.ts'],
+        },
+      },
       {
         test: {
           name: 'e2e',

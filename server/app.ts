@@ -83,7 +83,7 @@ import { devchainRoutes } from './modules/devchain/routes.ts'
 import { createRankingService, registerRanking } from './modules/ranking/service.ts'
 import { rankingRoutes } from './modules/ranking/routes.ts'
 import { onPaid, startPaymentChecker } from './modules/payment/index.ts'
-import { lockDataFolder } from './db/writerLock.ts'
+import { lockDatabase } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
@@ -130,11 +130,11 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  // One writer per data folder (server/db/writerLock.ts): a second server on it stops here, naming the first.
-  const lock = lockDataFolder(config.dbFile, 'server')
+  // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.
+  const lock = lockDatabase(config, 'server')
   let database
   try {
-    database = openDatabase(config.dbFile, { checkpointInWorker: true })
+    database = openDatabase(config.database, { checkpointInWorker: true })
     migrate(database.sqlite)
   } catch (e) {
     lock.release()
@@ -360,7 +360,7 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
 
   // Operator commands that write run in here, sent by `tsx server/cli.ts` over the operator socket.
   if (config.dbFile !== ':memory:') {
-    const ops = await listenOps(opsSocketPath(config.dbFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market: exchange }), app.log)
+    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market: exchange }), app.log)
     lock.setSocket(ops.path)
     app.addHook('preClose', async () => ops.close())
   }

@@ -1,9 +1,11 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { inspect } from 'node:util'
 import path from 'node:path'
 import { HDNodeWallet, Mnemonic, SigningKey, getAddress, id as keccakText } from 'ethers'
 import { parseMoney } from '../contract/money.ts'
 import { parseShares } from './modules/ranking/rules.ts'
+import { isPostgresUrl } from './db/connection.ts'
 
 /** The coins users deposit, pay with and withdraw (NADI only): the chain watcher and the payments read these. */
 export type TokenSymbol = 'USDT' | 'NADI'
@@ -92,6 +94,12 @@ export interface Config {
   dataDir: string
   /** ':memory:' or a file path. */
   dbFile: string
+  /** NADI_DATABASE_URL: a postgres:// URL to run on PostgreSQL instead of the SQLite file. */
+  databaseUrl: string | null
+  /** What openDatabase opens: databaseUrl, else dbFile. */
+  database: string
+  /** The local name the writer's holder file and operator socket go by: dbFile, or one per PostgreSQL database in the data folder. */
+  lockFile: string
   distDir: string
   /** NADI_SW_KILL=1: /sw.js answers a worker that unregisters itself and empties every cache. */
   swKill: boolean
@@ -407,7 +415,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     host: str(env, 'HOST', '0.0.0.0'),
     port: envInt(env, 'PORT', 8080),
     dataDir,
-    dbFile: str(env, 'NADI_DB_FILE', path.join(dataDir, 'nadi.sqlite')),
+    ...databaseSettings(env, dataDir),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
     swKill: env.NADI_SW_KILL === '1',
     publicUrl,
@@ -650,4 +658,19 @@ function publicOrigin(raw: string | undefined): string | null {
     throw new Error(`NADI_PUBLIC_URL must be an origin (scheme, host and port only), got "${raw}"`)
   }
   return u.origin
+}
+
+/** Where the books are: SQLite under the data folder, or PostgreSQL at NADI_DATABASE_URL. */
+function databaseSettings(env: Env, dataDir: string): Pick<Config, 'dbFile' | 'databaseUrl' | 'database' | 'lockFile'> {
+  const dbFile = str(env, 'NADI_DB_FILE', path.join(dataDir, 'nadi.sqlite'))
+  const url = env.NADI_DATABASE_URL?.trim() || null
+  if (url === null) return { dbFile, databaseUrl: null, database: dbFile, lockFile: dbFile }
+  if (!isPostgresUrl(url)) throw new Error(`NADI_DATABASE_URL must be a postgres:// (or postgresql://) URL, got ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//…@'))}`)
+  try {
+    new URL(url)
+  } catch {
+    throw new Error('NADI_DATABASE_URL is not a valid URL')
+  }
+  const id = crypto.createHash('sha256').update(url).digest('hex').slice(0, 12)
+  return { dbFile, databaseUrl: url, database: url, lockFile: path.join(dataDir, `postgres-${id}`) }
 }

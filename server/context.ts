@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from './db/connection.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.ts'
 import type { Db } from './db/index.ts'
@@ -8,7 +8,7 @@ import type { GroupCommit } from './db/groupCommit.ts'
 /** What every service is given: settings, the database and a clock tests can move. */
 export interface Ctx {
   config: Config
-  sqlite: Database.Database
+  sqlite: SqlConnection
   db: Db
   now: () => number
   log: FastifyBaseLogger

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../server/db/connection.ts'
 import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { GroupCommit } from '../../server/db/groupCommit.ts'
 import { migrate } from '../../server/db/migrate.ts'
@@ -36,13 +36,13 @@ function atLeast(o: { name: string; value: number; unit: string; min: number; fo
 }
 
 interface Rig {
-  sqlite: Database.Database
+  sqlite: SqlConnection
   next: () => void
   posted: () => number
 }
 
 /** Users with money in both accounts; each next() posts one 2-account transfer (fund ↔ trade or user → user). */
-function rig(sqlite: Database.Database, tag: string): Rig {
+function rig(sqlite: SqlConnection, tag: string): Rig {
   let n = 0
   let seed = 0x2545f491
   const rand = () => {
@@ -67,7 +67,7 @@ function rig(sqlite: Database.Database, tag: string): Rig {
   }
 }
 
-function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): Database.Database {
+function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): SqlConnection {
   return openFreshConn(dir, name, synchronous).sqlite
 }
 

@@ -19,7 +19,7 @@
 // before anything is stored (the hot wallet holds too little, the transfer would revert, or the node
 // stays unreachable for `sendAttempts` passes) → failed and refunded; a reverted transaction, or one
 // whose nonce another transaction took, once that is `required` blocks deep → failed and refunded.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
 import type { Job } from '../jobs/scheduler.ts'
@@ -67,7 +67,7 @@ const PER_PASS = 20
 const BACKOFF_MAX_MS = 60_000
 
 /** One chain of passes per database, shared by every sender on it (the app's job, a test's own). */
-const passes = new WeakMap<Database.Database, Promise<unknown>>()
+const passes = new WeakMap<SqlConnection, Promise<unknown>>()
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300)
 

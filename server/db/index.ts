@@ -4,11 +4,14 @@ import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
 import { startCheckpointer } from './checkpointer.ts'
+import { dialectOf, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
+import { PgSync } from './pg/sync.ts'
+import { pgSyncDialect } from './pg/kysely.ts'
 
 export type Db = Kysely<DB>
 
 export interface Database_ {
-  sqlite: Database.Database
+  sqlite: SqlConnection
   db: Db
   close(): Promise<void>
 }
@@ -18,7 +21,29 @@ export interface OpenOptions {
   checkpointInWorker?: boolean
 }
 
-export function openDatabase(file: string, opts: OpenOptions = {}): Database_ {
+/**
+ * Opens the database `target` names: a `postgres://…` URL (NADI_DATABASE_URL) or a SQLite file.
+ * Either way the server gets one synchronous connection and a Kysely over the same connection.
+ */
+export function openDatabase(target: string, opts: OpenOptions = {}): Database_ {
+  if (isPostgresUrl(target)) return openPostgres(target)
+  return openSqlite(target, opts)
+}
+
+function openPostgres(url: string): Database_ {
+  const sqlite = new PgSync(url)
+  const db = new Kysely<DB>({ dialect: pgSyncDialect(sqlite) })
+  return {
+    sqlite,
+    db,
+    async close() {
+      await db.destroy()
+      sqlite.close()
+    },
+  }
+}
+
+function openSqlite(file: string, opts: OpenOptions): Database_ {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new Database(file)
   sqlite.pragma('journal_mode = WAL')
@@ -62,12 +87,12 @@ export function openDatabase(file: string, opts: OpenOptions = {}): Database_ {
 
 /** A connection in both of its forms (Ctx, the withdraw Store and Database_ all fit). */
 export interface Connection {
-  sqlite: Database.Database
+  sqlite: SqlConnection
   db: Db
 }
 
 /** The connections on which one of our synchronous transactions is running right now, and whether its commit is synced (FULL). */
-const ours = new WeakMap<Database.Database, { durable: boolean }>()
+const ours = new WeakMap<SqlConnection, { durable: boolean }>()
 
 /** A transaction someone else opened (a Kysely transaction awaiting between statements) is open on the connection. */
 export class ForeignTransactionError extends Error {
@@ -81,7 +106,7 @@ export class ForeignTransactionError extends Error {
 }
 
 /** True while one of our synchronous transactions (transaction / durableTransaction) runs on the connection. */
-export function inOwnTransaction(sqlite: Database.Database): boolean {
+export function inOwnTransaction(sqlite: SqlConnection): boolean {
   return ours.has(sqlite) && sqlite.inTransaction
 }
 
@@ -92,7 +117,7 @@ export function inOwnTransaction(sqlite: Database.Database): boolean {
  * across an await) it throws ForeignTransactionError instead of joining it. From async code call it
  * through `atomically`, which waits for such a transaction to end.
  */
-export function transaction<T>(sqlite: Database.Database, fn: () => T): T {
+export function transaction<T>(sqlite: SqlConnection, fn: () => T): T {
   return run(sqlite, fn, false, 'transaction')
 }
 
@@ -102,19 +127,20 @@ export function transaction<T>(sqlite: Database.Database, fn: () => T): T {
  * Nested, it takes the outer transaction's commit, which must then be durable too (else it throws):
  * SQLite cannot change `synchronous` inside a transaction.
  */
-export function durableTransaction<T>(sqlite: Database.Database, fn: () => T): T {
+export function durableTransaction<T>(sqlite: SqlConnection, fn: () => T): T {
   return run(sqlite, fn, true, 'durableTransaction')
 }
 
-function run<T>(sqlite: Database.Database, fn: () => T, durable: boolean, what: string): T {
+function run<T>(sqlite: SqlConnection, fn: () => T, durable: boolean, what: string): T {
   const outer = ours.get(sqlite)
   if (outer && sqlite.inTransaction) {
     if (durable && !outer.durable) throw new Error(`${what}: nested in a transaction whose commit is not durable; open the outer one with durableTransaction (or atomically(…, { durable: true }))`)
     return sqlite.transaction(fn).immediate() // a savepoint in our own transaction
   }
   if (sqlite.inTransaction) throw new ForeignTransactionError(what)
-  const before = durable ? String(sqlite.pragma('synchronous', { simple: true })) : null
-  if (durable) sqlite.pragma('synchronous = FULL')
+  // PostgreSQL syncs every commit (synchronous_commit = on): nothing to switch.
+  const before = durable && dialectOf(sqlite) === 'sqlite' ? String(sqlite.pragma('synchronous', { simple: true })) : null
+  if (before !== null) sqlite.pragma('synchronous = FULL')
   ours.set(sqlite, { durable })
   try {
     return sqlite.transaction(fn).immediate()
@@ -149,15 +175,15 @@ export async function atomically<T>(conn: Connection, fn: () => T, opts: Atomica
 }
 
 /** A named set of SQL statements prepared on a connection, e.g. the ledger's or the exchange's. */
-export type Prepared<T extends Record<string, string>> = { [K in keyof T]: Database.Statement }
+export type Prepared<T extends Record<string, string>> = { [K in keyof T]: SqlStatement }
 
-const preparedSets = new WeakMap<object, WeakMap<Database.Database, unknown>>()
+const preparedSets = new WeakMap<object, WeakMap<SqlConnection, unknown>>()
 
 /**
  * The statements of `sql` on this connection, prepared the first time they are asked for (after the
  * migrations ran) and reused after: the synchronous hot paths pay for parsing SQL once.
  */
-export function preparedOnce<T extends Record<string, string>>(sqlite: Database.Database, sql: T): Prepared<T> {
+export function preparedOnce<T extends Record<string, string>>(sqlite: SqlConnection, sql: T): Prepared<T> {
   let byDb = preparedSets.get(sql)
   if (!byDb) preparedSets.set(sql, (byDb = new WeakMap()))
   let set = byDb.get(sqlite) as Prepared<T> | undefined

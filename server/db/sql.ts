@@ -5,12 +5,12 @@
 // transaction is run through atomically() (server/db/index.ts), which first waits for any Kysely
 // transaction open on the shared connection to end.
 
-import type Database from 'better-sqlite3'
+import type { SqlConnection, SqlStatement } from './connection.ts'
 import type { Compilable } from 'kysely'
 
-const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>()
+const cache = new WeakMap<SqlConnection, Map<string, SqlStatement>>()
 
-function prepared(sqlite: Database.Database, text: string): Database.Statement {
+function prepared(sqlite: SqlConnection, text: string): SqlStatement {
   let byText = cache.get(sqlite)
   if (!byText) cache.set(sqlite, (byText = new Map()))
   let s = byText.get(text)
@@ -19,19 +19,19 @@ function prepared(sqlite: Database.Database, text: string): Database.Statement {
 }
 
 /** The rows of a Kysely-built query, run synchronously. */
-export function rows<R>(sqlite: Database.Database, q: Compilable<R>): R[] {
+export function rows<R>(sqlite: SqlConnection, q: Compilable<R>): R[] {
   const c = q.compile()
   return prepared(sqlite, c.sql).all(...c.parameters) as R[]
 }
 
 /** The first row of a Kysely-built query (undefined when none), run synchronously. */
-export function row<R>(sqlite: Database.Database, q: Compilable<R>): R | undefined {
+export function row<R>(sqlite: SqlConnection, q: Compilable<R>): R | undefined {
   const c = q.compile()
   return prepared(sqlite, c.sql).get(...c.parameters) as R | undefined
 }
 
 /** Runs a Kysely-built statement that returns no rows synchronously; answers the rows it changed. */
-export function exec(sqlite: Database.Database, q: Compilable): number {
+export function exec(sqlite: SqlConnection, q: Compilable): number {
   const c = q.compile()
   return prepared(sqlite, c.sql).run(...c.parameters).changes
 }

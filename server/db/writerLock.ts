@@ -16,6 +16,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import { isPostgresUrl } from './connection.ts'
+import { PgSync } from './pg/sync.ts'
 
 export interface Holder {
   pid: number
@@ -40,9 +42,16 @@ export class DataFolderBusy extends Error {
   constructor(
     readonly dbFile: string,
     readonly holder: Holder | null,
+    /** PostgreSQL: the database's URL (without its password) whose writer lock is held. */
+    readonly database?: string,
   ) {
-    super(busyMessage(dbFile, holder))
+    super(database ? pgBusyMessage(database, holder) : busyMessage(dbFile, holder))
   }
+}
+
+function pgBusyMessage(database: string, h: Holder | null): string {
+  const who = h ? `${h.role} pid ${h.pid} on ${h.host}, started ${new Date(h.startedAt).toISOString()}` : 'another process'
+  return `the database ${database} is in use: ${who} holds its writer lock. Only one process may write to it; stop that one first (or point NADI_DATABASE_URL elsewhere).`
 }
 
 export const lockFileOf = (dbFile: string) => `${dbFile}.lock`
@@ -64,6 +73,79 @@ export function readHolder(dbFile: string): Holder | null {
     return { pid: v.pid, host: v.host, role: v.role, startedAt: v.startedAt, ...(typeof v.socket === 'string' ? { socket: v.socket } : {}) }
   } catch {
     return null
+  }
+}
+
+/** The advisory lock key of the writer on a PostgreSQL database (any constant; it names nothing else). */
+export const PG_WRITER_LOCK = 7_411_000
+
+/** Where the database is and the local file its holder and operator socket are named after. */
+export interface LockTarget {
+  /** A SQLite file or a postgres:// URL. */
+  database: string
+  /** SQLite: the database file. PostgreSQL: a name in the data folder standing for the database. */
+  lockFile: string
+}
+
+/** The writer lock of the database, whichever backend: lockDataFolder on SQLite, an advisory lock on PostgreSQL. */
+export function lockDatabase(target: LockTarget, role: string): WriterLock {
+  return isPostgresUrl(target.database) ? lockPostgres(target.database, target.lockFile, role) : lockDataFolder(target.lockFile, role)
+}
+
+/**
+ * PostgreSQL's form of the writer lock: a session advisory lock held on a connection of its own for
+ * the writer's whole life. The server drops it when that session ends, however the process ends, so
+ * there is no stale lock here either. Who holds it is written beside lockFile (for the operator
+ * socket, on this host) and in the session's application_name (seen from any host).
+ */
+function lockPostgres(url: string, lockFile: string, role: string): WriterLock {
+  const holder: Holder = { pid: process.pid, host: os.hostname(), role, startedAt: Date.now() }
+  const name = `nadi ${role} pid ${holder.pid} on ${holder.host}`.slice(0, 63)
+  const conn = new PgSync(url, { appName: name })
+  let got = false
+  try {
+    got = conn.prepare('SELECT pg_try_advisory_lock(?) AS got').pluck().get(PG_WRITER_LOCK) === 1n
+    if (!got) {
+      const other = conn
+        .prepare(
+          `SELECT a.application_name, a.backend_start::text AS since FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+           WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted LIMIT 1`,
+        )
+        .get(PG_WRITER_LOCK) as { application_name: string; since: string } | undefined
+      const local = readHolder(lockFile)
+      const m = other && /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
+      const remote: Holder | null = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
+      const who = local && remote && local.pid === remote.pid && local.host === remote.host ? local : (remote ?? local)
+      throw new DataFolderBusy(lockFile, who, conn.name)
+    }
+  } finally {
+    if (!got) conn.close()
+  }
+  fs.mkdirSync(path.dirname(lockFile), { recursive: true })
+  const write = () => {
+    const tmp = `${holderFileOf(lockFile)}.${process.pid}.tmp`
+    fs.writeFileSync(tmp, `${JSON.stringify(holder)}\n`)
+    fs.renameSync(tmp, holderFileOf(lockFile))
+  }
+  write()
+  let released = false
+  return {
+    dbFile: lockFile,
+    holder,
+    setSocket(socket) {
+      holder.socket = socket
+      write()
+    },
+    release() {
+      if (released) return
+      released = true
+      try {
+        if (readHolder(lockFile)?.pid === process.pid) fs.rmSync(holderFileOf(lockFile), { force: true })
+      } catch {
+        // Only informative; the lock below is what counts.
+      }
+      conn.close()
+    },
   }
 }
 

@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts'
 import { atomically, transaction } from '../db/index.ts'
 import * as ledger from '../ledger/index.ts'
 import { lotsOf, ticksOf, type MarketSpec } from './engine/index.ts'
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { demoMinutes, foldBars } from './demoHistory.ts'
 import { exchangeStatements } from './statements.ts'
 import { TradeRejected, type Exchange } from './exchange.ts'
@@ -119,7 +119,7 @@ export async function startDemoMarket(ctx: Ctx, exchange: Exchange, opts: DemoMa
  * (./demoHistory.ts), so the chart has shape on every bar from the first visit. Nothing happens on a
  * folder whose market has candles or trades already. Answers how many candles it stored.
  */
-export function seedDemoHistory(sqlite: Database.Database, spec: MarketSpec, o: { now: number; referencePrice: string; days?: number }): number {
+export function seedDemoHistory(sqlite: SqlConnection, spec: MarketSpec, o: { now: number; referencePrice: string; days?: number }): number {
   const used = sqlite.prepare('SELECT EXISTS (SELECT 1 FROM trade_candles WHERE inst_id = ?) OR EXISTS (SELECT 1 FROM trade_fills WHERE inst_id = ?)').pluck().get(spec.instId, spec.instId)
   if (used) return 0
   const endPrice = parseMoney(o.referencePrice)

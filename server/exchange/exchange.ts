@@ -709,7 +709,7 @@ class BatchMoney {
   private lastSeq: bigint | null = null
   private done: Segment[] = []
 
-  constructor(private readonly sqlite: import('better-sqlite3').Database) {}
+  constructor(private readonly sqlite: import('../db/connection.ts').SqlConnection) {}
 
   available(account: ledger.AccountRef, asset: 'USDT' | 'NADI'): bigint {
     const key = `${ledger.accountKey(account, asset)}|available`

@@ -1,14 +1,14 @@
 // What open orders hold frozen, for the ledger audit (issue 5 part 1: placing freezes the trade
 // account's funds, fills spend them, the end of an order releases the rest). Importing this module
 // registers the holder once per process.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { registerFrozenHolder } from '../ledger/index.ts'
 
 /**
  * Per ledger account: for each pending or partially filled order, what it froze less what its fills
  * spent (a buy spends USDT, filled_quote; a sell NADI, filled) on its user's trade account.
  */
-export function openOrdersHolder(sqlite: Database.Database): Map<bigint, bigint> {
+export function openOrdersHolder(sqlite: SqlConnection): Map<bigint, bigint> {
   const rows = sqlite
     .prepare(
       `SELECT o.user_id, a.id AS account_id, SUM(o.frozen - CASE o.side WHEN 'buy' THEN o.filled_quote ELSE o.filled END) AS held

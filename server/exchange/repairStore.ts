@@ -1,7 +1,7 @@
 // The database side of a market repair (./repair.ts decides): what the operator's `market check`
 // reports, and the writes of `market repair`. Synchronous, run inside the caller's transaction.
 
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { formatMoney } from '../../contract/money.ts'
 import * as ledger from '../ledger/index.ts'
 import type { MarketSpec } from './engine/index.ts'
@@ -40,7 +40,7 @@ interface OrderDbRow {
 }
 
 /** The open orders of the market, the ledger's frozen per trade account, and the largest order id. */
-export function readRepairInputs(sqlite: Database.Database, spec: MarketSpec): { orders: OpenOrder[]; frozen: Map<string, bigint>; lastOrderId: number } {
+export function readRepairInputs(sqlite: SqlConnection, spec: MarketSpec): { orders: OpenOrder[]; frozen: Map<string, bigint>; lastOrderId: number } {
   const rows = sqlite
     .prepare("SELECT id, user_id, side, type, price, size, filled, filled_quote, frozen, created_at FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id")
     .all(spec.instId) as OrderDbRow[]
@@ -63,7 +63,7 @@ export function readRepairInputs(sqlite: Database.Database, spec: MarketSpec): {
   return { orders, frozen, lastOrderId: Number(maxId ?? 0n) }
 }
 
-export function diagnose(sqlite: Database.Database, spec: MarketSpec): Diagnosis {
+export function diagnose(sqlite: SqlConnection, spec: MarketSpec): Diagnosis {
   const st = exchangeStatements(sqlite)
   const j = sqlite.prepare('SELECT COUNT(*) AS n, MAX(seq) AS head FROM exchange_journal WHERE inst_id = ?').get(spec.instId) as { n: bigint; head: bigint | null }
   const snap = sqlite.prepare('SELECT MAX(seq) AS seq FROM exchange_snapshots WHERE inst_id = ?').get(spec.instId) as { seq: bigint | null }
@@ -126,7 +126,7 @@ export interface RepairRecord {
  * ledger posting (frozen → available of the user's own trade account), the repaired book as the
  * newest snapshot at the journal's head (a start replays only what comes after it), and the record.
  */
-export function applyRepair(sqlite: Database.Database, spec: MarketSpec, plan: RepairPlan, fault: string | null, now: number): RepairRecord {
+export function applyRepair(sqlite: SqlConnection, spec: MarketSpec, plan: RepairPlan, fault: string | null, now: number): RepairRecord {
   const head = (sqlite.prepare('SELECT MAX(seq) AS seq FROM exchange_journal').get() as { seq: bigint | null }).seq ?? 0n
   const report = {
     kept: plan.keep.map((o) => o.id),

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
 
@@ -36,7 +36,7 @@ const SQL = {
 
 export type ExchangeStatements = Prepared<typeof SQL>
 
-export function exchangeStatements(sqlite: Database.Database): ExchangeStatements {
+export function exchangeStatements(sqlite: SqlConnection): ExchangeStatements {
   return preparedOnce(sqlite, SQL)
 }
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Asset } from './types.ts'
 
@@ -9,7 +9,7 @@ import type { Asset } from './types.ts'
  * each requested-but-unsettled withdrawal's amount on its user's fund account). Runs inside the
  * audit's read transaction, so it sees the same snapshot as the balances.
  */
-export type FrozenHolder = (sqlite: Database.Database) => Map<bigint, bigint>
+export type FrozenHolder = (sqlite: SqlConnection) => Map<bigint, bigint>
 
 const registry = new Map<string, FrozenHolder>()
 
@@ -117,13 +117,13 @@ export interface AuditOptions {
  * Checks every ledger invariant over the whole database and lists each violation; `ok` when none.
  * Read-only, in one read transaction (a consistent snapshot while the server keeps writing).
  */
-export function audit(sqlite: Database.Database, opts: AuditOptions = {}): AuditReport {
+export function audit(sqlite: SqlConnection, opts: AuditOptions = {}): AuditReport {
   const holders = opts.holders ?? registry
   const run = () => runAudit(sqlite, holders)
   return sqlite.inTransaction ? run() : sqlite.transaction(run)()
 }
 
-function runAudit(sqlite: Database.Database, holders: ReadonlyMap<string, FrozenHolder>): AuditReport {
+function runAudit(sqlite: SqlConnection, holders: ReadonlyMap<string, FrozenHolder>): AuditReport {
   const violations: Violation[] = []
   const all = <T>(sql: string, ...params: unknown[]) => sqlite.prepare(sql).all(...params) as T[]
   const one = <T>(sql: string) => sqlite.prepare(sql).get() as T

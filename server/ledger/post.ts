@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
 import { ENTRY_ID_SPAN, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
@@ -274,7 +274,7 @@ function apply(st: Statements, plan: Plan): PostResult {
   return { id: postingId, ref: plan.ref, replayed: false }
 }
 
-const txns = new WeakMap<Database.Database, Database.Transaction<(plan: Plan) => PostResult>>()
+const txns = new WeakMap<SqlConnection, SqlTransaction<(plan: Plan) => PostResult>>()
 
 /**
  * Records one double-entry posting and updates the balances, atomically. Synchronous: call it inside
@@ -290,7 +290,7 @@ const txns = new WeakMap<Database.Database, Database.Transaction<(plan: Plan) =>
  * below zero), RefConflict (the ref was posted with different content). The same ref with the same
  * content returns the first posting with `replayed: true`.
  */
-export function post(sqlite: Database.Database, input: PostingInput): PostResult {
+export function post(sqlite: SqlConnection, input: PostingInput): PostResult {
   const plan = compile(input)
   let run = txns.get(sqlite)
   if (!run) {
@@ -309,18 +309,18 @@ type Amounted = PostingHeader & { asset: Asset; amount: bigint }
 const header = (p: PostingHeader): PostingHeader => ({ ref: p.ref, reason: p.reason, userId: p.userId, meta: p.meta, at: p.at })
 
 /** available of `from` → available of `to` (deposit, withdrawal, fund↔trade, user→user, fee, burn…). */
-export function transfer(sqlite: Database.Database, p: Amounted & { from: AccountRef; to: AccountRef }): PostResult {
+export function transfer(sqlite: SqlConnection, p: Amounted & { from: AccountRef; to: AccountRef }): PostResult {
   return post(sqlite, { ...header(p), moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount }] })
 }
 
 /** available → frozen of the same account (an order placed, a withdrawal requested). */
-export function freeze(sqlite: Database.Database, p: Amounted & { account: AccountRef }): PostResult {
+export function freeze(sqlite: SqlConnection, p: Amounted & { account: AccountRef }): PostResult {
   const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
   return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'available', toBucket: 'frozen' }] })
 }
 
 /** frozen → available of the same account (an order cancelled, a withdrawal refunded). */
-export function unfreeze(sqlite: Database.Database, p: Amounted & { account: AccountRef }): PostResult {
+export function unfreeze(sqlite: SqlConnection, p: Amounted & { account: AccountRef }): PostResult {
   const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
   return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'frozen', toBucket: 'available' }] })
 }
@@ -329,7 +329,7 @@ export function unfreeze(sqlite: Database.Database, p: Amounted & { account: Acc
  * frozen of `from` → available of `to` (a fill paid to the counterparty, a withdrawal sent to the
  * chain). Several legs at once (e.g. the fee to FEES) are one `post` with several moves.
  */
-export function settleFrozen(sqlite: Database.Database, p: Amounted & { from: AccountRef; to: AccountRef; toBucket?: Bucket }): PostResult {
+export function settleFrozen(sqlite: SqlConnection, p: Amounted & { from: AccountRef; to: AccountRef; toBucket?: Bucket }): PostResult {
   return post(sqlite, {
     ...header(p),
     moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount, fromBucket: 'frozen', toBucket: p.toBucket ?? 'available' }],

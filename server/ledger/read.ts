@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../db/connection.ts'
 import { ENTRY_ID_SPAN, statements, stmt, type AccountRow, type EntryAccountRow, type PostingRow } from './statements.ts'
 import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
 
@@ -8,7 +8,7 @@ const userIdOf = (id: UserId): bigint => {
   return n
 }
 
-function row(sqlite: Database.Database, account: AccountRef, asset: Asset): AccountRow | undefined {
+function row(sqlite: SqlConnection, account: AccountRef, asset: Asset): AccountRow | undefined {
   const st = statements(sqlite)
   return ('user' in account ? st.userAccount.get(account.user, account.kind, asset) : st.platformAccount.get(account.platform, asset)) as
     | AccountRow
@@ -16,18 +16,18 @@ function row(sqlite: Database.Database, account: AccountRef, asset: Asset): Acco
 }
 
 /** The database id of an account, or null while it has never been used. For frozen holders. */
-export function accountId(sqlite: Database.Database, account: AccountRef, asset: Asset): bigint | null {
+export function accountId(sqlite: SqlConnection, account: AccountRef, asset: Asset): bigint | null {
   return row(sqlite, account, asset)?.id ?? null
 }
 
 /** One account's buckets; zero for an account never used. */
-export function balance(sqlite: Database.Database, account: AccountRef, asset: Asset): Balance {
+export function balance(sqlite: SqlConnection, account: AccountRef, asset: Asset): Balance {
   const r = row(sqlite, account, asset)
   return { available: r?.available ?? 0n, frozen: r?.frozen ?? 0n }
 }
 
 /** Both accounts of every known asset for a user, zeros included. One indexed read. */
-export function balances(sqlite: Database.Database, userId: UserId): UserBalances {
+export function balances(sqlite: SqlConnection, userId: UserId): UserBalances {
   const out = {} as UserBalances
   for (const a of ASSETS) out[a] = { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } }
   const rows = statements(sqlite).userBalances.all(userIdOf(userId)) as { kind: UserAccountKind; asset: Asset; available: bigint; frozen: bigint }[]
@@ -49,7 +49,7 @@ export interface PostingRecord {
 }
 
 /** A posting by its ref, with its entries; null if none. */
-export function findPosting(sqlite: Database.Database, ref: string): PostingRecord | null {
+export function findPosting(sqlite: SqlConnection, ref: string): PostingRecord | null {
   const st = statements(sqlite)
   const p = st.postingByRef.get(ref) as PostingRow | undefined
   if (!p) return null
@@ -94,7 +94,7 @@ export interface EntriesQuery {
  * The changes to a user's own accounts (whoever posted them: an incoming transfer shows for the
  * recipient too), newest first, paged — `{ list, total }` as DESIGN §3 pages.
  */
-export function entriesFor(sqlite: Database.Database, userId: UserId, q: EntriesQuery = {}): { list: MoneyEntry[]; total: number } {
+export function entriesFor(sqlite: SqlConnection, userId: UserId, q: EntriesQuery = {}): { list: MoneyEntry[]; total: number } {
   const page = q.page ?? 1
   const pageSize = q.pageSize ?? 10
   if (!Number.isSafeInteger(page) || page < 1) throw new RangeError(`page must be an integer ≥ 1, got ${page}`)

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection, SqlStatement } from '../db/connection.ts'
 import { preparedOnce, type Prepared } from '../db/index.ts'
 
 // The ledger's hot path is plain synchronous better-sqlite3, not Kysely: a posting runs inside the
@@ -30,15 +30,15 @@ const SQL = {
 
 export type Statements = Prepared<typeof SQL>
 
-const dynamic = new WeakMap<Database.Database, Map<string, Database.Statement>>()
+const dynamic = new WeakMap<SqlConnection, Map<string, SqlStatement>>()
 
 /** The ledger's statements on this connection, prepared once (after the migrations ran). */
-export function statements(sqlite: Database.Database): Statements {
+export function statements(sqlite: SqlConnection): Statements {
   return preparedOnce(sqlite, SQL)
 }
 
 /** A statement whose text is built at run time (filters), prepared once per text. */
-export function stmt(sqlite: Database.Database, sql: string): Database.Statement {
+export function stmt(sqlite: SqlConnection, sql: string): SqlStatement {
   let byText = dynamic.get(sqlite)
   if (!byText) dynamic.set(sqlite, (byText = new Map()))
   let s = byText.get(sql)

@@ -17,7 +17,7 @@ WITH RECURSIVE up(type, id) AS (
   UNION ALL
   SELECT up.type, u.inviter_id FROM up JOIN users u ON u.id = up.id WHERE u.inviter_id IS NOT NULL
 ), held AS (
-  SELECT id, sum(type = 'elite') AS elite, sum(type = 'core') AS core, sum(type = 'genesis') AS genesis FROM up GROUP BY id
+  SELECT id, sum(CASE WHEN type = 'elite' THEN 1 ELSE 0 END) AS elite, sum(CASE WHEN type = 'core' THEN 1 ELSE 0 END) AS core, sum(CASE WHEN type = 'genesis' THEN 1 ELSE 0 END) AS genesis FROM up GROUP BY id
 )
 UPDATE users SET team_elite = held.elite, team_core = held.core, team_genesis = held.genesis
   FROM held WHERE users.id = held.id;

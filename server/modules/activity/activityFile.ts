@@ -6,7 +6,7 @@
 // everything; once it runs, its texts, cover, order, visibility and a later end (its measure, prizes
 // and start are what people compete for, and stay); once it has ended, only texts, cover, order and
 // visibility. A file that breaks any rule is refused whole: nothing is written.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
@@ -135,7 +135,7 @@ const samePrizes = (a: readonly PrizeRange[], b: readonly PrizeRange[]) =>
   a.length === b.length && a.every((p, i) => p.from === b[i]!.from && p.to === b[i]!.to && p.asset === b[i]!.asset && p.amount === b[i]!.amount)
 
 /** The prize table of an activity as stored, in rank order. */
-export function storedPrizes(sqlite: Database.Database, activityId: bigint | number): PrizeRange[] {
+export function storedPrizes(sqlite: SqlConnection, activityId: bigint | number): PrizeRange[] {
   const rows = sqlite.prepare('SELECT rank_from, rank_to, asset, amount FROM activity_prizes WHERE activity_id = @id ORDER BY rank_from').all({ id: activityId }) as {
     rank_from: bigint
     rank_to: bigint
@@ -149,7 +149,7 @@ export function storedPrizes(sqlite: Database.Database, activityId: bigint | num
  * Loads checked activities at `now`; synchronous, in one transaction (or the caller's): a refusal
  * (ActivityFileInvalid) anywhere undoes the whole file.
  */
-export function loadActivities(sqlite: Database.Database, list: readonly CheckedActivity[], now: number): ActivityLoadSummary {
+export function loadActivities(sqlite: SqlConnection, list: readonly CheckedActivity[], now: number): ActivityLoadSummary {
   return transaction(sqlite, () => {
     const sum = { added: 0, updated: 0 }
     const find = sqlite.prepare('SELECT id, measure, starts_at, ends_at FROM activities WHERE slug = @slug')

@@ -8,7 +8,7 @@
 //   activity pay                  pay every activity whose window has closed now (the server's job does it every minute)
 import fs from 'node:fs'
 import path from 'node:path'
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { Command, CommandEnv } from '../../cli.ts'
 import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -46,7 +46,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
       try {
         const list = checkActivityFile(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
         const db = env.database()
-        const sum = await atomically(db, () => loadActivities(db.sqlite as Database.Database, list, Date.now()))
+        const sum = await atomically(db, () => loadActivities(db.sqlite as SqlConnection, list, Date.now()))
         env.io.out(`activities loaded: ${sum.added} added, ${sum.updated} updated`)
         return 0
       } catch (err) {
@@ -62,7 +62,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     summary: 'every activity: id, slug, status, window, measure, prizes and payout state',
     run(args, env) {
       if (args.some((a) => a !== '--json')) return usage(env, 'usage: activity list [--json]')
-      const sqlite = env.database().sqlite as Database.Database
+      const sqlite = env.database().sqlite as SqlConnection
       const now = Date.now()
       const rows = sqlite.prepare('SELECT * FROM activities ORDER BY starts_at, id').all() as ActivityRow[]
       if (args.includes('--json')) {
@@ -97,7 +97,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     summary: 'one activity: window and status, prizes against the prize account, the leaderboard top 10, and its payout (paid ranks, or why it halted)',
     run(args, env) {
       if (args.length !== 1) return usage(env, 'usage: activity status <slug>')
-      const sqlite = env.database().sqlite as Database.Database
+      const sqlite = env.database().sqlite as SqlConnection
       const now = Date.now()
       const r = sqlite.prepare('SELECT * FROM activities WHERE slug = @slug').get({ slug: args[0] }) as ActivityRow | undefined
       if (!r) {
@@ -145,7 +145,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
       const amount = args.length === 2 ? parseMoney(args[1]!) : null
       if (!ledger.isAsset(asset) || amount === null || amount <= 0n || amount > ledger.INT64_MAX) return usage(env, `usage: activity fund <${ledger.ASSETS.join('|')}> <amount>`)
       const db = env.database()
-      const sqlite = db.sqlite as Database.Database
+      const sqlite = db.sqlite as SqlConnection
       const now = Date.now()
       try {
         await atomically(db, () =>

@@ -4,7 +4,7 @@
 // second process pays nothing. An activity is paid whole or not at all: when the account holds less
 // than its prizes need, nothing moves, the activity records why (`activity status` shows it, the log
 // says it) and the next pass tries again once the operator has funded it (`activity fund`).
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, transaction } from '../../db/index.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
@@ -58,7 +58,7 @@ export const prizeRef = (activityId: number, rank: number) => `activity:${activi
  * Pays one ended activity in the caller's transaction (synchronous). Throws PrizeAccountShort,
  * undoing everything, when the account is short for any asset.
  */
-export function settleActivity(sqlite: Database.Database, a: DueRow, at: number): Payout[] {
+export function settleActivity(sqlite: SqlConnection, a: DueRow, at: number): Payout[] {
   const id = Number(a.id)
   const prizes = storedPrizes(sqlite, id)
   // Only the places that can win, read from the board's index: the kept scores, not a recompute of

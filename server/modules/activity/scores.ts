@@ -8,7 +8,7 @@
 //
 // Users without a wallet (the root account, the demo market's traders) are the platform's own and
 // never on a leaderboard: neither the hooks nor the reference count them.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
 import { preparedOnce } from '../../db/index.ts'
@@ -61,7 +61,7 @@ export interface Standing extends Ranked {
 }
 
 /** The whole leaderboard of a window recomputed from the raw tables, ranked (ties: who reached the score first). The reference, not the request path. */
-export function standings(sqlite: Database.Database, measure: Measure, from: number, to: number): Standing[] {
+export function standings(sqlite: SqlConnection, measure: Measure, from: number, to: number): Standing[] {
   const rows = preparedOnce(sqlite, REFERENCE)[measure].all({ from, to }) as { user_id: bigint; score: bigint; reached_at: bigint; name: string }[]
   const names = new Map(rows.map((r) => [Number(r.user_id), r.name]))
   return rankScores(rows.map((r) => ({ userId: Number(r.user_id), score: BigInt(r.score), reachedAt: Number(r.reached_at) }))).map((r) => ({ ...r, name: names.get(r.userId) ?? '' }))
@@ -72,7 +72,7 @@ export function standings(sqlite: Database.Database, measure: Measure, from: num
  * operator adds an activity or changes its window or measure (`activity load`), the rows the hooks
  * kept no longer describe it. Costs one reference read of the window: an operator's command, never a request.
  */
-export function rebuildScores(sqlite: Database.Database, activityId: bigint | number): void {
+export function rebuildScores(sqlite: SqlConnection, activityId: bigint | number): void {
   const s = preparedOnce(sqlite, REFERENCE)
   const a = s.window.get({ id: activityId }) as { measure: Measure; starts_at: bigint; ends_at: bigint } | undefined
   s.drop.run({ id: activityId })
@@ -98,23 +98,23 @@ const HOOK = {
 } as const
 
 /** Adds `amount` to `userId`'s score in every activity measuring `measure` whose window holds `at`. */
-function addScore(sqlite: Database.Database, measure: Exclude<Measure, 'team_growth'>, userId: bigint | number, amount: bigint, at: number): void {
+function addScore(sqlite: SqlConnection, measure: Exclude<Measure, 'team_growth'>, userId: bigint | number, amount: bigint, at: number): void {
   if (amount <= 0n) return
   preparedOnce(sqlite, HOOK).add.run({ measure, user: userId, amount, at })
 }
 
 /** A pay_orders row just marked paid at `paidAt` (preOrder fulfil): product orders in USDT count as purchases. */
-export function scorePurchase(sqlite: Database.Database, order: { user_id: bigint; type: string; asset: string; total: bigint }, paidAt: number): void {
+export function scorePurchase(sqlite: SqlConnection, order: { user_id: bigint; type: string; asset: string; total: bigint }, paidAt: number): void {
   if ((order.type === 'device' || order.type === 'gold' || order.type === 'car') && order.asset === 'USDT') addScore(sqlite, 'purchases', order.user_id, order.total, paidAt)
 }
 
 /** A mining_buys row of kind `kind` written at `at`: destroyed NADI counts for destroy. */
-export function scoreMiningBuy(sqlite: Database.Database, kind: string, userId: bigint | number, amount: bigint, at: number): void {
+export function scoreMiningBuy(sqlite: SqlConnection, kind: string, userId: bigint | number, amount: bigint, at: number): void {
   if (kind === 'destroy') addScore(sqlite, 'destroy', userId, amount, at)
 }
 
 /** A fill's two trade_deals rows: its quote counts as volume for the buyer and for the seller. */
-export function scoreFill(sqlite: Database.Database, buyerId: number, sellerId: number, quote: bigint, at: number): void {
+export function scoreFill(sqlite: SqlConnection, buyerId: number, sellerId: number, quote: bigint, at: number): void {
   addScore(sqlite, 'trading', buyerId, quote, at)
   addScore(sqlite, 'trading', sellerId, quote, at)
 }
@@ -163,23 +163,23 @@ type Raw = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
 const row = (r: Raw): ScoreRow => ({ userId: Number(r.user_id), name: r.name, score: r.score, reachedAt: Number(r.reached_at) })
 
 /** The board's places from `offset` (0-based), at most `limit`, in rank order. */
-export function topScores(sqlite: Database.Database, activityId: number, limit: number, offset = 0): ScoreRow[] {
+export function topScores(sqlite: SqlConnection, activityId: number, limit: number, offset = 0): ScoreRow[] {
   return (preparedOnce(sqlite, BOARD).top.all({ id: activityId, limit, offset }) as Raw[]).map(row)
 }
 
 /** One user's score row, or null when they have none. */
-export function scoreOf(sqlite: Database.Database, activityId: number, userId: number): ScoreRow | null {
+export function scoreOf(sqlite: SqlConnection, activityId: number, userId: number): ScoreRow | null {
   const r = preparedOnce(sqlite, BOARD).one.get({ id: activityId, user: userId }) as Raw | undefined
   return r ? row(r) : null
 }
 
 /** How many users have a score in the activity. */
-export function participants(sqlite: Database.Database, activityId: number): number {
+export function participants(sqlite: SqlConnection, activityId: number): number {
   return Number(preparedOnce(sqlite, BOARD).count.pluck().get({ id: activityId }) as bigint)
 }
 
 /** The rank of a score row: 1 + those ahead of it on the board. */
-export function rankOf(sqlite: Database.Database, activityId: number, s: ScoreRow): number {
+export function rankOf(sqlite: SqlConnection, activityId: number, s: ScoreRow): number {
   const b = preparedOnce(sqlite, BOARD)
   const args = { id: activityId, score: s.score, reached: s.reachedAt, user: s.userId }
   return 1 + Number(b.aheadHigher.pluck().get(args) as bigint) + Number(b.aheadTied.pluck().get(args) as bigint)

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { Ctx } from '../../context.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { CODE, type LangCode } from '../../../contract/constants.ts'
@@ -74,7 +74,7 @@ interface WinnerRow {
 export type ActivityService = ReturnType<typeof createActivityService>
 
 export function createActivityService(ctx: Pick<Ctx, 'sqlite' | 'now'>) {
-  const sqlite = ctx.sqlite as Database.Database
+  const sqlite = ctx.sqlite as SqlConnection
   const st = {
     one: sqlite.prepare('SELECT * FROM activities WHERE id = @id AND active = 1'),
     count: {

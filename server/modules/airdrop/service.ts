@@ -6,7 +6,7 @@
 // posting's meta; a re-run with other terms is refused — a re-run of a listed airdrop that forgot its
 // list would otherwise credit everyone. The platform's root account is never credited. All or nothing: one transaction (the caller's), refused whole when the treasury is short.
 import { createHash } from 'node:crypto'
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import * as ledger from '../../ledger/index.ts'
 import { preparedOnce } from '../../db/index.ts'
@@ -48,7 +48,7 @@ const SQL = {
 
 const iso = (day: number) => new Date(dayStart(day)).toISOString().slice(0, 10)
 
-function users(sqlite: Database.Database, who: Airdrop['users']): bigint[] {
+function users(sqlite: SqlConnection, who: Airdrop['users']): bigint[] {
   const s = preparedOnce(sqlite, SQL)
   if (who === 'all') return (s.all.all() as { id: bigint }[]).map((r) => r.id)
   const ids = new Set<bigint>()
@@ -64,7 +64,7 @@ function users(sqlite: Database.Database, who: Airdrop['users']): bigint[] {
 }
 
 /** Runs in the caller's transaction (synchronous). Throws AirdropRefused, having written nothing. */
-export function airdrop(sqlite: Database.Database, a: Airdrop, now: number): AirdropResult {
+export function airdrop(sqlite: SqlConnection, a: Airdrop, now: number): AirdropResult {
   const prefix = `airdrop:${a.id}:`
   const seen = preparedOnce(sqlite, SQL).recorded.get({ lo: prefix, hi: `airdrop:${a.id};` }) as { meta: string | null } | undefined
   let day = a.day ?? dayOf(now)

@@ -3,7 +3,7 @@
 // application is submitted → reviewing → approved | rejected, moved by an operator (`server/cli.ts car …`).
 // Every refusal happens before the one transaction that writes, or rolls it back: a refused request
 // changes nothing, and a file becomes part of one application at most.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { LangCode } from '../../../contract/constants.ts'
 import { ADDRESS_LIMITS } from '../../../contract/addressRules.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
@@ -60,7 +60,7 @@ const SQL = {
   reject: "UPDATE car_applications SET status = 'rejected', reason = @reason, reviewed_at = coalesce(reviewed_at, @now), decided_at = @now, updated_at = @now WHERE id = @id AND status IN ('submitted', 'reviewing') RETURNING *",
 } as const
 
-const stmts = (sqlite: Database.Database) => preparedOnce(sqlite, SQL)
+const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
 
 /** The first problem of a body in the order of the form, as the error a user reads. */
 const PROBLEM_ORDER: CarApplyField[] = ['goods_id', 'name', 'phone', 'id_number', 'city', ...CAR_DOCUMENTS, 'remark']

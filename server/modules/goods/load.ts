@@ -1,7 +1,7 @@
 // Loads a catalog file (server/modules/goods/catalogFile.ts) into the database in one transaction:
 // the operator's `catalog load` and the demo seed. Slugs are the keys, so a file loaded twice changes
 // nothing the second time; what a file does not name is left as it is.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { parseMoney } from '../../../contract/money.ts'
 import { LOCALE_FILE, LANG_CODES } from '../../../contract/constants.ts'
 import { transaction } from '../../db/index.ts'
@@ -58,7 +58,7 @@ export function checkCatalog(json: unknown): CatalogFile {
 const texts = (t: Record<string, string>) => JSON.stringify(Object.fromEntries(LANG_CODES.map((l) => [l, t[l]])))
 
 /** Loads a checked catalog; synchronous, in one transaction (or the caller's). */
-export function loadCatalog(sqlite: Database.Database, file: CatalogFile, now: number): LoadSummary {
+export function loadCatalog(sqlite: SqlConnection, file: CatalogFile, now: number): LoadSummary {
   const sum: LoadSummary = { categories: 0, products: { added: 0, updated: 0 }, specs: { added: 0, updated: 0 }, mallBanners: 0 }
   return transaction(sqlite, () => {
     for (const c of file.categories ?? []) {

@@ -3,7 +3,7 @@
 // deleted. A node already bought keeps the terms it was bought on (node_orders copies them); a change
 // of seats keeps the seats taken taken. Rates are percent text ("0.4" = 0.4 % a day). The demo's is
 // demoNodes.json beside this file.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { parseMoney } from '../../../contract/money.ts'
 
 export class NodeFileInvalid extends Error {
@@ -104,7 +104,7 @@ export function checkNodeFile(raw: unknown): NodeFile {
 }
 
 /** In the caller's transaction. Returns what changed. */
-export function loadNodeFile(sqlite: Database.Database, file: NodeFile, now: number): { tiers: number; plans: number } {
+export function loadNodeFile(sqlite: SqlConnection, file: NodeFile, now: number): { tiers: number; plans: number } {
   const byType = sqlite.prepare('SELECT id, seats_total, seats_left FROM node_tiers WHERE type = ?')
   const sortOf = (t: TierEntry['type']) => TYPES.indexOf(t)
   for (const t of file.tiers) {

@@ -2,7 +2,7 @@
 // stock or seats, what each holds and until when, and per item how much is held beside what is left —
 // or the orders of one status or user; `orders show` one order whole. Read only. An order is named by
 // its id or by the order number its user sees (README "Holds").
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import { PayOrderStatus } from '../../../contract/orders.ts'
 import type { Command, CommandEnv } from '../../cli.ts'
@@ -18,7 +18,7 @@ const PAY_ORDER_STATUSES = PayOrderStatus.anyOf.map((s) => s.const)
 const TYPES = HOLD_TYPES.map((t) => `'${t}'`).join(', ')
 
 /** The order named by the order number users see, else by its id; null when there is none. */
-export function findOrderId(sqlite: Database.Database, text: string): number | null {
+export function findOrderId(sqlite: SqlConnection, text: string): number | null {
   const byNo = sqlite.prepare('SELECT id FROM pay_orders WHERE order_no = ?').get(text) as { id: bigint } | undefined
   if (byNo) return Number(byNo.id)
   if (!ID_RE.test(text)) return null
@@ -86,7 +86,7 @@ const SELECT = `SELECT o.*, ${STATUS_SQL} AS status FROM pay_orders o`
 const iso = (ms: bigint | number | null) => (ms === null ? '-' : new Date(Number(ms)).toISOString())
 
 /** What an order holds: its lines (units of a specification) or a node seat. */
-function holding(sqlite: Database.Database, o: OrderRow): string {
+function holding(sqlite: SqlConnection, o: OrderRow): string {
   const lines = sqlite.prepare('SELECT product_id, spec_id, quantity, name, spec_name FROM order_lines WHERE order_id = ? ORDER BY id').all(o.id) as { product_id: bigint; spec_id: bigint; quantity: bigint; name: string; spec_name: string }[]
   if (lines.length) return lines.map((l) => `${l.quantity} × ${pickText(l.name, 'EN')} ${pickText(l.spec_name, 'EN')} (product ${l.product_id}, spec ${l.spec_id})`).join('; ')
   const node = sqlite.prepare('SELECT n.tier_id, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.order_id = ?').get(o.id) as { tier_id: bigint; status: string; type: string } | undefined
@@ -134,7 +134,7 @@ function listOrders(args: string[], env: CommandEnv): number {
 }
 
 /** Per specification and tier with holds: units held unpaid beside what is left, so hoarding shows. */
-function heldPerItem(sqlite: Database.Database, user: number | null): string[] {
+function heldPerItem(sqlite: SqlConnection, user: number | null): string[] {
   const specs = sqlite
     .prepare(
       `SELECT l.spec_id, min(l.name) AS name, min(l.spec_name) AS spec_name, sum(l.quantity) AS held, count(DISTINCT o.user_id) AS users, s.stock AS left_

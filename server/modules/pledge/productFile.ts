@@ -2,7 +2,7 @@
 // products are one too (./demoProducts.json). Slugs are the keys: loading a file again updates what it
 // names (terms apply to new pledges only; a pledge keeps the rate it was made at) and adds what is
 // new; nothing is deleted (an operator sets `active: false`).
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
@@ -74,7 +74,7 @@ export interface PledgeLoadSummary {
  * Loads a checked file; synchronous, in one transaction (or the caller's). A capacity below what is
  * pledged now is refused (the pledges already made stand), naming the product.
  */
-export function loadPledgeProducts(sqlite: Database.Database, file: PledgeProductFile, now: number): PledgeLoadSummary {
+export function loadPledgeProducts(sqlite: SqlConnection, file: PledgeProductFile, now: number): PledgeLoadSummary {
   return transaction(sqlite, () => {
     const sum = { added: 0, updated: 0 }
     const find = sqlite.prepare('SELECT id, pledged FROM pledge_products WHERE slug = ?')

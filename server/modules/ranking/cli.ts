@@ -1,6 +1,6 @@
 // The operator's ranking commands (server/cli.ts lists them): what the pools hold and accrue, and
 // the total pool's payout, which is an operator's decision rather than a schedule.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../cli.ts'
 import { atomically } from '../../db/index.ts'
@@ -18,7 +18,7 @@ export const RANKING_COMMANDS: Command[] = [
         return 2
       }
       const { sqlite } = env.database()
-      const ctx = { sqlite: sqlite as Database.Database, config: env.config, now: Date.now }
+      const ctx = { sqlite: sqlite as SqlConnection, config: env.config, now: Date.now }
       const p = poolsNow(ctx.sqlite, env.config.ranking, ctx.now())
       env.io.out(`today ${isoDay(p.day)} (the daily pool pays its top ${p.daily.top} when it ends, UTC)`)
       for (const [name, pool] of [
@@ -51,7 +51,7 @@ export const RANKING_COMMANDS: Command[] = [
       }
       const db = env.database()
       try {
-        const done = await atomically(db, () => payTotal(db.sqlite as Database.Database, env.config.ranking.totalShares, Date.now()))
+        const done = await atomically(db, () => payTotal(db.sqlite as SqlConnection, env.config.ranking.totalShares, Date.now()))
         env.io.out(`total pool paid ${isoDay(done.day)}: ${done.winners} winners, ${formatMoney(done.paid.USDT)} USDT and ${formatMoney(done.paid.NADI)} NADI`)
         return 0
       } catch (err) {

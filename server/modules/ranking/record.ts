@@ -3,7 +3,7 @@
 // stack, any depth). The total ranking needs no write of its own: it is users.team_performance with
 // team_reached_at, set by performance.ts's team UPDATE (021). The root account is everybody's
 // ancestor and is never ranked.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { dayOf } from '../release/schedule.ts'
 
@@ -32,21 +32,21 @@ export interface RankingRecorder {
 
 // Per connection, as the settlement's steps are: performance.ts is called from services that pass
 // only the connection, so the app registers its clock and measure once here (registerRanking).
-const recorders = new WeakMap<Database.Database, RankingRecorder>()
+const recorders = new WeakMap<SqlConnection, RankingRecorder>()
 
 // Bumped by every write, so the live stream knows when to look again without reading the day's rows.
 // A write rolled back leaves it bumped: the stream then sends what has not changed, once.
-const versions = new WeakMap<Database.Database, number>()
+const versions = new WeakMap<SqlConnection, number>()
 
 /** A number that changes whenever a ranking figure may have (per connection, since the process started). */
-export const rankingVersion = (sqlite: Database.Database): number => versions.get(sqlite) ?? 0
+export const rankingVersion = (sqlite: SqlConnection): number => versions.get(sqlite) ?? 0
 
-export function setRankingRecorder(sqlite: Database.Database, r: RankingRecorder): void {
+export function setRankingRecorder(sqlite: SqlConnection, r: RankingRecorder): void {
   recorders.set(sqlite, r)
 }
 
 /** The ranking's time for a write now: the app's clock, or the wall clock on a tool's connection. */
-export function rankingNow(sqlite: Database.Database): number {
+export function rankingNow(sqlite: SqlConnection): number {
   const r = recorders.get(sqlite)
   return r ? r.now() : Date.now()
 }
@@ -56,7 +56,7 @@ export function rankingNow(sqlite: Database.Database): number {
  * the same time performance.ts gave the total), in the caller's transaction. A connection without a
  * registered recorder (a tool) counts team performance.
  */
-export function recordRanking(sqlite: Database.Database, userId: bigint | number, usdt: bigint, at: number): void {
+export function recordRanking(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, at: number): void {
   if (usdt <= 0n) return
   const r = recorders.get(sqlite)
   const s = preparedOnce(sqlite, SQL)

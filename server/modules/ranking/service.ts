@@ -21,7 +21,7 @@
 //            payout row (pool, day) and the settled day make it happen once.
 //   total    `tsx server/cli.ts ranking pay-total`: the total ranking's top N paid from the total
 //            pool the same way, at most once per UTC day (an operator's decision, not a schedule).
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
 import type { Config } from '../../config.ts'
@@ -100,13 +100,13 @@ const SQL = {
   myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
 } as const
 
-const stmts = (sqlite: Database.Database) => preparedOnce(sqlite, SQL)
+const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
 
 type Income = { asset: string; fees: bigint; destroyed: bigint }
 type Ranked = { user_id: bigint; amount: bigint; reached_at: bigint }
 
 /** The day's income by asset (USDT, NADI; zeros included). */
-export function dayIncome(sqlite: Database.Database, day: number): Map<string, { fees: bigint; destroyed: bigint }> {
+export function dayIncome(sqlite: SqlConnection, day: number): Map<string, { fees: bigint; destroyed: bigint }> {
   const out = new Map<string, { fees: bigint; destroyed: bigint }>(ASSETS.map((a) => [a, { fees: 0n, destroyed: 0n }]))
   for (const r of stmts(sqlite).income.all({ from: dayStart(day), to: dayStart(day + 1) }) as Income[]) {
     out.set(r.asset, { fees: r.fees ?? 0n, destroyed: r.destroyed ?? 0n })
@@ -117,7 +117,7 @@ export function dayIncome(sqlite: Database.Database, day: number): Map<string, {
 type PoolShares = Pick<Config['ranking'], 'dailyPoolPpm' | 'totalPoolPpm'>
 
 /** The settlement step: the pools' shares of the day's income, through the ledger, once (the day settles once; the ref and the row key back it). */
-export function feedPools(sqlite: Database.Database, cfg: PoolShares, day: number, at: number): void {
+export function feedPools(sqlite: SqlConnection, cfg: PoolShares, day: number, at: number): void {
   const s = stmts(sqlite)
   for (const [asset, { fees, destroyed }] of dayIncome(sqlite, day)) {
     if (fees === 0n && destroyed === 0n) continue
@@ -162,7 +162,7 @@ export interface Payout {
  * Pays a pool's top N (N = the shares' length) from its balance, once per (pool, day): the payout row
  * is the guard. Returns null when that payout was already made.
  */
-export function payPool(sqlite: Database.Database, pool: PoolName, shares: readonly bigint[], day: number, at: number): Payout | null {
+export function payPool(sqlite: SqlConnection, pool: PoolName, shares: readonly bigint[], day: number, at: number): Payout | null {
   const s = stmts(sqlite)
   if (s.payout.get({ pool, day })) return null
   const winners = (pool === 'daily' ? s.topDay.all({ day, n: shares.length }) : s.topTotal.all({ n: shares.length })) as Ranked[]
@@ -189,7 +189,7 @@ export class TotalAlreadyPaid extends Error {
 }
 
 /** The operator's `ranking pay-total`: the total ranking's top N from the total pool, at most once per UTC day. In the caller's transaction. */
-export function payTotal(sqlite: Database.Database, shares: readonly bigint[], at: number): Payout {
+export function payTotal(sqlite: SqlConnection, shares: readonly bigint[], at: number): Payout {
   const done = payPool(sqlite, 'total', shares, dayOf(at), at)
   if (!done) throw new TotalAlreadyPaid(dayOf(at))
   return done
@@ -205,9 +205,9 @@ const prizeOrNull = (v: bigint | null) => (v === null ? null : formatMoney(v))
 // push tick asked for it. It is read at most once per push interval (wall clock: the cost is the
 // event loop's) and per day; what the pools show lags the income by at most that. The settlement's
 // feedPools never uses this: it reads the ended day's income itself.
-const incomeSeen = new WeakMap<Database.Database, { day: number; at: number; income: ReturnType<typeof dayIncome> }>()
+const incomeSeen = new WeakMap<SqlConnection, { day: number; at: number; income: ReturnType<typeof dayIncome> }>()
 
-function todaysIncome(sqlite: Database.Database, day: number, maxAgeMs: number): ReturnType<typeof dayIncome> {
+function todaysIncome(sqlite: SqlConnection, day: number, maxAgeMs: number): ReturnType<typeof dayIncome> {
   const seen = incomeSeen.get(sqlite)
   const at = performance.now()
   if (seen && seen.day === day && at - seen.at < maxAgeMs) return seen.income
@@ -217,7 +217,7 @@ function todaysIncome(sqlite: Database.Database, day: number, maxAgeMs: number):
 }
 
 /** The pools as the app shows them: balances and today's accrual so far (today's income, at most one push interval old). */
-export function poolsNow(sqlite: Database.Database, cfg: Config['ranking'], now: number): RankingPools {
+export function poolsNow(sqlite: SqlConnection, cfg: Config['ranking'], now: number): RankingPools {
   const day = dayOf(now)
   const income = todaysIncome(sqlite, day, cfg.pushMs)
   // As feedPools will compute it at the day's end: each source's share floored on its own.
@@ -272,9 +272,9 @@ export type RankingService = ReturnType<typeof createRankingService>
 // rankingVersion: each is kept per (version, day) until the next bump. Bounded, so a burst of
 // different users asking between two purchases cannot grow it without limit.
 const COUNTS_KEPT = 10_000
-const countsSeen = new WeakMap<Database.Database, { version: number; counts: Map<string, number> }>()
+const countsSeen = new WeakMap<SqlConnection, { version: number; counts: Map<string, number> }>()
 
-function countOnce(sqlite: Database.Database, key: string, count: () => bigint): number {
+function countOnce(sqlite: SqlConnection, key: string, count: () => bigint): number {
   const version = rankingVersion(sqlite)
   let seen = countsSeen.get(sqlite)
   if (!seen || seen.version !== version || seen.counts.size >= COUNTS_KEPT) countsSeen.set(sqlite, (seen = { version, counts: new Map() }))
@@ -398,7 +398,7 @@ export interface RankingCheck {
  * says a payout paid equals the sum of its ranking_results prizes and what the `ranking:<pool>:<day>:*`
  * postings moved out of the pool. A row edited or a posting missing shows as a difference. Read-only.
  */
-export function auditRanking(sqlite: Database.Database): RankingCheck[] {
+export function auditRanking(sqlite: SqlConnection): RankingCheck[] {
   const out: RankingCheck[] = []
   const money = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n
   // Credited to each pool by the feeding postings, per (day, asset, pool account).

@@ -2,7 +2,7 @@
 // when it ran, how many positions and users, and per kind and asset what was computed, paid and left
 // as dust — beside the next day due and what the funding accounts hold. Read only: a day is settled by
 // the server's job, whose feature steps (node fee shares, ranking prizes) are registered in the server.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../cli.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -48,7 +48,7 @@ export const SETTLEMENT_COMMANDS: Command[] = [
         env.io.err(`usage: settlement status [--days 1…${DAYS_MAX}]`)
         return 2
       }
-      const sqlite = env.database().sqlite as Database.Database
+      const sqlite = env.database().sqlite as SqlConnection
       const settled = sqlite.prepare('SELECT * FROM settlement_days ORDER BY day DESC LIMIT @days').all({ days }) as DayRow[]
       const totals = settled.length
         ? (sqlite.prepare('SELECT * FROM settlement_totals WHERE day BETWEEN @from AND @to ORDER BY day DESC, kind, asset').all({ from: settled.at(-1)!.day, to: settled[0]!.day }) as TotalRow[])

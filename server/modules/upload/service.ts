@@ -10,7 +10,7 @@ import path from 'node:path'
 import type { IncomingMessage } from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { CODE, type LangCode } from '../../../contract/constants.ts'
 import type { PresignBody, PresignedUpload, UploadDone } from '../../../contract/upload.ts'
 import { SIGNATURE_BYTES, UPLOAD_KEY_PATTERN, UPLOAD_TYPES, checkUpload, matchesSignature, megabytes, type UploadPurpose, type UploadType } from '../../../contract/uploadRules.ts'
@@ -54,7 +54,7 @@ const SQL = {
   keepSecret: 'INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)',
 } as const
 
-const stmts = (sqlite: Database.Database) => preparedOnce(sqlite, SQL)
+const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
 const UPLOAD_KEY_RE = new RegExp(UPLOAD_KEY_PATTERN)
 
 /** The upload secret: NADI_UPLOAD_SECRET, else one made on first use and kept in the database (URLs outlive a restart). */

@@ -9,7 +9,7 @@
 // steps and nothing else. Each statement adds to the stored figure (x = x + d) inside the caller's
 // transaction, and the one writer runs transactions one after another: purchases landing at once
 // anywhere in the tree all add up, none overwrites another.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { rankingNow, recordRanking } from '../ranking/record.ts'
@@ -41,7 +41,7 @@ const SQL = {
  * Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team
  * performance; with `node`, the node bought is counted held in every ancestor's team in the same pass.
  */
-export function addPerformance(sqlite: Database.Database, userId: bigint | number, usdt: bigint, node?: NodeType): void {
+export function addPerformance(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): void {
   if (usdt <= 0n && !node) return
   const s = preparedOnce(sqlite, SQL)
   // One time for the total ranking (team_reached_at) and the day's, at the app's clock.
@@ -56,6 +56,6 @@ export function addPerformance(sqlite: Database.Database, userId: bigint | numbe
 }
 
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
-export function addTeamNode(sqlite: Database.Database, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
+export function addTeamNode(sqlite: SqlConnection, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
   preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta, at: 0 })
 }

@@ -1,6 +1,6 @@
 // What withdrawals hold frozen, for the ledger audit (issue 4 part 1: frozen equals what pending
 // withdrawals hold). Importing this module registers the holder once per process.
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import { registerFrozenHolder } from '../../ledger/index.ts'
 
 /**
@@ -8,7 +8,7 @@ import { registerFrozenHolder } from '../../ledger/index.ts'
  * on its user's fund account in its coin. A withdrawal whose account does not exist is a failure of
  * the audit, not a silent zero.
  */
-export function withdrawalsHolder(sqlite: Database.Database): Map<bigint, bigint> {
+export function withdrawalsHolder(sqlite: SqlConnection): Map<bigint, bigint> {
   const rows = sqlite
     .prepare(
       `SELECT w.user_id, w.coin, a.id AS account_id, SUM(w.amount + w.fee) AS held

@@ -9,7 +9,7 @@
 // update names the status it expects, so a change that lost a race changes nothing. Every change is a
 // transaction (server/db/index.ts), which refuses to run inside a Kysely transaction left open on the
 // shared connection: async callers run these functions through atomically(store, () => …).
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../db/connection.ts'
 import type { Compilable, Selectable, Updateable } from 'kysely'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Withdrawal } from '../../../contract/withdraw.ts'
@@ -27,7 +27,7 @@ export const COIN = 'NADI'
 
 /** What the state machine needs: the synchronous connection, Kysely to build queries, a clock. */
 export interface Store {
-  sqlite: Database.Database
+  sqlite: SqlConnection
   db: Db
   now: () => number
 }
@@ -57,12 +57,12 @@ export class WithdrawBalanceError extends Error {
 
 // ── Kysely on the synchronous connection ────────────────────────────────────────────────────────
 
-function one<O>(sqlite: Database.Database, q: Compilable<O>): O | undefined {
+function one<O>(sqlite: SqlConnection, q: Compilable<O>): O | undefined {
   const c = q.compile()
   return sqlite.prepare(c.sql).get(...c.parameters) as O | undefined
 }
 
-function many<O>(sqlite: Database.Database, q: Compilable<O>): O[] {
+function many<O>(sqlite: SqlConnection, q: Compilable<O>): O[] {
   const c = q.compile()
   return sqlite.prepare(c.sql).all(...c.parameters) as O[]
 }

@@ -15,6 +15,7 @@ import { audit } from '../../../server/ledger/index.ts'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { LoginMessage, LoginResult } from '../../../contract/auth.ts'
 import type { LangCode } from '../../../contract/constants.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../../support/pg.ts'
 
 export const ROOT_CODE = 'ROOT0001'
 /** 2026-03-10 12:00 UTC: inside a UTC day with room on both sides, before the configured chain notice. */
@@ -114,6 +115,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true })
   fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML)
   fs.writeFileSync(path.join(distDir, 'assets', 'x-abc.js'), ASSET_JS)
+  // On the PostgreSQL run every server gets a database of its own, dropped when it closes.
+  const pg: TestDatabase | null = testBackend() === 'postgres' && !opts.env?.NADI_DATABASE_URL ? freshDatabase() : null
 
   const config = loadConfig(
     {
@@ -124,6 +127,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       // Tests sign many wallets in from one address; the per-IP limit has its own tests.
       NADI_LOGIN_PER_IP: '100000',
       NADI_LOGIN_PER_ADDRESS: '1000',
+      ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
       ...opts.env,
     },
     process.cwd(),
@@ -134,6 +138,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     built = await buildApp({ config, now: clock.now })
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true })
+    pg?.drop()
     throw err
   }
   const { app, ctx, rootInviteCode } = built
@@ -198,6 +203,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
         await app.close()
       } finally {
         fs.rmSync(dir, { recursive: true, force: true })
+        pg?.drop()
       }
     },
   }

@@ -1,11 +1,11 @@
 // A fresh ledger database per test: in memory, with the app's own migrations and a few users.
 
-import type Database from 'better-sqlite3'
+import type { SqlConnection } from '../../../server/db/connection.ts'
 import { openDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 
 export interface TestDb {
-  sqlite: Database.Database
+  sqlite: SqlConnection
   /** Ids of the users created, 1…n. */
   users: bigint[]
   /** Counts of postings and entries: "nothing was written" is these plus the balances unchanged. */

@@ -1,0 +1,386 @@
+// PostgreSQL behind the same synchronous connection the server uses on SQLite (DESIGN §9).
+//
+// Why synchronous: a money action is one transaction of our own that no other request interleaves
+// with (server/db/index.ts), the ledger and the exchange journal are written inside it without an
+// await, and group commit batches many of them into one commit. On PostgreSQL the connection keeps
+// that shape: libpq's synchronous calls (the `libpq` addon that pg-native is built on) send a
+// statement and wait for its answer, one round trip, as better-sqlite3 waits for a page read. What
+// PostgreSQL adds is that other connections exist — the operator's psql, the processes of later
+// stages — so the invariants are enforced by the database as well (the ledger's CHECKs, unique refs,
+// delta updates under row locks; DESIGN §9), not only by this order.
+//
+// The class implements the part of better-sqlite3's Database the server uses, with the differences
+// made here and nowhere else:
+//   - placeholders: `?` becomes `$n` (Kysely's PostgreSQL compiler already writes `$n`);
+//   - new ids: an INSERT into a table with an `id` column and no RETURNING gets `RETURNING id`, which
+//     is what run().lastInsertRowid answers;
+//   - values: every integer (int2/int4/int8) comes back as a bigint, as with SQLite's safe integers;
+//     numeric (SUM of BIGINT) as a bigint when whole, else a number; booleans as 1n / 0n (SQLite has
+//     no booleans: a comparison is an integer); json as its text; bigints go out as decimal text;
+//   - statements with parameters are prepared on the server once per text and executed after;
+//   - transactions: transaction(fn) runs fn between BEGIN and COMMIT, nested as a SAVEPOINT, as
+//     better-sqlite3's does.
+
+import { createRequire } from 'node:module'
+import type { SqlConnection, SqlTransaction } from '../connection.ts'
+
+/** The part of the `libpq` addon used here. */
+interface PQ {
+  connectSync(params: string): void
+  exec(text: string): void
+  execParams(text: string, values: (string | null)[]): void
+  prepare(name: string, text: string, nParams: number): void
+  execPrepared(name: string, values: (string | null)[]): void
+  resultErrorMessage(): string
+  errorMessage(): string
+  resultErrorFields(): { sqlState?: string; constraintName?: string; messageDetail?: string; tableName?: string } | null
+  ntuples(): number
+  nfields(): number
+  fname(i: number): string
+  ftype(i: number): number
+  getvalue(row: number, col: number): string
+  getisnull(row: number, col: number): boolean
+  cmdTuples(): string
+  transactionStatus(): number
+  finish(): void
+}
+
+let PQClass: (new () => PQ) | null | undefined
+
+/** The line that says how to get the driver when it is missing. */
+export const LIBPQ_MISSING =
+  'the PostgreSQL driver (npm package libpq, built against libpq) is not installed: run `apt-get install -y libpq-dev build-essential python3 && npm rebuild libpq` (or `npm install libpq`)'
+
+/** The libpq addon, or null when it is not installed or did not build. */
+export function loadLibpq(): (new () => PQ) | null {
+  if (PQClass === undefined) {
+    try {
+      PQClass = createRequire(import.meta.url)('libpq') as new () => PQ
+    } catch {
+      PQClass = null
+    }
+  }
+  return PQClass
+}
+
+const INT = (v: string) => BigInt(v)
+const PARSERS: Record<number, (v: string) => unknown> = {
+  20: INT,
+  21: INT,
+  23: INT,
+  26: INT,
+  1700: (v) => (/^-?\d+$/.test(v) ? BigInt(v) : Number(v)),
+  16: (v) => (v === 't' ? 1n : 0n),
+  700: Number,
+  701: Number,
+  17: (v) => Buffer.from(v.slice(2), 'hex'),
+}
+const TEXT = (v: string) => v
+
+/** An error PostgreSQL answered, with its SQLSTATE (e.g. 23505 unique, 23514 check). */
+export class PgError extends Error {
+  override name = 'PgError'
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly constraint: string | undefined,
+    readonly detail: string | undefined,
+    readonly table: string | undefined,
+    readonly sql: string,
+  ) {
+    super(message)
+  }
+}
+
+export type Param = string | null
+
+/** `?` placeholders → `$1…`, skipping strings, quoted names and comments. Text with `$1` already is left alone. */
+export function numberPlaceholders(sql: string): string {
+  if (!sql.includes('?')) return sql
+  let out = ''
+  let n = 0
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1)
+      const stop = end < 0 ? sql.length : end
+      out += sql.slice(i, stop + 1)
+      i = stop
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i)
+      const stop = end < 0 ? sql.length : end
+      out += sql.slice(i, stop)
+      i = stop - 1
+    } else if (c === '?') {
+      out += `$${++n}`
+    } else out += c
+  }
+  return out
+}
+
+const INSERT_RE = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][A-Za-z0-9_]*)\1/i
+
+/** A value as libpq's text format carries it. */
+function toParam(v: unknown, sql: string): Param {
+  if (v === null || typeof v === 'string') return v
+  if (typeof v === 'bigint') return v.toString()
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new TypeError(`cannot bind ${v} in: ${sql.slice(0, 120)}`)
+    return String(v)
+  }
+  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`
+  // better-sqlite3 refuses these too; keeping the refusal keeps both backends honest.
+  throw new TypeError(`cannot bind a ${v === undefined ? 'undefined' : typeof v} (${String(v)}) in: ${sql.slice(0, 120)}`)
+}
+
+function paramsOf(args: unknown[], sql: string): Param[] {
+  const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
+  return flat.map((a) => toParam(a, sql))
+}
+
+const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
+function asNumbers(row: unknown): unknown {
+  if (Array.isArray(row)) return row.map(num)
+  if (row && typeof row === 'object' && !(row instanceof Uint8Array)) return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, num(v)]))
+  return num(row)
+}
+
+export interface RunResult {
+  changes: number
+  lastInsertRowid: bigint
+}
+
+export class PgStatement {
+  private plucking = false
+  private rawRows = false
+  private numbers = false
+  readonly reader = true
+
+  constructor(
+    private readonly conn: PgSync,
+    readonly source: string,
+    private readonly text: string,
+  ) {}
+
+  pluck(on = true): this {
+    this.plucking = on
+    if (on) this.rawRows = false
+    return this
+  }
+
+  raw(on = true): this {
+    this.rawRows = on
+    if (on) this.plucking = false
+    return this
+  }
+
+  safeIntegers(on = true): this {
+    this.numbers = !on
+    return this
+  }
+
+  private rows(args: unknown[]): unknown[] {
+    const { rows } = this.conn.query(this.text, paramsOf(args, this.source), this.plucking || this.rawRows)
+    const out = this.plucking ? (rows as unknown[][]).map((r) => r[0]) : rows
+    return this.numbers ? out.map(asNumbers) : out
+  }
+
+  all(...args: unknown[]): unknown[] {
+    return this.rows(args)
+  }
+
+  get(...args: unknown[]): unknown {
+    return this.rows(args)[0]
+  }
+
+  iterate(...args: unknown[]): IterableIterator<unknown> {
+    return this.rows(args)[Symbol.iterator]()
+  }
+
+  /** Rows and the count of rows changed. */
+  exec(params: readonly unknown[]): { rows: unknown[]; count: number } {
+    return this.conn.query(this.text, paramsOf([...params], this.source))
+  }
+
+  run(...args: unknown[]): RunResult {
+    const r = this.conn.query(this.text, paramsOf(args, this.source), true)
+    const last = r.rows[r.rows.length - 1] as unknown[] | undefined
+    if (last && typeof last[0] === 'bigint') this.conn.lastInsertRowid = last[0]
+    return { changes: r.count, lastInsertRowid: this.conn.lastInsertRowid }
+  }
+}
+
+export interface PgSyncOptions {
+  /** application_name, as pg_stat_activity shows it. */
+  appName?: string
+}
+
+/** libpq's PQtransactionStatus: PQTRANS_INTRANS and PQTRANS_INERROR. */
+const IN_TRANSACTION = new Set([2, 3])
+
+export class PgSync implements SqlConnection {
+  readonly dialect = 'postgres' as const
+  /** The URL without its password. */
+  readonly name: string
+  open = true
+  lastInsertRowid = 0n
+  private readonly pq: PQ
+  private depth = 0
+  private readonly idTables = new Map<string, boolean>()
+  private readonly statements = new Map<string, PgStatement>()
+  private readonly preparedNames = new Map<string, string>()
+
+  constructor(url: string, opts: PgSyncOptions = {}) {
+    this.name = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
+    const PQ = loadLibpq()
+    if (!PQ) throw new Error(LIBPQ_MISSING)
+    this.pq = new PQ()
+    const sep = url.includes('?') ? '&' : '?'
+    this.pq.connectSync(`${url}${sep}application_name=${encodeURIComponent(opts.appName ?? "nadi")}`)
+    // Integer division, text comparison and time zones must not depend on the server's settings.
+    this.exec("SET TIME ZONE 'UTC'")
+  }
+
+  /** True while a transaction is open on the connection (ours, or one begun by a plain BEGIN). */
+  get inTransaction(): boolean {
+    return this.open && IN_TRANSACTION.has(this.pq.transactionStatus())
+  }
+
+  private check(sql: string): void {
+    const message = this.pq.resultErrorMessage() || this.pq.errorMessage()
+    if (!message) return
+    const f = this.pq.resultErrorFields() ?? {}
+    throw new PgError(message.trim(), f.sqlState, f.constraintName, f.messageDetail, f.tableName, sql)
+  }
+
+  /** One statement (or, without params, several: the last one's rows), waited for. */
+  query(sql: string, params: Param[] | null, array = false): { rows: unknown[]; count: number } {
+    if (!this.open) throw new TypeError('The database connection is not open')
+    if (params === null) this.pq.exec(sql)
+    else {
+      let name = this.preparedNames.get(sql)
+      if (name === undefined) {
+        name = `s${this.preparedNames.size + 1}`
+        this.pq.prepare(name, sql, params.length)
+        this.check(sql)
+        this.preparedNames.set(sql, name)
+      }
+      this.pq.execPrepared(name, params)
+    }
+    this.check(sql)
+    const pq = this.pq
+    const nf = pq.nfields()
+    const nt = pq.ntuples()
+    const rows: unknown[] = new Array(nt)
+    if (nf > 0) {
+      const names: string[] = []
+      const parsers: ((v: string) => unknown)[] = []
+      for (let c = 0; c < nf; c++) {
+        names.push(pq.fname(c))
+        parsers.push(PARSERS[pq.ftype(c)] ?? TEXT)
+      }
+      for (let r = 0; r < nt; r++) {
+        if (array) {
+          const row: unknown[] = new Array(nf)
+          for (let c = 0; c < nf; c++) row[c] = pq.getisnull(r, c) ? null : parsers[c]!(pq.getvalue(r, c))
+          rows[r] = row
+        } else {
+          const row: Record<string, unknown> = {}
+          for (let c = 0; c < nf; c++) row[names[c]!] = pq.getisnull(r, c) ? null : parsers[c]!(pq.getvalue(r, c))
+          rows[r] = row
+        }
+      }
+    }
+    const tuples = pq.cmdTuples()
+    return { rows, count: tuples ? Number(tuples) : 0 }
+  }
+
+  /** A statement compiled elsewhere (Kysely), with its parameters. */
+  execute(sql: string, params: readonly unknown[]): { rows: unknown[]; count: number } {
+    return params.length ? this.prepare(sql).exec(params) : this.query(sql, null)
+  }
+
+  prepare(sql: string): PgStatement {
+    let s = this.statements.get(sql)
+    if (s) return s
+    let text = numberPlaceholders(sql)
+    const insert = INSERT_RE.exec(text)
+    if (insert && !/\bRETURNING\b/i.test(text) && this.hasId(insert[2]!)) text = `${text.trimEnd().replace(/;$/, '')} RETURNING id`
+    s = new PgStatement(this, sql, text)
+    this.statements.set(sql, s)
+    return s
+  }
+
+  private hasId(table: string): boolean {
+    if (this.idTables.has(table)) return true
+    const { rows } = this.query(
+      "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'",
+      [table.toLowerCase()],
+    )
+    // Only a table that has one is remembered: a table created later is asked about again.
+    if (rows.length > 0) this.idTables.set(table, true)
+    return rows.length > 0
+  }
+
+  /** Forgets what was learnt about tables and statements (after migrations changed them). */
+  schemaChanged(): void {
+    this.idTables.clear()
+    this.statements.clear()
+    if (this.preparedNames.size && !this.inTransaction) {
+      this.exec('DEALLOCATE ALL')
+      this.preparedNames.clear()
+    }
+  }
+
+  exec(sql: string): this {
+    this.query(sql, null)
+    return this
+  }
+
+  transaction<F extends Parameters<SqlConnection['transaction']>[0]>(fn: F): SqlTransaction<F> {
+    const run = (...args: Parameters<F>) => this.inTx(() => fn(...args) as ReturnType<F>)
+    return Object.assign(run, { default: run, deferred: run, immediate: run, exclusive: run }) as unknown as SqlTransaction<F>
+  }
+
+  private inTx<R>(fn: () => R): R {
+    if (this.inTransaction) {
+      const sp = `nadi_sp${++this.depth}`
+      this.exec(`SAVEPOINT ${sp}`)
+      try {
+        const r = fn()
+        this.exec(`RELEASE SAVEPOINT ${sp}`)
+        return r
+      } catch (e) {
+        if (this.open) this.exec(`ROLLBACK TO SAVEPOINT ${sp}; RELEASE SAVEPOINT ${sp}`)
+        throw e
+      } finally {
+        this.depth--
+      }
+    }
+    this.exec('BEGIN')
+    try {
+      const r = fn()
+      this.exec('COMMIT')
+      return r
+    } catch (e) {
+      if (this.inTransaction) this.exec('ROLLBACK')
+      throw e
+    }
+  }
+
+  /** SQLite's pragmas have no meaning here; the few the server sets are answered, others refused. */
+  pragma(text: string, opts: { simple?: boolean } = {}): unknown {
+    const t = text.trim().toLowerCase()
+    // Every commit is durable on PostgreSQL (synchronous_commit = on).
+    if (t.startsWith('synchronous')) return t.includes('=') ? [] : opts.simple ? 'FULL' : [{ synchronous: 2 }]
+    if (t.startsWith('foreign_keys')) return []
+    throw new Error(`pragma ${text} is SQLite's; on PostgreSQL there is no such setting`)
+  }
+
+  close(): this {
+    if (!this.open) return this
+    this.open = false
+    this.pq.finish()
+    return this
+  }
+}
