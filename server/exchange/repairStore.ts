@@ -153,7 +153,7 @@ export function applyRepair(sqlite: SqlConnection, spec: MarketSpec, plan: Repai
       meta: { repair: String(repairId) },
     })
   }
-  sqlite.prepare('INSERT OR REPLACE INTO exchange_snapshots (seq, inst_id, body, created_at) VALUES (?, ?, ?, ?)').run(head, spec.instId, JSON.stringify(plan.snapshot), now)
+  sqlite.prepare('INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (seq) DO UPDATE SET inst_id = excluded.inst_id, body = excluded.body, created_at = excluded.created_at').run(head, spec.instId, JSON.stringify(plan.snapshot), now)
   return { repairId, journalSeq: Number(head), plan }
 }
 

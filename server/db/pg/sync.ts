@@ -94,11 +94,20 @@ export class PgError extends Error {
 
 export type Param = string | null
 
-/** `?` placeholders → `$1…`, skipping strings, quoted names and comments. Text with `$1` already is left alone. */
-export function numberPlaceholders(sql: string): string {
-  if (!sql.includes('?')) return sql
+/** Where a statement's `$k` takes its value from: the next positional argument, or a named one. */
+export type Slot = { pos: number } | { name: string }
+
+/**
+ * SQLite's placeholders as PostgreSQL's: `?` (positional) and `@name` / `:name` / `$name` (bound from
+ * an object, as better-sqlite3 binds them; one name is one `$k` however often it appears) become
+ * `$1…`, skipping strings, quoted names, comments and `::` casts. Text already in `$1` form is kept.
+ */
+export function numberPlaceholders(sql: string): { text: string; slots: Slot[] } {
+  const slots: Slot[] = []
+  if (!/[?@:$]/.test(sql)) return { text: sql, slots }
+  const named = new Map<string, number>()
+  let positional = 0
   let out = ''
-  let n = 0
   for (let i = 0; i < sql.length; i++) {
     const c = sql[i]!
     if (c === "'" || c === '"') {
@@ -111,11 +120,25 @@ export function numberPlaceholders(sql: string): string {
       const stop = end < 0 ? sql.length : end
       out += sql.slice(i, stop)
       i = stop - 1
+    } else if (c === ':' && sql[i + 1] === ':') {
+      out += '::'
+      i++
     } else if (c === '?') {
-      out += `$${++n}`
+      slots.push({ pos: positional++ })
+      out += `$${slots.length}`
+    } else if ((c === '@' || c === ':' || c === '$') && /[A-Za-z_]/.test(sql[i + 1] ?? '')) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(sql.slice(i + 1))!
+      const name = m[0]
+      let k = named.get(name)
+      if (k === undefined) {
+        slots.push({ name })
+        named.set(name, (k = slots.length))
+      }
+      out += `$${k}`
+      i += name.length
     } else out += c
   }
-  return out
+  return { text: out, slots }
 }
 
 const INSERT_RE = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][A-Za-z0-9_]*)\1/i
@@ -133,9 +156,21 @@ function toParam(v: unknown, sql: string): Param {
   throw new TypeError(`cannot bind a ${v === undefined ? 'undefined' : typeof v} (${String(v)}) in: ${sql.slice(0, 120)}`)
 }
 
-function paramsOf(args: unknown[], sql: string): Param[] {
-  const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
-  return flat.map((a) => toParam(a, sql))
+const isBag = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)
+
+/** The arguments of a call, in the order of the statement's `$k`. */
+function paramsOf(args: unknown[], slots: Slot[] | null, sql: string): Param[] {
+  let list = args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args
+  const bag = list.length && isBag(list[list.length - 1]) ? (list[list.length - 1] as Record<string, unknown>) : null
+  if (bag) list = list.slice(0, -1)
+  if (!slots) return list.map((a) => toParam(a, sql))
+  if (list.length !== slots.filter((s) => 'pos' in s).length) throw new RangeError(`Too ${list.length > slots.length ? 'many' : 'few'} parameter values were provided`)
+  return slots.map((s) => {
+    if ('pos' in s) return toParam(list[s.pos], sql)
+    if (!bag || !(s.name in bag)) throw new RangeError(`Missing named parameter "${s.name}"`)
+    return toParam(bag[s.name], sql)
+  })
 }
 
 const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v)
@@ -160,6 +195,8 @@ export class PgStatement {
     private readonly conn: PgSync,
     readonly source: string,
     private readonly text: string,
+    /** null: the text came with `$k` already (Kysely); the arguments are in order. */
+    private readonly slots: Slot[] | null,
   ) {}
 
   pluck(on = true): this {
@@ -180,7 +217,7 @@ export class PgStatement {
   }
 
   private rows(args: unknown[]): unknown[] {
-    const { rows } = this.conn.query(this.text, paramsOf(args, this.source), this.plucking || this.rawRows)
+    const { rows } = this.conn.query(this.text, paramsOf(args, this.slots, this.source), this.plucking || this.rawRows)
     const out = this.plucking ? (rows as unknown[][]).map((r) => r[0]) : rows
     return this.numbers ? out.map(asNumbers) : out
   }
@@ -199,11 +236,11 @@ export class PgStatement {
 
   /** Rows and the count of rows changed. */
   exec(params: readonly unknown[]): { rows: unknown[]; count: number } {
-    return this.conn.query(this.text, paramsOf([...params], this.source))
+    return this.conn.query(this.text, paramsOf([...params], this.slots, this.source))
   }
 
   run(...args: unknown[]): RunResult {
-    const r = this.conn.query(this.text, paramsOf(args, this.source), true)
+    const r = this.conn.query(this.text, paramsOf(args, this.slots, this.source), true)
     const last = r.rows[r.rows.length - 1] as unknown[] | undefined
     if (last && typeof last[0] === 'bigint') this.conn.lastInsertRowid = last[0]
     return { changes: r.count, lastInsertRowid: this.conn.lastInsertRowid }
@@ -303,10 +340,13 @@ export class PgSync implements SqlConnection {
   prepare(sql: string): PgStatement {
     let s = this.statements.get(sql)
     if (s) return s
-    let text = numberPlaceholders(sql)
+    // Kysely's PostgreSQL compiler writes $1… already; everything else is SQLite's notation.
+    const numbered = /\$1\b/.test(sql) && !sql.includes('?')
+    const { text: translated, slots } = numbered ? { text: sql, slots: null } : numberPlaceholders(sql)
+    let text = translated
     const insert = INSERT_RE.exec(text)
     if (insert && !/\bRETURNING\b/i.test(text) && this.hasId(insert[2]!)) text = `${text.trimEnd().replace(/;$/, '')} RETURNING id`
-    s = new PgStatement(this, sql, text)
+    s = new PgStatement(this, sql, text, slots)
     this.statements.set(sql, s)
     return s
   }

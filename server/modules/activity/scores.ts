@@ -87,7 +87,7 @@ export function rebuildScores(sqlite: SqlConnection, activityId: bigint | number
 // event's own time (the column the reference reads), active or not: hiding an activity for a while
 // must not lose its scores. A late commit inside the payout's grace still counts. The reached_at kept
 // is the latest event's, as the reference's max() is, whatever order the events commit in.
-const UPSERT = `ON CONFLICT (activity_id, user_id) DO UPDATE SET score = score + excluded.score, reached_at = max(reached_at, excluded.reached_at)`
+const UPSERT = `ON CONFLICT (activity_id, user_id) DO UPDATE SET score = activity_scores.score + excluded.score, reached_at = CASE WHEN excluded.reached_at > activity_scores.reached_at THEN excluded.reached_at ELSE activity_scores.reached_at END`
 
 const HOOK = {
   // "WHERE" after the join keeps SQLite from reading ON CONFLICT as part of it.

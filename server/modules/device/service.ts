@@ -16,8 +16,8 @@ import { dayOf, dayStart } from '../release/schedule.ts'
 const SQL = {
   order: 'SELECT id, user_id, type, created_at FROM pay_orders WHERE id = ?',
   lines: 'SELECT id, product_id, spec_id, quantity, power FROM order_lines WHERE order_id = ? ORDER BY id',
-  insert: `INSERT OR IGNORE INTO devices (user_id, order_id, line_id, unit, product_id, spec_id, power, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  insert: `INSERT INTO devices (user_id, order_id, line_id, unit, product_id, spec_id, power, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (line_id, unit) DO NOTHING`,
   pendingOfOrder: "SELECT id FROM devices WHERE order_id = ? AND status = 'pending' ORDER BY id",
   devicesOfOrder: 'SELECT id, status FROM devices WHERE order_id = ? ORDER BY id',
   putCode: `INSERT INTO device_codes (device_id, code_hash, issued_at) VALUES (?, ?, ?)

@@ -23,7 +23,7 @@ const SQL = {
   goldNow: 'SELECT at, price FROM gold_prices ORDER BY at DESC LIMIT 1',
   goldAt: 'SELECT at, price FROM gold_prices WHERE at <= ? ORDER BY at DESC LIMIT 1',
   goldSince: 'SELECT at, price FROM gold_prices WHERE at >= ? ORDER BY at',
-  goldInsert: 'INSERT OR REPLACE INTO gold_prices (at, price) VALUES (?, ?)',
+  goldInsert: 'INSERT INTO gold_prices (at, price) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET price = excluded.price',
   goldPrune: 'DELETE FROM gold_prices WHERE at < ?',
   categories: "SELECT * FROM product_categories WHERE area = 'gold' AND active = 1 ORDER BY sort, id",
   mallBanners: "SELECT * FROM banners WHERE place = 'mall' AND active = 1 ORDER BY sort, id",

@@ -91,7 +91,8 @@ const SQL = {
   position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
              VALUES (?, 'node', 'NADI', ?, ?, 1, NULL, ?, ?, ?, ?)`,
   activate: "UPDATE node_orders SET status = 'active', position_id = ?, start_day = ?, end_day = ?, paid_at = ? WHERE id = ? AND status = 'pending'",
-  level: 'UPDATE users SET level = max(level, ?) WHERE id = ?',
+  // Raised, never lowered: the row is left alone when its level is already as high.
+  level: 'UPDATE users SET level = @level WHERE id = @user AND level < @level',
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
   mine: `SELECT n.*, o.order_no, t.type, coalesce(p.paid, 0) AS mined,
                 (SELECT coalesce(sum(amount), 0) FROM node_fee_shares f WHERE f.node_id = n.id) AS fee_share,
@@ -244,7 +245,7 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
   const { startDay, endDay } = termOf(dayOf(paidAt), Number(n.days))
   const position = Number(s.position.run(n.user_id, n.power, n.machine_rate_ppm, startDay, endDay, `node:${n.id}`, paidAt).lastInsertRowid)
   s.activate.run(position, startDay, endDay, paidAt, n.id)
-  s.level.run(n.level_id, n.user_id)
+  s.level.run({ level: n.level_id, user: n.user_id })
   s.done.run(paidAt, paidAt, o.id)
   // The node is held from now: it counts in every ancestor's team nodes until its stake comes back
   // (one walk up the tree with the performance).

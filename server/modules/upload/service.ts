@@ -51,7 +51,7 @@ const SQL = {
   unused: 'SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NOT NULL AND uploaded_at < ? LIMIT 500',
   drop: 'DELETE FROM uploads WHERE key = ? AND used_by IS NULL',
   secret: 'SELECT value FROM settings WHERE key = ?',
-  keepSecret: 'INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)',
+  keepSecret: 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
 } as const
 
 const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
