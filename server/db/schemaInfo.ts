@@ -1,0 +1,99 @@
+// The schema as data, the same shape on both backends: tables, their columns (type family, NOT NULL,
+// primary key), indexes (columns, unique, partial) and foreign keys. What the migrations test compares
+// (a fresh database against one migrated step by step; SQLite against PostgreSQL), and what `cli
+// move-to` checks before it copies rows.
+
+import { dialectOf, type SqlConnection } from './connection.ts'
+
+export interface ColumnInfo {
+  name: string
+  /** integer | text | real | blob: what both backends agree a column holds. */
+  type: string
+  notNull: boolean
+  pk: boolean
+}
+
+export interface SchemaInfo {
+  tables: Record<string, { columns: ColumnInfo[]; indexes: string[]; foreignKeys: string[] }>
+}
+
+function family(declared: string): string {
+  const t = declared.toLowerCase()
+  if (/int/.test(t)) return 'integer'
+  if (/char|text|clob/.test(t)) return 'text'
+  if (/real|floa|doub|numeric/.test(t)) return 'real'
+  if (/blob|bytea/.test(t) || t === '') return 'blob'
+  return t
+}
+
+const sorted = <T>(xs: T[]) => [...xs].sort()
+
+/** Tables of the application (schema_migrations included; SQLite's and PostgreSQL's own left out). */
+export function schemaInfo(conn: SqlConnection): SchemaInfo {
+  return dialectOf(conn) === 'postgres' ? pgSchema(conn) : sqliteSchema(conn)
+}
+
+function sqliteSchema(conn: SqlConnection): SchemaInfo {
+  const tables: SchemaInfo['tables'] = {}
+  const names = conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]
+  for (const t of names) {
+    const cols = conn.prepare('SELECT name, type, "notnull" AS nn, pk FROM pragma_table_info(?) ORDER BY cid').all(t) as { name: string; type: string; nn: bigint; pk: bigint }[]
+    const pkCount = cols.filter((c) => c.pk > 0n).length
+    const columns = cols.map((c) => ({
+      name: c.name,
+      type: family(c.type),
+      // SQLite lets a lone INTEGER PRIMARY KEY be NULL on insert (it assigns one); it is never NULL stored.
+      notNull: c.nn === 1n || c.pk > 0n,
+      pk: c.pk > 0n && pkCount > 0,
+    }))
+    const indexes: string[] = []
+    const list = conn.prepare('SELECT name, "unique" AS u, origin, partial FROM pragma_index_list(?)').all(t) as { name: string; u: bigint; origin: string; partial: bigint }[]
+    for (const ix of list) {
+      if (ix.origin === 'pk') continue
+      const cols = conn.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').pluck().all(ix.name) as string[]
+      indexes.push(`${ix.u === 1n ? 'unique ' : ''}(${cols.join(', ')})${ix.partial === 1n ? ' partial' : ''}`)
+    }
+    const fks = conn.prepare('SELECT "from" AS f, "table" AS t, "to" AS c FROM pragma_foreign_key_list(?)').all(t) as { f: string; t: string; c: string | null }[]
+    tables[t] = { columns, indexes: sorted(indexes), foreignKeys: sorted(fks.map((k) => `${k.f} -> ${k.t}(${k.c ?? 'id'})`)) }
+  }
+  return { tables }
+}
+
+function pgSchema(conn: SqlConnection): SchemaInfo {
+  const tables: SchemaInfo['tables'] = {}
+  const names = conn.prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name").pluck().all() as string[]
+  for (const t of names) {
+    const pk = new Set(
+      conn
+        .prepare(
+          `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+           WHERE i.indrelid = ?::regclass AND i.indisprimary`,
+        )
+        .pluck()
+        .all(t) as string[],
+    )
+    const cols = conn
+      .prepare('SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position')
+      .all(t) as { name: string; type: string; nullable: string }[]
+    const columns = cols.map((c) => ({ name: c.name, type: family(c.type), notNull: c.nullable === 'NO', pk: pk.has(c.name) }))
+    const ix = conn
+      .prepare(
+        `SELECT i.indisunique AS u, i.indpred IS NOT NULL AS partial,
+                array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o), ', ') AS cols
+         FROM pg_index i WHERE i.indrelid = ?::regclass AND NOT i.indisprimary`,
+      )
+      .all(t) as { u: bigint; partial: bigint; cols: string }[]
+    const indexes = ix.map((i) => `${i.u === 1n ? 'unique ' : ''}(${i.cols})${i.partial === 1n ? ' partial' : ''}`)
+    const fks = conn
+      .prepare(
+        `SELECT a.attname AS f, c.confrelid::regclass::text AS t, b.attname AS c
+         FROM pg_constraint c
+         JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+         JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = c.confkey[1]
+         WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
+      )
+      .all(t) as { f: string; t: string; c: string }[]
+    tables[t] = { columns, indexes: sorted(indexes), foreignKeys: sorted(fks.map((k) => `${k.f} -> ${k.t}(${k.c})`)) }
+  }
+  return { tables }
+}
