@@ -44,6 +44,8 @@ export interface StartOptions {
   env?: Record<string, string>
   /** Start of the movable clock. */
   start?: number
+  /** On SQLite whatever the run's backend (a test of SQLite's own backup, or of the move from it). */
+  sqlite?: boolean
 }
 
 export interface RequestOptions {
@@ -116,7 +118,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML)
   fs.writeFileSync(path.join(distDir, 'assets', 'x-abc.js'), ASSET_JS)
   // On the PostgreSQL run every server gets a database of its own, dropped when it closes.
-  const pg: TestDatabase | null = testBackend() === 'postgres' && !opts.env?.NADI_DATABASE_URL ? freshDatabase() : null
+  const pg: TestDatabase | null = testBackend() === 'postgres' && !opts.sqlite && !opts.env?.NADI_DATABASE_URL ? freshDatabase() : null
 
   const config = loadConfig(
     {

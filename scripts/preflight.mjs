@@ -1,0 +1,52 @@
+// What `npm test` needs from the system, checked before anything runs: Chromium (the e2e suite),
+// PostgreSQL 15+ (the integration suite's second backend) and the libpq driver built against it.
+// As root on a Debian-like machine the missing parts are installed (as .ci/run does); otherwise the
+// run stops at once with one line naming the command, rather than a wall of red tests.
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const CHROMIUM = '/usr/bin/chromium'
+
+function pgBin() {
+  if (process.env.NADI_PG_BIN) return fs.existsSync(path.join(process.env.NADI_PG_BIN, 'initdb')) ? process.env.NADI_PG_BIN : null
+  const base = '/usr/lib/postgresql'
+  if (!fs.existsSync(base)) return null
+  const v = fs.readdirSync(base).filter((d) => /^\d+$/.test(d) && Number(d) >= 15 && fs.existsSync(path.join(base, d, 'bin', 'initdb')))
+  return v.length ? path.join(base, v.sort((a, b) => b - a)[0], 'bin') : null
+}
+
+function libpqLoads() {
+  const r = spawnSync(process.execPath, ['-e', "require('libpq')"], { cwd: process.cwd(), stdio: 'ignore' })
+  return r.status === 0
+}
+
+function missing() {
+  const apt = []
+  if (!fs.existsSync(CHROMIUM)) apt.push('chromium', 'fonts-noto-cjk')
+  if (!pgBin()) apt.push('postgresql')
+  const driver = !libpqLoads()
+  if (driver) apt.push('libpq-dev', 'build-essential', 'python3')
+  return { apt, driver }
+}
+
+let need = missing()
+if (need.apt.length === 0 && !need.driver) process.exit(0)
+
+const root = process.getuid?.() === 0
+const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0
+const command = `apt-get install -y ${need.apt.join(' ')}${need.driver ? ' && npm rebuild libpq' : ''}`
+if (!root || !hasApt) {
+  console.error(`npm test needs ${need.apt.filter((p) => !['fonts-noto-cjk', 'build-essential', 'python3'].includes(p)).join(', ') || 'the libpq driver'}: run \`sudo ${command}\` first`)
+  process.exit(1)
+}
+console.log(`preflight: installing ${need.apt.join(' ')}`)
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
+execFileSync('apt-get', ['install', '-y', '-qq', ...need.apt], { stdio: ['ignore', 'ignore', 'inherit'], env })
+if (need.driver) execFileSync('npm', ['rebuild', 'libpq'], { stdio: 'inherit' })
+need = missing()
+if (need.apt.length || need.driver) {
+  console.error(`npm test needs what could not be installed: run \`${command}\``)
+  process.exit(1)
+}
