@@ -1,5 +1,6 @@
 import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
+import { constraintOf } from '../db/errors.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
 import { ENTRY_ID_SPAN, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
 import {
@@ -217,25 +218,27 @@ function replay(st: Statements, existing: PostingRow, plan: Plan): PostResult {
   return { id: existing.id, ref: existing.ref, replayed: true }
 }
 
-/** better-sqlite3's error for a statement the database refused, e.g. SQLITE_CONSTRAINT_UNIQUE. */
-const sqliteCode = (e: unknown): string | undefined => (e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : undefined)
-
 /**
  * Writes the posting. The posting row goes first: its unique ref finds a replay and its foreign key
  * an unknown user without a lookup of their own (a posting's cost is its statements). Balances are
  * then read and checked before any of them changes; a refusal after the posting row is undone by the
  * savepoint post runs this in.
+ *
+ * Under several connections (PostgreSQL) the checks here are read without a lock and can be stale;
+ * what decides is the database: the ref's unique index (a second connection posting the same ref
+ * waits for the first, then finds it), the delta updates applied under the row's lock, and the
+ * table's CHECK that no user balance is below zero — a refusal there is the same InsufficientFunds.
  */
 function apply(st: Statements, plan: Plan): PostResult {
-  let postingId: bigint
+  let inserted
   try {
-    postingId = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at).lastInsertRowid as bigint
+    inserted = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at)
   } catch (e) {
-    const code = sqliteCode(e)
-    if (code === 'SQLITE_CONSTRAINT_UNIQUE') return replay(st, st.postingByRef.get(plan.ref) as PostingRow, plan)
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidPosting(`no user ${plan.userId}`)
+    if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no user ${plan.userId}`)
     throw e
   }
+  if (inserted.changes === 0) return replay(st, st.postingByRef.get(plan.ref) as PostingRow, plan)
+  const postingId = BigInt(inserted.lastInsertRowid)
 
   const rows: (AccountRow | undefined)[] = []
   for (const leg of plan.legs) {
@@ -254,24 +257,54 @@ function apply(st: Statements, plan: Plan): PostResult {
     }
   }
 
+  // Accounts that exist change first, in the order of their ids: two postings on other connections
+  // that touch the same accounts then take their row locks in one order and never wait in a circle
+  // (PostgreSQL would end such a deadlock by failing one of them).
+  const ids: bigint[] = new Array<bigint>(plan.legs.length)
+  const existing = plan.legs.map((_, i) => i).filter((i) => rows[i] !== undefined)
+  if (existing.length > 1) existing.sort((x, y) => (rows[x]!.id < rows[y]!.id ? -1 : 1))
+  for (const i of existing) updateBalance(st, plan.legs[i]!, (ids[i] = rows[i]!.id), rows[i]!)
+  for (let i = 0; i < plan.legs.length; i++) {
+    if (rows[i] !== undefined) continue
+    const leg = plan.legs[i]!
+    const a = leg.account
+    const owner = 'user' in a ? a.user : null
+    let made
+    try {
+      made = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, leg.available, leg.frozen, plan.at)
+    } catch (e) {
+      const c = constraintOf(e)
+      if (c === 'foreignKey') throw new InvalidPosting(`no user ${owner}`)
+      if (c === 'check') throw new InsufficientFunds(a, leg.asset, leg.available < 0n ? 'available' : 'frozen', 0n, -(leg.available < 0n ? leg.available : leg.frozen))
+      throw e
+    }
+    if (made.changes === 1) ids[i] = BigInt(made.lastInsertRowid)
+    else {
+      // Another connection made the account since it was read: change it as any other.
+      const row = ('user' in a ? st.userAccount.get(a.user, a.kind, leg.asset) : st.platformAccount.get(a.platform, leg.asset)) as AccountRow
+      updateBalance(st, leg, (ids[i] = row.id), row)
+    }
+  }
+
   let entryId = postingId * ENTRY_ID_SPAN
   for (let i = 0; i < plan.legs.length; i++) {
     const leg = plan.legs[i] as Leg
-    const a = leg.account
-    const owner = 'user' in a ? a.user : null
-    let accountId = rows[i]?.id
-    if (accountId === undefined) {
-      try {
-        accountId = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, leg.available, leg.frozen, plan.at).lastInsertRowid as bigint
-      } catch (e) {
-        if (sqliteCode(e) === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new InvalidPosting(`no user ${owner}`)
-        throw e
-      }
-    } else st.updateAccount.run(leg.available, leg.frozen, accountId)
-    if (leg.available !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'available', leg.available)
-    if (leg.frozen !== 0n) st.insertEntry.run(entryId++, postingId, accountId, owner, 'frozen', leg.frozen)
+    const owner = 'user' in leg.account ? leg.account.user : null
+    if (leg.available !== 0n) st.insertEntry.run(entryId++, postingId, ids[i], owner, 'available', leg.available)
+    if (leg.frozen !== 0n) st.insertEntry.run(entryId++, postingId, ids[i], owner, 'frozen', leg.frozen)
   }
   return { id: postingId, ref: plan.ref, replayed: false }
+}
+
+/** A leg's delta on its account; the CHECK's refusal (a concurrent debit got there first) is InsufficientFunds. */
+function updateBalance(st: Statements, leg: Leg, accountId: bigint, seen: AccountRow): void {
+  try {
+    st.updateAccount.run(leg.available, leg.frozen, accountId)
+  } catch (e) {
+    if (constraintOf(e) !== 'check') throw e
+    const b: Bucket = seen.available + leg.available < 0n || leg.available < 0n ? 'available' : 'frozen'
+    throw new InsufficientFunds(leg.account, leg.asset, b, seen[b], -leg[b])
+  }
 }
 
 const txns = new WeakMap<SqlConnection, SqlTransaction<(plan: Plan) => PostResult>>()

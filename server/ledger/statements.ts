@@ -18,8 +18,10 @@ const SQL = {
     WHERE e.id BETWEEN ? AND ? ORDER BY e.id`,
   userAccount: 'SELECT id, available, frozen FROM ledger_accounts WHERE user_id = ? AND kind = ? AND asset = ?',
   platformAccount: 'SELECT id, available, frozen FROM ledger_accounts WHERE user_id IS NULL AND kind = ? AND asset = ?',
-  insertAccount: 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  insertPosting: 'INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at) VALUES (?, ?, ?, ?, ?)',
+  // ON CONFLICT DO NOTHING: a ref already posted, or an account another connection has just made, is
+  // an answer (0 rows) rather than an error — PostgreSQL would abort the whole transaction on one.
+  insertAccount: 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  insertPosting: 'INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (ref) DO NOTHING',
   insertEntry: 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta) VALUES (?, ?, ?, ?, ?, ?)',
   // Deltas, not absolute values: correct even under PostgreSQL's concurrent writers, with the table's
   // CHECK as the backstop. The new values were computed and range-checked in JS first (SQLite would

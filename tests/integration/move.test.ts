@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { ROOT_CODE, idemKey, startServer, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { Order } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { audit, balance, custody, trade, transfer, type Asset } from '../../server/ledger/index.ts'
@@ -17,7 +17,6 @@ import { MoveRefused, moveToPostgres } from '../../server/db/move.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
 const start = useServers({ sqlite: true }, { audited: true })
-const startPg = useServers({}, { audited: true })
 const T = '/api/v1/trade'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-backup-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -87,8 +86,9 @@ it('a backup taken while orders arrive restores to balanced books, and restore r
 
 it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty PostgreSQL database whole: same rows, both audits clean, same balances served', async () => {
   const file = path.join(dir, 'to-move.sqlite')
-  const { s, traders } = await backupUnderLoad(file)
+  const { traders } = await backupUnderLoad(file)
   const pg = freshDatabase({ empty: true })
+  let p: TestServer | null = null
   try {
     const from = openDatabase(file)
     const to = openDatabase(pg.url)
@@ -112,15 +112,15 @@ it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty
     const copy = openDatabase(file)
     const expected = traders.map((t) => ({ usdt: balance(copy.sqlite, trade(t.userId), 'USDT'), nadi: balance(copy.sqlite, trade(t.userId), 'NADI') }))
     await copy.close()
-    const p = await startPg({ env: { NADI_DATABASE_URL: pg.url } })
+    p = await startServer({ env: { NADI_DATABASE_URL: pg.url } })
     expect(traders.map((t) => ({ usdt: balance(p.ctx.sqlite, trade(t.userId), 'USDT'), nadi: balance(p.ctx.sqlite, trade(t.userId), 'NADI') }))).toEqual(expected)
     const again = await p.signIn(ROOT_CODE, traders[0]!.wallet)
     expect(again.userId).toBe(traders[0]!.userId)
     const res = await place(p, again, 'buy', '0.3', '10')
     expect(res.body_.code).toBe(200)
-    await p.close()
+    expect(audit(p.ctx.sqlite).violations).toEqual([])
   } finally {
-    await s.close()
+    await p?.close()
     pg.drop()
   }
 })
