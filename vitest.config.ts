@@ -23,6 +23,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           setupFiles: ['tests/e2e/support/setup.ts'],
+          // One journey runs on PostgreSQL (tests/e2e/postgres.test.ts).
+          globalSetup: ['tests/support/pgGlobalSetup.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
