@@ -43,9 +43,14 @@
  *                                     kind and asset), the next day due, the funding accounts
  *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
  *                                     campaigns and their prizes (server/modules/activity/commands.ts)
+ *   migrate | backup <file> | restore <file> | move-to <postgres-url>
+ *                                     the database itself (server/db/commands.ts): pending migrations; a
+ *                                     consistent copy of SQLite beside a running server; a copy put back
+ *                                     (server stopped); a stopped SQLite folder moved into PostgreSQL
  *
- * Each command opens the configured database (loadConfig: NADI_DB_FILE, or NADI_DATA_DIR/nadi.sqlite).
- * Commands that only read (audit, withdraw list, market check) run beside a live server (SQLite WAL).
+ * Each command opens the configured database (loadConfig: NADI_DATABASE_URL, else NADI_DB_FILE, or
+ * NADI_DATA_DIR/nadi.sqlite). Commands that only read (audit, withdraw list, market check) run beside a
+ * live server (SQLite WAL; PostgreSQL's own concurrency).
  * Commands that write need the data folder's writer lock (server/db/writerLock.ts): with no server
  * running they take it; while a server holds it they are sent to that server over its operator socket
  * (server/ops.ts) and run inside it, so there is never a second writer. Exit codes: 0 done, 1 the
@@ -73,7 +78,8 @@ import { CAR_APPLY_STATUSES, OPEN_STATUSES as CAR_OPEN, type CarApplyStatus } fr
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
 import { diagnose, formatDiagnosis, formatPlan } from './exchange/repairStore.ts'
-import { DataFolderBusy, lockDataFolder, type WriterLock } from './db/writerLock.ts'
+import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
+import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
 import { CatalogInvalid, checkCatalog, loadCatalog } from './modules/goods/load.ts'
 import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
@@ -120,6 +126,8 @@ export interface Command {
   summary: string
   /** Writes: needs the data folder's writer lock, or runs inside the server that holds it. */
   writes?: boolean
+  /** Writes with the server stopped only (it replaces the database): refused, not forwarded, while a server runs. */
+  stopped?: boolean
   /** Returns the exit code. */
   run(args: string[], env: CommandEnv): number | Promise<number>
 }
@@ -611,6 +619,7 @@ export const COMMANDS: Command[] = [
   ...ACTIVITY_COMMANDS,
   ...SETTLEMENT_COMMANDS,
   ...ORDERS_COMMANDS,
+  ...DATABASE_COMMANDS,
 ]
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
@@ -715,12 +724,15 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   let lock: WriterLock | undefined
   try {
     const config = loadConfig(opts.env ?? process.env, opts.cwd ?? process.cwd())
+    const onSqlite = config.databaseUrl === null
     if (found.command.writes) {
-      if (config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
+      if (onSqlite && config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
       try {
-        lock = lockDataFolder(config.dbFile, `cli ${found.command.words.join(' ')}`)
+        lock = lockDatabase(config, `cli ${found.command.words.join(' ')}`)
       } catch (err) {
         if (!(err instanceof DataFolderBusy)) throw err
+        // Some commands replace the database under the server: they never run inside it.
+        if (found.command.stopped) throw new UsageError(`${found.command.words.join(' ')} needs the server stopped: ${err.message}`)
         return await forward(err, withAbsolutePaths(argv, opts.cwd ?? process.cwd()), io)
       }
     }
@@ -730,10 +742,10 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       inServer: false,
       database() {
         if (opened) return opened
-        if (config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) {
+        if (onSqlite && config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) {
           throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
         }
-        opened = openDatabase(config.dbFile)
+        opened = openDatabase(config.database)
         migrate(opened.sqlite)
         return opened
       },
@@ -756,7 +768,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   } finally {
     await market?.close()
     await opened?.close()
-    opened?.sqlite.close()
+    if (opened?.sqlite.open) opened.sqlite.close()
     lock?.release()
   }
 }
@@ -793,7 +805,7 @@ async function forward(busy: DataFolderBusy, argv: string[], io: Io): Promise<nu
     io.err(`refused: ${busy.message}\n(its operator socket ${socket} did not answer: ${err instanceof Error ? err.message : String(err)})`)
     return 1
   }
-  io.err(`(run inside ${busy.holder!.role} pid ${busy.holder!.pid}, which holds ${path.dirname(busy.dbFile)})`)
+  io.err(`(run inside ${busy.holder!.role} pid ${busy.holder!.pid}, which holds ${busy.database ?? path.dirname(busy.dbFile)})`)
   if (r.out) io.out(r.out.replace(/\n$/, ''))
   if (r.err) io.err(r.err.replace(/\n$/, ''))
   return r.code
