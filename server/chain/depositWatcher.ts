@@ -334,6 +334,12 @@ async function drop(ctx: Ctx, d: DepositRow): Promise<boolean> {
   return n === 1
 }
 
+/**
+ * The ledger ref of one token transfer credited to a user, whichever path credits it: a deposit, or a
+ * chain payment whose order ended before it confirmed (server/modules/payment) — so it posts once.
+ */
+export const depositRef = (chain: string, txHash: string, logIndex: number | bigint) => `deposit:${chain}:${txHash.toLowerCase()}:${logIndex}`
+
 /** confirming → credited, with the ledger posting, in one transaction. */
 async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolean> {
   const now = ctx.now()
@@ -348,17 +354,24 @@ async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolea
         .where('block_hash', '=', d.block_hash),
     )
     if (n !== 1) return false
-    ledger.transfer(ctx.sqlite, {
-      ref: `deposit:${d.chain}:${d.tx_hash}:${d.log_index}`,
-      reason: 'deposit',
-      userId: d.user_id,
-      from: ledger.custody(d.chain),
-      to: ledger.fund(d.user_id),
-      asset: d.coin,
-      amount: d.amount,
-      at: now,
-      meta: { chain: d.chain, tx_hash: d.tx_hash, log_index: Number(d.log_index) },
-    })
+    try {
+      ledger.transfer(ctx.sqlite, {
+        ref: depositRef(d.chain, d.tx_hash, d.log_index),
+        reason: 'deposit',
+        userId: d.user_id,
+        from: ledger.custody(d.chain),
+        to: ledger.fund(d.user_id),
+        asset: d.coin,
+        amount: d.amount,
+        at: now,
+        meta: { chain: d.chain, tx_hash: d.tx_hash, log_index: Number(d.log_index) },
+      })
+    } catch (err) {
+      // Credited already to the payer of an order that ended before this transfer confirmed as its
+      // payment (server/modules/payment): the receiving address is a deposit address, a misconfiguration.
+      if (!(err instanceof ledger.RefConflict)) throw err
+      ctx.log.error({ chain: d.chain, tx: d.tx_hash, logIndex: Number(d.log_index), difference: err.difference }, 'deposit already credited to a late chain payment’s payer')
+    }
     return true
   })
 }
