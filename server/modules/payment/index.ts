@@ -31,7 +31,7 @@
 
 import type { Selectable } from 'kysely'
 import { formatMoney } from '../../../contract/money.ts'
-import { depositRef } from '../../chain/depositWatcher.ts'
+import { creditTransfer } from '../../chain/depositWatcher.ts'
 import { ChainUnavailableError, type TransferLog, type TxReceipt } from '../../chain/gateway.ts'
 import { toLedgerUnits, toTokenUnits } from '../../chain/units.ts'
 import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
@@ -554,25 +554,9 @@ function creditInstead(ctx: Ctx, p: Row, transfers: TransferLog[], reason: Payme
   for (const t of transfers) {
     const amount = toLedgerUnits(t.amount, 'floor')
     if (amount === 0n) continue
-    try {
-      // The deposit watcher's posting to the letter (reason, meta), so whichever comes second replays it.
-      ledger.transfer(ctx.sqlite, {
-        ref: depositRef(t.chain, t.txHash, t.logIndex),
-        reason: 'deposit',
-        userId: p.user_id,
-        from: ledger.custody(t.chain),
-        to: ledger.fund(p.user_id),
-        asset: t.token,
-        amount,
-        at: now,
-        meta: { chain: t.chain, tx_hash: t.txHash.toLowerCase(), log_index: t.logIndex },
-      })
-    } catch (err) {
-      // Credited already as a deposit to the address's owner: the receiving address is one of the
-      // users' deposit addresses, a misconfiguration; crediting it twice would make money.
-      if (!(err instanceof ledger.RefConflict)) throw err
-      ctx.log.error({ payment: Number(p.id), ref: err.ref, difference: err.difference }, 'late chain payment already credited as a deposit')
-    }
+    creditTransfer(ctx.sqlite, { chain: t.chain, txHash: t.txHash, logIndex: t.logIndex, userId: p.user_id, asset: t.token, amount, at: now }, (difference) =>
+      ctx.log.error({ payment: Number(p.id), tx: t.txHash, logIndex: t.logIndex, difference }, 'late chain payment already credited as a deposit'),
+    )
   }
   return true
 }
