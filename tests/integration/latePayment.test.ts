@@ -1,0 +1,192 @@
+// A chain payment whose tx hash comes after its order's hold ended (issue 17's money bug: it was
+// refused with "order expired" while the tokens had already arrived). Against real local anvil nodes
+// with manual mining, the block time set where the test needs it: paid in time but reported late, or
+// paid late. The order is reinstated and paid where it may be (its stock or seat taken again), else
+// the transfer is credited to the payer's fund account once, and the order stays ended. The ledger
+// audit passes after each test (useServers audited).
+
+import { afterEach, describe, expect, it } from 'vitest'
+import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers'
+import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import type { NodeConfig } from '../../contract/node.ts'
+import type { PayOrder, PayTargets } from '../../contract/orders.ts'
+import { loadArtifact } from '../../server/chain/contracts.ts'
+import { translate } from '../../server/i18n.ts'
+import { audit, balance, fund } from '../../server/ledger/index.ts'
+import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
+import { checkChainPayments } from '../../server/modules/payment/index.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers(
+  { env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_TRIAL_POWER: '0' } },
+  { audited: true },
+)
+const API = '/api/v1'
+const HOLD = 15 * 60_000
+const units = (n: string) => parseUnits(n, 8)
+const providers: JsonRpcProvider[] = []
+afterEach(() => {
+  for (const p of providers.splice(0)) p.destroy()
+})
+const post = <T = PayOrder>(s: TestServer, who: SignedIn, path: string, body: unknown) =>
+  s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
+const detail = async (s: TestServer, who: SignedIn, id: number) => (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: who.token, lang: 'EN' })).body_.data
+const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT').available
+const credits = (s: TestServer, tx: string) => s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE ?", `deposit:bsc:${tx}:%`)
+
+/** A server whose clock reads the chain's time, so block times and order expiries compare. */
+async function boot(): Promise<TestServer> {
+  const s = await start()
+  const head = (await s.gateway.block('bsc', await s.gateway.blockNumber('bsc')))!
+  s.clock.set(head.timestamp * 1000 + 1000)
+  return s
+}
+
+/** The user's own wallet on BSC, funded, sending USDT to the order's receiving address. */
+async function wallet(s: TestServer, me: SignedIn, orderId: number) {
+  const bsc = (await s.get<PayTargets>(`${API}/orders/payTargets?id=${orderId}`, { token: me.token })).body_.data.targets.find((t) => t.chain === 'bsc')!
+  const c = s.gateway.chain('bsc')
+  const network = Network.from(c.id)
+  const provider = new JsonRpcProvider(c.rpcUrl!, network, { staticNetwork: network, cacheTimeout: -1 })
+  providers.push(provider)
+  const signer = me.wallet.connect(provider)
+  await s.gateway.faucet('bsc', signer.address, { USDT: parseUnits('5000', 18), native: parseUnits('1', 18) })
+  const token = new Contract(bsc.token, loadArtifact('TestToken').abi as string[], signer)
+  return async (usdtAmount: string): Promise<string> => ((await token.getFunction('transfer')(bsc.to, parseUnits(usdtAmount, 18))) as { hash: string }).hash
+}
+
+/** Mines the next block at `atMs` (server clock = chain time): the transfer's block time. */
+async function mineAt(s: TestServer, atMs: number) {
+  await s.gateway.dev!.rpc('bsc', 'evm_setNextBlockTimestamp', [Math.ceil(atMs / 1000)])
+  await s.gateway.dev!.mine('bsc', 1)
+}
+
+/** Past the hold: the expiry pass has cancelled the order and given back what it held. */
+async function expire(s: TestServer, me: SignedIn, id: number) {
+  s.clock.advance(HOLD + 60_000)
+  await expireOrders(s.ctx)
+  expect(await detail(s, me, id)).toMatchObject({ status: 'cancelled', payment: null })
+}
+
+/** Submits the hash, lets it confirm (3 blocks) and checks it. */
+async function submitAndConfirm(s: TestServer, me: SignedIn, id: number, tx: string) {
+  const submitted = await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })
+  expect(submitted.statusCode).toBe(200)
+  expect(submitted.body_.data.payment).toMatchObject({ method: 'chain', status: 'pending' })
+  await s.gateway.dev!.mine('bsc', 2)
+  await checkChainPayments(s.ctx)
+  return detail(s, me, id)
+}
+
+describe('a chain payment whose hash comes after the hold', () => {
+  it('paid in time but reported after the expiry: the order is reinstated and paid, once', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+    const send = await wallet(s, me, id)
+    const tx = await send('7')
+    await mineAt(s, s.ctx.now() + 60_000)
+    await expire(s, me, id)
+
+    expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
+    expect(usdt(s, me.userId)).toBe(0n)
+    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+
+    // The same hash again answers the same payment; for another order it is refused.
+    expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
+    const other = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
+    const reuse = await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })
+    expect([reuse.statusCode, reuse.body_.msg]).toEqual([409, translate('EN', 'errors.txHashUsed')])
+    await checkChainPayments(s.ctx)
+    expect(s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE 'pay:order:%'")).toBe(1)
+  })
+
+  it('paid after the expiry, an order that held nothing stays cancelled and all the transfer brought is credited to the payer, once', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+    const send = await wallet(s, me, id)
+    await expire(s, me, id)
+    const tx = await send('9.5')
+    await mineAt(s, s.ctx.now())
+
+    const expected = { amount: '9.5', asset: 'USDT' }
+    const after = await submitAndConfirm(s, me, id, tx)
+    expect(after).toMatchObject({ status: 'cancelled', payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', expected) } })
+    expect(after.payment!.fail_msg).toBe('The order expired before your payment arrived; the 9.5 USDT you paid was credited to your fund account')
+    const tw = (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: me.token, lang: 'TW' })).body_.data
+    expect(tw.payment!.fail_msg).toBe(translate('TW', 'errors.paymentOrderExpired', expected))
+    expect(usdt(s, me.userId)).toBe(units('9.5'))
+    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+
+    // Submitted again, or checked again: nothing more is credited; no other order takes the hash.
+    expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data.payment).toMatchObject({ status: 'failed' })
+    await s.gateway.dev!.mine('bsc', 1)
+    await checkChainPayments(s.ctx)
+    const other = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
+    expect((await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })).statusCode).toBe(409)
+    expect(usdt(s, me.userId)).toBe(units('9.5'))
+    expect(credits(s, tx.toLowerCase())).toBe(1)
+  })
+
+  it('a node order paid after the expiry is reinstated while a seat is left: the seat is taken again and the node is the buyer’s', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const elite = (await s.get<NodeConfig>(`${API}/node/config`, { token: me.token })).body_.data.tiers.find((t) => t.type === 'elite')!
+    const seats = () => s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")
+    const before = seats()
+    const id = (await post(s, me, 'node/buy', { node_id: elite.id })).body_.data.id
+    expect(seats()).toBe(before - 1)
+    const send = await wallet(s, me, id)
+    await expire(s, me, id)
+    expect(seats()).toBe(before)
+    const tx = await send(elite.amount)
+    await mineAt(s, s.ctx.now())
+
+    expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: expect.stringMatching(/^(paid|completed)$/), payment: { status: 'paid' } })
+    expect(seats()).toBe(before - 1)
+    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
+    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('a node order paid after the expiry whose seats are gone stays cancelled; the payment is credited and no seat is oversold', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const elite = (await s.get<NodeConfig>(`${API}/node/config`, { token: me.token })).body_.data.tiers.find((t) => t.type === 'elite')!
+    const id = (await post(s, me, 'node/buy', { node_id: elite.id })).body_.data.id
+    const send = await wallet(s, me, id)
+    await expire(s, me, id)
+    // Everything left is sold meanwhile.
+    s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'").run()
+    const tx = await send(elite.amount)
+    await mineAt(s, s.ctx.now())
+
+    expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({
+      status: 'cancelled',
+      payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: elite.amount, asset: 'USDT' }) },
+    })
+    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
+    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
+    expect(usdt(s, me.userId)).toBe(units(elite.amount))
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+    const send = await wallet(s, me, id)
+    const tx = await send('7')
+    await mineAt(s, s.ctx.now() + 1000)
+    expect((await post(s, me, 'orders/cancel', { id })).body_.data.status).toBe('cancelled')
+
+    expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({
+      status: 'cancelled',
+      payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderCancelled', { amount: '7', asset: 'USDT' }) },
+    })
+    expect(usdt(s, me.userId)).toBe(units('7'))
+  })
+})
