@@ -10,6 +10,8 @@ import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { NodeConfig } from '../../contract/node.ts'
 import type { PayOrder, PayTargets } from '../../contract/orders.ts'
+import type { RechargeAddress } from '../../contract/recharge.ts'
+import { scanDeposits } from '../../server/chain/depositWatcher.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, fund } from '../../server/ledger/index.ts'
@@ -78,12 +80,17 @@ async function submitAndConfirm(s: TestServer, me: SignedIn, id: number, tx: str
   return detail(s, me, id)
 }
 
+/** A signed-in user with an order of 7 USDT that holds nothing, and their funded wallet to pay it. */
+async function deviceOrder() {
+  const s = await boot()
+  const me = await s.signIn(ROOT_CODE)
+  const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+  return { s, me, id, send: await wallet(s, me, id) }
+}
+
 describe('a chain payment whose hash comes after the hold', () => {
   it('paid in time but reported after the expiry: the order is reinstated and paid, once', async () => {
-    const s = await boot()
-    const me = await s.signIn(ROOT_CODE)
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
-    const send = await wallet(s, me, id)
+    const { s, me, id, send } = await deviceOrder()
     const tx = await send('7')
     await mineAt(s, s.ctx.now() + 60_000)
     await expire(s, me, id)
@@ -103,10 +110,7 @@ describe('a chain payment whose hash comes after the hold', () => {
   })
 
   it('paid after the expiry, an order that held nothing stays cancelled and all the transfer brought is credited to the payer, once', async () => {
-    const s = await boot()
-    const me = await s.signIn(ROOT_CODE)
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
-    const send = await wallet(s, me, id)
+    const { s, me, id, send } = await deviceOrder()
     await expire(s, me, id)
     const tx = await send('9.5')
     await mineAt(s, s.ctx.now())
@@ -175,10 +179,7 @@ describe('a chain payment whose hash comes after the hold', () => {
   })
 
   it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {
-    const s = await boot()
-    const me = await s.signIn(ROOT_CODE)
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
-    const send = await wallet(s, me, id)
+    const { s, me, id, send } = await deviceOrder()
     const tx = await send('7')
     await mineAt(s, s.ctx.now() + 1000)
     expect((await post(s, me, 'orders/cancel', { id })).body_.data.status).toBe('cancelled')
@@ -188,5 +189,26 @@ describe('a chain payment whose hash comes after the hold', () => {
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderCancelled', { amount: '7', asset: 'USDT' }) },
     })
     expect(usdt(s, me.userId)).toBe(units('7'))
+  })
+
+  it('a transfer the deposit watcher also sees is credited once, whichever path gets there first', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    // Misconfigured on purpose: payments are received on the payer's own deposit address.
+    const deposit = (await s.get<RechargeAddress>(`${API}/recharge/address?coin=USDT&chain=bsc`, { token: me.token })).body_.data.address
+    s.ctx.config.payment.receivingAddress = deposit
+    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+    const send = await wallet(s, me, id)
+    await expire(s, me, id)
+    const tx = await send('7')
+    await mineAt(s, s.ctx.now())
+
+    expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'cancelled', payment: { status: 'failed' } })
+    await scanDeposits(s.ctx)
+    await s.gateway.dev!.mine('bsc', 1)
+    await scanDeposits(s.ctx)
+    expect(s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
+    expect(usdt(s, me.userId)).toBe(units('7'))
+    expect(credits(s, tx.toLowerCase())).toBe(1)
   })
 })
