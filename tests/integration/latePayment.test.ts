@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import type { PagedList } from '../../contract/envelope.ts'
 import type { NodeConfig } from '../../contract/node.ts'
 import type { PayOrder, PayTargets } from '../../contract/orders.ts'
 import type { RechargeAddress } from '../../contract/recharge.ts'
@@ -74,7 +75,10 @@ async function expire(s: TestServer, me: SignedIn, id: number) {
 async function submitAndConfirm(s: TestServer, me: SignedIn, id: number, tx: string) {
   const submitted = await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })
   expect(submitted.statusCode).toBe(200)
-  expect(submitted.body_.data.payment).toMatchObject({ method: 'chain', status: 'pending' })
+  // Under way whatever the order's state: it is listed with the payments confirming.
+  expect(submitted.body_.data).toMatchObject({ status: 'processing', payment: { method: 'chain', status: 'pending' } })
+  const processing = await s.get<PagedList<PayOrder>>(`${API}/orders/list?status=processing`, { token: me.token })
+  expect(processing.body_.data.list.map((o) => o.id)).toContain(id)
   await s.gateway.dev!.mine('bsc', 2)
   await checkChainPayments(s.ctx)
   return detail(s, me, id)

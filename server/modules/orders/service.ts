@@ -76,19 +76,21 @@ export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: Lang
 // The status of statusOf() in SQL (of an order aliased o), so a list is filtered and paged by the
 // database: a user's page reads its page, not every order they ever had (issue 17). At most one
 // payment of an order is not failed (payments_open_order), so "the payment" of statusOf is that one.
-export const STATUS_SQL = `CASE WHEN o.state = 'cancelled' THEN 'cancelled'
-  WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status = 'paid') THEN CASE WHEN o.state = 'completed' THEN 'completed' ELSE 'paid' END
+export const STATUS_SQL = `CASE WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status = 'paid') THEN CASE WHEN o.state = 'completed' THEN 'completed' ELSE 'paid' END
   WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status IN ('pending', 'confirming')) THEN 'processing'
+  WHEN o.state = 'cancelled' THEN 'cancelled'
   ELSE 'pending_payment' END`
 const LIST_SQL = {
   count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status)`,
   page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
 } as const
 
+// A chain payment under way comes before the cancellation: its hash may come after the order ended,
+// and the order is then reinstated and paid or the money credited (chainPaymentArrives) — processing.
 function statusOf(r: Row, p: Payment | null): PayOrderStatus {
-  if (r.state === 'cancelled') return 'cancelled'
   if (p?.status === 'paid') return r.state === 'completed' ? 'completed' : 'paid'
   if (p && (p.status === 'pending' || p.status === 'confirming')) return 'processing'
+  if (r.state === 'cancelled') return 'cancelled'
   return 'pending_payment'
 }
 
