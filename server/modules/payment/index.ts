@@ -518,6 +518,9 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
   const now = ctx.now()
   let ended: PaymentFailReason | null = null
   const done = await atomically(ctx, () => {
+    // The row first, as read or not at all: the arrival handler may reinstate the order, which must
+    // not be written for a payment a concurrent pass settled meanwhile.
+    if (update(ctx, p, {}) !== 1) return false
     const outcome = arrival(ctx, { orderRef: p.order_ref, userId: p.user_id, paidAt: block.timestamp * 1000 })
     if (outcome !== 'pay') {
       ended = outcome
