@@ -6,6 +6,7 @@
 //   checkChainPayments(ctx)   one verification pass over the chain payments not settled yet (also a job)
 //   paymentStatus(ctx, orderRef)                                          → Payment | null
 //   onPaid(ctx, prefix, handler)   what runs in the paying transaction (an order's fulfilment)
+//   onChainArrival(ctx, prefix, handler)   before it: is the order still to be paid (a late hash)?
 //
 // Every money write goes through ctx.commits (group commit) or atomically(); a paid payment commits with its ledger posting, ref
 // `pay:<orderRef>`, so an order is paid once whatever is retried. Payee defaults to TREASURY.
