@@ -9,7 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
+import type { Address } from '../../contract/address.ts'
+import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
 import type { NodeConfig } from '../../contract/node.ts'
+import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { PayOrder, PayTargets } from '../../contract/orders.ts'
 import type { RechargeAddress } from '../../contract/recharge.ts'
 import { scanDeposits } from '../../server/chain/depositWatcher.ts'
@@ -53,7 +56,7 @@ async function wallet(s: TestServer, me: SignedIn, orderId: number) {
   const provider = new JsonRpcProvider(c.rpcUrl!, network, { staticNetwork: network, cacheTimeout: -1 })
   providers.push(provider)
   const signer = me.wallet.connect(provider)
-  await s.gateway.faucet('bsc', signer.address, { USDT: parseUnits('5000', 18), native: parseUnits('1', 18) })
+  await s.gateway.faucet('bsc', signer.address, { USDT: parseUnits('100000', 18), native: parseUnits('1', 18) })
   const token = new Contract(bsc.token, loadArtifact('TestToken').abi as string[], signer)
   return async (usdtAmount: string): Promise<string> => ((await token.getFunction('transfer')(bsc.to, parseUnits(usdtAmount, 18))) as { hash: string }).hash
 }
@@ -179,6 +182,43 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
     expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(elite.amount))
+    expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('device orders paid after the expiry: reinstated with their stock taken again while it is left; credited, never oversold, once it is gone', async () => {
+    const s = await boot()
+    const me = await s.signIn(ROOT_CODE)
+    const address = (await post<Address>(s, me, 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })).body_.data.id
+    const list = (await s.get<PagedList<GoodsItem>>(`${API}/machine/goodsList?page_size=50`)).body_.data.list
+    const stock = (specId: number) => s.count('SELECT stock FROM product_specs WHERE id = ?', specId)
+    const placed = []
+    for (const nth of [0, 1]) {
+      const p = (await s.get<GoodsDetail>(`${API}/machine/goodsDetail?id=${list[nth]!.id}`)).body_.data
+      const spec = p.specs[0]!.id
+      s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 10 WHERE id = ?').run(spec)
+      const res = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: p.id, spec_id: spec, quantity: 2, address_id: address })
+      expect(res.statusCode).toBe(200)
+      const order = res.body_.data.order
+      expect(stock(spec)).toBe(8)
+      placed.push({ order, spec, send: await wallet(s, me, order.id) })
+    }
+    const [kept, sold] = placed as [(typeof placed)[0], (typeof placed)[0]]
+    s.clock.advance(HOLD + 60_000)
+    await expireOrders(s.ctx)
+    expect([stock(kept.spec), stock(sold.spec)]).toEqual([10, 10])
+    // The second one's stock is sold to others meanwhile, but for one unit.
+    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1 WHERE id = ?').run(sold.spec)
+    const txs = [await kept.send(kept.order.total), await sold.send(sold.order.total)]
+    await mineAt(s, s.ctx.now())
+
+    expect(await submitAndConfirm(s, me, kept.order.id, txs[0]!)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
+    expect(stock(kept.spec)).toBe(8)
+    expect(await submitAndConfirm(s, me, sold.order.id, txs[1]!)).toMatchObject({
+      status: 'cancelled',
+      payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: sold.order.total, asset: 'USDT' }) },
+    })
+    expect(stock(sold.spec)).toBe(1)
+    expect(usdt(s, me.userId)).toBe(units(sold.order.total))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
