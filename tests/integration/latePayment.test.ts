@@ -6,7 +6,7 @@
 // audit passes after each test (useServers audited).
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { Contract, JsonRpcProvider, Network, parseUnits } from 'ethers'
+import { Contract, JsonRpcProvider, Network, Transaction, parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { Address } from '../../contract/address.ts'
@@ -58,7 +58,14 @@ async function wallet(s: TestServer, me: SignedIn, orderId: number) {
   const signer = me.wallet.connect(provider)
   await s.gateway.faucet('bsc', signer.address, { USDT: parseUnits('100000', 18), native: parseUnits('1', 18) })
   const token = new Contract(bsc.token, loadArtifact('TestToken').abi as string[], signer)
-  return async (usdtAmount: string): Promise<string> => ((await token.getFunction('transfer')(bsc.to, parseUnits(usdtAmount, 18))) as { hash: string }).hash
+  const send = async (usdtAmount: string): Promise<string> => ((await token.getFunction('transfer')(bsc.to, parseUnits(usdtAmount, 18))) as { hash: string }).hash
+  /** A transfer signed now and broadcast only when the returned function is called: a transaction stuck for a while. */
+  const stuck = async (usdtAmount: string) => {
+    const tx = await token.getFunction('transfer').populateTransaction(bsc.to, parseUnits(usdtAmount, 18))
+    const raw = await signer.signTransaction(await signer.populateTransaction({ ...tx, gasLimit: 100_000n }))
+    return { hash: Transaction.from(raw).hash!, broadcast: () => provider.broadcastTransaction(raw) }
+  }
+  return Object.assign(send, { stuck })
 }
 
 /** Mines the next block at `atMs` (server clock = chain time): the transfer's block time. */
@@ -220,6 +227,23 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(stock(sold.spec)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(sold.order.total))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
+  })
+
+  it('a hash given up as never mined is looked for again when reported again, and pays once its transaction is mined', async () => {
+    const { s, me, id, send } = await deviceOrder()
+    const tx = await send.stuck('7')
+    expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx.hash })).body_.data.payment).toMatchObject({ status: 'pending' })
+    s.clock.advance(s.ctx.config.payment.pendingTimeoutMs)
+    await checkChainPayments(s.ctx)
+    expect((await detail(s, me, id)).payment).toMatchObject({ status: 'failed', fail_msg: translate('EN', 'errors.paymentTxNotFound') })
+    s.clock.advance(HOLD)
+    await expireOrders(s.ctx)
+    expect((await detail(s, me, id)).status).toBe('cancelled')
+
+    await tx.broadcast()
+    await s.gateway.dev!.mine('bsc', 1)
+    expect(await submitAndConfirm(s, me, id, tx.hash)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
+    expect(usdt(s, me.userId)).toBe(0n)
   })
 
   it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {

@@ -319,8 +319,9 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
 
 /**
  * Records an on-chain payment to verify: 'pending' until checkChainPayments sees it mined, valid and
- * confirmed. The same submission again answers the same payment; a tx hash already used (by any
- * order, even a failed payment) → 409 errors.txHashUsed; an order already paid or being paid → 409.
+ * confirmed. The same submission again answers the same payment — looked for again if it had failed
+ * as never mined; a tx hash already used by another order (even by a failed payment) → 409
+ * errors.txHashUsed; an order already paid or being paid → 409.
  */
 export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Promise<Payment> {
   const c = check(input)
@@ -353,8 +354,16 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
   return ctx.commits.submit(() => {
     const used = row(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('chain', '=', chainKey).where('tx_hash', '=', txHash))
     if (used) {
-      if (used.order_ref === c.orderRef && sameOrder(used, c)) return toPayment(used)
-      throw conflict('errors.txHashUsed')
+      if (used.order_ref !== c.orderRef || !sameOrder(used, c)) throw conflict('errors.txHashUsed')
+      if (used.status !== 'failed' || used.fail_reason !== 'not_found') return toPayment(used)
+      // Reported again after it was given up as never mined: a transaction stuck for a while can be
+      // mined later, its tokens gone from the wallet, so it is looked for once more.
+      const open = openPaymentOf(ctx, c.orderRef)
+      if (open) throw orderTaken(open)
+      input.guard?.()
+      const again = { status: 'pending', fail_reason: null, fail_detail: null, created_at: BigInt(now) } as const
+      exec(ctx.sqlite, ctx.db.updateTable('payments').set({ ...again, updated_at: BigInt(now) }).where('id', '=', used.id).where('status', '=', 'failed'))
+      return toPayment({ ...used, ...again, updated_at: BigInt(now) })
     }
     const open = openPaymentOf(ctx, c.orderRef)
     if (open) throw orderTaken(open)
