@@ -54,7 +54,7 @@ import { marketStreams } from './exchange/streams.ts'
 import { seedDemoHistory, startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { ordersRoutes } from './modules/orders/routes.ts'
-import { createOrdersService, ORDER_REF_PREFIX, startOrderExpiry } from './modules/orders/service.ts'
+import { chainPaymentArrives, createOrdersService, ORDER_REF_PREFIX, startOrderExpiry } from './modules/orders/service.ts'
 import { createGoodsService } from './modules/goods/service.ts'
 import { startGoldWalk } from './modules/goods/goldWalk.ts'
 import { machineRoutes } from './modules/machine/routes.ts'
@@ -82,7 +82,7 @@ import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
 import { createRankingService, registerRanking } from './modules/ranking/service.ts'
 import { rankingRoutes } from './modules/ranking/routes.ts'
-import { onPaid, startPaymentChecker } from './modules/payment/index.ts'
+import { onChainArrival, onPaid, startPaymentChecker } from './modules/payment/index.ts'
 import { lockDatabase } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
@@ -254,6 +254,8 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     const last = exchange.lastPrice()
     return last !== null && last > 0n ? last : (parseMoney(config.nadiReferencePrice) as bigint)
   }
+  // A chain payment confirming after its order ended: paid, reinstated, or credited to its payer.
+  onChainArrival(ctx, ORDER_REF_PREFIX, (e) => chainPaymentArrives(ctx, e))
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
   // Destroy and joint mining (issue 11): paid orders become power released by the settlement.
   onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilMining(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))

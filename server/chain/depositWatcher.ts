@@ -334,6 +334,40 @@ async function drop(ctx: Ctx, d: DepositRow): Promise<boolean> {
   return n === 1
 }
 
+/**
+ * Posts one token transfer credited to a user's fund account, whichever path sees it first: the
+ * deposit watcher, or a chain payment whose order ended before it confirmed (server/modules/payment).
+ * Keyed (chain, tx hash, log index), the same posting whoever makes it, so the second one replays
+ * it. False when that transfer was credited already with other content — to another user: the
+ * payment receiving address is one of the users' deposit addresses, a misconfiguration — and nothing
+ * is posted: crediting one transfer twice would make money.
+ */
+export function creditTransfer(
+  sqlite: Ctx['sqlite'],
+  t: { chain: string; txHash: string; logIndex: number | bigint; userId: bigint; asset: string; amount: bigint; at: number },
+  onConflict: (difference: string) => void,
+): boolean {
+  const txHash = t.txHash.toLowerCase()
+  try {
+    ledger.transfer(sqlite, {
+      ref: `deposit:${t.chain}:${txHash}:${t.logIndex}`,
+      reason: 'deposit',
+      userId: t.userId,
+      from: ledger.custody(t.chain),
+      to: ledger.fund(t.userId),
+      asset: t.asset,
+      amount: t.amount,
+      at: t.at,
+      meta: { chain: t.chain, tx_hash: txHash, log_index: Number(t.logIndex) },
+    })
+    return true
+  } catch (err) {
+    if (!(err instanceof ledger.RefConflict)) throw err
+    onConflict(err.difference)
+    return false
+  }
+}
+
 /** confirming → credited, with the ledger posting, in one transaction. */
 async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolean> {
   const now = ctx.now()
@@ -348,17 +382,10 @@ async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolea
         .where('block_hash', '=', d.block_hash),
     )
     if (n !== 1) return false
-    ledger.transfer(ctx.sqlite, {
-      ref: `deposit:${d.chain}:${d.tx_hash}:${d.log_index}`,
-      reason: 'deposit',
-      userId: d.user_id,
-      from: ledger.custody(d.chain),
-      to: ledger.fund(d.user_id),
-      asset: d.coin,
-      amount: d.amount,
-      at: now,
-      meta: { chain: d.chain, tx_hash: d.tx_hash, log_index: Number(d.log_index) },
-    })
+    const t = { chain: d.chain, txHash: d.tx_hash, logIndex: d.log_index, userId: d.user_id, asset: d.coin, amount: d.amount, at: now }
+    creditTransfer(ctx.sqlite, t, (difference) =>
+      ctx.log.error({ chain: d.chain, tx: d.tx_hash, logIndex: Number(d.log_index), difference }, 'deposit already credited to the payer of a late chain payment'),
+    )
     return true
   })
 }

@@ -287,7 +287,7 @@ export interface PaymentsTable {
   block_hash: string | null
   confirmations: Generated<Int>
   required: Generated<Int>
-  fail_reason: 'reverted' | 'not_found' | 'wrong_recipient' | 'wrong_token' | 'wrong_sender' | 'amount_too_low' | null
+  fail_reason: 'reverted' | 'not_found' | 'wrong_recipient' | 'wrong_token' | 'wrong_sender' | 'amount_too_low' | 'order_expired' | 'order_cancelled' | null
   fail_detail: string | null
   created_at: Int
   updated_at: Int

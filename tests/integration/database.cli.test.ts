@@ -40,8 +40,12 @@ async function folder(): Promise<string> {
 }
 
 it('migrate applies every pending migration once, then has nothing to apply', async () => {
-  const env = testBackend() === 'postgres' ? { NADI_DATABASE_URL: (dbs[dbs.push(freshDatabase({ empty: true })) - 1]!).url } : {}
-  if (!env.NADI_DATABASE_URL) fs.writeFileSync(path.join(dir, 'nadi.sqlite'), '')
+  const env: Record<string, string> = {}
+  if (testBackend() === 'postgres') {
+    const pg = freshDatabase({ empty: true })
+    dbs.push(pg)
+    env.NADI_DATABASE_URL = pg.url
+  } else fs.writeFileSync(path.join(dir, 'nadi.sqlite'), '')
   const first = await cli(['migrate'], env)
   expect(first).toMatchObject({ code: 0 })
   expect(first.out.trim().split('\n')).toHaveLength(migrationFiles().length)

@@ -12,6 +12,7 @@ import { preparedOnce } from '../../db/index.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
+import type { Retake } from '../orders/holdRules.ts'
 
 export type ProductRow = Selectable<ProductsTable>
 export type SpecRow = Selectable<ProductSpecsTable>
@@ -32,6 +33,12 @@ const SQL = {
   giveStock: `UPDATE product_specs SET stock = stock + l.quantity, sold = sold - l.quantity
               FROM (SELECT spec_id, sum(quantity) AS quantity FROM order_lines WHERE order_id = ? GROUP BY spec_id) AS l
               WHERE product_specs.id = l.spec_id`,
+  retakeOf: `SELECT min(CASE WHEN s.stock >= l.quantity THEN 1 ELSE 0 END) AS enough, min(s.active * p.active) AS on_sale, count(*) AS specs
+               FROM (SELECT spec_id, sum(quantity) AS quantity FROM order_lines WHERE order_id = ? GROUP BY spec_id) AS l
+               JOIN product_specs s ON s.id = l.spec_id JOIN products p ON p.id = s.product_id`,
+  retakeStock: `UPDATE product_specs SET stock = stock - l.quantity, sold = sold + l.quantity
+                FROM (SELECT spec_id, sum(quantity) AS quantity FROM order_lines WHERE order_id = ? GROUP BY spec_id) AS l
+                WHERE product_specs.id = l.spec_id AND product_specs.stock >= l.quantity`,
 } as const
 
 const DAY_MS = 86_400_000
@@ -97,6 +104,24 @@ export function takeStock(ctx: Pick<Ctx, 'sqlite'>, specId: bigint | number, qua
 /** Gives back what an order took (an unpaid order cancelled by its user or by the clock), in the caller's transaction. */
 export function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
   if (stmts(ctx).giveStock.run(orderId).changes > 0) catalogChanged(ctx.sqlite)
+}
+
+/** What taking an ended order's stock again would find now; 'none' for an order of no product. */
+export function stockToRetake(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): Retake {
+  const r = stmts(ctx).retakeOf.get(orderId) as { enough: bigint | null; on_sale: bigint | null; specs: bigint }
+  if (r.specs === 0n) return 'none'
+  if (r.enough !== 1n) return 'gone'
+  return r.on_sale === 1n ? 'free' : 'off_sale'
+}
+
+/**
+ * Takes an ended order's stock again (its late payment reinstates it), in the caller's transaction;
+ * throws, undoing it all, when a specification has too little left, which stockToRetake said it had.
+ */
+export function retakeStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
+  const specs = (stmts(ctx).retakeOf.get(orderId) as { specs: bigint }).specs
+  if (BigInt(stmts(ctx).retakeStock.run(orderId).changes) !== specs) throw new Error(`order ${orderId}: its stock was taken meanwhile`)
+  if (specs > 0n) catalogChanged(ctx.sqlite)
 }
 
 export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {

@@ -10,9 +10,10 @@ import { atomically, preparedOnce } from '../../db/index.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type Payment } from '../payment/index.ts'
-import { giveBackStock } from '../goods/service.ts'
-import { giveBackSeat } from '../node/seats.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
+import { giveBackStock, retakeStock, stockToRetake } from '../goods/service.ts'
+import { giveBackSeat, retakeSeat, seatToRetake } from '../node/seats.ts'
+import { chainPaymentArrival, type Retake } from './holdRules.ts'
 import { pickText } from '../goods/rules.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
@@ -75,19 +76,21 @@ export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: Lang
 // The status of statusOf() in SQL (of an order aliased o), so a list is filtered and paged by the
 // database: a user's page reads its page, not every order they ever had (issue 17). At most one
 // payment of an order is not failed (payments_open_order), so "the payment" of statusOf is that one.
-export const STATUS_SQL = `CASE WHEN o.state = 'cancelled' THEN 'cancelled'
-  WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status = 'paid') THEN CASE WHEN o.state = 'completed' THEN 'completed' ELSE 'paid' END
+export const STATUS_SQL = `CASE WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status = 'paid') THEN CASE WHEN o.state = 'completed' THEN 'completed' ELSE 'paid' END
   WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status IN ('pending', 'confirming')) THEN 'processing'
+  WHEN o.state = 'cancelled' THEN 'cancelled'
   ELSE 'pending_payment' END`
 const LIST_SQL = {
   count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status)`,
   page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
 } as const
 
+// A chain payment under way comes before the cancellation: its hash may come after the order ended,
+// and the order is then reinstated and paid or the money credited (chainPaymentArrives) — processing.
 function statusOf(r: Row, p: Payment | null): PayOrderStatus {
-  if (r.state === 'cancelled') return 'cancelled'
   if (p?.status === 'paid') return r.state === 'completed' ? 'completed' : 'paid'
   if (p && (p.status === 'pending' || p.status === 'confirming')) return 'processing'
+  if (r.state === 'cancelled') return 'cancelled'
   return 'pending_payment'
 }
 
@@ -100,7 +103,7 @@ function paymentOf(p: Payment | null, lang: LangCode): PaymentState | null {
     tx_hash: p.txHash,
     confirmations: p.confirmations,
     required: p.required,
-    fail_msg: p.failReason ? translate(lang, FAIL_KEYS[p.failReason]) : null,
+    fail_msg: p.failReason ? translate(lang, FAIL_KEYS[p.failReason], p.failParams ?? undefined) : null,
   }
 }
 
@@ -125,7 +128,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
 
   const wire = (r: Row, lang: LangCode): PayOrder => payOrderWire(ctx, r, lang)
 
-  /** Inside the payment's transaction: the order must still be open and in time. */
+  /** Inside a balance payment's transaction: the order must still be open and in time. */
   const payable = (id: number) => () => {
     const r = byId.get(id) as Row
     if (r.state === 'cancelled') throw conflict('errors.orderCancelled')
@@ -166,7 +169,9 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     },
     async payOnChain(userId, lang, body) {
       const r = own(userId, body.id)
-      await submitChainPayment(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, chain: body.chain, txHash: body.tx_hash, guard: payable(body.id) })
+      // No time limit here: by the time a hash is submitted its tokens have left the wallet. Whether
+      // the order is paid, reinstated or the money credited is chainPaymentArrives' word once it confirms.
+      await submitChainPayment(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, chain: body.chain, txHash: body.tx_hash })
       return wire(byId.get(body.id) as Row, lang)
     },
     async cancel(userId, lang, id) {
@@ -199,6 +204,37 @@ function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
     giveBackSeat(ctx, id)
   }
   return true
+}
+
+/**
+ * In the paying transaction of a confirmed chain payment (onChainArrival): pays an order still open,
+ * reinstates one that ended when chainPaymentArrival allows it — its stock or seat taken again here,
+ * in the same transaction as the payment's posting — or tells the payment to credit its payer.
+ */
+export function chainPaymentArrives(ctx: Ctx, e: ChainArrival): ArrivalVerdict {
+  const id = Number(e.orderRef.slice(ORDER_REF_PREFIX.length))
+  const r = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?').get(id) as Row | undefined
+  if (!r) throw new Error(`chain payment of ${e.orderRef}: no such order`)
+  // Paid already: payments_open_order lets no second payment be open beside the paid one.
+  if (r.state === 'completed') throw new Error(`chain payment of ${e.orderRef}: the order is completed`)
+  const retake = (): Retake => {
+    const kinds = [stockToRetake(ctx, id), seatToRetake(ctx, id)].filter((k) => k !== 'none')
+    return kinds.includes('gone') ? 'gone' : kinds.includes('off_sale') ? 'off_sale' : kinds.length ? 'free' : 'none'
+  }
+  const outcome = chainPaymentArrival({
+    state: r.state,
+    expiresAt: Number(r.expires_at),
+    endedAt: r.ended_at === null ? null : Number(r.ended_at),
+    paidAt: e.paidAt,
+    retake: r.state === 'cancelled' ? retake() : 'none',
+  })
+  if (outcome.act === 'credit') return outcome.because === 'expired' ? 'order_expired' : 'order_cancelled'
+  if (outcome.act === 'reinstate') {
+    ctx.sqlite.prepare("UPDATE pay_orders SET state = 'open', ended_at = NULL WHERE id = ? AND state = 'cancelled'").run(id)
+    retakeStock(ctx, id)
+    retakeSeat(ctx, id)
+  }
+  return 'pay'
 }
 
 /** One pass: cancels the open orders past their time with no payment paid or under way; returns how many. */

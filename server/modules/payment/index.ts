@@ -6,6 +6,7 @@
 //   checkChainPayments(ctx)   one verification pass over the chain payments not settled yet (also a job)
 //   paymentStatus(ctx, orderRef)                                          → Payment | null
 //   onPaid(ctx, prefix, handler)   what runs in the paying transaction (an order's fulfilment)
+//   onChainArrival(ctx, prefix, handler)   before it: is the order still to be paid (a late hash)?
 //
 // Every money write goes through ctx.commits (group commit) or atomically(); a paid payment commits with its ledger posting, ref
 // `pay:<orderRef>`, so an order is paid once whatever is retried. Payee defaults to TREASURY.
@@ -22,12 +23,18 @@
 // - Valid: 'confirming' in its block; once head − block + 1 ≥ the chain's confirmations the block hash
 //   is read once more and, unchanged, the payment is marked paid with the posting custody:<chain> →
 //   payee in one transaction. A changed block hash (reorg) puts it back to confirm again.
+// - A hash may be submitted after its order's time is up: the tokens have left the wallet by then. In
+//   the paying transaction the order's arrival handler (onChainArrival) says whether it is paid (the
+//   orders module reinstates an expired order there when it may) or ended: then the payment fails
+//   'order_expired' / 'order_cancelled' and each verified transfer is credited to the payer's fund
+//   account under the deposit watcher's own ref, so no transfer is credited twice, by either path.
 // The receiving address: NADI_PAYMENT_RECEIVING_ADDRESS when set, else the hot wallet's.
 
 import type { Selectable } from 'kysely'
 import { formatMoney } from '../../../contract/money.ts'
-import { ChainUnavailableError, type TxReceipt } from '../../chain/gateway.ts'
-import { toTokenUnits } from '../../chain/units.ts'
+import { creditTransfer } from '../../chain/depositWatcher.ts'
+import { ChainUnavailableError, type TransferLog, type TxReceipt } from '../../chain/gateway.ts'
+import { toLedgerUnits, toTokenUnits } from '../../chain/units.ts'
 import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically } from '../../db/index.ts'
@@ -48,7 +55,12 @@ export const FAIL_KEYS: Record<PaymentFailReason, string> = {
   wrong_token: 'errors.paymentWrongToken',
   wrong_sender: 'errors.paymentWrongSender',
   amount_too_low: 'errors.paymentAmountTooLow',
+  order_expired: 'errors.paymentOrderExpired',
+  order_cancelled: 'errors.paymentOrderCancelled',
 }
+
+/** The fail reasons whose payment was credited to the payer's fund account instead. */
+const CREDITED: readonly PaymentFailReason[] = ['order_expired', 'order_cancelled']
 
 export interface Payment {
   id: number
@@ -67,6 +79,8 @@ export interface Payment {
   failReason: PaymentFailReason | null
   /** errors.* key for the fail reason, to show the user; null unless failed. */
   failKey: string | null
+  /** The key's parameters: what was credited instead, for a payment whose order had ended. */
+  failParams: Record<string, string> | null
   failDetail: string | null
   createdAt: number
   paidAt: number | null
@@ -123,6 +137,32 @@ function paid(ctx: Pick<Ctx, 'sqlite'>, e: PaidEvent): void {
   for (const h of paidHandlers.get(ctx.sqlite) ?? []) if (e.orderRef.startsWith(h.prefix)) h.handler(e)
 }
 
+export interface ChainArrival {
+  orderRef: string
+  userId: bigint
+  /** The block time of the transfer, ms: when the user really paid, however late the hash came. */
+  paidAt: number
+}
+
+/** 'pay' the order, or why it cannot be paid any more (its payment is then credited to the payer). */
+export type ArrivalVerdict = 'pay' | 'order_expired' | 'order_cancelled'
+type ArrivalHandler = (e: ChainArrival) => ArrivalVerdict
+const arrivalHandlers = new WeakMap<object, { prefix: string; handler: ArrivalHandler }>()
+
+/**
+ * Decides, inside the transaction that would mark a confirmed chain payment of an order ref starting
+ * with `prefix` paid and before anything is posted, whether the order is still to be paid — the
+ * handler may reinstate it there, in the same transaction. Without a handler it is paid.
+ */
+export function onChainArrival(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler: ArrivalHandler): void {
+  arrivalHandlers.set(ctx.sqlite, { prefix, handler })
+}
+
+function arrival(ctx: Pick<Ctx, 'sqlite'>, e: ChainArrival): ArrivalVerdict {
+  const h = arrivalHandlers.get(ctx.sqlite)
+  return h && e.orderRef.startsWith(h.prefix) ? h.handler(e) : 'pay'
+}
+
 // ── Settings ────────────────────────────────────────────────────────────────────────────────────
 
 const settings = (ctx: Ctx): PaymentSettings => ctx.config.payment
@@ -160,6 +200,7 @@ function toPayment(r: Row): Payment {
     required: Number(r.required),
     failReason: r.fail_reason,
     failKey: r.fail_reason ? FAIL_KEYS[r.fail_reason] : null,
+    failParams: r.fail_reason && CREDITED.includes(r.fail_reason) ? { amount: formatMoney(toLedgerUnits(BigInt(r.amount_wei ?? '0'), 'floor')), asset: r.asset } : null,
     failDetail: r.fail_detail,
     createdAt: Number(r.created_at),
     paidAt: r.paid_at === null ? null : Number(r.paid_at),
@@ -278,8 +319,9 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
 
 /**
  * Records an on-chain payment to verify: 'pending' until checkChainPayments sees it mined, valid and
- * confirmed. The same submission again answers the same payment; a tx hash already used (by any
- * order, even a failed payment) → 409 errors.txHashUsed; an order already paid or being paid → 409.
+ * confirmed. The same submission again answers the same payment — looked for again if it had failed
+ * as never mined; a tx hash already used by another order (even by a failed payment) → 409
+ * errors.txHashUsed; an order already paid or being paid → 409.
  */
 export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Promise<Payment> {
   const c = check(input)
@@ -312,8 +354,16 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
   return ctx.commits.submit(() => {
     const used = row(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('chain', '=', chainKey).where('tx_hash', '=', txHash))
     if (used) {
-      if (used.order_ref === c.orderRef && sameOrder(used, c)) return toPayment(used)
-      throw conflict('errors.txHashUsed')
+      if (used.order_ref !== c.orderRef || !sameOrder(used, c)) throw conflict('errors.txHashUsed')
+      if (used.status !== 'failed' || used.fail_reason !== 'not_found') return toPayment(used)
+      // Reported again after it was given up as never mined: a transaction stuck for a while can be
+      // mined later, its tokens gone from the wallet, so it is looked for once more.
+      const open = openPaymentOf(ctx, c.orderRef)
+      if (open) throw orderTaken(open)
+      input.guard?.()
+      const again = { status: 'pending', fail_reason: null, fail_detail: null, created_at: BigInt(now) } as const
+      exec(ctx.sqlite, ctx.db.updateTable('payments').set({ ...again, updated_at: BigInt(now) }).where('id', '=', used.id).where('status', '=', 'failed'))
+      return toPayment({ ...used, ...again, updated_at: BigInt(now) })
     }
     const open = openPaymentOf(ctx, c.orderRef)
     if (open) throw orderTaken(open)
@@ -364,7 +414,7 @@ export async function paymentStatus(ctx: Ctx, orderRef: string): Promise<Payment
   return r ? toPayment(r) : null
 }
 
-type Verdict = { ok: true; amountWei: bigint } | { ok: false; reason: PaymentFailReason; detail: string }
+type Verdict = { ok: true; amountWei: bigint; transfers: TransferLog[] } | { ok: false; reason: PaymentFailReason; detail: string }
 
 /** Sender, token, recipient and amount of a successful receipt against the payment. Pure. */
 export function verifyReceipt(p: Pick<Row, 'asset' | 'amount' | 'from_address' | 'to_address'>, r: TxReceipt): Verdict {
@@ -378,7 +428,7 @@ export function verifyReceipt(p: Pick<Row, 'asset' | 'amount' | 'from_address' |
   const paid = fromUser.reduce((s, t) => s + t.amount, 0n)
   const needed = toTokenUnits(p.amount)
   if (paid < needed) return { ok: false, reason: 'amount_too_low', detail: `paid ${paid} wei, required ${needed} wei` }
-  return { ok: true, amountWei: paid }
+  return { ok: true, amountWei: paid, transfers: fromUser }
 }
 
 export interface PaymentPass {
@@ -473,10 +523,19 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
     return null
   }
   // Once more, right before paying: the block must still be the one the receipt was in.
-  const fresh = await ctx.chain.blockHash(chain, receipt.blockNumber)
-  if (fresh !== p.block_hash) return null // replaced or lagging: the next pass reads the receipt again
+  const block = await ctx.chain.block(chain, receipt.blockNumber)
+  if (block?.hash !== p.block_hash) return null // replaced or lagging: the next pass reads the receipt again
   const now = ctx.now()
+  let ended: PaymentFailReason | null = null
   const done = await atomically(ctx, () => {
+    // The row first, as read or not at all: the arrival handler may reinstate the order, which must
+    // not be written for a payment a concurrent pass settled meanwhile.
+    if (update(ctx, p, {}) !== 1) return false
+    const outcome = arrival(ctx, { orderRef: p.order_ref, userId: p.user_id, paidAt: block.timestamp * 1000 })
+    if (outcome !== 'pay') {
+      ended = outcome
+      return creditInstead(ctx, p, verdict.transfers, outcome, now)
+    }
     if (update(ctx, p, { status: 'paid', confirmations: BigInt(required), paid_at: BigInt(now) }) !== 1) return false
     ledger.transfer(ctx.sqlite, {
       ref: ref(p.order_ref),
@@ -492,8 +551,27 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
     paid(ctx, { orderRef: p.order_ref, userId: p.user_id, asset: p.asset, amount: p.amount, paidAt: now })
     return true
   })
-  if (done) ctx.log.info({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash }, 'chain payment paid')
-  return done ? 'paid' : null
+  if (done && ended) ctx.log.warn({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash, reason: ended }, 'chain payment of an ended order credited to its payer')
+  else if (done) ctx.log.info({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash }, 'chain payment paid')
+  return done ? (ended ? 'failed' : 'paid') : null
+}
+
+/**
+ * In the paying transaction: the order ended before its payment confirmed, so the payment fails and
+ * each verified transfer goes to the payer's fund account as the deposit it then is. The deposit
+ * watcher's ref makes it one posting per transfer, whichever of the two gets there first.
+ */
+function creditInstead(ctx: Ctx, p: Row, transfers: TransferLog[], reason: PaymentFailReason, now: number): boolean {
+  const detail = `order ended before the payment confirmed; ${p.amount_wei} wei credited to the payer's fund account`
+  if (update(ctx, p, { status: 'failed', fail_reason: reason, fail_detail: detail, confirmations: p.required }) !== 1) return false
+  for (const t of transfers) {
+    const amount = toLedgerUnits(t.amount, 'floor')
+    if (amount === 0n) continue
+    creditTransfer(ctx.sqlite, { chain: t.chain, txHash: t.txHash, logIndex: t.logIndex, userId: p.user_id, asset: t.token, amount, at: now }, (difference) =>
+      ctx.log.error({ payment: Number(p.id), tx: t.txHash, logIndex: t.logIndex, difference }, 'late chain payment already credited as a deposit'),
+    )
+  }
+  return true
 }
 
 // ── The job ─────────────────────────────────────────────────────────────────────────────────────

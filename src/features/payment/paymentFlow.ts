@@ -123,7 +123,6 @@ export function initialFlow(order: PayOrder, pending: PendingTx | null = null, w
     paid: false,
   }
   if (isPaid(order)) return { ...s, step: 'waitConfirmation', busy: false, method: order.payment?.method === 'chain' ? 'wallet' : 'balance', paid: true }
-  if (order.status === 'cancelled') return { ...s, busy: false, error: { key: 'payment.orderCancelled' }, final: true }
   const p = order.payment
   // Reopened while a chain payment confirms: straight back to watching it.
   if (order.status === 'processing' && p && p.method === 'chain' && p.tx_hash && (p.status === 'pending' || p.status === 'confirming')) {
@@ -139,8 +138,11 @@ export function initialFlow(order: PayOrder, pending: PendingTx | null = null, w
       confirmationsRequired: p.required,
     }
   }
-  // The wallet sent a transfer but the server never got its hash (the dialog was closed): send it again.
+  // The wallet sent a transfer but the server never got its hash (the dialog was closed): send it
+  // again, even once the order ended — the tokens have left the wallet, and the server pays,
+  // reinstates or credits them.
   if (pending) return { ...s, step: 'processPayment', busy: false, method: 'wallet', chain: pending.chain, txHash: pending.txHash }
+  if (order.status === 'cancelled') return { ...s, busy: false, error: { key: 'payment.orderCancelled' }, final: true }
   return s
 }
 
@@ -165,7 +167,11 @@ export function targetOf(s: FlowState): PayTarget | undefined {
 
 function onProgress(s: FlowState, order: PayOrder): FlowState {
   const p = order.payment
-  if (order.status === 'cancelled') return { ...s, busy: false, error: { key: 'payment.orderCancelled' }, final: true }
+  if (order.status === 'cancelled') {
+    // Ended before this transfer confirmed: the server's words say where the money went (credited).
+    const credited = p?.method === 'chain' && p.status === 'failed' && p.tx_hash && s.txHash && same(p.tx_hash, s.txHash) ? p.fail_msg : null
+    return { ...s, busy: false, error: credited ? { text: credited } : { key: 'payment.orderCancelled' }, final: true }
+  }
   // A reading from before this attempt (an earlier transfer's failure) says nothing about it.
   if (p?.tx_hash && s.txHash && !same(p.tx_hash, s.txHash)) return s
   if (isPaid(order)) return { ...s, step: 'waitConfirmation', busy: false, error: null, paid: true, confirmations: Math.max(s.confirmations, p?.confirmations ?? 0) }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cooldownUntil, holdCap, minutesUntil } from '../../../server/modules/orders/holdRules.ts'
+import { chainPaymentArrival, cooldownUntil, holdCap, minutesUntil, type ChainPaymentArrival } from '../../../server/modules/orders/holdRules.ts'
 
 const MIN = 60_000
 const H = 60 * MIN
@@ -41,5 +41,31 @@ describe('the cool-down after holds expire unpaid', () => {
     expect(minutesUntil(now + 61_000, now)).toBe(2)
     expect(minutesUntil(now + 1, now)).toBe(1)
     expect(minutesUntil(now - 5, now)).toBe(1)
+  })
+})
+
+describe('what an on-chain payment that confirms does to its order', () => {
+  const EXP = 1_000 * MIN
+  const arrival = (o: Partial<ChainPaymentArrival>): ChainPaymentArrival => ({ state: 'cancelled', expiresAt: EXP, endedAt: EXP + MIN, paidAt: EXP + 5 * MIN, retake: 'free', ...o })
+  it('pays an order still open, however late, since it still holds its stock or seat', () => {
+    expect(chainPaymentArrival(arrival({ state: 'open', endedAt: null, paidAt: EXP + H, retake: 'gone' }))).toEqual({ act: 'pay' })
+  })
+  it('reinstates an expired order whose stock or seat can be taken again, paid in time or late', () => {
+    expect(chainPaymentArrival(arrival({ paidAt: EXP - MIN }))).toEqual({ act: 'reinstate' })
+    expect(chainPaymentArrival(arrival({ paidAt: EXP + H }))).toEqual({ act: 'reinstate' })
+  })
+  it('reinstates an expired order paid in time although taken off sale since, but not one paid late', () => {
+    expect(chainPaymentArrival(arrival({ paidAt: EXP - 1, retake: 'off_sale' }))).toEqual({ act: 'reinstate' })
+    expect(chainPaymentArrival(arrival({ paidAt: EXP, retake: 'off_sale' }))).toEqual({ act: 'credit', because: 'expired' })
+  })
+  it('credits an expired order whose stock or seat is gone, even paid in time', () => {
+    expect(chainPaymentArrival(arrival({ paidAt: EXP - MIN, retake: 'gone' }))).toEqual({ act: 'credit', because: 'expired' })
+  })
+  it('reinstates an order that held nothing only if paid in time', () => {
+    expect(chainPaymentArrival(arrival({ paidAt: EXP - MIN, retake: 'none' }))).toEqual({ act: 'reinstate' })
+    expect(chainPaymentArrival(arrival({ paidAt: EXP + MIN, retake: 'none' }))).toEqual({ act: 'credit', because: 'expired' })
+  })
+  it('never reinstates an order its user cancelled: the payment is credited', () => {
+    expect(chainPaymentArrival(arrival({ endedAt: EXP - 2 * MIN, paidAt: EXP - 3 * MIN }))).toEqual({ act: 'credit', because: 'cancelled' })
   })
 })

@@ -320,6 +320,13 @@ describe('payment flow: steps 5–6, pay and confirm', () => {
     expect(viewOf(s)).toEqual({ kind: 'failed', error: { key: 'payment.orderCancelled' }, canRetry: false })
     expect(reduce(s, { type: 'retry' })).toBe(s)
   })
+
+  it('a transfer whose order ended before it confirmed ends the flow with the server’s words on where the money went', () => {
+    let s = run(ready(), { type: 'send' }, { type: 'sent', txHash: HASH }, { type: 'submitted', order: order({ status: 'processing', payment: payment() }) })
+    const credited = 'The order expired before your payment arrived; the 7 USDT you paid was credited to your fund account'
+    s = reduce(s, { type: 'progress', order: order({ status: 'cancelled', payment: payment({ status: 'failed', fail_msg: credited }) }) })
+    expect(viewOf(s)).toEqual({ kind: 'failed', error: { text: credited }, canRetry: false })
+  })
 })
 
 describe('payment flow: reopening the dialog', () => {
@@ -332,6 +339,13 @@ describe('payment flow: reopening the dialog', () => {
   it('a transfer sent but never acknowledged is handed to the server again', () => {
     const s = initialFlow(order(), { chain: 'bsc', txHash: HASH })
     expect(s.step).toBe('processPayment')
+    expect(viewOf(s)).toEqual({ kind: 'submit' })
+  })
+
+  it('a transfer sent but never acknowledged is handed to the server even once its order ended: the tokens have left the wallet', () => {
+    const s = initialFlow(order({ status: 'cancelled' }), { chain: 'bsc', txHash: HASH })
+    expect(s.step).toBe('processPayment')
+    expect(s.final).toBe(false)
     expect(viewOf(s)).toEqual({ kind: 'submit' })
   })
 
