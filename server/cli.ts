@@ -149,7 +149,7 @@ export const COMMANDS: Command[] = [
       const nodeGrants = auditNodeGrants(sqlite as Database.Database)
       if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking, nodeGrants }))
       else {
-        env.io.out(`database: ${env.config.dbFile}\n${formatAudit(report)}`)
+        env.io.out(`database: ${env.database().sqlite.name}\n${formatAudit(report)}`)
         env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
         for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
         env.io.out(ranking.length === 0 ? 'ranking: every pool fed and every payout paid as the ledger moved it' : `ranking: ${ranking.length} problems`)
@@ -312,7 +312,7 @@ export const COMMANDS: Command[] = [
       const { sqlite } = env.database()
       // One read transaction (inside a server: one batch of its market), so no commit lands between the reads.
       const d = env.inServer ? await env.market().diagnose() : sqlite.transaction(() => diagnose(sqlite as Database.Database, defaultSpec))()
-      env.io.out(args.includes('--json') ? json(d) : `database: ${env.config.dbFile}\n${formatDiagnosis(d)}`)
+      env.io.out(args.includes('--json') ? json(d) : `database: ${env.database().sqlite.name}\n${formatDiagnosis(d)}`)
       return d.healthy ? 0 : 1
     },
   },

@@ -11,20 +11,29 @@ import { openDatabase, transaction } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { custody, DUST, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { auditNodeGrants } from '../../server/modules/node/service.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
 let dir: string
 let dbFile: string
+/** The database the operator's audit reads: the SQLite file, or on the PostgreSQL run a database of its own. */
+let target: string
+let pg: TestDatabase | null = null
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-audit-'))
   dbFile = path.join(dir, 'nadi.sqlite')
+  pg = testBackend() === 'postgres' ? freshDatabase({ empty: true }) : null
+  target = pg?.url ?? dbFile
 })
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+  pg?.drop()
+})
 
 /** A database with two users, deposits on both chains and some movements, all through the ledger. */
 function seed(): void {
-  const { sqlite } = openDatabase(dbFile)
+  const { sqlite } = openDatabase(target)
   try {
     migrate(sqlite)
     transaction(sqlite, () => {
@@ -42,7 +51,7 @@ function seed(): void {
 }
 
 function corrupt(sqlText: string): void {
-  const { sqlite } = openDatabase(dbFile)
+  const { sqlite } = openDatabase(target)
   try {
     sqlite.prepare(sqlText).run()
   } finally {
@@ -58,7 +67,7 @@ interface Run {
 
 /** `node --import tsx server/cli.ts …` (what `tsx server/cli.ts …` does) with only the database configured. */
 function cli(...args: string[]): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile }
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile, ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env, timeout: 15_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
@@ -73,7 +82,7 @@ describe('tsx server/cli.ts audit', () => {
     const r = await cli('audit')
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(r.stdout).toContain(`database: ${dbFile}`)
+    expect(r.stdout).toContain(`database: ${pg ? pg.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@') : dbFile}`)
     expect(r.stdout).toContain('ledger: 6 accounts, 4 postings, 8 entries')
     expect(r.stdout).toMatch(/USDT {2}\(3 accounts\) {2}sum 0 {2}✓/)
     expect(r.stdout).toMatch(/custody:bsc +-125\n/)
