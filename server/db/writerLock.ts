@@ -109,7 +109,8 @@ function lockPostgres(url: string, lockFile: string, role: string): WriterLock {
       const other = conn
         .prepare(
           `SELECT a.application_name, a.backend_start::text AS since FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-           WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted LIMIT 1`,
+           WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
+             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1`,
         )
         .get(PG_WRITER_LOCK) as { application_name: string; since: string } | undefined
       const local = readHolder(lockFile)

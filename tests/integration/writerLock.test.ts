@@ -6,8 +6,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, expect, it } from 'vitest'
-import { lockDataFolder } from '../../server/db/writerLock.ts'
+import { afterAll, describe, expect, it } from 'vitest'
+import { lockDatabase, lockDataFolder } from '../../server/db/writerLock.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { killChildren, killGroup, runCli, startChild, startRefused } from './support/child.ts'
@@ -84,4 +85,51 @@ it('in one process, a second writer on the same folder is refused too', () => {
   expect(() => lockDataFolder(dbFile, 'second')).toThrow(/is in use: first pid/)
   a.release()
   lockDataFolder(dbFile, 'third').release()
+})
+
+// The same on PostgreSQL: the writer's advisory lock is per database, whatever data folder each
+// process has — a second server on the same database is refused even from another folder.
+describe.runIf(testBackend() === 'postgres')('one writer per PostgreSQL database', () => {
+  const dbs: TestDatabase[] = []
+  afterAll(() => {
+    killChildren()
+    for (const d of dbs) d.drop()
+  })
+
+  it('a second server on the database refuses to start, naming the holder; writing commands run inside the first; kill -9 frees it', { timeout: 120_000 }, async () => {
+    const db = freshDatabase()
+    dbs.push(db)
+    const env = { NADI_DATABASE_URL: db.url }
+    const dir = tempDir()
+    const first = await startChild(dir, env, READY)
+    const second = await startRefused(tempDir(), env)
+    expect(second.code).toBe(1)
+    expect(second.out).toContain('is in use')
+    expect(second.out).toContain(`server pid ${first.proc.pid}`)
+    expect((await fetch(`${first.base}${READY}`)).status).toBe(200)
+
+    const audit = await runCli(dir, ['audit'], env)
+    expect(audit.code).toBe(0)
+    expect(audit.out).toContain('OK: no violations')
+    const repair = await runCli(dir, ['market', 'repair'], env)
+    expect(repair).toMatchObject({ code: 0 })
+    expect(repair.err).toContain(`run inside server pid ${first.proc.pid}`)
+
+    killGroup(first.proc)
+    await first.exited
+    const third = await startChild(tempDir(), env, READY)
+    expect((await fetch(`${third.base}${READY}`)).status).toBe(200)
+    killGroup(third.proc)
+    await third.exited
+  })
+
+  it('in one process, a second writer on the same database is refused, and takes it once released', () => {
+    const db = freshDatabase()
+    dbs.push(db)
+    const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
+    const a = lockDatabase(target, 'first')
+    expect(() => lockDatabase({ ...target, lockFile: path.join(tempDir(), 'elsewhere') }, 'second')).toThrow(/is in use: first pid/)
+    a.release()
+    lockDatabase(target, 'third').release()
+  })
 })
