@@ -266,9 +266,11 @@ export class PgSync implements SqlConnection {
   lastInsertRowid = 0n
   private readonly pq: PQ
   private depth = 0
-  private readonly idTables = new Map<string, boolean>()
+  /** Tables with an `id` column, read once (and again after migrations). */
+  private idTables: Set<string> | null = null
   private readonly statements = new Map<string, PgStatement>()
   private readonly preparedNames = new Map<string, string>()
+  private readonly seenOnce = new Set<string>()
 
   constructor(url: string, opts: PgSyncOptions = {}) {
     this.name = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
@@ -299,14 +301,21 @@ export class PgSync implements SqlConnection {
     if (!this.open) throw new TypeError('The database connection is not open')
     if (params === null) this.pq.exec(sql)
     else {
-      let name = this.preparedNames.get(sql)
-      if (name === undefined) {
-        name = `s${this.preparedNames.size + 1}`
-        this.pq.prepare(name, sql, params.length)
+      // A statement is prepared on the server the second time it runs: preparing costs a round trip
+      // of its own, which a statement run once (most, in a short process) would pay for nothing.
+      const name = this.preparedNames.get(sql)
+      if (name) this.pq.execPrepared(name, params)
+      else if (this.seenOnce.has(sql)) {
+        const fresh = `s${this.preparedNames.size + 1}`
+        this.pq.prepare(fresh, sql, params.length)
         this.check(sql)
-        this.preparedNames.set(sql, name)
+        this.preparedNames.set(sql, fresh)
+        this.seenOnce.delete(sql)
+        this.pq.execPrepared(fresh, params)
+      } else {
+        this.seenOnce.add(sql)
+        this.pq.execParams(sql, params)
       }
-      this.pq.execPrepared(name, params)
     }
     this.check(sql)
     const pq = this.pq
@@ -356,19 +365,17 @@ export class PgSync implements SqlConnection {
   }
 
   private hasId(table: string): boolean {
-    if (this.idTables.has(table)) return true
-    const { rows } = this.query(
-      "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'id'",
-      [table.toLowerCase()],
-    )
-    // Only a table that has one is remembered: a table created later is asked about again.
-    if (rows.length > 0) this.idTables.set(table, true)
-    return rows.length > 0
+    // One look at the catalog for every table (information_schema is slow to ask table by table).
+    if (!this.idTables) {
+      const { rows } = this.query("SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'id'", null)
+      this.idTables = new Set((rows as { table_name: string }[]).map((r) => r.table_name))
+    }
+    return this.idTables.has(table.toLowerCase())
   }
 
   /** Forgets what was learnt about tables and statements (after migrations changed them). */
   schemaChanged(): void {
-    this.idTables.clear()
+    this.idTables = null
     this.statements.clear()
     if (this.preparedNames.size && !this.inTransaction) {
       this.exec('DEALLOCATE ALL')
