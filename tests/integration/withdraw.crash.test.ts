@@ -20,6 +20,7 @@ import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
 import '../../server/modules/withdraw/frozen.ts'
 import { killChildren, startChild, type Child } from './support/child.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const CODE = 'ROOT0001'
 const NADI_ID = 92025
@@ -29,6 +30,8 @@ let chains: DevChains
 let gw: Gateway
 let dir: string
 let db: Database_ | undefined
+/** On the PostgreSQL run, the database the killed and restarted servers share. */
+let pg: TestDatabase | null = null
 
 beforeAll(async () => {
   chains = await startDevChains({
@@ -55,6 +58,7 @@ afterAll(async () => {
   db?.sqlite.close()
   await gw?.close()
   fs.rmSync(dir, { recursive: true, force: true })
+  pg?.drop()
 })
 
 /** Starts the server as production would run it against these chains, and waits until it answers. */
@@ -65,6 +69,7 @@ function startServer(extra: Record<string, string> = {}): Promise<Child> {
     NADI_HOT_WALLET_KEY: devHotWalletKey(),
     NADI_DEPOSIT_XKEY: devDepositXpub(),
     NADI_WITHDRAW_EVERY_MS: '100',
+    ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
     ...extra,
   }
   for (const c of chains.chains) {
@@ -99,11 +104,12 @@ async function signIn(base: string, wallet: Pick<Wallet, 'address' | 'signMessag
 }
 
 it('kill -9 twice in the middle of a withdrawal: after the restart it completes exactly once and the ledger balances', { timeout: 90_000 }, async () => {
+  pg = testBackend() === 'postgres' ? freshDatabase() : null
   // 1. A server that dies (SIGKILL, by itself) right after the signed transaction is stored.
   const first = await startServer({ NADI_WITHDRAW_FAILPOINT: 'crash-after-store' })
   const wallet = Wallet.createRandom()
   const token = await signIn(first.base, wallet)
-  db = openDatabase(path.join(dir, 'nadi.sqlite'))
+  db = openDatabase(pg?.url ?? path.join(dir, 'nadi.sqlite'))
   const { sqlite } = db
   const userId = (sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id
   transfer(sqlite, { ref: 'test:deposit:kill9', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: parseUnits('5', 8) })
@@ -156,6 +162,6 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   expect(report.holders).toContain('withdrawals')
   expect(report.violations).toEqual([])
   let printed = ''
-  const code = await cli(['audit'], { env: { NADI_ENV: 'test', NADI_DATA_DIR: dir }, io: { out: (t) => void (printed += t), err: (t) => void (printed += t) } })
+  const code = await cli(['audit'], { env: { NADI_ENV: 'test', NADI_DATA_DIR: dir, ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }, io: { out: (t) => void (printed += t), err: (t) => void (printed += t) } })
   expect([code, printed]).toEqual([0, expect.stringContaining('OK: no violations')])
 })
