@@ -11,7 +11,7 @@
 //              destroy  NADI destroyed that day stays burned; the pools' shares of its amount are
 //                       funded from the treasury (the platform gives that much again as prizes).
 //            The node holders' fee share and dividends (node/service.ts) and the pools each take a
-//            share of the day's computed income, never of the fees account's balance, and config.ts
+//            share of the day's computed income, never of the fees account's balance, and settings.ts
 //            refuses shares of one source that sum past 100 %, so no income is given out twice. The
 //            node steps run first (registered first); what an account lacks (an operator moved fees
 //            out) is recorded as short and the pool gets what there is.
