@@ -96,33 +96,8 @@ import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
 import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/commands.ts'
 
-export interface Io {
-  out(text: string): void
-  err(text: string): void
-}
-
-export interface CommandEnv {
-  config: Config
-  io: Io
-  /** Opens the configured database (once) and applies pending migrations. */
-  database(): Database_
-  /** The market: the server's live one when the command runs inside the server, else one started on the database. */
-  market(): Exchange
-  /** True when the command runs inside the server holding the data folder (sent over its operator socket). */
-  inServer: boolean
-}
-
-export interface Command {
-  /** The words that name it, e.g. ['withdraw', 'approve']. */
-  words: string[]
-  /** Arguments after the words, for the usage text, e.g. '<id>'. */
-  args: string
-  summary: string
-  /** Writes: needs the data folder's writer lock, or runs inside the server that holds it. */
-  writes?: boolean
-  /** Returns the exit code. */
-  run(args: string[], env: CommandEnv): number | Promise<number>
-}
+import type { Command, CommandEnv, Io } from './commands/registry.ts'
+export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 const json = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
 
