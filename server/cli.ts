@@ -102,39 +102,13 @@ import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
 import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/commands.ts'
 
-export interface Io {
-  out(text: string): void
-  err(text: string): void
-}
-
-export interface CommandEnv {
-  config: Config
-  io: Io
-  /** Opens the configured database (once) and applies pending migrations. */
-  database(): Database_
-  /** The market: the server's live one when the command runs inside the server, else one started on the database. */
-  market(): Exchange
-  /** True when the command runs inside the server holding the data folder (sent over its operator socket). */
-  inServer: boolean
-}
-
-export interface Command {
-  /** The words that name it, e.g. ['withdraw', 'approve']. */
-  words: string[]
-  /** Arguments after the words, for the usage text, e.g. '<id>'. */
-  args: string
-  summary: string
-  /** Writes: needs the data folder's writer lock, or runs inside the server that holds it. */
-  writes?: boolean
-  /** Writes with the server stopped only (it replaces the database): refused, not forwarded, while a server runs. */
-  stopped?: boolean
-  /** Returns the exit code. */
-  run(args: string[], env: CommandEnv): number | Promise<number>
-}
+import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
+export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 const json = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
 
-export const COMMANDS: Command[] = [
+/** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
+const OWN: Command[] = [
   {
     words: ['audit'],
     args: '[--json]',
@@ -615,12 +589,10 @@ export const COMMANDS: Command[] = [
       return 0
     },
   },
-  ...RANKING_COMMANDS,
-  ...ACTIVITY_COMMANDS,
-  ...SETTLEMENT_COMMANDS,
-  ...ORDERS_COMMANDS,
-  ...DATABASE_COMMANDS,
 ]
+
+/** Every command: the CLI's own and each module's, registered once. */
+export const COMMANDS: readonly Command[] = registerCommands(OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
@@ -689,16 +661,8 @@ function printCodes(env: CommandEnv, codes: IssuedCode[]): void {
   for (const c of codes) env.io.out(`  device #${c.device_id}  ${c.code}`)
 }
 
-function usage(): string {
-  const lines = COMMANDS.map((c) => `  ${[...c.words, c.args].filter(Boolean).join(' ').padEnd(24)} ${c.summary}`)
-  return `usage: tsx server/cli.ts <command>\n\ncommands:\n${lines.join('\n')}`
-}
-
-/** Finds the command whose words start argv, the longest such first. */
-function match(argv: string[]): { command: Command; args: string[] } | null {
-  const found = COMMANDS.filter((c) => c.words.every((w, i) => argv[i] === w)).sort((a, b) => b.words.length - a.words.length)[0]
-  return found ? { command: found, args: argv.slice(found.words.length) } : null
-}
+const usage = () => commandUsage(COMMANDS)
+const match = (argv: string[]) => matchCommand(COMMANDS, argv)
 
 export interface MainOptions {
   env?: Record<string, string | undefined>

@@ -2,7 +2,7 @@
 // of a stopped SQLite data folder into an empty PostgreSQL database.
 
 import path from 'node:path'
-import type { Command } from '../cli.ts'
+import type { Command } from '../commands/registry.ts'
 import { isPostgresUrl } from './connection.ts'
 import { openDatabase } from './index.ts'
 import { migrate } from './migrate.ts'

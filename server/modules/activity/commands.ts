@@ -9,7 +9,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { SqlConnection } from '../../db/connection.ts'
-import type { Command, CommandEnv } from '../../cli.ts'
+import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'

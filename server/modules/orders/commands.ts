@@ -5,7 +5,7 @@
 import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import { PayOrderStatus } from '../../../contract/orders.ts'
-import type { Command, CommandEnv } from '../../cli.ts'
+import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { pickText } from '../goods/rules.ts'
 import { HOLD_TYPES } from './holds.ts'
 import { STATUS_SQL, orderRef } from './service.ts'

@@ -2,7 +2,7 @@
 // the total pool's payout, which is an operator's decision rather than a schedule.
 import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
-import type { Command } from '../../cli.ts'
+import type { Command } from '../../commands/registry.ts'
 import { atomically } from '../../db/index.ts'
 import { isoDay } from '../settlement/service.ts'
 import { createRankingService, payTotal, poolsNow, TotalAlreadyPaid } from './service.ts'

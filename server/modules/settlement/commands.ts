@@ -4,7 +4,7 @@
 // the server's job, whose feature steps (node fee shares, ranking prizes) are registered in the server.
 import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
-import type { Command } from '../../cli.ts'
+import type { Command } from '../../commands/registry.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf } from '../release/schedule.ts'
 import { FUNDED_BY, isoDay, nextDay } from './service.ts'
