@@ -15,6 +15,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           env: { NADI_TEST_BACKEND: 'postgres' },
+          // Two files at a time (vitest's default here is cores − 1 = 1): a test on PostgreSQL spends
+          // much of its time waiting for the database, which the other file's work fills.
+          maxWorkers: 2,
           globalSetup: ['tests/support/pgGlobalSetup.ts'],
         },
       },
