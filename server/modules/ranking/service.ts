@@ -54,14 +54,14 @@ const SQL = {
              UNION ALL SELECT to_asset, fee, 0 FROM wallet_exchanges WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT fee_asset, fee, 0 FROM trade_deals WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT 'NADI', 0, amount FROM mining_buys WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to
-           ) GROUP BY asset`,
+           ) AS income GROUP BY asset`,
   // The first day anything ranks or earns the pools: the settlement starts there when no position is older.
   firstDay: `SELECT min(d) AS day FROM (
                SELECT min(day) AS d FROM ranking_days
                UNION ALL SELECT min(finished_at) / 86400000 FROM withdrawals WHERE status = 'confirmed'
                UNION ALL SELECT min(created_at) / 86400000 FROM wallet_exchanges
                UNION ALL SELECT min(created_at) / 86400000 FROM trade_deals
-               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy')`,
+               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy') AS firsts`,
   poolDay: 'INSERT INTO ranking_pool_days (day, asset, fees, destroyed, to_daily, to_total, short) VALUES (@day, @asset, @fees, @destroyed, @daily, @total, @short)',
   payout: 'SELECT * FROM ranking_payouts WHERE pool = @pool AND day = @day',
   lastPayout: 'SELECT max(day) AS day FROM ranking_payouts WHERE pool = @pool',
