@@ -280,10 +280,12 @@ describe('sending withdrawals', () => {
     expect(listed.out).toContain(`#${small.id}  broadcast`)
 
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({ code: 0, out: `withdrawal #${big.id} approved: 1000 NADI to ${to} on nadi\n` })
-    // The server holds the data folder, so the command runs inside it (server/ops.ts) and says so first.
+    // The server holds the data folder (on PostgreSQL the database, named without its password), so
+    // the command runs inside it (server/ops.ts) and says so first.
+    const held = s.config.databaseUrl ? s.ctx.sqlite.name : path.dirname(s.config.dbFile)
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({
       code: 1,
-      err: `(run inside server pid ${process.pid}, which holds ${path.dirname(s.config.dbFile)})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
+      err: `(run inside server pid ${process.pid}, which holds ${held})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
     })
     const rejected = await runCli(s, 'withdraw', 'reject', String(other.id), 'address', 'on', 'a', 'sanctions', 'list')
     expect(rejected).toMatchObject({ code: 0, out: `withdrawal #${other.id} rejected; 1200.1 NADI returned to user ${user.userId}\n` })
