@@ -401,17 +401,19 @@ export interface RankingCheck {
 export function auditRanking(sqlite: SqlConnection): RankingCheck[] {
   const out: RankingCheck[] = []
   const money = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n
-  // Credited to each pool by the feeding postings, per (day, asset, pool account).
+  // Credited to each pool by the feeding postings, per (day, asset, pool account): the day read from
+  // the ref (ranking:pools:<day>:<asset>) here, as SQLite and PostgreSQL share no instr / strpos.
   const fed = new Map<string, bigint>()
   for (const r of sqlite
     .prepare(
-      `SELECT CAST(substr(p.ref, 15, instr(substr(p.ref, 15), ':') - 1) AS INTEGER) AS day, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
+      `SELECT p.ref AS ref, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
          FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
         WHERE p.ref LIKE 'ranking:pools:%' AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
-        GROUP BY day, a.asset, a.kind`,
+        GROUP BY p.ref, a.asset, a.kind`,
     )
-    .all() as { day: bigint; asset: string; kind: string; amount: bigint }[]) {
-    fed.set(`${r.day}|${r.asset}|${r.kind}`, r.amount)
+    .iterate() as IterableIterator<{ ref: string; asset: string; kind: string; amount: bigint }>) {
+    const k = `${BigInt(r.ref.split(':')[2] as string)}|${r.asset}|${r.kind}`
+    fed.set(k, money(fed, k) + r.amount)
   }
   const recorded = new Set<string>()
   for (const d of sqlite.prepare('SELECT day, asset, to_daily, to_total FROM ranking_pool_days ORDER BY day, asset').all() as { day: bigint; asset: string; to_daily: bigint; to_total: bigint }[]) {
