@@ -13,6 +13,7 @@ import { audit, balance, custody, fund, LOANS, MINING, RELEASES, SAVINGS, transf
 import { airdropMultiplier } from '../../server/modules/node/airdrop.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { NodeConfig } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import type { PagedList } from '../../contract/envelope.ts'
@@ -28,7 +29,7 @@ const msg = (key: string, params?: Record<string, string | number>) => translate
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 const postings = (s: TestServer) => s.count('SELECT count(*) FROM ledger_postings')

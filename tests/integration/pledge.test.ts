@@ -9,6 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { MyPledge, PledgeIncome, PledgeProduct, PledgeReleaseLog } from '../../contract/pledge.ts'
 import { main as cli } from '../../server/cli.ts'
@@ -86,7 +87,7 @@ describe('the operator', () => {
     const run = async (...argv: string[]) => {
       let out = ''
       let err = ''
-      const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+      const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
       return { code, out, err }
     }
     const file = (body: unknown) => {

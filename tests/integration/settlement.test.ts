@@ -9,6 +9,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { audit, balance, custody, DUST, fund, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, nextDay, settleDue, SettlementFundingShort, type PositionKind } from '../../server/modules/settlement/service.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
@@ -18,20 +19,25 @@ import { parseStatusArgs } from '../../server/modules/settlement/commands.ts'
 const U = 100_000_000n
 const T0 = Date.UTC(2026, 2, 10, 12)
 const D0 = dayOf(T0)
-const open: { conn: Database_; dir: string }[] = []
+const open: { conn: Database_; dir: string; pg: TestDatabase | null }[] = []
 afterEach(async () => {
   for (const o of open.splice(0)) {
     await o.conn.close()
     o.conn.sqlite.close()
     fs.rmSync(o.dir, { recursive: true, force: true })
+    o.pg?.drop()
   }
 })
 
+/** A migrated database on the run's backend: a SQLite file, or on the PostgreSQL run a database of its own. */
 function fresh() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-settle-'))
-  const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
-  migrate(conn.sqlite)
-  open.push({ conn, dir })
+  const pg = testBackend() === 'postgres' ? freshDatabase() : null
+  const conn = openDatabase(pg?.url ?? path.join(dir, 'nadi.sqlite'))
+  if (!pg) migrate(conn.sqlite)
+  open.push({ conn, dir, pg })
+  /** What an operator command beside it is told: its folder and its database. */
+  const operatorEnv = { NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: path.join(dir, 'nadi.sqlite'), ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   let t = T0
   const ctx = { sqlite: conn.sqlite, db: conn.db, now: () => t, log: { error: () => {} } as never }
   const users = (n: number) => {
@@ -48,7 +54,7 @@ function fresh() {
         )
         .run(p.user, p.kind ?? 'device', p.asset ?? 'NADI', p.base, p.rate, p.period ?? 1, p.remaining ?? null, p.start ?? D0, p.end ?? null, `test:${++sources}`, T0).lastInsertRowid,
     )
-  return { ctx, conn, users, fundAccount, position, advance: (ms: number) => void (t += ms), set: (v: number) => void (t = v) }
+  return { ctx, conn, operatorEnv, users, fundAccount, position, advance: (ms: number) => void (t += ms), set: (v: number) => void (t = v) }
 }
 
 const nadi = (sqlite: Database_['sqlite'], user: number) => balance(sqlite, fund(user), 'NADI').available
@@ -161,23 +167,22 @@ describe('the settlement', () => {
 })
 
 describe('settlement status (operator)', () => {
-  const run = async (dbFile: string, ...argv: string[]) => {
+  const run = async (env: Record<string, string>, ...argv: string[]) => {
     let out = ''
     let err = ''
-    const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+    const code = await cli(argv, { env, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
     return { code, out, err }
   }
 
   it('shows each settled day with its positions, users and computed / paid / dust per kind, the next day and the funding accounts', async () => {
-    const { ctx, conn, users, fundAccount, position, set } = fresh()
+    const { ctx, operatorEnv, users, fundAccount, position, set } = fresh()
     users(2)
     fundAccount(MINING, 1_000n * U)
     position({ user: 1, base: 100n * U, rate: 10_000 })
     position({ user: 2, kind: 'destroy', base: 3n, rate: 333_333, remaining: 3n })
     set(T0 + 2 * DAY_MS)
     expect(await settleDue(ctx)).toHaveLength(2)
-    const dbFile = conn.sqlite.name
-    const r = await run(dbFile, 'settlement', 'status')
+    const r = await run(operatorEnv, 'settlement', 'status')
     expect(r, r.err).toMatchObject({ code: 0 })
     const day = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10)
     expect(r.out).toContain(`${day(D0 + 1)}: 2 positions, 1 users paid`)
@@ -185,15 +190,15 @@ describe('settlement status (operator)', () => {
     expect(r.out).toMatch(/device +NADI +1 lines +computed 1 +paid 1 +dust 0/)
     expect(r.out).toContain(`next day: ${day(D0 + 2)} — due now`)
     expect(r.out).toContain("mining account: 0 USDT, 998 NADI")
-    expect((await run(dbFile, 'settlement', 'status', '--days', '1')).out).not.toContain(`${day(D0)}:`)
+    expect((await run(operatorEnv, 'settlement', 'status', '--days', '1')).out).not.toContain(`${day(D0)}:`)
   })
 
   it('refuses other words with its usage and reads nothing', async () => {
     for (const bad of [['x'], ['--days'], ['--days', '0'], ['--days', '367'], ['--days', '1e2'], ['--days', '2', 'more']]) expect(parseStatusArgs(bad)).toBeNull()
     expect(parseStatusArgs([])).toBe(7)
     expect(parseStatusArgs(['--days', '30'])).toBe(30)
-    const { conn } = fresh()
-    const r = await run(conn.sqlite.name, 'settlement', 'status', '--days', 'all')
+    const { operatorEnv } = fresh()
+    const r = await run(operatorEnv, 'settlement', 'status', '--days', 'all')
     expect(r.code).toBe(2)
     expect(r.err).toContain('usage: settlement status')
   })

@@ -19,6 +19,8 @@ import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, FEES, findPosting, fund, transfer } from '../../server/ledger/index.ts'
 import type { WithdrawSettings } from '../../server/config.ts'
 import { freshWallet, idemKey, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const NADI = (text: string) => parseUnits(text, 8) // ledger units
 const WEI = (text: string) => parseUnits(text, 18) // token units
@@ -62,7 +64,7 @@ const row = (s: TestServer, id: number) =>
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 
@@ -278,10 +280,12 @@ describe('sending withdrawals', () => {
     expect(listed.out).toContain(`#${small.id}  broadcast`)
 
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({ code: 0, out: `withdrawal #${big.id} approved: 1000 NADI to ${to} on nadi\n` })
-    // The server holds the data folder, so the command runs inside it (server/ops.ts) and says so first.
+    // The server holds the data folder (on PostgreSQL the database, named without its password), so
+    // the command runs inside it (server/ops.ts) and says so first.
+    const held = s.config.databaseUrl ? s.ctx.sqlite.name : path.dirname(s.config.dbFile)
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({
       code: 1,
-      err: `(run inside server pid ${process.pid}, which holds ${path.dirname(s.config.dbFile)})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
+      err: `(run inside server pid ${process.pid}, which holds ${held})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
     })
     const rejected = await runCli(s, 'withdraw', 'reject', String(other.id), 'address', 'on', 'a', 'sanctions', 'list')
     expect(rejected).toMatchObject({ code: 0, out: `withdrawal #${other.id} rejected; 1200.1 NADI returned to user ${user.userId}\n` })
@@ -413,16 +417,22 @@ describe('crash safety: the app rebuilt on the same database', () => {
     })
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-wd-crash-'))
   })
+  /** On the PostgreSQL run, the database of each file name, which outlives its servers as the file does. */
+  const pgDatabases = new Map<string, TestDatabase>()
   afterAll(async () => {
     await gw?.close()
     fs.rmSync(dir, { recursive: true, force: true })
+    for (const d of pgDatabases.values()) d.drop()
   })
 
-  /** A server on the chains above (as production configures them) and on a database file that outlives it. */
+  /** A server on the chains above (as production configures them) and on a database (file) that outlives it. */
   function server(dbFile: string) {
+    if (testBackend() === 'postgres' && !pgDatabases.has(dbFile)) pgDatabases.set(dbFile, freshDatabase())
+    const pg = pgDatabases.get(dbFile)
     const env: Record<string, string> = {
       NADI_DEV_CHAINS: '0',
       NADI_DB_FILE: dbFile,
+      ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
       NADI_HOT_WALLET_KEY: devHotWalletKey(),
       NADI_DEPOSIT_XKEY: devDepositXpub(),
     }

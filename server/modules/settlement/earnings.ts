@@ -13,11 +13,12 @@ import { checkDay, positionTarget, resolveLink } from './links.ts'
 
 const SQL = {
   settled: 'SELECT finished_at FROM settlement_days WHERE day = @day',
-  // The user's positions first (positions_user), each one's line of the day by its primary key.
+  // The user's positions first (positions_user), each one's line of the day by its primary key. The
+  // CASE casts only a node's source (node:<id>): PostgreSQL may evaluate an AND's sides in any order.
   lines: `SELECT p.id AS id, p.kind AS kind, p.source AS source, p.asset AS asset, l.amount AS amount, n.tier_id AS tier_id
           FROM positions p
           JOIN settlement_lines l ON l.position_id = p.id AND l.day = @day
-          LEFT JOIN node_orders n ON p.kind = 'node' AND n.id = CAST(substr(p.source, 6) AS INTEGER)
+          LEFT JOIN node_orders n ON n.id = CASE WHEN p.kind = 'node' THEN CAST(substr(p.source, 6) AS INTEGER) END
           WHERE p.user_id = @user
           ORDER BY p.kind, p.id`,
   shares: `SELECT n.id AS node_id, n.position_id AS position_id, n.tier_id AS tier_id, f.asset AS asset, f.amount AS amount, f.reason AS reason

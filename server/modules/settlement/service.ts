@@ -37,7 +37,7 @@ export const FUNDED_BY: Record<PositionKind, ledger.AccountRef> = {
 
 const SQL = {
   lines: `INSERT INTO settlement_lines (position_id, day, amount, frac)
-          SELECT id, @day,
+          SELECT id, CAST(@day AS BIGINT),
                  CASE WHEN remaining IS NOT NULL AND remaining < f THEN remaining ELSE f END,
                  CASE WHEN remaining IS NOT NULL AND remaining <= f THEN 0 ELSE r END
           FROM (SELECT id, remaining,
@@ -45,7 +45,7 @@ const SQL = {
                        ((base % 1000000) * rate_ppm) % 1000000 AS r
                 FROM positions
                 WHERE status = 'active' AND start_day <= @day AND (end_day IS NULL OR @day < end_day)
-                  AND (settled_day IS NULL OR settled_day < @day) AND (@day - start_day + 1) % period_days = 0)`,
+                  AND (settled_day IS NULL OR settled_day < @day) AND (@day - start_day + 1) % period_days = 0) AS due`,
   advance: `UPDATE positions SET paid = paid + l.amount,
               remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - l.amount END,
               settled_day = @day,
@@ -260,20 +260,26 @@ export function auditSettlement(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): Settleme
     computedPerDay.set(dayAsset, (computedPerDay.get(dayAsset) ?? 0n) + t.computed)
   }
   const funding = [...new Set(Object.values(FUNDED_BY).map(accountName))]
-  const left = sqlite
+  // Summed per posting and its day read from the ref (settle:<day>:…) here: SQLite and PostgreSQL
+  // share no function that finds a character in a string (instr / strpos).
+  const leftPerDay = new Map<string, bigint>()
+  for (const r of sqlite
     .prepare(
-      `SELECT CAST(substr(p.ref, 8, instr(substr(p.ref, 8), ':') - 1) AS INTEGER) AS day, a.asset AS asset, -sum(e.delta) AS amount
+      `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
        FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
        WHERE p.ref LIKE 'settle:%' AND a.user_id IS NULL AND a.kind IN (${funding.map(() => '?').join(', ')})
-       GROUP BY day, a.asset`,
+       GROUP BY p.ref, a.asset`,
     )
-    .all(...funding) as { day: bigint; asset: string; amount: bigint }[]
+    .iterate(...funding) as IterableIterator<{ ref: string; asset: string; amount: bigint }>) {
+    const k = `${BigInt(r.ref.split(':')[1] as string)}|${r.asset}`
+    leftPerDay.set(k, (leftPerDay.get(k) ?? 0n) + r.amount)
+  }
   const seen = new Set<string>()
-  for (const r of left) {
-    const k = `${r.day}|${r.asset}`
+  for (const [k, amount] of leftPerDay) {
     seen.add(k)
+    const [day, asset] = k.split('|') as [string, string]
     const computed = computedPerDay.get(k) ?? 0n
-    if (r.amount !== computed) out.push({ day: Number(r.day), kind: '*', asset: r.asset, message: `the funding accounts paid ${formatMoney(r.amount)}, the day computed ${formatMoney(computed)}` })
+    if (amount !== computed) out.push({ day: Number(day), kind: '*', asset, message: `the funding accounts paid ${formatMoney(amount)}, the day computed ${formatMoney(computed)}` })
   }
   for (const [k, computed] of computedPerDay) {
     if (!seen.has(k) && computed !== 0n) {
