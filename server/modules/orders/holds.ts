@@ -22,26 +22,29 @@ const TYPES = HOLD_TYPES.map((t) => `'${t}'`).join(', ')
  * The expiry job never cancels the latter, however late, so they keep their stock or seat; left out,
  * a tx hash submitted just before the expiry would hold past the caps until the payment fails. Read
  * from the open orders in time and the payments under way, each by its index (pay_orders_expiring,
- * payments_checking), then each order by its id: few rows, whatever the history (the + keeps the
- * planner off pay_orders_expiring for that lookup, an index of every open order, those still to ship too).
+ * payments_checking), then each order by its id: few rows, whatever the history (the `|| ''` keeps
+ * the planner off pay_orders_expiring for that lookup, an index of every open order, those still to
+ * ship too). HOLDS goes after FROM and HELD into the WHERE: CROSS JOIN fixes SQLite's join order but
+ * takes no ON on PostgreSQL, and the unary + that SQLite reads as "no index" is not defined on text there.
  */
 const HOLDS = `(SELECT id FROM pay_orders WHERE state = 'open' AND expires_at > @now
     UNION SELECT CAST(substr(order_ref, ${ORDER_REF_PREFIX.length + 1}) AS INTEGER) FROM payments
       WHERE status IN ('pending', 'confirming') AND substr(order_ref, 1, ${ORDER_REF_PREFIX.length}) = '${ORDER_REF_PREFIX}') h
-  CROSS JOIN pay_orders o ON o.id = h.id AND +o.state = 'open' AND o.paid_at IS NULL`
+  CROSS JOIN pay_orders o`
+const HELD = `o.id = h.id AND o.state || '' = 'open' AND o.paid_at IS NULL`
 
 const SQL = {
   expired: `SELECT o.expires_at FROM pay_orders o WHERE o.user_id = @user AND o.type IN (${TYPES}) AND o.state = 'cancelled'
               AND o.ended_at >= o.expires_at AND o.expires_at > @since ORDER BY o.expires_at DESC LIMIT @limit`,
-  open: `SELECT o.asset, count(*) AS n, sum(o.total) AS total FROM ${HOLDS} WHERE o.user_id = @user AND o.type IN (${TYPES}) GROUP BY o.asset`,
+  open: `SELECT o.asset, count(*) AS n, sum(o.total) AS total FROM ${HOLDS} WHERE ${HELD} AND o.user_id = @user AND o.type IN (${TYPES}) GROUP BY o.asset`,
   mineOfProduct: `SELECT count(DISTINCT o.id) AS n FROM ${HOLDS} JOIN order_lines l ON l.order_id = o.id
-                    WHERE o.user_id = @user AND l.product_id = @item`,
+                    WHERE ${HELD} AND o.user_id = @user AND l.product_id = @item`,
   mineOfTier: `SELECT count(*) AS n FROM ${HOLDS} JOIN node_orders n ON n.order_id = o.id
-                 WHERE o.user_id = @user AND n.tier_id = @item`,
+                 WHERE ${HELD} AND o.user_id = @user AND n.tier_id = @item`,
   heldOfSpec: `SELECT coalesce(sum(l.quantity), 0) AS n, min(o.expires_at) AS next FROM ${HOLDS} JOIN order_lines l ON l.order_id = o.id
-                 WHERE l.spec_id = @item`,
+                 WHERE ${HELD} AND l.spec_id = @item`,
   heldOfTier: `SELECT count(*) AS n, min(o.expires_at) AS next FROM ${HOLDS} JOIN node_orders n ON n.order_id = o.id
-                 WHERE n.tier_id = @item`,
+                 WHERE ${HELD} AND n.tier_id = @item`,
 } as const
 
 export type HoldItem =
