@@ -101,9 +101,9 @@ const SQL = {
                 (SELECT coalesce(sum(debt), 0) FROM loans l WHERE l.node_id = n.id AND l.status = 'open') AS loan_debt
          FROM node_orders n JOIN pay_orders o ON o.id = n.order_id JOIN node_tiers t ON t.id = n.tier_id
          LEFT JOIN positions p ON p.id = n.position_id
-         WHERE n.user_id = @user AND (@tier IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
+         WHERE n.user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
          ORDER BY n.id DESC LIMIT @limit OFFSET @offset`,
-  mineCount: "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (@tier IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
+  mineCount: "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
   // The fee share's source: the day's confirmed withdrawals' fees (the fees account received them that day).
   withdrawFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
   // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).

@@ -80,8 +80,8 @@ export const STATUS_SQL = `CASE WHEN o.state = 'cancelled' THEN 'cancelled'
   WHEN EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status IN ('pending', 'confirming')) THEN 'processing'
   ELSE 'pending_payment' END`
 const LIST_SQL = {
-  count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status)`,
-  page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
+  count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status)`,
+  page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
 } as const
 
 function statusOf(r: Row, p: Payment | null): PayOrderStatus {
