@@ -48,20 +48,21 @@ const NOT_ROOT = 'user_id NOT IN (SELECT id FROM users WHERE is_root = 1)'
 const TOTAL_ORDER = 'team_performance DESC, team_reached_at, id'
 
 const SQL = {
-  // The day's income by asset: each source read by its time index (018_ranking.sql).
+  // The day's income by asset: each source read by its time index (018_ranking.sql). Subqueries in
+  // FROM carry an alias: PostgreSQL requires one, SQLite ignores it.
   income: `SELECT asset, sum(fees) AS fees, sum(destroyed) AS destroyed FROM (
              SELECT coin AS asset, fee AS fees, 0 AS destroyed FROM withdrawals WHERE status = 'confirmed' AND finished_at >= @from AND finished_at < @to
              UNION ALL SELECT to_asset, fee, 0 FROM wallet_exchanges WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT fee_asset, fee, 0 FROM trade_deals WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT 'NADI', 0, amount FROM mining_buys WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to
-           ) GROUP BY asset`,
+           ) income GROUP BY asset`,
   // The first day anything ranks or earns the pools: the settlement starts there when no position is older.
   firstDay: `SELECT min(d) AS day FROM (
                SELECT min(day) AS d FROM ranking_days
                UNION ALL SELECT min(finished_at) / 86400000 FROM withdrawals WHERE status = 'confirmed'
                UNION ALL SELECT min(created_at) / 86400000 FROM wallet_exchanges
                UNION ALL SELECT min(created_at) / 86400000 FROM trade_deals
-               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy')`,
+               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy') firsts`,
   poolDay: 'INSERT INTO ranking_pool_days (day, asset, fees, destroyed, to_daily, to_total, short) VALUES (@day, @asset, @fees, @destroyed, @daily, @total, @short)',
   payout: 'SELECT * FROM ranking_payouts WHERE pool = @pool AND day = @day',
   lastPayout: 'SELECT max(day) AS day FROM ranking_payouts WHERE pool = @pool',
