@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 import type { Address } from '../../contract/address.ts'
+import { dialectOf } from '../../server/db/connection.ts'
 
 const start = useServers()
 
@@ -543,10 +544,14 @@ describe('one default at all times', () => {
     const a = await addOk(s, me)
     const b = await addOk(s, me, { name: 'Fails to become default' })
     // Fault injection: the step that gives an address the flag fails, after the old default was cleared.
-    s.ctx.sqlite.exec(`
-      CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END;
-      CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END;
-    `)
+    s.ctx.sqlite.exec(
+      dialectOf(s.ctx.sqlite) === 'postgres'
+        ? `CREATE FUNCTION fail_injected() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$;
+           CREATE TRIGGER fail_insert BEFORE INSERT ON addresses FOR EACH ROW WHEN (NEW.name = 'Fails') EXECUTE FUNCTION fail_injected();
+           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses FOR EACH ROW WHEN (NEW.is_default = 1 AND NEW.name LIKE 'Fails%') EXECUTE FUNCTION fail_injected();`
+        : `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END;
+           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END;`,
+    )
     const before = snapshot(s)
     expect((await as(s, me).add(form({ name: 'Fails', is_default: true }))).statusCode).toBe(500)
     expect(snapshot(s)).toEqual(before)
@@ -566,7 +571,7 @@ describe('one default at all times', () => {
       s.ctx.sqlite
         .prepare("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)")
         .run(me.userId),
-    ).toThrow(/UNIQUE/)
+    ).toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
   })
 })
 

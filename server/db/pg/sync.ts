@@ -12,8 +12,8 @@
 // The class implements the part of better-sqlite3's Database the server uses, with the differences
 // made here and nowhere else:
 //   - placeholders: `?` becomes `$n` (Kysely's PostgreSQL compiler already writes `$n`);
-//   - new ids: an INSERT into a table with an `id` column and no RETURNING gets `RETURNING id`, which
-//     is what run().lastInsertRowid answers;
+//   - new ids: an INSERT into a table with an identity key (SQLite's rowid alias: id, or a journal's
+//     seq) and no RETURNING gets `RETURNING <key>`, which is what run().lastInsertRowid answers;
 //   - values: every integer (int2/int4/int8) comes back as a bigint, as with SQLite's safe integers;
 //     numeric (SUM of BIGINT) as a bigint when whole, else a number; booleans as 1n / 0n (SQLite has
 //     no booleans: a comparison is an integer); json as its text; bigints go out as decimal text;
@@ -266,8 +266,8 @@ export class PgSync implements SqlConnection {
   lastInsertRowid = 0n
   private readonly pq: PQ
   private depth = 0
-  /** Tables with an `id` column, read once (and again after migrations). */
-  private idTables: Set<string> | null = null
+  /** Each table's identity column, read once (and again after migrations). */
+  private keys: Map<string, string> | null = null
   private readonly statements = new Map<string, PgStatement>()
   private readonly preparedNames = new Map<string, string>()
   private readonly seenOnce = new Set<string>()
@@ -358,24 +358,26 @@ export class PgSync implements SqlConnection {
     const { text: translated, slots } = numbered ? { text: sql, slots: null } : numberPlaceholders(sql)
     let text = translated
     const insert = INSERT_RE.exec(text)
-    if (insert && !/\bRETURNING\b/i.test(text) && this.hasId(insert[2]!)) text = `${text.trimEnd().replace(/;$/, '')} RETURNING id`
+    const key = insert && !/\bRETURNING\b/i.test(text) ? this.keyOf(insert[2]!) : undefined
+    if (key) text = `${text.trimEnd().replace(/;$/, '')} RETURNING ${key}`
     s = new PgStatement(this, sql, text, slots)
     this.statements.set(sql, s)
     return s
   }
 
-  private hasId(table: string): boolean {
+  /** The table's rowid-like key (its identity column: id, or exchange_journal's seq), if it has one. */
+  private keyOf(table: string): string | undefined {
     // One look at the catalog for every table (information_schema is slow to ask table by table).
-    if (!this.idTables) {
-      const { rows } = this.query("SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'id'", null)
-      this.idTables = new Set((rows as { table_name: string }[]).map((r) => r.table_name))
+    if (!this.keys) {
+      const { rows } = this.query("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'", null)
+      this.keys = new Map((rows as { table_name: string; column_name: string }[]).map((r) => [r.table_name, r.column_name]))
     }
-    return this.idTables.has(table.toLowerCase())
+    return this.keys.get(table.toLowerCase())
   }
 
   /** Forgets what was learnt about tables and statements (after migrations changed them). */
   schemaChanged(): void {
-    this.idTables = null
+    this.keys = null
     this.statements.clear()
     if (this.preparedNames.size && !this.inTransaction) {
       this.exec('DEALLOCATE ALL')
@@ -423,7 +425,7 @@ export class PgSync implements SqlConnection {
   pragma(text: string, opts: { simple?: boolean } = {}): unknown {
     const t = text.trim().toLowerCase()
     // Every commit is durable on PostgreSQL (synchronous_commit = on).
-    if (t.startsWith('synchronous')) return t.includes('=') ? [] : opts.simple ? 'FULL' : [{ synchronous: 2 }]
+    if (t.startsWith('synchronous')) return t.includes('=') ? [] : opts.simple ? 2 : [{ synchronous: 2 }]
     if (t.startsWith('foreign_keys')) return []
     throw new Error(`pragma ${text} is SQLite's; on PostgreSQL there is no such setting`)
   }

@@ -139,14 +139,14 @@ function heldPerItem(sqlite: SqlConnection, user: number | null): string[] {
     .prepare(
       `SELECT l.spec_id, min(l.name) AS name, min(l.spec_name) AS spec_name, sum(l.quantity) AS held, count(DISTINCT o.user_id) AS users, s.stock AS left_
        FROM pay_orders o JOIN order_lines l ON l.order_id = o.id JOIN product_specs s ON s.id = l.spec_id
-       WHERE o.state = 'open' AND o.paid_at IS NULL AND (@user IS NULL OR o.user_id = @user) GROUP BY l.spec_id ORDER BY l.spec_id`,
+       WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY l.spec_id, s.stock ORDER BY l.spec_id`,
     )
     .all({ user }) as { spec_id: bigint; name: string; spec_name: string; held: bigint; users: bigint; left_: bigint }[]
   const tiers = sqlite
     .prepare(
       `SELECT n.tier_id, t.type, count(*) AS held, count(DISTINCT o.user_id) AS users, t.seats_left AS left_, t.seats_total AS total
        FROM pay_orders o JOIN node_orders n ON n.order_id = o.id JOIN node_tiers t ON t.id = n.tier_id
-       WHERE o.state = 'open' AND o.paid_at IS NULL AND (@user IS NULL OR o.user_id = @user) GROUP BY n.tier_id ORDER BY n.tier_id`,
+       WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY n.tier_id, t.type, t.seats_left, t.seats_total ORDER BY n.tier_id`,
     )
     .all({ user }) as { tier_id: bigint; type: string; held: bigint; users: bigint; left_: bigint; total: bigint }[]
   return [

@@ -81,8 +81,8 @@ export const STATUS_SQL = `CASE WHEN EXISTS (SELECT 1 FROM payments p WHERE p.or
   WHEN o.state = 'cancelled' THEN 'cancelled'
   ELSE 'pending_payment' END`
 const LIST_SQL = {
-  count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status)`,
-  page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (@status IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
+  count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status)`,
+  page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
 } as const
 
 // A chain payment under way comes before the cancellation: its hash may come after the order ended,

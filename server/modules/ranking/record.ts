@@ -14,7 +14,8 @@ const UP = `WITH RECURSIVE up(id) AS (
            )`
 
 const SQL = {
-  // The WHERE keeps SQLite from reading ON CONFLICT as part of the join.
+  // The WHERE keeps SQLite from reading ON CONFLICT as part of the join. The stored amount is named
+  // ranking_days.amount: a bare one is ambiguous beside excluded.amount on PostgreSQL.
   dayTeam: `${UP}
             INSERT INTO ranking_days (day, user_id, amount, reached_at)
             SELECT @day, up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0

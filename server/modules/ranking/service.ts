@@ -48,7 +48,8 @@ const NOT_ROOT = 'user_id NOT IN (SELECT id FROM users WHERE is_root = 1)'
 const TOTAL_ORDER = 'team_performance DESC, team_reached_at, id'
 
 const SQL = {
-  // The day's income by asset: each source read by its time index (018_ranking.sql).
+  // The day's income by asset: each source read by its time index (018_ranking.sql). Subqueries in
+  // FROM carry an alias: PostgreSQL requires one, SQLite ignores it.
   income: `SELECT asset, sum(fees) AS fees, sum(destroyed) AS destroyed FROM (
              SELECT coin AS asset, fee AS fees, 0 AS destroyed FROM withdrawals WHERE status = 'confirmed' AND finished_at >= @from AND finished_at < @to
              UNION ALL SELECT to_asset, fee, 0 FROM wallet_exchanges WHERE created_at >= @from AND created_at < @to
