@@ -25,15 +25,15 @@ const SQL = {
   own: 'UPDATE users SET me_performance = me_performance + @usdt WHERE id = @user',
   direct: 'UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)',
   // Team performance and the three tier counters in one pass over the ancestors: a node bought walks
-  // and writes each ancestor once, not twice. IS gives 0 or 1, never NULL, so a purchase without a
-  // node (@type NULL, @delta 0) leaves the counters as they are. team_reached_at is the total
+  // and writes each ancestor once, not twice. A purchase without a node (@type NULL: no WHEN matches)
+  // adds 0, so it leaves the counters as they are. team_reached_at is the total
   // ranking's tie-break (when the figure last grew), kept here so the ranking needs no walk of its
   // own; a node counted or returned (@usdt 0) does not move it.
   team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
                                        team_reached_at = CASE WHEN @usdt > 0 THEN @at ELSE team_reached_at END,
-                                       team_elite = team_elite + (@type IS 'elite') * @delta,
-                                       team_core = team_core + (@type IS 'core') * @delta,
-                                       team_genesis = team_genesis + (@type IS 'genesis') * @delta
+                                       team_elite = team_elite + CASE WHEN @type = 'elite' THEN @delta ELSE 0 END,
+                                       team_core = team_core + CASE WHEN @type = 'core' THEN @delta ELSE 0 END,
+                                       team_genesis = team_genesis + CASE WHEN @type = 'genesis' THEN @delta ELSE 0 END
            WHERE id IN (SELECT id FROM up)`,
 } as const
 
