@@ -18,10 +18,10 @@ const SQL = {
   dayTeam: `${UP}
             INSERT INTO ranking_days (day, user_id, amount, reached_at)
             SELECT @day, up.id, @amount, @at FROM up JOIN users a ON a.id = up.id WHERE a.is_root = 0
-            ON CONFLICT (day, user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+            ON CONFLICT (day, user_id) DO UPDATE SET amount = ranking_days.amount + excluded.amount, reached_at = excluded.reached_at`,
   dayOwn: `INSERT INTO ranking_days (day, user_id, amount, reached_at)
            SELECT @day, id, @amount, @at FROM users WHERE id = @user AND is_root = 0
-           ON CONFLICT (day, user_id) DO UPDATE SET amount = amount + excluded.amount, reached_at = excluded.reached_at`,
+           ON CONFLICT (day, user_id) DO UPDATE SET amount = ranking_days.amount + excluded.amount, reached_at = excluded.reached_at`,
 } as const
 
 export interface RankingRecorder {

@@ -54,14 +54,14 @@ const SQL = {
              UNION ALL SELECT to_asset, fee, 0 FROM wallet_exchanges WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT fee_asset, fee, 0 FROM trade_deals WHERE created_at >= @from AND created_at < @to
              UNION ALL SELECT 'NADI', 0, amount FROM mining_buys WHERE kind = 'destroy' AND created_at >= @from AND created_at < @to
-           ) GROUP BY asset`,
+           ) AS income GROUP BY asset`,
   // The first day anything ranks or earns the pools: the settlement starts there when no position is older.
   firstDay: `SELECT min(d) AS day FROM (
                SELECT min(day) AS d FROM ranking_days
                UNION ALL SELECT min(finished_at) / 86400000 FROM withdrawals WHERE status = 'confirmed'
                UNION ALL SELECT min(created_at) / 86400000 FROM wallet_exchanges
                UNION ALL SELECT min(created_at) / 86400000 FROM trade_deals
-               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy')`,
+               UNION ALL SELECT min(created_at) / 86400000 FROM mining_buys WHERE kind = 'destroy') AS firsts`,
   poolDay: 'INSERT INTO ranking_pool_days (day, asset, fees, destroyed, to_daily, to_total, short) VALUES (@day, @asset, @fees, @destroyed, @daily, @total, @short)',
   payout: 'SELECT * FROM ranking_payouts WHERE pool = @pool AND day = @day',
   lastPayout: 'SELECT max(day) AS day FROM ranking_payouts WHERE pool = @pool',
@@ -405,13 +405,15 @@ export function auditRanking(sqlite: SqlConnection): RankingCheck[] {
   const fed = new Map<string, bigint>()
   for (const r of sqlite
     .prepare(
-      `SELECT CAST(substr(p.ref, 15, instr(substr(p.ref, 15), ':') - 1) AS INTEGER) AS day, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
+      `SELECT p.ref AS ref, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
          FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
         WHERE p.ref LIKE 'ranking:pools:%' AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
-        GROUP BY day, a.asset, a.kind`,
+        GROUP BY p.ref, a.asset, a.kind`,
     )
-    .all() as { day: bigint; asset: string; kind: string; amount: bigint }[]) {
-    fed.set(`${r.day}|${r.asset}|${r.kind}`, r.amount)
+    .all() as { ref: string; asset: string; kind: string; amount: bigint }[]) {
+    const [, , day] = r.ref.split(':') // ranking:pools:<day>:<asset>
+    const k = `${day}|${r.asset}|${r.kind}`
+    fed.set(k, money(fed, k) + r.amount)
   }
   const recorded = new Set<string>()
   for (const d of sqlite.prepare('SELECT day, asset, to_daily, to_total FROM ranking_pool_days ORDER BY day, asset').all() as { day: bigint; asset: string; to_daily: bigint; to_total: bigint }[]) {
