@@ -7,6 +7,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { TeamInfo, TeamMember } from '../../../contract/team.ts'
 import { pageCount, parseTeamSearch, TEAM_LIST_SHOWN } from '../../../contract/teamRules.ts'
 import type { Ctx } from '../../context.ts'
+import { dialectOf } from '../../db/connection.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { agentSql } from './agent.ts'
@@ -48,6 +49,22 @@ const SQL = {
           )
           SELECT 1 AS found FROM up WHERE id = @me AND depth = @depth`,
   member: `SELECT ${MEMBER}, u.depth - @depth AS generation FROM users u WHERE u.id = @target`,
+} as const
+
+// PostgreSQL implements neither ORDER BY nor LIMIT inside a recursive query, so the priority-queue walk
+// above cannot be written for it: there the page comes from the plain walk down the subtree (one
+// users_inviter step per member), sorted after. Same rows, same order; the cost is the team's size.
+const SQL_PG = {
+  ...SQL,
+  page: `WITH RECURSIVE down(id, gen) AS (
+           SELECT id, 1 FROM users WHERE inviter_id = @me
+           UNION ALL
+           SELECT u.id, down.gen + 1 FROM down JOIN users u ON u.inviter_id = down.id
+         )
+         SELECT ${MEMBER}, down.gen AS generation
+           FROM down JOIN users u ON u.id = down.id
+          ORDER BY down.gen, down.id
+          LIMIT @size OFFSET @skip`,
 } as const
 
 interface MeRow {
@@ -102,7 +119,7 @@ export function checkPage(page: number, pageSize: number, total: number): void {
 }
 
 export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
-  const s = () => preparedOnce(ctx.sqlite, SQL)
+  const s = () => preparedOnce(ctx.sqlite, dialectOf(ctx.sqlite) === 'postgres' ? SQL_PG : SQL)
 
   function me(userId: number): MeRow {
     const row = s().me.get({ me: userId }) as MeRow | undefined
