@@ -16,6 +16,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser } from 'playwright-core'
 import { launchBrowser, type LaunchedBrowser } from './support/browser.ts'
+import { startPostgres, type BenchPostgres } from './support/postgres.ts'
 import { startServer, type BenchServer } from './support/server.ts'
 import type { BenchContext, Row, RowModule } from './support/types.ts'
 import * as firstLoad from './rows/first-load.ts'
@@ -59,7 +60,7 @@ if (selected.length === 0) {
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
 
 /** Started on first use by a row, shared by all rows, stopped at the end. */
-const shared: { server?: Promise<BenchServer>; browser?: Promise<LaunchedBrowser> } = {}
+const shared: { server?: Promise<BenchServer>; browser?: Promise<LaunchedBrowser>; postgres?: Promise<BenchPostgres> } = {}
 const ctx: BenchContext = {
   root,
   dist,
@@ -67,6 +68,7 @@ const ctx: BenchContext = {
   runs,
   server: () => (shared.server ??= startServer(root).then((s) => (log(`server on ${s.origin}`), s))),
   browser: async (): Promise<Browser> => (await (shared.browser ??= launchBrowser())).browser,
+  postgres: () => (shared.postgres ??= startPostgres().then((p) => (log('PostgreSQL cluster started'), p))),
   log,
 }
 
@@ -96,6 +98,13 @@ try {
   // Whatever was started is stopped, even after a failure.
   const [b, s] = await Promise.all([shared.browser?.catch(() => null), shared.server?.catch(() => null)])
   await Promise.allSettled([b?.close(), s?.close()])
+  // After the servers, whose connections it would otherwise cut.
+  const pg = await shared.postgres?.catch(() => null)
+  try {
+    pg?.stop()
+  } catch (err) {
+    log(`stopping the PostgreSQL cluster: ${err instanceof Error ? err.message : String(err)}`)
+  }
 }
 
 const rows = results.flatMap((r) => r.rows)

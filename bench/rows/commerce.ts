@@ -13,6 +13,7 @@ import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, RELEASES, transfer } from '../../server/ledger/index.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
 import { dayOf, DAY_MS } from '../../server/modules/release/schedule.ts'
+import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, seconds } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 
@@ -27,9 +28,11 @@ const STOCK = 100
 const PLANS = 1_000_000
 const PLAN_USERS = 100_000
 
-async function withServer<T>(root: string, fn: (origin: string, built: Awaited<ReturnType<typeof buildApp>>) => Promise<T>): Promise<T> {
+/** The app, demo content seeded, on a temp data folder; `databaseUrl`: its books on that PostgreSQL database. */
+async function withServer<T>(root: string, fn: (origin: string, built: Awaited<ReturnType<typeof buildApp>>) => Promise<T>, databaseUrl?: string): Promise<T> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-commerce-'))
-  const config = loadConfig({ NADI_ENV: 'test', NADI_DATA_DIR: dataDir, NADI_DEMO: '1', NADI_DEMO_MARKET: '0', NADI_GOLD_WALK_MS: '0', LOG_LEVEL: 'silent', PORT: '0' }, root)
+  const env = { NADI_ENV: 'test', NADI_DATA_DIR: dataDir, NADI_DEMO: '1', NADI_DEMO_MARKET: '0', NADI_GOLD_WALK_MS: '0', LOG_LEVEL: 'silent', PORT: '0' }
+  const config = loadConfig(databaseUrl ? { ...env, NADI_DATABASE_URL: databaseUrl } : env, root)
   const built = await buildApp({ config })
   try {
     const address = await built.app.listen({ port: 0, host: '127.0.0.1' })
@@ -140,14 +143,14 @@ async function readCatalog(origin: string, thinkMs: number): Promise<{ samples: 
  * offered), p99 of the answers; and the same 200 asking back to back with no pause, the server's
  * ceiling, for context (its latency is then 200 ÷ throughput by Little's law, whatever the code).
  */
-async function catalogReaders(ctx: BenchContext): Promise<Row[]> {
+async function catalogReaders(ctx: BenchContext, suffix: string, databaseUrl?: string): Promise<Row[]> {
   return withServer(ctx.root, async (origin) => {
     const browsing = await readCatalog(origin, THINK_MS)
     const flat = await readCatalog(origin, 0)
     const p99 = pct(browsing.samples, 99)
     return [
       atMost({
-        name: `catalog list, ${READERS} concurrent readers browsing (${Math.round(browsing.perSecond).toLocaleString('en-US')} req/s): p99 (p50 ${millis(pct(browsing.samples, 50))})`,
+        name: `catalog list, ${READERS} concurrent readers browsing (${Math.round(browsing.perSecond).toLocaleString('en-US')} req/s): p99 (p50 ${millis(pct(browsing.samples, 50))})${suffix}`,
         value: p99,
         unit: 'ms',
         max: 20,
@@ -155,13 +158,13 @@ async function catalogReaders(ctx: BenchContext): Promise<Row[]> {
         details: { requests: browsing.samples.length, p50: pct(browsing.samples, 50), p99, max: browsing.samples.at(-1) },
       }),
       info({
-        name: `catalog list, ${READERS} readers back to back: throughput (p50 ${millis(pct(flat.samples, 50))}, p99 ${millis(pct(flat.samples, 99))})`,
+        name: `catalog list, ${READERS} readers back to back: throughput (p50 ${millis(pct(flat.samples, 50))}, p99 ${millis(pct(flat.samples, 99))})${suffix}`,
         value: flat.perSecond,
         unit: 'req/s',
         format: (v) => `${Math.round(v).toLocaleString('en-US')}/s`,
       }),
     ]
-  })
+  }, databaseUrl)
 }
 
 async function stockRace(ctx: BenchContext): Promise<Row> {
@@ -254,7 +257,8 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
 
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const rows: Row[] = []
-  rows.push(...(await catalogReaders(ctx)))
+  rows.push(...(await catalogReaders(ctx, SQLITE)))
+  rows.push(...(await onPostgres(ctx, `catalog list, ${READERS} concurrent readers browsing: p99`, (url) => catalogReaders(ctx, POSTGRES, url))))
   rows.push(await stockRace(ctx))
   rows.push(...(await releaseJob(ctx)))
   return rows

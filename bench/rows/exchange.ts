@@ -13,6 +13,7 @@ import { migrate } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange, TradeRejected, type PlaceInput, type Publisher } from '../../server/exchange/exchange.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
@@ -94,6 +95,7 @@ const SVC_WINDOW_MS = 2_000
 const SVC_WARM_UP_MS = 500
 const SVC_CANCEL_SHARE = 0.3
 const SVC_CROSSING = 0.15
+const SVC_NAME = `exchange: durable orders through the service layer (${SVC_CALLERS} callers, ack after commit)`
 
 /** What publishing costs in the app (the hub serializes only for subscribers; here there are none). */
 function countingPublisher(): Publisher & { frames: number } {
@@ -181,9 +183,10 @@ function serviceLoad(ex: Exchange, userIds: number[], callers = SVC_CALLERS) {
   }
 }
 
-async function serviceRows(ctx: BenchContext): Promise<Row[]> {
+/** `url`: a PostgreSQL database to measure instead of a temp SQLite file; `suffix` names the backend. */
+async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-exchange-svc-'))
-  const conn = openDatabase(path.join(dir, 'exchange.sqlite'), { checkpointInWorker: true })
+  const conn = openDatabase(url ?? path.join(dir, 'exchange.sqlite'), { checkpointInWorker: true })
   const { sqlite } = conn
   try {
     migrate(sqlite)
@@ -230,7 +233,7 @@ async function serviceRows(ctx: BenchContext): Promise<Row[]> {
     const lightP99 = summarize(lightWindows.map((w) => w.ackP99Ms))
     const lightRate = summarize(lightWindows.map((w) => (w.accepted * 1000) / w.ms))
     const all = windows.reduce((a, w) => ({ places: a.places + w.places, cancels: a.cancels + w.cancels, refused: a.refused + Object.values(w.refused).reduce((x, y) => x + y, 0) }), { places: 0, cancels: 0, refused: 0 })
-    ctx.log(`exchange: service ${windows.map((w) => `${perSecond((w.accepted * 1000) / w.ms)} (p99 ${millis(w.ackP99Ms)})`).join(', ')}; ${totals.fills} fills, ${totals.openOrders} open at the end`)
+    ctx.log(`exchange: service${suffix} ${windows.map((w) => `${perSecond((w.accepted * 1000) / w.ms)} (p99 ${millis(w.ackP99Ms)})`).join(', ')}; ${totals.fills} fills, ${totals.openOrders} open at the end`)
     const details = {
       windows,
       rate: rates,
@@ -246,7 +249,7 @@ async function serviceRows(ctx: BenchContext): Promise<Row[]> {
     }
     return [
       atLeast({
-        name: `exchange: durable orders through the service layer (${SVC_CALLERS} callers, ack after commit)`,
+        name: `${SVC_NAME}${suffix}`,
         value: rates.median,
         unit: 'commands/s',
         min: SVC_TARGET_PER_S,
@@ -254,14 +257,14 @@ async function serviceRows(ctx: BenchContext): Promise<Row[]> {
         details,
       }),
       atMost({
-        name: `  p99 acknowledgement, ${SVC_LIGHT_CALLERS} callers (${perSecond(lightRate.median)})`,
+        name: `  p99 acknowledgement, ${SVC_LIGHT_CALLERS} callers (${perSecond(lightRate.median)})${suffix}`,
         value: lightP99.median,
         unit: 'ms',
         max: SVC_TARGET_P99_MS,
         format: millis,
         details: { samples: lightP99.samples, p50: lightWindows.map((w) => w.ackP50Ms), rate: lightRate },
       }),
-      info({ name: `  p99 acknowledgement, ${SVC_CALLERS} callers`, value: p99.median, unit: 'ms', format: millis, details: { samples: p99.samples, p50: windows.map((w) => w.ackP50Ms) } }),
+      info({ name: `  p99 acknowledgement, ${SVC_CALLERS} callers${suffix}`, value: p99.median, unit: 'ms', format: millis, details: { samples: p99.samples, p50: windows.map((w) => w.ackP50Ms) } }),
     ]
   } finally {
     await conn.close().catch(() => {})
@@ -278,6 +281,7 @@ const HTTP_SOCKETS = 64
 const HTTP_WINDOW_MS = 3_000
 const HTTP_WARM_UP_MS = 500
 const MID_TICKS = 2_500
+const HTTP_NAME = `exchange: HTTP order placement (${HTTP_SOCKETS} keep-alive sockets, ${HTTP_USERS} users, code 200 only)`
 
 const WS_TARGET_P99_MS = 50
 const WS_CLIENTS = 1_000
@@ -291,7 +295,8 @@ interface AppUnderTest {
   close(): Promise<void>
 }
 
-async function startApp(ctx: BenchContext): Promise<AppUnderTest> {
+/** `databaseUrl`: the app on that PostgreSQL database (NADI_DATABASE_URL) instead of its SQLite file. */
+async function startApp(ctx: BenchContext, databaseUrl?: string): Promise<AppUnderTest> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-exchange-app-'))
   let built: Built | undefined
   const close = async () => {
@@ -314,6 +319,7 @@ async function startApp(ctx: BenchContext): Promise<AppUnderTest> {
         // One address signs all the bench's users in.
         NADI_LOGIN_PER_IP: '100000',
         NADI_LOGIN_PER_ADDRESS: '1000',
+        ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}),
       },
       ctx.root,
     )
@@ -351,7 +357,7 @@ async function startApp(ctx: BenchContext): Promise<AppUnderTest> {
   }
 }
 
-async function httpRows(ctx: BenchContext, app: AppUnderTest): Promise<Row[]> {
+async function httpRows(ctx: BenchContext, app: AppUnderTest, suffix: string): Promise<Row[]> {
   const input: LoadInput = {
     origin: app.origin,
     tokens: app.users.map((u) => u.token),
@@ -376,10 +382,11 @@ async function httpRows(ctx: BenchContext, app: AppUnderTest): Promise<Row[]> {
     for (const [k, v] of Object.entries(w.other)) acc[k] = (acc[k] ?? 0) + v
     return acc
   }, {})
-  ctx.log(`exchange: HTTP ${windows.map((w) => `${perSecond((w.ok * 1000) / w.ms)} (p99 ${millis(w.p99Ms)})`).join(', ')}${Object.keys(other).length ? `; not 200: ${JSON.stringify(other)}` : ''}`)
+  if (rates.median === 0 && Object.keys(other).length > 0) throw new Error(`placeOrder never answered 200: ${JSON.stringify(other)}`)
+  ctx.log(`exchange: HTTP${suffix} ${windows.map((w) => `${perSecond((w.ok * 1000) / w.ms)} (p99 ${millis(w.p99Ms)})`).join(', ')}${Object.keys(other).length ? `; not 200: ${JSON.stringify(other)}` : ''}`)
   return [
     atLeast({
-      name: `exchange: HTTP order placement (${HTTP_SOCKETS} keep-alive sockets, ${HTTP_USERS} users, code 200 only)`,
+      name: `${HTTP_NAME}${suffix}`,
       value: rates.median,
       unit: 'orders/s',
       min: HTTP_TARGET_PER_S,
@@ -477,16 +484,28 @@ async function fanoutRows(ctx: BenchContext, app: AppUnderTest): Promise<Row[]> 
  * drives WS_UPDATES_PER_S book changes a second through the exchange; latency is the receiver's
  * Date.now() − the server's flush time, and every frame is counted against subscribers × updates.
  */
-export async function run(ctx: BenchContext): Promise<Row[]> {
-  const rows = await serviceRows(ctx)
-  const app = await startApp(ctx)
+/** The app's HTTP rows, then the ledger audited; `fanout` adds the socket rows (SQLite only). */
+async function appRows(ctx: BenchContext, suffix: string, databaseUrl?: string, fanout = false): Promise<Row[]> {
+  const app = await startApp(ctx, databaseUrl)
   try {
-    rows.push(...(await httpRows(ctx, app)))
-    rows.push(...(await fanoutRows(ctx, app)))
+    const rows = await httpRows(ctx, app, suffix)
+    if (fanout) rows.push(...(await fanoutRows(ctx, app)))
     const report = audit(app.built.ctx.sqlite)
     if (!report.ok) throw new Error(`ledger audit failed after the HTTP run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
+    return rows
   } finally {
     await app.close()
   }
-  return rows
+}
+
+/**
+ * The service and HTTP rows are measured on both backends, each PostgreSQL row printed under its
+ * SQLite one; the socket fan-out (no database in its path) on SQLite only.
+ */
+export async function run(ctx: BenchContext): Promise<Row[]> {
+  const svc = await serviceRows(ctx, SQLITE)
+  const svcPg = await onPostgres(ctx, SVC_NAME, (url) => serviceRows(ctx, POSTGRES, url))
+  const [httpRow, ...fanout] = await appRows(ctx, SQLITE, undefined, true)
+  const httpPg = await onPostgres(ctx, HTTP_NAME, (url) => appRows(ctx, POSTGRES, url))
+  return [...svc, ...svcPg, ...(httpRow ? [httpRow] : []), ...httpPg, ...fanout]
 }

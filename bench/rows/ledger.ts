@@ -6,6 +6,7 @@ import { openDatabase, transaction, type Database_ } from '../../server/db/index
 import { GroupCommit } from '../../server/db/groupCommit.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { summarize } from '../support/stats.ts'
 import { info, type BenchContext, type Row } from '../support/types.ts'
 
@@ -68,12 +69,15 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
 }
 
 function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): SqlConnection {
-  return openFreshConn(dir, name, synchronous).sqlite
+  return openFreshConn(path.join(dir, `${name}.sqlite`), synchronous).sqlite
 }
 
-/** With `asServer`, the database is opened as the server opens it: WAL checkpoints in a worker thread. */
-function openFreshConn(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', asServer = false): Database_ {
-  const conn = openDatabase(path.join(dir, `${name}.sqlite`), { checkpointInWorker: asServer })
+/**
+ * `target`: a SQLite file or a postgres:// URL (openDatabase). With `asServer`, the database is opened
+ * as the server opens it: on SQLite, WAL checkpoints in a worker thread.
+ */
+function openFreshConn(target: string, synchronous: 'NORMAL' | 'FULL', asServer = false): Database_ {
+  const conn = openDatabase(target, { checkpointInWorker: asServer })
   const { sqlite } = conn
   // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
   if (synchronous === 'FULL') sqlite.pragma('synchronous = FULL')
@@ -132,8 +136,8 @@ async function measureGroup(r: Rig, gc: GroupCommit, ms: number): Promise<{ rate
 
 let committed = 0
 
-async function sampleGroup(dir: string, name: string, durable: boolean, runs: number, windowMs: number) {
-  const conn = openFreshConn(dir, name, 'NORMAL', true)
+async function sampleGroup(target: string, name: string, durable: boolean, runs: number, windowMs: number) {
+  const conn = openFreshConn(target, 'NORMAL', true)
   const { sqlite } = conn
   try {
     const r = rig(sqlite, name)
@@ -154,7 +158,7 @@ async function sampleGroup(dir: string, name: string, durable: boolean, runs: nu
     }
   } finally {
     await conn.close()
-    sqlite.close()
+    if (sqlite.open) sqlite.close()
   }
 }
 
@@ -207,17 +211,26 @@ function framesPerCommit(dir: string): number {
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-ledger-'))
   try {
-    const group = await sampleGroup(dir, 'group', false, ctx.runs, WINDOW_MS)
+    const group = await sampleGroup(path.join(dir, 'group.sqlite'), 'group', false, ctx.runs, WINDOW_MS)
     ctx.log(`ledger: group commit ${group.windows.map((w) => `${perSecond(w.rate)} (batch ${Math.round(w.postings / Math.max(1, w.batches))})`).join(', ')}`)
-    const groupFull = await sampleGroup(dir, 'groupfull', true, ctx.runs, WINDOW_MS / 2)
+    const groupFull = await sampleGroup(path.join(dir, 'groupfull.sqlite'), 'groupfull', true, ctx.runs, WINDOW_MS / 2)
     ctx.log(`ledger: group commit, synchronous=FULL ${groupFull.windows.map((w) => perSecond(w.rate)).join(', ')}`)
     const single = sample(dir, 'single', 'NORMAL', 1, ctx.runs, WINDOW_MS / 2)
     ctx.log(`ledger: 1 per commit ${single.windows.map((w) => perSecond(w.rate)).join(', ')}`)
     const frames = framesPerCommit(dir)
     const common = { users: USERS, posting: '2-account USDT transfer (fund↔trade or user→user) via server/ledger transfer()', tmpdir: os.tmpdir() }
+    const groupName = `durable ledger postings per second (group commit, ${CONCURRENCY} callers, ack after commit)`
+    const onPg = await onPostgres(ctx, groupName, async (url) => {
+      const pg = await sampleGroup(url, 'group', false, ctx.runs, WINDOW_MS)
+      ctx.log(`ledger: group commit on PostgreSQL ${pg.windows.map((w) => `${perSecond(w.rate)} (batch ${Math.round(w.postings / Math.max(1, w.batches))})`).join(', ')}`)
+      return [
+        atLeast({ name: groupName + POSTGRES, value: pg.s.median, unit: 'postings/s', min: TARGET_PER_S, format: perSecond, details: { ...pg, ...common, windowMs: WINDOW_MS, concurrency: CONCURRENCY } }),
+        info({ name: `  p99 acknowledgement / mean postings per commit${POSTGRES}`, value: pg.ackP99Ms, unit: 'ms', format: (v) => `${v.toFixed(1)} ms / ${pg.meanBatch}` }),
+      ]
+    })
     return [
       atLeast({
-        name: `durable ledger postings per second (group commit, ${CONCURRENCY} callers, ack after commit, WAL)`,
+        name: groupName + SQLITE,
         value: group.s.median,
         unit: 'postings/s',
         min: TARGET_PER_S,
@@ -225,11 +238,12 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
         details: { ...group, ...common, windowMs: WINDOW_MS, concurrency: CONCURRENCY },
       }),
       info({
-        name: `  p99 acknowledgement / mean postings per commit`,
+        name: `  p99 acknowledgement / mean postings per commit${SQLITE}`,
         value: group.ackP99Ms,
         unit: 'ms',
         format: (v) => `${v.toFixed(1)} ms / ${group.meanBatch}`,
       }),
+      ...onPg,
       info({
         name: '  same, synchronous=FULL (fsync per commit: survives a power cut)',
         value: groupFull.s.median,

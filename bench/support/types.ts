@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core'
+import type { BenchPostgres } from './postgres.ts'
 import type { BenchServer } from './server.ts'
 
 /** One line of the results table. `details` goes to results.json only. */
@@ -32,6 +33,8 @@ export interface BenchContext {
   server(): Promise<BenchServer>
   /** Headless Debian Chromium. Launched on first call, then shared; use a fresh context per measurement. */
   browser(): Promise<Browser>
+  /** A throwaway PostgreSQL cluster (rows measured on both backends). Started on first call, then shared; rejects when PostgreSQL is missing. */
+  postgres(): Promise<BenchPostgres>
   /** Progress line to stderr (stdout holds the table only). */
   log(msg: string): void
 }
