@@ -8,23 +8,30 @@ import { afterAll, expect, it } from 'vitest'
 import type { Candle } from '../../contract/trade.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, useServers } from './support/server.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const start = useServers()
 const dirs: string[] = []
+const databases: TestDatabase[] = []
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+  for (const d of databases) d.drop()
 })
-const folder = () => {
+/** The database both starts of a test share: a SQLite file in a temp folder, or one PostgreSQL database of its own. */
+const folder = (): Record<string, string> => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-demo-history-'))
   dirs.push(d)
-  return path.join(d, 'nadi.sqlite')
+  if (testBackend() === 'sqlite') return { NADI_DB_FILE: path.join(d, 'nadi.sqlite') }
+  const db = freshDatabase()
+  databases.push(db)
+  return { NADI_DATABASE_URL: db.url }
 }
 const klines = async (s: Awaited<ReturnType<typeof start>>, bar: string, limit = 300) =>
   (await s.get<{ list: Candle[] }>(`/api/v1/trade/klines?inst_id=NADI-USDT&bar=${bar}&limit=${limit}`)).body_.data.list
 
 it('a demo market’s first start stores days of candles on every bar, once, and nothing else', async () => {
-  const file = folder()
-  const env = { NADI_DB_FILE: file, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' }
+  const db = folder()
+  const env = { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' }
   const s = await start({ env })
   const t0 = s.clock.now()
   const stored = s.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))
@@ -51,8 +58,8 @@ it('a demo market’s first start stores days of candles on every bar, once, and
 })
 
 it('a market that has traded is never given made-up history', async () => {
-  const file = folder()
-  const plain = await start({ env: { NADI_DB_FILE: file } })
+  const db = folder()
+  const plain = await start({ env: db })
   const [a, b] = [await plain.signIn(ROOT_CODE), await plain.signIn(ROOT_CODE)]
   transfer(plain.ctx.sqlite, { ref: 'h:a', reason: 'deposit', from: custody('nadi'), to: trade(a.userId), asset: 'NADI', amount: 100_000_000_000n })
   transfer(plain.ctx.sqlite, { ref: 'h:b', reason: 'deposit', from: custody('bsc'), to: trade(b.userId), asset: 'USDT', amount: 100_000_000_000n })
@@ -61,7 +68,7 @@ it('a market that has traded is never given made-up history', async () => {
   await new Promise((r) => setTimeout(r, 20)) // candles are saved just after the commit
   await plain.close()
 
-  const demo = await start({ env: { NADI_DB_FILE: file, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' } })
+  const demo = await start({ env: { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' } })
   expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1d'")).toBe(1)
   expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1m' AND ts < ?", demo.clock.now() - 3_600_000)).toBe(0)
 })
