@@ -252,6 +252,9 @@ export interface PgSyncOptions {
   appName?: string
 }
 
+/** Connections whose close libuv has not finished yet (see close()). */
+const closing = new Set<PQ>()
+
 /** libpq's PQtransactionStatus: PQTRANS_INTRANS and PQTRANS_INERROR. */
 const IN_TRANSACTION = new Set([2, 3])
 
@@ -274,8 +277,9 @@ export class PgSync implements SqlConnection {
     this.pq = new PQ()
     const sep = url.includes('?') ? '&' : '?'
     this.pq.connectSync(`${url}${sep}application_name=${encodeURIComponent(opts.appName ?? "nadi")}`)
-    // Integer division, text comparison and time zones must not depend on the server's settings.
-    this.exec("SET TIME ZONE 'UTC'")
+    // Time must not depend on the server's settings; NOTICEs ("already exists, skipping") are not
+    // for the operator's terminal.
+    this.exec("SET TIME ZONE 'UTC'; SET client_min_messages = warning")
   }
 
   /** True while a transaction is open on the connection (ours, or one begun by a plain BEGIN). */
@@ -421,6 +425,11 @@ export class PgSync implements SqlConnection {
     if (!this.open) return this
     this.open = false
     this.pq.finish()
+    // finish() hands the socket's poll handle, which lives inside the addon's object, to libuv to
+    // close on a later turn of the loop. Were the object collected before that, libuv would close
+    // freed memory (and abort on the next one placed there): it is kept until the close is done.
+    closing.add(this.pq)
+    setTimeout(() => closing.delete(this.pq), 1000).unref()
     return this
   }
 }
