@@ -413,7 +413,7 @@ export class Exchange {
       if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
       let seq: bigint
       try {
-        seq = this.st.insertJournal.run(this.spec.instId, JSON.stringify(cmd), cmd.ts).lastInsertRowid as bigint
+        seq = (this.st.insertJournal.get(this.spec.instId, JSON.stringify(cmd), cmd.ts) as { seq: bigint }).seq
         this.write(cmd, effects, clientOrderId, frozen)
       } catch (e) {
         // Written in part, with no savepoint to undo it: the whole batch is aborted (postBatch) and

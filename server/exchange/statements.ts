@@ -9,7 +9,7 @@ const SQL = {
   journalAfter: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? AND seq > ? ORDER BY seq',
   latestSnapshot: 'SELECT seq, body FROM exchange_snapshots WHERE inst_id = ? ORDER BY seq DESC LIMIT 1',
   insertSnapshot: 'INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) SELECT MAX(seq), ?, ?, ? FROM exchange_journal HAVING MAX(seq) IS NOT NULL',
-  insertJournal: 'INSERT INTO exchange_journal (inst_id, command, created_at) VALUES (?, ?, ?)',
+  insertJournal: 'INSERT INTO exchange_journal (inst_id, command, created_at) VALUES (?, ?, ?) RETURNING seq',
   maxOrderId: 'SELECT MAX(id) AS id FROM trade_orders',
   maxFillId: 'SELECT MAX(id) AS id FROM trade_fills',
   openOrders: "SELECT id, filled FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled')",

@@ -8,23 +8,30 @@ import { afterAll, expect, it } from 'vitest'
 import type { Candle } from '../../contract/trade.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, useServers } from './support/server.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const start = useServers()
 const dirs: string[] = []
+const databases: TestDatabase[] = []
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+  for (const d of databases) d.drop()
 })
-const folder = () => {
+/** The database both starts of a test share: a SQLite file in a temp folder, or one PostgreSQL database of its own. */
+const folder = (): Record<string, string> => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-demo-history-'))
   dirs.push(d)
-  return path.join(d, 'nadi.sqlite')
+  if (testBackend() === 'sqlite') return { NADI_DB_FILE: path.join(d, 'nadi.sqlite') }
+  const db = freshDatabase()
+  databases.push(db)
+  return { NADI_DATABASE_URL: db.url }
 }
 const klines = async (s: Awaited<ReturnType<typeof start>>, bar: string, limit = 300) =>
   (await s.get<{ list: Candle[] }>(`/api/v1/trade/klines?inst_id=NADI-USDT&bar=${bar}&limit=${limit}`)).body_.data.list
 
 it('a demo market’s first start stores days of candles on every bar, once, and nothing else', async () => {
-  const file = folder()
-  const env = { NADI_DB_FILE: file, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' }
+  const db = folder()
+  const env = { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' }
   const s = await start({ env })
   const t0 = s.clock.now()
   const stored = s.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))
@@ -37,7 +44,10 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   expect(older.body_.data.list).toHaveLength(300)
   // History only: the journal and the ledger hold nothing but what the live demo market did (and the demo's funding of its treasury, release, mining, savings, loan and activity prize accounts).
   expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'activity_fund', 'trade')")).toBe(0)
-  expect(s.count("SELECT COUNT(*) FROM exchange_journal WHERE json_extract(command, '$.userId') NOT IN (SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER'))")).toBe(0)
+  // The commands are read as JSON here: SQLite and PostgreSQL spell a JSON path differently.
+  const demoUsers = new Set((s.ctx.sqlite.prepare("SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER')").pluck().all() as bigint[]).map(Number))
+  const commands = s.ctx.sqlite.prepare('SELECT command FROM exchange_journal').pluck().all() as string[]
+  expect(commands.map((c) => (JSON.parse(c) as { userId: number }).userId).filter((u) => !demoUsers.has(u))).toEqual([])
   expect(audit(s.ctx.sqlite).violations).toEqual([])
   await s.close()
 
@@ -48,8 +58,8 @@ it('a demo market’s first start stores days of candles on every bar, once, and
 })
 
 it('a market that has traded is never given made-up history', async () => {
-  const file = folder()
-  const plain = await start({ env: { NADI_DB_FILE: file } })
+  const db = folder()
+  const plain = await start({ env: db })
   const [a, b] = [await plain.signIn(ROOT_CODE), await plain.signIn(ROOT_CODE)]
   transfer(plain.ctx.sqlite, { ref: 'h:a', reason: 'deposit', from: custody('nadi'), to: trade(a.userId), asset: 'NADI', amount: 100_000_000_000n })
   transfer(plain.ctx.sqlite, { ref: 'h:b', reason: 'deposit', from: custody('bsc'), to: trade(b.userId), asset: 'USDT', amount: 100_000_000_000n })
@@ -58,7 +68,7 @@ it('a market that has traded is never given made-up history', async () => {
   await new Promise((r) => setTimeout(r, 20)) // candles are saved just after the commit
   await plain.close()
 
-  const demo = await start({ env: { NADI_DB_FILE: file, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' } })
+  const demo = await start({ env: { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' } })
   expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1d'")).toBe(1)
   expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1m' AND ts < ?", demo.clock.now() - 3_600_000)).toBe(0)
 })

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { dialectOf, type SqlConnection } from '../../server/db/connection.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { Exchange, type PlaceInput } from '../../server/exchange/exchange.ts'
@@ -17,9 +18,54 @@ import { replayJournal } from '../../server/exchange/journal.ts'
 import { exchangeStatements } from '../../server/exchange/statements.ts'
 import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-rebuild-prop-'))
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+const databases: TestDatabase[] = []
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+  for (const d of databases) d.drop()
+})
+
+/** A database of the run's backend for one seed: a SQLite file, or a fresh PostgreSQL database. */
+function databaseFor(seed: number): string {
+  if (testBackend() === 'sqlite') return path.join(dir, `nadi-${seed}.sqlite`)
+  const d = freshDatabase()
+  databases.push(d)
+  return d.url
+}
+
+/**
+ * Forced failures, armed per batch: the journal insert of the command that reaches journal row
+ * `journal_from` (after the engine took it), or the batch's netted ledger posting (at its commit).
+ * Triggers are written in each database's own language: SQLite's RAISE, PostgreSQL's plpgsql.
+ */
+function installFaults(sqlite: SqlConnection): void {
+  const journalArmed = '(SELECT journal_from FROM fault) IS NOT NULL AND (SELECT COALESCE(MAX(seq), 0) FROM exchange_journal) >= (SELECT journal_from FROM fault)'
+  const postingArmed = "(SELECT posting FROM fault) = 1 AND NEW.reason = 'trade'"
+  if (dialectOf(sqlite) === 'sqlite') {
+    sqlite.exec(`
+      CREATE TEMP TABLE fault (journal_from INTEGER, posting INTEGER);
+      INSERT INTO fault VALUES (NULL, 0);
+      CREATE TEMP TRIGGER fail_journal BEFORE INSERT ON exchange_journal WHEN ${journalArmed}
+        BEGIN SELECT RAISE(ABORT, 'injected: journal write failed'); END;
+      CREATE TEMP TRIGGER fail_posting BEFORE INSERT ON ledger_postings WHEN ${postingArmed}
+        BEGIN SELECT RAISE(ABORT, 'injected: commit failed'); END;
+    `)
+    return
+  }
+  // The database is this seed's own and dropped after the run, so the table and triggers need not be temporary.
+  sqlite.exec(`
+    CREATE TABLE fault (journal_from BIGINT, posting BIGINT);
+    INSERT INTO fault VALUES (NULL, 0);
+    CREATE FUNCTION fail_journal() RETURNS trigger LANGUAGE plpgsql AS $f$
+      BEGIN IF ${journalArmed} THEN RAISE EXCEPTION 'injected: journal write failed'; END IF; RETURN NEW; END $f$;
+    CREATE TRIGGER fail_journal BEFORE INSERT ON exchange_journal FOR EACH ROW EXECUTE FUNCTION fail_journal();
+    CREATE FUNCTION fail_posting() RETURNS trigger LANGUAGE plpgsql AS $f$
+      BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $f$;
+    CREATE TRIGGER fail_posting BEFORE INSERT ON ledger_postings FOR EACH ROW EXECUTE FUNCTION fail_posting();
+  `)
+}
 
 /** mulberry32: a small seeded PRNG, so a failure names the seed that reproduces it. */
 function rng(seed: number) {
@@ -44,7 +90,7 @@ const USERS = [2, 3, 4, 5]
 
 it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures keep book == replay and engine frozen == ledger frozen (seed %i)', { timeout: 120_000 }, async (seed) => {
   const r = rng(seed)
-  const conn = openDatabase(path.join(dir, `nadi-${seed}.sqlite`))
+  const conn = openDatabase(databaseFor(seed))
   migrate(conn.sqlite)
   const sqlite = conn.sqlite
   let clock = Date.UTC(2026, 10, 24, 12)
@@ -53,18 +99,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
     for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 10_000_000n * 100_000_000n })
   }
-  // Forced failures, armed per batch: the journal insert of the k-th command of the batch (after the
-  // engine took it), or the batch's netted ledger posting (at its commit).
-  sqlite.exec(`
-    CREATE TEMP TABLE fault (journal_from INTEGER, posting INTEGER);
-    INSERT INTO fault VALUES (NULL, 0);
-    CREATE TEMP TRIGGER fail_journal BEFORE INSERT ON exchange_journal
-      WHEN (SELECT journal_from FROM fault) IS NOT NULL AND (SELECT COALESCE(MAX(seq), 0) FROM exchange_journal) >= (SELECT journal_from FROM fault)
-      BEGIN SELECT RAISE(ABORT, 'injected: journal write failed'); END;
-    CREATE TEMP TRIGGER fail_posting BEFORE INSERT ON ledger_postings
-      WHEN (SELECT posting FROM fault) = 1 AND NEW.reason = 'trade'
-      BEGIN SELECT RAISE(ABORT, 'injected: commit failed'); END;
-  `)
+  installFaults(sqlite)
   const arm = sqlite.prepare('UPDATE fault SET journal_from = ?, posting = ?')
   const errors: unknown[] = []
   const ex = new Exchange({

@@ -5,8 +5,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { freshDatabase, testBackend } from '../support/pg.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { Candle, Deal, Depth, MarketInfo, Order, PlaceOrderBody, Ticker } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
@@ -183,7 +184,11 @@ describe('journal and recovery', () => {
   it('a restart rebuilds the same book from the journal; resting orders still fill after it', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-restart-'))
     // A snapshot every 4 commands: the restart restores the newest one and replays the journal after it.
-    const env = { NADI_DB_FILE: path.join(dir, 'db.sqlite'), NADI_TRADE_SNAPSHOT_EVERY: '4' }
+    // Both servers on one database: the folder's SQLite file, or one PostgreSQL database of their own.
+    const pg = testBackend() === 'postgres' ? freshDatabase() : null
+    // Dropped once the servers are closed (after every afterEach).
+    if (pg) onTestFinished(() => pg.drop())
+    const env = { ...(pg ? { NADI_DATABASE_URL: pg.url } : { NADI_DB_FILE: path.join(dir, 'db.sqlite') }), NADI_TRADE_SNAPSHOT_EVERY: '4' }
     try {
       const s1 = await boot(env)
       const { alice, bob } = await twoTraders(s1)
