@@ -20,6 +20,8 @@ import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { UserInfo } from '../../contract/user.ts'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
+import { dialectOf } from '../../server/db/connection.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true })
@@ -58,7 +60,7 @@ const idOf = (s: TestServer, slug: string) => s.count('SELECT id FROM activities
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 const file = (s: TestServer, body: unknown) => {
@@ -410,7 +412,10 @@ describe('whose place may be asked for (user_id)', () => {
     const first = s.count('SELECT max(id) FROM users') + 1
     s.ctx.sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 4999)
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at)
-      SELECT ${first} + x, printf('0x%040x', ${first} + x), 'DEEP' || x, 'deep' || x, CASE WHEN x = 0 THEN ${top.userId} ELSE ${first} + x - 1 END, ${depth0} + 1 + x, 0 FROM n`)
+      SELECT ${first} + x, '0x' || substr('0000000000000000000000000000000000000000', 1, 40 - length(CAST(${first} + x AS TEXT))) || CAST(${first} + x AS TEXT),
+             'DEEP' || x, 'deep' || x, CASE WHEN x = 0 THEN ${top.userId} ELSE ${first} + x - 1 END, ${depth0} + 1 + x, 0 FROM n`)
+    // Ids written by hand: PostgreSQL's identity goes on after them, as SQLite's rowid does by itself.
+    if (dialectOf(s.ctx.sqlite) === 'postgres') s.ctx.sqlite.exec("SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT max(id) FROM users))")
     const bottom = first + 4999
     paidOrder(s, bottom, '1', t0 - 1000)
     expect((await get<ActivityRank>(s, top, `activity/rank?id=${id}&user_id=${bottom}`)).body_.data.me?.user_id).toBe(bottom)

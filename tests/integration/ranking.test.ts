@@ -15,6 +15,7 @@ import { dayOf, dayStart } from '../../server/modules/release/schedule.ts'
 import { addPerformance } from '../../server/modules/user/performance.ts'
 import { transaction } from '../../server/db/index.ts'
 import { idemKey, T0, useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { DailyRanking, MyRanking, RankingPools, TotalRanking } from '../../contract/ranking.ts'
 import type { UserInfo } from '../../contract/user.ts'
 import type { Address } from '../../contract/address.ts'
@@ -229,7 +230,7 @@ describe('the daily payout', () => {
     await closeDay(s)
     const runAudit = async () => {
       let out = ''
-      const code = await cli(['audit'], { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile }, io: { out: (t) => void (out += `${t}\n`), err: () => {} } })
+      const code = await cli(['audit'], { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: () => {} } })
       return { code, out }
     }
     const clean = await runAudit()
@@ -279,7 +280,7 @@ describe('the total pool', () => {
     const run = async (...argv: string[]) => {
       let out = ''
       let err = ''
-      const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, NADI_RANKING_TOTAL_SHARES: '600000,400000' }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+      const code = await cli(argv, { env: { ...operatorEnv(s.config), NADI_RANKING_TOTAL_SHARES: '600000,400000' }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
       return { code, out, err }
     }
     const status = await run('ranking', 'status')

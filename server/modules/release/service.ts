@@ -36,7 +36,7 @@ const SQL = {
   perUser: `SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans
             FROM release_lines l JOIN release_plans p ON p.id = l.plan_id WHERE l.day = ? GROUP BY p.user_id, p.asset ORDER BY p.user_id`,
   record: `INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (day) DO UPDATE SET plans = plans + excluded.plans, users = users + excluded.users, total = total + excluded.total, posted_at = excluded.posted_at`,
+           ON CONFLICT (day) DO UPDATE SET plans = release_days.plans + excluded.plans, users = release_days.users + excluded.users, total = release_days.total + excluded.total, posted_at = excluded.posted_at`,
   orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
 } as const
 
