@@ -4,7 +4,7 @@
 //
 // The order of the copy follows the foreign keys (a referenced table first). A reference that closes
 // a cycle (uploads.used_by ↔ car_applications) is copied as NULL first and set once both tables
-// hold their rows. Identity sequences then start after the largest id copied.
+// hold their rows. Identity sequences then start after the largest value copied.
 
 import crypto from 'node:crypto'
 import type { SqlConnection } from './connection.ts'
@@ -140,11 +140,11 @@ export function moveToPostgres(from: SqlConnection, to: SqlConnection, log: (lin
       const set = to.prepare(`UPDATE ${quote(d.table)} SET ${quote(d.column)} = ? WHERE ${key.map((k) => `${quote(k)} = ?`).join(' AND ')}`)
       for (const row of it) set.run(row[row.length - 1], ...row.slice(0, -1))
     }
-    // Identity columns: the next id after the largest copied.
-    for (const table of order) {
-      if (!info.tables[table]!.columns.some((c) => c.name === 'id')) continue
-      const seq = to.prepare('SELECT pg_get_serial_sequence(?, ?)').pluck().get(table, 'id') as string | null
-      if (seq) to.prepare(`SELECT setval(?, COALESCE((SELECT MAX(id) FROM ${quote(table)}), 0) + 1, false)`).get(seq)
+    // Identity columns (id, the journal's seq): the next value after the largest copied.
+    const identities = to.prepare("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'").all() as { table_name: string; column_name: string }[]
+    for (const { table_name: t, column_name: c } of identities) {
+      const seq = to.prepare('SELECT pg_get_serial_sequence(?, ?)').pluck().get(t, c) as string | null
+      if (seq) to.prepare(`SELECT setval(?, COALESCE((SELECT MAX(${quote(c)}) FROM ${quote(t)}), 0) + 1, false)`).get(seq)
     }
   })()
 
