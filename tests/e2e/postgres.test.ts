@@ -42,7 +42,10 @@ describe('the journey on PostgreSQL', () => {
 
   it('a newcomer signs in, and USDT paid into their deposit address is credited after 3 confirmations', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    const deposit = app.gateway.depositAddress('bsc', userId)
+    // The deposit address the recharge screen hands out (and the watcher then watches).
+    await page.goto(`${app.url}/recharge?coin=USDT&chain=bsc`)
+    const deposit = await page.getByTestId('deposit-address').innerText()
+    expect(deposit).toBe(app.gateway.depositAddress('bsc', userId))
     await app.gateway.faucet('bsc', deposit, { USDT: parseUnits('5000', 18) })
     await app.gateway.dev!.mine('bsc', 3)
     await expect.poll(() => balance(app.ctx.sqlite, fund(userId), 'USDT').available, { timeout: 15_000 }).toBe(5000n * UNIT)
