@@ -4,8 +4,11 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      // unit, integration and integration-pg run first, two files at a time (vitest's default on two
+      // cores is one, and a test on PostgreSQL spends much of its time waiting for the database); then
+      // the browser, alone.
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', maxWorkers: 2 } },
+      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000, maxWorkers: 2 } },
       // The same integration suite on PostgreSQL (issue 18): a throwaway cluster for the run, a database per server.
       {
         test: {
@@ -15,8 +18,6 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 30_000,
           env: { NADI_TEST_BACKEND: 'postgres' },
-          // Two files at a time (vitest's default here is cores − 1 = 1): a test on PostgreSQL spends
-          // much of its time waiting for the database, which the other file's work fills.
           maxWorkers: 2,
           globalSetup: ['tests/support/pgGlobalSetup.ts'],
         },
@@ -33,6 +34,7 @@ export default defineConfig({
           hookTimeout: 90_000,
           // One browser at a time on a 2-core machine: parallel Chromiums only make each other flaky.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
