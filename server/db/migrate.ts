@@ -67,7 +67,7 @@ function apply(sqlite: SqlConnection, dir: string, upTo: number, pg: boolean): s
         sqlite.exec(sql)
         if (rebuild) {
           const broken = sqlite.pragma('foreign_key_check') as unknown[]
-          if (broken.length) throw new Error(`migration ${file} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3))}`)
+          if (broken.length) throw new Error(`migration ${file} leaves ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 3), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`)
         }
         sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(version, file, Date.now())
       })()

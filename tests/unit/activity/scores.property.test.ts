@@ -113,7 +113,9 @@ describe('kept activity scores', () => {
         else if (k === 2) buy(anyone(), now)
         else fill(anyone(), anyone(), now)
       }
-      migrate(s, MIGRATIONS)
+      // The backfill (022) and what came with it, up to 024: 025 rebuilds payments, and the foreign-key
+      // check of a rebuild would find the stand-alone events this test writes with foreign keys off.
+      migrate(s, MIGRATIONS, 24)
       expect(s.prepare('SELECT count(*) FROM activity_scores').pluck().get()).toBeGreaterThan(0n)
       same()
       const kept = () => Number(s.prepare('SELECT count(*) FROM activity_scores').pluck().get())
