@@ -123,31 +123,7 @@ function lockPostgres(url: string, lockFile: string, role: string): WriterLock {
     if (!got) conn.close()
   }
   fs.mkdirSync(path.dirname(lockFile), { recursive: true })
-  const write = () => {
-    const tmp = `${holderFileOf(lockFile)}.${process.pid}.tmp`
-    fs.writeFileSync(tmp, `${JSON.stringify(holder)}\n`)
-    fs.renameSync(tmp, holderFileOf(lockFile))
-  }
-  write()
-  let released = false
-  return {
-    dbFile: lockFile,
-    holder,
-    setSocket(socket) {
-      holder.socket = socket
-      write()
-    },
-    release() {
-      if (released) return
-      released = true
-      try {
-        if (readHolder(lockFile)?.pid === process.pid) fs.rmSync(holderFileOf(lockFile), { force: true })
-      } catch {
-        // Only informative; the lock below is what counts.
-      }
-      conn.close()
-    },
-  }
+  return heldLock(lockFile, holder, () => conn.close())
 }
 
 /**
@@ -169,16 +145,24 @@ export function lockDataFolder(dbFile: string, role: string): WriterLock {
     if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataFolderBusy(dbFile, readHolder(dbFile))
     throw err
   }
+  return heldLock(dbFile, holder, () => lock.close())
+}
+
+/**
+ * The WriterLock of a held lock: its holder written beside `file` (whole, then renamed, so a reader
+ * never sees half of it), rewritten when the operator socket is known, removed before `free` lets go —
+ * once the lock is free a new holder may write its own.
+ */
+function heldLock(file: string, holder: Holder, free: () => void): WriterLock {
   const write = () => {
-    // Written whole and renamed: a reader never sees half a file.
-    const tmp = `${holderFileOf(dbFile)}.${process.pid}.tmp`
+    const tmp = `${holderFileOf(file)}.${process.pid}.tmp`
     fs.writeFileSync(tmp, `${JSON.stringify(holder)}\n`)
-    fs.renameSync(tmp, holderFileOf(dbFile))
+    fs.renameSync(tmp, holderFileOf(file))
   }
   write()
   let released = false
   return {
-    dbFile,
+    dbFile: file,
     holder,
     setSocket(socket) {
       holder.socket = socket
@@ -187,13 +171,12 @@ export function lockDataFolder(dbFile: string, role: string): WriterLock {
     release() {
       if (released) return
       released = true
-      // The holder file goes first: once the lock is free a new holder may write its own.
       try {
-        if (readHolder(dbFile)?.pid === process.pid) fs.rmSync(holderFileOf(dbFile), { force: true })
+        if (readHolder(file)?.pid === process.pid) fs.rmSync(holderFileOf(file), { force: true })
       } catch {
-        // Only informative; the lock below is what counts.
+        // Only informative; the lock itself is what counts.
       }
-      lock.close()
+      free()
     },
   }
 }

@@ -293,7 +293,8 @@ export class PgSync implements SqlConnection {
     const message = this.pq.resultErrorMessage() || this.pq.errorMessage()
     if (!message) return
     const f = this.pq.resultErrorFields() ?? {}
-    throw new PgError(message.trim(), f.sqlState, f.constraintName, f.messageDetail, f.tableName, sql)
+    // The statement's start goes in the message: a 500's log then says which one failed.
+    throw new PgError(`${message.trim()} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 160)})`, f.sqlState, f.constraintName, f.messageDetail, f.tableName, sql)
   }
 
   /** One statement (or, without params, several: the last one's rows), waited for. */
