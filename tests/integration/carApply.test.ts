@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, idemKey, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
-import { onItsDatabase } from './support/cliEnv.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import { PDF, PNG, presign, uploaded } from './support/uploads.ts'
 import type { CarApplication } from '../../contract/car.ts'
 import type { PagedList } from '../../contract/envelope.ts'
@@ -20,7 +20,7 @@ const doc = (field: string) => en(`fields.${field}`)
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, ...onItsDatabase(s) }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   // A writing command runs inside the server holding the data folder, which the CLI says first.
   return { code, out, err: err.replace(/^\(run inside .*\n/, '') }
 }

@@ -9,7 +9,7 @@ import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
 import { audit, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, idemKey, useServers, type TestServer } from './support/server.ts'
-import { onItsDatabase } from './support/cliEnv.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { PreOrderResult, ShopOrder } from '../../contract/preOrder.ts'
 import type { Address } from '../../contract/address.ts'
 import type { GoodsDetail } from '../../contract/goods.ts'
@@ -21,7 +21,7 @@ const units = (n: string) => parseUnits(n, 8)
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, ...onItsDatabase(s) }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 

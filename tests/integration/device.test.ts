@@ -10,7 +10,7 @@ import { audit, balance, custody, fund, MINING, transfer } from '../../server/le
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { ROOT_CODE, idemKey, localeText, useServers, type SignedIn, type TestServer } from './support/server.ts'
-import { onItsDatabase } from './support/cliEnv.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { Address } from '../../contract/address.ts'
 import type { GoodsDetail } from '../../contract/goods.ts'
@@ -24,7 +24,7 @@ const units = (n: string) => parseUnits(n, 8)
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, ...onItsDatabase(s) }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
-import { onItsDatabase } from './support/cliEnv.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { MyNode, NodeConfig, NodeTier } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
@@ -267,7 +267,7 @@ describe("the operator's node commands", () => {
     const run = async (...argv: string[]) => {
       let out = ''
       let err = ''
-      const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, ...onItsDatabase(s) }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+      const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
       return { code, out, err }
     }
     const file = (body: unknown) => {

@@ -8,7 +8,7 @@ import { parseUnits } from 'ethers'
 import { main as cli } from '../../server/cli.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
-import { onItsDatabase } from './support/cliEnv.ts'
+import { operatorEnv } from './support/operatorEnv.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import type { Address } from '../../contract/address.ts'
 import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
@@ -22,7 +22,7 @@ const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: 
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await cli(argv, { env: { NADI_ENV: 'test', NADI_DB_FILE: s.config.dbFile, ...onItsDatabase(s) }, io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
+  const code = await cli(argv, { env: operatorEnv(s.config), io: { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) } })
   return { code, out, err }
 }
 
