@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { parseUnits } from 'ethers'
 import { custody, fund, MINING, SAVINGS, trade, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
@@ -45,6 +45,29 @@ afterAll(async () => {
   await browser?.close()
   await app?.close()
 })
+
+/**
+ * The page's calls in flight (fetch and XHR; the socket is not one), and a wait until none has been for
+ * a moment, bounded: a screen that polls fast is measured with its data as it stands at the bound.
+ */
+function inFlight(page: Page, quietMs = 150, maxMs = 1500) {
+  let open = 0
+  let lastChange = performance.now()
+  const change = (d: number) => {
+    open += d
+    lastChange = performance.now()
+  }
+  const api = (r: Request) => r.resourceType() === 'fetch' || r.resourceType() === 'xhr'
+  page.on('request', (r) => api(r) && change(1))
+  page.on('requestfinished', (r) => api(r) && change(-1))
+  page.on('requestfailed', (r) => api(r) && change(-1))
+  return {
+    async settled(): Promise<void> {
+      const until = performance.now() + maxMs
+      while (performance.now() < until && (open > 0 || performance.now() - lastChange < quietMs)) await page.waitForTimeout(25)
+    },
+  }
+}
 
 /** The route patterns of the app, in table order. */
 function routePatterns(): string[] {
@@ -172,15 +195,18 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   expect(paths.some((p) => p.includes(':'))).toBe(false)
   const overflowing: string[] = []
   const faults: string[] = []
+  const quiet = inFlight(page)
   for (const [lang, width] of PASSES) {
     await page.evaluate((l) => localStorage.setItem('lang', l), lang)
     await page.setViewportSize({ width, height: 760 })
     for (const path of paths) {
       await page.goto(`${app.url}${path}`)
       await page.locator('main.page').filter({ visible: true }).first().waitFor()
-      // Lists and records arrive after the first paint (a live screen polls or streams: never idle for long).
-      await page.waitForLoadState('networkidle', { timeout: 1500 }).catch(() => {})
-      await page.waitForTimeout(150)
+      // Lists and records arrive after the first paint: measured once the screen's own calls have
+      // answered. Not Playwright's networkidle: a live screen polls or streams and is never idle for
+      // its 500 ms, so every screen waited out the whole timeout (five minutes of CI for this test).
+      await quiet.settled()
+      await page.waitForTimeout(100)
       const m = await page.evaluate(() => {
         const width = document.documentElement.clientWidth
         const wide = [...document.querySelectorAll<HTMLElement>('main.page *')]
