@@ -4,9 +4,9 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     projects: [
-      // unit, integration and integration-pg run first, two files at a time (vitest's default on two
-      // cores is one, and a test on PostgreSQL spends much of its time waiting for the database); then
-      // the browser, alone.
+      // unit, integration and integration-pg two files at a time (vitest's default on two cores is
+      // one, and a test on PostgreSQL spends much of its time waiting for the database); the browser
+      // alone, after them in a plain `vitest run`, beside them in `npm test` (scripts/run-tests.mjs).
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', maxWorkers: 2 } },
       { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000, maxWorkers: 2 } },
       // The same integration suite on PostgreSQL (issue 18): a throwaway cluster for the run, a database per server.
