@@ -17,14 +17,19 @@ import { diagnose } from '../../server/exchange/repairStore.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { fundTraders, killChildren, killGroup, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
+import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
 
 const CODE = 'CRASH001'
 const CYCLES = 4
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-demo-kill9-'))
-const file = path.join(dir, 'nadi.sqlite')
+// The demo's database: its data folder's SQLite file, or (project integration-pg) a database of the
+// run's PostgreSQL cluster, which the same kill -9 cycles then hit.
+const pg = testBackend() === 'postgres' ? freshDatabase() : null
+const database = pg?.url ?? path.join(dir, 'nadi.sqlite')
 afterAll(() => {
   killChildren()
+  pg?.drop()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
@@ -40,6 +45,7 @@ const startDemo = () =>
       NADI_LOGIN_PER_IP: '100000',
       // Snapshots often, so restarts restore one and replay the journal after it.
       NADI_TRADE_SNAPSHOT_EVERY: '40',
+      ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
     },
     '/api/v1/trade/market',
   )
@@ -47,7 +53,7 @@ const startDemo = () =>
 
 /** With no server running: the ledger balances, frozen = open orders, and the journal replays into the open orders. */
 function checkFolder(acked: Map<string, number>) {
-  const db = openDatabase(file)
+  const db = openDatabase(database)
   try {
     const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
@@ -62,7 +68,7 @@ function checkFolder(acked: Map<string, number>) {
   }
 }
 
-it(`the demo survives kill -9 of its process group ${CYCLES} times: every start live, no acknowledged order lost, the audit clean`, { timeout: 150_000 }, async () => {
+it(`the demo survives kill -9 of its process group ${CYCLES} times: every start live, no acknowledged order lost, the audit clean`, { timeout: 240_000 }, async () => {
   const wallets = [Wallet.createRandom(), Wallet.createRandom()]
   // First start: the two users sign up; their trade accounts are funded while no server runs.
   const first = await startDemo()
@@ -70,7 +76,7 @@ it(`the demo survives kill -9 of its process group ${CYCLES} times: every start 
   expect(firstTokens).toHaveLength(2)
   killGroup(first.proc)
   await first.exited
-  fundTraders(file, wallets.map((w) => w.address), 'crash')
+  fundTraders(database, wallets.map((w) => w.address), 'crash')
 
   const acked = new Map<string, number>()
   let fillsBefore = 0

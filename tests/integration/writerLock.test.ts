@@ -26,65 +26,68 @@ afterAll(() => {
 
 const READY = '/api/v1/trade/market'
 
-it('a second server on a data folder in use refuses to start, naming the folder and the holder; the first serves on', { timeout: 90_000 }, async () => {
-  const dir = tempDir()
-  const first = await startChild(dir, {}, READY)
-  const second = await startRefused(dir)
-  expect(second.code).toBe(1)
-  expect(second.out).toContain(`the data folder ${dir} is in use`)
-  expect(second.out).toContain(`server pid ${first.proc.pid}`)
-  // Untouched: it still answers, and still holds the folder.
-  expect((await fetch(`${first.base}${READY}`)).status).toBe(200)
-  expect(first.proc.exitCode).toBeNull()
+// SQLite's data folder lock: the same in either project, so run once (by the SQLite one).
+describe.runIf(testBackend() === 'sqlite')('one writer per SQLite data folder', () => {
+  it('a second server on a data folder in use refuses to start, naming the folder and the holder; the first serves on', { timeout: 90_000 }, async () => {
+    const dir = tempDir()
+    const first = await startChild(dir, {}, READY)
+    const second = await startRefused(dir)
+    expect(second.code).toBe(1)
+    expect(second.out).toContain(`the data folder ${dir} is in use`)
+    expect(second.out).toContain(`server pid ${first.proc.pid}`)
+    // Untouched: it still answers, and still holds the folder.
+    expect((await fetch(`${first.base}${READY}`)).status).toBe(200)
+    expect(first.proc.exitCode).toBeNull()
 
-  // Read-only commands run beside it; a writing one is sent to it and runs inside it.
-  const audit = await runCli(dir, ['audit'])
-  expect(audit.code).toBe(0)
-  expect(audit.out).toContain('OK: no violations')
-  const repair = await runCli(dir, ['market', 'repair'])
-  expect(repair).toMatchObject({ code: 0 })
-  expect(repair.err).toContain(`run inside server pid ${first.proc.pid}`)
-  expect(repair.out).toContain('live and consistent: nothing to repair')
+    // Read-only commands run beside it; a writing one is sent to it and runs inside it.
+    const audit = await runCli(dir, ['audit'])
+    expect(audit.code).toBe(0)
+    expect(audit.out).toContain('OK: no violations')
+    const repair = await runCli(dir, ['market', 'repair'])
+    expect(repair).toMatchObject({ code: 0 })
+    expect(repair.err).toContain(`run inside server pid ${first.proc.pid}`)
+    expect(repair.out).toContain('live and consistent: nothing to repair')
 
-  // kill -9 of its whole process group: the lock dies with it, and the next start takes it at once.
-  killGroup(first.proc)
-  await first.exited
-  const t0 = Date.now()
-  const third = await startChild(dir, {}, READY)
-  expect(Date.now() - t0).toBeLessThan(20_000)
-  expect((await fetch(`${third.base}${READY}`)).status).toBe(200)
-  killGroup(third.proc)
-  await third.exited
-})
+    // kill -9 of its whole process group: the lock dies with it, and the next start takes it at once.
+    killGroup(first.proc)
+    await first.exited
+    const t0 = Date.now()
+    const third = await startChild(dir, {}, READY)
+    expect(Date.now() - t0).toBeLessThan(20_000)
+    expect((await fetch(`${third.base}${READY}`)).status).toBe(200)
+    killGroup(third.proc)
+    await third.exited
+  })
 
-it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 30_000 }, async () => {
-  const dir = tempDir()
-  const dbFile = path.join(dir, 'nadi.sqlite')
-  const db = openDatabase(dbFile)
-  migrate(db.sqlite)
-  db.sqlite.close()
-  const lock = lockDataFolder(dbFile, 'test holder')
-  try {
+  it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 30_000 }, async () => {
+    const dir = tempDir()
+    const dbFile = path.join(dir, 'nadi.sqlite')
+    const db = openDatabase(dbFile)
+    migrate(db.sqlite)
+    db.sqlite.close()
+    const lock = lockDataFolder(dbFile, 'test holder')
+    try {
+      const r = await runCli(dir, ['withdraw', 'reject', '1'])
+      expect(r.code).toBe(1)
+      expect(r.err).toContain(`refused: the data folder ${dir} is in use: test holder pid ${process.pid}`)
+      // Read-only commands still run.
+      expect((await runCli(dir, ['withdraw', 'list'])).code).toBe(0)
+    } finally {
+      lock.release()
+    }
+    // Released: the same command now takes the lock itself (and finds no such withdrawal).
     const r = await runCli(dir, ['withdraw', 'reject', '1'])
-    expect(r.code).toBe(1)
-    expect(r.err).toContain(`refused: the data folder ${dir} is in use: test holder pid ${process.pid}`)
-    // Read-only commands still run.
-    expect((await runCli(dir, ['withdraw', 'list'])).code).toBe(0)
-  } finally {
-    lock.release()
-  }
-  // Released: the same command now takes the lock itself (and finds no such withdrawal).
-  const r = await runCli(dir, ['withdraw', 'reject', '1'])
-  expect(r.err).not.toContain('in use')
-})
+    expect(r.err).not.toContain('in use')
+  })
 
-it('in one process, a second writer on the same folder is refused too', () => {
-  const dir = tempDir()
-  const dbFile = path.join(dir, 'nadi.sqlite')
-  const a = lockDataFolder(dbFile, 'first')
-  expect(() => lockDataFolder(dbFile, 'second')).toThrow(/is in use: first pid/)
-  a.release()
-  lockDataFolder(dbFile, 'third').release()
+  it('in one process, a second writer on the same folder is refused too', () => {
+    const dir = tempDir()
+    const dbFile = path.join(dir, 'nadi.sqlite')
+    const a = lockDataFolder(dbFile, 'first')
+    expect(() => lockDataFolder(dbFile, 'second')).toThrow(/is in use: first pid/)
+    a.release()
+    lockDataFolder(dbFile, 'third').release()
+  })
 })
 
 // The same on PostgreSQL: the writer's advisory lock is per database, whatever data folder each

@@ -113,8 +113,8 @@ export async function placeHttp(base: string, token: string, body: Record<string
  * Credits 1,000,000 USDT and NADI to each wallet's trade account, straight into the data folder's
  * ledger (as deposits and transfers would); answers their user ids. Test set-up only.
  */
-export function fundTraders(dbFile: string, addresses: readonly string[], refPrefix: string): number[] {
-  const side = openDatabase(dbFile)
+export function fundTraders(database: string, addresses: readonly string[], refPrefix: string): number[] {
+  const side = openDatabase(database)
   try {
     const ids = addresses.map((a) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(a.toLowerCase()) as { id: bigint }).id))
     transaction(side.sqlite, () => {
