@@ -43,7 +43,7 @@
  *                                     kind and asset), the next day due, the funding accounts
  *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
  *                                     campaigns and their prizes (server/modules/activity/commands.ts)
- *   migrate | backup <file> | restore <file> | move-to <postgres-url>
+ *   migrate | backup <file> | restore <file> | move-to <postgres-url> [--as-is]
  *                                     the database itself (server/db/commands.ts): pending migrations; a
  *                                     consistent copy of SQLite beside a running server; a copy put back
  *                                     (server stopped); a stopped SQLite folder moved into PostgreSQL

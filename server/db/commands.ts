@@ -81,13 +81,14 @@ export const DATABASE_COMMANDS: Command[] = [
   },
   {
     words: ['move-to'],
-    args: '<postgres-url>',
-    summary: 'copy the SQLite data folder (server stopped) into an empty PostgreSQL database: every row, checked table by table, both audits clean; then start with NADI_DATABASE_URL',
+    args: '<postgres-url> [--as-is]',
+    summary: 'copy the SQLite data folder (server stopped) into an empty PostgreSQL database: every row, checked table by table, both audits clean (--as-is: a folder that fails its audit, e.g. a halted market to repair there, is carried with the same findings); then start with NADI_DATABASE_URL',
     writes: true,
     stopped: true,
     async run(args, env) {
+      const asIs = args[1] === '--as-is'
       const url = args[0]
-      if (args.length !== 1 || !url || !isPostgresUrl(url)) {
+      if (args.length !== (asIs ? 2 : 1) || !url || !isPostgresUrl(url)) {
         env.io.err('move-to: give the PostgreSQL database to move into, e.g. move-to postgres://nadi:secret@db-host:5432/nadi')
         return 2
       }
@@ -101,8 +102,9 @@ export const DATABASE_COMMANDS: Command[] = [
       const from = env.database()
       const to = openDatabase(url)
       try {
-        const report = moveToPostgres(from.sqlite, to.sqlite, (line) => env.io.out(line))
-        env.io.out(`moved ${report.rows} rows in ${report.tables.length} tables; every table's rows match, the audit is clean on both sides`)
+        const report = moveToPostgres(from.sqlite, to.sqlite, (line) => env.io.out(line), { asIs })
+        const books = report.auditSqlite ? `the audit finds the same ${report.auditSqlite} problem(s) on both sides (run \`audit\`, \`market check\`)` : 'the audit is clean on both sides'
+        env.io.out(`moved ${report.rows} rows in ${report.tables.length} tables; every table's rows match, ${books}`)
         env.io.out(`now start the server with NADI_DATABASE_URL=${url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')}`)
         return 0
       } catch (e) {

@@ -16,13 +16,31 @@ import type { Depth, MarketStatus } from '../../contract/trade.ts'
 import { translate } from '../../server/i18n.ts'
 import { killChildren, killGroup, runCli, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/journal-refused-on-replay/nadi.sqlite')
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-halt-'))
+const databases: TestDatabase[] = []
 afterAll(() => {
   killChildren()
+  for (const d of databases) d.drop()
   fs.rmSync(dir, { recursive: true, force: true })
 })
+
+/**
+ * The fixture in `folder`; in the integration-pg project moved as it is (`move-to --as-is`: it fails
+ * its audit) into a database of the run's cluster. Answers the environment that points there.
+ */
+async function fixtureIn(folder: string): Promise<Record<string, string>> {
+  fs.copyFileSync(FIXTURE, path.join(folder, 'nadi.sqlite'))
+  if (testBackend() !== 'postgres') return {}
+  const db = freshDatabase({ empty: true })
+  databases.push(db)
+  const moved = await runCli(folder, ['move-to', db.url, '--as-is'])
+  expect(moved.out, moved.err).toContain('the audit finds the same 1 problem(s) on both sides')
+  expect(moved.code).toBe(0)
+  return { NADI_DATABASE_URL: db.url }
+}
 
 const getJson = async <T>(url: string, headers: Record<string, string> = {}) => {
   const res = await fetch(url, { headers })
@@ -34,8 +52,8 @@ const postJson = async <T>(url: string, body: unknown, headers: Record<string, s
 }
 
 it('the fixture starts with its market halted, the rest serves, and the operator repairs it without a restart', { timeout: 120_000 }, async () => {
-  fs.copyFileSync(FIXTURE, path.join(dir, 'nadi.sqlite'))
-  const server = await startChild(dir, {}, '/api/v1/common/mainInfo')
+  const env = await fixtureIn(dir)
+  const server = await startChild(dir, env, '/api/v1/common/mainInfo')
   const base = server.base
 
   // Halted, with the journal row where replay stops; the log says so.
@@ -61,16 +79,16 @@ it('the fixture starts with its market halted, the rest serves, and the operator
   expect(translate('TW', 'errors.tradingPaused')).not.toBe(translate('EN', 'errors.tradingPaused'))
 
   // The audit reports the folder's true state: user 2's open orders hold more USDT than the ledger froze.
-  const audit = await runCli(dir, ['audit'])
+  const audit = await runCli(dir, ['audit'], env)
   expect(audit.code).toBe(1)
   expect(audit.out).toContain('[frozen-vs-holders] account 5 (user 2 trade USDT): frozen 586.683275, holders hold 1347.589982')
-  const check = await runCli(dir, ['market', 'check'])
+  const check = await runCli(dir, ['market', 'check'], env)
   expect(check.code).toBe(1)
   expect(check.out).toContain('replay: FAILS at journal row 244')
   expect(check.out).toContain('user 2 trade USDT: ledger frozen 586.683275, open orders hold 1347.589982')
 
   // The repair runs inside the live server and prints what it did; the socket hears the market come back.
-  const repair = await runCli(dir, ['market', 'repair'])
+  const repair = await runCli(dir, ['market', 'repair'], env)
   expect(repair.err).toContain(`run inside server pid ${server.proc.pid}`)
   expect(repair.code).toBe(0)
   expect(repair.out).toContain('market NADI-USDT repaired')
@@ -85,8 +103,8 @@ it('the fixture starts with its market halted, the rest serves, and the operator
   expect((await getJson<MarketStatus>(`${base}/api/v1/trade/status?inst_id=NADI-USDT`)).body.data.state).toBe('live')
   const depth = (await getJson<Depth>(`${base}/api/v1/trade/depth?inst_id=NADI-USDT&size=400`)).body.data
   expect(depth.bids.length + depth.asks.length).toBe(18)
-  expect((await runCli(dir, ['audit'])).code).toBe(0)
-  expect((await runCli(dir, ['market', 'check'])).code).toBe(0)
+  expect((await runCli(dir, ['audit'], env)).code).toBe(0)
+  expect((await runCli(dir, ['market', 'check'], env)).code).toBe(0)
   // Trading again: the same request is now judged on its merits (this user has no USDT in trade).
   const again = await postJson(`${base}/api/v1/trade/placeOrder`, order, { ...auth, lang: 'EN', 'idempotency-key': 'k-halted-1' })
   expect(again.status).toBe(400)
@@ -95,7 +113,7 @@ it('the fixture starts with its market halted, the rest serves, and the operator
   // The next start on the folder is live from the repaired snapshot.
   killGroup(server.proc)
   await server.exited
-  const next = await startChild(dir, {}, '/api/v1/common/mainInfo')
+  const next = await startChild(dir, env, '/api/v1/common/mainInfo')
   expect((await getJson<MarketStatus>(`${next.base}/api/v1/trade/status?inst_id=NADI-USDT`)).body.data.state).toBe('live')
   expect((await getJson<Depth>(`${next.base}/api/v1/trade/depth?inst_id=NADI-USDT&size=400`)).body.data).toMatchObject({ bids: depth.bids, asks: depth.asks })
   killGroup(next.proc)
@@ -105,14 +123,14 @@ it('the fixture starts with its market halted, the rest serves, and the operator
 it('repairing a stopped server\'s folder takes the lock itself and prints what it did', { timeout: 60_000 }, async () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-halt-offline-'))
   try {
-    fs.copyFileSync(FIXTURE, path.join(d, 'nadi.sqlite'))
-    const r = await runCli(d, ['market', 'repair'])
+    const env = await fixtureIn(d)
+    const r = await runCli(d, ['market', 'repair'], env)
     expect(r.code).toBe(0)
     expect(r.err).not.toContain('run inside')
     expect(r.out).toContain('release 36.843756 USDT of user 2')
-    expect((await runCli(d, ['audit'])).code).toBe(0)
+    expect((await runCli(d, ['audit'], env)).code).toBe(0)
     // A second repair finds nothing to do.
-    expect((await runCli(d, ['market', 'repair'])).out).toContain('nothing to repair')
+    expect((await runCli(d, ['market', 'repair'], env)).out).toContain('nothing to repair')
   } finally {
     fs.rmSync(d, { recursive: true, force: true })
   }
