@@ -15,12 +15,17 @@ import { parseMoney } from '../../contract/money.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
+import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
 
 const CODE = 'ROOT0001'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-kill9-'))
+// The data folder's SQLite file, or (project integration-pg) a database of the run's cluster.
+const pg = testBackend() === 'postgres' ? freshDatabase() : null
+const database = pg?.url ?? path.join(dir, 'nadi.sqlite')
 afterAll(() => {
   killChildren()
+  pg?.drop()
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
@@ -32,6 +37,7 @@ const startServer = () =>
       NADI_LOGIN_PER_IP: '100000',
       // Snapshots often, so the restart restores one and replays the journal after it.
       NADI_TRADE_SNAPSHOT_EVERY: '50',
+      ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
     },
     '/api/v1/trade/market',
   )
@@ -41,8 +47,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   const first = await startServer()
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
-  const file = path.join(dir, 'nadi.sqlite')
-  fundTraders(file, wallets.map((w) => w.address), 'kill9')
+  fundTraders(database, wallets.map((w) => w.address), 'kill9')
 
   // Clients placing crossing orders around 0.25 as fast as they are answered; the server dies mid-flight.
   const acked = new Map<string, number>()
@@ -68,7 +73,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   expect(acked.size).toBeGreaterThan(50)
 
   // Every acknowledged order is there, under its client id; the ledger balances, frozen = open orders.
-  const db = openDatabase(file)
+  const db = openDatabase(database)
   try {
     const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
