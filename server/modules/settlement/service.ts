@@ -159,7 +159,8 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
   }
 
   const rows = s.perUser.all(day) as { user_id: bigint; kind: PositionKind; asset: string; amount: bigint; lines: bigint }[]
-  let users = 0
+  // One batch: a day's postings are written a chunk at a time (ledger.postMany), not one by one.
+  const postings: ledger.PostingInput[] = []
   for (let i = 0; i < rows.length; ) {
     const user = rows[i]!.user_id
     const moves: ledger.Move[] = []
@@ -170,22 +171,20 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
       detail[`${r.kind}:${r.asset}`] = formatMoney(r.amount)
     }
     if (moves.length === 0) continue
-    ledger.post(ctx.sqlite, { ref: `settle:${day}:${user}`, reason: 'settlement', userId: user, moves, at, meta: { day: isoDay(day), earned: detail } })
-    users++
+    postings.push({ ref: `settle:${day}:${user}`, reason: 'settlement', userId: user, moves, at, meta: { day: isoDay(day), earned: detail } })
   }
+  const users = postings.length
   for (const d of dusts) {
-    ledger.transfer(ctx.sqlite, {
+    postings.push({
       ref: `settle:${day}:dust:${d.kind}:${d.asset}`,
       reason: 'settlement_dust',
       userId: null,
-      from: d.account,
-      to: ledger.DUST,
-      asset: d.asset,
-      amount: d.dust,
+      moves: [{ from: d.account, to: ledger.DUST, asset: d.asset, amount: d.dust }],
       at,
       meta: { day: isoDay(day), kind: d.kind },
     })
   }
+  ledger.postMany(ctx.sqlite, postings)
   s.record.run(day, positions, users, at, at)
   s.resumed.run({ key: HALT_KEY })
   return { day, positions, users, paid, dust: dustTotal }
