@@ -427,12 +427,7 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
     throw e
   }
   const ids = new Map(inserted.map((r) => [r.ref, BigInt(r.id)]))
-  const fresh: Plan[] = []
-  for (const p of chunk) {
-    if (ids.has(p.ref)) fresh.push(p)
-    else results.set(p.ref, replay(st, st.postingByRef.get(p.ref) as PostingRow, p))
-  }
-  if (fresh.length === 0) return
+  const fresh = chunk.filter((p) => ids.has(p.ref))
 
   // Every account of the chunk, first-mention order (the order post would create missing ones in).
   const distinct = new Map<string, Leg>()
@@ -466,13 +461,18 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
     rows = readAccounts(sqlite, st, legs)
   }
 
-  // Each posting checked against the balances the ones before it left, as post one by one would.
+  // Each posting checked against the balances the ones before it left, and a replay answered in its
+  // place, so the refusal is the one post one by one would have met first.
   const held = new Map<string, Held>()
   for (const l of legs) {
     const r = rows.get(l.key) as AccountRow
     held.set(l.key, { id: r.id, available: r.available, frozen: r.frozen, leg: l, deltaAvailable: 0n, deltaFrozen: 0n })
   }
-  for (const p of fresh) {
+  for (const p of chunk) {
+    if (!ids.has(p.ref)) {
+      results.set(p.ref, replay(st, st.postingByRef.get(p.ref) as PostingRow, p))
+      continue
+    }
     for (const leg of p.legs) {
       const h = held.get(leg.key) as Held
       const custodial = 'platform' in leg.account && isCustodyKind(leg.account.platform)
@@ -537,7 +537,7 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
     }
     results.set(p.ref, { id: postingId, ref: p.ref, replayed: false })
   }
-  rowsStmt(sqlite, 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count).run(...entries)
+  if (count) rowsStmt(sqlite, 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count).run(...entries)
 }
 
 const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => PostResult[]>>()
