@@ -17,6 +17,7 @@
 // missing, and nothing of that day is paid until it is funded. The stop is recorded (settlementHalt)
 // so the app can say why earnings paused; the next settled day clears it.
 import type { Ctx } from '../../context.ts'
+import { dialectOf } from '../../db/connection.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -129,6 +130,11 @@ const accountName = (a: ledger.AccountRef) => ('platform' in a ? a.platform : `$
 export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DaySettled {
   const s = stmts(ctx)
   const positions = s.lines.run({ day }).changes
+  // PostgreSQL plans the statements below from statistics that know nothing of the day's lines (the
+  // table was last analyzed before they existed): it would join a million lines by one index probe
+  // each and sort them on disk. ANALYZE counts the transaction's own rows and costs a fraction of a
+  // second; SQLite keeps no statistics here, and its ANALYZE would read the whole table.
+  if (positions > 0 && dialectOf(ctx.sqlite) === 'postgres') ctx.sqlite.exec('ANALYZE settlement_lines')
   s.advance.run({ day, at })
   s.expire.run({ day, at })
   for (const step of steps.get(ctx.sqlite) ?? []) step.run(ctx, day, at)
