@@ -344,6 +344,7 @@ export function post(sqlite: SqlConnection, input: PostingInput): PostResult {
  */
 const CHUNK_POSTINGS = 500
 const CHUNK_ENTRIES = 2_000
+const CHUNK_ACCOUNTS = 1_000
 
 /** The statement that writes `rows` rows of `row`, prepared once per row count. */
 function rowsStmt(sqlite: SqlConnection, head: string, row: string, rows: number, tail = ''): SqlStatement {
@@ -409,8 +410,8 @@ function readAccounts(sqlite: SqlConnection, st: Statements, legs: Leg[]): Map<s
   return found
 }
 
-/** One chunk of postMany: the same writes as apply() for each plan, a few statements in all. */
-function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], results: Map<string, PostResult>): void {
+/** One chunk of postMany: its postings, accounts and entries as apply() writes them; the balances' changes are summed in `held`. */
+function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: Map<string, Held>, results: Map<string, PostResult>): void {
   const params: unknown[] = []
   for (const p of chunk) params.push(p.ref, p.reason, p.userId, p.meta, p.at)
   let inserted: { id: bigint; ref: string }[]
@@ -429,18 +430,19 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
   const ids = new Map(inserted.map((r) => [r.ref, BigInt(r.id)]))
   const fresh = chunk.filter((p) => ids.has(p.ref))
 
-  // Every account of the chunk, first-mention order (the order post would create missing ones in).
+  // Every account of the chunk not met in an earlier one, first-mention order (the order post would
+  // create missing ones in).
   const distinct = new Map<string, Leg>()
   const madeAt = new Map<string, number>()
   for (const p of fresh) {
     for (const l of p.legs) {
-      if (distinct.has(l.key)) continue
+      if (distinct.has(l.key) || held.has(l.key)) continue
       distinct.set(l.key, l)
       madeAt.set(l.key, p.at)
     }
   }
   const legs = [...distinct.values()]
-  let rows = readAccounts(sqlite, st, legs)
+  let rows = legs.length ? readAccounts(sqlite, st, legs) : new Map<string, AccountRow>()
   const missing = legs.filter((l) => !rows.has(l.key))
   if (missing.length) {
     // Made empty here and credited by the update below, with the accounts that exist: one statement
@@ -463,7 +465,6 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
 
   // Each posting checked against the balances the ones before it left, and a replay answered in its
   // place, so the refusal is the one post one by one would have met first.
-  const held = new Map<string, Held>()
   for (const l of legs) {
     const r = rows.get(l.key) as AccountRow
     held.set(l.key, { id: r.id, available: r.available, frozen: r.frozen, leg: l, deltaAvailable: 0n, deltaFrozen: 0n })
@@ -492,35 +493,6 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
     }
   }
 
-  // In the order of the accounts' ids, as apply() changes them (see there): a plan that probes the
-  // primary key along the list takes the row locks in that order.
-  const changes = [...held.values()].filter((h) => h.deltaAvailable !== 0n || h.deltaFrozen !== 0n).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
-  if (changes.length) {
-    const deltas: unknown[] = []
-    for (const h of changes) {
-      // The sum of a chunk's deltas can leave 64 bits only where a custody account swings from one
-      // end of the range to the other; post one by one would take that, a batch refuses it.
-      for (const d of [h.deltaAvailable, h.deltaFrozen]) if (d > INT64_MAX || d < INT64_MIN) throw new InvalidPosting(`net change out of range on ${h.leg.key}`)
-      deltas.push(h.id, h.deltaAvailable, h.deltaFrozen)
-    }
-    try {
-      rowsStmt(
-        sqlite,
-        'UPDATE ledger_accounts SET available = available + v.column2, frozen = frozen + v.column3 FROM (',
-        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
-        changes.length,
-        ') AS v WHERE ledger_accounts.id = v.column1',
-      ).run(...deltas)
-    } catch (e) {
-      if (constraintOf(e) !== 'check') throw e
-      // A concurrent debit got there first: the first account this chunk takes from, as seen.
-      const h = changes.find((c) => c.deltaAvailable < 0n || c.deltaFrozen < 0n) ?? (changes[0] as Held)
-      const b: Bucket = h.deltaAvailable < 0n ? 'available' : 'frozen'
-      const delta = b === 'available' ? h.deltaAvailable : h.deltaFrozen
-      throw new InsufficientFunds(h.leg.account, h.leg.asset, b, h[b] - delta, -delta)
-    }
-  }
-
   const entries: unknown[] = []
   let count = 0
   for (const p of fresh) {
@@ -538,6 +510,44 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], result
     results.set(p.ref, { id: postingId, ref: p.ref, replayed: false })
   }
   if (count) rowsStmt(sqlite, 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count).run(...entries)
+}
+
+/**
+ * The batch's net change of every account, one UPDATE per CHUNK_ACCOUNTS. Once per batch, not per
+ * chunk: on PostgreSQL every update of a row is a new version of it, and a funding account paying
+ * each chunk's postings would pile up hundreds of versions within the transaction that each foreign
+ * key check of an entry and each later update walks.
+ */
+function applyBalances(sqlite: SqlConnection, held: Map<string, Held>): void {
+  // In the order of the accounts' ids, as apply() changes them (see there): a plan that probes the
+  // primary key along the list takes the row locks in that order.
+  const all = [...held.values()].filter((h) => h.deltaAvailable !== 0n || h.deltaFrozen !== 0n).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+  for (let from = 0; from < all.length; from += CHUNK_ACCOUNTS) {
+    const changes = all.slice(from, from + CHUNK_ACCOUNTS)
+    const deltas: unknown[] = []
+    for (const h of changes) {
+      // The sum of a batch's deltas can leave 64 bits only where a custody account swings from one
+      // end of the range to the other; post one by one would take that, a batch refuses it.
+      for (const d of [h.deltaAvailable, h.deltaFrozen]) if (d > INT64_MAX || d < INT64_MIN) throw new InvalidPosting(`net change out of range on ${h.leg.key}`)
+      deltas.push(h.id, h.deltaAvailable, h.deltaFrozen)
+    }
+    try {
+      rowsStmt(
+        sqlite,
+        'UPDATE ledger_accounts SET available = available + v.column2, frozen = frozen + v.column3 FROM (',
+        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
+        changes.length,
+        ') AS v WHERE ledger_accounts.id = v.column1',
+      ).run(...deltas)
+    } catch (e) {
+      if (constraintOf(e) !== 'check') throw e
+      // A concurrent debit got there first: the first account of these the batch takes from, as seen.
+      const h = changes.find((c) => c.deltaAvailable < 0n || c.deltaFrozen < 0n) ?? (changes[0] as Held)
+      const b: Bucket = h.deltaAvailable < 0n ? 'available' : 'frozen'
+      const delta = b === 'available' ? h.deltaAvailable : h.deltaFrozen
+      throw new InsufficientFunds(h.leg.account, h.leg.asset, b, h[b] - delta, -delta)
+    }
+  }
 }
 
 const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => PostResult[]>>()
@@ -562,7 +572,9 @@ export function postMany(sqlite: SqlConnection, inputs: PostingInput[]): PostRes
     const st = statements(sqlite)
     run = sqlite.transaction((ps: Plan[]) => {
       const results = new Map<string, PostResult>()
-      for (const chunk of chunksOf(ps)) applyChunk(sqlite, st, chunk, results)
+      const held = new Map<string, Held>()
+      for (const chunk of chunksOf(ps)) applyChunk(sqlite, st, chunk, held, results)
+      applyBalances(sqlite, held)
       return ps.map((p) => results.get(p.ref) as PostResult)
     })
     batchTxns.set(sqlite, run)
