@@ -11,7 +11,7 @@
 
 export * from './types.ts'
 export { InsufficientFunds, InvalidPosting, LedgerError, RefConflict } from './errors.ts'
-export { canonicalJson, freeze, INT64_MAX, INT64_MIN, post, settleFrozen, transfer, unfreeze } from './post.ts'
+export { canonicalJson, freeze, INT64_MAX, INT64_MIN, post, postMany, settleFrozen, transfer, unfreeze } from './post.ts'
 export { accountId, balance, balances, entriesFor, findPosting, type EntriesQuery, type MoneyEntry, type PostingRecord } from './read.ts'
 export {
   audit,

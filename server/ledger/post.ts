@@ -1,8 +1,8 @@
-import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
+import type { SqlConnection, SqlStatement, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { constraintOf } from '../db/errors.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
-import { ENTRY_ID_SPAN, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
+import { ENTRY_ID_SPAN, statements, stmt, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
 import {
   accountKey,
   BUCKETS,
@@ -333,6 +333,255 @@ export function post(sqlite: SqlConnection, input: PostingInput): PostResult {
   if (!sqlite.inTransaction) return run.immediate(plan)
   if (!inOwnTransaction(sqlite)) throw new ForeignTransactionError('ledger.post')
   return run(plan)
+}
+
+// ── Many postings at once ───────────────────────────────────────────────────────────────────────
+
+/**
+ * Postings per chunk: each chunk is a handful of multi-row statements, so a day's 100,000 postings
+ * cost a few hundred round trips instead of a million. Entries are bounded too (a posting may have
+ * many): 6 parameters each stays far below SQLite's 32,766 and PostgreSQL's 65,535.
+ */
+const CHUNK_POSTINGS = 500
+const CHUNK_ENTRIES = 2_000
+const CHUNK_ACCOUNTS = 1_000
+
+/** The statement that writes `rows` rows of `row`, prepared once per row count. */
+function rowsStmt(sqlite: SqlConnection, head: string, row: string, rows: number, tail = ''): SqlStatement {
+  return stmt(sqlite, `${head} VALUES ${new Array<string>(rows).fill(row).join(', ')}${tail}`)
+}
+
+/** Plans cut into chunks within the limits above (a posting is never split). */
+function chunksOf(plans: Plan[]): Plan[][] {
+  const out: Plan[][] = []
+  let chunk: Plan[] = []
+  let entries = 0
+  for (const plan of plans) {
+    const n = plan.legs.reduce((k, l) => k + (l.available !== 0n ? 1 : 0) + (l.frozen !== 0n ? 1 : 0), 0)
+    if (chunk.length && (chunk.length === CHUNK_POSTINGS || entries + n > CHUNK_ENTRIES)) {
+      out.push(chunk)
+      chunk = []
+      entries = 0
+    }
+    chunk.push(plan)
+    entries += n
+  }
+  if (chunk.length) out.push(chunk)
+  return out
+}
+
+interface Held {
+  id: bigint
+  available: bigint
+  frozen: bigint
+  /** The first leg on this account in the chunk: names it in a refusal. */
+  leg: Leg
+  deltaAvailable: bigint
+  deltaFrozen: bigint
+}
+
+/** Ids and balances of the chunk's accounts, by accountKey (those that do not exist yet are absent). */
+function readAccounts(sqlite: SqlConnection, st: Statements, legs: Leg[]): Map<string, AccountRow> {
+  const found = new Map<string, AccountRow>()
+  const users = legs.filter((l) => 'user' in l.account)
+  if (users.length) {
+    const params: unknown[] = []
+    for (const l of users) {
+      const a = l.account as { user: bigint; kind: string }
+      params.push(a.user, a.kind, l.asset)
+    }
+    const read = rowsStmt(
+      sqlite,
+      'SELECT a.id, a.user_id, a.kind, a.asset, a.available, a.frozen FROM (',
+      '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT))',
+      users.length,
+      ') AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = v.column2 AND a.asset = v.column3 WHERE a.user_id IS NOT NULL',
+    )
+    for (const r of read.all(...params) as (AccountRow & { user_id: bigint; kind: 'fund' | 'trade'; asset: string })[]) {
+      found.set(accountKey({ user: r.user_id, kind: r.kind }, r.asset), r)
+    }
+  }
+  // The platform's accounts are few (a funding account and the dust, for a settled day): one read each.
+  for (const l of legs) {
+    if (!('platform' in l.account)) continue
+    const row = st.platformAccount.get(l.account.platform, l.asset) as AccountRow | undefined
+    if (row) found.set(l.key, row)
+  }
+  return found
+}
+
+/** One chunk of postMany: its postings, accounts and entries as apply() writes them; the balances' changes are summed in `held`. */
+function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: Map<string, Held>, results: Map<string, PostResult>): void {
+  const params: unknown[] = []
+  for (const p of chunk) params.push(p.ref, p.reason, p.userId, p.meta, p.at)
+  let inserted: { id: bigint; ref: string }[]
+  try {
+    inserted = rowsStmt(
+      sqlite,
+      'INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at)',
+      '(?, ?, ?, ?, ?)',
+      chunk.length,
+      ' ON CONFLICT (ref) DO NOTHING RETURNING id, ref',
+    ).all(...params) as { id: bigint; ref: string }[]
+  } catch (e) {
+    if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no such user among ${[...new Set(chunk.map((p) => p.userId))].join(', ')}`)
+    throw e
+  }
+  const ids = new Map(inserted.map((r) => [r.ref, BigInt(r.id)]))
+  const fresh = chunk.filter((p) => ids.has(p.ref))
+
+  // Every account of the chunk not met in an earlier one, first-mention order (the order post would
+  // create missing ones in).
+  const distinct = new Map<string, Leg>()
+  const madeAt = new Map<string, number>()
+  for (const p of fresh) {
+    for (const l of p.legs) {
+      if (distinct.has(l.key) || held.has(l.key)) continue
+      distinct.set(l.key, l)
+      madeAt.set(l.key, p.at)
+    }
+  }
+  const legs = [...distinct.values()]
+  let rows = legs.length ? readAccounts(sqlite, st, legs) : new Map<string, AccountRow>()
+  const missing = legs.filter((l) => !rows.has(l.key))
+  if (missing.length) {
+    // Made empty here and credited by the update below, with the accounts that exist: one statement
+    // for all. DO NOTHING: another connection may have made one since the read.
+    const made: unknown[] = []
+    for (const l of missing) {
+      const a = l.account
+      made.push('user' in a ? a.user : null, 'user' in a ? a.kind : a.platform, l.asset, madeAt.get(l.key))
+    }
+    try {
+      rowsStmt(sqlite, 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at)', '(?, ?, ?, 0, 0, ?)', missing.length, ' ON CONFLICT DO NOTHING').run(
+        ...made,
+      )
+    } catch (e) {
+      if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no such user among ${missing.map((l) => ('user' in l.account ? l.account.user : '')).join(', ')}`)
+      throw e
+    }
+    rows = readAccounts(sqlite, st, legs)
+  }
+
+  // Each posting checked against the balances the ones before it left, and a replay answered in its
+  // place, so the refusal is the one post one by one would have met first.
+  for (const l of legs) {
+    const r = rows.get(l.key) as AccountRow
+    held.set(l.key, { id: r.id, available: r.available, frozen: r.frozen, leg: l, deltaAvailable: 0n, deltaFrozen: 0n })
+  }
+  for (const p of chunk) {
+    if (!ids.has(p.ref)) {
+      results.set(p.ref, replay(st, st.postingByRef.get(p.ref) as PostingRow, p))
+      continue
+    }
+    for (const leg of p.legs) {
+      const h = held.get(leg.key) as Held
+      const custodial = 'platform' in leg.account && isCustodyKind(leg.account.platform)
+      for (const b of BUCKETS) {
+        if (leg[b] === 0n) continue
+        const next = h[b] + leg[b]
+        if (next > INT64_MAX || next < INT64_MIN) throw new InvalidPosting(`balance out of range on ${leg.key} ${b}`)
+        if (next < 0n && !custodial) throw new InsufficientFunds(leg.account, leg.asset, b, h[b], -leg[b])
+      }
+    }
+    for (const leg of p.legs) {
+      const h = held.get(leg.key) as Held
+      h.available += leg.available
+      h.frozen += leg.frozen
+      h.deltaAvailable += leg.available
+      h.deltaFrozen += leg.frozen
+    }
+  }
+
+  const entries: unknown[] = []
+  let count = 0
+  for (const p of fresh) {
+    const postingId = ids.get(p.ref) as bigint
+    let entryId = postingId * ENTRY_ID_SPAN
+    for (const leg of p.legs) {
+      const accountId = (held.get(leg.key) as Held).id
+      const owner = 'user' in leg.account ? leg.account.user : null
+      for (const b of BUCKETS) {
+        if (leg[b] === 0n) continue
+        entries.push(entryId++, postingId, accountId, owner, b, leg[b])
+        count++
+      }
+    }
+    results.set(p.ref, { id: postingId, ref: p.ref, replayed: false })
+  }
+  if (count) rowsStmt(sqlite, 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count).run(...entries)
+}
+
+/**
+ * The batch's net change of every account, one UPDATE per CHUNK_ACCOUNTS. Once per batch, not per
+ * chunk: on PostgreSQL every update of a row is a new version of it, and a funding account paying
+ * each chunk's postings would pile up hundreds of versions within the transaction that each foreign
+ * key check of an entry and each later update walks.
+ */
+function applyBalances(sqlite: SqlConnection, held: Map<string, Held>): void {
+  // In the order of the accounts' ids, as apply() changes them (see there): a plan that probes the
+  // primary key along the list takes the row locks in that order.
+  const all = [...held.values()].filter((h) => h.deltaAvailable !== 0n || h.deltaFrozen !== 0n).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+  for (let from = 0; from < all.length; from += CHUNK_ACCOUNTS) {
+    const changes = all.slice(from, from + CHUNK_ACCOUNTS)
+    const deltas: unknown[] = []
+    for (const h of changes) {
+      // The sum of a batch's deltas can leave 64 bits only where a custody account swings from one
+      // end of the range to the other; post one by one would take that, a batch refuses it.
+      for (const d of [h.deltaAvailable, h.deltaFrozen]) if (d > INT64_MAX || d < INT64_MIN) throw new InvalidPosting(`net change out of range on ${h.leg.key}`)
+      deltas.push(h.id, h.deltaAvailable, h.deltaFrozen)
+    }
+    try {
+      rowsStmt(
+        sqlite,
+        'UPDATE ledger_accounts SET available = available + v.column2, frozen = frozen + v.column3 FROM (',
+        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
+        changes.length,
+        ') AS v WHERE ledger_accounts.id = v.column1',
+      ).run(...deltas)
+    } catch (e) {
+      if (constraintOf(e) !== 'check') throw e
+      // A concurrent debit got there first: the first account of these the batch takes from, as seen.
+      const h = changes.find((c) => c.deltaAvailable < 0n || c.deltaFrozen < 0n) ?? (changes[0] as Held)
+      const b: Bucket = h.deltaAvailable < 0n ? 'available' : 'frozen'
+      const delta = b === 'available' ? h.deltaAvailable : h.deltaFrozen
+      throw new InsufficientFunds(h.leg.account, h.leg.asset, b, h[b] - delta, -delta)
+    }
+  }
+}
+
+const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => PostResult[]>>()
+
+/**
+ * Records many postings, with the same result and guarantees as calling post for each in order
+ * (replays, RefConflict, InsufficientFunds judged against what the postings before left), but
+ * set-based: a few multi-row statements per chunk of postings. All or nothing: any refusal undoes
+ * the whole batch. Transactions as post: in the caller's (a savepoint) or its own IMMEDIATE one.
+ * Refs must be distinct within the batch.
+ */
+export function postMany(sqlite: SqlConnection, inputs: PostingInput[]): PostResult[] {
+  const plans = inputs.map(compile)
+  const refs = new Set<string>()
+  for (const p of plans) {
+    if (refs.has(p.ref)) throw new InvalidPosting(`ref ${p.ref} appears twice in one batch`)
+    refs.add(p.ref)
+  }
+  if (plans.length === 0) return []
+  let run = batchTxns.get(sqlite)
+  if (!run) {
+    const st = statements(sqlite)
+    run = sqlite.transaction((ps: Plan[]) => {
+      const results = new Map<string, PostResult>()
+      const held = new Map<string, Held>()
+      for (const chunk of chunksOf(ps)) applyChunk(sqlite, st, chunk, held, results)
+      applyBalances(sqlite, held)
+      return ps.map((p) => results.get(p.ref) as PostResult)
+    })
+    batchTxns.set(sqlite, run)
+  }
+  if (!sqlite.inTransaction) return run.immediate(plans)
+  if (!inOwnTransaction(sqlite)) throw new ForeignTransactionError('ledger.postMany')
+  return run(plans)
 }
 
 // ── The common operations, one line each ────────────────────────────────────────────────────────

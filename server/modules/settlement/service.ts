@@ -17,6 +17,7 @@
 // missing, and nothing of that day is paid until it is funded. The stop is recorded (settlementHalt)
 // so the app can say why earnings paused; the next settled day clears it.
 import type { Ctx } from '../../context.ts'
+import { dialectOf } from '../../db/connection.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -129,6 +130,11 @@ const accountName = (a: ledger.AccountRef) => ('platform' in a ? a.platform : `$
 export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DaySettled {
   const s = stmts(ctx)
   const positions = s.lines.run({ day }).changes
+  // PostgreSQL plans the statements below from statistics that know nothing of the day's lines (the
+  // table was last analyzed before they existed): it would join a million lines by one index probe
+  // each and sort them on disk. ANALYZE counts the transaction's own rows and costs a fraction of a
+  // second; SQLite keeps no statistics here, and its ANALYZE would read the whole table.
+  if (positions > 0 && dialectOf(ctx.sqlite) === 'postgres') ctx.sqlite.exec('ANALYZE settlement_lines')
   s.advance.run({ day, at })
   s.expire.run({ day, at })
   for (const step of steps.get(ctx.sqlite) ?? []) step.run(ctx, day, at)
@@ -159,7 +165,8 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
   }
 
   const rows = s.perUser.all(day) as { user_id: bigint; kind: PositionKind; asset: string; amount: bigint; lines: bigint }[]
-  let users = 0
+  // One batch: a day's postings are written a chunk at a time (ledger.postMany), not one by one.
+  const postings: ledger.PostingInput[] = []
   for (let i = 0; i < rows.length; ) {
     const user = rows[i]!.user_id
     const moves: ledger.Move[] = []
@@ -170,22 +177,20 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
       detail[`${r.kind}:${r.asset}`] = formatMoney(r.amount)
     }
     if (moves.length === 0) continue
-    ledger.post(ctx.sqlite, { ref: `settle:${day}:${user}`, reason: 'settlement', userId: user, moves, at, meta: { day: isoDay(day), earned: detail } })
-    users++
+    postings.push({ ref: `settle:${day}:${user}`, reason: 'settlement', userId: user, moves, at, meta: { day: isoDay(day), earned: detail } })
   }
+  const users = postings.length
   for (const d of dusts) {
-    ledger.transfer(ctx.sqlite, {
+    postings.push({
       ref: `settle:${day}:dust:${d.kind}:${d.asset}`,
       reason: 'settlement_dust',
       userId: null,
-      from: d.account,
-      to: ledger.DUST,
-      asset: d.asset,
-      amount: d.dust,
+      moves: [{ from: d.account, to: ledger.DUST, asset: d.asset, amount: d.dust }],
       at,
       meta: { day: isoDay(day), kind: d.kind },
     })
   }
+  ledger.postMany(ctx.sqlite, postings)
   s.record.run(day, positions, users, at, at)
   s.resumed.run({ key: HALT_KEY })
   return { day, positions, users, paid, dust: dustTotal }
