@@ -68,9 +68,6 @@ import type Database from 'better-sqlite3'
 import { loadConfig, type Config } from './config.ts'
 import { atomically, openDatabase, type Database_ } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { audit, formatAudit } from './ledger/index.ts'
-// Every feature that holds frozen funds, so the audit checks against the complete list.
-import './ledger/holders.ts'
 import { formatMoney } from '../contract/money.ts'
 import * as withdrawals from './modules/withdraw/store.ts'
 import * as carApplications from './modules/car/apply.ts'
@@ -87,9 +84,7 @@ import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
 import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/service.ts'
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
-import { auditSettlement, isoDay } from './modules/settlement/service.ts'
-import { auditRanking } from './modules/ranking/service.ts'
-import { auditNodeGrants } from './modules/node/service.ts'
+import { isoDay } from './modules/settlement/service.ts'
 import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nodeFile.ts'
 import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
@@ -103,37 +98,12 @@ import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
 import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/commands.ts'
 
 import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
+import { json, onlyFlags, UsageError } from './commands/args.ts'
+import { AUDIT_COMMANDS } from './ledger/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
-
-const json = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['audit'],
-    args: '[--json]',
-    summary: 'check the ledger: per asset everything sums to 0, no negative balance outside custody, balances equal their entries, every posting balances, frozen equals what is held',
-    run(args, env) {
-      const unknown = args.filter((a) => a !== '--json')
-      if (unknown.length) throw new UsageError(`audit: unexpected ${unknown.join(' ')}`)
-      const { sqlite } = env.database()
-      const report = audit(sqlite as Database.Database)
-      const settlement = auditSettlement(sqlite as Database.Database)
-      const ranking = auditRanking(sqlite as Database.Database)
-      const nodeGrants = auditNodeGrants(sqlite as Database.Database)
-      if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking, nodeGrants }))
-      else {
-        env.io.out(`database: ${env.database().sqlite.name}\n${formatAudit(report)}`)
-        env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
-        for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
-        env.io.out(ranking.length === 0 ? 'ranking: every pool fed and every payout paid as the ledger moved it' : `ranking: ${ranking.length} problems`)
-        for (const v of ranking) env.io.out(`  [ranking] ${isoDay(v.day)} ${v.what} ${v.asset}: ${v.message}`)
-        env.io.out(nodeGrants.length === 0 ? 'node grants: every fee share and dividend day paid + dust = pool, as the ledger moved it' : `node grants: ${nodeGrants.length} problems`)
-        for (const v of nodeGrants) env.io.out(`  [node ${v.grant}] ${isoDay(v.day)} ${v.asset}: ${v.message}`)
-      }
-      return report.ok && settlement.length === 0 && ranking.length === 0 && nodeGrants.length === 0 ? 0 : 1
-    },
-  },
   {
     words: ['withdraw', 'list'],
     args: '[--status <s>|open|all] [--json]',
@@ -592,7 +562,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
@@ -608,8 +578,6 @@ async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<nu
     return 1
   }
 }
-
-class UsageError extends Error {}
 
 function carApplicationLine(r: carApplications.CarApplicationRow): string {
   const name = (() => {
