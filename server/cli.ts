@@ -69,7 +69,6 @@ import { loadConfig, type Config } from './config.ts'
 import { atomically, openDatabase, type Database_ } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
 import { formatMoney } from '../contract/money.ts'
-import * as withdrawals from './modules/withdraw/store.ts'
 import * as carApplications from './modules/car/apply.ts'
 import { CAR_APPLY_STATUSES, OPEN_STATUSES as CAR_OPEN, type CarApplyStatus } from '../contract/carApplyRules.ts'
 import { Exchange } from './exchange/exchange.ts'
@@ -100,99 +99,11 @@ import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/com
 import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
 import { json, onlyFlags, UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
+import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['withdraw', 'list'],
-    args: '[--status <s>|open|all] [--json]',
-    summary: 'list withdrawals, by default the open ones (requested, approved, broadcast); requested ones wait for `withdraw approve` or `withdraw reject`',
-    run(args, env) {
-      let statuses: readonly withdrawals.WithdrawStatus[] = withdrawals.OPEN_STATUSES
-      const rest = [...args]
-      const asJson = rest.includes('--json')
-      const at = rest.indexOf('--status')
-      if (at >= 0) {
-        const s = rest[at + 1]
-        const all: withdrawals.WithdrawStatus[] = ['requested', 'approved', 'broadcast', 'confirmed', 'failed']
-        if (s === 'all') statuses = all
-        else if (s === 'open') statuses = withdrawals.OPEN_STATUSES
-        else if (all.includes(s as withdrawals.WithdrawStatus)) statuses = [s as withdrawals.WithdrawStatus]
-        else throw new UsageError(`withdraw list: --status takes ${all.join(', ')}, open or all`)
-        rest.splice(at, 2)
-      }
-      const unknown = rest.filter((a) => a !== '--json')
-      if (unknown.length) throw new UsageError(`withdraw list: unexpected ${unknown.join(' ')}`)
-      const rows = withdrawals.inStatus({ ...env.database(), now: Date.now }, statuses, { limit: 10_000 })
-      if (asJson) {
-        env.io.out(json(rows.map(({ raw_tx: _raw, ...r }) => r)))
-        return 0
-      }
-      if (rows.length === 0) {
-        env.io.out(`no withdrawals (${statuses.join(', ')})`)
-        return 0
-      }
-      for (const r of rows) {
-        const parts = [
-          `#${r.id}`,
-          r.status,
-          `user ${r.user_id}`,
-          `${formatMoney(r.amount)} ${r.coin} + fee ${formatMoney(r.fee)}`,
-          `${r.chain} → ${r.address}`,
-          new Date(Number(r.created_at)).toISOString(),
-        ]
-        if (r.approved_by) parts.push(`approved by ${r.approved_by}`)
-        if (r.tx_hash) parts.push(`tx ${r.tx_hash} (nonce ${r.nonce}, ${r.confirmations} confirmations)`)
-        if (r.attempts > 0n) parts.push(`${r.attempts} failed attempts`)
-        if (r.fail_reason) parts.push(`failed: ${r.fail_reason}${r.fail_detail ? ` (${r.fail_detail})` : ''}`)
-        else if (r.last_error) parts.push(`last error: ${r.last_error}`)
-        env.io.out(parts.join('  '))
-      }
-      return 0
-    },
-  },
-  {
-    words: ['withdraw', 'approve'],
-    args: '<id>',
-    writes: true,
-    summary: 'approve a requested withdrawal: the sender signs and broadcasts it on its next pass',
-    async run(args, env) {
-      if (args.length !== 1) throw new UsageError('usage: withdraw approve <id>')
-      const id = withdrawalId(args[0]!)
-      try {
-        const store = { ...env.database(), now: Date.now }
-        const row = await atomically(store, () => withdrawals.approve(store, id))
-        env.io.out(`withdrawal #${row.id} approved: ${formatMoney(row.amount)} ${row.coin} to ${row.address} on ${row.chain}`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof withdrawals.WithdrawStateError)) throw err
-        env.io.err(`withdraw approve: ${err.message}`)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['withdraw', 'reject'],
-    args: '<id> [reason…]',
-    writes: true,
-    summary: 'reject a requested or approved (not yet signed) withdrawal: it fails and amount + fee return to the user',
-    async run(args, env) {
-      if (args.length < 1) throw new UsageError('usage: withdraw reject <id> [reason…]')
-      const id = withdrawalId(args[0]!)
-      const reason = args.slice(1).join(' ').trim() || null
-      try {
-        const store = { ...env.database(), now: Date.now }
-        const row = await atomically(store, () => withdrawals.reject(store, id, reason))
-        env.io.out(`withdrawal #${row.id} rejected; ${formatMoney(row.amount + row.fee)} ${row.coin} returned to user ${row.user_id}`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof withdrawals.WithdrawStateError)) throw err
-        env.io.err(`withdraw reject: ${err.message}`)
-        return 1
-      }
-    },
-  },
   {
     words: ['car', 'list'],
     args: '[--status <s>|open|all] [--json]',
@@ -562,7 +473,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
@@ -615,11 +526,6 @@ async function moveCarApplication(step: 'review' | 'approve' | 'reject', args: s
     env.io.err(`car ${step}: ${err.message}`)
     return 1
   }
-}
-
-function withdrawalId(text: string): bigint {
-  if (!/^[1-9][0-9]{0,17}$/.test(text)) throw new UsageError(`not a withdrawal id: ${text}`)
-  return BigInt(text)
 }
 
 /** Activation codes, one line per device: they exist in clear only in this output. */
