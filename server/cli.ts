@@ -69,8 +69,6 @@ import { loadConfig, type Config } from './config.ts'
 import { atomically, openDatabase, type Database_ } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
 import { formatMoney } from '../contract/money.ts'
-import * as carApplications from './modules/car/apply.ts'
-import { CAR_APPLY_STATUSES, OPEN_STATUSES as CAR_OPEN, type CarApplyStatus } from '../contract/carApplyRules.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
 import { diagnose, formatDiagnosis, formatPlan } from './exchange/repairStore.ts'
@@ -100,63 +98,11 @@ import { commandUsage, matchCommand, registerCommands, type Command, type Comman
 import { json, onlyFlags, UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
+import { CAR_COMMANDS } from './modules/car/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['car', 'list'],
-    args: '[--status <s>|open|all] [--json]',
-    summary: 'list car applications, by default the open ones (submitted, reviewing), with the applicant and their documents',
-    run(args, env) {
-      let statuses: readonly CarApplyStatus[] = CAR_OPEN
-      const rest = [...args]
-      const at = rest.indexOf('--status')
-      if (at >= 0) {
-        const s = rest[at + 1]
-        if (s === 'all') statuses = CAR_APPLY_STATUSES
-        else if (s === 'open') statuses = CAR_OPEN
-        else if ((CAR_APPLY_STATUSES as readonly string[]).includes(s ?? '')) statuses = [s as CarApplyStatus]
-        else throw new UsageError(`car list: --status takes ${CAR_APPLY_STATUSES.join(', ')}, open or all`)
-        rest.splice(at, 2)
-      }
-      const asJson = rest.includes('--json')
-      const unknown = rest.filter((a) => a !== '--json')
-      if (unknown.length) throw new UsageError(`car list: unexpected ${unknown.join(' ')}`)
-      const rows = carApplications.applicationsIn(env.database(), statuses)
-      if (asJson) {
-        env.io.out(json(rows))
-        return 0
-      }
-      if (rows.length === 0) {
-        env.io.out(`no car applications (${statuses.join(', ')})`)
-        return 0
-      }
-      for (const r of rows) env.io.out(carApplicationLine(r))
-      return 0
-    },
-  },
-  {
-    words: ['car', 'review'],
-    args: '<id>',
-    writes: true,
-    summary: 'take up a submitted car application: the applicant sees it under review',
-    run: (args, env) => moveCarApplication('review', args, env),
-  },
-  {
-    words: ['car', 'approve'],
-    args: '<id>',
-    writes: true,
-    summary: 'approve a submitted or reviewing car application',
-    run: (args, env) => moveCarApplication('approve', args, env),
-  },
-  {
-    words: ['car', 'reject'],
-    args: '<id> <reason…>',
-    writes: true,
-    summary: 'reject a submitted or reviewing car application, with the reason the applicant reads',
-    run: (args, env) => moveCarApplication('reject', args, env),
-  },
   {
     words: ['market', 'check'],
     args: '[--json]',
@@ -473,7 +419,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
@@ -486,44 +432,6 @@ async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<nu
   } catch (err) {
     if (!(err instanceof ledger.InsufficientFunds)) throw err
     env.io.err(`${name}: the treasury has ${formatMoney(err.current)} ${req.asset}, ${formatMoney(req.amount)} asked; nothing was moved`)
-    return 1
-  }
-}
-
-function carApplicationLine(r: carApplications.CarApplicationRow): string {
-  const name = (() => {
-    try {
-      const t = JSON.parse(r.goods_name) as Record<string, string>
-      return t.EN ?? t.TW ?? Object.values(t)[0] ?? ''
-    } catch {
-      return ''
-    }
-  })()
-  const docs = [`id front ${r.id_front}`, ...(r.id_back ? [`id back ${r.id_back}`] : []), `licence ${r.driver_licence}`]
-  const parts = [`#${r.id}`, r.status, `user ${r.user_id}`, `car ${r.goods_id} "${name}"`, r.name, r.phone, `ID ${r.id_number}`, r.city, new Date(Number(r.created_at)).toISOString()]
-  if (r.remark) parts.push(`remark: ${r.remark}`)
-  if (r.reason) parts.push(`reason: ${r.reason}`)
-  return `${parts.join('  ')}\n    ${docs.join('  ')}`
-}
-
-async function moveCarApplication(step: 'review' | 'approve' | 'reject', args: string[], env: CommandEnv): Promise<number> {
-  const usage = step === 'reject' ? 'usage: car reject <id> <reason…>' : `usage: car ${step} <id>`
-  if (step === 'reject' ? args.length < 2 : args.length !== 1) throw new UsageError(usage)
-  if (!/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError(`not a car application id: ${args[0]}`)
-  const id = Number(args[0])
-  const conn = env.database()
-  try {
-    const row =
-      step === 'review'
-        ? await carApplications.reviewApplication(conn, id)
-        : step === 'approve'
-          ? await carApplications.approveApplication(conn, id)
-          : await carApplications.rejectApplication(conn, id, args.slice(1).join(' '))
-    env.io.out(`car application #${row.id} ${row.status}${row.reason ? `: ${row.reason}` : ''}`)
-    return 0
-  } catch (err) {
-    if (!(err instanceof carApplications.CarApplyRefused)) throw err
-    env.io.err(`car ${step}: ${err.message}`)
     return 1
   }
 }
