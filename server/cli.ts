@@ -71,7 +71,6 @@ import { migrate } from './db/migrate.ts'
 import { formatMoney } from '../contract/money.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
-import { diagnose, formatDiagnosis, formatPlan } from './exchange/repairStore.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
@@ -99,49 +98,11 @@ import { json, onlyFlags, UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
+import { MARKET_COMMANDS } from './exchange/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['market', 'check'],
-    args: '[--json]',
-    summary: 'report the market: whether its journal replays (and where it stops), orders and frozen funds that disagree, what a repair would do; exit 1 when it needs one',
-    async run(args, env) {
-      const unknown = args.filter((a) => a !== '--json')
-      if (unknown.length) throw new UsageError(`market check: unexpected ${unknown.join(' ')}`)
-      const { sqlite } = env.database()
-      // One read transaction (inside a server: one batch of its market), so no commit lands between the reads.
-      const d = env.inServer ? await env.market().diagnose() : sqlite.transaction(() => diagnose(sqlite as Database.Database, defaultSpec))()
-      env.io.out(args.includes('--json') ? json(d) : `database: ${env.database().sqlite.name}\n${formatDiagnosis(d)}`)
-      return d.healthy ? 0 : 1
-    },
-  },
-  {
-    words: ['market', 'repair'],
-    args: '',
-    summary: 'rebuild the market\'s book from its open orders and the ledger (cancelling orders that cannot stand, releasing funds no order holds), print what was done, resume trading',
-    writes: true,
-    async run(args, env) {
-      if (args.length) throw new UsageError(`market repair: unexpected ${args.join(' ')}`)
-      const market = env.market()
-      const before = market.status()
-      const detail = market.faultDetail
-      const record = await market.repair()
-      if (!record) {
-        env.io.out(`market ${market.spec.instId} is live and consistent: nothing to repair`)
-        return 0
-      }
-      const lines = [
-        `market ${market.spec.instId} repaired (repair #${record.repairId}, book as of journal row ${record.journalSeq})`,
-        `  it was ${before.state}${detail ? `: ${detail}` : ''}`,
-        ...formatPlan(record.plan, 'done'),
-        `  now: ${market.status().state}`,
-      ]
-      env.io.out(lines.join('\n'))
-      return market.status().state === 'live' ? 0 : 1
-    },
-  },
   {
     words: ['catalog', 'load'],
     args: '<file.json>',
@@ -419,7 +380,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
