@@ -74,7 +74,6 @@ import { defaultSpec } from './exchange/engine/index.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
-import { CatalogInvalid, checkCatalog, loadCatalog } from './modules/goods/load.ts'
 import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
 import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
 import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/service.ts'
@@ -99,41 +98,11 @@ import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
+import { CATALOG_COMMANDS } from './modules/goods/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['catalog', 'load'],
-    args: '<file.json>',
-    writes: true,
-    summary: 'load devices, gold and cars from a catalog file (slugs are keys: a product is updated, a new one added, none deleted)',
-    async run(args, env) {
-      if (args.length !== 1) throw new UsageError('usage: catalog load <file.json>')
-      let file
-      try {
-        file = checkCatalog(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
-      } catch (err) {
-        if (err instanceof CatalogInvalid || err instanceof SyntaxError) {
-          env.io.err(`catalog load: ${err.message}`)
-          return 1
-        }
-        throw err
-      }
-      const db = env.database()
-      try {
-        const sum = await atomically(db, () => loadCatalog(db.sqlite as Database.Database, file, Date.now()))
-        env.io.out(
-          `catalog loaded: ${sum.products.added} products added, ${sum.products.updated} updated; ${sum.specs.added} specifications added, ${sum.specs.updated} updated; ${sum.categories} categories; ${sum.mallBanners} mall banners`,
-        )
-        return 0
-      } catch (err) {
-        if (!(err instanceof CatalogInvalid)) throw err
-        env.io.err(`catalog load: ${err.message}`)
-        return 1
-      }
-    },
-  },
   {
     words: ['pledge', 'load'],
     args: '<file.json>',
@@ -380,7 +349,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {

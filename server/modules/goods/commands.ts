@@ -1,0 +1,40 @@
+// The operator's goods commands (server/cli.ts lists them): the catalogs (devices, gold, cars) are
+// loaded from a file (./catalogFile.ts), and the gold reference price the mall prices gold from is set.
+import type { Command } from '../../commands/registry.ts'
+import { readJsonFile, UsageError } from '../../commands/args.ts'
+import { atomically } from '../../db/index.ts'
+import { CatalogInvalid, checkCatalog, loadCatalog } from './load.ts'
+
+export const CATALOG_COMMANDS: Command[] = [
+  {
+    words: ['catalog', 'load'],
+    args: '<file.json>',
+    writes: true,
+    summary: 'load devices, gold and cars from a catalog file (slugs are keys: a product is updated, a new one added, none deleted)',
+    async run(args, env) {
+      if (args.length !== 1) throw new UsageError('usage: catalog load <file.json>')
+      let file
+      try {
+        file = checkCatalog(readJsonFile(args[0]!))
+      } catch (err) {
+        if (err instanceof CatalogInvalid || err instanceof SyntaxError) {
+          env.io.err(`catalog load: ${err.message}`)
+          return 1
+        }
+        throw err
+      }
+      const db = env.database()
+      try {
+        const sum = await atomically(db, () => loadCatalog(db.sqlite, file, Date.now()))
+        env.io.out(
+          `catalog loaded: ${sum.products.added} products added, ${sum.products.updated} updated; ${sum.specs.added} specifications added, ${sum.specs.updated} updated; ${sum.categories} categories; ${sum.mallBanners} mall banners`,
+        )
+        return 0
+      } catch (err) {
+        if (!(err instanceof CatalogInvalid)) throw err
+        env.io.err(`catalog load: ${err.message}`)
+        return 1
+      }
+    },
+  },
+]
