@@ -81,7 +81,6 @@ import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { isoDay } from './modules/settlement/service.ts'
 import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nodeFile.ts'
-import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './modules/pledge/productFile.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
@@ -99,44 +98,11 @@ import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
 import { CATALOG_COMMANDS } from './modules/goods/commands.ts'
+import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['pledge', 'load'],
-    args: '<file.json>',
-    writes: true,
-    summary: 'load savings (pledge) products from a file (slugs are keys: a product is updated, a new one added, none deleted; new terms apply to new pledges)',
-    async run(args, env) {
-      if (args.length !== 1) throw new UsageError('usage: pledge load <file.json>')
-      try {
-        const file = checkPledgeFile(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
-        const db = env.database()
-        const sum = await atomically(db, () => loadPledgeProducts(db.sqlite as Database.Database, file, Date.now()))
-        env.io.out(`pledge products loaded: ${sum.added} added, ${sum.updated} updated`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof PledgeFileInvalid || err instanceof SyntaxError)) throw err
-        env.io.err(`pledge load: ${err.message}`)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['pledge', 'list'],
-    args: '',
-    summary: 'the savings products: term, minimum, day and month rates (ppm), capacity, pledged, active',
-    run(_args, env) {
-      const rows = env.database().sqlite.prepare('SELECT id, slug, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, active FROM pledge_products ORDER BY sort, id').all() as Record<string, bigint | string>[]
-      for (const r of rows) {
-        env.io.out(
-          `${r.id} ${r.slug} ${r.day} days min ${formatMoney(r.min_pledge as bigint)} day ${r.day_rate_ppm} ppm month ${r.month_rate_ppm} ppm pledged ${formatMoney(r.pledged as bigint)}/${formatMoney(r.total_pledge as bigint)}${r.active === 1n ? '' : ' (inactive)'}`,
-        )
-      }
-      return 0
-    },
-  },
   {
     words: ['node', 'load'],
     args: '<file.json>',
@@ -349,7 +315,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
