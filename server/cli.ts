@@ -80,7 +80,6 @@ import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/se
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { isoDay } from './modules/settlement/service.ts'
-import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './modules/node/nodeFile.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
@@ -99,49 +98,11 @@ import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
 import { CATALOG_COMMANDS } from './modules/goods/commands.ts'
 import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
+import { NODE_COMMANDS } from './modules/node/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['node', 'load'],
-    args: '<file.json>',
-    writes: true,
-    summary: 'load the Super Miner node tiers (elite, core, genesis) and loan plans from a file (see server/modules/node/nodeFile.ts; nodes bought keep their terms, seats taken stay taken)',
-    async run(args, env) {
-      if (args.length !== 1) throw new UsageError('usage: node load <file.json>')
-      try {
-        const file = checkNodeFile(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
-        const db = env.database()
-        const sum = await atomically(db, () => loadNodeFile(db.sqlite as Database.Database, file, Date.now()))
-        env.io.out(`node tiers loaded: ${sum.tiers}; loan plans loaded: ${sum.plans}`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof NodeFileInvalid || err instanceof SyntaxError)) throw err
-        env.io.err(`node load: ${err.message}`)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['node', 'list'],
-    args: '',
-    summary: 'the node tiers (seats left of all, limit, stake, days, power, level, rates in ppm), the loan plans and the open loans',
-    run(_args, env) {
-      const sqlite = env.database().sqlite
-      for (const t of sqlite.prepare('SELECT * FROM node_tiers ORDER BY sort, id').all() as Record<string, bigint | string>[]) {
-        env.io.out(
-          `tier ${t.id} ${t.type} seats ${t.seats_left}/${t.seats_total} limit ${t.limit_num} stake ${formatMoney(t.amount as bigint)} USDT ${t.days} days power ${formatMoney(t.power as bigint)} T${t.level_id} withdraw ${t.withdraw_rate_ppm} ppm machine ${t.machine_rate_ppm} ppm${t.active === 1n ? '' : ' (inactive)'}`,
-        )
-      }
-      for (const p of sqlite.prepare('SELECT * FROM loan_plans ORDER BY sort, id').all() as Record<string, bigint | string>[]) {
-        env.io.out(`plan ${p.id} ${p.slug} ltv ${p.ltv_ppm} ppm daily ${p.daily_rate_ppm} ppm ${p.max_days} days${p.active === 1n ? '' : ' (inactive)'}`)
-      }
-      const open = sqlite.prepare("SELECT count(*) AS n, coalesce(sum(debt), 0) AS debt FROM loans WHERE status = 'open'").get() as { n: bigint; debt: bigint }
-      env.io.out(`open loans ${open.n}, owing ${formatMoney(open.debt)} USDT`)
-      return 0
-    },
-  },
   {
     words: ['ship'],
     args: '<order> <company> <number>',
@@ -315,7 +276,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
