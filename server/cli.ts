@@ -75,8 +75,6 @@ import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.t
 import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
 import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
-import { ShipRefused, shipOrder } from './modules/preOrder/service.ts'
-import { CodesRefused, reissueCodes, type IssuedCode } from './modules/device/service.ts'
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { isoDay } from './modules/settlement/service.ts'
@@ -88,7 +86,7 @@ import { AIRDROP_USAGE, parseAirdrop, parseMemeSupply, parseUserList } from './m
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
-import { ORDERS_COMMANDS, ORDER_ARG_RE, findOrderId } from './modules/orders/commands.ts'
+import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
 
 import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
 import { json, onlyFlags, UsageError } from './commands/args.ts'
@@ -99,51 +97,12 @@ import { MARKET_COMMANDS } from './exchange/commands.ts'
 import { CATALOG_COMMANDS } from './modules/goods/commands.ts'
 import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
 import { NODE_COMMANDS } from './modules/node/commands.ts'
+import { SHIP_COMMANDS } from './modules/preOrder/commands.ts'
+import { DEVICE_COMMANDS } from './modules/device/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['ship'],
-    args: '<order> <company> <number>',
-    writes: true,
-    summary: 'ship a paid order pending shipment with its express company and tracking number; the user then confirms receipt',
-    async run(args, env) {
-      if (args.length !== 3) throw new UsageError('usage: ship <order id | order number> <express company> <tracking number>')
-      if (!ORDER_ARG_RE.test(args[0]!)) throw new UsageError(`not an order id or order number: ${args[0]}`)
-      try {
-        const id = findOrderId(env.database().sqlite, args[0]!)
-        if (id === null) throw new ShipRefused(`no order ${args[0]}`)
-        const o = await shipOrder({ ...env.database(), now: Date.now }, id, args[1]!, args[2]!)
-        env.io.out(`order #${o.id} (${o.order_no}) shipped: ${o.express_company} ${o.express_no}; pending receipt`)
-        printCodes(env, o.device_codes)
-        return 0
-      } catch (err) {
-        if (!(err instanceof ShipRefused)) throw err
-        env.io.err(`ship: ${err.message}`)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['device', 'codes'],
-    args: '<order>',
-    writes: true,
-    summary: 'issue new activation codes for a shipped device order’s devices not activated yet (the earlier codes stop working) and print them',
-    async run(args, env) {
-      if (args.length !== 1 || !ORDER_ARG_RE.test(args[0]!)) throw new UsageError('usage: device codes <order id | order number>')
-      try {
-        const id = findOrderId(env.database().sqlite, args[0]!)
-        if (id === null) throw new CodesRefused(`no order ${args[0]}`)
-        printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, id))
-        return 0
-      } catch (err) {
-        if (!(err instanceof CodesRefused)) throw err
-        env.io.err(`device codes: ${err.message}`)
-        return 1
-      }
-    },
-  },
   {
     words: ['gold', 'price'],
     args: '<usdt per gram>',
@@ -276,7 +235,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
@@ -291,13 +250,6 @@ async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<nu
     env.io.err(`${name}: the treasury has ${formatMoney(err.current)} ${req.asset}, ${formatMoney(req.amount)} asked; nothing was moved`)
     return 1
   }
-}
-
-/** Activation codes, one line per device: they exist in clear only in this output. */
-function printCodes(env: CommandEnv, codes: IssuedCode[]): void {
-  if (codes.length === 0) return
-  env.io.out(`activation codes (ship each with its device; only their hashes are kept):`)
-  for (const c of codes) env.io.out(`  device #${c.device_id}  ${c.code}`)
 }
 
 const usage = () => commandUsage(COMMANDS)
