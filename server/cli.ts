@@ -74,7 +74,6 @@ import { defaultSpec } from './exchange/engine/index.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
-import { goldPriceNow, recordGoldPrice } from './modules/goods/service.ts'
 import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
 import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { isoDay } from './modules/settlement/service.ts'
@@ -94,7 +93,7 @@ import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
-import { CATALOG_COMMANDS } from './modules/goods/commands.ts'
+import { CATALOG_COMMANDS, GOLD_COMMANDS } from './modules/goods/commands.ts'
 import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
 import { NODE_COMMANDS } from './modules/node/commands.ts'
 import { SHIP_COMMANDS } from './modules/preOrder/commands.ts'
@@ -103,21 +102,6 @@ export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['gold', 'price'],
-    args: '<usdt per gram>',
-    writes: true,
-    summary: 'record the gold reference price per gram; gold orders from now on are priced from it',
-    async run(args, env) {
-      const price = args.length === 1 ? parseMoney(args[0]!) : null
-      if (price === null || price <= 0n || price > ledger.INT64_MAX) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
-      const db = env.database()
-      const before = goldPriceNow({ sqlite: db.sqlite as Database.Database, config: env.config })
-      await atomically(db, () => recordGoldPrice({ sqlite: db.sqlite as Database.Database }, Date.now(), price))
-      env.io.out(`gold price ${formatMoney(price)} USDT/g (was ${formatMoney(before)})`)
-      return 0
-    },
-  },
   {
     words: ['release', 'status'],
     args: '',
@@ -235,7 +219,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, GOLD_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {

@@ -1,9 +1,11 @@
 // The operator's goods commands (server/cli.ts lists them): the catalogs (devices, gold, cars) are
 // loaded from a file (./catalogFile.ts), and the gold reference price the mall prices gold from is set.
+import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { readJsonFile, UsageError } from '../../commands/args.ts'
+import { positiveAmount, readJsonFile, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import { CatalogInvalid, checkCatalog, loadCatalog } from './load.ts'
+import { goldPriceNow, recordGoldPrice } from './service.ts'
 
 export const CATALOG_COMMANDS: Command[] = [
   {
@@ -35,6 +37,24 @@ export const CATALOG_COMMANDS: Command[] = [
         env.io.err(`catalog load: ${err.message}`)
         return 1
       }
+    },
+  },
+]
+
+export const GOLD_COMMANDS: Command[] = [
+  {
+    words: ['gold', 'price'],
+    args: '<usdt per gram>',
+    writes: true,
+    summary: 'record the gold reference price per gram; gold orders from now on are priced from it',
+    async run(args, env) {
+      const price = args.length === 1 ? positiveAmount(args[0]!) : null
+      if (price === null) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
+      const db = env.database()
+      const before = goldPriceNow({ sqlite: db.sqlite, config: env.config })
+      await atomically(db, () => recordGoldPrice({ sqlite: db.sqlite }, Date.now(), price))
+      env.io.out(`gold price ${formatMoney(price)} USDT/g (was ${formatMoney(before)})`)
+      return 0
     },
   },
 ]
