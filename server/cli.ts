@@ -74,17 +74,14 @@ import { defaultSpec } from './exchange/engine/index.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
-import { ReleaseFundingShort, releaseDue } from './modules/release/service.ts'
-import { dayOf, dayStart } from './modules/release/schedule.ts'
 import { isoDay } from './modules/settlement/service.ts'
 import { parseMoney } from '../contract/money.ts'
 import * as ledger from './ledger/index.ts'
 import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
-import { describeFunded, fundAccount, parseFund, type FundRequest } from './modules/settlement/funding.ts'
 import { AIRDROP_USAGE, parseAirdrop, parseMemeSupply, parseUserList } from './modules/airdrop/rules.ts'
 import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
-import { SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
+import { FUND_COMMANDS, SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
 import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
 
 import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
@@ -93,6 +90,7 @@ import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
+import { RELEASE_COMMANDS } from './modules/release/commands.ts'
 import { CATALOG_COMMANDS, GOLD_COMMANDS } from './modules/goods/commands.ts'
 import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
 import { NODE_COMMANDS } from './modules/node/commands.ts'
@@ -102,69 +100,6 @@ export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
 const OWN: Command[] = [
-  {
-    words: ['release', 'status'],
-    args: '',
-    summary: 'the release job: last day posted, plans still releasing, the next due day and what it needs, the release account',
-    run(args, env) {
-      if (args.length) throw new UsageError(`release status: unexpected ${args.join(' ')}`)
-      const { sqlite } = env.database()
-      const last = sqlite.prepare('SELECT * FROM release_days ORDER BY day DESC LIMIT 1').get() as { day: bigint; plans: bigint; users: bigint; total: bigint; posted_at: bigint } | undefined
-      const open = sqlite.prepare("SELECT count(*) AS n, min(start_day + released_days) AS next FROM release_plans WHERE status = 'releasing'").get() as { n: bigint; next: bigint | null }
-      const fundNadi = ledger.balance(sqlite as Database.Database, ledger.RELEASES, 'NADI').available
-      const day = (d: bigint | number) => new Date(dayStart(Number(d))).toISOString().slice(0, 10)
-      env.io.out(
-        [
-          `last day posted: ${last ? `${day(last.day)} (${last.plans} plans, ${last.users} users, ${formatMoney(last.total)} NADI, at ${new Date(Number(last.posted_at)).toISOString()})` : 'none'}`,
-          `plans releasing: ${open.n}${open.next !== null ? `; next due day ${day(open.next)}${Number(open.next) <= dayOf(Date.now()) ? ' (due now)' : ''}` : ''}`,
-          `release account: ${formatMoney(fundNadi)} NADI`,
-        ].join('\n'),
-      )
-      return 0
-    },
-  },
-  {
-    words: ['release', 'run'],
-    args: '',
-    writes: true,
-    summary: 'post every due release day now, oldest first (the server\'s job does this every minute)',
-    async run(args, env) {
-      if (args.length) throw new UsageError(`release run: unexpected ${args.join(' ')}`)
-      const log = { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] // the refusal is printed below
-      try {
-        const days = await releaseDue({ ...env.database(), now: Date.now, log })
-        if (days.length === 0) env.io.out('nothing due')
-        for (const d of days) env.io.out(`${new Date(dayStart(d.day)).toISOString().slice(0, 10)}: ${d.plans} instalments to ${d.users} users, ${formatMoney(d.total)} NADI`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof ReleaseFundingShort)) throw err
-        env.io.err(`release run: halted: ${err.message}; fund it with \`release fund <NADI>\``)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['release', 'fund'],
-    args: '<NADI>',
-    writes: true,
-    summary: 'move NADI from the treasury to the release account that pays the releases (the same as `fund releases NADI <amount>`)',
-    async run(args, env) {
-      const amount = args.length === 1 ? parseMoney(args[0]!) : null
-      if (amount === null || amount <= 0n || amount > ledger.INT64_MAX) throw new UsageError('usage: release fund <NADI amount>')
-      return fund({ name: 'releases', asset: 'NADI', amount }, env, 'release fund')
-    },
-  },
-  {
-    words: ['fund'],
-    args: '<account> <asset> <amount>',
-    writes: true,
-    summary: 'move money from the treasury to a platform account that pays users — mining NADI, savings NADI, releases NADI, loans USDT — and print both balances',
-    run(args, env) {
-      const req = parseFund(args)
-      if ('problem' in req) throw new UsageError(req.problem)
-      return fund(req, env, 'fund')
-    },
-  },
   {
     words: ['airdrop'],
     args: '<id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]',
@@ -219,22 +154,7 @@ const OWN: Command[] = [
 ]
 
 /** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, GOLD_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
-
-/** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
-async function fund(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
-  const db = env.database()
-  const sqlite = db.sqlite as Database.Database
-  try {
-    const funded = await atomically(db, () => fundAccount(sqlite, req, Date.now(), crypto.randomUUID()))
-    env.io.out(describeFunded(req, funded))
-    return 0
-  } catch (err) {
-    if (!(err instanceof ledger.InsufficientFunds)) throw err
-    env.io.err(`${name}: the treasury has ${formatMoney(err.current)} ${req.asset}, ${formatMoney(req.amount)} asked; nothing was moved`)
-    return 1
-  }
-}
+export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, GOLD_COMMANDS, RELEASE_COMMANDS, FUND_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
 
 const usage = () => commandUsage(COMMANDS)
 const match = (argv: string[]) => matchCommand(COMMANDS, argv)
