@@ -56,105 +56,63 @@
  * (server/ops.ts) and run inside it, so there is never a second writer. Exit codes: 0 done, 1 the
  * command found a problem or failed, 2 bad usage.
  *
- * To add a command (e.g. `withdraw approve <id>`), add an entry to COMMANDS: its words, usage,
- * summary and run(args, env). The longest matching words win, so `withdraw approve` and
- * `withdraw reject` can sit side by side.
+ * Each module owns its commands (its commands.ts: server/modules/<module>/, server/ledger/,
+ * server/exchange/, server/db/) and this file registers them all in COMMANDS. To add a command (e.g.
+ * `withdraw approve <id>`), add an entry to its module's list: its words, usage, summary and
+ * run(args, env), with the argument helpers of server/commands/args.ts. The longest matching words win,
+ * so `withdraw approve` and `withdraw reject` can sit side by side.
  */
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type Database from 'better-sqlite3'
 import { loadConfig, type Config } from './config.ts'
-import { atomically, openDatabase, type Database_ } from './db/index.ts'
+import { openDatabase, type Database_ } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { formatMoney } from '../contract/money.ts'
+import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
-import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
-import { DATABASE_COMMANDS } from './db/commands.ts'
 import { sendOps } from './ops.ts'
-import { isoDay } from './modules/settlement/service.ts'
-import { parseMoney } from '../contract/money.ts'
-import * as ledger from './ledger/index.ts'
-import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
-import { AIRDROP_USAGE, parseAirdrop, parseMemeSupply, parseUserList } from './modules/airdrop/rules.ts'
-import { AirdropRefused, airdrop } from './modules/airdrop/service.ts'
-import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
-import { FUND_COMMANDS, SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
-import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
-
 import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
-import { json, onlyFlags, UsageError } from './commands/args.ts'
+import { UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
 import { CAR_COMMANDS } from './modules/car/commands.ts'
 import { MARKET_COMMANDS } from './exchange/commands.ts'
-import { RELEASE_COMMANDS } from './modules/release/commands.ts'
 import { CATALOG_COMMANDS, GOLD_COMMANDS } from './modules/goods/commands.ts'
 import { PLEDGE_COMMANDS } from './modules/pledge/commands.ts'
 import { NODE_COMMANDS } from './modules/node/commands.ts'
 import { SHIP_COMMANDS } from './modules/preOrder/commands.ts'
 import { DEVICE_COMMANDS } from './modules/device/commands.ts'
+import { RELEASE_COMMANDS } from './modules/release/commands.ts'
+import { FUND_COMMANDS, SETTLEMENT_COMMANDS } from './modules/settlement/commands.ts'
+import { AIRDROP_COMMANDS } from './modules/airdrop/commands.ts'
+import { RANKING_COMMANDS } from './modules/ranking/cli.ts'
+import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
+import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
+import { DATABASE_COMMANDS } from './db/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
-/** The commands of the CLI itself; the modules' own come after (registerCommands refuses the same words twice). */
-const OWN: Command[] = [
-  {
-    words: ['airdrop'],
-    args: '<id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]',
-    writes: true,
-    summary: 'credit every listed user (a file of user ids or wallet addresses, one a line; default all) the amount × the highest airdrop multiplier of the nodes they hold that day (default today, UTC), from the treasury; once per (id, user): a re-run credits only who was not yet',
-    async run(args, env) {
-      const req = parseAirdrop(args)
-      if ('problem' in req) throw new UsageError(req.problem)
-      let who: 'all' | Exclude<ReturnType<typeof parseUserList>, { problem: string }> = 'all'
-      if (req.users !== 'all') {
-        let text: string
-        try {
-          text = fs.readFileSync(path.resolve(req.users.file), 'utf8')
-        } catch (err) {
-          throw new UsageError(`airdrop: cannot read ${req.users.file}: ${err instanceof Error ? err.message : String(err)}\n${AIRDROP_USAGE}`)
-        }
-        const list = parseUserList(text)
-        if ('problem' in list) throw new UsageError(list.problem)
-        who = list
-      }
-      const db = env.database()
-      try {
-        const r = await atomically(db, () => airdrop(db.sqlite as Database.Database, { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }, Date.now()))
-        env.io.out(
-          `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
-            ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,
-        )
-        return 0
-      } catch (err) {
-        if (!(err instanceof AirdropRefused)) throw err
-        env.io.err(`airdrop: ${err.message}; nothing was credited`)
-        return 1
-      }
-    },
-  },
-  {
-    words: ['meme', 'supply'],
-    args: '<amount> [--chain <key>]',
-    writes: true,
-    summary: 'enter MEME the platform holds on a chain (its hot wallet: the dev chains mint it there) in the treasury, from that chain\'s custody, so `airdrop <id> MEME …` can credit it; each call is a new supply',
-    async run(args, env) {
-      const req = parseMemeSupply(args, env.config.chain.networks.map((n) => n.key))
-      if ('problem' in req) throw new UsageError(req.problem)
-      const db = env.database()
-      const sqlite = db.sqlite as Database.Database
-      const ref = `meme:supply:${crypto.randomUUID()}`
-      await atomically(db, () => ledger.transfer(sqlite, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(req.chain), to: ledger.TREASURY, asset: 'MEME', amount: req.amount, at: Date.now() }))
-      env.io.out(`treasury: ${formatMoney(ledger.balance(sqlite, ledger.TREASURY, 'MEME').available)} MEME (+${formatMoney(req.amount)} from ${req.chain})`)
-      return 0
-    },
-  },
-]
-
-/** Every command: the CLI's own and each module's, registered once. */
-export const COMMANDS: readonly Command[] = registerCommands(AUDIT_COMMANDS, WITHDRAW_COMMANDS, CAR_COMMANDS, MARKET_COMMANDS, CATALOG_COMMANDS, PLEDGE_COMMANDS, NODE_COMMANDS, SHIP_COMMANDS, DEVICE_COMMANDS, GOLD_COMMANDS, RELEASE_COMMANDS, FUND_COMMANDS, OWN, RANKING_COMMANDS, ACTIVITY_COMMANDS, SETTLEMENT_COMMANDS, ORDERS_COMMANDS, DATABASE_COMMANDS)
+/** Every command, each module handing in its own, registered once (in the order `help` lists them). */
+export const COMMANDS: readonly Command[] = registerCommands(
+  AUDIT_COMMANDS,
+  WITHDRAW_COMMANDS,
+  CAR_COMMANDS,
+  MARKET_COMMANDS,
+  CATALOG_COMMANDS,
+  PLEDGE_COMMANDS,
+  NODE_COMMANDS,
+  SHIP_COMMANDS,
+  DEVICE_COMMANDS,
+  GOLD_COMMANDS,
+  RELEASE_COMMANDS,
+  FUND_COMMANDS,
+  AIRDROP_COMMANDS,
+  RANKING_COMMANDS,
+  ACTIVITY_COMMANDS,
+  SETTLEMENT_COMMANDS,
+  ORDERS_COMMANDS,
+  DATABASE_COMMANDS,
+)
 
 const usage = () => commandUsage(COMMANDS)
 const match = (argv: string[]) => matchCommand(COMMANDS, argv)
