@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseMoney } from '../../contract/money.ts'
 import { INT64_MAX } from '../ledger/index.ts'
+import type { CommandEnv } from './registry.ts'
 
 /** Bad usage: the message is printed as it is and the command exits 2. */
 export class UsageError extends Error {}
@@ -40,4 +41,20 @@ export function positiveAmount(text: string): bigint | null {
 /** A JSON file the operator names (relative to where the command runs); a syntax error throws SyntaxError. */
 export function readJsonFile(file: string): unknown {
   return JSON.parse(fs.readFileSync(path.resolve(file), 'utf8'))
+}
+
+type Refusal = abstract new (...args: never[]) => Error
+
+/**
+ * Runs what a command does; an error of a kind its module refuses with (nothing was written) is the
+ * command's answer, `<command>: <why>` and exit 1, while any other error stays a failure.
+ */
+export async function unlessRefused(env: CommandEnv, name: string, refusals: readonly Refusal[], action: () => number | Promise<number>): Promise<number> {
+  try {
+    return await action()
+  } catch (err) {
+    if (!refusals.some((r) => err instanceof r)) throw err
+    env.io.err(`${name}: ${(err as Error).message}`)
+    return 1
+  }
 }

@@ -2,7 +2,7 @@
 // (reviewing), then approved or rejected with the reason the applicant reads.
 import { CAR_APPLY_STATUSES, OPEN_STATUSES } from '../../../contract/carApplyRules.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
-import { json, onlyFlags, statusFlag, UsageError } from '../../commands/args.ts'
+import { json, onlyFlags, statusFlag, unlessRefused, UsageError } from '../../commands/args.ts'
 import { applicationsIn, approveApplication, CarApplyRefused, rejectApplication, reviewApplication, type CarApplicationRow } from './apply.ts'
 
 export const CAR_COMMANDS: Command[] = [
@@ -73,7 +73,7 @@ async function moveCarApplication(step: 'review' | 'approve' | 'reject', args: s
   if (!/^[1-9][0-9]{0,15}$/.test(args[0]!)) throw new UsageError(`not a car application id: ${args[0]}`)
   const id = Number(args[0])
   const conn = env.database()
-  try {
+  return unlessRefused(env, `car ${step}`, [CarApplyRefused], async () => {
     const row =
       step === 'review'
         ? await reviewApplication(conn, id)
@@ -82,9 +82,5 @@ async function moveCarApplication(step: 'review' | 'approve' | 'reject', args: s
           : await rejectApplication(conn, id, args.slice(1).join(' '))
     env.io.out(`car application #${row.id} ${row.status}${row.reason ? `: ${row.reason}` : ''}`)
     return 0
-  } catch (err) {
-    if (!(err instanceof CarApplyRefused)) throw err
-    env.io.err(`car ${step}: ${err.message}`)
-    return 1
-  }
+  })
 }

@@ -1,7 +1,7 @@
 // The operator's device commands (server/cli.ts lists them): a device order's activation codes exist
 // in clear only in the operator's output (at `ship`, or reissued here); only their hashes are stored.
 import type { Command, CommandEnv } from '../../commands/registry.ts'
-import { UsageError } from '../../commands/args.ts'
+import { unlessRefused, UsageError } from '../../commands/args.ts'
 import { ORDER_ARG_RE, findOrderId } from '../orders/commands.ts'
 import { CodesRefused, reissueCodes, type IssuedCode } from './service.ts'
 
@@ -13,16 +13,12 @@ export const DEVICE_COMMANDS: Command[] = [
     summary: 'issue new activation codes for a shipped device order’s devices not activated yet (the earlier codes stop working) and print them',
     async run(args, env) {
       if (args.length !== 1 || !ORDER_ARG_RE.test(args[0]!)) throw new UsageError('usage: device codes <order id | order number>')
-      try {
+      return unlessRefused(env, 'device codes', [CodesRefused], async () => {
         const id = findOrderId(env.database().sqlite, args[0]!)
         if (id === null) throw new CodesRefused(`no order ${args[0]}`)
         printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, id))
         return 0
-      } catch (err) {
-        if (!(err instanceof CodesRefused)) throw err
-        env.io.err(`device codes: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
 ]

@@ -2,7 +2,7 @@
 // loaded from a file (./catalogFile.ts), and the gold reference price the mall prices gold from is set.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { positiveAmount, readJsonFile, UsageError } from '../../commands/args.ts'
+import { positiveAmount, readJsonFile, unlessRefused, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import { CatalogInvalid, checkCatalog, loadCatalog } from './load.ts'
 import { goldPriceNow, recordGoldPrice } from './service.ts'
@@ -15,28 +15,15 @@ export const CATALOG_COMMANDS: Command[] = [
     summary: 'load devices, gold and cars from a catalog file (slugs are keys: a product is updated, a new one added, none deleted)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: catalog load <file.json>')
-      let file
-      try {
-        file = checkCatalog(readJsonFile(args[0]!))
-      } catch (err) {
-        if (err instanceof CatalogInvalid || err instanceof SyntaxError) {
-          env.io.err(`catalog load: ${err.message}`)
-          return 1
-        }
-        throw err
-      }
-      const db = env.database()
-      try {
+      return unlessRefused(env, 'catalog load', [CatalogInvalid, SyntaxError], async () => {
+        const file = checkCatalog(readJsonFile(args[0]!))
+        const db = env.database()
         const sum = await atomically(db, () => loadCatalog(db.sqlite, file, Date.now()))
         env.io.out(
           `catalog loaded: ${sum.products.added} products added, ${sum.products.updated} updated; ${sum.specs.added} specifications added, ${sum.specs.updated} updated; ${sum.categories} categories; ${sum.mallBanners} mall banners`,
         )
         return 0
-      } catch (err) {
-        if (!(err instanceof CatalogInvalid)) throw err
-        env.io.err(`catalog load: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
 ]

@@ -2,7 +2,7 @@
 // loaded from a file (./nodeFile.ts) and listed with the seats left and the open loans.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { readJsonFile, UsageError } from '../../commands/args.ts'
+import { readJsonFile, unlessRefused, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import { NodeFileInvalid, checkNodeFile, loadNodeFile } from './nodeFile.ts'
 
@@ -14,17 +14,13 @@ export const NODE_COMMANDS: Command[] = [
     summary: 'load the Super Miner node tiers (elite, core, genesis) and loan plans from a file (see server/modules/node/nodeFile.ts; nodes bought keep their terms, seats taken stay taken)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: node load <file.json>')
-      try {
+      return unlessRefused(env, 'node load', [NodeFileInvalid, SyntaxError], async () => {
         const file = checkNodeFile(readJsonFile(args[0]!))
         const db = env.database()
         const sum = await atomically(db, () => loadNodeFile(db.sqlite, file, Date.now()))
         env.io.out(`node tiers loaded: ${sum.tiers}; loan plans loaded: ${sum.plans}`)
         return 0
-      } catch (err) {
-        if (!(err instanceof NodeFileInvalid || err instanceof SyntaxError)) throw err
-        env.io.err(`node load: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
   {

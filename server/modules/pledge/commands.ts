@@ -2,7 +2,7 @@
 // file (./productFile.ts) and listed with what is pledged in each.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { readJsonFile, UsageError } from '../../commands/args.ts'
+import { readJsonFile, unlessRefused, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import { PledgeFileInvalid, checkPledgeFile, loadPledgeProducts } from './productFile.ts'
 
@@ -14,17 +14,13 @@ export const PLEDGE_COMMANDS: Command[] = [
     summary: 'load savings (pledge) products from a file (slugs are keys: a product is updated, a new one added, none deleted; new terms apply to new pledges)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: pledge load <file.json>')
-      try {
+      return unlessRefused(env, 'pledge load', [PledgeFileInvalid, SyntaxError], async () => {
         const file = checkPledgeFile(readJsonFile(args[0]!))
         const db = env.database()
         const sum = await atomically(db, () => loadPledgeProducts(db.sqlite, file, Date.now()))
         env.io.out(`pledge products loaded: ${sum.added} added, ${sum.updated} updated`)
         return 0
-      } catch (err) {
-        if (!(err instanceof PledgeFileInvalid || err instanceof SyntaxError)) throw err
-        env.io.err(`pledge load: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
   {

@@ -2,7 +2,7 @@
 // operator, who approves it (the sender signs and broadcasts it) or rejects it (its funds return).
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { json, onlyFlags, statusFlag, UsageError } from '../../commands/args.ts'
+import { json, onlyFlags, statusFlag, unlessRefused, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import * as withdrawals from './store.ts'
 
@@ -59,16 +59,12 @@ export const WITHDRAW_COMMANDS: Command[] = [
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: withdraw approve <id>')
       const id = withdrawalId(args[0]!)
-      try {
+      return unlessRefused(env, 'withdraw approve', [withdrawals.WithdrawStateError], async () => {
         const store = { ...env.database(), now: Date.now }
         const row = await atomically(store, () => withdrawals.approve(store, id))
         env.io.out(`withdrawal #${row.id} approved: ${formatMoney(row.amount)} ${row.coin} to ${row.address} on ${row.chain}`)
         return 0
-      } catch (err) {
-        if (!(err instanceof withdrawals.WithdrawStateError)) throw err
-        env.io.err(`withdraw approve: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
   {
@@ -80,16 +76,12 @@ export const WITHDRAW_COMMANDS: Command[] = [
       if (args.length < 1) throw new UsageError('usage: withdraw reject <id> [reason…]')
       const id = withdrawalId(args[0]!)
       const reason = args.slice(1).join(' ').trim() || null
-      try {
+      return unlessRefused(env, 'withdraw reject', [withdrawals.WithdrawStateError], async () => {
         const store = { ...env.database(), now: Date.now }
         const row = await atomically(store, () => withdrawals.reject(store, id, reason))
         env.io.out(`withdrawal #${row.id} rejected; ${formatMoney(row.amount + row.fee)} ${row.coin} returned to user ${row.user_id}`)
         return 0
-      } catch (err) {
-        if (!(err instanceof withdrawals.WithdrawStateError)) throw err
-        env.io.err(`withdraw reject: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
 ]
