@@ -47,14 +47,21 @@ type Refusal = abstract new (...args: never[]) => Error
 
 /**
  * Runs what a command does; an error of a kind its module refuses with (nothing was written) is the
- * command's answer, `<command>: <why>` and exit 1, while any other error stays a failure.
+ * command's answer, `<command>: <why>` and exit 1, while any other error stays a failure. `why` may
+ * add what the operator does next.
  */
-export async function unlessRefused(env: CommandEnv, name: string, refusals: readonly Refusal[], action: () => number | Promise<number>): Promise<number> {
+export async function unlessRefused(
+  env: CommandEnv,
+  name: string,
+  refusals: readonly Refusal[],
+  action: () => number | Promise<number>,
+  why: (message: string) => string = (message) => message,
+): Promise<number> {
   try {
     return await action()
   } catch (err) {
     if (!refusals.some((r) => err instanceof r)) throw err
-    env.io.err(`${name}: ${(err as Error).message}`)
+    env.io.err(`${name}: ${why((err as Error).message)}`)
     return 1
   }
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { UsageError } from '../../commands/args.ts'
+import { unlessRefused, UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
 import { isoDay } from '../settlement/service.ts'
@@ -34,18 +34,20 @@ export const AIRDROP_COMMANDS: Command[] = [
         who = list
       }
       const db = env.database()
-      try {
-        const r = await atomically(db, () => airdrop(db.sqlite, { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }, Date.now()))
-        env.io.out(
-          `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
-            ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,
-        )
-        return 0
-      } catch (err) {
-        if (!(err instanceof AirdropRefused)) throw err
-        env.io.err(`airdrop: ${err.message}; nothing was credited`)
-        return 1
-      }
+      return unlessRefused(
+        env,
+        'airdrop',
+        [AirdropRefused],
+        async () => {
+          const r = await atomically(db, () => airdrop(db.sqlite, { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }, Date.now()))
+          env.io.out(
+            `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
+              ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,
+          )
+          return 0
+        },
+        (message) => `${message}; nothing was credited`,
+      )
     },
   },
   {

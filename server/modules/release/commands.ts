@@ -2,7 +2,7 @@
 // is due, posting due days now, and funding the release account that pays them.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { onlyFlags, positiveAmount, UsageError } from '../../commands/args.ts'
+import { onlyFlags, positiveAmount, unlessRefused, UsageError } from '../../commands/args.ts'
 import * as ledger from '../../ledger/index.ts'
 import { fundFromTreasury } from '../settlement/commands.ts'
 import { dayOf, dayStart } from './schedule.ts'
@@ -38,16 +38,18 @@ export const RELEASE_COMMANDS: Command[] = [
     async run(args, env) {
       onlyFlags('release run', args)
       const log = { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] // the refusal is printed below
-      try {
-        const days = await releaseDue({ ...env.database(), now: Date.now, log })
-        if (days.length === 0) env.io.out('nothing due')
-        for (const d of days) env.io.out(`${new Date(dayStart(d.day)).toISOString().slice(0, 10)}: ${d.plans} instalments to ${d.users} users, ${formatMoney(d.total)} NADI`)
-        return 0
-      } catch (err) {
-        if (!(err instanceof ReleaseFundingShort)) throw err
-        env.io.err(`release run: halted: ${err.message}; fund it with \`release fund <NADI>\``)
-        return 1
-      }
+      return unlessRefused(
+        env,
+        'release run',
+        [ReleaseFundingShort],
+        async () => {
+          const days = await releaseDue({ ...env.database(), now: Date.now, log })
+          if (days.length === 0) env.io.out('nothing due')
+          for (const d of days) env.io.out(`${new Date(dayStart(d.day)).toISOString().slice(0, 10)}: ${d.plans} instalments to ${d.users} users, ${formatMoney(d.total)} NADI`)
+          return 0
+        },
+        (message) => `halted: ${message}; fund it with \`release fund <NADI>\``,
+      )
     },
   },
   {
