@@ -6,13 +6,12 @@
 //                                 and its payout (paid ranks, or why it halted)
 //   activity fund <asset> <amount>  move funds from the treasury to the activity prize account
 //   activity pay                  pay every activity whose window has closed now (the server's job does it every minute)
-import fs from 'node:fs'
-import path from 'node:path'
 import type { SqlConnection } from '../../db/connection.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
+import { positiveAmount, readJsonFile, unlessRefused } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
-import { formatMoney, parseMoney } from '../../../contract/money.ts'
+import { formatMoney } from '../../../contract/money.ts'
 import { MEASURE_UNIT } from '../../../contract/activity.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities, storedPrizes } from './activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from './payout.ts'
@@ -43,17 +42,13 @@ export const ACTIVITY_COMMANDS: Command[] = [
     summary: 'add or update activities from a file (slugs are keys; once an activity runs its measure, prizes and start stay; a bad file writes nothing)',
     async run(args, env) {
       if (args.length !== 1) return usage(env, 'usage: activity load <file.json>')
-      try {
-        const list = checkActivityFile(JSON.parse(fs.readFileSync(path.resolve(args[0]!), 'utf8')))
+      return unlessRefused(env, 'activity load', [ActivityFileInvalid, SyntaxError], async () => {
+        const list = checkActivityFile(readJsonFile(args[0]!))
         const db = env.database()
         const sum = await atomically(db, () => loadActivities(db.sqlite as SqlConnection, list, Date.now()))
         env.io.out(`activities loaded: ${sum.added} added, ${sum.updated} updated`)
         return 0
-      } catch (err) {
-        if (!(err instanceof ActivityFileInvalid || err instanceof SyntaxError)) throw err
-        env.io.err(`activity load: ${err.message}`)
-        return 1
-      }
+      })
     },
   },
   {
@@ -142,8 +137,8 @@ export const ACTIVITY_COMMANDS: Command[] = [
     summary: 'move funds from the treasury to the activity prize account that pays the prizes',
     async run(args, env) {
       const asset = args[0]?.toUpperCase() ?? ''
-      const amount = args.length === 2 ? parseMoney(args[1]!) : null
-      if (!ledger.isAsset(asset) || amount === null || amount <= 0n || amount > ledger.INT64_MAX) return usage(env, `usage: activity fund <${ledger.ASSETS.join('|')}> <amount>`)
+      const amount = args.length === 2 ? positiveAmount(args[1]!) : null
+      if (!ledger.isAsset(asset) || amount === null) return usage(env, `usage: activity fund <${ledger.ASSETS.join('|')}> <amount>`)
       const db = env.database()
       const sqlite = db.sqlite as SqlConnection
       const now = Date.now()

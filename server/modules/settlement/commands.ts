@@ -2,11 +2,16 @@
 // when it ran, how many positions and users, and per kind and asset what was computed, paid and left
 // as dust — beside the next day due and what the funding accounts hold. Read only: a day is settled by
 // the server's job, whose feature steps (node fee shares, ranking prizes) are registered in the server.
+// `fund` moves money from the treasury to the platform accounts that pay users (./funding.ts).
+import crypto from 'node:crypto'
 import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
-import type { Command } from '../../commands/registry.ts'
+import type { Command, CommandEnv } from '../../commands/registry.ts'
+import { UsageError } from '../../commands/args.ts'
+import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf } from '../release/schedule.ts'
+import { describeFunded, fundAccount, parseFund, type FundRequest } from './funding.ts'
 import { FUNDED_BY, isoDay, nextDay } from './service.ts'
 
 const DAYS_DEFAULT = 7
@@ -73,3 +78,31 @@ export const SETTLEMENT_COMMANDS: Command[] = [
     },
   },
 ]
+
+export const FUND_COMMANDS: Command[] = [
+  {
+    words: ['fund'],
+    args: '<account> <asset> <amount>',
+    writes: true,
+    summary: 'move money from the treasury to a platform account that pays users — mining NADI, savings NADI, releases NADI, loans USDT — and print both balances',
+    run(args, env) {
+      const req = parseFund(args)
+      if ('problem' in req) throw new UsageError(req.problem)
+      return fundFromTreasury(req, env, 'fund')
+    },
+  },
+]
+
+/** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
+export async function fundFromTreasury(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
+  const db = env.database()
+  try {
+    const funded = await atomically(db, () => fundAccount(db.sqlite, req, Date.now(), crypto.randomUUID()))
+    env.io.out(describeFunded(req, funded))
+    return 0
+  } catch (err) {
+    if (!(err instanceof ledger.InsufficientFunds)) throw err
+    env.io.err(`${name}: the treasury has ${formatMoney(err.current)} ${req.asset}, ${formatMoney(req.amount)} asked; nothing was moved`)
+    return 1
+  }
+}

@@ -22,4 +22,14 @@ describe('the command registry', () => {
     for (const c of COMMANDS) expect(text).toContain(`  ${c.words.join(' ')}`)
     for (const words of ['ranking status', 'activity load', 'settlement status', 'orders list', 'migrate', 'backup', 'restore', 'move-to']) expect(text).toContain(`  ${words}`)
   })
+
+  it('every command the modules own is registered exactly once, each with one usage line', () => {
+    const names = COMMANDS.map((c) => c.words.join(' '))
+    expect(new Set(names).size).toBe(names.length)
+    const lines = commandUsage(COMMANDS).split('\n').filter((l) => l.startsWith('  '))
+    expect(lines).toHaveLength(COMMANDS.length)
+    for (const c of COMMANDS) expect(c.summary.trim()).not.toBe('')
+    const moved = ['audit', 'withdraw list', 'withdraw approve', 'withdraw reject', 'car list', 'car review', 'car approve', 'car reject', 'market check', 'market repair', 'catalog load', 'pledge load', 'pledge list', 'node load', 'node list', 'ship', 'device codes', 'gold price', 'release status', 'release run', 'release fund', 'fund', 'airdrop', 'meme supply']
+    for (const words of moved) expect(names.filter((n) => n === words)).toHaveLength(1)
+  })
 })
