@@ -68,9 +68,16 @@ async function wallet(s: TestServer, me: SignedIn, orderId: number) {
   return Object.assign(send, { stuck })
 }
 
-/** Mines the next block at `atMs` (server clock = chain time): the transfer's block time. */
-async function mineAt(s: TestServer, atMs: number) {
-  await s.gateway.dev!.rpc('bsc', 'evm_setNextBlockTimestamp', [Math.ceil(atMs / 1000)])
+/**
+ * Mines the next block `afterMs` past the server's clock (server clock = chain time): the transfer's
+ * block time. The dev chain mines a block every second of wall time while the test's clock stands
+ * still, so on a slow machine its head can pass the clock during a test's set-up: the clock is then
+ * caught up to a few seconds past the head first (a block may not be older than the one before it).
+ */
+async function mineAfter(s: TestServer, afterMs: number) {
+  const head = (await s.gateway.block('bsc', await s.gateway.blockNumber('bsc')))!
+  if (head.timestamp * 1000 >= s.ctx.now()) s.clock.set(head.timestamp * 1000 + 5000)
+  await s.gateway.dev!.rpc('bsc', 'evm_setNextBlockTimestamp', [Math.ceil((s.ctx.now() + afterMs) / 1000)])
   await s.gateway.dev!.mine('bsc', 1)
 }
 
@@ -106,7 +113,7 @@ describe('a chain payment whose hash comes after the hold', () => {
   it('paid in time but reported after the expiry: the order is reinstated and paid, once', async () => {
     const { s, me, id, send } = await deviceOrder()
     const tx = await send('7')
-    await mineAt(s, s.ctx.now() + 60_000)
+    await mineAfter(s, 60_000)
     await expire(s, me, id)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
@@ -127,7 +134,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const { s, me, id, send } = await deviceOrder()
     await expire(s, me, id)
     const tx = await send('9.5')
-    await mineAt(s, s.ctx.now())
+    await mineAfter(s, 0)
 
     const expected = { amount: '9.5', asset: 'USDT' }
     const after = await submitAndConfirm(s, me, id, tx)
@@ -161,7 +168,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await expire(s, me, id)
     expect(seats()).toBe(before)
     const tx = await send(elite.amount)
-    await mineAt(s, s.ctx.now())
+    await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: expect.stringMatching(/^(paid|completed)$/), payment: { status: 'paid' } })
     expect(seats()).toBe(before - 1)
@@ -180,7 +187,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     // Everything left is sold meanwhile.
     s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'").run()
     const tx = await send(elite.amount)
-    await mineAt(s, s.ctx.now())
+    await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({
       status: 'cancelled',
@@ -216,7 +223,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     // The second one's stock is sold to others meanwhile, but for one unit.
     s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1 WHERE id = ?').run(sold.spec)
     const txs = [await kept.send(kept.order.total), await sold.send(sold.order.total)]
-    await mineAt(s, s.ctx.now())
+    await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, kept.order.id, txs[0]!)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
     expect(stock(kept.spec)).toBe(8)
@@ -249,7 +256,7 @@ describe('a chain payment whose hash comes after the hold', () => {
   it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {
     const { s, me, id, send } = await deviceOrder()
     const tx = await send('7')
-    await mineAt(s, s.ctx.now() + 1000)
+    await mineAfter(s, 1000)
     expect((await post(s, me, 'orders/cancel', { id })).body_.data.status).toBe('cancelled')
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({
@@ -269,7 +276,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const send = await wallet(s, me, id)
     await expire(s, me, id)
     const tx = await send('7')
-    await mineAt(s, s.ctx.now())
+    await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'cancelled', payment: { status: 'failed' } })
     await scanDeposits(s.ctx)

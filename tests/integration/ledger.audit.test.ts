@@ -69,14 +69,15 @@ interface Run {
 function cli(...args: string[]): Promise<Run> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile, ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env, timeout: 15_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
       resolve({ code, stdout, stderr })
     })
   })
 }
 
-describe('tsx server/cli.ts audit', () => {
+// Each test spawns the CLI (a tsx start takes seconds on a busy machine), some twice: 90 s each.
+describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
   it('exits 0 on a balanced ledger and prints the per-asset totals', async () => {
     seed()
     const r = await cli('audit')
@@ -132,7 +133,7 @@ describe('tsx server/cli.ts audit', () => {
   })
 })
 
-describe('the node grants audit', () => {
+describe('the node grants audit', { timeout: 90_000 }, () => {
   it('a year of dividends of 500 nodes beside 20,000 other postings: the audit names the one day the ledger paid short', () => {
     const { sqlite } = openDatabase(dbFile)
     try {
@@ -175,7 +176,7 @@ describe('the node grants audit', () => {
   })
 })
 
-describe('the command line', () => {
+describe('the command line', { timeout: 90_000 }, () => {
   const io = () => {
     const out: string[] = []
     const err: string[] = []
