@@ -8,9 +8,9 @@ import { Agent, request } from 'node:http'
 import { Worker } from 'node:worker_threads'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openDatabase, transaction } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
-import { audit, custody, RELEASES, transfer } from '../../server/ledger/index.ts'
+import { audit, custody, fund, RELEASES, transfer } from '../../server/ledger/index.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
 import { dayOf, DAY_MS } from '../../server/modules/release/schedule.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
@@ -72,23 +72,26 @@ function call(agent: Agent, origin: string, method: string, pathname: string, op
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number
 
 /** Users with a live session each, written straight into the database (the sign-in has its own rows). */
-function usersWithSessions(built: Awaited<ReturnType<typeof buildApp>>, n: number): string[] {
+function usersWithSessions(built: Awaited<ReturnType<typeof buildApp>>, n: number, fundUsdt = 0n): string[] {
   const { sqlite } = built.ctx
   const now = built.ctx.now()
   const root = (sqlite.prepare('SELECT id FROM users WHERE is_root = 1').get() as { id: bigint }).id
   const tokens: string[] = []
-  sqlite.transaction(() => {
+  transaction(sqlite, () => {
     for (let i = 0; i < n; i++) {
       const u = sqlite
         .prepare('INSERT INTO users (wallet_address, code, name, inviter_id, depth, created_at) VALUES (?, ?, ?, ?, 1, ?)')
         .run(`0x${crypto.randomBytes(20).toString('hex')}`, `B${crypto.randomBytes(5).toString('hex').toUpperCase()}`, `bench ${i}`, root, now)
+      if (fundUsdt > 0n) {
+        transfer(sqlite, { ref: `bench:buyer:${u.lastInsertRowid}`, reason: 'deposit', from: custody('bsc'), to: fund(BigInt(u.lastInsertRowid)), asset: 'USDT', amount: fundUsdt })
+      }
       const token = crypto.randomBytes(32).toString('base64url')
       sqlite
         .prepare('INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)')
         .run(crypto.createHash('sha256').update(token).digest('hex'), u.lastInsertRowid, now, now, now + 3_600_000)
       tokens.push(token)
     }
-  })()
+  })
   return tokens
 }
 
@@ -175,7 +178,9 @@ async function stockRace(ctx: BenchContext): Promise<Row> {
       goods: bigint
     }
     sqlite.prepare('UPDATE product_specs SET stock = ? WHERE id = ?').run(STOCK, car.spec)
-    const tokens = usersWithSessions(built, BUYERS)
+    // Buyers who can pay now: unpaid holds of those who cannot take only a share of the stock (the
+    // hold rules, server/modules/orders/holds.ts), and this row races for the whole of it.
+    const tokens = usersWithSessions(built, BUYERS, 10n ** 15n)
     const agent = new Agent({ keepAlive: true, maxSockets: BUYERS })
     const t0 = performance.now()
     const results = await Promise.all(tokens.map((token) => call(agent, origin, 'POST', '/api/v1/preOrder/preOrder', { token, body: { area: 'car', goods_id: Number(car.goods), spec_id: Number(car.spec), quantity: 1 } })))
