@@ -59,7 +59,8 @@ describe.runIf(testBackend() === 'sqlite')('one writer per SQLite data folder', 
     await third.exited
   })
 
-  it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 30_000 }, async () => {
+  // Three CLI starts, each a tsx start of seconds on a busy machine (the browser suite runs beside this one).
+  it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 90_000 }, async () => {
     const dir = tempDir()
     const dbFile = path.join(dir, 'nadi.sqlite')
     const db = openDatabase(dbFile)
