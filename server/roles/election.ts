@@ -6,6 +6,11 @@
 // because a leader that is not sure it leads must not write. Then it drops the connection and, after
 // `everyMs`, starts again as a new candidate.
 //
+// A request's time counts only while this process runs: the server's synchronous database work (a
+// settlement day is one transaction) can hold the event loop for seconds, and an answer that arrived
+// meanwhile sits unread. A tick that comes late by more than `everyMs` shifts the request's start by
+// the stall, so a busy leader does not mistake its own pause for a lost connection.
+//
 // Pure: time arrives in the events, and what must happen is returned as effects for the shell to do.
 
 export type Phase = 'connecting' | 'standby' | 'leading' | 'closed'
@@ -23,6 +28,8 @@ export interface ElectionState {
   waiting: { on: 'connect' | 'try' | 'ping'; since: number } | null
   /** connecting: no new connection before this time. */
   retryAt: number
+  /** When the last tick came (null: none yet), to tell a stalled event loop from a silent connection. */
+  lastTick: number | null
 }
 
 export type ElectionEvent =
@@ -42,7 +49,7 @@ export type ElectionEvent =
  */
 export type Effect = 'connect' | 'try' | 'ping' | 'lead' | 'lose' | 'drop' | 'end'
 
-export const initialElection = (): ElectionState => ({ phase: 'connecting', waiting: null, retryAt: 0 })
+export const initialElection = (): ElectionState => ({ phase: 'connecting', waiting: null, retryAt: 0, lastTick: null })
 
 export interface Step {
   state: ElectionState
@@ -52,9 +59,9 @@ export interface Step {
 /** The next state of a candidate and what to do, given one event. */
 export function electionStep(s: ElectionState, e: ElectionEvent, t: Timing): Step {
   if (s.phase === 'closed') return { state: s, effects: [] }
-  if (e.type === 'close') return { state: { phase: 'closed', waiting: null, retryAt: 0 }, effects: s.phase === 'leading' ? ['lose', 'end'] : ['end'] }
+  if (e.type === 'close') return { state: { ...s, phase: 'closed', waiting: null, retryAt: 0 }, effects: s.phase === 'leading' ? ['lose', 'end'] : ['end'] }
   const giveUp = (now: number): Step => ({
-    state: { phase: 'connecting', waiting: null, retryAt: now + t.everyMs },
+    state: { ...s, phase: 'connecting', waiting: null, retryAt: now + t.everyMs },
     effects: s.phase === 'leading' ? ['lose', 'drop'] : ['drop'],
   })
   switch (e.type) {
@@ -62,18 +69,23 @@ export function electionStep(s: ElectionState, e: ElectionEvent, t: Timing): Ste
       return giveUp(e.now)
     case 'connected':
       if (s.phase !== 'connecting' || s.waiting?.on !== 'connect') return { state: s, effects: [] }
-      return { state: { phase: 'standby', waiting: { on: 'try', since: e.now }, retryAt: 0 }, effects: ['try'] }
+      return { state: { ...s, phase: 'standby', waiting: { on: 'try', since: e.now }, retryAt: 0 }, effects: ['try'] }
     case 'tried':
       if (s.phase !== 'standby' || s.waiting?.on !== 'try') return { state: s, effects: [] }
-      return e.got ? { state: { phase: 'leading', waiting: null, retryAt: 0 }, effects: ['lead'] } : { state: { ...s, waiting: null }, effects: [] }
+      return e.got ? { state: { ...s, phase: 'leading', waiting: null }, effects: ['lead'] } : { state: { ...s, waiting: null }, effects: [] }
     case 'pinged':
       if (s.phase !== 'leading' || s.waiting?.on !== 'ping') return { state: s, effects: [] }
       return { state: { ...s, waiting: null }, effects: [] }
     case 'tick': {
-      if (s.waiting) return e.now - s.waiting.since > t.timeoutMs ? giveUp(e.now) : { state: s, effects: [] }
-      if (s.phase === 'connecting') return e.now < s.retryAt ? { state: s, effects: [] } : { state: { ...s, waiting: { on: 'connect', since: e.now } }, effects: ['connect'] }
+      const stall = s.lastTick === null ? 0 : Math.max(0, e.now - s.lastTick - t.everyMs)
+      const ticked = { ...s, lastTick: e.now }
+      if (s.waiting) {
+        const waiting = { ...s.waiting, since: s.waiting.since + stall }
+        return e.now - waiting.since > t.timeoutMs ? giveUp(e.now) : { state: { ...ticked, waiting }, effects: [] }
+      }
+      if (s.phase === 'connecting') return e.now < s.retryAt ? { state: ticked, effects: [] } : { state: { ...ticked, waiting: { on: 'connect', since: e.now } }, effects: ['connect'] }
       const on = s.phase === 'leading' ? 'ping' : 'try'
-      return { state: { ...s, waiting: { on, since: e.now } }, effects: [on] }
+      return { state: { ...ticked, waiting: { on, since: e.now } }, effects: [on] }
     }
   }
 }

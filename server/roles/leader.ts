@@ -6,11 +6,14 @@
 //
 // The other way round, a leader that is no longer sure of its session stops at once (the rules are
 // in ./election.ts): an error or end of the connection, a failed query, a heartbeat unanswered for
-// `timeoutMs`. Its session is also told to end itself when idle for longer than `timeoutMs + 2 ×
-// everyMs` (idle_session_timeout), so a leader that stops heartbeating without its socket closing
-// (paused, cut off by the network) loses the lock on the database's side too — after it has stopped
-// its own work. Leadership alone is not what keeps money right: every job's writes are idempotent by
-// themselves (ledger refs, unique days, claimed rows); the election keeps them from racing.
+// `timeoutMs` of its own running time. A leader whose machine or network is gone without its socket
+// closing is found out by the database through TCP keepalives set short on the session (seconds,
+// not the kernel's default of hours), which ends the session and frees the lock. A leader that is
+// only busy — a settlement day is one synchronous transaction that holds the event loop — is not
+// idle in that sense (its kernel answers the probes) and keeps the lock: nothing would be gained by
+// a standby starting the same work beside it. Leadership alone is not what keeps money right: every
+// job's writes are idempotent by themselves (ledger refs, unique days, claimed rows); the election
+// keeps them from racing.
 
 import os from 'node:os'
 import pg from 'pg'
@@ -50,6 +53,8 @@ export function elect(opts: ElectOptions): Election {
   const timing = { everyMs, timeoutMs: opts.timeoutMs ?? 3 * everyMs }
   const host = os.hostname()
   const appName = `nadi ${opts.name} leader pid ${process.pid} on ${host}`.slice(0, 63)
+  // Seconds of silence before the database probes the leader's connection (then 3 probes, 1 s apart).
+  const keepaliveIdle = Math.max(1, Math.ceil(timing.timeoutMs / 1000))
   let state = initialElection()
   let client: pg.Client | null = null
   // Each connection's events carry its number: those of a connection already given up are ignored.
@@ -89,7 +94,7 @@ export function elect(opts: ElectOptions): Election {
         fresh.on('end', failed(id))
         fresh
           .connect()
-          .then(() => fresh.query(`SET idle_session_timeout = ${timing.timeoutMs + 2 * everyMs}`))
+          .then(() => fresh.query(`SET tcp_keepalives_idle = ${keepaliveIdle}; SET tcp_keepalives_interval = 1; SET tcp_keepalives_count = 3`))
           .then(() => handle({ type: 'connected', now: Date.now() }, id), failed(id))
         return
       }

@@ -48,14 +48,14 @@ describe('the election', () => {
   it('a leader whose connection fails stops the work at once, drops the connection, and runs again after everyMs', () => {
     const r = run([{ type: 'failed', now: 1500 }], leading())
     expect(r.effects).toEqual(['lose', 'drop'])
-    expect(r.state).toEqual({ phase: 'connecting', waiting: null, retryAt: 2500 })
+    expect(r.state).toMatchObject({ phase: 'connecting', waiting: null, retryAt: 2500 })
     expect(run([{ type: 'tick', now: 2000 }], r.state).effects).toEqual([])
     expect(run([{ type: 'tick', now: 2500 }], r.state).effects).toEqual(['connect'])
   })
 
   it('a heartbeat unanswered for longer than timeoutMs loses the leadership, not one answered just in time', () => {
-    const pinging = run([{ type: 'tick', now: 1000 }], leading()).state
-    expect(run([{ type: 'tick', now: 4000 }], pinging).effects).toEqual([])
+    const pinging = run([1000, 2000, 3000, 4000].map((now) => ({ type: 'tick', now }) as const), leading()).state
+    expect(pinging.waiting).toEqual({ on: 'ping', since: 1000 })
     const late = run([{ type: 'tick', now: 4001 }], pinging)
     expect(late.effects).toEqual(['lose', 'drop'])
     expect(late.state.phase).toBe('connecting')
@@ -63,10 +63,22 @@ describe('the election', () => {
     expect(run([{ type: 'pinged', now: 4002 }], late.state)).toEqual({ state: late.state, effects: [] })
   })
 
+  it('a leader whose event loop was held (a long synchronous transaction) counts only the time it ran: a late answer is no loss', () => {
+    const pinging = run([{ type: 'tick', now: 1000 }], leading()).state
+    // The loop was busy from 1000 to 46,000: the answer may be waiting unread.
+    const resumed = run([{ type: 'tick', now: 46_000 }], pinging)
+    expect(resumed.effects).toEqual([])
+    expect(run([{ type: 'pinged', now: 46_001 }, { type: 'tick', now: 47_000 }], resumed.state)).toMatchObject({ state: { phase: 'leading' }, effects: ['ping'] })
+    // If it does not come, the time the loop runs afterwards still ends the leadership.
+    const silent = run([47_000, 48_000, 49_000, 49_002].map((now) => ({ type: 'tick', now }) as const), resumed.state)
+    expect(silent.effects).toEqual(['lose', 'drop'])
+  })
+
   it('a connection that does not open in time, or a lock request that hangs, is dropped without a lead or a lose', () => {
-    const connecting = run([{ type: 'tick', now: 0 }]).state
+    const seconds = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ type: 'tick', now: (from + i) * 1000 }) as const)
+    const connecting = run(seconds(0, 3)).state
     expect(run([{ type: 'tick', now: 3001 }], connecting).effects).toEqual(['drop'])
-    const asking = run([{ type: 'tick', now: 0 }, { type: 'connected', now: 0 }]).state
+    const asking = run([{ type: 'tick', now: 0 }, { type: 'connected', now: 0 }, ...seconds(1, 3)]).state
     const r = run([{ type: 'tick', now: 3001 }, { type: 'tried', got: true, now: 3002 }], asking)
     expect(r.effects).toEqual(['drop'])
     expect(r.state.phase).toBe('connecting')
