@@ -77,6 +77,7 @@ import { lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
+import { holdEngineInProcess } from './roles/engineInProcess.ts'
 import { startJobsOf } from './roles/jobs.ts'
 import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
@@ -137,17 +138,22 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.
   const lock = config.role === 'all' ? lockDatabase(config, 'server') : lockDatabase(config, `server --role ${config.role}`, { shared: true })
   let database
+  let engine: { release(): void } | null = null
   try {
+    // The engine stays in the api process for now (server/roles/engineInProcess.ts): one api process per database.
+    if (config.role === 'api') engine = holdEngineInProcess(config.databaseUrl!, `server --role ${config.role}`, { instId: defaultSpec.instId, index: 0 })
     database = openDatabase(config.database, { checkpointInWorker: true })
     migrate(database.sqlite)
   } catch (e) {
+    engine?.release()
     lock.release()
     throw e
   }
   const { sqlite, db, close } = database
-  // The last hook to run (onClose hooks run in reverse order of adding): the lock outlives every write.
+  // The last hook to run (onClose hooks run in reverse order of adding): the locks outlive every write.
   app.addHook('onClose', async () => {
     await close()
+    engine?.release()
     lock.release()
   })
 

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { DataFolderBusy } from './db/writerLock.ts'
+import { EngineBusy } from './roles/engineInProcess.ts'
 import { buildJobsProcess } from './roles/jobsProcess.ts'
 import { argvSettings } from './roles/settings.ts'
 
@@ -21,7 +22,7 @@ let built
 try {
   built = config.role === 'jobs' ? { ...(await buildJobsProcess({ config })), rootInviteCode: null } : await buildApp({ config })
 } catch (err) {
-  if (!(err instanceof DataFolderBusy)) throw err
+  if (!(err instanceof DataFolderBusy) && !(err instanceof EngineBusy)) throw err
   refuse(err.message)
 }
 const { app, rootInviteCode } = built

@@ -129,18 +129,11 @@ function lockPostgres(url: string, lockFile: string, role: string, shared: boole
   try {
     got = conn.prepare(`SELECT ${shared ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'}(?) AS got`).pluck().get(PG_WRITER_LOCK) === 1n
     if (!got) {
-      const other = conn
-        .prepare(
-          `SELECT a.application_name, a.backend_start::text AS since, l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-           WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
-             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY a.backend_start LIMIT 1`,
-        )
-        .get(PG_WRITER_LOCK) as { application_name: string; since: string; mode: string } | undefined
+      const other = advisoryHolder(conn, PG_WRITER_LOCK)
       const local = readHolder(lockFile)
-      const m = other && /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
-      const remote: Holder | null = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
+      const remote = other?.holder ?? null
       const who = local && remote && local.pid === remote.pid && local.host === remote.host ? local : (remote ?? local)
-      throw new DataFolderBusy(lockFile, who, conn.name, shared ? 'role-vs-alone' : other?.mode === 'ShareLock' ? 'roles' : 'alone')
+      throw new DataFolderBusy(lockFile, who, conn.name, shared ? 'role-vs-alone' : other?.shared ? 'roles' : 'alone')
     }
   } finally {
     if (!got) conn.close()
@@ -163,6 +156,25 @@ function lockPostgres(url: string, lockFile: string, role: string, shared: boole
   }
   fs.mkdirSync(path.dirname(lockFile), { recursive: true })
   return heldLock(lockFile, holder, () => conn.close())
+}
+
+/**
+ * Who holds a session advisory lock on the connection's database (the longest held, when several share
+ * it), as its session's application_name says (`nadi <role> pid <n> on <host>`, which every NADI
+ * process sets); null when nobody does or the name is not NADI's.
+ */
+export function advisoryHolder(conn: PgSync, key: number): { holder: Holder | null; shared: boolean } | null {
+  const other = conn
+    .prepare(
+      `SELECT a.application_name, a.backend_start::text AS since, l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY a.backend_start LIMIT 1`,
+    )
+    .get(key) as { application_name: string; since: string; mode: string } | undefined
+  if (!other) return null
+  const m = /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
+  const holder = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
+  return { holder, shared: other.mode === 'ShareLock' }
 }
 
 /**

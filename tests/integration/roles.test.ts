@@ -1,6 +1,7 @@
 // Roles (issue 19, docs/processes.md) with real processes: on SQLite a role other than all is refused in
 // one line; on PostgreSQL role processes share the database's writer lock with each other, while a
-// server that writes alone and role processes refuse each other, naming the holder.
+// server that writes alone and role processes refuse each other, naming the holder; and while the
+// engine runs inside the api process, a second api process is refused.
 
 import fs from 'node:fs'
 import os from 'node:os'
@@ -53,6 +54,10 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     expect((await fetch(`${api.base}${READY}`)).status).toBe(200)
     // The jobs process serves nothing but its health.
     expect((await fetch(`${jobs.base}${READY}`)).status).toBe(404)
+    // The market's engine still runs inside the api process: a second one is refused, naming the first.
+    const api2 = await startRefused(tempDir(), env, ['--role', 'api'])
+    expect(api2.code).toBe(1)
+    expect(refusal(api2.out)).toEqual([expect.stringContaining(`NADI did not start: the market NADI-USDT's engine already runs in server --role api pid ${api.proc.pid} on ${os.hostname()}`)])
 
     const alone = await startRefused(tempDir(), env)
     expect(alone.code).toBe(1)
