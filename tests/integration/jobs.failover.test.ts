@@ -15,7 +15,7 @@ import { audit, balance, custody, fund, MINING, transfer } from '../../server/le
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { auditSettlement } from '../../server/modules/settlement/service.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
-import { killChildren, killGroup, startChild, type Child } from './support/child.ts'
+import { killChildren, killGroup, startChild, leadsJobs } from './support/child.ts'
 
 const U = 100_000_000n
 /** Users with one position each, due the same day: enough that settling the day takes seconds (about 5 ms a user on PostgreSQL here). */
@@ -30,7 +30,6 @@ afterAll(() => {
   for (const d of dbs) d.drop()
 })
 
-const leading = async (c: Child) => ((await (await fetch(`${c.base}${HEALTH}`)).json()) as { data: { leading: boolean } }).data.leading
 
 describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', () => {
   it('a settlement day cut by kill -9 of the jobs leader is settled exactly once by its successor', { timeout: 120_000 }, async () => {
@@ -40,9 +39,9 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
     dirs.push(dir)
     const env = { NADI_DATABASE_URL: db.url, NADI_RELEASE_POLL_MS: '200' }
     const a = await startChild(dir, env, HEALTH, ['--role', 'jobs'])
-    await expect.poll(() => leading(a), { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => leadsJobs(a), { timeout: 10_000 }).toBe(true)
     const b = await startChild(dir, env, HEALTH, ['--role', 'jobs'])
-    expect(await leading(b)).toBe(false)
+    expect(await leadsJobs(b)).toBe(false)
 
     // Yesterday's positions (UTC), all due: the leader's next settlement pass takes the day.
     const day = dayOf(Date.now()) - 1
@@ -76,7 +75,7 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
       const daysSettled = conn.prepare('SELECT count(*) FROM settlement_days WHERE day = ?').pluck()
       expect(daysSettled.get(day)).toBe(0n)
 
-      await expect.poll(() => leading(b), { timeout: 5000, interval: 50 }).toBe(true)
+      await expect.poll(() => leadsJobs(b), { timeout: 5000, interval: 50 }).toBe(true)
       const takeover = Date.now() - killedAt
       console.log(`jobs leader killed mid-settlement of ${USERS} users: the standby led after ${takeover} ms`)
       expect(takeover).toBeLessThan(5000)

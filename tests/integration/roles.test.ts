@@ -1,14 +1,16 @@
 // Roles (issue 19, docs/processes.md) with real processes: on SQLite a role other than all is refused in
 // one line; on PostgreSQL role processes share the database's writer lock with each other, while a
-// server that writes alone and role processes refuse each other, naming the holder; and while the
-// engine runs inside the api process, a second api process is refused.
+// server that writes alone and role processes refuse each other, naming the holder; a jobs process
+// whose election session ends stops leading at once and leads again; and while the engine runs inside
+// the api process, a second api process is refused.
 
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
-import { killChildren, killGroup, runCli, startChild, startRefused } from './support/child.ts'
+import { PgSync } from '../../server/db/pg/sync.ts'
+import { killChildren, killGroup, leadsJobs, runCli, startChild, startRefused } from './support/child.ts'
 
 const dirs: string[] = []
 const dbs: TestDatabase[] = []
@@ -50,7 +52,7 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     const dir = tempDir()
     const jobs = await startChild(dir, env, HEALTH, ['--role', 'jobs'])
     const api = await startChild(dir, env, READY, ['--role=api'])
-    await expect.poll(async () => ((await (await fetch(`${jobs.base}${HEALTH}`)).json()) as { data: { leading: boolean } }).data.leading).toBe(true)
+    await expect.poll(() => leadsJobs(jobs)).toBe(true)
     expect((await fetch(`${api.base}${READY}`)).status).toBe(200)
     // The jobs process serves nothing but its health.
     expect((await fetch(`${jobs.base}${READY}`)).status).toBe(404)
@@ -70,6 +72,17 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     // Both serve on, untouched.
     expect((await fetch(`${api.base}${READY}`)).status).toBe(200)
     expect((await fetch(`${jobs.base}${HEALTH}`)).status).toBe(200)
+
+    // The jobs process's election session ended under it: it stops leading at once, and alone, leads again.
+    const admin = new PgSync(db.url, { appName: 'nadi tests' })
+    try {
+      // In the select list, so that only the rows the WHERE kept are terminated.
+      expect(admin.prepare('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?').all(`nadi jobs leader pid ${jobs.proc.pid} on ${os.hostname()}`)).toEqual([{ pg_terminate_backend: 1n }])
+    } finally {
+      admin.close()
+    }
+    await expect.poll(() => leadsJobs(jobs), { interval: 20 }).toBe(false)
+    await expect.poll(() => leadsJobs(jobs), { timeout: 10_000 }).toBe(true)
 
     killGroup(jobs.proc)
     killGroup(api.proc)

@@ -128,6 +128,11 @@ export function fundTraders(dbFile: string, addresses: readonly string[], refPre
   }
 }
 
+/** Whether a `--role jobs` child leads the jobs, as its health answer says. */
+export async function leadsJobs(c: Child): Promise<boolean> {
+  return ((await (await fetch(`${c.base}/api/v1/common/health`)).json()) as { data: { leading: boolean } }).data.leading
+}
+
 /** kill -9 of the child's whole process group: the server and everything it started die at once. */
 export function killGroup(proc: ChildProcess): void {
   try {
