@@ -64,8 +64,16 @@ export function startJobsOf(ctx: Ctx, deps: JobsDeps): () => Promise<void> {
     // The demo's gold price walk.
     () => (config.commerce.demoCatalog ? startGoldWalk(ctx) : () => {}),
   ]
-  const stops = starts.map((start) => start())
-  return async () => {
-    for (const stop of stops.reverse()) await stop()
+  const stops: Stop[] = []
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop()
   }
+  try {
+    for (const start of starts) stops.push(start())
+  } catch (err) {
+    // Half started is not started: what did start stops again, and the caller hears why.
+    void stopAll().catch((e: unknown) => ctx.log.error({ err: e }, 'stopping the jobs failed'))
+    throw err
+  }
+  return stopAll
 }

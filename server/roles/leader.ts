@@ -33,7 +33,7 @@ export interface ElectOptions {
   everyMs?: number
   /** An answer slower than this is a lost connection (3 × everyMs). */
   timeoutMs?: number
-  /** Starts the work; called once per leadership won, never while the previous onLose is still stopping. */
+  /** Starts the work; called once per leadership won, never while the previous onLose is still stopping. If it fails, the leadership is given up (onLose runs) and sought again. */
   onLead(): void | Promise<void>
   /** Stops the work at once; called when the leadership is lost or the election closes. */
   onLose(): void | Promise<void>
@@ -65,12 +65,14 @@ export function elect(opts: ElectOptions): Election {
   let work: Promise<unknown> = Promise.resolve()
   let ending: pg.Client | null = null
 
-  const call = (what: 'onLead' | 'onLose') => {
+  /** Runs a handler; answers whether it succeeded (a failure is logged). */
+  const call = async (what: 'onLead' | 'onLose'): Promise<boolean> => {
     try {
-      return Promise.resolve(opts[what]()).catch((err: unknown) => opts.log.error({ err, election: opts.name }, `${what} failed`))
+      await opts[what]()
+      return true
     } catch (err) {
       opts.log.error({ err, election: opts.name }, `${what} failed`)
-      return Promise.resolve()
+      return false
     }
   }
 
@@ -112,10 +114,11 @@ export function elect(opts: ElectOptions): Election {
            ON CONFLICT (name) DO UPDATE SET pid = excluded.pid, host = excluded.host, since = excluded.since`,
           [opts.name, process.pid, host, Date.now()],
         ).catch(failed(mine))
-        work = work.then(() => {
+        // A leader that cannot start its work steps down, so that another candidate may do it.
+        work = work.then(async () => {
           if (my !== term) return
           working = true
-          return call('onLead')
+          if (!(await call('onLead'))) handle({ type: 'failed', now: Date.now() }, mine)
         })
         return
       }

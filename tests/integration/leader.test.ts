@@ -1,7 +1,7 @@
 // Leadership through a PostgreSQL advisory lock (server/roles/leader.ts), with real processes: of two
 // candidates on one key exactly one leads; kill -9 of the leader and the other leads within 5 s; a
 // leader closed in order stops its work before it lets go; a leader whose session is ended under it
-// stops at once and, alone, leads again.
+// stops at once and, alone, leads again; a leader whose work cannot start steps down.
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
@@ -141,5 +141,24 @@ describe.runIf(testBackend() === 'postgres')('leadership through PostgreSQL', ()
       await election.close()
     }
     expect(events.map(([w]) => w)).toEqual(['lead', 'lose', 'lead', 'lose'])
+  })
+
+  it('a leader whose work fails to start steps down (its work stopped) and seeks the leadership again', { timeout: 30_000 }, async () => {
+    const db = freshDatabase()
+    dbs.push(db)
+    const events: string[] = []
+    let starts = 0
+    const log = { info() {}, warn() {}, error() {} }
+    const onLead = () => {
+      events.push('lead')
+      if (++starts === 1) throw new Error('the work could not start')
+    }
+    const election = elect({ url: db.url, name: 'test', key: KEY, onLead, onLose: () => void events.push('lose'), log })
+    try {
+      await expect.poll(() => events, { timeout: 10_000 }).toEqual(['lead', 'lose', 'lead'])
+      expect(election.leading()).toBe(true)
+    } finally {
+      await election.close()
+    }
   })
 })
