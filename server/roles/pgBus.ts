@@ -23,6 +23,8 @@ export interface PgBusOptions {
   /** The database (postgres:// URL): processes on one database share its buses. */
   url: string
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
+  /** Names the session in pg_stat_activity: `nadi bus <name> pid … on <host>` (the role, e.g. api). */
+  name?: string
   now?: () => number
   /** A liveness query every this many ms; unanswered for 3 × this, the connection counts as lost (5 s). */
   pingEveryMs?: number
@@ -73,6 +75,8 @@ export class PgBus implements Bus {
   private readonly timers: NodeJS.Timeout[] = []
   private reconnectTimer: NodeJS.Timeout | null = null
   private wroteRows = false
+  /** The connection's last statement: the next waits for it (a pg client runs one at a time). */
+  private tail: Promise<unknown> = Promise.resolve()
   private lastWarn = 0
   private quietWarnings = 0
   private readonly now: () => number
@@ -139,7 +143,7 @@ export class PgBus implements Bus {
       if (this.closed) return
       if (!c) continue
       try {
-        await c.query('SELECT 1')
+        await this.query(c, 'SELECT 1')
         return
       } catch {
         // Lost meanwhile: wait for the next connection.
@@ -165,7 +169,9 @@ export class PgBus implements Bus {
 
   private connect(): void {
     const id = ++this.gen
-    const c = new pg.Client({ connectionString: this.opts.url, application_name: `nadi bus pid ${process.pid} on ${os.hostname()}`.slice(0, 63), keepAlive: true })
+    this.tail = Promise.resolve()
+    const appName = ['nadi bus', this.opts.name, `pid ${process.pid} on ${os.hostname()}`].filter(Boolean).join(' ').slice(0, 63)
+    const c = new pg.Client({ connectionString: this.opts.url, application_name: appName, keepAlive: true })
     c.on('error', (err) => this.lost(id, c, err))
     c.on('end', () => this.lost(id, c))
     c.on('notification', (n) => {
@@ -173,7 +179,7 @@ export class PgBus implements Bus {
     })
     c.connect()
       .then(async () => {
-        for (const family of this.families.keys()) await c.query(`LISTEN ${channelOf(family)}`)
+        for (const family of this.families.keys()) await this.query(c, `LISTEN ${channelOf(family)}`)
         if (id !== this.gen) return
         this.client = c
         this.backoff = this.opts.reconnectMs ?? 100
@@ -209,12 +215,19 @@ export class PgBus implements Bus {
     this.backoff = Math.min(this.backoff * 2, MAX_RECONNECT_MS)
   }
 
+  /** Statements leave one after another, in the order asked: the order of what this process publishes. */
+  private query<R extends pg.QueryResultRow = pg.QueryResultRow>(c: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    const result = this.tail.then(() => c.query<R>(text, values))
+    this.tail = result.catch(() => {})
+    return result
+  }
+
   private ping(): void {
     const c = this.client
     if (!c) return
     const id = this.gen
     const timer = setTimeout(() => this.lost(id, c, new Error(`no answer to a ping within ${3 * this.pingEveryMs} ms`)), 3 * this.pingEveryMs)
-    c.query('SELECT 1').then(
+    this.query(c, 'SELECT 1').then(
       () => clearTimeout(timer),
       (err: unknown) => {
         clearTimeout(timer)
@@ -228,7 +241,7 @@ export class PgBus implements Bus {
     const c = this.client
     if (!c) return
     const id = this.gen
-    c.query(sql).catch((err: unknown) => this.lost(id, c, err))
+    this.query(c, sql).catch((err: unknown) => this.lost(id, c, err))
   }
 
   // ── Sending ──────────────────────────────────────────────────────────────────────────────────
@@ -244,7 +257,7 @@ export class PgBus implements Bus {
       const m = out[i]!
       if (m.stored !== undefined) {
         this.wroteRows = true
-        c.query(
+        this.query(c, 
           `WITH m AS (INSERT INTO bus_messages (topic, payload, created_at) VALUES ($1, $2, $3) RETURNING id)
            SELECT pg_notify($4, $5 || CAST(m.id AS TEXT) || '}') FROM m`,
           [m.topic, m.stored, this.now(), m.channel, m.text],
@@ -256,7 +269,7 @@ export class PgBus implements Bus {
       while (j < out.length && out[j]!.stored === undefined) j++
       const run = out.slice(i, j)
       // An aggregate over unnest calls pg_notify row by row, in the arrays' order.
-      c.query('SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS m(c, p)', [run.map((r) => r.channel), run.map((r) => r.text)]).catch(failed)
+      this.query(c, 'SELECT count(pg_notify(c, p)) FROM unnest($1::text[], $2::text[]) AS m(c, p)', [run.map((r) => r.channel), run.map((r) => r.text)]).catch(failed)
       i = j
     }
   }
@@ -265,7 +278,7 @@ export class PgBus implements Bus {
     const c = this.client
     if (!c || !this.wroteRows) return
     this.wroteRows = false
-    c.query('DELETE FROM bus_messages WHERE created_at < $1', [this.now() - this.keepMs]).catch((err: unknown) => this.opts.log.warn({ err }, 'bus: cleaning old messages failed'))
+    this.query(c, 'DELETE FROM bus_messages WHERE created_at < $1', [this.now() - this.keepMs]).catch((err: unknown) => this.opts.log.warn({ err }, 'bus: cleaning old messages failed'))
   }
 
   // ── Receiving ────────────────────────────────────────────────────────────────────────────────
@@ -295,7 +308,7 @@ export class PgBus implements Bus {
     this.inbox.push(entry)
     const c = this.client
     if (!c) return void Object.assign(entry, { kind: 'gap', family: familyOf(topic) })
-    c.query<{ payload: string }>('SELECT payload FROM bus_messages WHERE id = $1', [row]).then(
+    this.query<{ payload: string }>(c, 'SELECT payload FROM bus_messages WHERE id = $1', [row]).then(
       (r) => {
         const payload = r.rows[0] ? parseStoredPayload(r.rows[0].payload) : null
         if (payload === null) {
