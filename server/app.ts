@@ -39,6 +39,7 @@ import { createWithdrawSender } from './chain/withdrawSender.ts'
 // The ledger audit checks frozen NADI against open withdrawals.
 import './ledger/holders.ts'
 import { Hub } from './ws/hub.ts'
+import { LocalBus, type Bus } from './roles/bus.ts'
 import { cleanup } from './jobs/cleanup.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { startJobs } from './jobs/scheduler.ts'
@@ -95,6 +96,9 @@ export interface BuildOptions {
   config: Config
   /** A clock tests can move. */
   now?: () => number
+  /** Where socket pushes travel (server/roles/bus.ts): this process alone (LocalBus) unless a role
+   * process shares them through PostgreSQL (PgBus). The app closes it after its sockets. */
+  bus?: Bus
 }
 
 export interface Built {
@@ -123,7 +127,7 @@ function fieldOf(err: FastifyError): string {
   return missing ? (p ? `${p}.${missing}` : missing) : p || (err.validationContext ?? '')
 }
 
-export async function buildApp({ config, now = Date.now }: BuildOptions): Promise<Built> {
+export async function buildApp({ config, now = Date.now, bus = new LocalBus() }: BuildOptions): Promise<Built> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -224,7 +228,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.
-  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids))
+  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids), { bus, log: app.log })
+  // onClose runs after every preClose hook, the sockets' and the jobs' that publish included.
+  app.addHook('onClose', async () => bus.close())
   auth.onSessionEnd((sessionId) => hub.closeSession(sessionId))
   const exchange = new Exchange({
     conn: ctx,

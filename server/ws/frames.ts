@@ -6,6 +6,11 @@ import { isBookData } from '../../contract/bookChecksum.ts'
 // market or channel would reach subscribers who never asked for it — and book items must carry what
 // the apps' books chain and verify by (seqId, prevSeqId, checksum, readable levels).
 
+/** The bus topic of a user's private stream: only that user's connections receive it. */
+export function userTopic(stream: string, userId: number): string {
+  return `${stream}#${userId}`
+}
+
 /** The stream a hub topic is: private topics are `<stream>#<userId>`. */
 export function streamOfTopic(topic: string): string {
   return topic.replace(/#\d+$/, '')

@@ -3,7 +3,8 @@ import type { Config } from '../config.ts'
 import type { AuthUser } from '../http/types.ts'
 import type { AckFrame, ErrorFrame } from '../../contract/socket.ts'
 import { LocalBus, topicFamily, type Bus } from '../roles/bus.ts'
-import { pushRefusal, streamOfTopic } from './frames.ts'
+import type { Publisher } from '../exchange/exchange.ts'
+import { pushRefusal, streamOfTopic, userTopic } from './frames.ts'
 
 /**
  * A family of streams an area publishes (books:*, tickers:*, user@*…). Areas register theirs; a
@@ -123,7 +124,7 @@ export class Hub {
    */
   listening(stream: string, userId?: number): boolean {
     if (this.bus.shared) return true
-    return (this.subscribers.get(userId === undefined ? stream : `${stream}#${userId}`)?.size ?? 0) > 0
+    return (this.subscribers.get(userId === undefined ? stream : userTopic(stream, userId))?.size ?? 0) > 0
   }
 
   /** Sends a frame to every subscriber of a public stream, in every process. */
@@ -133,7 +134,7 @@ export class Hub {
 
   /** Sends a frame on a private stream to its owner's connections only, in every process. */
   publishToUser(userId: number, stream: string, frame: unknown): void {
-    this.bus.publish(`${stream}#${userId}`, frame)
+    this.bus.publish(userTopic(stream, userId), frame)
   }
 
   /** What the bus brought for a key: one text, sent to each subscriber here. */
@@ -255,7 +256,7 @@ export class Hub {
       // A name no bus could carry is no stream, whatever a family's pattern says.
       if (!family || topicFamily(stream) === null) return conn.send(error(id, ERR.unknownStream, `unknown stream ${stream}`))
       if (family.private && !conn.user) return conn.send(error(id, ERR.unauthorized, `${stream} needs a signed-in connection`))
-      accepted.push({ stream, family, key: family.private ? `${stream}#${conn.user!.id}` : stream }) // private implies a user, checked above
+      accepted.push({ stream, family, key: family.private ? userTopic(stream, conn.user!.id) : stream }) // private implies a user, checked above
     }
     const fresh = accepted.filter((a) => !conn.subscriptions.has(a.key))
     if (conn.subscriptions.size + fresh.length > this.cfg.maxSubscriptions) {
@@ -268,10 +269,23 @@ export class Hub {
 
   private unsubscribe(conn: Conn, id: FrameId, streams: string[]): void {
     for (const stream of streams) {
-      const key = conn.user && conn.subscriptions.has(`${stream}#${conn.user.id}`) ? `${stream}#${conn.user.id}` : stream
+      const own = conn.user ? userTopic(stream, conn.user.id) : null
+      const key = own !== null && conn.subscriptions.has(own) ? own : stream
       if (conn.subscriptions.has(key)) this.leave(key, conn)
     }
     conn.send(ack(id, null))
+  }
+}
+
+/**
+ * The publishing half of a hub, for a process with no sockets of its own (the engine, the jobs): its
+ * pushes reach the hubs of the other processes through the bus, as a hub's would.
+ */
+export function busPublisher(bus: Bus): Publisher {
+  return {
+    publish: (stream, frame) => bus.publish(stream, frame),
+    publishToUser: (userId, stream, frame) => bus.publish(userTopic(stream, userId), frame),
+    listening: () => true,
   }
 }
 

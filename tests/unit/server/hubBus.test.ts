@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { AuthUser } from '../../../server/http/types.ts'
 import { LocalBus, type Bus, type GapHandler } from '../../../server/roles/bus.ts'
 import { pushRefusal, streamOfTopic } from '../../../server/ws/frames.ts'
-import { Hub, MISSED_UPDATES, type StreamFamily } from '../../../server/ws/hub.ts'
+import { busPublisher, Hub, MISSED_UPDATES, type StreamFamily } from '../../../server/ws/hub.ts'
 
 const WS = { maxSubscriptions: 50, maxMessagesPerSecond: 1000, heartbeatMs: 30_000, maxPayload: 4096 }
 
@@ -133,6 +133,18 @@ describe('Hub over a bus', () => {
     expect(onB.sent.map((f) => (f as { data: { seqId?: number }[] }).data[0]!.seqId ?? 'order')).toEqual([2, 3, 4, 5, 'order'])
     expect(onA.sent).toHaveLength(4)
     expect(otherOnB.sent).toEqual([])
+  })
+
+  it('a process with no sockets (jobs, engine) publishes through the bus as a hub would, and builds every push', () => {
+    const cross = new CrossBus()
+    const api = hubOn(cross.side())
+    const jobs = busPublisher(cross.side())
+    const s = socketOn(api, user(7), ['user@update_order'])
+    const frame = { arg: { channel: 'user@update_order' }, action: 'update', data: [{ ordId: '9' }] }
+    jobs.publishToUser(7, 'user@update_order', frame)
+    jobs.publishToUser(8, 'user@update_order', frame)
+    expect(s.sent).toEqual([frame])
+    expect(jobs.listening?.('user@update_order', 8)).toBe(true)
   })
 
   it('subscribes a topic on the bus while a socket here wants it, and lets it go after the last one leaves', () => {
