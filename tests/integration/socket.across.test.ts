@@ -19,7 +19,7 @@ import { custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { followMarket, mirrorView, serveMarketBase } from '../../server/roles/marketMirror.ts'
 import { PgBus } from '../../server/roles/pgBus.ts'
-import { busPublisher, Hub } from '../../server/ws/hub.ts'
+import { busPublisher, Hub, MISSED_UPDATES } from '../../server/ws/hub.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const WS = { maxSubscriptions: 50, maxMessagesPerSecond: 1000, heartbeatMs: 30_000, maxPayload: 4096 }
@@ -73,7 +73,7 @@ function follow(pushes: PushFrame[]): { book: LocalBook | null; seqIds: number[]
 }
 
 describe.runIf(testBackend() === 'postgres')('socket pushes across processes', () => {
-  it("a client on another process follows the engine's book with continuous seqIds and checksums, and gets its own order updates", { timeout: 60_000 }, async () => {
+  it("a client on another process follows the engine's book with continuous seqIds and checksums, and gets its own order updates; after its bus connection dies, a fresh snapshot or a reconnect", { timeout: 60_000 }, async () => {
     const db: TestDatabase = freshDatabase()
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
@@ -161,5 +161,29 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const orderIds = new Set(watcher.pushes.filter((p) => p.arg.channel === 'user@update_order').flatMap((p) => (p.data as Order[]).map((o) => o.id)))
     for (const id of mine) expect(orderIds.has(id), `order ${id}`).toBe(true)
     expect(bystander.pushes).toEqual([])
+
+    // The API process's bus connection dies while the engine trades on: its book clients get a fresh
+    // snapshot from the re-based mirror and go on from it; a socket on a stream with no snapshot
+    // (user@update_order) is told to reconnect, and a reconnect refreshes the app's screens.
+    const reader = await client(port, 3, ['books:NADI-USDT'])
+    await until(() => reader.pushes.length > 0, "the reader's snapshot")
+    const closed = new Promise<number>((r) => watcher.ws.once('close', (code) => r(code)))
+    const killer = openDatabase(db.url)
+    try {
+      expect(killer.sqlite.prepare("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'").all()).toEqual([{ ok: 1n }])
+    } finally {
+      killer.sqlite.close()
+    }
+    for (let i = 1; i <= 5; i++) {
+      clock += 1000
+      await exchange.place(1, { side: 'sell', type: 'limit', price: 2100 + i, lots: 700, clientOrderId: `gap${i}` })
+    }
+    expect(await closed).toBe(MISSED_UPDATES)
+    await until(() => reader.pushes.filter((p) => p.action === 'snapshot').length === 2, 'a fresh snapshot after the gap')
+    await exchange.place(1, { side: 'buy', type: 'limit', price: 1900, lots: 700, clientOrderId: 'after' })
+    const now = exchange.bookSnapshot()
+    await until(() => follow(reader.pushes).book?.seqId === now.seqId, "the reader at the engine's seqId")
+    expect(follow(reader.pushes).book!.asks).toEqual(now.asks)
+    expect(follow(reader.pushes).book!.bids).toEqual(now.bids)
   })
 })
