@@ -211,7 +211,7 @@ export interface FollowedMarket {
 
 /**
  * An API process's mirror of a market, fed by the bus: subscribed to every stream of the market and
- * to its bases, asking for a base at once and every retryMs while it does not know the market (no
+ * to its bases, asking for a base at once and every retryMs (1 s) while it does not know the market (no
  * engine leads yet, or a base was lost). log hears of bases refused.
  */
 export function followMarket(bus: Bus, instId: string, opts: { retryMs?: number; log?: { warn(obj: unknown, msg?: string): void } } = {}): FollowedMarket {
@@ -240,7 +240,7 @@ export function followMarket(bus: Bus, instId: string, opts: { retryMs?: number;
   }
   const retry = setInterval(() => {
     if (!mirror.known) ask()
-  }, opts.retryMs ?? 2_000)
+  }, opts.retryMs ?? 1_000)
   retry.unref()
   ask()
   return {

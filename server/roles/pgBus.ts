@@ -162,7 +162,12 @@ export class PgBus implements Bus {
     this.gen++
     this.subs.clear()
     this.connected.resolve()
-    if (c) await c.end().catch(() => {})
+    if (!c) return
+    // What was published before the close leaves first (a connection that hangs is not waited for long).
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([this.tail, new Promise((r) => (timer = setTimeout(r, 2_000)))])
+    clearTimeout(timer)
+    await c.end().catch(() => {})
   }
 
   // ── Connection ───────────────────────────────────────────────────────────────────────────────

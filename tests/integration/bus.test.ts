@@ -115,6 +115,20 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     expect(sql(url, 'SELECT count(*) AS n FROM bus_messages')).toEqual([{ n: 10n }])
   })
 
+  it('what is published just before a close still leaves', async () => {
+    const url = database()
+    const a = new PgBus({ url, log: { info() {}, warn() {}, error() {} } })
+    const b = bus(url, 'b').bus
+    const got: unknown[] = []
+    b.subscribe('tickers:NADI-USDT', (p) => got.push(p))
+    await Promise.all([a.settled(), b.settled()])
+    for (let n = 1; n <= 5; n++) a.publish('tickers:NADI-USDT', { n })
+    a.publish('tickers:NADI-USDT', { n: 6, big: 'z'.repeat(8_000) })
+    await a.close()
+    await until(() => got.length === 6, 'the messages published before the close')
+    expect(ns(got)).toEqual([1, 2, 3, 4, 5, 6])
+  })
+
   it('rows of big messages are deleted once older than keepMs', async () => {
     const url = database()
     let t = 1_000_000
