@@ -15,7 +15,8 @@ import { serveMarketBase } from '../../server/roles/marketMirror.ts'
 import { PgBus } from '../../server/roles/pgBus.ts'
 import { busPublisher } from '../../server/ws/hub.ts'
 import { onPostgres } from '../support/postgres.ts'
-import type { BenchContext, Row } from '../support/types.ts'
+import { millis } from '../support/stats.ts'
+import { info, type BenchContext, type Row } from '../support/types.ts'
 import { fanoutRows, UNITS, WS_CLIENTS } from './exchange.ts'
 
 export const id = 'bus'
@@ -61,6 +62,36 @@ async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
   }
 }
 
+const HOP_NAME = 'bus: publish → delivery on another connection (PgBus, 200 messages at 100/s)'
+const HOP_MESSAGES = 200
+
+/** What the bus itself adds: one message from one PgBus to another, same process, same clock. */
+async function hopRows(ctx: BenchContext, url: string): Promise<Row[]> {
+  const log = { info() {}, warn: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''}`) }
+  const from = new PgBus({ url, log, name: 'bench-from' })
+  const to = new PgBus({ url, log, name: 'bench-to' })
+  try {
+    const ms: number[] = []
+    to.subscribe('books:BENCH', (p) => ms.push(performance.now() - (p as { at: number }).at))
+    await Promise.all([from.settled(), to.settled()])
+    for (let i = 0; i < HOP_MESSAGES; i++) {
+      from.publish('books:BENCH', { at: performance.now(), i })
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    await to.settled()
+    if (ms.length !== HOP_MESSAGES) throw new Error(`${ms.length} of ${HOP_MESSAGES} messages arrived`)
+    ms.sort((a, b) => a - b)
+    const p50 = ms[Math.floor(ms.length * 0.5)]!
+    const p99 = ms[Math.floor(ms.length * 0.99)]!
+    ctx.log(`bus: one hop p50 ${millis(p50)}, p99 ${millis(p99)}`)
+    return [info({ name: HOP_NAME, value: p99, unit: 'ms', format: (v) => `p99 ${millis(v)} (p50 ${millis(p50)})`, details: { p50Ms: p50, p99Ms: p99, maxMs: ms.at(-1), messages: HOP_MESSAGES } })]
+  } finally {
+    await from.close()
+    await to.close()
+  }
+}
+
 export async function run(ctx: BenchContext): Promise<Row[]> {
-  return onPostgres(ctx, ACROSS_NAME, (url) => acrossRows(ctx, url))
+  const across = await onPostgres(ctx, ACROSS_NAME, (url) => acrossRows(ctx, url))
+  return [...across, ...(await onPostgres(ctx, HOP_NAME, (url) => hopRows(ctx, url)))]
 }
