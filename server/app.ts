@@ -36,6 +36,7 @@ import { createUploadService } from './modules/upload/service.ts'
 import { carApplyRoutes } from './modules/car/applyRoutes.ts'
 import { createCarApplyService } from './modules/car/apply.ts'
 import { Hub } from './ws/hub.ts'
+import { LocalBus, type Bus } from './roles/bus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
 import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
@@ -87,6 +88,9 @@ export interface BuildOptions {
   config: Config
   /** A clock tests can move. */
   now?: () => number
+  /** Where socket pushes travel (server/roles/bus.ts): this process alone (LocalBus) unless a role
+   * process shares them through PostgreSQL (PgBus). The app closes it after its sockets. */
+  bus?: Bus
 }
 
 export interface Built {
@@ -225,6 +229,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const { config } = opts
   if (config.role === 'jobs') throw new Error('buildApp serves users (--role all or api); a jobs process is built by buildJobsProcess (server/roles/jobsProcess.ts)')
   const now = opts.now ?? Date.now
+  const bus = opts.bus ?? new LocalBus()
   const { app, ctx, gateway, lock } = await openServer(opts)
   const { sqlite, db } = ctx
 
@@ -247,7 +252,9 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.
-  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids))
+  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids), { bus, log: app.log })
+  // onClose runs after every preClose hook, the sockets' and the jobs' that publish included.
+  app.addHook('onClose', async () => bus.close())
   auth.onSessionEnd((sessionId) => hub.closeSession(sessionId))
   const exchange = new Exchange({
     conn: ctx,
