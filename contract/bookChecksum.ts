@@ -2,7 +2,8 @@
 // interleaved bid, ask ("bidPx:bidSz:askPx:askSz:…", a side's missing level left out), CRC32 of that
 // text as a signed 32-bit integer (OKX v5's rule). Prices and sizes are the wire's decimal strings.
 
-import type { BookLevel } from './trade.ts'
+import { parseMoney } from './money.ts'
+import type { BookData, BookLevel } from './trade.ts'
 
 export const CHECKSUM_DEPTH = 25
 
@@ -37,4 +38,27 @@ export function checksumText(bids: readonly BookLevel[], asks: readonly BookLeve
 
 export function bookChecksum(bids: readonly BookLevel[], asks: readonly BookLevel[]): number {
   return crc32(checksumText(bids, asks))
+}
+
+function isLevels(v: unknown): v is BookLevel[] {
+  return (
+    Array.isArray(v) &&
+    v.every((l) => Array.isArray(l) && l.length >= 2 && typeof l[0] === 'string' && typeof l[1] === 'string' && parseMoney(l[0]) !== null && parseMoney(l[1]) !== null)
+  )
+}
+
+/**
+ * A books push item with every field a book kept from pushes relies on, levels readable as money: the
+ * app checks what the server sends, a server what another process sends (server/ws/frames.ts).
+ */
+export function isBookData(v: unknown): v is BookData {
+  if (typeof v !== 'object' || v === null) return false
+  const d = v as Record<string, unknown>
+  return (
+    isLevels(d.asks) &&
+    isLevels(d.bids) &&
+    Number.isSafeInteger(d.seqId) &&
+    Number.isSafeInteger(d.prevSeqId) &&
+    Number.isSafeInteger(d.checksum)
+  )
 }

@@ -35,18 +35,14 @@ import { uploadRoutes } from './modules/upload/routes.ts'
 import { createUploadService } from './modules/upload/service.ts'
 import { carApplyRoutes } from './modules/car/applyRoutes.ts'
 import { createCarApplyService } from './modules/car/apply.ts'
-import { createWithdrawSender } from './chain/withdrawSender.ts'
-// The ledger audit checks frozen NADI against open withdrawals.
-import './ledger/holders.ts'
 import { Hub } from './ws/hub.ts'
-import { cleanup } from './jobs/cleanup.ts'
+import { LocalBus, type Bus } from './roles/bus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
-import { startJobs } from './jobs/scheduler.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
 import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
-import { onDeposit, startDepositWatcher } from './chain/depositWatcher.ts'
+import { onDeposit } from './chain/depositWatcher.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { GroupCommit } from './db/groupCommit.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
@@ -54,47 +50,47 @@ import { marketStreams } from './exchange/streams.ts'
 import { seedDemoHistory, startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { ordersRoutes } from './modules/orders/routes.ts'
-import { chainPaymentArrives, createOrdersService, ORDER_REF_PREFIX, startOrderExpiry } from './modules/orders/service.ts'
+import { createOrdersService } from './modules/orders/service.ts'
 import { createGoodsService } from './modules/goods/service.ts'
-import { startGoldWalk } from './modules/goods/goldWalk.ts'
 import { machineRoutes } from './modules/machine/routes.ts'
 import { goldRoutes } from './modules/gold/routes.ts'
 import { carRoutes } from './modules/car/routes.ts'
 import { preOrderRoutes } from './modules/preOrder/routes.ts'
-import { createPreOrderService, fulfil, startReceiptJob } from './modules/preOrder/service.ts'
-import { startReleaseJob } from './modules/release/service.ts'
-import { startSettlement } from './modules/settlement/service.ts'
-import { createNodeService, fulfilNode, registerNodeSteps, seedDemoNodes } from './modules/node/service.ts'
+import { createPreOrderService } from './modules/preOrder/service.ts'
+import { createNodeService, seedDemoNodes } from './modules/node/service.ts'
 import { nodeRoutes } from './modules/node/routes.ts'
-import { createLendingService, registerLendingSteps } from './modules/lending/service.ts'
+import { createLendingService } from './modules/lending/service.ts'
 import { lendingRoutes } from './modules/lending/routes.ts'
-import { createPledgeService, registerPledgeRelease } from './modules/pledge/service.ts'
+import { createPledgeService } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
 import { seedDemoPledge } from './modules/pledge/seed.ts'
-import { createMiningService, fulfilMining } from './modules/mining/service.ts'
+import { createMiningService } from './modules/mining/service.ts'
 import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
 import { createDeviceService } from './modules/device/service.ts'
-import { parseMoney } from '../contract/money.ts'
 import { jsonBodies } from './http/body.ts'
 import { createTradeService } from './modules/trade/service.ts'
 import { startWithdrawPushes } from './modules/withdraw/push.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
-import { createRankingService, registerRanking } from './modules/ranking/service.ts'
+import { createRankingService, startRankingStream } from './modules/ranking/service.ts'
 import { rankingRoutes } from './modules/ranking/routes.ts'
-import { onChainArrival, onPaid, startPaymentChecker } from './modules/payment/index.ts'
-import { lockDatabase } from './db/writerLock.ts'
+import { lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
+import { holdEngineInProcess } from './roles/engineInProcess.ts'
+import { startJobsOf } from './roles/jobs.ts'
+import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
-import { startActivityPayouts } from './modules/activity/payout.ts'
 import { seedDemoActivities } from './modules/activity/seed.ts'
 
 export interface BuildOptions {
   config: Config
   /** A clock tests can move. */
   now?: () => number
+  /** Where socket pushes travel (server/roles/bus.ts): this process alone (LocalBus) unless a role
+   * process shares them through PostgreSQL (PgBus). The app closes it after its sockets. */
+  bus?: Bus
 }
 
 export interface Built {
@@ -123,7 +119,20 @@ function fieldOf(err: FastifyError): string {
   return missing ? (p ? `${p}.${missing}` : missing) : p || (err.validationContext ?? '')
 }
 
-export async function buildApp({ config, now = Date.now }: BuildOptions): Promise<Built> {
+/** What a server of every role has: a writer lock, the database, the chains, the context, and HTTP's envelope and errors. */
+export interface Opened {
+  app: App
+  ctx: Ctx
+  gateway: Gateway
+  lock: WriterLock
+}
+
+/**
+ * The part of a server every role shares: Fastify with the envelope's validation and errors, the
+ * database under its writer lock (exclusive for --role all, a share of it for a role process),
+ * migrated, the chains' gateway and the context. Closing the app closes them, the lock last.
+ */
+export async function openServer({ config, now = Date.now }: BuildOptions): Promise<Opened> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -131,19 +140,24 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.
-  const lock = lockDatabase(config, 'server')
+  const lock = config.role === 'all' ? lockDatabase(config, 'server') : lockDatabase(config, `server --role ${config.role}`, { shared: true })
   let database
+  let engine: { release(): void } | null = null
   try {
+    // The engine stays in the api process for now (server/roles/engineInProcess.ts): one api process per database.
+    if (config.role === 'api') engine = holdEngineInProcess(config.databaseUrl!, `server --role ${config.role}`, { instId: defaultSpec.instId, index: 0 })
     database = openDatabase(config.database, { checkpointInWorker: true })
     migrate(database.sqlite)
   } catch (e) {
+    engine?.release()
     lock.release()
     throw e
   }
   const { sqlite, db, close } = database
-  // The last hook to run (onClose hooks run in reverse order of adding): the lock outlives every write.
+  // The last hook to run (onClose hooks run in reverse order of adding): the locks outlive every write.
   app.addHook('onClose', async () => {
     await close()
+    engine?.release()
     lock.release()
   })
 
@@ -204,6 +218,20 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     req.log.error({ err }, 'unhandled error')
     return reply.status(500).send({ code: CODE.SERVER, msg: t('errors.server'), data: null })
   })
+  return { app, ctx, gateway, lock }
+}
+
+/**
+ * The server that answers users: HTTP, sockets and the market's engine, for --role all and api; the
+ * background jobs too for all. (--role jobs is server/roles/jobsProcess.ts.)
+ */
+export async function buildApp(opts: BuildOptions): Promise<Built> {
+  const { config } = opts
+  if (config.role === 'jobs') throw new Error('buildApp serves users (--role all or api); a jobs process is built by buildJobsProcess (server/roles/jobsProcess.ts)')
+  const now = opts.now ?? Date.now
+  const bus = opts.bus ?? new LocalBus()
+  const { app, ctx, gateway, lock } = await openServer(opts)
+  const { sqlite, db } = ctx
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -224,7 +252,9 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   noticeRoutes(app, notices)
   addressRoutes(app, createAddressService(ctx))
   // The spot market (server/exchange): the book rebuilt from its journal before the first request.
-  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids))
+  const hub = new Hub(config.ws, now, (ids) => auth.liveSessions(ids), { bus, log: app.log })
+  // onClose runs after every preClose hook, the sockets' and the jobs' that publish included.
+  app.addHook('onClose', async () => bus.close())
   auth.onSessionEnd((sessionId) => hub.closeSession(sessionId))
   const exchange = new Exchange({
     conn: ctx,
@@ -250,18 +280,10 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
   const orders = createOrdersService(ctx)
   ordersRoutes(app, orders)
   // The shops (DESIGN §10): catalogs, product orders, fulfilment in the payment's transaction.
-  const nadiPrice = () => {
-    const last = exchange.lastPrice()
-    return last !== null && last > 0n ? last : (parseMoney(config.nadiReferencePrice) as bigint)
-  }
-  // A chain payment confirming after its order ended: paid, reinstated, or credited to its payer.
-  onChainArrival(ctx, ORDER_REF_PREFIX, (e) => chainPaymentArrives(ctx, e))
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
-  // Destroy and joint mining (issue 11): paid orders become power released by the settlement.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilMining(ctx, { nadiPrice }, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
+  const nadiPrice = nadiPriceOf(config, () => exchange.lastPrice())
+  // Payments' fulfilment and the settlement's steps, as in every process that writes.
+  wireReactions(ctx, { nadiPrice })
   miningRoutes(app, createMiningService(ctx, orders, { nadiPrice }))
-  // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, Number(e.orderRef.slice(ORDER_REF_PREFIX.length)), e.paidAt))
   nodeRoutes(app, createNodeService(ctx, orders))
   lendingRoutes(app, createLendingService(ctx))
   const preOrder = createPreOrderService(ctx, orders)
@@ -307,61 +329,25 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     return sendShell(reply)
   })
 
-  const stopJobs = startJobs(ctx, [{ name: 'cleanup', everyMs: 10 * 60_000, run: cleanup }])
-  app.addHook('preClose', async () => stopJobs())
-  // Upload URLs that expired unused, and files no application took, are dropped.
-  const stopUploadSweep = startJobs(ctx, [{ name: 'uploads', everyMs: 10 * 60_000, run: () => uploads.sweep() }])
-  app.addHook('preClose', async () => stopUploadSweep())
-  // Deposits (server/chain/depositWatcher.ts): a pass every second on dev chains; stopping waits for a pass in flight.
-  const stopDepositWatcher = startDepositWatcher(ctx)
-  app.addHook('preClose', async () => stopDepositWatcher())
   // user@deposit and user@withdraw (DESIGN §5): each change pushed to its owner only.
   hub.register({ private: true, matches: (s) => s === 'user@deposit' })
   hub.register({ private: true, matches: (s) => s === 'user@withdraw' })
   onDeposit(ctx, ({ userId, deposit }) => hub.publishToUser(userId, 'user@deposit', { arg: { channel: 'user@deposit' }, action: 'update', data: [deposit] }))
   const stopWithdrawPushes = startWithdrawPushes(ctx, (userId, w) => hub.publishToUser(userId, 'user@withdraw', { arg: { channel: 'user@withdraw' }, action: 'update', data: [w] }))
   app.addHook('preClose', async () => stopWithdrawPushes())
-  // On-chain payments (server/payment): verified and confirmed by a pass every second on dev chains.
-  const stopPaymentChecker = startPaymentChecker(ctx)
-  app.addHook('preClose', async () => stopPaymentChecker())
-  // Unpaid orders are cancelled once their time is up (SPEC §4).
-  const stopOrderExpiry = startOrderExpiry(ctx)
-  app.addHook('preClose', async () => stopOrderExpiry())
 
-  // Shipped orders confirm their receipt after the configured days; releases post each due day once.
-  const stopReceipts = startReceiptJob(ctx)
-  app.addHook('preClose', async () => stopReceipts())
-  const stopReleases = startReleaseJob(ctx, config.commerce.releasePollMs)
-  app.addHook('preClose', async () => stopReleases())
-  // Savings (issue 11 part 5): the settlement of a term's last day releases the pledged principal.
-  registerPledgeRelease(ctx)
   pledgeRoutes(app, createPledgeService(ctx))
-  // Loans' daily interest, then the nodes' fee share and stake return (a stake stays while a loan is open).
-  registerLendingSteps(ctx)
-  registerNodeSteps(ctx)
-  // The ranking (issue 12 part 3): after the node steps, the pools take their share of the day's income, then the day's top N are paid.
-  const stopRanking = registerRanking(ctx, hub)
+  // The live ranking (issue 12 part 3) on this process's sockets.
+  const stopRanking = startRankingStream(ctx, hub)
   app.addHook('preClose', async () => stopRanking())
   rankingRoutes(app, createRankingService(ctx))
-  // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
-  const stopSettlement = startSettlement(ctx, config.commerce.releasePollMs)
-  app.addHook('preClose', async () => stopSettlement())
-  // Activities (issue 12 part 4): read-only routes; prizes paid by a job once a window has closed.
+  // Activities (issue 12 part 4): read-only routes; prizes are paid by a job.
   activityRoutes(app, createActivityService(ctx))
-  const stopActivityPayouts = startActivityPayouts(ctx, config.commerce.releasePollMs)
-  app.addHook('preClose', async () => stopActivityPayouts())
-
-  // Withdrawals (server/chain/withdrawSender.ts): sends approved ones and follows them to their confirmations;
-  // stopping waits for a pass in flight, before the chains close.
-  const withdrawSender = createWithdrawSender(ctx, withdrawConfig)
-  const stopWithdrawSender = startJobs(ctx, [withdrawSender.job])
-  app.addHook('preClose', async () => {
-    stopWithdrawSender()
-    await withdrawSender.idle()
-  })
 
   // Operator commands that write run in here, sent by `tsx server/cli.ts` over the operator socket.
-  if (config.dbFile !== ':memory:') {
+  // Only the process holding the database alone takes them: role processes share it, and the
+  // commands' checks (the book in memory, batches in flight) hold only for a process writing alone.
+  if (config.role === 'all' && config.dbFile !== ':memory:') {
     const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market: exchange }), app.log)
     lock.setSocket(ops.path)
     app.addHook('preClose', async () => ops.close())
@@ -375,8 +361,13 @@ export async function buildApp({ config, now = Date.now }: BuildOptions): Promis
     await seedDemoNodes(ctx)
     await seedDemoPledge(ctx)
     await seedDemoActivities(ctx)
-    const stopGoldWalk = startGoldWalk(ctx)
-    app.addHook('preClose', async () => stopGoldWalk())
+  }
+  // Every background job (server/roles/jobs.ts), after the seeds they read; stopped, in the reverse
+  // order, before the operator socket, the sockets, the market and the chains close. A role process
+  // leaves them to the jobs role.
+  if (config.role === 'all') {
+    const stopJobs = startJobsOf(ctx, { uploads })
+    app.addHook('preClose', stopJobs)
   }
   if (config.trade.demoMarket) {
     const stopDemoMarket = await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice })

@@ -3,6 +3,7 @@ import { envFlag, envInt, envString as str, type Env } from './settings.ts'
 import { nadiChainId, readChainSettings, readDepositSettings, type ChainConfig, type DepositSettings } from './chain/settings.ts'
 import { readTradeSettings, type TradeSettings } from './exchange/settings.ts'
 import { readDatabaseSettings, type DatabaseSettings } from './db/settings.ts'
+import { readRoleSettings, type RoleSettings } from './roles/settings.ts'
 import { readAuthSettings, type AuthSettings } from './modules/auth/settings.ts'
 import { readCarApplySettings, type CarApplySettings } from './modules/car/settings.ts'
 import { readDeviceSettings, type DeviceSettings } from './modules/device/settings.ts'
@@ -38,6 +39,9 @@ export interface Config {
   databaseUrl: DatabaseSettings['databaseUrl']
   database: DatabaseSettings['database']
   lockFile: DatabaseSettings['lockFile']
+  /** What this process does, beside others on one database (server/roles/settings.ts): NADI_ROLE / --role. */
+  role: RoleSettings['role']
+  leaderEveryMs: RoleSettings['leaderEveryMs']
   distDir: string
   /** NADI_SW_KILL=1: /sw.js answers a worker that unregisters itself and empties every cache. */
   swKill: boolean
@@ -96,13 +100,15 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   // phishing proxy would get messages naming itself. Production names it, and serves no other host.
   if (production && !publicUrl) throw new Error('NADI_PUBLIC_URL is required in production (e.g. https://app.nadi.example): sign-in messages name it and requests to any other host are refused')
   const node = readNodeSettings(env, demo)
+  const database = readDatabaseSettings(env, dataDir)
   return {
     env: nodeEnv,
     demo,
     host: str(env, 'HOST', '0.0.0.0'),
     port: envInt(env, 'PORT', 8080),
     dataDir,
-    ...readDatabaseSettings(env, dataDir),
+    ...database,
+    ...readRoleSettings(env, { databaseUrl: database.databaseUrl, devChains: chain.devChains }),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
     swKill: env.NADI_SW_KILL === '1',
     publicUrl,

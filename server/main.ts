@@ -1,15 +1,29 @@
 import { buildApp } from './app.ts'
-import { loadConfig } from './config.ts'
+import { loadConfig, type Config } from './config.ts'
 import { DataFolderBusy } from './db/writerLock.ts'
+import { EngineBusy } from './roles/engineInProcess.ts'
+import { buildJobsProcess } from './roles/jobsProcess.ts'
+import { argvSettings } from './roles/settings.ts'
 
-const config = loadConfig()
+function refuse(why: string): never {
+  process.stderr.write(`\n  NADI did not start: ${why}\n\n`)
+  process.exit(1)
+}
+
+// `npm run serve -- --role jobs` (server/roles/settings.ts): the command line over the environment.
+// A setting that is wrong stops the start in one line that names it.
+let config: Config
+try {
+  config = loadConfig({ ...process.env, ...argvSettings(process.argv.slice(2)) })
+} catch (err) {
+  refuse(err instanceof Error ? err.message : String(err))
+}
 let built
 try {
-  built = await buildApp({ config })
+  built = config.role === 'jobs' ? { ...(await buildJobsProcess({ config })), rootInviteCode: null } : await buildApp({ config })
 } catch (err) {
-  if (!(err instanceof DataFolderBusy)) throw err
-  process.stderr.write(`\n  NADI did not start: ${err.message}\n\n`)
-  process.exit(1)
+  if (!(err instanceof DataFolderBusy) && !(err instanceof EngineBusy)) throw err
+  refuse(err.message)
 }
 const { app, rootInviteCode } = built
 
@@ -35,7 +49,9 @@ await app.listen({ host: config.host, port: config.port })
 const url = `http://localhost:${config.port}`
 // Printed plainly as well as logged: the first person to sign up needs this code.
 process.stdout.write(
-  `\n  NADI is running at ${url}  (${config.env}${config.demo ? ', demo' : ''})\n` +
-    `  Root invite code: ${rootInviteCode}   →  ${url}/?code=${rootInviteCode}\n` +
-    `  API docs: ${url}/api/docs\n\n`,
+  rootInviteCode === null
+    ? `\n  NADI --role ${config.role} is running: health at ${url}/api/v1/common/health  (${config.env})\n\n`
+    : `\n  NADI is running at ${url}  (${config.env}${config.demo ? ', demo' : ''}${config.role === 'all' ? '' : `, --role ${config.role}`})\n` +
+        `  Root invite code: ${rootInviteCode}   →  ${url}/?code=${rootInviteCode}\n` +
+        `  API docs: ${url}/api/docs\n\n`,
 )

@@ -11,6 +11,10 @@
 // file inside a process too, so a second writer in the same process is refused the same way.
 // Who holds it is written beside it (the lock itself cannot be read while held): the pid, host, start
 // time and command of the holder, and the operator socket where it takes commands (server/ops.ts).
+//
+// On PostgreSQL the processes of a deployment in roles (issue 19, docs/processes.md) share the database:
+// each takes the same lock SHARED, so they coexist, while a server that writes alone (--role all) or a
+// writing command takes it exclusively — the two kinds refuse each other, whichever comes second.
 
 import fs from 'node:fs'
 import os from 'node:os'
@@ -37,6 +41,12 @@ export interface WriterLock {
   release(): void
 }
 
+/**
+ * Why a PostgreSQL writer lock was refused: another writes alone (alone), role processes share it and
+ * this one would write alone (roles), or this role process meets one writing alone (role-vs-alone).
+ */
+export type PgConflict = 'alone' | 'roles' | 'role-vs-alone'
+
 export class DataFolderBusy extends Error {
   override name = 'DataFolderBusy'
   constructor(
@@ -44,14 +54,20 @@ export class DataFolderBusy extends Error {
     readonly holder: Holder | null,
     /** PostgreSQL: the database's URL (without its password) whose writer lock is held. */
     readonly database?: string,
+    conflict: PgConflict = 'alone',
   ) {
-    super(database ? pgBusyMessage(database, holder) : busyMessage(dbFile, holder))
+    super(database ? pgBusyMessage(database, holder, conflict) : busyMessage(dbFile, holder))
   }
 }
 
-function pgBusyMessage(database: string, h: Holder | null): string {
+function pgBusyMessage(database: string, h: Holder | null, conflict: PgConflict): string {
   const who = h ? `${h.role} pid ${h.pid} on ${h.host}, started ${new Date(h.startedAt).toISOString()}` : 'another process'
-  return `the database ${database} is in use: ${who} holds its writer lock. Only one process may write to it; stop that one first (or point NADI_DATABASE_URL elsewhere).`
+  const why = {
+    alone: 'Only one process may write to it; stop that one first',
+    roles: 'Role processes (--role api|jobs) share it with each other only: a server that writes alone (--role all) or a writing command cannot run beside them; stop them first',
+    'role-vs-alone': 'It writes alone (--role all): role processes share the database only with each other; stop that one first',
+  }[conflict]
+  return `the database ${database} is in use: ${who} holds its writer lock. ${why} (or point NADI_DATABASE_URL elsewhere).`
 }
 
 export const lockFileOf = (dbFile: string) => `${dbFile}.lock`
@@ -87,9 +103,16 @@ export interface LockTarget {
   lockFile: string
 }
 
-/** The writer lock of the database, whichever backend: lockDataFolder on SQLite, an advisory lock on PostgreSQL. */
-export function lockDatabase(target: LockTarget, role: string): WriterLock {
-  return isPostgresUrl(target.database) ? lockPostgres(target.database, target.lockFile, role) : lockDataFolder(target.lockFile, role)
+/**
+ * The writer lock of the database, whichever backend: lockDataFolder on SQLite, an advisory lock on
+ * PostgreSQL. `shared`: a role process's share of it (PostgreSQL only: on SQLite one process writes).
+ */
+export function lockDatabase(target: LockTarget, role: string, opts: { shared?: boolean } = {}): WriterLock {
+  if (!isPostgresUrl(target.database)) {
+    if (opts.shared) throw new Error('a shared writer lock needs PostgreSQL: on SQLite one process writes')
+    return lockDataFolder(target.lockFile, role)
+  }
+  return lockPostgres(target.database, target.lockFile, role, opts.shared ?? false)
 }
 
 /**
@@ -98,32 +121,60 @@ export function lockDatabase(target: LockTarget, role: string): WriterLock {
  * there is no stale lock here either. Who holds it is written beside lockFile (for the operator
  * socket, on this host) and in the session's application_name (seen from any host).
  */
-function lockPostgres(url: string, lockFile: string, role: string): WriterLock {
+function lockPostgres(url: string, lockFile: string, role: string, shared: boolean): WriterLock {
   const holder: Holder = { pid: process.pid, host: os.hostname(), role, startedAt: Date.now() }
   const name = `nadi ${role} pid ${holder.pid} on ${holder.host}`.slice(0, 63)
   const conn = new PgSync(url, { appName: name })
   let got = false
   try {
-    got = conn.prepare('SELECT pg_try_advisory_lock(?) AS got').pluck().get(PG_WRITER_LOCK) === 1n
+    got = conn.prepare(`SELECT ${shared ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'}(?) AS got`).pluck().get(PG_WRITER_LOCK) === 1n
     if (!got) {
-      const other = conn
-        .prepare(
-          `SELECT a.application_name, a.backend_start::text AS since FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-           WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
-             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) LIMIT 1`,
-        )
-        .get(PG_WRITER_LOCK) as { application_name: string; since: string } | undefined
+      const other = advisoryHolder(conn, PG_WRITER_LOCK)
       const local = readHolder(lockFile)
-      const m = other && /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
-      const remote: Holder | null = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
+      const remote = other?.holder ?? null
       const who = local && remote && local.pid === remote.pid && local.host === remote.host ? local : (remote ?? local)
-      throw new DataFolderBusy(lockFile, who, conn.name)
+      throw new DataFolderBusy(lockFile, who, conn.name, shared ? 'role-vs-alone' : other?.shared ? 'roles' : 'alone')
     }
   } finally {
     if (!got) conn.close()
   }
+  // Several processes share it: none of them writes the one holder file (nor takes operator commands).
+  if (shared) {
+    let released = false
+    return {
+      dbFile: lockFile,
+      holder,
+      setSocket() {
+        throw new Error('a shared writer lock takes no operator commands: only a process writing alone does')
+      },
+      release() {
+        if (released) return
+        released = true
+        conn.close()
+      },
+    }
+  }
   fs.mkdirSync(path.dirname(lockFile), { recursive: true })
   return heldLock(lockFile, holder, () => conn.close())
+}
+
+/**
+ * Who holds a session advisory lock on the connection's database (the longest held, when several share
+ * it), as its session's application_name says (`nadi <role> pid <n> on <host>`, which every NADI
+ * process sets); null when nobody does or the name is not NADI's.
+ */
+export function advisoryHolder(conn: PgSync, key: number): { holder: Holder | null; shared: boolean } | null {
+  const other = conn
+    .prepare(
+      `SELECT a.application_name, a.backend_start::text AS since, l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY a.backend_start LIMIT 1`,
+    )
+    .get(key) as { application_name: string; since: string; mode: string } | undefined
+  if (!other) return null
+  const m = /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
+  const holder = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
+  return { holder, shared: other.mode === 'ShareLock' }
 }
 
 /**

@@ -20,10 +20,11 @@
 // After each commit, what the batch did is published: book updates (seqId/prevSeqId, checksum),
 // trades, candles, the ticker, and to their owners only user@update_order and user@balance.
 
-import type { BookData, MarketStatus, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
+import type { BalanceUpdate, BookData, MarketStatus, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
 import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
+import type { SqlConnection } from '../db/connection.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFill } from '../modules/activity/scores.ts'
@@ -67,6 +68,12 @@ export interface Publisher {
   publishToUser(userId: number, stream: string, frame: unknown): void
   /** Whether anyone listens: a push nobody would receive is not even built (it costs reads). */
   listening?(stream: string, userId?: number): boolean
+}
+
+/** A user's trade-account balances as user@balance sends them; read from the ledger, so any process can answer. */
+export function tradeBalances(sqlite: SqlConnection, userId: number): BalanceUpdate[] {
+  const b = ledger.balances(sqlite, userId)
+  return (['USDT', 'NADI'] as const).map((asset) => ({ asset, account: 'trade' as const, available: formatMoney(b[asset].trade.available), frozen: formatMoney(b[asset].trade.frozen) }))
 }
 
 export interface ExchangeOptions {
@@ -607,8 +614,9 @@ export class Exchange {
 
   // ── Reads ─────────────────────────────────────────────────────────────────────────────────────
 
-  bookSnapshot(): BookData {
-    return this.feed.snapshot(this.o.now())
+  /** The book as subscribers get it; a deeper one (every level) for the mirrors of other processes. */
+  bookSnapshot(depth?: number): BookData {
+    return this.feed.snapshot(this.o.now(), depth)
   }
 
   depth(n: number) {
@@ -631,8 +639,7 @@ export class Exchange {
   }
 
   tradeBalances(userId: number) {
-    const b = ledger.balances(this.o.conn.sqlite, userId)
-    return (['USDT', 'NADI'] as const).map((asset) => ({ asset, account: 'trade' as const, available: formatMoney(b[asset].trade.available), frozen: formatMoney(b[asset].trade.frozen) }))
+    return tradeBalances(this.o.conn.sqlite, userId)
   }
 
   /** For tests and the audit: what the open orders hold, per user and asset. */

@@ -2,6 +2,9 @@ import type { WebSocket } from 'ws'
 import type { Config } from '../config.ts'
 import type { AuthUser } from '../http/types.ts'
 import type { AckFrame, ErrorFrame } from '../../contract/socket.ts'
+import { LocalBus, topicFamily, type Bus } from '../roles/bus.ts'
+import type { Publisher } from '../exchange/exchange.ts'
+import { pushRefusal, streamOfTopic, userTopic } from './frames.ts'
 
 /**
  * A family of streams an area publishes (books:*, tickers:*, user@*…). Areas register theirs; a
@@ -27,15 +30,33 @@ type FrameId = number | string | null
 const ERR = { badRequest: 400, unauthorized: 401, unknownStream: 404, tooMany: 429 } as const
 /** Close code for a connection whose sign-in ended; the app reconnects signed out (or with its new token). */
 export const SESSION_ENDED = 4001
+/** Close code for a connection that missed pushes of a stream with no snapshot to resend: the app
+ * reconnects, and a reconnect refreshes every screen (SPEC §9). */
+export const MISSED_UPDATES = 4002
+
+export interface HubOptions {
+  /** Where pushes go and come from (LocalBus: this process only). */
+  bus?: Bus
+  /** Told of pushes from another process that were refused. */
+  log?: { warn(obj: unknown, msg?: string): void }
+}
 
 function isId(v: unknown): v is number | string {
   return (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && v.length <= 64)
 }
 
+/**
+ * The sockets of this process. Pushes are published to the bus, and what the bus brings — this
+ * process's pushes and every other's — is sent to the subscribed sockets here: each process relays
+ * the same pushes, in the order they were published.
+ */
 export class Hub {
   private readonly families: StreamFamily[] = []
-  /** stream → connections; private streams are keyed per user as `stream#userId`. */
+  /** stream → connections; private streams are keyed per user as `stream#userId` (the bus topic). */
   private readonly subscribers = new Map<string, Set<Conn>>()
+  /** The bus subscription of each key with subscribers here. */
+  private readonly onBus = new Map<string, () => void>()
+  private readonly bus: Bus
   private readonly conns = new Set<Conn>()
   private nextId = 1
   private heartbeat: NodeJS.Timeout | null = null
@@ -45,7 +66,10 @@ export class Hub {
     private readonly now: () => number = Date.now,
     /** Which signed-in sessions are still valid: a connection whose session was revoked or expired is closed. */
     private readonly liveSessions?: (ids: number[]) => Promise<Set<number>>,
-  ) {}
+    private readonly opts: HubOptions = {},
+  ) {
+    this.bus = opts.bus ?? new LocalBus()
+  }
 
   register(family: StreamFamily): void {
     this.families.push(family)
@@ -94,22 +118,77 @@ export class Hub {
     }
   }
 
-  /** Whether a stream (a user's private one, given the user) has a subscriber. */
+  /**
+   * Whether a stream (a user's private one, given the user) has a subscriber. Across processes nobody
+   * here can tell (the subscriber may be on another), so the answer is yes.
+   */
   listening(stream: string, userId?: number): boolean {
-    return (this.subscribers.get(userId === undefined ? stream : `${stream}#${userId}`)?.size ?? 0) > 0
+    if (this.bus.shared) return true
+    return (this.subscribers.get(userId === undefined ? stream : userTopic(stream, userId))?.size ?? 0) > 0
   }
 
-  /** Sends a frame to every subscriber of a public stream. */
+  /** Sends a frame to every subscriber of a public stream, in every process. */
   publish(stream: string, frame: unknown): void {
-    const set = this.subscribers.get(stream)
+    this.bus.publish(stream, frame)
+  }
+
+  /** Sends a frame on a private stream to its owner's connections only, in every process. */
+  publishToUser(userId: number, stream: string, frame: unknown): void {
+    this.bus.publish(userTopic(stream, userId), frame)
+  }
+
+  /** What the bus brought for a key: one text, sent to each subscriber here. */
+  private deliver(key: string, frame: unknown): void {
+    const set = this.subscribers.get(key)
     if (!set || set.size === 0) return
+    // In one process the frame is this process's own object; from another it is input, checked.
+    const refused = this.bus.shared ? pushRefusal(key, frame) : null
+    if (refused !== null) {
+      this.opts.log?.warn({ topic: key, why: refused }, 'socket push from the bus refused')
+      return this.missed(key)
+    }
     const text = JSON.stringify(frame)
     for (const c of set) c.sendText(text)
   }
 
-  /** Sends a frame on a private stream to its owner's connections only. */
-  publishToUser(userId: number, stream: string, frame: unknown): void {
-    this.publish(`${stream}#${userId}`, frame)
+  /**
+   * Pushes of a key may have been lost on the way: its subscribers here get where things stand again
+   * (the family's snapshot, e.g. a book with prevSeqId -1 that the app's book restarts from), or, for a
+   * stream with no snapshot, a reconnect, after which the app refreshes what it shows.
+   */
+  private missed(key: string): void {
+    const set = this.subscribers.get(key)
+    if (!set) return
+    const stream = streamOfTopic(key)
+    const family = this.families.find((f) => f.matches(stream))
+    for (const c of [...set]) {
+      if (family?.onSubscribe) family.onSubscribe(c, stream)
+      else c.socket.close(MISSED_UPDATES, 'missed updates')
+    }
+  }
+
+  /** Adds a connection to a key's subscribers; the first one here subscribes the key on the bus. */
+  private join(key: string, conn: Conn): void {
+    conn.subscriptions.add(key)
+    let set = this.subscribers.get(key)
+    if (!set) this.subscribers.set(key, (set = new Set()))
+    set.add(conn)
+    if (!this.onBus.has(key)) {
+      this.onBus.set(
+        key,
+        this.bus.subscribe(key, (frame) => this.deliver(key, frame), () => this.missed(key)),
+      )
+    }
+  }
+
+  /** Removes a connection from a key's subscribers; the last one here unsubscribes the key on the bus. */
+  private leave(key: string, conn: Conn): void {
+    conn.subscriptions.delete(key)
+    const set = this.subscribers.get(key)
+    if (!set?.delete(conn) || set.size > 0) return
+    this.subscribers.delete(key)
+    this.onBus.get(key)?.()
+    this.onBus.delete(key)
   }
 
   attach(socket: WebSocket, user: AuthUser | null): Conn {
@@ -128,8 +207,7 @@ export class Hub {
 
   private detach(conn: Conn): void {
     if (!this.conns.delete(conn)) return
-    for (const key of conn.subscriptions) this.subscribers.get(key)?.delete(conn)
-    conn.subscriptions.clear()
+    for (const key of [...conn.subscriptions]) this.leave(key, conn)
   }
 
   private onText(conn: Conn, text: string): void {
@@ -175,31 +253,39 @@ export class Hub {
     const accepted: { stream: string; family: StreamFamily; key: string }[] = []
     for (const stream of streams) {
       const family = this.families.find((f) => f.matches(stream))
-      if (!family) return conn.send(error(id, ERR.unknownStream, `unknown stream ${stream}`))
+      // A name no bus could carry is no stream, whatever a family's pattern says.
+      if (!family || topicFamily(stream) === null) return conn.send(error(id, ERR.unknownStream, `unknown stream ${stream}`))
       if (family.private && !conn.user) return conn.send(error(id, ERR.unauthorized, `${stream} needs a signed-in connection`))
-      accepted.push({ stream, family, key: family.private ? `${stream}#${conn.user!.id}` : stream }) // private implies a user, checked above
+      accepted.push({ stream, family, key: family.private ? userTopic(stream, conn.user!.id) : stream }) // private implies a user, checked above
     }
     const fresh = accepted.filter((a) => !conn.subscriptions.has(a.key))
     if (conn.subscriptions.size + fresh.length > this.cfg.maxSubscriptions) {
       return conn.send(error(id, ERR.tooMany, `at most ${this.cfg.maxSubscriptions} subscriptions`))
     }
-    for (const a of fresh) {
-      conn.subscriptions.add(a.key)
-      let set = this.subscribers.get(a.key)
-      if (!set) this.subscribers.set(a.key, (set = new Set()))
-      set.add(conn)
-    }
+    for (const a of fresh) this.join(a.key, conn)
     conn.send(ack(id, null))
     for (const a of fresh) a.family.onSubscribe?.(conn, a.stream)
   }
 
   private unsubscribe(conn: Conn, id: FrameId, streams: string[]): void {
     for (const stream of streams) {
-      const key = conn.user && conn.subscriptions.has(`${stream}#${conn.user.id}`) ? `${stream}#${conn.user.id}` : stream
-      conn.subscriptions.delete(key)
-      this.subscribers.get(key)?.delete(conn)
+      const own = conn.user ? userTopic(stream, conn.user.id) : null
+      const key = own !== null && conn.subscriptions.has(own) ? own : stream
+      if (conn.subscriptions.has(key)) this.leave(key, conn)
     }
     conn.send(ack(id, null))
+  }
+}
+
+/**
+ * The publishing half of a hub, for a process with no sockets of its own (the engine, the jobs): its
+ * pushes reach the hubs of the other processes through the bus, as a hub's would.
+ */
+export function busPublisher(bus: Bus): Publisher {
+  return {
+    publish: (stream, frame) => bus.publish(stream, frame),
+    publishToUser: (userId, stream, frame) => bus.publish(userTopic(stream, userId), frame),
+    listening: () => true,
   }
 }
 

@@ -1,4 +1,4 @@
-import { bookChecksum } from '../../contract/bookChecksum.ts'
+import { bookChecksum, isBookData } from '../../contract/bookChecksum.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { streams, type BookData, type BookLevel } from '../../contract/trade.ts'
 import type { SocketClient } from './socket.ts'
@@ -18,26 +18,6 @@ export type BookStep =
   | { ok: true; book: LocalBook }
   /** gap and checksum: resubscribe. no-snapshot: an update before the snapshot asked for, ignored. */
   | { ok: false; reason: 'gap' | 'checksum' | 'no-snapshot' }
-
-function isLevels(v: unknown): v is BookLevel[] {
-  return (
-    Array.isArray(v) &&
-    v.every((l) => Array.isArray(l) && l.length >= 2 && typeof l[0] === 'string' && typeof l[1] === 'string' && parseMoney(l[0]) !== null && parseMoney(l[1]) !== null)
-  )
-}
-
-/** A books push item with every field this module relies on, levels readable as money. */
-export function isBookData(v: unknown): v is BookData {
-  if (typeof v !== 'object' || v === null) return false
-  const d = v as Record<string, unknown>
-  return (
-    isLevels(d.asks) &&
-    isLevels(d.bids) &&
-    Number.isSafeInteger(d.seqId) &&
-    Number.isSafeInteger(d.prevSeqId) &&
-    Number.isSafeInteger(d.checksum)
-  )
-}
 
 // Levels were checked by isBookData, so a price always parses.
 const price = (l: BookLevel): bigint => parseMoney(l[0]) as bigint

@@ -352,14 +352,17 @@ export function registerRankingSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void 
 }
 
 /**
- * Wires the ranking into the app: the recorder's clock and measure, the two settlement steps (after
- * the node steps, registered before this), and the live stream. Returns the stream job's stop.
+ * Wires the ranking into a process that writes: the recorder's clock and measure, and the two
+ * settlement steps (after the node steps, registered before this).
  */
-export function registerRanking(ctx: Ctx, hub: Hub): () => void {
-  const cfg = ctx.config.ranking
-  setRankingRecorder(ctx.sqlite, { now: ctx.now, measure: cfg.measure })
+export function registerRanking(ctx: Ctx): void {
+  setRankingRecorder(ctx.sqlite, { now: ctx.now, measure: ctx.config.ranking.measure })
   registerRankingSteps(ctx)
+}
 
+/** The live ranking on a process's sockets. Returns the stream job's stop. */
+export function startRankingStream(ctx: Ctx, hub: Hub): () => void {
+  const cfg = ctx.config.ranking
   // The live stream: a snapshot on subscribe; while anyone listens, a look every pushMs and an update
   // when the pools or today's ranking changed (income arrives from many places; this is one reader).
   let last = ''

@@ -35,10 +35,10 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the server on `dir` with a test environment plus `env`, and waits until `readyPath` answers
- * 200 (30 s at most). Its output is kept for the failure message.
+ * Starts the server on `dir` with a test environment plus `env` (and command line `args`, e.g. --role),
+ * and waits until `readyPath` answers 200 (30 s at most). Its output is kept for the failure message.
  */
-export async function startChild(dir: string, env: Record<string, string>, readyPath: string): Promise<Child> {
+export async function startChild(dir: string, env: Record<string, string>, readyPath: string, args: string[] = []): Promise<Child> {
   const port = await freePort()
   const full: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -52,7 +52,7 @@ export async function startChild(dir: string, env: Record<string, string>, ready
     NADI_DIST_DIR: path.join(dir, 'no-dist'),
     ...env,
   }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   children.add(proc)
   let out = ''
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
@@ -128,6 +128,11 @@ export function fundTraders(database: string, addresses: readonly string[], refP
   }
 }
 
+/** Whether a `--role jobs` child leads the jobs, as its health answer says. */
+export async function leadsJobs(c: Child): Promise<boolean> {
+  return ((await (await fetch(`${c.base}/api/v1/common/health`)).json()) as { data: { leading: boolean } }).data.leading
+}
+
 /** kill -9 of the child's whole process group: the server and everything it started die at once. */
 export function killGroup(proc: ChildProcess): void {
   try {
@@ -156,10 +161,10 @@ export function runCli(dir: string, args: string[], env: Record<string, string> 
 }
 
 /** Starts a server expected to refuse to start; resolves with its exit code and output. */
-export function startRefused(dir: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
+export function startRefused(dir: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const full = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', NADI_DATA_DIR: dir, NADI_DIST_DIR: path.join(dir, 'no-dist'), ...env }
-    const p = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     p.stdout!.on('data', (b: Buffer) => (out += b.toString()))
     p.stderr!.on('data', (b: Buffer) => (out += b.toString()))

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { applyBookMessage, isBookData, subscribeBook, type LocalBook } from '../../../src/api/socketBook.ts'
+import { isBookData } from '../../../contract/bookChecksum.ts'
+import { applyBookMessage, subscribeBook, type LocalBook } from '../../../src/api/socketBook.ts'
 import type { PushFrame } from '../../../contract/socket.ts'
 import type { PushListener } from '../../../src/api/socket.ts'
 import { bookChecksum } from '../../../contract/bookChecksum.ts'

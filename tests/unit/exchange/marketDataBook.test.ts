@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { bookChecksum } from '../../../contract/bookChecksum.ts'
+import { bookChecksum, isBookData } from '../../../contract/bookChecksum.ts'
 import { parseMoney } from '../../../contract/money.ts'
 import type { BookData, BookLevel, Side } from '../../../contract/trade.ts'
-import { applyBookMessage as applyInApp, isBookData, type LocalBook as AppBook } from '../../../src/api/socketBook.ts'
+import { applyBookMessage as applyInApp, type LocalBook as AppBook } from '../../../src/api/socketBook.ts'
 import { BookFeed } from '../../../server/exchange/marketData/bookFeed.ts'
 
 /**

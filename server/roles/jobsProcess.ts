@@ -1,0 +1,64 @@
+// `--role jobs` (issue 19): a process whose work is the background jobs (server/roles/jobs.ts), run only
+// while it leads the jobs election (server/roles/leader.ts) — stopped at once when it loses it, started
+// again when it wins it back. Any number of these may run on one database; one works, the others stand
+// by. Its HTTP answers only a health check, saying whether it leads (the work itself is seen in the
+// database: role_leaders, the jobs' own tables).
+
+import { Type } from 'typebox'
+import { CODE } from '../../contract/constants.ts'
+import { Envelope } from '../../contract/envelope.ts'
+import { openServer, type BuildOptions } from '../app.ts'
+import type { Ctx } from '../context.ts'
+import { defaultSpec } from '../exchange/engine/index.ts'
+import { ok } from '../http/reply.ts'
+import type { App } from '../http/types.ts'
+import { translate } from '../i18n.ts'
+import { createUploadService } from '../modules/upload/service.ts'
+import { startJobsOf } from './jobs.ts'
+import { elect, JOBS_LEADER_KEY, type Election } from './leader.ts'
+import { nadiPriceOf, wireReactions } from './reactions.ts'
+
+export interface JobsBuilt {
+  app: App
+  ctx: Ctx
+  election: Election
+}
+
+const JobsHealth = Type.Object({ time: Type.Integer(), role: Type.Literal('jobs'), leading: Type.Boolean() })
+
+export async function buildJobsProcess(opts: BuildOptions): Promise<JobsBuilt> {
+  const { config } = opts
+  if (config.role !== 'jobs' || config.databaseUrl === null) throw new Error('buildJobsProcess runs --role jobs on PostgreSQL (NADI_DATABASE_URL)')
+  const { app, ctx } = await openServer(opts)
+  // The engine runs elsewhere: orders paid here are valued at the last price its candles committed.
+  const lastCandle = ctx.sqlite.prepare("SELECT close FROM trade_candles WHERE inst_id = ? AND bar = '1m' ORDER BY ts DESC LIMIT 1").pluck()
+  wireReactions(ctx, { nadiPrice: nadiPriceOf(config, () => (lastCandle.get(defaultSpec.instId) as bigint | undefined) ?? null) })
+  const uploads = await createUploadService(ctx)
+
+  let stopJobs: (() => Promise<void>) | null = null
+  const election = elect({
+    url: config.databaseUrl,
+    name: 'jobs',
+    key: JOBS_LEADER_KEY,
+    everyMs: config.leaderEveryMs,
+    onLead: () => {
+      stopJobs = startJobsOf(ctx, { uploads })
+    },
+    onLose: async () => {
+      const stop = stopJobs
+      stopJobs = null
+      await stop?.()
+    },
+    log: app.log,
+  })
+  // Before the database and the chains close (onClose): the jobs stop first, then the lock goes.
+  app.addHook('preClose', () => election.close())
+
+  app.get(
+    '/api/v1/common/health',
+    { schema: { summary: 'Liveness of a jobs process, and whether it leads the jobs', response: { 200: Envelope(JobsHealth) } } },
+    async (req) => ok(req, { time: ctx.now(), role: 'jobs' as const, leading: election.leading() }),
+  )
+  app.setNotFoundHandler((req, reply) => reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang, 'errors.notFound'), data: null }))
+  return { app, ctx, election }
+}

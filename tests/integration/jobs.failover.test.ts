@@ -1,0 +1,103 @@
+// The jobs leader killed in the middle of a settlement day (issue 19), with real processes on one
+// PostgreSQL database: two `--role jobs` processes, one leads; a big day is seeded; while the leader's
+// settlement transaction is open it is killed with kill -9. The standby leads within 5 s and settles
+// the day: once — one settlement_days row, one `settle:<day>:<user>` posting per user, each user paid
+// exactly their line, the funding account down by the day's total once, the ledger audit and the
+// settlement audit clean.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { transaction } from '../../server/db/index.ts'
+import { PgSync } from '../../server/db/pg/sync.ts'
+import { audit, balance, custody, fund, MINING, transfer } from '../../server/ledger/index.ts'
+import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
+import { auditSettlement } from '../../server/modules/settlement/service.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { killChildren, killGroup, startChild, leadsJobs } from './support/child.ts'
+
+const U = 100_000_000n
+/** Users with one position each, due the same day: enough that settling the day takes seconds (about 5 ms a user on PostgreSQL here). */
+const USERS = 1000
+const HEALTH = '/api/v1/common/health'
+
+const dirs: string[] = []
+const dbs: TestDatabase[] = []
+afterAll(() => {
+  killChildren()
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
+  for (const d of dbs) d.drop()
+})
+
+
+describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', () => {
+  it('a settlement day cut by kill -9 of the jobs leader is settled exactly once by its successor', { timeout: 120_000 }, async () => {
+    const db = freshDatabase()
+    dbs.push(db)
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-jobs-'))
+    dirs.push(dir)
+    const env = { NADI_DATABASE_URL: db.url, NADI_RELEASE_POLL_MS: '200' }
+    const a = await startChild(dir, env, HEALTH, ['--role', 'jobs'])
+    await expect.poll(() => leadsJobs(a), { timeout: 10_000 }).toBe(true)
+    const b = await startChild(dir, env, HEALTH, ['--role', 'jobs'])
+    expect(await leadsJobs(b)).toBe(false)
+
+    // Yesterday's positions (UTC), all due: the leader's next settlement pass takes the day.
+    const day = dayOf(Date.now()) - 1
+    const conn = new PgSync(db.url, { appName: 'nadi tests' })
+    try {
+      const funded = 10n * BigInt(USERS) * 2n * U
+      transaction(conn, () => {
+        transfer(conn, { ref: 'test:fund:mining', reason: 'fund', userId: null, from: custody('nadi'), to: MINING, asset: 'NADI', amount: funded })
+        conn
+          .prepare("INSERT INTO users (wallet_address, code, name, depth, created_at) SELECT '0x' || lpad(to_hex(g), 40, '0'), 'F' || g, 'u', 0, CAST(? AS BIGINT) FROM generate_series(1, CAST(? AS INTEGER)) g")
+          .run(Date.now(), USERS)
+        // 1 % a day of 100 NADI and a little more per user, so each line is its own amount.
+        conn
+          .prepare(
+            `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, start_day, source, created_at)
+             SELECT id, 'device', 'NADI', CAST(? AS BIGINT) + id * 100, 10000, 1, CAST(? AS BIGINT), 'test:' || CAST(id AS TEXT), CAST(? AS BIGINT) FROM users WHERE code LIKE 'F%'`,
+          )
+          .run(100n * U, day, Date.now())
+      })
+
+      // The leader's settlement transaction, open for a while (its data connection is the one named plainly 'nadi').
+      const inSettlement = conn.prepare(
+        `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'nadi'
+           AND state IN ('active', 'idle in transaction') AND xact_start < now() - interval '300 milliseconds'`,
+      )
+      await expect.poll(() => inSettlement.pluck().get(), { timeout: 20_000, interval: 20 }).toBe(1n)
+      const killedAt = Date.now()
+      killGroup(a.proc)
+      await a.exited
+      // Nothing of the day was committed: the leader died inside its one transaction.
+      const daysSettled = conn.prepare('SELECT count(*) FROM settlement_days WHERE day = ?').pluck()
+      expect(daysSettled.get(day)).toBe(0n)
+
+      await expect.poll(() => leadsJobs(b), { timeout: 5000, interval: 50 }).toBe(true)
+      const takeover = Date.now() - killedAt
+      console.log(`jobs leader killed mid-settlement of ${USERS} users: the standby led after ${takeover} ms`)
+      expect(takeover).toBeLessThan(5000)
+      await expect.poll(() => daysSettled.get(day), { timeout: 45_000, interval: 200 }).toBe(1n)
+      console.log(`… and had settled the day ${Date.now() - killedAt} ms after the kill`)
+
+      // Once: one posting per user, each user paid exactly their line, the funding account down by the day once.
+      expect(conn.prepare("SELECT count(*) FROM ledger_postings WHERE ref LIKE ? AND ref NOT LIKE '%:dust:%'").pluck().get(`settle:${day}:%`)).toBe(BigInt(USERS))
+      const lines = conn.prepare('SELECT p.user_id AS user_id, l.amount AS amount FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE l.day = ?').all(day) as { user_id: bigint; amount: bigint }[]
+      expect(lines).toHaveLength(USERS)
+      const wrong = lines.filter((l) => balance(conn, fund(l.user_id), 'NADI').available !== l.amount)
+      expect(wrong).toEqual([])
+      const computed = conn.prepare('SELECT sum(computed) FROM settlement_totals WHERE day = ?').pluck().get(day) as bigint
+      expect(balance(conn, MINING, 'NADI').available).toBe(funded - computed)
+      expect(auditSettlement(conn)).toEqual([])
+      expect(audit(conn).violations).toEqual([])
+      // The survivor leads, as its row says.
+      expect(Number(conn.prepare("SELECT pid FROM role_leaders WHERE name = 'jobs'").pluck().get())).toBe(b.proc.pid)
+      expect(dayOf(Date.now() - DAY_MS)).toBeGreaterThanOrEqual(day)
+    } finally {
+      conn.close()
+      killGroup(b.proc)
+    }
+  })
+})
