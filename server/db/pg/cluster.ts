@@ -47,7 +47,7 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export async function startCluster(opts: { bin?: string } = {}): Promise<Cluster> {
+export async function startCluster(opts: { bin?: string; /** How a port is chosen (tests take one that is in use first). */ pickPort?: () => Promise<number> } = {}): Promise<Cluster> {
   const bin = opts.bin ?? pgBinDir()
   if (!bin) throw new Error(PG_MISSING)
   const asRoot = process.getuid?.() === 0
@@ -64,18 +64,30 @@ export async function startCluster(opts: { bin?: string } = {}): Promise<Cluster
     return r.stdout
   }
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync'])
-  const port = await freePort()
-  const options = [
-    `-p ${port}`,
-    `-k ${dir}`,
-    "-c listen_addresses='127.0.0.1'",
-    '-c fsync=off',
-    '-c full_page_writes=off',
-    '-c max_connections=300',
-    '-c shared_buffers=256MB',
-    '-c max_locks_per_transaction=256',
-  ].join(' ')
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start'])
+  // A free port is free only until someone binds it: `npm test` starts two clusters at once (two
+  // vitest runs) beside servers picking ports of their own, so a start that lost its port to another
+  // is tried again on a new one.
+  let port = 0
+  for (let attempt = 1; ; attempt++) {
+    port = await (opts.pickPort ?? freePort)()
+    const options = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses='127.0.0.1'",
+      '-c fsync=off',
+      '-c full_page_writes=off',
+      '-c max_connections=300',
+      '-c shared_buffers=256MB',
+      '-c max_locks_per_transaction=256',
+    ].join(' ')
+    try {
+      run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start'])
+      break
+    } catch (e) {
+      const log = fs.existsSync(path.join(dir, 'log')) ? fs.readFileSync(path.join(dir, 'log'), 'utf8') : ''
+      if (attempt >= 3 || !/could not bind|Address already in use/i.test(log)) throw e
+    }
+  }
   const urlOf = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`
   let stopped = false
   return {
