@@ -150,12 +150,28 @@ function lockPostgres(url: string, lockFile: string, role: string, shared: boole
       release() {
         if (released) return
         released = true
-        conn.close()
+        unlockAndClose(conn)
       },
     }
   }
   fs.mkdirSync(path.dirname(lockFile), { recursive: true })
-  return heldLock(lockFile, holder, () => conn.close())
+  return heldLock(lockFile, holder, () => unlockAndClose(conn))
+}
+
+/**
+ * Lets go of the lock before the session ends. Closing alone is not enough: the server's backend
+ * drops its locks only when it has processed the goodbye, after our close has returned, so a
+ * process restarting at once (a test's crash-and-restart, a supervisor's restart) could find the
+ * lock still held by the session it has just ended.
+ */
+export function unlockAndClose(conn: PgSync) {
+  try {
+    conn.prepare('SELECT pg_advisory_unlock_all()').run()
+  } catch {
+    // A dead session holds nothing: the server dropped its locks with it.
+  } finally {
+    conn.close()
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 // start, naming the first, instead of corrupting the market.
 
 import os from 'node:os'
-import { advisoryHolder } from '../db/writerLock.ts'
+import { advisoryHolder, unlockAndClose } from '../db/writerLock.ts'
 import { PgSync } from '../db/pg/sync.ts'
 
 /** The advisory lock key of market m's engine is ENGINE_KEY + m (the sketch's 7 411 200 + market index). */
@@ -36,7 +36,7 @@ export function holdEngineInProcess(url: string, role: string, market: { instId:
     release() {
       if (released) return
       released = true
-      conn.close()
+      unlockAndClose(conn)
     },
   }
 }

@@ -165,6 +165,9 @@ export function elect(opts: ElectOptions): Election {
       c.on('error', () => {})
       // Removed before the lock goes, so the row never names a process that has let go.
       if (wasLeading) await c.query('DELETE FROM role_leaders WHERE name = $1 AND pid = $2 AND host = $3', [opts.name, process.pid, host]).catch(() => {})
+      // Released before the session ends: the server drops a closing session's locks only after our
+      // end() returns, so a successor started at once could still find it held.
+      await c.query('SELECT pg_advisory_unlock_all()').catch(() => {})
       await c.end().catch(() => {})
     },
   }
