@@ -8,7 +8,17 @@ export default defineConfig({
       // one, and a test on PostgreSQL spends much of its time waiting for the database); the browser
       // alone, after them in a plain `vitest run`, beside them in `npm test` (scripts/run-tests.mjs).
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node', maxWorkers: 2 } },
-      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 20_000, maxWorkers: 2 } },
+      // Both integration projects start servers and CLIs as children from one bundle (tests/support/serverBundle.ts).
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+          maxWorkers: 2,
+          globalSetup: ['tests/support/serverBundle.ts'],
+        },
+      },
       // The same integration suite on PostgreSQL (issue 18): a throwaway cluster for the run, a database per server.
       {
         test: {
@@ -19,7 +29,7 @@ export default defineConfig({
           hookTimeout: 30_000,
           env: { NADI_TEST_BACKEND: 'postgres' },
           maxWorkers: 2,
-          globalSetup: ['tests/support/pgGlobalSetup.ts'],
+          globalSetup: ['tests/support/pgGlobalSetup.ts', 'tests/support/serverBundle.ts'],
         },
       },
       {

@@ -12,6 +12,7 @@ import { migrate } from '../../server/db/migrate.ts'
 import { custody, DUST, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { serverArgs } from '../support/serverBundle.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -69,7 +70,7 @@ interface Run {
 function cli(...args: string[]): Promise<Run> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: dbFile, ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...serverArgs('cli'), ...args], { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0
       resolve({ code, stdout, stderr })
     })

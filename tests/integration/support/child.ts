@@ -11,6 +11,7 @@ import type { Order } from '../../../contract/trade.ts'
 import { parseMoney } from '../../../contract/money.ts'
 import { openDatabase, transaction } from '../../../server/db/index.ts'
 import { custody, trade, transfer } from '../../../server/ledger/index.ts'
+import { serverArgs } from '../../support/serverBundle.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -52,7 +53,7 @@ export async function startChild(dir: string, env: Record<string, string>, ready
     NADI_DIST_DIR: path.join(dir, 'no-dist'),
     ...env,
   }
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const proc = spawn(process.execPath, [...serverArgs('main'), ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   children.add(proc)
   let out = ''
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()))
@@ -151,7 +152,7 @@ export function killChildren(): void {
 export function runCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
     const full = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NADI_ENV: 'test', NADI_DEMO: '0', NADI_DATA_DIR: dir, ...env }
-    const p = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, [...serverArgs('cli'), ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     p.stdout!.on('data', (b: Buffer) => (out += b.toString()))
@@ -164,7 +165,7 @@ export function runCli(dir: string, args: string[], env: Record<string, string> 
 export function startRefused(dir: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const full = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0', NADI_DATA_DIR: dir, NADI_DIST_DIR: path.join(dir, 'no-dist'), ...env }
-    const p = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
+    const p = spawn(process.execPath, [...serverArgs('main'), ...args], { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     p.stdout!.on('data', (b: Buffer) => (out += b.toString()))
     p.stderr!.on('data', (b: Buffer) => (out += b.toString()))
