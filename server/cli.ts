@@ -53,13 +53,17 @@
  * live server (SQLite WAL; PostgreSQL's own concurrency).
  * Commands that write need the data folder's writer lock (server/db/writerLock.ts): with no server
  * running they take it; while a server holds it they are sent to that server over its operator socket
- * (server/ops.ts) and run inside it, so there is never a second writer. Exit codes: 0 done, 1 the
- * command found a problem or failed, 2 bad usage.
+ * (server/ops.ts) and run inside it, so there is never a second writer. On PostgreSQL, while role
+ * processes share the lock, a command that needs only the database (its `needs`, server/commands/
+ * registry.ts) takes a share too and runs beside them; any other is refused, saying what to do
+ * (docs/processes.md, "Operator commands"). Exit codes: 0 done, 1 the command found a problem or
+ * failed or was refused, 2 bad usage.
  *
  * Each module owns its commands (its commands.ts: server/modules/<module>/, server/ledger/,
  * server/exchange/, server/db/) and this file registers them all in COMMANDS. To add a command (e.g.
  * `withdraw approve <id>`), add an entry to its module's list: its words, usage, summary and
- * run(args, env), with the argument helpers of server/commands/args.ts. The longest matching words win,
+ * run(args, env), with the argument helpers of server/commands/args.ts; one that writes says so, and
+ * what it needs. The longest matching words win,
  * so `withdraw approve` and `withdraw reject` can sit side by side.
  */
 import fs from 'node:fs'
@@ -72,7 +76,7 @@ import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.t
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
 import { sendOps } from './ops.ts'
-import { commandUsage, matchCommand, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
+import { commandUsage, matchCommand, needsOf, refusedBesideRoles, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
 import { UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
 import { WITHDRAW_COMMANDS } from './modules/withdraw/commands.ts'
@@ -139,18 +143,37 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   let opened: Database_ | undefined
   let market: Exchange | undefined
   let lock: WriterLock | undefined
+  /** Set when the command runs beside role processes, under a share of the writer lock. */
+  let besideRoles = false
   try {
     const config = loadConfig(opts.env ?? process.env, opts.cwd ?? process.cwd())
     const onSqlite = config.databaseUrl === null
     if (found.command.writes) {
       if (onSqlite && config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
+      const name = found.command.words.join(' ')
       try {
-        lock = lockDatabase(config, `cli ${found.command.words.join(' ')}`)
+        lock = lockDatabase(config, `cli ${name}`)
       } catch (err) {
         if (!(err instanceof DataFolderBusy)) throw err
         // Some commands replace the database under the server: they never run inside it.
-        if (found.command.stopped) throw new UsageError(`${found.command.words.join(' ')} needs the server stopped: ${err.message}`)
-        return await forward(err, withAbsolutePaths(argv, opts.cwd ?? process.cwd()), io)
+        if (found.command.stopped) throw new UsageError(`${name} needs the server stopped: ${err.message}`)
+        if (err.conflict !== 'roles') return await forward(err, withAbsolutePaths(argv, opts.cwd ?? process.cwd()), io)
+        // Role processes share the database: a command that needs only the database joins them as one
+        // more writer; one that needs a process's memory or a job's pass cannot (server/commands/registry.ts).
+        const needs = needsOf(found.command)
+        if (needs !== 'database') {
+          const h = err.holder
+          io.err(refusedBesideRoles(name, needs, h ? `${h.role} pid ${h.pid} on ${h.host}` : 'another process'))
+          return 1
+        }
+        try {
+          lock = lockDatabase(config, `cli ${name}`, { shared: true })
+        } catch (again) {
+          // The role processes stopped meanwhile and a server writing alone took their place: it runs the command.
+          if (!(again instanceof DataFolderBusy)) throw again
+          return await forward(again, withAbsolutePaths(argv, opts.cwd ?? process.cwd()), io)
+        }
+        besideRoles = true
       }
     }
     const env: CommandEnv = {
@@ -167,6 +190,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return opened
       },
       market() {
+        // Beside role processes the market's engine is theirs: a second one here would trade on a book of its own.
+        if (besideRoles) throw new Error(`${found.command.words.join(' ')} is marked as needing only the database (needs: 'database') but asked for the market, whose engine runs in a role process`)
         if (!market) {
           market = new Exchange({
             conn: env.database(),

@@ -20,6 +20,54 @@ export interface CommandEnv {
   inServer: boolean
 }
 
+/**
+ * What a writing command needs besides the writer lock, which decides where it runs while processes in
+ * roles (--role api|engine|jobs) share the PostgreSQL database (docs/processes.md, "Operator commands"):
+ *
+ * - 'database' (class a): the database alone. Every guarantee its writes rely on is held by PostgreSQL
+ *   itself — unique ledger refs, CHECKs, row locks, updates conditional on the row's state — so it runs
+ *   beside the role processes as one more writer, under a share of the writer lock. Set only after
+ *   reading the command's code for reads that decide a later write without a lock.
+ * - 'memory' (class b): state a process keeps in memory, such as the market's engine and its book: it
+ *   runs only in a process that writes alone (`--role all`, over its operator socket, or the command
+ *   itself with the lock alone).
+ * - 'jobs' (class b): a background job's pass, which the jobs leader runs on its own schedule; two
+ *   passes at once are not what the job was written for, so beside role processes it is the leader's.
+ * - 'schema' (class b): changes the schema the running processes were started on.
+ *
+ * A writing command that does not say counts as 'memory': beside concurrent writers only what has been
+ * checked runs.
+ */
+export type Needs = 'database' | 'memory' | 'jobs' | 'schema'
+
+/** A command's class: read only, replaced database (server stopped), or a writing command's needs. */
+export type CommandClass = 'reads' | 'stopped' | Needs
+
+/** A writing command's needs: as it says, else 'memory'. */
+export const needsOf = (c: Pick<Command, 'needs'>): Needs => c.needs ?? 'memory'
+
+export function classOf(c: Pick<Command, 'writes' | 'stopped' | 'needs'>): CommandClass {
+  if (!c.writes) return 'reads'
+  return c.stopped ? 'stopped' : needsOf(c)
+}
+
+/**
+ * The one line that refuses a writing command that needs more than the database while role processes
+ * share it (`beside` names one of them), saying what to do instead.
+ */
+export function refusedBesideRoles(name: string, needs: Exclude<Needs, 'database'>, beside: string): string {
+  const roles = `role processes share the database (${beside})`
+  const alone = 'stop every role process (--role api|engine|jobs), then run it again: it takes the database alone for its run'
+  switch (needs) {
+    case 'memory':
+      return `refused: ${name} works on what a server keeps in memory (the market's engine and its book), which no other process can reach, and ${roles}: ${alone}.`
+    case 'jobs':
+      return `refused: ${name} is a background job's pass, which the jobs leader runs on its own schedule while ${roles}, and two passes at once could post the same work twice: wait for the leader's next pass, or ${alone}.`
+    case 'schema':
+      return `refused: ${name} changes the schema the running processes were started on, and ${roles}; each process migrates when it starts: ${alone}, or start them on the new version.`
+  }
+}
+
 export interface Command {
   /** The words that name it, e.g. ['withdraw', 'approve']. */
   words: string[]
@@ -30,6 +78,8 @@ export interface Command {
   writes?: boolean
   /** Writes with the server stopped only (it replaces the database): refused, not forwarded, while a server runs. */
   stopped?: boolean
+  /** A writing command's needs, which decide whether it may run beside role processes (see Needs). */
+  needs?: Needs
   /** Returns the exit code. */
   run(args: string[], env: CommandEnv): number | Promise<number>
 }

@@ -20,6 +20,7 @@ export const DATABASE_COMMANDS: Command[] = [
     args: '',
     summary: 'apply the migrations the database has not had yet (the server does this at start too); prints each one applied',
     writes: true,
+    needs: 'schema',
     run(args, env) {
       if (args.length) {
         env.io.err(`migrate: unexpected ${args.join(' ')}`)

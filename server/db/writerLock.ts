@@ -54,7 +54,7 @@ export class DataFolderBusy extends Error {
     readonly holder: Holder | null,
     /** PostgreSQL: the database's URL (without its password) whose writer lock is held. */
     readonly database?: string,
-    conflict: PgConflict = 'alone',
+    readonly conflict: PgConflict = 'alone',
   ) {
     super(database ? pgBusyMessage(database, holder, conflict) : busyMessage(dbFile, holder))
   }
@@ -64,7 +64,7 @@ function pgBusyMessage(database: string, h: Holder | null, conflict: PgConflict)
   const who = h ? `${h.role} pid ${h.pid} on ${h.host}, started ${new Date(h.startedAt).toISOString()}` : 'another process'
   const why = {
     alone: 'Only one process may write to it; stop that one first',
-    roles: 'Role processes (--role api|jobs) share it with each other only: a server that writes alone (--role all) or a writing command cannot run beside them; stop them first',
+    roles: 'Role processes (--role api|jobs) share it with each other and with operator commands that need only the database: a server that writes alone (--role all) cannot run beside them; stop them first',
     'role-vs-alone': 'It writes alone (--role all): role processes share the database only with each other; stop that one first',
   }[conflict]
   return `the database ${database} is in use: ${who} holds its writer lock. ${why} (or point NADI_DATABASE_URL elsewhere).`

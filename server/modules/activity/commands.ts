@@ -39,6 +39,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     words: ['activity', 'load'],
     args: '<file.json>',
     writes: true,
+    needs: 'database',
     summary: 'add or update activities from a file (slugs are keys; once an activity runs its measure, prizes and start stay; a bad file writes nothing)',
     async run(args, env) {
       if (args.length !== 1) return usage(env, 'usage: activity load <file.json>')
@@ -134,6 +135,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     words: ['activity', 'fund'],
     args: '<asset> <amount>',
     writes: true,
+    needs: 'database',
     summary: 'move funds from the treasury to the activity prize account that pays the prizes',
     async run(args, env) {
       const asset = args[0]?.toUpperCase() ?? ''
@@ -159,6 +161,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     words: ['activity', 'pay'],
     args: '',
     writes: true,
+    needs: 'jobs',
     summary: 'pay the prizes of every activity whose window closed (the server\'s job does this every minute); a short prize account halts that activity, visibly',
     async run(args, env) {
       if (args.length) return usage(env, 'usage: activity pay')

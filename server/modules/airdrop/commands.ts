@@ -17,6 +17,7 @@ export const AIRDROP_COMMANDS: Command[] = [
     words: ['airdrop'],
     args: '<id> <asset> <amount-per-user> [--users <file>|all] [--day <YYYY-MM-DD>]',
     writes: true,
+    needs: 'database',
     summary: 'credit every listed user (a file of user ids or wallet addresses, one a line; default all) the amount × the highest airdrop multiplier of the nodes they hold that day (default today, UTC), from the treasury; once per (id, user): a re-run credits only who was not yet',
     async run(args, env) {
       const req = parseAirdrop(args)
@@ -54,6 +55,7 @@ export const AIRDROP_COMMANDS: Command[] = [
     words: ['meme', 'supply'],
     args: '<amount> [--chain <key>]',
     writes: true,
+    needs: 'database',
     summary: 'enter MEME the platform holds on a chain (its hot wallet: the dev chains mint it there) in the treasury, from that chain\'s custody, so `airdrop <id> MEME …` can credit it; each call is a new supply',
     async run(args, env) {
       const req = parseMemeSupply(args, env.config.chain.networks.map((n) => n.key))

@@ -10,6 +10,7 @@ export const DEVICE_COMMANDS: Command[] = [
     words: ['device', 'codes'],
     args: '<order>',
     writes: true,
+    needs: 'database',
     summary: 'issue new activation codes for a shipped device order’s devices not activated yet (the earlier codes stop working) and print them',
     async run(args, env) {
       if (args.length !== 1 || !ORDER_ARG_RE.test(args[0]!)) throw new UsageError('usage: device codes <order id | order number>')

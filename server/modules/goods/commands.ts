@@ -12,6 +12,7 @@ export const CATALOG_COMMANDS: Command[] = [
     words: ['catalog', 'load'],
     args: '<file.json>',
     writes: true,
+    needs: 'database',
     summary: 'load devices, gold and cars from a catalog file (slugs are keys: a product is updated, a new one added, none deleted)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: catalog load <file.json>')
@@ -33,6 +34,7 @@ export const GOLD_COMMANDS: Command[] = [
     words: ['gold', 'price'],
     args: '<usdt per gram>',
     writes: true,
+    needs: 'database',
     summary: 'record the gold reference price per gram; gold orders from now on are priced from it',
     async run(args, env) {
       const price = args.length === 1 ? positiveAmount(args[0]!) : null

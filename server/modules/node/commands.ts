@@ -11,6 +11,7 @@ export const NODE_COMMANDS: Command[] = [
     words: ['node', 'load'],
     args: '<file.json>',
     writes: true,
+    needs: 'database',
     summary: 'load the Super Miner node tiers (elite, core, genesis) and loan plans from a file (see server/modules/node/nodeFile.ts; nodes bought keep their terms, seats taken stay taken)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: node load <file.json>')

@@ -105,10 +105,10 @@ export function checkNodeFile(raw: unknown): NodeFile {
 
 /** In the caller's transaction. Returns what changed. */
 export function loadNodeFile(sqlite: SqlConnection, file: NodeFile, now: number): { tiers: number; plans: number } {
-  const byType = sqlite.prepare('SELECT id, seats_total, seats_left FROM node_tiers WHERE type = ?')
+  const byType = sqlite.prepare('SELECT id FROM node_tiers WHERE type = ?')
   const sortOf = (t: TierEntry['type']) => TYPES.indexOf(t)
   for (const t of file.tiers) {
-    const old = byType.get(t.type) as { id: bigint; seats_total: bigint; seats_left: bigint } | undefined
+    const old = byType.get(t.type) as { id: bigint } | undefined
     const v = [t.limit_num, t.amount, t.days, t.power, t.level_id, t.withdraw_rate_ppm, t.machine_rate_ppm, t.airdrop_multiplier, t.advanced_agent ? 1 : 0, t.active ? 1 : 0]
     if (!old) {
       sqlite
@@ -118,15 +118,18 @@ export function loadNodeFile(sqlite: SqlConnection, file: NodeFile, now: number)
         )
         .run(t.type, t.seats, t.seats, ...v, sortOf(t.type), now, now)
     } else {
-      // Seats already taken (paid or held by an open order) stay taken.
-      const taken = old.seats_total - old.seats_left
-      const total = BigInt(t.seats) > taken ? BigInt(t.seats) : taken
+      // Seats already taken (paid or held by an open order) stay taken. They are counted by the UPDATE,
+      // on the row under its lock: a seat bought by another process between a read and this write would
+      // otherwise be counted free and sold twice.
+      const seats = BigInt(t.seats)
       sqlite
         .prepare(
-          `UPDATE node_tiers SET seats_total = ?, seats_left = ?, limit_num = ?, amount = ?, days = ?, power = ?, level_id = ?, withdraw_rate_ppm = ?,
+          `UPDATE node_tiers SET seats_total = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) ELSE seats_total - seats_left END,
+             seats_left = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) - (seats_total - seats_left) ELSE 0 END,
+             limit_num = ?, amount = ?, days = ?, power = ?, level_id = ?, withdraw_rate_ppm = ?,
              machine_rate_ppm = ?, airdrop_multiplier = ?, advanced_agent = ?, active = ?, updated_at = ? WHERE id = ?`,
         )
-        .run(total, total - taken, ...v, now, old.id)
+        .run(seats, seats, seats, seats, ...v, now, old.id)
     }
   }
   for (const p of file.loan_plans) {

@@ -11,6 +11,7 @@ export const PLEDGE_COMMANDS: Command[] = [
     words: ['pledge', 'load'],
     args: '<file.json>',
     writes: true,
+    needs: 'database',
     summary: 'load savings (pledge) products from a file (slugs are keys: a product is updated, a new one added, none deleted; new terms apply to new pledges)',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: pledge load <file.json>')

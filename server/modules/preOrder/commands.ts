@@ -11,6 +11,7 @@ export const SHIP_COMMANDS: Command[] = [
     words: ['ship'],
     args: '<order> <company> <number>',
     writes: true,
+    needs: 'database',
     summary: 'ship a paid order pending shipment with its express company and tracking number; the user then confirms receipt',
     async run(args, env) {
       if (args.length !== 3) throw new UsageError('usage: ship <order id | order number> <express company> <tracking number>')

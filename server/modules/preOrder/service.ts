@@ -238,7 +238,8 @@ export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: num
     const o = s.order.get(id) as OrderRow | undefined
     if (!o || !AREA_OF[o.type]) throw new ShipRefused(`no product order ${id}`)
     if (o.fulfilment !== 'pending_shipment') throw new ShipRefused(`order ${id} is ${o.fulfilment ?? (o.state === 'cancelled' ? 'cancelled' : 'not paid')}, not pending shipment`)
-    s.ship.run(c, number, ctx.now(), id)
+    // Conditional on pending shipment: another process's `ship` of the same order may have won since the read.
+    if (s.ship.run(c, number, ctx.now(), id).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
     // A device order: each device's activation code is issued now, to be shipped with it.
     const deviceCodes = o.type === 'device' ? issueCodes(ctx, id, ctx.now()) : []
     return { ...(s.order.get(id) as OrderRow), device_codes: deviceCodes }

@@ -43,6 +43,7 @@ export const RANKING_COMMANDS: Command[] = [
     words: ['ranking', 'pay-total'],
     args: '',
     writes: true,
+    needs: 'database',
     summary: 'pay the total ranking’s top N from the total pool (their share of its balance each), at most once per UTC day',
     async run(args, env) {
       if (args.length) {

@@ -34,6 +34,7 @@ export const RELEASE_COMMANDS: Command[] = [
     words: ['release', 'run'],
     args: '',
     writes: true,
+    needs: 'jobs',
     summary: 'post every due release day now, oldest first (the server\'s job does this every minute)',
     async run(args, env) {
       onlyFlags('release run', args)
@@ -56,6 +57,7 @@ export const RELEASE_COMMANDS: Command[] = [
     words: ['release', 'fund'],
     args: '<NADI>',
     writes: true,
+    needs: 'database',
     summary: 'move NADI from the treasury to the release account that pays the releases (the same as `fund releases NADI <amount>`)',
     async run(args, env) {
       const amount = args.length === 1 ? positiveAmount(args[0]!) : null

@@ -84,6 +84,7 @@ export const FUND_COMMANDS: Command[] = [
     words: ['fund'],
     args: '<account> <asset> <amount>',
     writes: true,
+    needs: 'database',
     summary: 'move money from the treasury to a platform account that pays users — mining NADI, savings NADI, releases NADI, loans USDT — and print both balances',
     run(args, env) {
       const req = parseFund(args)

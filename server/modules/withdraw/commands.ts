@@ -55,6 +55,7 @@ export const WITHDRAW_COMMANDS: Command[] = [
     words: ['withdraw', 'approve'],
     args: '<id>',
     writes: true,
+    needs: 'database',
     summary: 'approve a requested withdrawal: the sender signs and broadcasts it on its next pass',
     async run(args, env) {
       if (args.length !== 1) throw new UsageError('usage: withdraw approve <id>')
@@ -71,6 +72,7 @@ export const WITHDRAW_COMMANDS: Command[] = [
     words: ['withdraw', 'reject'],
     args: '<id> [reason…]',
     writes: true,
+    needs: 'database',
     summary: 'reject a requested or approved (not yet signed) withdrawal: it fails and amount + fee return to the user',
     async run(args, env) {
       if (args.length < 1) throw new UsageError('usage: withdraw reject <id> [reason…]')
