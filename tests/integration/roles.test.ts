@@ -1,6 +1,7 @@
 // Roles (issue 19, docs/processes.md) with real processes: on SQLite a role other than all is refused in
 // one line; on PostgreSQL role processes share the database's writer lock with each other, while a
-// server that writes alone and role processes refuse each other, naming the holder; a jobs process
+// server that writes alone and role processes refuse each other, naming the holder (operator commands
+// beside them: roles.commands.test.ts); a jobs process
 // whose election session ends stops leading at once and leads again; and while the engine runs inside
 // the api process, a second api process is refused.
 
@@ -44,7 +45,7 @@ describe.runIf(testBackend() === 'sqlite')('roles on SQLite', () => {
 })
 
 describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
-  it('role processes share the database; a server writing alone, or a writing command, is refused beside them and the other way round, naming the holder', { timeout: 120_000 }, async () => {
+  it('role processes share the database; a server writing alone, or a command that needs a process’s memory, is refused beside them and the other way round, naming the holder', { timeout: 120_000 }, async () => {
     const db = freshDatabase()
     dbs.push(db)
     const env = { NADI_DATABASE_URL: db.url }
@@ -64,10 +65,10 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     const alone = await startRefused(tempDir(), env)
     expect(alone.code).toBe(1)
     expect(alone.out).toContain(`the database ${db.url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')} is in use: server --role jobs pid ${jobs.proc.pid}`)
-    expect(alone.out).toContain('Role processes (--role api|jobs) share it with each other only')
-    const command = await runCli(tempDir(), ['withdraw', 'reject', '1'], env)
+    expect(alone.out).toContain('Role processes (--role api|jobs) share it with each other and with operator commands that need only the database')
+    const command = await runCli(tempDir(), ['market', 'repair'], env)
     expect(command.code).toBe(1)
-    expect(command.err).toContain(`refused: the database`)
+    expect(command.err).toContain(`refused: market repair works on what a server keeps in memory`)
     expect(command.err).toContain(`server --role jobs pid ${jobs.proc.pid}`)
     // Both serve on, untouched.
     expect((await fetch(`${api.base}${READY}`)).status).toBe(200)
