@@ -1,5 +1,7 @@
 // What each operator command needs beside role processes (server/commands/registry.ts, docs/processes.md
 // "Operator commands"): the classification lives on the commands; these are its rules.
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { classOf, refusedBesideRoles, type Command, type CommandClass } from '../../../server/commands/registry.ts'
 import { COMMANDS } from '../../../server/cli.ts'
@@ -44,6 +46,21 @@ describe('what operator commands need beside role processes', () => {
     expect(classOf({ writes: true })).toBe('memory')
     expect(classOf({ writes: true, needs: 'database' })).toBe('database')
     expect(classOf({})).toBe('reads')
+  })
+
+  it("docs/processes.md's table of what operator commands need lists each writing command under its class", () => {
+    const text = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/processes.md'), 'utf8')
+    const listed = new Map<string, string>()
+    for (const [, needs, cell] of text.matchAll(/^\| `(\w+)` \| (.+?) \| [^|]+ \|$/gm)) {
+      // `car review\|approve\|reject` is car review, car approve and car reject.
+      for (const [, item] of cell!.matchAll(/`([^`]+)`/g)) {
+        const [first, ...others] = item!.split('\\|')
+        const words = first!.split(' ')
+        for (const last of [words.at(-1)!, ...others]) listed.set([...words.slice(0, -1), last].join(' '), needs!)
+      }
+    }
+    const writing = COMMANDS.filter((c) => c.writes && !c.stopped)
+    expect(Object.fromEntries(writing.map((c) => [c.words.join(' '), listed.get(c.words.join(' '))]))).toEqual(Object.fromEntries(writing.map((c) => [c.words.join(' '), classOf(c)])))
   })
 
   it('a refusal is one line naming the command, the role process beside it, and what to do', () => {
