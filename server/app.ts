@@ -36,17 +36,19 @@ import { createUploadService } from './modules/upload/service.ts'
 import { carApplyRoutes } from './modules/car/applyRoutes.ts'
 import { createCarApplyService } from './modules/car/apply.ts'
 import { Hub } from './ws/hub.ts'
-import { LocalBus, type Bus } from './roles/bus.ts'
+import type { Bus } from './roles/bus.ts'
+import { busOf } from './roles/pgBus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
 import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
-import { onDeposit } from './chain/depositWatcher.ts'
-import { Exchange } from './exchange/exchange.ts'
+import { startLivePushes } from './roles/livePushes.ts'
+import { Exchange, tradeBalances } from './exchange/exchange.ts'
 import { GroupCommit } from './db/groupCommit.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
-import { marketStreams } from './exchange/streams.ts'
+import { exchangeView, marketStreamsOf, type MarketView } from './exchange/streams.ts'
+import { parseMoney } from '../contract/money.ts'
 import { seedDemoHistory, startDemoMarket } from './exchange/demoMarket.ts'
 import { tradeRoutes } from './modules/trade/routes.ts'
 import { ordersRoutes } from './modules/orders/routes.ts'
@@ -69,16 +71,17 @@ import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
 import { createDeviceService } from './modules/device/service.ts'
 import { jsonBodies } from './http/body.ts'
-import { createTradeService } from './modules/trade/service.ts'
-import { startWithdrawPushes } from './modules/withdraw/push.ts'
+import { createTradeService, exchangeMarket, type TradeMarket } from './modules/trade/service.ts'
 import { devchainRoutes } from './modules/devchain/routes.ts'
-import { createRankingService, startRankingStream } from './modules/ranking/service.ts'
+import { createRankingService, registerRankingStream } from './modules/ranking/service.ts'
 import { rankingRoutes } from './modules/ranking/routes.ts'
 import { lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
-import { holdEngineInProcess } from './roles/engineInProcess.ts'
+import { followMarket, mirrorView } from './roles/marketMirror.ts'
+import { remoteMarket } from './roles/remoteMarket.ts'
+import { remoteTrading } from './roles/tradeCommands.ts'
 import { startJobsOf } from './roles/jobs.ts'
 import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
@@ -88,8 +91,8 @@ export interface BuildOptions {
   config: Config
   /** A clock tests can move. */
   now?: () => number
-  /** Where socket pushes travel (server/roles/bus.ts): this process alone (LocalBus) unless a role
-   * process shares them through PostgreSQL (PgBus). The app closes it after its sockets. */
+  /** Where socket pushes travel (server/roles/bus.ts): by default this process alone (LocalBus) for
+   * --role all, PostgreSQL's (PgBus) for a role process (busOf). The app closes it after its sockets. */
   bus?: Bus
 }
 
@@ -100,8 +103,8 @@ export interface Built {
   rootInviteCode: string
   /** The one door to the chains (server/chain/gateway.ts); on dev chains it owns the anvil nodes. */
   gateway: Gateway
-  /** The spot market, for tests and tools that need to reach the book directly. */
-  exchange: Exchange
+  /** The spot market, for tests and tools that need to reach the book directly; null in an api process (the engine is elsewhere). */
+  exchange: Exchange | null
 }
 
 function ajv(opts: AjvOptions) {
@@ -142,14 +145,10 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.
   const lock = config.role === 'all' ? lockDatabase(config, 'server') : lockDatabase(config, `server --role ${config.role}`, { shared: true })
   let database
-  let engine: { release(): void } | null = null
   try {
-    // The engine stays in the api process for now (server/roles/engineInProcess.ts): one api process per database.
-    if (config.role === 'api') engine = holdEngineInProcess(config.databaseUrl!, `server --role ${config.role}`, { instId: defaultSpec.instId, index: 0 })
     database = openDatabase(config.database, { checkpointInWorker: true })
     migrate(database.sqlite)
   } catch (e) {
-    engine?.release()
     lock.release()
     throw e
   }
@@ -157,7 +156,6 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // The last hook to run (onClose hooks run in reverse order of adding): the locks outlive every write.
   app.addHook('onClose', async () => {
     await close()
-    engine?.release()
     lock.release()
   })
 
@@ -229,8 +227,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const { config } = opts
   if (config.role === 'jobs') throw new Error('buildApp serves users (--role all or api); a jobs process is built by buildJobsProcess (server/roles/jobsProcess.ts)')
   const now = opts.now ?? Date.now
-  const bus = opts.bus ?? new LocalBus()
   const { app, ctx, gateway, lock } = await openServer(opts)
+  const bus = opts.bus ?? busOf(config, app.log)
   const { sqlite, db } = ctx
 
   await app.register(fastifySwagger, {
@@ -256,31 +254,57 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // onClose runs after every preClose hook, the sockets' and the jobs' that publish included.
   app.addHook('onClose', async () => bus.close())
   auth.onSessionEnd((sessionId) => hub.closeSession(sessionId))
-  const exchange = new Exchange({
-    conn: ctx,
-    spec: defaultSpec,
-    fees: { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm },
-    now,
-    publisher: hub,
-    log: app.log,
-    maxBatch: config.trade.maxBatch,
-    maxDelayMs: config.trade.maxDelayMs,
-    snapshotEvery: config.trade.snapshotEvery,
-  })
-  // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
-  if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
-  exchange.start()
-  // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).
-  app.addHook('preClose', async () => exchange.close())
-  for (const family of marketStreams(exchange)) hub.register(family)
-  tradeRoutes(app, createTradeService(exchange))
-  commonRoutes(app, createCommonService(ctx, notices, { lastPrice: () => exchange.lastPrice() }))
+  // The market: its engine in this process (--role all), or, for an api process, a mirror of the
+  // engine process's pushes and its command table (server/roles/remoteMarket.ts).
+  const fees = { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm }
+  let exchange: Exchange | null = null
+  let market: TradeMarket
+  let view: MarketView
+  let lastPrice: () => bigint | null
+  if (config.role === 'api') {
+    const followed = followMarket(bus, defaultSpec.instId, { log: app.log })
+    const trading = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now })
+    app.addHook('preClose', async () => {
+      followed.close()
+      trading.close()
+    })
+    market = remoteMarket({ spec: defaultSpec, fees, sqlite, mirror: followed.mirror, trading, now })
+    view = mirrorView(followed.mirror, { now, tradeBalances: (userId) => tradeBalances(sqlite, userId) })
+    lastPrice = () => {
+      const last = followed.mirror.ticker()?.last
+      return last ? parseMoney(last) : null
+    }
+  } else {
+    const ex = new Exchange({
+      conn: ctx,
+      spec: defaultSpec,
+      fees,
+      now,
+      publisher: hub,
+      log: app.log,
+      maxBatch: config.trade.maxBatch,
+      maxDelayMs: config.trade.maxDelayMs,
+      snapshotEvery: config.trade.snapshotEvery,
+    })
+    // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
+    if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
+    ex.start()
+    // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).
+    app.addHook('preClose', async () => ex.close())
+    exchange = ex
+    market = exchangeMarket(ex)
+    view = exchangeView(ex)
+    lastPrice = () => ex.lastPrice()
+  }
+  for (const family of marketStreamsOf(view)) hub.register(family)
+  tradeRoutes(app, createTradeService(market))
+  commonRoutes(app, createCommonService(ctx, notices, { lastPrice }))
 
-  walletRoutes(app, createWalletService(ctx, { lastPrice: () => exchange.lastPrice() }))
+  walletRoutes(app, createWalletService(ctx, { lastPrice }))
   const orders = createOrdersService(ctx)
   ordersRoutes(app, orders)
   // The shops (DESIGN §10): catalogs, product orders, fulfilment in the payment's transaction.
-  const nadiPrice = nadiPriceOf(config, () => exchange.lastPrice())
+  const nadiPrice = nadiPriceOf(config, lastPrice)
   // Payments' fulfilment and the settlement's steps, as in every process that writes.
   wireReactions(ctx, { nadiPrice })
   miningRoutes(app, createMiningService(ctx, orders, { nadiPrice }))
@@ -332,14 +356,15 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // user@deposit and user@withdraw (DESIGN §5): each change pushed to its owner only.
   hub.register({ private: true, matches: (s) => s === 'user@deposit' })
   hub.register({ private: true, matches: (s) => s === 'user@withdraw' })
-  onDeposit(ctx, ({ userId, deposit }) => hub.publishToUser(userId, 'user@deposit', { arg: { channel: 'user@deposit' }, action: 'update', data: [deposit] }))
-  const stopWithdrawPushes = startWithdrawPushes(ctx, (userId, w) => hub.publishToUser(userId, 'user@withdraw', { arg: { channel: 'user@withdraw' }, action: 'update', data: [w] }))
-  app.addHook('preClose', async () => stopWithdrawPushes())
+  // Sent from here when this process works alone; an api process relays the jobs leader's (server/roles/livePushes.ts).
+  if (config.role === 'all') {
+    const stopPushes = startLivePushes(ctx, hub)
+    app.addHook('preClose', async () => stopPushes())
+  }
 
   pledgeRoutes(app, createPledgeService(ctx))
-  // The live ranking (issue 12 part 3) on this process's sockets.
-  const stopRanking = startRankingStream(ctx, hub)
-  app.addHook('preClose', async () => stopRanking())
+  // The live ranking (issue 12 part 3) on this process's sockets; its updates come with the pushes above.
+  registerRankingStream(ctx, hub)
   rankingRoutes(app, createRankingService(ctx))
   // Activities (issue 12 part 4): read-only routes; prizes are paid by a job.
   activityRoutes(app, createActivityService(ctx))
@@ -347,8 +372,9 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // Operator commands that write run in here, sent by `tsx server/cli.ts` over the operator socket.
   // Only the process holding the database alone takes them: role processes share it, and the
   // commands' checks (the book in memory, batches in flight) hold only for a process writing alone.
-  if (config.role === 'all' && config.dbFile !== ':memory:') {
-    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market: exchange }), app.log)
+  if (exchange && config.role === 'all' && config.dbFile !== ':memory:') {
+    const market = exchange
+    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market }), app.log)
     lock.setSocket(ops.path)
     app.addHook('preClose', async () => ops.close())
   }
@@ -369,7 +395,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     const stopJobs = startJobsOf(ctx, { uploads })
     app.addHook('preClose', stopJobs)
   }
-  if (config.trade.demoMarket) {
+  // The demo market trades where the engine is: here, or in the engine process.
+  if (config.trade.demoMarket && exchange) {
     const stopDemoMarket = await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice })
     app.addHook('preClose', async () => stopDemoMarket())
   }

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { DataFolderBusy } from './db/writerLock.ts'
-import { EngineBusy } from './roles/engineInProcess.ts'
+import { buildEngineProcess } from './roles/engineProcess.ts'
 import { buildJobsProcess } from './roles/jobsProcess.ts'
 import { argvSettings } from './roles/settings.ts'
 
@@ -20,9 +20,18 @@ try {
 }
 let built
 try {
-  built = config.role === 'jobs' ? { ...(await buildJobsProcess({ config })), rootInviteCode: null } : await buildApp({ config })
+  switch (config.role) {
+    case 'jobs':
+      built = { ...(await buildJobsProcess({ config })), rootInviteCode: null }
+      break
+    case 'engine':
+      built = { ...(await buildEngineProcess({ config })), rootInviteCode: null }
+      break
+    default:
+      built = await buildApp({ config })
+  }
 } catch (err) {
-  if (!(err instanceof DataFolderBusy) && !(err instanceof EngineBusy)) throw err
+  if (!(err instanceof DataFolderBusy)) throw err
   refuse(err.message)
 }
 const { app, rootInviteCode } = built

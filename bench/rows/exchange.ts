@@ -499,7 +499,7 @@ async function appRows(ctx: BenchContext, suffix: string, databaseUrl?: string, 
     if (fanout) {
       const owner = app.users[0]
       if (!owner) throw new Error('fan-out: no signed-in user')
-      rows.push(...(await fanoutRows(ctx, { exchange: app.built.exchange, userId: owner.userId, wsUrl: `${app.origin.replace(/^http/, 'ws')}/ws`, label: '' })))
+      rows.push(...(await fanoutRows(ctx, { exchange: app.built.exchange!, userId: owner.userId, wsUrl: `${app.origin.replace(/^http/, 'ws')}/ws`, label: '' })))
     }
     const report = audit(app.built.ctx.sqlite)
     if (!report.ok) throw new Error(`ledger audit failed after the HTTP run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)

@@ -50,6 +50,13 @@ import { MarketFault, replayJournal } from './journal.ts'
 import { planRepair } from './repair.ts'
 import { applyRepair, diagnose, readRepairInputs, type Diagnosis, type RepairRecord } from './repairStore.ts'
 
+/**
+ * A write that must commit with a command or not at all: an engine process marks there the trading
+ * command that asked for it done (server/roles/tradeCommands.ts), so a command is applied once even
+ * when the process dies between the two.
+ */
+export type AlsoWrite = (row: OrderRow) => void
+
 /** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
 export class TradeRejected extends Error {
   constructor(
@@ -356,15 +363,28 @@ export class Exchange {
    * Places an order for the user; resolves with it once durable. The same clientOrderId again answers
    * the order it placed the first time, whatever else differs. Refusals: TradeRejected.
    */
-  place(userId: number, input: PlaceInput): Promise<OrderRow> {
+  place(userId: number, input: PlaceInput, also?: AlsoWrite): Promise<OrderRow> {
     if (this.fault) return Promise.reject(new TradeRejected('halted'))
-    return this.gc.submit(() => this.placeNow(userId, input))
+    return this.gc.submit(() => this.withAlso(this.placeNow(userId, input), also))
   }
 
   /** Cancels one of the user's open orders; resolves with it once durable. */
-  cancel(userId: number, orderId: number): Promise<OrderRow> {
+  cancel(userId: number, orderId: number, also?: AlsoWrite): Promise<OrderRow> {
     if (this.fault) return Promise.reject(new TradeRejected('halted'))
-    return this.gc.submit(() => this.cancelNow(userId, orderId))
+    return this.gc.submit(() => this.withAlso(this.cancelNow(userId, orderId), also))
+  }
+
+  /** `also` in the command's own transaction, after what the command wrote. */
+  private withAlso(row: OrderRow, also: AlsoWrite | undefined): OrderRow {
+    if (!also) return row
+    try {
+      also(row)
+    } catch (e) {
+      // The engine has applied the command in memory: the batch is abandoned and the book rebuilt (postBatch).
+      this.diverged = true
+      throw e
+    }
+    return row
   }
 
   /** Waits for what is queued to commit and stops taking commands. */

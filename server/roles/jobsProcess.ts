@@ -16,7 +16,10 @@ import { translate } from '../i18n.ts'
 import { createUploadService } from '../modules/upload/service.ts'
 import { startJobsOf } from './jobs.ts'
 import { elect, JOBS_LEADER_KEY, type Election } from './leader.ts'
+import { startLivePushes } from './livePushes.ts'
+import { busOf } from './pgBus.ts'
 import { nadiPriceOf, wireReactions } from './reactions.ts'
+import { busPublisher } from '../ws/hub.ts'
 
 export interface JobsBuilt {
   app: App
@@ -34,6 +37,9 @@ export async function buildJobsProcess(opts: BuildOptions): Promise<JobsBuilt> {
   const lastCandle = ctx.sqlite.prepare("SELECT close FROM trade_candles WHERE inst_id = ? AND bar = '1m' ORDER BY ts DESC LIMIT 1").pluck()
   wireReactions(ctx, { nadiPrice: nadiPriceOf(config, () => (lastCandle.get(defaultSpec.instId) as bigint | undefined) ?? null) })
   const uploads = await createUploadService(ctx)
+  // What the jobs cause reaches the API processes' sockets through the bus (./livePushes.ts).
+  const bus = opts.bus ?? busOf(config, app.log)
+  const publisher = busPublisher(bus)
 
   let stopJobs: (() => Promise<void>) | null = null
   const election = elect({
@@ -42,7 +48,11 @@ export async function buildJobsProcess(opts: BuildOptions): Promise<JobsBuilt> {
     key: JOBS_LEADER_KEY,
     everyMs: config.leaderEveryMs,
     onLead: () => {
-      stopJobs = startJobsOf(ctx, { uploads })
+      const stop = [startJobsOf(ctx, { uploads }), startLivePushes(ctx, publisher)] as const
+      stopJobs = async () => {
+        stop[1]()
+        await stop[0]()
+      }
     },
     onLose: async () => {
       const stop = stopJobs
@@ -53,6 +63,7 @@ export async function buildJobsProcess(opts: BuildOptions): Promise<JobsBuilt> {
   })
   // Before the database and the chains close (onClose): the jobs stop first, then the lock goes.
   app.addHook('preClose', () => election.close())
+  app.addHook('onClose', async () => bus.close())
 
   app.get(
     '/api/v1/common/health',

@@ -22,6 +22,8 @@ import { electionStep, initialElection, type Effect, type ElectionEvent } from '
 
 /** The advisory lock keys of the elections (any constants distinct from the writer lock's, PG_WRITER_LOCK). */
 export const JOBS_LEADER_KEY = 7_411_100
+/** The engine of market m is led by whoever holds ENGINE_KEY + m (m: the market's index). */
+export const ENGINE_KEY = 7_411_200
 
 export interface ElectOptions {
   /** The database (postgres:// URL). */

@@ -15,7 +15,7 @@ import { Compile } from 'typebox/compile'
 import { Type } from 'typebox'
 import { isBookData } from '../../contract/bookChecksum.ts'
 import { parseMoney } from '../../contract/money.ts'
-import { BARS, BarSchema, CandleSchema, MarketStatus, PublicTrade, streams, Ticker, type BalanceUpdate, type Bar, type BookData, type Candle } from '../../contract/trade.ts'
+import { BARS, BarSchema, CandleSchema, MarketStatus, PublicTrade, streams, Ticker, type BalanceUpdate, type Bar, type BookData, type Candle, type Depth } from '../../contract/trade.ts'
 import { BookLevels, candleToWire, levelsChecksum, SNAPSHOT_DEPTH } from '../exchange/marketData/index.ts'
 import type { Exchange } from '../exchange/exchange.ts'
 import type { MarketView } from '../exchange/streams.ts'
@@ -24,6 +24,8 @@ import type { Bus } from './bus.ts'
 
 /** The trades a subscriber gets on subscribe (trades:<instId> snapshot). */
 export const RECENT_ON_SUBSCRIBE = 50
+/** The trades a mirror keeps: as many as GET /trade/trades may ask for. */
+export const RECENT_KEPT = 100
 
 /** Where the market stands, as the engine sends it. candles: the current candle of each bar that has one. */
 export interface MarketBase {
@@ -39,7 +41,7 @@ const baseCheck = Compile(
     book: Type.Unknown(),
     status: MarketStatus,
     ticker: Ticker,
-    trades: Type.Array(PublicTrade, { maxItems: RECENT_ON_SUBSCRIBE }),
+    trades: Type.Array(PublicTrade, { maxItems: RECENT_KEPT }),
     candles: Type.Array(Type.Tuple([BarSchema, CandleSchema]), { maxItems: BARS.length }),
   }),
 )
@@ -62,7 +64,7 @@ export function marketBase(exchange: Exchange): MarketBase {
     book: exchange.bookSnapshot(Number.MAX_SAFE_INTEGER),
     status: exchange.status(),
     ticker: exchange.ticker.toWire(exchange.now()),
-    trades: exchange.trades.recent(RECENT_ON_SUBSCRIBE),
+    trades: exchange.trades.recent(RECENT_KEPT),
     candles,
   }
 }
@@ -155,7 +157,7 @@ export class MarketMirror {
     for (const item of frame.data) {
       if (channel === 'tickers' && tickerCheck.Check(item)) this.lastTicker = item
       else if (channel === 'status' && statusCheck.Check(item)) this.lastStatus = item
-      else if (channel === 'trades' && tradeCheck.Check(item)) this.recent = [item, ...this.recent].slice(0, RECENT_ON_SUBSCRIBE)
+      else if (channel === 'trades' && tradeCheck.Check(item)) this.recent = [item, ...this.recent].slice(0, RECENT_KEPT)
       else if (channel.startsWith('candle') && candleCheck.Check(item)) this.candles.set(channel.slice('candle'.length) as Bar, item)
       else return this.lost()
     }
@@ -180,6 +182,11 @@ export class MarketMirror {
 
   book(ts: number): BookData {
     return { asks: this.asks.topWire(SNAPSHOT_DEPTH), bids: this.bids.topWire(SNAPSHOT_DEPTH), ts, seqId: this.seq ?? -1, prevSeqId: -1, checksum: levelsChecksum(this.bids, this.asks) }
+  }
+
+  /** The top n levels of each side, as GET /trade/depth answers. */
+  depth(n: number, ts: number): Depth {
+    return { asks: this.asks.topWire(n), bids: this.bids.topWire(n), ts, seqId: this.seq ?? -1 }
   }
 
   status(): MarketStatus | null {
@@ -260,7 +267,7 @@ export function mirrorView(mirror: MarketMirror, opts: { now: () => number; trad
     status: () => mirror.status(),
     book: () => mirror.book(opts.now()),
     ticker: () => mirror.ticker(),
-    trades: () => mirror.trades(),
+    trades: () => mirror.trades().slice(0, RECENT_ON_SUBSCRIBE),
     candle: (bar) => mirror.candle(bar),
     tradeBalances: opts.tradeBalances,
   }

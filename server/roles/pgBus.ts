@@ -17,7 +17,7 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import pg from 'pg'
 import type { FastifyBaseLogger } from 'fastify'
-import { familyOf, NOTIFY_LIMIT_BYTES, parseEnvelope, parseStoredPayload, SequenceTracker, type Bus, type GapHandler } from './bus.ts'
+import { familyOf, LocalBus, NOTIFY_LIMIT_BYTES, parseEnvelope, parseStoredPayload, SequenceTracker, type Bus, type GapHandler } from './bus.ts'
 
 export interface PgBusOptions {
   /** The database (postgres:// URL): processes on one database share its buses. */
@@ -370,4 +370,14 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void
   const promise = new Promise<void>((r) => (resolve = r))
   return { promise, resolve }
+}
+
+/**
+ * The bus of a process: its own (LocalBus) when it works alone (--role all), PostgreSQL's
+ * LISTEN/NOTIFY shared with the other role processes on the database otherwise.
+ */
+export function busOf(config: { role: string; databaseUrl: string | null }, log: PgBusOptions['log']): Bus {
+  if (config.role === 'all') return new LocalBus()
+  if (config.databaseUrl === null) throw new Error(`--role ${config.role} needs PostgreSQL (NADI_DATABASE_URL)`)
+  return new PgBus({ url: config.databaseUrl, log, name: config.role })
 }

@@ -4,11 +4,12 @@ import { envInt, envString, type Env } from '../settings.ts'
 // one part of the work beside other processes on one PostgreSQL database.
 
 /**
- * all: HTTP, sockets, the engine and every job, alone on the database. api: HTTP and sockets (and,
- * until the engine has a role of its own, the market's engine). jobs: every background job, while
- * this process leads the jobs election; no HTTP but a health answer.
+ * all: HTTP, sockets, the engine and every job, alone on the database. api: HTTP and sockets; trading
+ * commands go to the engine. engine: the market's engine, while this process leads that market's
+ * election. jobs: every background job, while this process leads the jobs election. engine and jobs
+ * answer no HTTP but a health check.
  */
-export const ROLES = ['all', 'api', 'jobs'] as const
+export const ROLES = ['all', 'api', 'engine', 'jobs'] as const
 export type Role = (typeof ROLES)[number]
 
 export interface RoleSettings {

@@ -49,10 +49,10 @@ async function moveMarket(price: bigint) {
     return id
   }
   const [seller, buyer] = [trader('NADI', 20n * UNIT), trader('USDT', 1_000n * UNIT)]
-  const order = (side: 'sell' | 'buy') => ({ side, type: 'limit' as const, price: ticksOf(app.exchange.spec, price)!, lots: lotsOf(app.exchange.spec, 20n * UNIT)!, clientOrderId: `move-${side}` })
-  await app.exchange.place(seller, order('sell'))
-  await app.exchange.place(buyer, order('buy'))
-  expect(app.exchange.lastPrice()).toBe(price)
+  const order = (side: 'sell' | 'buy') => ({ side, type: 'limit' as const, price: ticksOf(app.exchange!.spec, price)!, lots: lotsOf(app.exchange!.spec, 20n * UNIT)!, clientOrderId: `move-${side}` })
+  await app.exchange!.place(seller, order('sell'))
+  await app.exchange!.place(buyer, order('buy'))
+  expect(app.exchange!.lastPrice()).toBe(price)
 }
 
 describe('mining, nodes, savings and loans', () => {

@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 it('/trade shows the halted market and disables the form; the repair brings it back live on the open page', async () => {
-  expect(app.exchange.status().state).toBe('halted')
+  expect(app.exchange!.status().state).toBe('halted')
   const context = await phone(browser)
   const page = await context.newPage()
   const errors = watchErrors(page)
@@ -46,7 +46,7 @@ it('/trade shows the halted market and disables the form; the repair brings it b
   await expect.poll(() => submit.isDisabled()).toBe(true)
   expect((await submit.innerText()).trim()).toBe(text('tw', 'trade.halted.title'))
 
-  const record = await app.exchange.repair()
+  const record = await app.exchange!.repair()
   expect(record?.plan.cancel.length).toBe(6)
   await expect.poll(() => note.count(), { timeout: 10_000 }).toBe(0)
   await expect.poll(() => submit.isDisabled()).toBe(false)

@@ -276,8 +276,8 @@ describe('the endpoints', () => {
     credit(s, b.userId, 'USDT', '1000')
     transfer(s.ctx.sqlite, { ref: 'test:a:trade', reason: 'transfer', from: fund(a.userId), to: trade(a.userId), asset: 'NADI', amount: units('1000') })
     transfer(s.ctx.sqlite, { ref: 'test:b:trade', reason: 'transfer', from: fund(b.userId), to: trade(b.userId), asset: 'USDT', amount: units('1000') })
-    await s.exchange.place(a.userId, { side: 'sell', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-sell' })
-    await s.exchange.place(b.userId, { side: 'buy', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-buy' })
+    await s.exchange!.place(a.userId, { side: 'sell', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-sell' })
+    await s.exchange!.place(b.userId, { side: 'buy', type: 'limit', price: 10_000, lots: 1000, clientOrderId: 'act-buy' })
     const deals = s.ctx.sqlite.prepare('SELECT user_id, quote FROM trade_deals WHERE user_id IN (?, ?)').all(a.userId, b.userId) as { user_id: bigint; quote: bigint }[]
     expect(deals).toHaveLength(2)
     const volume = standings(s.ctx.sqlite, 'trading', t0 - DAY, t0 + DAY)
@@ -341,8 +341,8 @@ describe('scores kept at event time', () => {
         case 3: {
           const other = people.filter((p) => p !== who)[rnd(people.length - 1)]!
           const lots = 1000 * (1 + rnd(5)) // above the market's minimum notional
-          await s.exchange.place(who.userId, { side: 'sell', type: 'limit', price: 10_000, lots, clientOrderId: `prop-s-${++fills}` })
-          await s.exchange.place(other.userId, { side: 'buy', type: 'limit', price: 10_000, lots, clientOrderId: `prop-b-${fills}` })
+          await s.exchange!.place(who.userId, { side: 'sell', type: 'limit', price: 10_000, lots, clientOrderId: `prop-s-${++fills}` })
+          await s.exchange!.place(other.userId, { side: 'buy', type: 'limit', price: 10_000, lots, clientOrderId: `prop-b-${fills}` })
           break
         }
         default:

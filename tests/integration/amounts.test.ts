@@ -79,7 +79,7 @@ describe('amounts above what the ledger holds', () => {
     const before = books(s)
     const place = (body: Record<string, unknown>) =>
       s.post('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `c${idemKey().slice(0, 8)}`, ...body }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
-    const spec = s.exchange.spec
+    const spec = s.exchange!.spec
     const text = (key: string, params: Record<string, bigint>) =>
       Object.entries(params).reduce((msg, [k, v]) => msg.replace(`{{${k}}}`, formatMoney(v)), localeText('en', key))
     for (const amount of TOO_LARGE) {

@@ -63,8 +63,8 @@ it('a market that has traded is never given made-up history', async () => {
   const [a, b] = [await plain.signIn(ROOT_CODE), await plain.signIn(ROOT_CODE)]
   transfer(plain.ctx.sqlite, { ref: 'h:a', reason: 'deposit', from: custody('nadi'), to: trade(a.userId), asset: 'NADI', amount: 100_000_000_000n })
   transfer(plain.ctx.sqlite, { ref: 'h:b', reason: 'deposit', from: custody('bsc'), to: trade(b.userId), asset: 'USDT', amount: 100_000_000_000n })
-  await plain.exchange.place(a.userId, { side: 'sell', type: 'limit', price: 2500, lots: 1000, clientOrderId: 's' })
-  await plain.exchange.place(b.userId, { side: 'buy', type: 'limit', price: 2500, lots: 1000, clientOrderId: 'b' })
+  await plain.exchange!.place(a.userId, { side: 'sell', type: 'limit', price: 2500, lots: 1000, clientOrderId: 's' })
+  await plain.exchange!.place(b.userId, { side: 'buy', type: 'limit', price: 2500, lots: 1000, clientOrderId: 'b' })
   await new Promise((r) => setTimeout(r, 20)) // candles are saved just after the commit
   await plain.close()
 

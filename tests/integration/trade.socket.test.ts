@@ -69,7 +69,7 @@ describe('market streams', () => {
     await s.post('/api/v1/trade/cancelOrder', { order_id: ids[1] }, { token: alice.token, idempotencyKey: idemKey() })
     let updates = 0
     let seq = snap.data[0]!.seqId
-    const want = s.exchange.bookSnapshot().seqId
+    const want = s.exchange!.bookSnapshot().seqId
     while (seq < want) {
       const u = await nextOn<BookData>(c, 'books')
       expect(u.action).toBe('update')
@@ -81,7 +81,7 @@ describe('market streams', () => {
       updates++
     }
     expect(updates).toBeGreaterThan(5)
-    const server = s.exchange.bookSnapshot()
+    const server = s.exchange!.bookSnapshot()
     expect({ asks: book.asks, bids: book.bids }).toEqual({ asks: server.asks, bids: server.bids })
     c.close()
   })

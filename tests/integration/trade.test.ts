@@ -197,14 +197,14 @@ describe('journal and recovery', () => {
       await place(s1, bob, limit('buy', '0.31', '15'))
       await new Promise((r) => setTimeout(r, 50)) // let the last snapshot's batch commit
       expect(s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
-      const snapshot = s1.exchange.engineSnapshot()
+      const snapshot = s1.exchange!.engineSnapshot()
       const depth = (await s1.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       live.splice(live.indexOf(s1), 1)
       expect(audit(s1.ctx.sqlite).violations).toEqual([])
       await s1.close()
 
       const s2 = await boot(env)
-      expect(s2.exchange.engineSnapshot()).toEqual(snapshot)
+      expect(s2.exchange!.engineSnapshot()).toEqual(snapshot)
       const again = (await s2.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       expect({ asks: again.asks, bids: again.bids }).toEqual({ asks: depth.asks, bids: depth.bids })
       const bob2 = await s2.signIn(ROOT_CODE, bob.wallet)
@@ -219,7 +219,7 @@ describe('journal and recovery', () => {
     const s = await boot()
     const { alice, bob } = await twoTraders(s)
     await place(s, alice, limit('sell', '0.3', '100'))
-    const before = { book: s.exchange.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    const before = { book: s.exchange!.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
     // Take the id the next order will get, so writing its row fails after the engine matched it.
     const next = Number(s.ctx.sqlite.prepare('SELECT MAX(id) FROM trade_orders').pluck().get()) + 1
     s.ctx.sqlite
@@ -227,7 +227,7 @@ describe('journal and recovery', () => {
       .run(next, bob.userId)
     const res = await place(s, bob, limit('buy', '0.3', '40'))
     expect(res.statusCode).toBe(500)
-    expect(s.exchange.engineSnapshot()).toEqual(before.book)
+    expect(s.exchange!.engineSnapshot()).toEqual(before.book)
     expect({ usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
     // The next order gets a free id and trades as if nothing had happened.
     const again = await place(s, bob, limit('buy', '0.3', '40'))

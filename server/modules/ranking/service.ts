@@ -361,28 +361,37 @@ export function registerRanking(ctx: Ctx): void {
 }
 
 /** The live ranking on a process's sockets. Returns the stream job's stop. */
-export function startRankingStream(ctx: Ctx, hub: Hub): () => void {
-  const cfg = ctx.config.ranking
-  // The live stream: a snapshot on subscribe; while anyone listens, a look every pushMs and an update
-  // when the pools or today's ranking changed (income arrives from many places; this is one reader).
-  let last = ''
-  const push = (): RankingPush => ({ pools: poolsNow(ctx.sqlite, cfg, ctx.now()), version: `${dayOf(ctx.now())}:${rankingVersion(ctx.sqlite)}` })
+function rankingPush(ctx: Ctx): RankingPush {
+  return { pools: poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()), version: `${dayOf(ctx.now())}:${rankingVersion(ctx.sqlite)}` }
+}
+
+/** The live stream on this process's sockets: a snapshot on subscribe. Its updates come from startRankingPushes, in this process or another. */
+export function registerRankingStream(ctx: Ctx, hub: Hub): void {
   hub.register({
     private: false,
     matches: (stream) => stream === RANKING_STREAM,
-    onSubscribe: (conn) => conn.send({ arg: { channel: RANKING_STREAM }, action: 'snapshot', data: [push()] }),
+    onSubscribe: (conn) => conn.send({ arg: { channel: RANKING_STREAM }, action: 'snapshot', data: [rankingPush(ctx)] }),
   })
+}
+
+/**
+ * The live stream's updates: while anyone listens, a look every pushMs and an update when the pools
+ * or today's ranking changed (income arrives from many places; this is one reader). One process runs
+ * it — the server alone, or the jobs leader publishing through the bus — so nobody gets it twice.
+ */
+export function startRankingPushes(ctx: Ctx, publisher: { publish(stream: string, frame: unknown): void; listening?(stream: string): boolean }): () => void {
+  let last = ''
   return startJobs(ctx, [
     {
       name: 'ranking-stream',
-      everyMs: cfg.pushMs,
+      everyMs: ctx.config.ranking.pushMs,
       run: async () => {
-        if (!hub.listening(RANKING_STREAM)) return
-        const p = push()
+        if (!(publisher.listening?.(RANKING_STREAM) ?? true)) return
+        const p = rankingPush(ctx)
         const text = JSON.stringify(p)
         if (text === last) return
         last = text
-        hub.publish(RANKING_STREAM, { arg: { channel: RANKING_STREAM }, action: 'update', data: [p] })
+        publisher.publish(RANKING_STREAM, { arg: { channel: RANKING_STREAM }, action: 'update', data: [p] })
       },
     },
   ])

@@ -6,7 +6,9 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import { insufficient } from '../payment/index.ts'
 import { candleToWire } from '../../exchange/marketData/index.ts'
 import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
-import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLotsOf, ticksOf, type MarketSpec } from '../../exchange/engine/index.ts'
+import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLotsOf, ticksOf, type Fees, type MarketSpec } from '../../exchange/engine/index.ts'
+import type { SqlConnection } from '../../db/connection.ts'
+import { TradeOutcomeUnknown } from '../../roles/tradeCommands.ts'
 import { exchangeStatements, type DealRow, type OrderRow } from '../../exchange/statements.ts'
 
 // HTTP ⇄ the exchange: decimal strings in, the engine's integers through, localized refusals out.
@@ -108,27 +110,61 @@ const toWireDeal = (r: DealRow): Deal => ({
   created_at: Number(r.created_at),
 })
 
-export function createTradeService(exchange: Exchange): TradeService {
-  const spec = exchange.spec
-  const st = exchangeStatements(exchange.conn.sqlite)
+/**
+ * The market as the trade routes read and trade it: the engine itself where it runs in this process
+ * (--role all), or its mirror and the engine process's command table (--role api, server/roles/remoteMarket.ts).
+ */
+export interface TradeMarket {
+  readonly spec: MarketSpec
+  readonly fees: Fees
+  /** Where the orders and deals are read (the one database). */
+  readonly sqlite: SqlConnection
+  status(): MarketStatus
+  ticker(): Ticker
+  depth(size: number): Depth
+  recentTrades(limit: number): PublicTrade[]
+  klines(bar: Bar, before: number | undefined, limit: number): Candle[]
+  place(userId: number, input: PlaceInput): Promise<OrderRow>
+  cancel(userId: number, orderId: number): Promise<OrderRow>
+}
+
+export function exchangeMarket(exchange: Exchange): TradeMarket {
+  return {
+    spec: exchange.spec,
+    fees: exchange.fees,
+    sqlite: exchange.conn.sqlite,
+    status: () => exchange.status(),
+    ticker: () => exchange.ticker.toWire(exchange.now()),
+    depth: (size) => exchange.depth(size),
+    recentTrades: (limit) => exchange.trades.recent(limit),
+    klines: (bar, before, limit) => exchange.history(bar, before, limit).map(candleToWire),
+    place: (userId, input) => exchange.place(userId, input),
+    cancel: (userId, orderId) => exchange.cancel(userId, orderId),
+  }
+}
+
+export function createTradeService(market: TradeMarket): TradeService {
+  const spec = market.spec
+  const st = exchangeStatements(market.sqlite)
   const count = (stmt: typeof st.countDealsOfUser, userId: number) => Number(stmt.pluck().get(userId) as bigint)
   const guard = async <T>(p: Promise<T>): Promise<T> => {
     try {
       return await p
     } catch (e) {
       if (e instanceof TradeRejected) throw refusal(spec, e)
+      if (e instanceof TradeOutcomeUnknown) throw new ApiError(503, CODE.UNAVAILABLE, 'errors.tradeOutcomeUnknown')
       throw e
     }
   }
   return {
-    market: () => marketInfo(spec, exchange.fees),
-    status: () => exchange.status(),
-    ticker: () => exchange.ticker.toWire(exchange.now()),
-    depth: (size) => exchange.depth(size),
-    recentTrades: (limit) => ({ list: exchange.trades.recent(limit) }),
-    klines: (bar, before, limit) => ({ list: exchange.history(bar, before, limit).map(candleToWire) }),
-    place: async (userId, body) => toWireOrder(await guard(exchange.place(userId, toPlaceInput(spec, body)))),
-    cancel: async (userId, body) => toWireOrder(await guard(exchange.cancel(userId, body.order_id))),
+    market: () => marketInfo(spec, market.fees),
+    status: () => market.status(),
+    ticker: () => market.ticker(),
+    depth: (size) => market.depth(size),
+    recentTrades: (limit) => ({ list: market.recentTrades(limit) }),
+    klines: (bar, before, limit) => ({ list: market.klines(bar, before, limit) }),
+    place: async (userId, body) => toWireOrder(await guard(market.place(userId, toPlaceInput(spec, body)))),
+    cancel: async (userId, body) => toWireOrder(await guard(market.cancel(userId, body.order_id))),
     orders(userId, state, page, pageSize) {
       const [list, total] =
         state === 'open' ? [st.openOrdersOfUser, st.countOpenOfUser] : [st.doneOrdersOfUser, st.countDoneOfUser]

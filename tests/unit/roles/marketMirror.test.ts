@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BookData, MarketStatus, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import { BookFeed, SNAPSHOT_DEPTH } from '../../../server/exchange/marketData/index.ts'
-import { MarketMirror, RECENT_ON_SUBSCRIBE, type MarketBase } from '../../../server/roles/marketMirror.ts'
+import { MarketMirror, RECENT_KEPT, type MarketBase } from '../../../server/roles/marketMirror.ts'
 
 const INST = 'NADI-USDT'
 const U = 100_000_000n
@@ -133,7 +133,7 @@ describe('MarketMirror', () => {
     expect(m.base({ ...good, book: { ...good.book, prevSeqId: 3 } })).toBe(false)
     expect(m.base({ ...good, status: { ...status, inst_id: 'BTC-USDT' } })).toBe(false)
     expect(m.base({ ...good, ticker: { last: 'a lot' } })).toBe(false)
-    expect(m.base({ ...good, trades: Array.from({ length: RECENT_ON_SUBSCRIBE + 1 }, (_, i) => trade(i)) })).toBe(false)
+    expect(m.base({ ...good, trades: Array.from({ length: RECENT_KEPT + 1 }, (_, i) => trade(i)) })).toBe(false)
     expect(m.base({ ...good, candles: [['2m', [1, '1', '1', '1', '1', '1', '1']]] })).toBe(false)
     expect(m.base('{}')).toBe(false)
     expect(m.known).toBe(false)
@@ -145,8 +145,8 @@ describe('MarketMirror', () => {
     const { m, asks } = mirror()
     m.base(baseOf(feed, { trades: [trade(2), trade(1)], candles: [['1m', [60_000, '1', '1', '1', '1', '1', '1']]] }))
     expect(m.trades().map((t) => t.trade_id)).toEqual([2, 1])
-    for (let n = 3; n <= 60; n++) m.push(`trades:${INST}`, { action: 'update', data: [trade(n)] })
-    expect(m.trades().map((t) => t.trade_id)).toEqual(Array.from({ length: RECENT_ON_SUBSCRIBE }, (_, i) => 60 - i))
+    for (let n = 3; n <= 130; n++) m.push(`trades:${INST}`, { action: 'update', data: [trade(n)] })
+    expect(m.trades().map((t) => t.trade_id)).toEqual(Array.from({ length: RECENT_KEPT }, (_, i) => 130 - i))
     m.push(`tickers:${INST}`, { action: 'update', data: [ticker('2.25')] })
     expect(m.ticker()?.last).toBe('2.25')
     m.push(`status:${INST}`, { action: 'update', data: [{ ...status, state: 'halted', since: 9, journal_seq: 4 }] })

@@ -11,8 +11,9 @@ describe('the role of a process', () => {
     expect(readRoleSettings({ NADI_ROLE: 'api' }, PG).role).toBe('api')
   })
 
-  it('an unknown role names the ones there are; engine is not one until it is built', () => {
-    expect(() => readRoleSettings({ NADI_ROLE: 'engine' }, PG)).toThrow('NADI_ROLE (--role) must be all, api or jobs, got "engine"')
+  it('an unknown role names the ones there are', () => {
+    expect(readRoleSettings({ NADI_ROLE: 'engine' }, PG).role).toBe('engine')
+    expect(() => readRoleSettings({ NADI_ROLE: 'matcher' }, PG)).toThrow('NADI_ROLE (--role) must be all, api, engine or jobs, got "matcher"')
     expect(() => readRoleSettings({ NADI_ROLE: 'Jobs' }, PG)).toThrow(/got "Jobs"/)
   })
 
@@ -33,7 +34,7 @@ describe('the role of a process', () => {
     expect(argvSettings([])).toEqual({})
     expect(argvSettings(['--role', 'jobs'])).toEqual({ NADI_ROLE: 'jobs' })
     expect(argvSettings(['--role=api'])).toEqual({ NADI_ROLE: 'api' })
-    expect(() => argvSettings(['--role'])).toThrow('--role needs a value: all, api, jobs')
-    expect(() => argvSettings(['--rol', 'jobs'])).toThrow('unknown argument "--rol": the server takes --role all|api|jobs')
+    expect(() => argvSettings(['--role'])).toThrow('--role needs a value: all, api, engine, jobs')
+    expect(() => argvSettings(['--rol', 'jobs'])).toThrow('unknown argument "--rol": the server takes --role all|api|engine|jobs')
   })
 })

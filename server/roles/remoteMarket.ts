@@ -1,0 +1,52 @@
+// The market as an API process trades it (issue 19): reads from the mirror of the engine's pushes
+// (./marketMirror.ts), history from the candles the engine saves, orders through the engine leader
+// (./tradeCommands.ts). While no engine leads, the market reads as halted — what the app shows as
+// "trading is paused" — and orders are refused with those words, while everything else serves.
+
+import type { Bar, Candle, MarketStatus, Ticker } from '../../contract/trade.ts'
+import type { SqlConnection } from '../db/connection.ts'
+import type { Fees, MarketSpec } from '../exchange/engine/index.ts'
+import { candleToWire } from '../exchange/marketData/index.ts'
+import { TickerWindow } from '../exchange/marketData/ticker.ts'
+import { exchangeStatements } from '../exchange/statements.ts'
+import type { TradeMarket } from '../modules/trade/service.ts'
+import type { MarketMirror } from './marketMirror.ts'
+import type { RemoteTrading } from './tradeCommands.ts'
+
+export function remoteMarket(o: { spec: MarketSpec; fees: Fees; sqlite: SqlConnection; mirror: MarketMirror; trading: RemoteTrading; now: () => number }): TradeMarket {
+  const { spec, mirror, trading } = o
+  const st = exchangeStatements(o.sqlite)
+  const noTrades = new TickerWindow()
+  // Since when this process has seen no engine lead (the status's `since`).
+  let pausedSince: number | null = null
+  const status = (): MarketStatus => {
+    const leads = trading.engineLeads()
+    const seen = mirror.status()
+    if (leads && seen) {
+      pausedSince = null
+      return seen
+    }
+    pausedSince ??= o.now()
+    return { inst_id: spec.instId as MarketStatus['inst_id'], state: 'halted', since: seen?.state === 'halted' ? seen.since : pausedSince, journal_seq: seen?.journal_seq ?? null }
+  }
+  return {
+    spec,
+    fees: o.fees,
+    sqlite: o.sqlite,
+    status,
+    ticker: (): Ticker => mirror.ticker() ?? noTrades.toWire(o.now()),
+    depth: (size) => mirror.depth(size, o.now()),
+    recentTrades: (limit) => mirror.trades().slice(0, limit),
+    klines(bar: Bar, before: number | undefined, limit: number): Candle[] {
+      // The saved candles (the engine saves each as it changes) with the mirror's current one on top.
+      const current = mirror.candle(bar)
+      const top = current && (before === undefined || current[0] < before) ? current : null
+      const edge = top ? top[0] : (before ?? Number.MAX_SAFE_INTEGER)
+      const rows = st.candlesBefore.all(spec.instId, bar, edge, top ? limit - 1 : limit) as { ts: bigint; open: bigint; high: bigint; low: bigint; close: bigint; vol: bigint; vol_quote: bigint }[]
+      const older = rows.reverse().map((r) => candleToWire({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }))
+      return top && limit > 0 ? [...older, top] : older
+    },
+    place: (userId, input) => trading.place(userId, input),
+    cancel: (userId, orderId) => trading.cancel(userId, orderId),
+  }
+}

@@ -1,0 +1,294 @@
+// Trading across processes (issue 19, docs/processes.md): an API process has no engine, so it writes
+// the user's place or cancel into trade_commands (migration 028) and waits; the market's engine
+// leader claims what is pending, applies it through its Exchange and marks it done in the same
+// transaction as what it wrote. The bus only wakes the other side (tradecmd:<instId> → the engine,
+// tradedone:<instId> → the API processes); both also look at the table on a timer, so a lost wake-up
+// costs latency, never an answer.
+//
+// Exactly once: done commits with the command's order, fills and journal entry (Exchange's `also`),
+// so a successor that finds a command taken and not done knows nothing of it was kept and applies it
+// again; a place also carries the user's client_order_id, which the engine answers with the order it
+// placed the first time. An API process that has waited too long for a command still pending marks
+// it abandoned (only if still pending: a row lock decides between it and the engine's claim) and
+// answers "trading is paused"; one already taken is waited for, since its outcome is coming.
+
+import { Compile } from 'typebox/compile'
+import { Type } from 'typebox'
+import type { FastifyBaseLogger } from 'fastify'
+import type { SqlConnection } from '../db/connection.ts'
+import { atomically } from '../db/index.ts'
+import { TradeRejected, type Exchange, type PlaceInput } from '../exchange/exchange.ts'
+import { exchangeStatements, type OrderRow } from '../exchange/statements.ts'
+import type { Bus } from './bus.ts'
+import { ENGINE_KEY } from './leader.ts'
+
+/** The bus topics that wake each side. */
+export const commandTopics = (instId: string) => ({ sent: `tradecmd:${instId}`, done: `tradedone:${instId}` })
+
+type Kind = 'place' | 'cancel'
+type Reason = TradeRejected['reason']
+
+const Side = Type.Union([Type.Literal('buy'), Type.Literal('sell')])
+const Cid = Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$' })
+const Int = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
+const placeCheck = Compile(
+  Type.Union([
+    Type.Object({ side: Side, type: Type.Literal('limit'), price: Int, lots: Int, clientOrderId: Cid }, { additionalProperties: false }),
+    Type.Object({ side: Type.Literal('sell'), type: Type.Literal('market'), lots: Int, clientOrderId: Cid }, { additionalProperties: false }),
+    Type.Object({ side: Type.Literal('buy'), type: Type.Literal('market'), quote: Int, clientOrderId: Cid }, { additionalProperties: false }),
+  ]),
+)
+const cancelCheck = Compile(Type.Object({ orderId: Int }, { additionalProperties: false }))
+const REASONS: ReadonlySet<string> = new Set<Reason>(['bad_command', 'duplicate_id', 'bad_price', 'bad_lots', 'bad_quote', 'min_notional', 'unknown_order', 'not_owner', 'insufficient_funds', 'halted'])
+
+/** A done command's result as stored: the order it placed or cancelled, or why it was refused. */
+type Result = { order_id: number } | { rejected: Reason; detail: { asset?: string; current?: string; required?: string } }
+
+function parseResult(text: string | null): Result | null {
+  if (text === null) return null
+  try {
+    const r = JSON.parse(text) as Partial<{ order_id: unknown; rejected: unknown; detail: Record<string, unknown> }>
+    if (typeof r.order_id === 'number' && Number.isSafeInteger(r.order_id)) return { order_id: r.order_id }
+    if (typeof r.rejected === 'string' && REASONS.has(r.rejected)) {
+      const d = r.detail ?? {}
+      const str = (v: unknown) => (typeof v === 'string' && /^\d{1,30}$/.test(v) ? v : undefined)
+      return { rejected: r.rejected as Reason, detail: { asset: typeof d.asset === 'string' ? d.asset : undefined, current: str(d.current), required: str(d.required) } }
+    }
+  } catch {
+    // Falls through: a result nobody could have written is an error, below.
+  }
+  return null
+}
+
+// ── The engine's side ─────────────────────────────────────────────────────────────────────────────
+
+export interface CommandServer {
+  /** Stops taking commands and waits for those applied to commit. */
+  close(): Promise<void>
+}
+
+/**
+ * The engine leader's consumer: claims what is pending, applies taken commands in id order (those a
+ * predecessor took and never finished first), marks each done with what it wrote, and wakes the
+ * API processes. `everyMs`: how often it looks without a wake-up (and at the orphans of a dead leader).
+ */
+export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pick<FastifyBaseLogger, 'warn' | 'error'>; now: () => number; everyMs?: number }): CommandServer {
+  const sqlite = exchange.conn.sqlite
+  const inst = exchange.spec.instId
+  const topics = commandTopics(inst)
+  const claim = sqlite.prepare("UPDATE trade_commands SET status = 'taken' WHERE inst_id = ? AND status = 'pending'")
+  const taken = sqlite.prepare("SELECT id, user_id, kind, body FROM trade_commands WHERE inst_id = ? AND status = 'taken' ORDER BY id LIMIT 1000")
+  const done = sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ?, done_at = ? WHERE id = ? AND status = 'taken'")
+  const prune = sqlite.prepare("DELETE FROM trade_commands WHERE inst_id = ? AND status IN ('done', 'abandoned') AND created_at < ?")
+  /** Submitted by this leader and not yet committed: a look meanwhile must not apply them twice. */
+  const inFlight = new Set<number>()
+  const finished: number[] = []
+  let closed = false
+  let looking = false
+  let again = false
+  const applying = new Set<Promise<unknown>>()
+
+  const markDone = (id: number, result: Result) => {
+    if (done.run(JSON.stringify(result), opts.now(), id).changes !== 1) throw new Error(`trade command ${id} was not ours to finish (another engine took it?)`)
+  }
+  const announce = (id: number) => {
+    finished.push(id)
+    if (finished.length === 1) setImmediate(() => bus.publish(topics.done, { ids: finished.splice(0) }))
+  }
+
+  const apply = (row: { id: bigint; user_id: bigint; kind: string; body: string }) => {
+    const id = Number(row.id)
+    const userId = Number(row.user_id)
+    inFlight.add(id)
+    let body: unknown = null
+    try {
+      body = JSON.parse(row.body)
+    } catch {
+      // A body no API process wrote: refused below like any malformed one.
+    }
+    const also = (r: OrderRow) => markDone(id, { order_id: Number(r.id) })
+    const run =
+      row.kind === 'place' && placeCheck.Check(body)
+        ? exchange.place(userId, body as PlaceInput, also)
+        : row.kind === 'cancel' && cancelCheck.Check(body)
+          ? exchange.cancel(userId, (body as { orderId: number }).orderId, also)
+          : Promise.reject(new TradeRejected('bad_command'))
+    const p = run
+      .catch(async (e: unknown) => {
+        if (!(e instanceof TradeRejected)) throw e
+        const d = e.detail
+        const result: Result = { rejected: e.reason, detail: { asset: d.asset, current: d.current?.toString(), required: d.required?.toString() } }
+        // Nothing was written for a refusal: its mark is a write of its own.
+        await atomically(exchange.conn, () => markDone(id, result))
+      })
+      .then(
+        () => {
+          inFlight.delete(id)
+          announce(id)
+        },
+        (err: unknown) => {
+          // Not committed (the batch failed, the database went away): left taken, so the next look or the next leader applies it.
+          inFlight.delete(id)
+          opts.log.error({ err, command: id }, 'engine: a trading command failed to commit; it is tried again')
+        },
+      )
+      .finally(() => applying.delete(p))
+    applying.add(p)
+  }
+
+  type Row = { id: bigint; user_id: bigint; kind: string; body: string }
+  // Claimed and read in one transaction, queued with the exchange's own batches on the connection.
+  const claimed = () =>
+    atomically(exchange.conn, () => {
+      claim.run(inst)
+      return taken.all(inst) as Row[]
+    })
+  const look = async () => {
+    if (closed) return
+    if (looking) {
+      again = true
+      return
+    }
+    looking = true
+    try {
+      do {
+        again = false
+        for (const row of await claimed()) if (!inFlight.has(Number(row.id)) && !closed) apply(row)
+      } while (again && !closed)
+    } catch (err) {
+      opts.log.error({ err }, 'engine: reading the trading commands failed')
+    } finally {
+      looking = false
+    }
+  }
+
+  const off = bus.subscribe(topics.sent, () => void look())
+  const timer = setInterval(() => void look(), opts.everyMs ?? 250)
+  // Answered commands are kept a day, for support; then they go.
+  const pruner = setInterval(() => {
+    try {
+      prune.run(inst, opts.now() - 86_400_000)
+    } catch (err) {
+      opts.log.warn({ err }, 'engine: pruning old trading commands failed')
+    }
+  }, 3_600_000)
+  pruner.unref()
+  void look()
+  return {
+    async close() {
+      closed = true
+      off()
+      clearInterval(timer)
+      clearInterval(pruner)
+      await Promise.allSettled([...applying])
+    },
+  }
+}
+
+// ── The API's side ────────────────────────────────────────────────────────────────────────────────
+
+export interface RemoteTrading {
+  place(userId: number, input: PlaceInput): Promise<OrderRow>
+  cancel(userId: number, orderId: number): Promise<OrderRow>
+  /** Whether an engine leads the market now (looked up at most every half second). */
+  engineLeads(): boolean
+  close(): void
+}
+
+export interface RemoteTradingOptions {
+  instId: string
+  /** The market's index: its engine's election key is ENGINE_KEY + index. */
+  index: number
+  now: () => number
+  /** How long a command may wait to be taken before it is abandoned as "trading is paused" (3 s). */
+  pendingMs?: number
+  /** How long a taken command is waited for before the answer is "not known yet" (30 s). */
+  takenMs?: number
+  /** How often the table is looked at without a wake-up (200 ms). */
+  pollMs?: number
+}
+
+/** The outcome of a taken command that never arrived: the user should look at their orders before trying again. */
+export class TradeOutcomeUnknown extends Error {
+  override name = 'TradeOutcomeUnknown'
+}
+
+/** An API process's way to trade: the command table to the engine leader, the answer back. */
+export function remoteTrading(sqlite: SqlConnection, bus: Bus, o: RemoteTradingOptions): RemoteTrading {
+  const topics = commandTopics(o.instId)
+  const st = exchangeStatements(sqlite)
+  const insert = sqlite.prepare('INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)')
+  const read = sqlite.prepare('SELECT status, result FROM trade_commands WHERE id = ?')
+  const abandon = sqlite.prepare("UPDATE trade_commands SET status = 'abandoned', done_at = ? WHERE id = ? AND status = 'pending'")
+  const leads = sqlite
+    .prepare(
+      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ? AND objsubid = 1 AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    )
+    .pluck()
+  const key = ENGINE_KEY + o.index
+  let leading = { at: -Infinity, yes: false }
+  const engineLeads = () => {
+    const now = Date.now()
+    if (now - leading.at >= 500) leading = { at: now, yes: Number(leads.get(key)) > 0 }
+    return leading.yes
+  }
+
+  const waiters = new Map<number, () => void>()
+  const wakeAll = () => {
+    for (const w of [...waiters.values()]) w()
+  }
+  const off = bus.subscribe(topics.done, (msg) => {
+    const ids = (msg as { ids?: unknown }).ids
+    if (!Array.isArray(ids)) return
+    for (const id of ids) if (typeof id === 'number') waiters.get(id)?.()
+  }, wakeAll)
+
+  const outcome = (id: number): { status: string; result: string | null } => read.get(id) as { status: string; result: string | null }
+
+  async function send(userId: number, kind: Kind, body: object): Promise<OrderRow> {
+    if (!engineLeads()) throw new TradeRejected('halted')
+    const id = Number(insert.run(o.instId, userId, kind, JSON.stringify(body), o.now()).lastInsertRowid)
+    bus.publish(topics.sent, { id })
+    const started = Date.now()
+    const pendingMs = o.pendingMs ?? 3_000
+    const takenMs = o.takenMs ?? 30_000
+    for (;;) {
+      const r = outcome(id)
+      if (r.status === 'done') return answer(id, r.result)
+      const waited = Date.now() - started
+      if (r.status === 'pending' && waited >= pendingMs) {
+        // Nothing applied it and nothing will: the engine takes only what is pending.
+        if (abandon.run(o.now(), id).changes === 1) throw new TradeRejected('halted')
+        continue
+      }
+      if (waited >= takenMs) throw new TradeOutcomeUnknown(`trade command ${id} was taken but not answered within ${takenMs} ms`)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, o.pollMs ?? 200)
+        function done() {
+          clearTimeout(timer)
+          waiters.delete(id)
+          resolve()
+        }
+        waiters.set(id, done)
+      })
+    }
+  }
+
+  function answer(id: number, text: string | null): OrderRow {
+    const r = parseResult(text)
+    if (r === null) throw new Error(`trade command ${id} is done with a result that cannot be read`)
+    if ('rejected' in r) {
+      const d = r.detail
+      throw new TradeRejected(r.rejected, { asset: d.asset, current: d.current === undefined ? undefined : BigInt(d.current), required: d.required === undefined ? undefined : BigInt(d.required) })
+    }
+    return st.orderById.get(r.order_id) as OrderRow
+  }
+
+  return {
+    place: (userId, input) => send(userId, 'place', input),
+    cancel: (userId, orderId) => send(userId, 'cancel', { orderId }),
+    engineLeads,
+    close: () => off(),
+  }
+}

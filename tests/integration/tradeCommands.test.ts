@@ -1,0 +1,98 @@
+// The trading commands between API processes and the engine leader (server/roles/tradeCommands.ts),
+// in one process on a real PostgreSQL database: an order sent through the table is placed and
+// answered; a command a dead leader took and never finished is applied once by its successor, and
+// one it finished is never applied again; with no engine leading, trading answers "paused" at once,
+// and a command nobody takes in time is abandoned (never applied later); a body no API wrote is refused.
+
+import { afterAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../server/db/index.ts'
+import { defaultSpec } from '../../server/exchange/engine/index.ts'
+import { Exchange, TradeRejected } from '../../server/exchange/exchange.ts'
+import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import '../../server/ledger/holders.ts'
+import { LocalBus } from '../../server/roles/bus.ts'
+import { ENGINE_KEY } from '../../server/roles/leader.ts'
+import { remoteTrading, serveTradeCommands } from '../../server/roles/tradeCommands.ts'
+import { PgSync } from '../../server/db/pg/sync.ts'
+import { freshDatabase, testBackend } from '../support/pg.ts'
+
+const quiet = { info() {}, warn() {}, error() {} }
+const cleanups: (() => unknown)[] = []
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c()
+})
+
+describe.runIf(testBackend() === 'postgres')('trading commands across processes', () => {
+  it('are applied exactly once across a leader that died, answered, refused when malformed, and paused with no leader', { timeout: 60_000 }, async () => {
+    const db = freshDatabase()
+    cleanups.push(() => db.drop())
+    const conn = openDatabase(db.url)
+    cleanups.push(() => conn.close())
+    const { sqlite } = conn
+    const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+    for (const id of [1, 2]) {
+      addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
+      for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
+    }
+    const clock = () => Date.UTC(2026, 10, 27, 12)
+    const bus = new LocalBus()
+    const api = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 600, pollMs: 20 })
+    cleanups.push(() => api.close())
+
+    // No engine leads: refused at once, nothing written.
+    await expect(api.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'nobody' })).rejects.toMatchObject({ reason: 'halted' })
+    expect(sqlite.prepare('SELECT COUNT(*) FROM trade_commands').pluck().get()).toBe(0n)
+
+    // An engine "leads" (its key held on a session of its own) but takes nothing: the command is abandoned, and stays so.
+    const leader = new PgSync(db.url, { appName: 'nadi engine test' })
+    cleanups.push(() => leader.close())
+    leader.prepare('SELECT pg_advisory_lock(?)').get(ENGINE_KEY)
+    await new Promise((r) => setTimeout(r, 600)) // the API's look-up of the leader is kept half a second
+    await expect(api.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'late' })).rejects.toBeInstanceOf(TradeRejected)
+    expect(sqlite.prepare("SELECT status FROM trade_commands WHERE body LIKE '%late%'").pluck().get()).toBe('abandoned')
+
+    // A dead leader's leftovers: one command it finished (its order written, marked done), one it took and never finished.
+    const ex1 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
+    ex1.start()
+    const insert = sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0)")
+    const finished = Number(insert.run(defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })).lastInsertRowid)
+    await ex1.place(1, { side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' }, (row) => {
+      sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?").run(JSON.stringify({ order_id: Number(row.id) }), finished)
+    })
+    await ex1.close()
+    const orphan = Number(insert.run(defaultSpec.instId, 2, JSON.stringify({ side: 'buy', type: 'limit', price: 1200, lots: 1000, clientOrderId: 'orphan' })).lastInsertRowid)
+    const junk = Number(sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, 1, 'place', '{\"side\":\"buy\",\"price\":-1}', 0)").run(defaultSpec.instId).lastInsertRowid)
+
+    // The successor: rebuilds from the journal, applies the orphan once (it fills against the finished order), refuses the junk.
+    const ex2 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
+    ex2.start()
+    const served = serveTradeCommands(ex2, bus, { log: quiet, now: clock, everyMs: 20 })
+    cleanups.push(() => served.close())
+    const status = sqlite.prepare('SELECT status, result FROM trade_commands WHERE id = ?')
+    const until = async (pred: () => boolean) => {
+      for (let i = 0; i < 250 && !pred(); i++) await new Promise((r) => setTimeout(r, 20))
+      expect(pred()).toBe(true)
+    }
+    await until(() => (status.get(orphan) as { status: string }).status === 'done' && (status.get(junk) as { status: string }).status === 'done')
+    expect(JSON.parse((status.get(junk) as { result: string }).result)).toMatchObject({ rejected: 'bad_command' })
+    const orders = sqlite.prepare("SELECT client_order_id, status FROM trade_orders ORDER BY id").all()
+    expect(orders).toEqual([
+      { client_order_id: 'finished', status: 'partially_filled' },
+      { client_order_id: 'orphan', status: 'filled' },
+    ])
+    expect(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get()).toBe(1n)
+    // The abandoned command was never taken.
+    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'late'").pluck().get()).toBe(0n)
+
+    // Through the table, answered: an order placed, a refusal with its detail, a cancel.
+    const placed = await api.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'through' })
+    expect(placed).toMatchObject({ client_order_id: 'through', status: 'pending' })
+    // The same client id again answers the same order.
+    expect(Number((await api.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'through' })).id)).toBe(Number(placed.id))
+    const poor = api.place(2, { side: 'buy', type: 'limit', price: 9_000_000, lots: 9_000_000, clientOrderId: 'too-big' })
+    await expect(poor).rejects.toMatchObject({ reason: 'insufficient_funds', detail: { asset: 'USDT' } })
+    expect(await api.cancel(2, Number(placed.id))).toMatchObject({ status: 'cancelled' })
+    await expect(api.cancel(1, Number(placed.id))).rejects.toMatchObject({ reason: 'unknown_order' })
+    expect(audit(sqlite).violations).toEqual([])
+  })
+})
