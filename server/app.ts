@@ -35,7 +35,7 @@ import { uploadRoutes } from './modules/upload/routes.ts'
 import { createUploadService } from './modules/upload/service.ts'
 import { carApplyRoutes } from './modules/car/applyRoutes.ts'
 import { createCarApplyService } from './modules/car/apply.ts'
-import { Hub } from './ws/hub.ts'
+import { Hub, stopHubFirst } from './ws/hub.ts'
 import { LocalBus, type Bus } from './roles/bus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
@@ -179,11 +179,12 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
 
   app.decorateRequest('lang', 'TW')
   // Production serves its public origin's host only: a proxy under another name (a phishing copy)
-  // gets a refusal naming the real address, never a page or a sign-in message.
+  // gets a refusal naming the real address, never a page or a sign-in message. Health is answered to
+  // any host: balancers and orchestrators ask each process by its own address (docs/deploy.md).
   const servedHost = config.env === 'production' && config.publicUrl ? new URL(config.publicUrl).host : null
   app.addHook('onRequest', async (req, reply) => {
     req.lang = langOf(req.headers.lang)
-    if (servedHost !== null && req.host !== servedHost) throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
+    if (servedHost !== null && req.host !== servedHost && req.routeOptions.url !== '/api/v1/common/health') throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'strict-origin-when-cross-origin')
     reply.header('x-frame-options', 'DENY')
@@ -304,14 +305,13 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
   if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
+  await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload }, preClose: stopHubFirst(hub) })
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
     const token = (req.query as Record<string, unknown>).token
     const user = typeof token === 'string' && token ? await auth.authenticate(token) : null
     hub.attach(socket, user)
   })
   hub.start()
-  app.addHook('preClose', async () => hub.stop())
 
   // A bucket on another origin is where the app PUTs uploads: the shell's CSP lets it connect there.
   const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill, connectSrc: uploads.store.origin ? [uploads.store.origin] : [] })

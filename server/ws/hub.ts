@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.ts'
 import type { AuthUser } from '../http/types.ts'
 import type { AckFrame, ErrorFrame } from '../../contract/socket.ts'
@@ -281,6 +282,18 @@ export class Hub {
       if (conn.subscriptions.has(key)) this.leave(key, conn)
     }
     conn.send(ack(id, null))
+  }
+}
+
+/**
+ * @fastify/websocket's preClose for a hub's server: the hub stops first, closing its sockets with 1012,
+ * then the socket server, which refuses upgrades from then on (503: a balancer sends them elsewhere).
+ * The plugin's own preClose would close every socket with no code (1005), which the app takes as final.
+ */
+export function stopHubFirst(hub: Hub): (this: FastifyInstance, done: () => void) => void {
+  return function (done) {
+    hub.stop()
+    this.websocketServer.close(() => done())
   }
 }
 
