@@ -10,7 +10,6 @@ import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { seedDemo, seedDemoCatalog } from './db/seed.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
@@ -39,7 +38,7 @@ import { Hub, stopHubFirst } from './ws/hub.ts'
 import { LocalBus, type Bus } from './roles/bus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
-import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
+import { createWalletService } from './modules/wallet/service.ts'
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
 import { onDeposit } from './chain/depositWatcher.ts'
@@ -57,13 +56,12 @@ import { goldRoutes } from './modules/gold/routes.ts'
 import { carRoutes } from './modules/car/routes.ts'
 import { preOrderRoutes } from './modules/preOrder/routes.ts'
 import { createPreOrderService } from './modules/preOrder/service.ts'
-import { createNodeService, seedDemoNodes } from './modules/node/service.ts'
+import { createNodeService } from './modules/node/service.ts'
 import { nodeRoutes } from './modules/node/routes.ts'
 import { createLendingService } from './modules/lending/service.ts'
 import { lendingRoutes } from './modules/lending/routes.ts'
 import { createPledgeService } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
-import { seedDemoPledge } from './modules/pledge/seed.ts'
 import { createMiningService } from './modules/mining/service.ts'
 import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
@@ -82,7 +80,7 @@ import { holdEngineInProcess } from './roles/engineInProcess.ts'
 import { startJobsOf } from './roles/jobs.ts'
 import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
-import { seedDemoActivities } from './modules/activity/seed.ts'
+import { seedAlone } from './roles/seeds.ts'
 
 export interface BuildOptions {
   config: Config
@@ -353,15 +351,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     app.addHook('preClose', async () => ops.close())
   }
 
-  const rootInviteCode = await auth.ensureRoot()
-  if (config.demo) await seedDemo(ctx)
-  if (config.demo) await fundDemoTreasury(ctx)
-  if (config.commerce.demoCatalog) {
-    await seedDemoCatalog(ctx)
-    await seedDemoNodes(ctx)
-    await seedDemoPledge(ctx)
-    await seedDemoActivities(ctx)
-  }
+  // The root and the demo's seeds, one process at a time (several api processes may start at once).
+  const rootInviteCode = await seedAlone(ctx, auth)
   // Every background job (server/roles/jobs.ts), after the seeds they read; stopped, in the reverse
   // order, before the operator socket, the sockets, the market and the chains close. A role process
   // leaves them to the jobs role.
