@@ -76,6 +76,22 @@ function nginxConfig(prefix: string, listen: number, upstreams: [number, number]
 /** nginx's arguments for a config under `prefix`: errors to stderr from the start (not the packaged log path). */
 const nginxArgs = (prefix: string, file: string) => ['-e', 'stderr', '-p', prefix, '-c', file]
 
+/** A proxy as a child process (non-root); stop() ends it with `signal` and answers what it wrote to stderr. */
+function runProxy(cmd: string, args: string[], env?: NodeJS.ProcessEnv): { stop(signal: NodeJS.Signals): Promise<string> } {
+  const proc = spawn(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'], ...asUser })
+  procs.push(proc)
+  let err = ''
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()))
+  return {
+    async stop(signal) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve))
+      proc.kill(signal)
+      await exited
+      return err
+    },
+  }
+}
+
 /** Two servers on SQLite data folders of their own. */
 async function twoServers(): Promise<[Child, Child]> {
   const servers: Child[] = []
@@ -152,14 +168,9 @@ describe.runIf(NGINX)('deploy/nginx.conf', () => {
       const prefix = tempDir('nadi-nginx-')
       const listen = await freePort()
       const file = nginxConfig(prefix, listen, [portOf(a), portOf(b)])
-      const nginx = spawn(NGINX!, [...nginxArgs(prefix, file), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'], ...asUser })
-      procs.push(nginx)
-      let nginxErr = ''
-      nginx.stderr!.on('data', (d: Buffer) => (nginxErr += d.toString()))
+      const nginx = runProxy(NGINX!, [...nginxArgs(prefix, file), '-g', 'daemon off;'])
       await balances(`http://127.0.0.1:${listen}`, a, b)
-      nginx.kill('SIGQUIT')
-      await new Promise((resolve) => nginx.once('exit', resolve))
-      expect(nginxErr).not.toMatch(/\[(emerg|crit)\]/)
+      expect(await nginx.stop('SIGQUIT')).not.toMatch(/\[(emerg|crit)\]/)
     },
   )
 })
@@ -189,14 +200,9 @@ describe.runIf(CADDY)('deploy/Caddyfile', () => {
       fs.writeFileSync(file, swap(fs.readFileSync(path.join(ROOT, 'deploy/Caddyfile'), 'utf8'), 'lb_policy round_robin', 'lb_policy round_robin\n\t\theader_down X-Upstream {http.reverse_proxy.upstream.hostport}'))
       const listen = await freePort()
       const env = caddyEnv(home, { NADI_SITE: `http://127.0.0.1:${listen}`, NADI_API1: `127.0.0.1:${portOf(a)}`, NADI_API2: `127.0.0.1:${portOf(b)}` })
-      const caddy = spawn(CADDY!, ['run', '--config', file, '--adapter', 'caddyfile'], { env, stdio: ['ignore', 'ignore', 'pipe'], ...asUser })
-      procs.push(caddy)
-      let caddyErr = ''
-      caddy.stderr!.on('data', (d: Buffer) => (caddyErr += d.toString()))
+      const caddy = runProxy(CADDY!, ['run', '--config', file, '--adapter', 'caddyfile'], env)
       await balances(`http://127.0.0.1:${listen}`, a, b)
-      caddy.kill('SIGTERM')
-      await new Promise((resolve) => caddy.once('exit', resolve))
-      expect(caddyErr).not.toMatch(/"level":"(fatal|panic)"/)
+      expect(await caddy.stop('SIGTERM')).not.toMatch(/"level":"(fatal|panic)"/)
     },
   )
 })
