@@ -10,7 +10,6 @@ import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { seedDemo, seedDemoCatalog } from './db/seed.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
@@ -35,12 +34,12 @@ import { uploadRoutes } from './modules/upload/routes.ts'
 import { createUploadService } from './modules/upload/service.ts'
 import { carApplyRoutes } from './modules/car/applyRoutes.ts'
 import { createCarApplyService } from './modules/car/apply.ts'
-import { Hub } from './ws/hub.ts'
+import { Hub, stopHubFirst } from './ws/hub.ts'
 import type { Bus } from './roles/bus.ts'
 import { busOf } from './roles/pgBus.ts'
 import { startChainGateway, type Gateway } from './chain/gateway.ts'
 import { walletRoutes } from './modules/wallet/routes.ts'
-import { createWalletService, fundDemoTreasury } from './modules/wallet/service.ts'
+import { createWalletService } from './modules/wallet/service.ts'
 import { rechargeRoutes } from './modules/recharge/routes.ts'
 import { createRechargeService } from './modules/recharge/service.ts'
 import { startLivePushes } from './roles/livePushes.ts'
@@ -59,13 +58,12 @@ import { goldRoutes } from './modules/gold/routes.ts'
 import { carRoutes } from './modules/car/routes.ts'
 import { preOrderRoutes } from './modules/preOrder/routes.ts'
 import { createPreOrderService } from './modules/preOrder/service.ts'
-import { createNodeService, seedDemoNodes } from './modules/node/service.ts'
+import { createNodeService } from './modules/node/service.ts'
 import { nodeRoutes } from './modules/node/routes.ts'
 import { createLendingService } from './modules/lending/service.ts'
 import { lendingRoutes } from './modules/lending/routes.ts'
 import { createPledgeService } from './modules/pledge/service.ts'
 import { pledgeRoutes } from './modules/pledge/routes.ts'
-import { seedDemoPledge } from './modules/pledge/seed.ts'
 import { createMiningService } from './modules/mining/service.ts'
 import { miningRoutes } from './modules/mining/routes.ts'
 import { deviceRoutes } from './modules/device/routes.ts'
@@ -85,7 +83,7 @@ import { remoteTrading } from './roles/tradeCommands.ts'
 import { startJobsOf } from './roles/jobs.ts'
 import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
-import { seedDemoActivities } from './modules/activity/seed.ts'
+import { seedAlone } from './roles/seeds.ts'
 
 export interface BuildOptions {
   config: Config
@@ -177,11 +175,12 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
 
   app.decorateRequest('lang', 'TW')
   // Production serves its public origin's host only: a proxy under another name (a phishing copy)
-  // gets a refusal naming the real address, never a page or a sign-in message.
+  // gets a refusal naming the real address, never a page or a sign-in message. Health is answered to
+  // any host: balancers and orchestrators ask each process by its own address (docs/deploy.md).
   const servedHost = config.env === 'production' && config.publicUrl ? new URL(config.publicUrl).host : null
   app.addHook('onRequest', async (req, reply) => {
     req.lang = langOf(req.headers.lang)
-    if (servedHost !== null && req.host !== servedHost) throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
+    if (servedHost !== null && req.host !== servedHost && req.routeOptions.url !== '/api/v1/common/health') throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'strict-origin-when-cross-origin')
     reply.header('x-frame-options', 'DENY')
@@ -257,6 +256,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // The market: its engine in this process (--role all), or, for an api process, a mirror of the
   // engine process's pushes and its command table (server/roles/remoteMarket.ts).
   const fees = { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm }
+  /** What to stop when the app closes, in the order started (see the preClose hook at the end). */
+  const stops: (() => unknown)[] = []
   let exchange: Exchange | null = null
   let market: TradeMarket
   let view: MarketView
@@ -264,7 +265,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   if (config.role === 'api') {
     const followed = followMarket(bus, defaultSpec.instId, { log: app.log })
     const trading = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now })
-    app.addHook('preClose', async () => {
+    stops.push(() => {
       followed.close()
       trading.close()
     })
@@ -289,8 +290,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
     if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
     ex.start()
-    // Closed after the jobs that place orders (preClose hooks run in reverse order of adding).
-    app.addHook('preClose', async () => ex.close())
+    // Closed after the jobs and the demo market that place orders (stops run last added first).
+    stops.push(() => ex.close())
     exchange = ex
     market = exchangeMarket(ex)
     view = exchangeView(ex)
@@ -328,14 +329,13 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // Demo only: the Demo wallet's RPC proxy and the test-token faucet, registered only on dev chains.
   if (config.chain.devChains && gateway.isDev) devchainRoutes(app, ctx)
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload } })
+  await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload }, preClose: stopHubFirst(hub) })
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
     const token = (req.query as Record<string, unknown>).token
     const user = typeof token === 'string' && token ? await auth.authenticate(token) : null
     hub.attach(socket, user)
   })
   hub.start()
-  app.addHook('preClose', async () => hub.stop())
 
   // A bucket on another origin is where the app PUTs uploads: the shell's CSP lets it connect there.
   const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill, connectSrc: uploads.store.origin ? [uploads.store.origin] : [] })
@@ -358,8 +358,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   hub.register({ private: true, matches: (s) => s === 'user@withdraw' })
   // Sent from here when this process works alone; an api process relays the jobs leader's (server/roles/livePushes.ts).
   if (config.role === 'all') {
-    const stopPushes = startLivePushes(ctx, hub)
-    app.addHook('preClose', async () => stopPushes())
+    stops.push(startLivePushes(ctx, hub))
   }
 
   pledgeRoutes(app, createPledgeService(ctx))
@@ -376,29 +375,23 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     const market = exchange
     const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market }), app.log)
     lock.setSocket(ops.path)
-    app.addHook('preClose', async () => ops.close())
+    stops.push(() => ops.close())
   }
 
-  const rootInviteCode = await auth.ensureRoot()
-  if (config.demo) await seedDemo(ctx)
-  if (config.demo) await fundDemoTreasury(ctx)
-  if (config.commerce.demoCatalog) {
-    await seedDemoCatalog(ctx)
-    await seedDemoNodes(ctx)
-    await seedDemoPledge(ctx)
-    await seedDemoActivities(ctx)
-  }
-  // Every background job (server/roles/jobs.ts), after the seeds they read; stopped, in the reverse
-  // order, before the operator socket, the sockets, the market and the chains close. A role process
-  // leaves them to the jobs role.
-  if (config.role === 'all') {
-    const stopJobs = startJobsOf(ctx, { uploads })
-    app.addHook('preClose', stopJobs)
-  }
+  // The root and the demo's seeds, one process at a time (several api processes may start at once).
+  const rootInviteCode = await seedAlone(ctx, auth)
+  // Every background job (server/roles/jobs.ts), after the seeds they read; stopped before the
+  // operator socket, the pushes and the market (and, in onClose, the chains). A role process leaves
+  // them to the jobs role.
+  if (config.role === 'all') stops.push(startJobsOf(ctx, { uploads }))
   // The demo market trades where the engine is: here, or in the engine process.
   if (config.trade.demoMarket && exchange) {
-    const stopDemoMarket = await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice })
-    app.addHook('preClose', async () => stopDemoMarket())
+    stops.push(await startDemoMarket(ctx, exchange, { everyMs: config.trade.demoMarketEveryMs, referencePrice: config.nadiReferencePrice }))
   }
+  // Fastify runs preClose hooks in the order they were added, which is the order things started; they
+  // stop the other way round: what places orders or publishes before what it places them into.
+  app.addHook('preClose', async () => {
+    for (const stop of stops.reverse()) await stop()
+  })
   return { app, ctx, hub, rootInviteCode, gateway, exchange }
 }

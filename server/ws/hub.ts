@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import type { FastifyInstance } from 'fastify'
 import type { Config } from '../config.ts'
 import type { AuthUser } from '../http/types.ts'
 import type { AckFrame, ErrorFrame } from '../../contract/socket.ts'
@@ -33,6 +34,13 @@ export const SESSION_ENDED = 4001
 /** Close code for a connection that missed pushes of a stream with no snapshot to resend: the app
  * reconnects, and a reconnect refreshes every screen (SPEC §9). */
 export const MISSED_UPDATES = 4002
+/**
+ * Close code for every connection when this process stops (RFC 6455's 1012, service restart): the app
+ * reconnects at once, with jitter, and through a load balancer reaches another process (docs/deploy.md).
+ * Not 1001 (going away), which the app takes as final (SPEC §9): its screens would stay without live
+ * data after a restart, alone or behind a balancer, until something subscribed anew.
+ */
+export const SERVICE_RESTART = 1012
 
 export interface HubOptions {
   /** Where pushes go and come from (LocalBus: this process only). */
@@ -97,7 +105,7 @@ export class Hub {
 
   stop(): void {
     if (this.heartbeat) clearInterval(this.heartbeat)
-    for (const c of this.conns) c.socket.close(1001, 'server shutting down')
+    for (const c of this.conns) c.socket.close(SERVICE_RESTART, 'server restarting')
   }
 
   /** Closes the connections of a session that ended (sign-out): its private streams stop at once. */
@@ -274,6 +282,18 @@ export class Hub {
       if (conn.subscriptions.has(key)) this.leave(key, conn)
     }
     conn.send(ack(id, null))
+  }
+}
+
+/**
+ * @fastify/websocket's preClose for a hub's server: the hub stops first, closing its sockets with 1012,
+ * then the socket server, which refuses upgrades from then on (503: a balancer sends them elsewhere).
+ * The plugin's own preClose would close every socket with no code (1005), which the app takes as final.
+ */
+export function stopHubFirst(hub: Hub): (this: FastifyInstance, done: () => void) => void {
+  return function (done) {
+    hub.stop()
+    this.websocketServer.close(() => done())
   }
 }
 

@@ -18,6 +18,8 @@ export const SOCKET_TIMING = {
   silenceMs: 120_000,
   backoffFirstMs: 1_000,
   backoffMaxMs: 60_000,
+  /** After a server's restart (close 1012) the next connect waits a random part of this, not the backoff. */
+  restartJitterMs: 1_000,
   maxAttempts: 10,
   stableMs: 300_000,
   idleCloseMs: 30_000,
@@ -27,6 +29,13 @@ export type SocketTiming = { -readonly [K in keyof typeof SOCKET_TIMING]: number
 
 /** Close codes after which the client stays down (SPEC §9): normal, going away, no status. */
 export const FINAL_CLOSE_CODES: readonly number[] = [1000, 1001, 1005]
+/**
+ * Close code of a server process that stops (server/ws/hub.ts): another process behind the same
+ * address (a load balancer) or the same one restarted takes the connection. The client reconnects at
+ * once, after a random wait of up to restartJitterMs so that a process's thousands of sockets do not
+ * all arrive at the next one in the same instant; its streams are subscribed again on the new socket.
+ */
+export const SERVICE_RESTART = 1012
 
 /** The part of the browser WebSocket this client uses; the DOM class fits it as is. */
 export interface SocketLike {
@@ -75,6 +84,8 @@ export interface SocketClientOptions {
   /** Tells the client when the network comes and goes; window 'online'/'offline' by default. */
   watchNetwork?: (onChange: (online: boolean) => void) => () => void
   timing?: Partial<SocketTiming>
+  /** A number in [0, 1) for the jitter; Math.random by default. */
+  random?: () => number
 }
 
 export class SocketRequestError extends Error {
@@ -147,6 +158,7 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
   const timers = opts.timers ?? globalTimers
   const tokenOf = opts.token ?? (() => null)
   const isOnline = opts.online ?? (() => true)
+  const random = opts.random ?? Math.random
   const watchNetwork = opts.watchNetwork ?? windowNetwork
   const Ctor = (): SocketCtor => opts.WebSocket ?? globalThis.WebSocket
 
@@ -297,6 +309,11 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
         setState('disconnected')
         return
       }
+      if (ev.code === SERVICE_RESTART) {
+        dropSocket()
+        scheduleReconnect(Math.floor(random() * T.restartJitterMs))
+        return
+      }
       failed()
     }
     s.onerror = () => {
@@ -310,7 +327,8 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
     scheduleReconnect()
   }
 
-  function scheduleReconnect() {
+  /** `soon`: the wait after a server's restart, which leaves the backoff where it was. */
+  function scheduleReconnect(soon?: number) {
     if (destroyed) return
     reconnectTimer = clear(reconnectTimer)
     if (!wanted()) {
@@ -326,13 +344,18 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
       setState('error')
       return
     }
-    const delay = Math.min(T.backoffFirstMs * 2 ** attempts, T.backoffMaxMs)
-    attempts++
+    const delay = soon ?? nextBackoff()
     setState('reconnecting')
     reconnectTimer = timers.setTimeout(() => {
       reconnectTimer = null
       connect()
     }, delay)
+  }
+
+  function nextBackoff(): number {
+    const delay = Math.min(T.backoffFirstMs * 2 ** attempts, T.backoffMaxMs)
+    attempts++
+    return delay
   }
 
   function goOffline() {

@@ -92,6 +92,8 @@ describe('GET /api/v1/auth/loginMessage', () => {
       expect(refused.body_).toEqual({ code: 403, msg: localeText('en', 'errors.wrongHost').replace('{{origin}}', 'https://app.nadi.test'), data: null })
     }
     expect(prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
+    // Health checks (a balancer's, an orchestrator's) ask each process by its own address.
+    expect((await prod.get('/api/v1/common/health', { headers: { host: '10.0.0.5:8081' } })).statusCode).toBe(200)
     const served = await prod.get<{ message: string }>(url, { headers: { host: 'app.nadi.test' } })
     expect(served.statusCode).toBe(200)
     expect(served.body_.data.message.split('\n')).toContain('URI: https://app.nadi.test')

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createSocketClient, pushStream, socketUrl, SOCKET_TIMING, type SocketClient, type SocketLike, type SocketState, type SocketTiming } from '../../../src/api/socket.ts'
+import { createSocketClient, pushStream, SERVICE_RESTART, socketUrl, SOCKET_TIMING, type SocketClient, type SocketLike, type SocketState, type SocketTiming } from '../../../src/api/socket.ts'
 import { subscribeBook, type LocalBook } from '../../../src/api/socketBook.ts'
 import { bookChecksum } from '../../../contract/bookChecksum.ts'
 import type { BookLevel } from '../../../contract/trade.ts'
@@ -67,7 +67,7 @@ let network: ((online: boolean) => void) | null
 let states: SocketState[]
 const clients: SocketClient[] = []
 
-function makeClient(timing: Partial<SocketTiming> = {}): SocketClient {
+function makeClient(timing: Partial<SocketTiming> = {}, random?: () => number): SocketClient {
   const client = createSocketClient({
     url: (t) => (t ? `ws://nadi.test/ws?token=${t}` : 'ws://nadi.test/ws'),
     token: () => token,
@@ -78,6 +78,7 @@ function makeClient(timing: Partial<SocketTiming> = {}): SocketClient {
       return () => (network = null)
     },
     timing,
+    random,
   })
   client.onState((s) => states.push(s))
   clients.push(client)
@@ -304,6 +305,54 @@ describe('reconnecting', () => {
     last().open()
     expect(client.state.value).toBe('connected')
     expect(last().subs()).toEqual(['SUBSCRIBE books:NADI-USDT', 'SUBSCRIBE user@balance'])
+  })
+
+  it('close code 1012 (a server process restarting) reconnects within the jitter, not the backoff, and subscribes every live stream again', () => {
+    const client = makeClient({}, () => 0.25)
+    client.subscribe('books:NADI-USDT', () => {})
+    client.subscribe('user@balance', () => {})
+    last().open()
+    last().drop(SERVICE_RESTART)
+    expect(client.state.value).toBe('reconnecting')
+    vi.advanceTimersByTime(0.25 * SOCKET_TIMING.restartJitterMs - 1)
+    expect(FakeSocket.all).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(FakeSocket.all).toHaveLength(2)
+    last().open()
+    expect(client.state.value).toBe('connected')
+    expect(last().subs()).toEqual(['SUBSCRIBE books:NADI-USDT', 'SUBSCRIBE user@balance'])
+  })
+
+  it('the sockets of a restarting process come back spread over the jitter window', () => {
+    const waits = [0, 0.5, 0.999].map((r) => {
+      const before = FakeSocket.all.length
+      makeClient({}, () => r).subscribe('books:NADI-USDT', () => {})
+      const socket = last()
+      socket.open()
+      socket.drop(SERVICE_RESTART)
+      let waited = 0
+      while (FakeSocket.all.length === before + 1) {
+        vi.advanceTimersByTime(1)
+        waited++
+      }
+      return waited
+    })
+    expect(waits).toEqual([1, 500, 999]) // a timer of 0 ms fires on the first tick
+  })
+
+  it('a restart leaves the backoff where it was: a reconnect that then fails waits the backoff', () => {
+    const client = makeClient({}, () => 0)
+    client.subscribe('books:NADI-USDT', () => {})
+    last().open()
+    last().drop(SERVICE_RESTART)
+    vi.advanceTimersByTime(0)
+    expect(FakeSocket.all).toHaveLength(2)
+    last().drop(1006) // the balancer had nobody to send it to
+    vi.advanceTimersByTime(SOCKET_TIMING.backoffFirstMs - 1)
+    expect(FakeSocket.all).toHaveLength(2)
+    vi.advanceTimersByTime(1)
+    expect(FakeSocket.all).toHaveLength(3)
+    expect(client.state.value).toBe('reconnecting')
   })
 
   it('a stream with no listener left is not kept alive by a reconnect', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { AuthUser } from '../../../server/http/types.ts'
 import { LocalBus, type Bus, type GapHandler } from '../../../server/roles/bus.ts'
 import { pushRefusal, streamOfTopic } from '../../../server/ws/frames.ts'
-import { busPublisher, Hub, MISSED_UPDATES, type StreamFamily } from '../../../server/ws/hub.ts'
+import { busPublisher, Hub, MISSED_UPDATES, SERVICE_RESTART, type StreamFamily } from '../../../server/ws/hub.ts'
 
 const WS = { maxSubscriptions: 50, maxMessagesPerSecond: 1000, heartbeatMs: 30_000, maxPayload: 4096 }
 
@@ -195,5 +195,16 @@ describe('Hub over a bus', () => {
     hub.attach(s as unknown as WebSocket, null)
     s.say({ method: 'SUBSCRIBE', params: ['Odd stream'], id: 1 })
     expect(s.sent).toEqual([{ id: 1, error: { code: 404, msg: 'unknown stream Odd stream' } }])
+  })
+})
+
+describe('Hub.stop', () => {
+  it('closes every socket with 1012 (service restart), so the app reconnects to another process at once', () => {
+    const hub = hubOn(new LocalBus())
+    const sockets = [socketOn(hub, null, ['books:NADI-USDT']), socketOn(hub, user(1), ['user@update_order'])]
+    hub.stop()
+    expect(SERVICE_RESTART).toBe(1012)
+    expect(sockets.map((s) => s.closed)).toEqual([1012, 1012])
+    expect(hub.connectionCount).toBe(0)
   })
 })
