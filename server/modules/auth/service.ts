@@ -7,7 +7,7 @@ import { grantTrial } from '../mining/service.ts'
 import { scoreRegistration } from '../activity/scores.ts'
 import type { LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '../../../contract/auth.ts'
 import { ApiError, badRequest, inviteRequired, tooMany } from '../../http/errors.ts'
-import { WindowLimiter } from '../../http/rateLimit.ts'
+import { StoredLimiter } from '../../http/rateLimit.ts'
 import type { AuthUser } from '../../http/types.ts'
 import { buildSiweMessage, nonceOf, safeDomain } from './siwe.ts'
 
@@ -40,8 +40,9 @@ export function createAuthService(ctx: Ctx) {
      WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
   )
   const { db, config } = ctx
-  const perAddress = new WindowLimiter(config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
-  const perIp = new WindowLimiter(config.rateLimit.loginPerIp, config.rateLimit.windowMs)
+  // In the database: every api process behind a balancer counts against the same limits.
+  const perAddress = new StoredLimiter(ctx.sqlite, 'login-address', config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
+  const perIp = new StoredLimiter(ctx.sqlite, 'login-ip', config.rateLimit.loginPerIp, config.rateLimit.windowMs)
 
   function limit(ip: string, address: string) {
     const now = ctx.now()
