@@ -5,6 +5,7 @@
 // database under its client id, the book B's sockets build (seqIds continuous, checksums matching,
 // with the app's own rules) is the engine's, and the ledger audit is clean.
 
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -18,6 +19,7 @@ import { applyBookMessage, type LocalBook } from '../../src/api/socketBook.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { audit } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
+import { localeText } from './support/server.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild, type Child } from './support/child.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
@@ -84,7 +86,7 @@ async function watch(base: string, token: string, streams: string[]) {
 const levelsOf = (l: [string, string][]) => l.map(([p, s]) => `${p}@${s}`).join(' ')
 
 describe.runIf(testBackend() === 'postgres')('several processes on one database', () => {
-  it('trade through A, watch through B; kill -9 of the engine leader under load: the standby leads, every acknowledged order is kept, the audit is clean; kill -9 of A: its socket reconnects to B', { timeout: 180_000 }, async () => {
+  it('trade through A, watch through B; kill -9 of the engine leader under load: the standby leads, every acknowledged order is kept, the audit is clean; kill -9 of A: its socket reconnects to B; with no engine, trading is paused and the rest serves', { timeout: 180_000 }, async () => {
     const db = freshDatabase()
     dbs.push(db)
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-processes-'))
@@ -175,5 +177,29 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
     expect(after?.code).toBe(200)
     await until(() => again.pushes.some((p) => p.arg.channel === 'user@update_order' && (p.data as Order[]).some((o) => o.id === after!.data.id)), 'the order update on the reconnected socket')
     expect([...onB.problems, ...again.problems]).toEqual([])
+
+    // No engine at all: trading answers "paused" in the user's language, the market reads halted, the rest serves.
+    e2.proc.kill('SIGKILL')
+    await e2.exited
+    const paused = await until(async () => {
+      const r = await fetch(`${b.base}/api/v1/trade/placeOrder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[2]}`, lang: 'EN', 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ inst_id: INST, side: 'buy', type: 'limit', price: '0.2', size: '10', client_order_id: 'while-paused' }),
+      })
+      return r.status === 503 ? ((await r.json()) as ApiEnvelope<null>) : null
+    }, 'trading to answer paused')
+    expect(paused.msg).toBe(localeText('en', 'errors.tradingPaused'))
+    const status = ((await (await fetch(`${b.base}/api/v1/trade/status?inst_id=${INST}`)).json()) as ApiEnvelope<{ state: string }>).data
+    expect(status.state).toBe('halted')
+    expect((await fetch(`${b.base}/api/v1/user/info`, { headers: { authorization: `Bearer ${tokens[2]}` } })).status).toBe(200)
+    // An engine again: it leads, and trading resumes.
+    const e3 = await role('engine', HEALTH)
+    await until(async () => (await health(e3))?.leading, 'the new engine to lead')
+    const resumed = await until(async () => {
+      const r = await place(b.base, tokens[2]!, { side: 'buy', price: '0.2', size: '10', client_order_id: 'resumed' })
+      return r?.code === 200 ? r : null
+    }, 'trading to resume')
+    expect(resumed.data.client_order_id).toBe('resumed')
   })
 })
