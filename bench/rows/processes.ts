@@ -42,7 +42,7 @@ const MAX_PAIRS = 5
 const FAILOVERS = 3
 const FAILOVER_TARGET_MS = 5_000
 /** Sequential orders per path for the latency rows, after LATENCY_WARM_UP unmeasured ones. */
-const LATENCY_ORDERS = 150
+const LATENCY_ORDERS = 300
 const LATENCY_WARM_UP = 20
 const MID_TICKS = 2_500
 
@@ -255,6 +255,8 @@ async function failover(api: Child, tokens: string[], leader: Child, standby: Ch
     const killedAt = performance.now()
     let ledAt = 0
     const led = until(async () => (await leads(standby)) && (ledAt = performance.now()), 'the standby to lead', 15_000)
+    // Awaited below; a failure before that must not surface as an unhandled rejection.
+    led.catch(() => {})
     await leader.exited
     await sleep(20)
     const last = Math.max(before, maxId())
@@ -290,7 +292,13 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   const conn = openDatabase(url)
   const count = (sql: string) => Number(conn.sqlite.prepare(sql).pluck().get() ?? 0)
   const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000' }
-  const role = (r: string, ready: string) => startChild(dir, env, ready, ['--role', r])
+  const started: { name: string; child: Child }[] = []
+  const start = async (name: string, args: string[], ready: string) => {
+    const child = await startChild(dir, env, ready, args)
+    started.push({ name, child })
+    return child
+  }
+  const role = (r: string, ready: string) => start(r, ['--role', r], ready)
   try {
     const t0 = Date.now()
     // The engine first: it migrates and seeds, then the others find everything there.
@@ -324,7 +332,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     for (const c of roles) c.proc.kill('SIGTERM')
     await Promise.all(roles.map((c) => c.exited))
     await until(() => count('SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()') === 0, "the role processes' sessions to end")
-    const all = await startChild(dir, env, READY)
+    const all = await start('all', [], READY)
     const alone = await sequential(all.base, tokens[0]!, 'la')
     ctx.log(`processes: sequential orders through --role all p50 ${millis(alone.p50)}, p99 ${millis(alone.p99)}`)
     all.proc.kill('SIGTERM')
@@ -361,6 +369,11 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
       }),
     ]
   } finally {
+    // What the processes logged at error level (pino's 50+), for whoever reads a surprising figure.
+    for (const { name, child } of started) {
+      const errors = child.output().split('\n').filter((l) => /"level":(5|6)\d/.test(l))
+      if (errors.length) ctx.log(`processes: ${name} pid ${child.proc.pid} logged ${errors.length} errors, first: ${errors[0]!.slice(0, 400)}`)
+    }
     killChildren()
     for (const a of agents.values()) a.destroy()
     agents.clear()
