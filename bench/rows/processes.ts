@@ -36,7 +36,8 @@ const READY = '/api/v1/trade/market'
 const USERS = 40
 const SOCKETS = 32
 const WINDOW_MS = 2_500
-const WARM_UP_MS = 500
+/** Per side before the windows: the first requests of a fresh process run unoptimized code. */
+const WARM_UP_MS = 1_500
 /** Window pairs (one api, two apis) per mix; BENCH_RUNS, at most 5 to keep the row near 3 minutes. */
 const MAX_PAIRS = 5
 const FAILOVERS = 3
@@ -202,7 +203,7 @@ function scalingRows(name: string, s: Awaited<ReturnType<typeof scaling>>, reque
   const details = (ws: LoadWindow[], r: ReturnType<typeof summarize>) => ({ rate: r, windows: ws, windowMs: WINDOW_MS, sockets: SOCKETS, request })
   return [
     info({ name: `${name}, 1 api process`, value: s.r1.median, unit: 'requests/s', format: perSecond, details: details(s.w1, s.r1) }),
-    info({ name: `${name}, 2 api processes`, value: s.r2.median, unit: 'requests/s', format: perSecond, details: details(s.w2, s.r2) }),
+    info({ name: `${name}, 2 api processes (client round-robin, no balancer)`, value: s.r2.median, unit: 'requests/s', format: perSecond, details: details(s.w2, s.r2) }),
     {
       name: `  ratio 2 ÷ 1 api processes (median of ${ratio.n} adjacent window pairs)`,
       measured: `${ratio.median.toFixed(2)}× (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
