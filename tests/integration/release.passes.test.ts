@@ -21,7 +21,9 @@ import { dayOf } from '../../server/modules/release/schedule.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { runCli } from './support/child.ts'
 
-const start = useServers({}, { audited: true })
+// Sessions outlive the days the tests move the clock through.
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true })
 const API = '/api/v1'
 const DAY = 86_400_000
 const dirs: string[] = []
@@ -31,22 +33,26 @@ afterAll(() => {
   for (const d of dbs) d.drop()
 })
 
-/** Two buyers, each with a car paid by balance: two release plans whose first instalment is tomorrow's. */
-async function twoPlans(s: TestServer): Promise<{ buyers: SignedIn[]; plans: ReleasePlan[] }> {
+/** A car paid by balance: its release plan, whose first instalment is the day after the payment's. */
+async function buyCar(s: TestServer, me: SignedIn): Promise<ReleasePlan> {
   const list = (await s.get<PagedList<GoodsItem>>(`${API}/car/goodsList?page_size=50`, { lang: 'EN' })).body_.data.list
   const d = (await s.get<GoodsDetail>(`${API}/car/goodsDetail?id=${list[0]!.id}`, { lang: 'EN' })).body_.data
   const spec = d.specs[0]!
-  const buyers: SignedIn[] = []
-  const plans: ReleasePlan[] = []
-  for (const n of [1, 2]) {
-    const me = await s.signIn(ROOT_CODE)
-    transfer(s.ctx.sqlite, { ref: `test:release-passes:${n}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
-    const opts = { token: me.token, idempotencyKey: idemKey(), lang: 'EN' as const }
-    const { order } = (await s.post<PreOrderResult>(`${API}/preOrder/preOrder`, { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 }, opts)).body_.data
-    expect((await s.post(`${API}/orders/payByBalance`, { id: order.id }, { ...opts, idempotencyKey: idemKey() })).statusCode).toBe(200)
-    buyers.push(me)
-    plans.push((await s.get<PagedList<ReleasePlan>>(`${API}/car/releaseOrderList`, { token: me.token, lang: 'EN' })).body_.data.list[0]!)
-  }
+  transfer(s.ctx.sqlite, { ref: `test:release-passes:${++credits}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
+  const opts = { token: me.token, lang: 'EN' as const }
+  const made = await s.post<PreOrderResult>(`${API}/preOrder/preOrder`, { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 }, { ...opts, idempotencyKey: idemKey() })
+  expect(made.statusCode, made.body).toBe(200)
+  const { order } = made.body_.data
+  expect((await s.post(`${API}/orders/payByBalance`, { id: order.id }, { ...opts, idempotencyKey: idemKey() })).statusCode).toBe(200)
+  const plans = (await s.get<PagedList<ReleasePlan>>(`${API}/car/releaseOrderList`, opts)).body_.data.list
+  return plans.find((p) => p.order_id === order.id)!
+}
+let credits = 0
+
+/** Two buyers, each with a car: two release plans. */
+async function twoPlans(s: TestServer): Promise<{ buyers: SignedIn[]; plans: ReleasePlan[] }> {
+  const buyers = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
+  const plans = [await buyCar(s, buyers[0]!), await buyCar(s, buyers[1]!)]
   return { buyers, plans }
 }
 
@@ -76,6 +82,24 @@ describe('a release day passed twice', () => {
     expect(await releaseDue(s.ctx)).toEqual([])
     expectPostedOnce(s.ctx.sqlite, day, buyers, plans)
     expect(again).toBeNull()
+  })
+
+  it('a plan that joins a day already posted (its payment committed after the day’s pass) is paid by the next pass, once, beside its buyer’s first instalment of the day', async () => {
+    const s = await start()
+    const { buyers, plans } = await twoPlans(s)
+    s.clock.advance(DAY)
+    const day = dayOf(s.clock.now())
+    expect((await releaseDue(s.ctx)).map((r) => r.plans)).toEqual([2])
+    const late = await buyCar(s, buyers[0]!)
+    s.ctx.sqlite.prepare('UPDATE release_plans SET start_day = ? WHERE id = ?').run(day, late.id)
+    expect(await releaseDue(s.ctx)).toMatchObject([{ day, plans: 1, users: 1, total: parseUnits(late.daily, 8) }])
+    expect(await releaseDue(s.ctx)).toEqual([])
+    const daily = (p: ReleasePlan) => parseUnits(p.daily, 8)
+    expect(balance(s.ctx.sqlite, fund(buyers[0]!.userId), 'NADI').available).toBe(daily(plans[0]!) + daily(late))
+    expect(balance(s.ctx.sqlite, fund(buyers[1]!.userId), 'NADI').available).toBe(daily(plans[1]!))
+    expect(s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
+    expect(s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
+    expect(s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))
   })
 
   it.runIf(testBackend() === 'postgres')(
