@@ -56,6 +56,14 @@ async function twoPlans(s: TestServer): Promise<{ buyers: SignedIn[]; plans: Rel
   return { buyers, plans }
 }
 
+/** Two plans' first day, posted by the job's pass. */
+async function firstDayPosted(s: TestServer): Promise<{ buyers: SignedIn[]; plans: ReleasePlan[]; day: number }> {
+  const setup = await twoPlans(s)
+  s.clock.advance(DAY)
+  expect((await releaseDue(s.ctx)).map((r) => r.plans)).toEqual([2])
+  return { ...setup, day: dayOf(s.clock.now()) }
+}
+
 /** What one posting of `day` leaves behind: each plan one instalment further, each buyer paid it once, the day counted once. */
 function expectPostedOnce(sqlite: SqlConnection, day: number, buyers: SignedIn[], plans: ReleasePlan[]): void {
   const one = (sql: string, ...args: unknown[]) => sqlite.prepare(sql).get(...args) as Record<string, bigint>
@@ -73,10 +81,7 @@ function expectPostedOnce(sqlite: SqlConnection, day: number, buyers: SignedIn[]
 describe('a release day passed twice', () => {
   it('a second pass of a day already posted (one that looked before the first committed) pays, advances and counts nothing again', async () => {
     const s = await start()
-    const { buyers, plans } = await twoPlans(s)
-    s.clock.advance(DAY)
-    const day = dayOf(s.clock.now())
-    expect((await releaseDue(s.ctx)).map((r) => r.plans)).toEqual([2])
+    const { buyers, plans, day } = await firstDayPosted(s)
     // The jobs leader's pass and an operator's `release run` both read the day as due; the later runs it after the first committed.
     const again = transaction(s.ctx.sqlite, () => releaseDay(s.ctx, day, s.clock.now()))
     expect(await releaseDue(s.ctx)).toEqual([])
@@ -86,10 +91,7 @@ describe('a release day passed twice', () => {
 
   it('a plan that joins a day already posted (its payment committed after the day’s pass) is paid by the next pass, once, beside its buyer’s first instalment of the day', async () => {
     const s = await start()
-    const { buyers, plans } = await twoPlans(s)
-    s.clock.advance(DAY)
-    const day = dayOf(s.clock.now())
-    expect((await releaseDue(s.ctx)).map((r) => r.plans)).toEqual([2])
+    const { buyers, plans, day } = await firstDayPosted(s)
     const late = await buyCar(s, buyers[0]!)
     s.ctx.sqlite.prepare('UPDATE release_plans SET start_day = ? WHERE id = ?').run(day, late.id)
     expect(await releaseDue(s.ctx)).toMatchObject([{ day, plans: 1, users: 1, total: parseUnits(late.daily, 8) }])
