@@ -4,8 +4,8 @@
 // The job settles one day at a time, oldest first, each day in one transaction: the day's instalments
 // are inserted set-based into release_lines (primary key (plan, day): a day posts once, whatever is
 // retried), the plans move on by one day, and each user's sum of the day is one ledger posting,
-// ref `release:<day>:<user>:<asset>` (a later pass of the day, for plans that joined it after it was
-// posted, adds `:<first plan>`). A crash mid-day undoes the whole day; the next pass redoes it.
+// ref `release:<day>:<user>:<asset>:<first plan of the sum>`. A crash mid-day undoes the whole day;
+// the next pass redoes it.
 // Days missed while the server was down are caught up in order. The release account short of funds
 // stops the job at that day, logged with what is missing; nothing is posted for it until funded.
 import type { Selectable } from 'kysely'
@@ -42,7 +42,6 @@ const SQL = {
   advance: `UPDATE release_plans SET released = released + l.amount, released_days = released_days + 1,
               status = CASE WHEN released_days + 1 = days THEN 'completed' ELSE 'releasing' END
             FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id AND release_plans.start_day + release_plans.released_days = @day`,
-  posted: 'SELECT count(*) AS n FROM release_days WHERE day = ?',
   record: `INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (day) DO UPDATE SET plans = release_days.plans + excluded.plans, users = release_days.users + excluded.users, total = release_days.total + excluded.total, posted_at = excluded.posted_at`,
   orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
@@ -138,10 +137,6 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
   const plans = s.lines.run({ day }).changes
   if (plans === 0) return null
   const sums = s.perUser.all({ day }) as { user_id: bigint; asset: string; amount: bigint; plans: bigint; first_plan: bigint }[]
-  // A plan can join a day already posted (its payment, stamped before midnight, committed after the
-  // day's pass): its user's sum of this pass is another posting, keyed by the first of its plans (a
-  // plan's line is inserted by one pass only), else it would clash with the day's first posting.
-  const later = (s.posted.get(day) as { n: bigint }).n > 0n
   s.advance.run({ day })
   const needed = new Map<string, bigint>()
   for (const r of sums) needed.set(r.asset, (needed.get(r.asset) ?? 0n) + r.amount)
@@ -152,7 +147,10 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
   let total = 0n
   for (const r of sums) {
     ledger.transfer(ctx.sqlite, {
-      ref: `release:${day}:${r.user_id}:${r.asset}${later ? `:${r.first_plan}` : ''}`,
+      // Keyed by its first plan too: a plan can join a day already posted (its payment, stamped before
+      // midnight, committed after the day's pass, maybe while it ran), and its user's sum of the next
+      // pass is a posting of its own; a plan's line is inserted by one pass only, so no two sums share it.
+      ref: `release:${day}:${r.user_id}:${r.asset}:${r.first_plan}`,
       reason: 'release',
       userId: r.user_id,
       from: ledger.RELEASES,
