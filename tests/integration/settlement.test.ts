@@ -7,11 +7,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../server/db/index.ts'
+import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { audit, balance, custody, DUST, fund, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
-import { auditSettlement, nextDay, settleDue, SettlementFundingShort, type PositionKind } from '../../server/modules/settlement/service.ts'
+import { auditSettlement, nextDay, settleDay, settleDue, SettlementFundingShort, type PositionKind } from '../../server/modules/settlement/service.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { main as cli } from '../../server/cli.ts'
 import { parseStatusArgs } from '../../server/modules/settlement/commands.ts'
@@ -74,6 +74,23 @@ describe('the settlement', () => {
     expect(nadi(f.conn.sqlite, 2)).toBe(110n)
     expect(await settleDue(f.ctx)).toEqual([])
     expect(nadi(f.conn.sqlite, 1)).toBe(U)
+    expect(auditSettlement(f.conn.sqlite)).toEqual([])
+    expect(audit(f.conn.sqlite).violations).toEqual([])
+  })
+
+  it('a second pass of a settled day (one that read it as next before the first committed) pays and advances nothing: the day’s record refuses it and its transaction rolls back', async () => {
+    const f = fresh()
+    f.users(1)
+    f.fundAccount(MINING, 1_000n * U)
+    const id = f.position({ user: 1, base: 100n * U, rate: 10_000 })
+    f.advance(DAY_MS)
+    expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0])
+    const position = () => f.conn.sqlite.prepare('SELECT paid, settled_day FROM positions WHERE id = ?').get(id)
+    expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
+    expect(() => transaction(f.conn.sqlite, () => settleDay(f.ctx, D0, f.ctx.now()))).toThrow()
+    expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
+    expect(nadi(f.conn.sqlite, 1)).toBe(U)
+    expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_days').get()).toEqual({ n: 1n })
     expect(auditSettlement(f.conn.sqlite)).toEqual([])
     expect(audit(f.conn.sqlite).violations).toEqual([])
   })

@@ -4,7 +4,8 @@
 // The job settles one day at a time, oldest first, each day in one transaction: the day's instalments
 // are inserted set-based into release_lines (primary key (plan, day): a day posts once, whatever is
 // retried), the plans move on by one day, and each user's sum of the day is one ledger posting,
-// ref `release:<day>:<user>:<asset>`. A crash mid-day undoes the whole day; the next pass redoes it.
+// ref `release:<day>:<user>:<asset>:<first plan of the sum>`. A crash mid-day undoes the whole day;
+// the next pass redoes it.
 // Days missed while the server was down are caught up in order. The release account short of funds
 // stops the job at that day, logged with what is missing; nothing is posted for it until funded.
 import type { Selectable } from 'kysely'
@@ -29,12 +30,18 @@ const SQL = {
   nextDay: "SELECT min(start_day + released_days) AS day FROM release_plans WHERE status = 'releasing'",
   lines: `INSERT INTO release_lines (plan_id, day, amount)
           SELECT id, @day, total / days + (CASE WHEN @day - start_day < total % days THEN 1 ELSE 0 END)
-          FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day`,
+          FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day
+          ON CONFLICT (plan_id, day) DO NOTHING`,
+  // A line of the day whose plan has not moved past the day is one this transaction inserted: a pass
+  // that inserts a line advances its plan before it commits. Both statements below take only those,
+  // so a second pass of the day (sequential, or another connection's waiting on our lines' keys)
+  // neither pays nor advances what the first did.
+  perUser: `SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans, min(p.id) AS first_plan
+            FROM release_lines l JOIN release_plans p ON p.id = l.plan_id
+            WHERE l.day = @day AND p.start_day + p.released_days = @day GROUP BY p.user_id, p.asset ORDER BY p.user_id`,
   advance: `UPDATE release_plans SET released = released + l.amount, released_days = released_days + 1,
               status = CASE WHEN released_days + 1 = days THEN 'completed' ELSE 'releasing' END
-            FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id`,
-  perUser: `SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans
-            FROM release_lines l JOIN release_plans p ON p.id = l.plan_id WHERE l.day = ? GROUP BY p.user_id, p.asset ORDER BY p.user_id`,
+            FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id AND release_plans.start_day + release_plans.released_days = @day`,
   record: `INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (day) DO UPDATE SET plans = release_days.plans + excluded.plans, users = release_days.users + excluded.users, total = release_days.total + excluded.total, posted_at = excluded.posted_at`,
   orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
@@ -119,13 +126,18 @@ export interface DayReleased {
 
 /**
  * Posts one day's instalments in the caller's transaction (synchronous): every plan whose next
- * instalment falls on `day`. Throws ReleaseFundingShort, undoing the day, when the account is short.
+ * instalment falls on `day` and has no line of it yet. Null when there was none: another pass posted
+ * the day (the same day twice, or two passes at once) and nothing is paid, advanced or counted again.
+ * Throws ReleaseFundingShort, undoing the day, when the account is short.
  */
-export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DayReleased {
+export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DayReleased | null {
   const s = stmts(ctx)
+  // On PostgreSQL a pass running beside ours waits here on our lines' keys until we commit, then
+  // inserts none of them (DO NOTHING), its later statements seeing our plans moved on.
   const plans = s.lines.run({ day }).changes
+  if (plans === 0) return null
+  const sums = s.perUser.all({ day }) as { user_id: bigint; asset: string; amount: bigint; plans: bigint; first_plan: bigint }[]
   s.advance.run({ day })
-  const sums = s.perUser.all(day) as { user_id: bigint; asset: string; amount: bigint; plans: bigint }[]
   const needed = new Map<string, bigint>()
   for (const r of sums) needed.set(r.asset, (needed.get(r.asset) ?? 0n) + r.amount)
   for (const [asset, required] of needed) {
@@ -135,7 +147,10 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
   let total = 0n
   for (const r of sums) {
     ledger.transfer(ctx.sqlite, {
-      ref: `release:${day}:${r.user_id}:${r.asset}`,
+      // Keyed by its first plan too: a plan can join a day already posted (its payment, stamped before
+      // midnight, committed after the day's pass, maybe while it ran), and its user's sum of the next
+      // pass is a posting of its own; a plan's line is inserted by one pass only, so no two sums share it.
+      ref: `release:${day}:${r.user_id}:${r.asset}:${r.first_plan}`,
       reason: 'release',
       userId: r.user_id,
       from: ledger.RELEASES,
@@ -162,7 +177,10 @@ export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>
     const next = (stmts(ctx).nextDay.get() as { day: bigint | null }).day
     if (next === null || Number(next) > today) return done
     try {
-      done.push(await atomically(ctx, () => transaction(ctx.sqlite, () => releaseDay(ctx, Number(next), ctx.now()))))
+      const posted = await atomically(ctx, () => transaction(ctx.sqlite, () => releaseDay(ctx, Number(next), ctx.now())))
+      // Another pass posted the day between our look and our transaction: it goes on from there.
+      if (!posted) return done
+      done.push(posted)
     } catch (err) {
       if (err instanceof ReleaseFundingShort) ctx.log.error({ day: err.day, asset: err.asset, available: formatMoney(err.available), required: formatMoney(err.required) }, `releases halted: ${err.message}`)
       throw err

@@ -8,7 +8,7 @@
 //   node_stake, node_stake_return   meta.node           → the node
 //   pledge, pledge.release          meta.pledge         → the pledge
 //   loan_borrow, loan_repay         meta.loan           → the loan
-//   release           release:<day>:<user>:<asset>      → the release records
+//   release           release:<day>:<user>:<asset>:<plan> → the release records
 //
 // A node's screen is its tier's, so a node target needs the tier: the caller looks it up (nodeTarget).
 import type { MoneyTarget, PositionKind } from '../../../contract/wallet.ts'
