@@ -10,11 +10,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { Wallet, parseUnits } from 'ethers'
+import { Wallet } from 'ethers'
 import { parseMoney } from '../../contract/money.ts'
-import { devDepositXpub, devHotWalletKey } from '../../server/config.ts'
-import { startDevChains, type DevChains } from '../../server/chain/devChains.ts'
-import { createGateway, type Gateway } from '../../server/chain/gateway.ts'
+import type { DevChains } from '../../server/chain/devChains.ts'
+import type { Gateway } from '../../server/chain/gateway.ts'
 import { toTokenUnits } from '../../server/chain/units.ts'
 import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
@@ -22,10 +21,9 @@ import '../../server/modules/withdraw/frozen.ts'
 import { create, type WithdrawalRow } from '../../server/modules/withdraw/store.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { killChildren, killGroup, leadsJobs, runCli, startChild, type Child } from './support/child.ts'
+import { HOT, startWithdrawChains, withdrawChainsEnv } from './support/withdrawChains.ts'
 
 const HEALTH = '/api/v1/common/health'
-const NADI_ID = 92025
-const HOT = new Wallet(devHotWalletKey()).address
 const FEE = parseMoney('0.1')!
 const FUNDED = parseMoney('50')!
 /** The batch: each user withdraws once, amounts all different, on both chains. */
@@ -54,38 +52,14 @@ afterAll(async () => {
 
 describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', () => {
   it('a withdrawal batch cut by two kills of the jobs leader is finished by its successors, each withdrawal sent and paid exactly once', { timeout: 90_000 }, async () => {
-    chains = await startDevChains({
-      chains: [
-        { key: 'bsc', id: 56 },
-        { key: 'nadi', id: NADI_ID },
-      ],
-      blockTime: 'manual',
-      fund: [{ address: HOT, native: parseUnits('100', 18), NADI: parseUnits('1000', 18) }],
-    })
-    const dev = chains
-    gw = createGateway({
-      networks: dev.chains.map((c) => ({ id: c.id, key: c.key, name: c.key, nativeSymbol: 'ETH', rpcUrl: c.rpcUrl, confirmations: 3, tokens: c.tokens })),
-      hotWalletKey: null,
-      depositXkey: null,
-      logRange: 1000,
-      dev,
-    })
-    const chain = gw
+    const started = await startWithdrawChains()
+    ;({ chains, gw } = started)
+    const { chains: dev, gw: chain } = started
     const pg = freshDatabase()
     dbs.push(pg)
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-wdfail-'))
     dirs.push(dir)
-    const env: Record<string, string> = {
-      NADI_DATABASE_URL: pg.url,
-      NADI_CHAIN_ID: String(NADI_ID),
-      NADI_HOT_WALLET_KEY: devHotWalletKey(),
-      NADI_DEPOSIT_XKEY: devDepositXpub(),
-      NADI_WITHDRAW_EVERY_MS: '100',
-    }
-    for (const c of dev.chains) {
-      const p = `NADI_CHAIN_${c.key.toUpperCase()}_`
-      Object.assign(env, { [`${p}RPC_URL`]: c.rpcUrl, [`${p}USDT_ADDRESS`]: c.tokens.USDT, [`${p}NADI_ADDRESS`]: c.tokens.NADI })
-    }
+    const env = { NADI_DATABASE_URL: pg.url, ...withdrawChainsEnv(dev), NADI_WITHDRAW_EVERY_MS: '100' }
     const jobs = (extra: Record<string, string> = {}): Promise<Child> => startChild(dir, { ...env, ...extra }, HEALTH, ['--role', 'jobs'])
 
     const a = await jobs({ NADI_WITHDRAW_FAILPOINT: 'crash-after-store' })
