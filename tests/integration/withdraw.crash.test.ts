@@ -13,18 +13,16 @@ import { Wallet, parseUnits } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { Withdrawal } from '../../contract/withdraw.ts'
 import { main as cli } from '../../server/cli.ts'
-import { devDepositXpub, devHotWalletKey } from '../../server/config.ts'
-import { startDevChains, type DevChains } from '../../server/chain/devChains.ts'
-import { createGateway, type Gateway } from '../../server/chain/gateway.ts'
+import type { DevChains } from '../../server/chain/devChains.ts'
+import type { Gateway } from '../../server/chain/gateway.ts'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
 import '../../server/modules/withdraw/frozen.ts'
 import { killChildren, startChild, type Child } from './support/child.ts'
+import { HOT, NADI_ID, startWithdrawChains, withdrawChainsEnv } from './support/withdrawChains.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const CODE = 'ROOT0001'
-const NADI_ID = 92025
-const HOT = new Wallet(devHotWalletKey()).address
 
 let chains: DevChains
 let gw: Gateway
@@ -34,21 +32,7 @@ let db: Database_ | undefined
 let pg: TestDatabase | null = null
 
 beforeAll(async () => {
-  chains = await startDevChains({
-    chains: [
-      { key: 'bsc', id: 56 },
-      { key: 'nadi', id: NADI_ID },
-    ],
-    blockTime: 'manual',
-    fund: [{ address: HOT, native: parseUnits('100', 18), NADI: parseUnits('1000', 18) }],
-  })
-  gw = createGateway({
-    networks: chains.chains.map((c) => ({ id: c.id, key: c.key, name: c.key, nativeSymbol: 'ETH', rpcUrl: c.rpcUrl, confirmations: 3, tokens: c.tokens })),
-    hotWalletKey: null,
-    depositXkey: null,
-    logRange: 1000,
-    dev: chains,
-  })
+  ;({ chains, gw } = await startWithdrawChains())
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-kill9-'))
 })
 
@@ -65,16 +49,10 @@ afterAll(async () => {
 function startServer(extra: Record<string, string> = {}): Promise<Child> {
   const env: Record<string, string> = {
     NADI_ROOT_INVITE_CODE: CODE,
-    NADI_CHAIN_ID: String(NADI_ID),
-    NADI_HOT_WALLET_KEY: devHotWalletKey(),
-    NADI_DEPOSIT_XKEY: devDepositXpub(),
+    ...withdrawChainsEnv(chains),
     NADI_WITHDRAW_EVERY_MS: '100',
     ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
     ...extra,
-  }
-  for (const c of chains.chains) {
-    const p = `NADI_CHAIN_${c.key.toUpperCase()}_`
-    Object.assign(env, { [`${p}RPC_URL`]: c.rpcUrl, [`${p}USDT_ADDRESS`]: c.tokens.USDT, [`${p}NADI_ADDRESS`]: c.tokens.NADI })
   }
   return startChild(dir, env, '/api/v1/withdraw/config')
 }
