@@ -34,9 +34,12 @@ const READY = '/api/v1/trade/market'
 const INST = 'NADI-USDT'
 const CODE = 'ROOT0001'
 
+/** A program on PATH, or in /usr/sbin where Debian puts nginx (not on a non-root user's PATH), as scripts/preflight.mjs looks. */
 function installed(cmd: string): string | null {
   const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' })
-  return r.status === 0 ? r.stdout.trim() : null
+  if (r.status === 0) return r.stdout.trim()
+  const sbin = path.join('/usr/sbin', cmd)
+  return fs.existsSync(sbin) ? sbin : null
 }
 const NGINX = installed('nginx')
 const CADDY = installed('caddy')
