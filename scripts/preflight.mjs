@@ -1,5 +1,7 @@
 // What `npm test` needs from the system, checked before anything runs: Chromium (the e2e suite),
-// PostgreSQL 15+ (the integration suite's second backend) and the libpq driver built against it.
+// PostgreSQL 15+ (the integration suite's second backend) and the libpq driver built against it, and
+// nginx and Caddy (tests/integration/deploy.test.ts runs the deployment's proxies in front of real
+// processes; it fails rather than skips under npm test, so they must be here).
 // As root on a Debian-like machine the missing parts are installed (as .ci/run does); otherwise the
 // run stops at once with one line naming the command, rather than a wall of red tests.
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -16,6 +18,11 @@ function pgBin() {
   return v.length ? path.join(base, v.sort((a, b) => b - a)[0], 'bin') : null
 }
 
+/** A program on PATH, or in /usr/sbin where Debian puts nginx (not on a non-root user's PATH). */
+function hasProgram(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0 || fs.existsSync(path.join('/usr/sbin', name))
+}
+
 function libpqLoads() {
   const r = spawnSync(process.execPath, ['-e', "require('libpq')"], { cwd: process.cwd(), stdio: 'ignore' })
   return r.status === 0
@@ -25,6 +32,8 @@ function missing() {
   const apt = []
   if (!fs.existsSync(CHROMIUM)) apt.push('chromium', 'fonts-noto-cjk')
   if (!pgBin()) apt.push('postgresql')
+  if (!hasProgram('nginx')) apt.push('nginx-light')
+  if (!hasProgram('caddy')) apt.push('caddy')
   const driver = !libpqLoads()
   if (driver) apt.push('libpq-dev', 'build-essential', 'python3')
   return { apt, driver }
@@ -34,7 +43,7 @@ let need = missing()
 if (need.apt.length === 0 && !need.driver) process.exit(0)
 
 const root = process.getuid?.() === 0
-const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0
+const hasApt = hasProgram('apt-get')
 const command = `apt-get install -y ${need.apt.join(' ')}${need.driver ? ' && npm rebuild libpq' : ''}`
 if (!root || !hasApt) {
   console.error(`npm test needs ${need.apt.filter((p) => !['fonts-noto-cjk', 'build-essential', 'python3'].includes(p)).join(', ') || 'the libpq driver'}: run \`sudo ${command}\` first`)
