@@ -42,7 +42,9 @@ const startDemo = () =>
       NADI_DEMO_MARKET: '1',
       NADI_DEMO_MARKET_EVERY_MS: '150',
       NADI_ROOT_INVITE_CODE: CODE,
+      // The same wallets sign in again after every restart, and sign-in limits outlive restarts.
       NADI_LOGIN_PER_IP: '100000',
+      NADI_LOGIN_PER_ADDRESS: '100000',
       // Snapshots often, so restarts restore one and replay the journal after it.
       NADI_TRADE_SNAPSHOT_EVERY: '40',
       ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
