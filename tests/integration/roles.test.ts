@@ -135,7 +135,7 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
       expect(balance(check.sqlite, TREASURY, 'NADI').available).toBe(parseMoney('750'))
       expect(balance(check.sqlite, TREASURY, 'MEME').available).toBe(parseMoney('40'))
       // The command let go of its share: only the jobs process holds the writer lock now.
-      const holders = check.sqlite.prepare("SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objid = 7411000 AND l.granted").all() as { name: string }[]
+      const holders = check.sqlite.prepare("SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objid = 7411000 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())").all() as { name: string }[]
       expect(holders.map((h) => h.name), JSON.stringify(holders)).toEqual([`nadi server --role jobs pid ${jobs.proc.pid} on ${os.hostname()}`])
     } finally {
       check.sqlite.close()
