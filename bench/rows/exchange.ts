@@ -16,6 +16,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { xorshift } from '../support/loadGen.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
 import type { FanoutFromParent, FanoutInput, FanoutReport, FanoutToParent } from '../support/wsFanout.ts'
 
@@ -29,15 +30,6 @@ function atLeast(o: { name: string; value: number; unit: string; min: number; fo
   return { name: o.name, measured: o.format(o.value), target: `≥ ${o.format(o.min)}`, pass: o.value >= o.min, value: o.value, unit: o.unit, limit: o.min, details: o.details }
 }
 
-function xorshift(seed: number): () => number {
-  let x = seed | 0 || 1
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 2 ** 32
-  }
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 

@@ -26,6 +26,7 @@ import { setup as bundleServer } from '../../tests/support/serverBundle.ts'
 import { onPostgres } from '../support/postgres.ts'
 import { millis, seconds, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { envelopeOutcome, xorshift } from '../support/loadGen.ts'
 
 export const id = 'processes'
 
@@ -101,20 +102,7 @@ function send(origin: string, r: Request): Promise<string> {
   return new Promise((resolve) => {
     const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${r.token}` }
     if (r.body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body), 'idempotency-key': crypto.randomUUID() })
-    const req = http.request(new URL(r.path, origin), { method: r.method, agent: agentOf(origin), headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => {
-        let code: unknown
-        try {
-          code = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: unknown }).code
-        } catch {
-          code = 'unparsable'
-        }
-        resolve(res.statusCode === 200 && code === 200 ? 'ok' : `${res.statusCode}/${String(code)}`)
-      })
-      res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'response error'))
-    })
+    const req = http.request(new URL(r.path, origin), { method: r.method, agent: agentOf(origin), headers }, (res) => envelopeOutcome(res, resolve))
     req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'request error'))
     req.end(r.body)
   })
@@ -141,15 +129,6 @@ async function drive(origins: string[], next: () => Request, ms: number): Promis
   return { ms: performance.now() - t0, ok: lat.length, other, p50Ms: percentile(lat, 0.5), p99Ms: percentile(lat, 0.99) }
 }
 
-function xorshift(seed: number): () => number {
-  let x = seed | 0 || 1
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 2 ** 32
-  }
-}
 
 /** The read mix: the signed-in user's info, the ticker and the depth, in equal shares. */
 function readMix(tokens: string[]): () => Request {

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import { parentPort, workerData } from 'node:worker_threads'
+import { envelopeOutcome } from './loadGen.ts'
 
 export interface LoadInput {
   origin: string
@@ -82,20 +83,7 @@ function placeOnce(): Promise<string> {
           'idempotency-key': crypto.randomUUID(),
         },
       },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => {
-          let code: unknown
-          try {
-            code = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: unknown }).code
-          } catch {
-            code = 'unparsable'
-          }
-          resolve(res.statusCode === 200 && code === 200 ? 'ok' : `${res.statusCode}/${String(code)}`)
-        })
-        res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'response error'))
-      },
+      (res) => envelopeOutcome(res, resolve),
     )
     req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'request error'))
     req.end(body)
