@@ -12,7 +12,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { LocalBus } from '../../server/roles/bus.ts'
 import { ENGINE_KEY } from '../../server/roles/leader.ts'
-import { remoteTrading, serveTradeCommands } from '../../server/roles/tradeCommands.ts'
+import { remoteTrading, serveTradeCommands, TradeOutcomeUnknown } from '../../server/roles/tradeCommands.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
@@ -93,6 +93,23 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     await expect(poor).rejects.toMatchObject({ reason: 'insufficient_funds', detail: { asset: 'USDT' } })
     expect(await api.cancel(2, Number(placed.id))).toMatchObject({ status: 'cancelled' })
     await expect(api.cancel(1, Number(placed.id))).rejects.toMatchObject({ reason: 'unknown_order' })
+    expect(audit(sqlite).violations).toEqual([])
+
+    // Taken by an engine that then goes quiet: the user hears that the outcome is not known yet (never
+    // "paused", since it may still happen), and the command stays taken; the next engine applies it, once.
+    await served.close()
+    const slow = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 5_000, takenMs: 400, pollMs: 20 })
+    cleanups.push(() => slow.close())
+    const asked = slow.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'unanswered' })
+    const take = sqlite.prepare("UPDATE trade_commands SET status = 'taken' WHERE status = 'pending' AND body LIKE '%unanswered%'")
+    for (let i = 0; i < 200 && take.run().changes === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    await expect(asked).rejects.toBeInstanceOf(TradeOutcomeUnknown)
+    const unanswered = sqlite.prepare("SELECT status FROM trade_commands WHERE body LIKE '%unanswered%'").pluck()
+    expect(unanswered.get()).toBe('taken')
+    const next = serveTradeCommands(ex2, bus, { log: quiet, now: clock, everyMs: 20 })
+    cleanups.push(() => next.close())
+    await until(() => unanswered.get() === 'done')
+    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'unanswered'").pluck().get()).toBe(1n)
     expect(audit(sqlite).violations).toEqual([])
   })
 })
