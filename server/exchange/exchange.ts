@@ -335,7 +335,7 @@ export class Exchange {
     let resumeFrom = Number.MAX_SAFE_INTEGER
     for (const bar of BARS) {
       const rows = (this.st.lastCandles.all(this.spec.instId, bar, this.candles.keep) as CandleRow[]).reverse()
-      const candles: CandleState[] = rows.map((r) => ({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }))
+      const candles = rows.map(candleOfRow)
       stored.set(bar, candles)
       resumeFrom = Math.min(resumeFrom, candles.length ? candles[candles.length - 1]!.ts : 0)
     }
@@ -654,8 +654,7 @@ export class Exchange {
     if (mem.length >= limit) return mem
     // Memory holds the newest candles; what is older than its oldest comes from the saved ones.
     const edge = mem.length ? mem[0]!.ts : (before ?? Number.MAX_SAFE_INTEGER)
-    const older = (this.st.candlesBefore.all(this.spec.instId, bar, edge, limit - mem.length) as CandleRow[]).reverse()
-    return [...older.map((r) => ({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote })), ...mem]
+    return [...savedCandlesBefore(this.st, this.spec.instId, bar, edge, limit - mem.length), ...mem]
   }
 
   tradeBalances(userId: number) {
@@ -687,6 +686,16 @@ interface CandleRow {
   close: bigint
   vol: bigint
   vol_quote: bigint
+}
+
+/** Saved candles of a bar older than `edge` (exclusive), oldest first: `limit` of them at most. */
+export function savedCandlesBefore(st: ExchangeStatements, instId: string, bar: Bar, edge: number, limit: number): CandleState[] {
+  if (limit <= 0) return []
+  return (st.candlesBefore.all(instId, bar, edge, limit) as CandleRow[]).reverse().map(candleOfRow)
+}
+
+function candleOfRow(r: CandleRow): CandleState {
+  return { ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }
 }
 
 interface FillRow {

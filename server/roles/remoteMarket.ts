@@ -8,6 +8,7 @@ import type { SqlConnection } from '../db/connection.ts'
 import type { Fees, MarketSpec } from '../exchange/engine/index.ts'
 import { candleToWire } from '../exchange/marketData/index.ts'
 import { TickerWindow } from '../exchange/marketData/ticker.ts'
+import { savedCandlesBefore } from '../exchange/exchange.ts'
 import { exchangeStatements } from '../exchange/statements.ts'
 import type { TradeMarket } from '../modules/trade/service.ts'
 import type { MarketMirror } from './marketMirror.ts'
@@ -42,8 +43,7 @@ export function remoteMarket(o: { spec: MarketSpec; fees: Fees; sqlite: SqlConne
       const current = mirror.candle(bar)
       const top = current && (before === undefined || current[0] < before) ? current : null
       const edge = top ? top[0] : (before ?? Number.MAX_SAFE_INTEGER)
-      const rows = st.candlesBefore.all(spec.instId, bar, edge, top ? limit - 1 : limit) as { ts: bigint; open: bigint; high: bigint; low: bigint; close: bigint; vol: bigint; vol_quote: bigint }[]
-      const older = rows.reverse().map((r) => candleToWire({ ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }))
+      const older = savedCandlesBefore(st, spec.instId, bar, edge, top ? limit - 1 : limit).map(candleToWire)
       return top && limit > 0 ? [...older, top] : older
     },
     place: (userId, input) => trading.place(userId, input),

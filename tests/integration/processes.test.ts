@@ -165,6 +165,12 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
       return mine && levelsOf(d.bids) === levelsOf(mine.bids.slice(0, 25)) && levelsOf(d.asks) === levelsOf(mine.asks.slice(0, 25))
     }, 'B’s socket book to match B’s depth')
 
+    // B's candles (the engine's saved ones and the mirror's current one) end at B's last price.
+    const get = async <T>(c: Child, q: string) => ((await (await fetch(`${c.base}/api/v1/trade/${q}`)).json()) as ApiEnvelope<T>).data
+    const candles = (await get<{ list: [number, string, string, string, string, string, string][] }>(b, `klines?inst_id=${INST}&bar=1m&limit=5`)).list
+    expect(candles.length).toBeGreaterThan(0)
+    expect(candles.at(-1)![4]).toBe((await get<{ last: string }>(b, `ticker?inst_id=${INST}`)).last)
+
     // kill -9 of A: a socket on A closes; the app reconnects to B (the balancer's other upstream) and trades on.
     const onA = await watch(a.base, tokens[1]!, [`books:${INST}`, 'user@update_order'])
     await until(() => onA.book(), 'a book snapshot on A')
