@@ -1,0 +1,150 @@
+// The server's side of the envelope (contract/seal.ts) on node:crypto: synchronous, so a sealed request
+// costs microseconds and no extra turn of the event loop. Pure apart from the random bytes, which tests
+// pass in to check the vectors the app's side (src/api/sealCrypto.ts) is checked against too.
+import crypto, { type KeyObject } from 'node:crypto'
+import {
+  answerSignText,
+  handshakeTranscript,
+  keyInfo,
+  requestSignText,
+  sealAad,
+  socketSignText,
+  type HandshakeAnswer,
+  type SealedAnswer,
+  type SealedRequest,
+} from '../../contract/seal.ts'
+
+export interface HandshakeKeys {
+  handshake: string
+  enc: Buffer
+  mac: Buffer
+  expiresAt: number
+}
+
+const b64u = (b: Buffer) => b.toString('base64url')
+
+/** The long-term signing key's public half as the app holds it: an uncompressed P-256 point, base64url. */
+export function publicKeyOf(signing: KeyObject): string {
+  const jwk = crypto.createPublicKey(signing).export({ format: 'jwk' })
+  if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new Error('the envelope signing key must be an EC P-256 key')
+  return b64u(Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')]))
+}
+
+export interface Randomness {
+  /** The server's ephemeral ECDH private key (32 bytes); tests pass one for the vectors. */
+  ephemeral?: Buffer
+  handshake?: Buffer
+  salt?: Buffer
+}
+
+/**
+ * Answers a client's ephemeral key: a new handshake with its keys, and the answer signed by the
+ * long-term key. Null when the client's key is not a point on P-256.
+ */
+export function acceptHandshake(signing: KeyObject, clientKey: string, now: number, ttlMs: number, r: Randomness = {}): { keys: HandshakeKeys; answer: HandshakeAnswer } | null {
+  const ecdh = crypto.createECDH('prime256v1')
+  if (r.ephemeral) ecdh.setPrivateKey(r.ephemeral)
+  else ecdh.generateKeys()
+  let secret: Buffer
+  try {
+    const theirs = Buffer.from(clientKey, 'base64url')
+    if (theirs.length !== 65 || theirs[0] !== 4) return null
+    secret = ecdh.computeSecret(theirs)
+  } catch {
+    return null
+  }
+  const handshake = b64u(r.handshake ?? crypto.randomBytes(16))
+  const serverKey = b64u(ecdh.getPublicKey())
+  const salt = r.salt ?? crypto.randomBytes(32)
+  const derived = Buffer.from(crypto.hkdfSync('sha256', secret, salt, keyInfo(handshake, clientKey, serverKey), 64))
+  const expiresAt = now + ttlMs
+  const transcript = handshakeTranscript({ handshake, clientKey, serverKey, salt: b64u(salt), expiresAt, serverTime: now })
+  const signature = crypto.sign('sha256', Buffer.from(transcript), { key: signing, dsaEncoding: 'ieee-p1363' })
+  return {
+    keys: { handshake, enc: derived.subarray(0, 32), mac: derived.subarray(32, 64), expiresAt },
+    answer: { handshake, key: serverKey, salt: b64u(salt), expires_at: expiresAt, server_time: now, signature: b64u(signature) },
+  }
+}
+
+const hmac = (key: Buffer, message: string) => crypto.createHmac('sha256', key).update(message).digest()
+
+function sameSign(expected: Buffer, given: string): boolean {
+  const g = Buffer.from(given, 'base64url')
+  return g.length === expected.length && crypto.timingSafeEqual(g, expected)
+}
+
+export interface RequestContext {
+  method: string
+  path: string
+  idempotencyKey: string
+}
+
+/** The plaintext of a sealed request; 'sign' when its sign does not match, 'data' when it does not decrypt. */
+export function openRequest(keys: HandshakeKeys, c: RequestContext, s: SealedRequest): Buffer | 'sign' | 'data' {
+  const expected = hmac(keys.mac, requestSignText({ method: c.method, path: c.path, timestamp: s.timestamp, handshake: s.handshake, idempotencyKey: c.idempotencyKey, data: s.data }))
+  if (!sameSign(expected, s.sign)) return 'sign'
+  const raw = Buffer.from(s.data, 'base64url')
+  if (raw.length < 28) return 'data'
+  try {
+    const d = crypto.createDecipheriv('aes-256-gcm', keys.enc, raw.subarray(0, 12))
+    d.setAAD(Buffer.from(sealAad('request', keys.handshake)))
+    d.setAuthTag(raw.subarray(raw.length - 16))
+    return Buffer.concat([d.update(raw.subarray(12, raw.length - 16)), d.final()])
+  } catch {
+    return 'data'
+  }
+}
+
+export interface AnswerContext {
+  method: string
+  path: string
+  requestSign: string
+  status: number
+  type: string
+}
+
+/** Seals an answer to a request opened under these keys; `iv` is for test vectors only. */
+export function sealAnswer(keys: HandshakeKeys, c: AnswerContext, plain: Buffer, now: number, iv: Buffer = crypto.randomBytes(12)): SealedAnswer {
+  const cipher = crypto.createCipheriv('aes-256-gcm', keys.enc, iv)
+  cipher.setAAD(Buffer.from(sealAad('answer', keys.handshake)))
+  const data = b64u(Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]))
+  const sign = b64u(hmac(keys.mac, answerSignText({ method: c.method, path: c.path, requestSign: c.requestSign, status: c.status, type: c.type, timestamp: now, handshake: keys.handshake, data })))
+  return { handshake: keys.handshake, timestamp: now, sign, data, type: c.type }
+}
+
+/** Whether a socket's sign proves its token travels with this handshake. */
+export function socketSigned(keys: HandshakeKeys, timestamp: number, token: string, sign: string): boolean {
+  return sameSign(hmac(keys.mac, socketSignText({ timestamp, handshake: keys.handshake, token })), sign)
+}
+
+/**
+ * Handshake keys rest in the database (every api process must find them) wrapped under a key derived
+ * from the long-term signing key: a copy of the database alone does not open anyone's traffic.
+ */
+export function wrapKeyOf(signing: KeyObject): Buffer {
+  const d = signing.export({ format: 'jwk' }).d
+  if (!d) throw new Error('the envelope signing key has no private part')
+  return Buffer.from(crypto.hkdfSync('sha256', Buffer.from(d, 'base64url'), Buffer.alloc(0), 'nadi/1 handshake keys at rest', 32))
+}
+
+export function wrapKeys(wrapKey: Buffer, keys: HandshakeKeys): string {
+  const iv = crypto.randomBytes(12)
+  const cipher = crypto.createCipheriv('aes-256-gcm', wrapKey, iv)
+  cipher.setAAD(Buffer.from(keys.handshake))
+  return b64u(Buffer.concat([iv, cipher.update(Buffer.concat([keys.enc, keys.mac])), cipher.final(), cipher.getAuthTag()]))
+}
+
+/** The keys a row holds; null when the row was not wrapped by this server's key (another key, or altered). */
+export function unwrapKeys(wrapKey: Buffer, handshake: string, wrapped: string, expiresAt: number): HandshakeKeys | null {
+  const raw = Buffer.from(wrapped, 'base64url')
+  if (raw.length !== 12 + 64 + 16) return null
+  try {
+    const d = crypto.createDecipheriv('aes-256-gcm', wrapKey, raw.subarray(0, 12))
+    d.setAAD(Buffer.from(handshake))
+    d.setAuthTag(raw.subarray(76))
+    const plain = Buffer.concat([d.update(raw.subarray(12, 76)), d.final()])
+    return { handshake, enc: plain.subarray(0, 32), mac: plain.subarray(32, 64), expiresAt }
+  } catch {
+    return null
+  }
+}
