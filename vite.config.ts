@@ -4,6 +4,7 @@ import zlib from 'node:zlib'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import { VitePWA } from 'vite-plugin-pwa'
+import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envelopeKey.ts'
 
 /**
  * Writes .br and .gz beside every text asset so the server sends them precompressed: on a 1.6 Mbps
@@ -140,11 +141,33 @@ function lazyCode(): Plugin & { files: Set<string> } {
 }
 const lazy = lazyCode()
 
+/**
+ * The envelope's server key (docs/envelope.md), built into the app so a man in the middle cannot swap
+ * it: read from the key file the server signs with (made on first build outside production), and
+ * written beside the app so a server started with another key refuses to serve this build.
+ */
+function envelopeKey(): Plugin & { publicKey: string } {
+  const env = process.env
+  const dataDir = path.resolve(import.meta.dirname, env.NADI_DATA_DIR || 'data')
+  const { publicKey } = readEnvelopeKey(envelopeKeyFile(env, dataDir), { create: env.NADI_ENV !== 'production' })
+  return {
+    name: 'nadi-envelope-key',
+    apply: 'build',
+    publicKey,
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: BUILT_KEY_FILE, source: `${publicKey}\n` })
+    },
+  }
+}
+const serverKey = envelopeKey()
+
 const THEME = '#0b0f1a'
 const OUT_DIR = 'dist'
 
 export default defineConfig({
+  define: { __NADI_SERVER_KEY__: JSON.stringify(serverKey.publicKey) },
   plugins: [
+    serverKey,
     react(),
     localeSplit(),
     precompress(),
