@@ -166,9 +166,13 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
       const now = ctx.now()
       if (!perIp.take(req.ip, now)) throw tooMany()
       const old = req.seal?.keys.handshake
+      const user = req.user
+      const renewing = old !== undefined && user !== null
+      if (renewing && user.handshakeId !== old && user.previousHandshakeId !== old) throw unauthorized('errors.sealSession')
       const answer = handshakes.make(req.body.key, now)
       if (!answer) throw invalidField('key')
-      if (old !== undefined && req.user && !auth.renewHandshake(req.user.sessionId, old, answer.handshake)) throw unauthorized('errors.sealSession')
+      // Checked again in the statement that binds: a concurrent renewal or sign-out may have moved the session.
+      if (renewing && !auth.renewHandshake(user.sessionId, old, answer.handshake)) throw unauthorized('errors.sealSession')
       return ok(req, answer)
     },
   )
