@@ -5,7 +5,7 @@
 
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CODE } from '../../contract/constants.ts'
 import { SEAL_CODE, SEAL_WINDOW_MS } from '../../contract/seal.ts'
 import { cleanup } from '../../server/jobs/cleanup.ts'
@@ -17,6 +17,12 @@ import { PNG, fetchOrInject } from './support/uploads.ts'
 import { Client } from './support/wsClient.ts'
 
 const start = useServers({ envelope: true })
+// One server for the tests that neither need a clean database nor change its settings: each starts a server in about a second.
+let shared: TestServer
+beforeAll(async () => {
+  shared = await startServer({ envelope: true })
+})
+afterAll(() => shared.close())
 
 const MAIN_INFO = '/api/v1/common/mainInfo'
 const LOGIN_MESSAGE = '/api/v1/auth/loginMessage'
@@ -38,7 +44,7 @@ async function signedIn(s: TestServer) {
 
 describe('envelope on', () => {
   it('the app is told; a plain request is refused REQUIRED, while health, config and the handshake stay plain', async () => {
-    const s = await start()
+    const s = shared
     const config = await s.get<{ envelope: boolean }>('/api/v1/common/config')
     expect(config.statusCode).toBe(200)
     expect(config.body_.data.envelope).toBe(true)
@@ -55,7 +61,7 @@ describe('envelope on', () => {
   })
 
   it('a sealed GET carries its query and a sealed POST its body; answers come sealed, no-store, errors after opening included', async () => {
-    const s = await start()
+    const s = shared
     const c = await sealedClientOf(s)
     await c.handshake()
     const info = await c.request<{ server_time: number }>('GET', MAIN_INFO)
@@ -80,7 +86,7 @@ describe('envelope on', () => {
   })
 
   it('changed data or sign is INVALID, an unknown handshake is RENEW, an envelope of the wrong shape is INVALID', async () => {
-    const s = await start()
+    const s = shared
     const c = await sealedClientOf(s)
     await c.handshake()
     const body = { address: freshWallet().address }
@@ -105,7 +111,7 @@ describe('envelope on', () => {
   })
 
   it('a timestamp outside ±60 s is CLOCK with the server’s time; at the edge it is taken', async () => {
-    const s = await start()
+    const s = shared
     const c = await sealedClientOf(s)
     await c.handshake()
     const now = s.clock.now()
@@ -118,7 +124,7 @@ describe('envelope on', () => {
   })
 
   it('the same sign twice is REPLAY and applies nothing twice; an hour on the copy is refused by its clock', async () => {
-    const s = await start()
+    const s = shared
     const c = await sealedClientOf(s)
     await c.handshake()
     const wallet = freshWallet()
@@ -159,7 +165,7 @@ describe('envelope on', () => {
   })
 
   it('a token sent under another handshake, another user’s included, is 401 sealSession ("sign in again")', async () => {
-    const s = await start()
+    const s = shared
     const alice = await signedIn(s)
     const bob = await signedIn(s)
     // Bob's token under Alice's handshake (a token lifted from a log, sealed by the thief's own keys).
@@ -173,7 +179,7 @@ describe('envelope on', () => {
   })
 
   it('a login message asked under one handshake cannot be used under another, and a token from a login under A is dead under B', async () => {
-    const s = await start()
+    const s = shared
     const a = await sealedClientOf(s)
     await a.handshake()
     const b = await sealedClientOf(s)
@@ -190,7 +196,7 @@ describe('envelope on', () => {
   })
 
   it('a repeated Idempotency-Key is answered from the stored answer, sealed afresh for the request that asked', async () => {
-    const s = await start()
+    const s = shared
     const { c, token } = await signedIn(s)
     const key = idemKey()
     const body = { purpose: 'car_apply', content_type: 'image/png', size: PNG.length }
@@ -209,7 +215,7 @@ describe('envelope on', () => {
   })
 
   it('a socket’s token counts only with its handshake’s proof: without one, with a stale or copied one, it is as no token', async () => {
-    const s = await start()
+    const s = shared
     const { c, token } = await signedIn(s)
     s.hub.register({ matches: (stream) => stream === 'user@test', private: true })
     const subscribed = async (client: Client) => {
@@ -238,7 +244,7 @@ describe('switch and key', () => {
   })
 
   it('a server refuses to start beside an app built with another envelope key, or with none, naming both', async () => {
-    const s = await start()
+    const s = shared
     const other = path.join(s.dir, 'other-key.pem')
     const distDir = s.distDir
     const built = fs.readFileSync(path.join(distDir, BUILT_KEY_FILE), 'utf8')
