@@ -33,17 +33,25 @@ const PLAIN_OR_SEALED = new Set(['GET /api/v1/common/config', `POST ${HANDSHAKE_
 
 const sealedRequest = Compile(SealedRequest)
 
+/** A start refused for the envelope's key: said in one line (server/main.ts), not as a crash. */
+export class EnvelopeRefused extends Error {}
+
 /**
  * The server's signing key, with the envelope on: in production it must exist (the app was built with
  * its public half); elsewhere one is made when missing. A built app beside the server that carries
  * another key (or none) could make no handshake: the server refuses to start, naming both.
  */
 export function openEnvelopeKey(settings: EnvelopeSettings, opts: { production: boolean; distDir: string }): EnvelopeKey {
-  const key = readEnvelopeKey(settings.keyFile, { create: !opts.production })
+  let key: EnvelopeKey
+  try {
+    key = readEnvelopeKey(settings.keyFile, { create: !opts.production })
+  } catch (e) {
+    throw new EnvelopeRefused((e as Error).message)
+  }
   if (fs.existsSync(path.join(opts.distDir, 'index.html'))) {
     const built = builtEnvelopeKey(opts.distDir)
     if (built !== key.publicKey) {
-      throw new Error(
+      throw new EnvelopeRefused(
         `the app in ${opts.distDir} was built with envelope key ${built ?? '(none)'} but this server signs with ${key.publicKey} (${settings.keyFile}): build the app with the same NADI_ENVELOPE_KEY_FILE`,
       )
     }

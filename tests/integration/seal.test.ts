@@ -15,6 +15,8 @@ import { ROOT_CODE, freshWallet, idemKey, startServer, useServers, type TestServ
 import { sealedClientOf, type Answer } from './support/sealed.ts'
 import { PNG, fetchOrInject } from './support/uploads.ts'
 import { Client } from './support/wsClient.ts'
+import { startRefused } from './support/child.ts'
+import { testBackend } from '../support/pg.ts'
 
 const start = useServers({ envelope: true })
 // One server for the tests that neither need a clean database nor change its settings: each starts a server in about a second.
@@ -249,5 +251,13 @@ describe('switch and key', () => {
     const distDir = s.distDir
     const built = fs.readFileSync(path.join(distDir, BUILT_KEY_FILE), 'utf8')
     await expect(startServer({ envelope: true, env: { NADI_ENVELOPE_KEY_FILE: other, NADI_DIST_DIR: distDir } })).rejects.toThrow(new RegExp(`built with envelope key ${built} but this server signs with [A-Za-z0-9_-]{87} \\(${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`))
+  })
+
+  it.runIf(testBackend() === 'sqlite')('the refusal is one line of a server that does not start', { timeout: 60_000 }, async () => {
+    const dir = path.join(shared.dir, 'refused')
+    fs.mkdirSync(dir)
+    const refusedStart = await startRefused(dir, { NADI_ENVELOPE: 'on', NADI_DIST_DIR: shared.distDir })
+    expect(refusedStart.code).toBe(1)
+    expect(refusedStart.out.trim().split('\n')).toEqual([expect.stringMatching(/^NADI did not start: the app in .* was built with envelope key [A-Za-z0-9_-]{87} but this server signs with [A-Za-z0-9_-]{87} \(.*envelope-key\.pem\): build the app with the same NADI_ENVELOPE_KEY_FILE$/)])
   })
 })
