@@ -64,7 +64,7 @@ export interface Envelope {
   replays: ReplayStore
 }
 
-/** A refusal sent from the hook: before the request is opened it goes plain (nothing to seal it under). */
+/** A refusal sent from the hook: plain until the request is opened (nothing to seal it under), sealed once req.seal is set. */
 function refuse(req: FastifyRequest, reply: FastifyReply, status: number, code: number, key: string, o: { data?: unknown; params?: Record<string, string | number> } = {}) {
   return reply.status(status).send({ code, msg: translate(req.lang, key, o.params), data: o.data ?? null })
 }
