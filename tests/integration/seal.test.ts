@@ -13,6 +13,7 @@ import { BUILT_KEY_FILE } from '../../server/envelopeKey.ts'
 import { translate } from '../../server/i18n.ts'
 import { ROOT_CODE, freshWallet, idemKey, startServer, useServers, type TestServer } from './support/server.ts'
 import { sealedClientOf, type Answer } from './support/sealed.ts'
+import { beginHandshake } from '../../src/api/sealCrypto.ts'
 import { PNG, fetchOrInject } from './support/uploads.ts'
 import { Client } from './support/wsClient.ts'
 import { startRefused } from './support/child.ts'
@@ -169,7 +170,7 @@ describe('envelope on', () => {
     expect((await cleanup(s.ctx)).handshakes).toBe(3)
   })
 
-  it('a token sent under another handshake, another user’s included, is 401 sealSession ("sign in again")', async () => {
+  it('a token sent under another handshake, another user’s included, or from a session made with the envelope off, is 401 sealSession ("sign in again")', async () => {
     const s = shared
     const alice = await signedIn(s)
     const bob = await signedIn(s)
@@ -181,6 +182,9 @@ describe('envelope on', () => {
     // A thief cannot renew with it either.
     expect((await thief.renew(alice.token)).status).toBe(401)
     expect((await alice.c.request('GET', '/api/v1/user/info', { token: alice.token })).status).toBe(200)
+    // A session made while the envelope was off is bound to no handshake: sign in again.
+    s.ctx.sqlite.prepare('UPDATE sessions SET handshake_id = NULL WHERE user_id = ?').run(s.count('SELECT id FROM users WHERE wallet_address = ?', alice.wallet.address.toLowerCase()))
+    refused(await alice.c.request('GET', '/api/v1/user/info', { token: alice.token, lang: 'EN' }), 401, CODE.UNAUTHORIZED, 'errors.sealSession')
   })
 
   it('a login message asked under one handshake cannot be used under another, and a token from a login under A is dead under B', async () => {
@@ -237,6 +241,20 @@ describe('envelope on', () => {
     const thief = await sealedClientOf(s)
     await thief.handshake()
     expect(await subscribed(await Client.open(s, token, await thief.socketQuery(token)))).toBe(false)
+  })
+})
+
+describe('handshakes per IP', () => {
+  it('an IP gets NADI_HANDSHAKE_PER_IP handshakes a minute, then 429; another IP is not held up, and the next minute it may again', async () => {
+    const s = await start({ env: { NADI_HANDSHAKE_PER_IP: '2' } })
+    const key = (await beginHandshake()).body
+    const make = (ip: string) => s.post('/api/v1/common/handshake', key, { ip, lang: 'EN' })
+    expect((await make('203.0.113.7')).statusCode).toBe(200)
+    expect((await make('203.0.113.7')).statusCode).toBe(200)
+    expect((await make('203.0.113.7')).body_).toMatchObject({ code: CODE.RATE_LIMITED })
+    expect((await make('203.0.113.8')).statusCode).toBe(200)
+    s.clock.advance(60_000)
+    expect((await make('203.0.113.7')).statusCode).toBe(200)
   })
 })
 
