@@ -15,6 +15,8 @@ export interface MarketView {
   readonly instId: string
   /** Runs fn now if the view knows the market, else once it does (a mirror waiting for its base). */
   whenKnown(fn: () => void): void
+  /** Whether the view knows the market now. */
+  known(): boolean
   status(): MarketStatus | null
   book(): BookData
   ticker(): Ticker | null
@@ -28,6 +30,7 @@ export function exchangeView(exchange: Exchange): MarketView {
   return {
     instId: exchange.spec.instId,
     whenKnown: (fn) => fn(),
+    known: () => true,
     status: () => exchange.status(),
     book: () => exchange.bookSnapshot(),
     ticker: () => exchange.ticker.toWire(exchange.now()),
@@ -50,6 +53,7 @@ export function marketStreamsOf(view: MarketView): StreamFamily[] {
     private: false,
     matches: (s) => s === `${name}:${inst}`,
     onSubscribe: (conn) => view.whenKnown(() => onSubscribe(conn)),
+    live: () => view.known(),
   })
   const listOf = <T>(v: T | null): T[] => (v === null ? [] : [v])
   return [
@@ -63,6 +67,7 @@ export function marketStreamsOf(view: MarketView): StreamFamily[] {
         const m = CANDLE_RE.exec(s)
         return !!m && m[2] === inst && (BARS as readonly string[]).includes(m[1]!)
       },
+      live: () => view.known(),
       onSubscribe(conn, stream) {
         const bar = CANDLE_RE.exec(stream)![1] as Bar // matches() accepted it
         view.whenKnown(() => conn.send({ arg: { channel: `candle${bar}`, instId: inst }, action: 'snapshot', data: listOf(view.candle(bar)) }))

@@ -264,6 +264,7 @@ export function mirrorView(mirror: MarketMirror, opts: { now: () => number; trad
   return {
     instId: mirror.instId,
     whenKnown: (fn) => mirror.whenKnown(fn),
+    known: () => mirror.known,
     status: () => mirror.status(),
     book: () => mirror.book(opts.now()),
     ticker: () => mirror.ticker(),

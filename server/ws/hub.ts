@@ -18,6 +18,12 @@ export interface StreamFamily {
   private: boolean
   /** Called after a subscription is acknowledged, e.g. to send a snapshot. */
   onSubscribe?(conn: Connection, stream: string): void
+  /**
+   * False while this process does not know where the stream stands (a mirror waiting for its base
+   * after the bus lost messages): its pushes would follow a state no subscriber was sent. They are
+   * held back; every subscriber gets the snapshot once it is known (onSubscribe), and pushes after it.
+   */
+  live?(stream: string): boolean
 }
 
 export interface Connection {
@@ -62,6 +68,8 @@ export class Hub {
   private readonly families: StreamFamily[] = []
   /** stream → connections; private streams are keyed per user as `stream#userId` (the bus topic). */
   private readonly subscribers = new Map<string, Set<Conn>>()
+  /** Keys whose pushes are held back until their state is known again (StreamFamily.live). */
+  private readonly held = new Set<string>()
   /** The bus subscription of each key with subscribers here. */
   private readonly onBus = new Map<string, () => void>()
   private readonly bus: Bus
@@ -149,6 +157,20 @@ export class Hub {
   private deliver(key: string, frame: unknown): void {
     const set = this.subscribers.get(key)
     if (!set || set.size === 0) return
+    const stream = streamOfTopic(key)
+    const live = this.families.find((f) => f.matches(stream))?.live
+    if (live) {
+      // Held back while the stream's state is not known here; its subscribers are sent the snapshot
+      // once it is (once per spell: pushes held after the first change nothing).
+      if (!live(stream)) {
+        if (!this.held.has(key)) {
+          this.held.add(key)
+          this.missed(key)
+        }
+        return
+      }
+      this.held.delete(key)
+    }
     // In one process the frame is this process's own object; from another it is input, checked.
     const refused = this.bus.shared ? pushRefusal(key, frame) : null
     if (refused !== null) {

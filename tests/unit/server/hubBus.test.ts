@@ -188,6 +188,35 @@ describe('Hub over a bus', () => {
     expect(s.closed).toBe(MISSED_UPDATES)
   })
 
+  it("while a stream's state is not known here its pushes are held back, and its subscribers get one snapshot once it is", () => {
+    const cross = new CrossBus()
+    const hub = new Hub(WS, () => 0, undefined, { bus: cross.side() })
+    // A mirror of the book: known at seqId 1, then lost (a rebuilt engine, a gap), then known at 9.
+    let known = true
+    let seq = 1
+    const waiting: (() => void)[] = []
+    const whenKnown = (fn: () => void) => (known ? fn() : waiting.push(fn))
+    hub.register({
+      private: false,
+      matches: (s) => s === 'books:NADI-USDT',
+      live: () => known,
+      onSubscribe: (conn) => whenKnown(() => conn.send({ arg: { channel: 'books', instId: 'NADI-USDT' }, action: 'snapshot', data: [{ ...book(seq), prevSeqId: -1 }] })),
+    })
+    const s = new FakeSocket()
+    hub.attach(s as unknown as WebSocket, null)
+    s.say({ method: 'SUBSCRIBE', params: ['books:NADI-USDT'], id: 1 })
+    const seqs = () => s.sent.flatMap((f) => ('action' in (f as object) ? [`${(f as { action: string }).action} ${(f as { data: { seqId: number }[] }).data[0]!.seqId}`] : []))
+    hub.publish('books:NADI-USDT', bookPush(2))
+    known = false
+    for (let n = 6; n <= 8; n++) hub.publish('books:NADI-USDT', bookPush(n))
+    expect(seqs()).toEqual(['snapshot 1', 'update 2'])
+    known = true
+    seq = 8
+    for (const fn of waiting.splice(0)) fn()
+    hub.publish('books:NADI-USDT', bookPush(9))
+    expect(seqs()).toEqual(['snapshot 1', 'update 2', 'snapshot 8', 'update 9'])
+  })
+
   it('a stream name no bus could carry is refused as unknown, whatever a family matches', () => {
     const hub = hubOn(new LocalBus())
     hub.register({ private: false, matches: (s) => s.startsWith('Odd ') })
