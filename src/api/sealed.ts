@@ -105,7 +105,10 @@ export function createSealedSender(o: SealedOptions): Sealed {
   /** The next handshake asked under the old one with the token bound to it; null when the server will not renew (a fresh one then). */
   async function renew(old: SealKeys, token: string): Promise<SealKeys | null> {
     const pending = await beginHandshake()
-    const a = await exchange(old, { method: 'POST', path: HANDSHAKE_PATH, body: pending.body, token })
+    const renewal: ApiRequest = { method: 'POST', path: HANDSHAKE_PATH, body: pending.body, token }
+    let a = await exchange(old, renewal)
+    // A clock that moved since the last answer: corrected, or the fresh handshake that follows would cost the session.
+    if (refusalCode(a) === SEAL_CODE.CLOCK && correctClock(a)) a = await exchange(old, renewal)
     const body = answerJson(a) as { code?: unknown; data?: unknown } | null
     if (a.status !== 200 || body?.code !== CODE.OK) return null
     return finish(pending, body.data)
@@ -134,6 +137,14 @@ export function createSealedSender(o: SealedOptions): Sealed {
     const k = keys ?? (await restore())
     if (k && k.expiresAt - serverNow() > RENEW_BEFORE_MS) return k
     return replace(k, token)
+  }
+
+  /** Takes the server's time from a CLOCK refusal; false when it holds none. */
+  function correctClock(a: ApiAnswer): boolean {
+    const serverTime = (answerJson(a) as { data?: { server_time?: unknown } } | null)?.data?.server_time
+    if (typeof serverTime !== 'number') return false
+    offset = serverTime - o.now()
+    return true
   }
 
   /** One request sealed under `k` and its answer opened; a plain answer passes only as a refusal. */
@@ -169,13 +180,8 @@ export function createSealedSender(o: SealedOptions): Sealed {
         const code = refusalCode(a)
         if (code === null || !SEND_AGAIN.includes(code) || tried.has(code)) return a
         tried.add(code)
-        if (code === SEAL_CODE.CLOCK) {
-          const serverTime = (answerJson(a) as { data?: { server_time?: unknown } } | null)?.data?.server_time
-          if (typeof serverTime !== 'number') return a
-          offset = serverTime - o.now()
-        } else {
-          k = await replace(k, token)
-        }
+        if (code === SEAL_CODE.RENEW) k = await replace(k, token)
+        else if (!correctClock(a)) return a
       }
     } catch (e) {
       if (e instanceof Refused) return e.answer

@@ -207,6 +207,20 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     expect(t.arrivalsAt(HANDSHAKE).at(-1)!.envelope!.handshake).toBe(old)
   })
 
+  it('a renewal refused for the clock is corrected and asked again under the old handshake, so the session is kept', async () => {
+    const t = setup()
+    const token = await signIn(t)
+    const old = t.server.sessions.get(token)!
+    // The phone's clock jumps two minutes ahead: to the app its handshake looks expired, to the server it is not yet.
+    t.server.now = t.server.keysOf(old)!.expiresAt - 60_000
+    t.clock.skew = 120_000
+    const a = await t.transport.send(echoGet({}, token))
+    expect(body(a).data.user).toBe('signed-in')
+    const renewals = t.arrivalsAt(HANDSHAKE).filter((h) => h.envelope)
+    expect(renewals.map((h) => h.envelope!.handshake)).toEqual([old, old])
+    expect(t.arrivalsAt('/api/v1/echo').at(-1)!.envelope!.handshake).toBe(t.server.sessions.get(token))
+  })
+
   it('without a token an expiring handshake is replaced by a fresh plain one', async () => {
     const t = setup()
     await t.transport.send(echoGet({}))
