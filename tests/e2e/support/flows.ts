@@ -51,6 +51,14 @@ export const valueOf = (locator: Locator, timeout = 10_000) => expect.poll(() =>
 /** A test id's visible elements (a screen kept alive in the background holds hidden twins). */
 export const visible = (page: Page, testId: string): Locator => page.getByTestId(testId).filter({ visible: true })
 
+/** Fills the visible address form (add or edit). */
+export async function fillAddress(page: Page, f: { name: string; phone: string; area: string; address: string }): Promise<void> {
+  await page.locator('input[name="name"]:visible').fill(f.name)
+  await page.locator('input[name="phone"]:visible').fill(f.phone)
+  await page.locator('input[name="area"]:visible').fill(f.area)
+  await page.locator('textarea[name="address"]:visible').fill(f.address)
+}
+
 /** The user id of a wallet that signed in. */
 export function userIdOf(app: RunningApp, address: string): number {
   return Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(address.toLowerCase()) as { id: bigint }).id)
@@ -67,12 +75,14 @@ export interface Newcomer {
 
 /**
  * A new user on a phone, signed in through an invite link (the root's by default), with the page's
- * errors watched; `seenChainNotice` keeps the one-time chain upgrade notice from covering the screen.
+ * errors watched; `seenChainNotice` keeps the one-time chain upgrade notice from covering the screen;
+ * `onPage` sees the page before anything is loaded (to watch its traffic from the first request).
  */
-export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: { code?: string; seenChainNotice?: boolean } = {}): Promise<Newcomer> {
+export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: { code?: string; seenChainNotice?: boolean; onPage?: (page: Page) => void } = {}): Promise<Newcomer> {
   const context = await phone(browser)
   const page = await context.newPage()
   const errors = watchErrors(page)
+  opts.onPage?.(page)
   if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
   return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
