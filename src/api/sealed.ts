@@ -9,7 +9,7 @@ import { answerJson, fetchAnswer, refusalCode, requestHeaders, type ApiAnswer, t
 
 /** A handshake this close to its end is replaced before use, so no request arrives just after it ran out. */
 export const RENEW_BEFORE_MS = 30_000
-export const HANDSHAKE_PATH = '/api/v1/common/handshake'
+const HANDSHAKE_PATH = '/api/v1/common/handshake'
 /** Beside the token in session storage: the handshake the token's session is bound to. */
 export const HANDSHAKE_KEY = 'handshake'
 
@@ -20,11 +20,6 @@ export interface SealedOptions {
   now: () => number
   /** The server's long-term public key, base64url (`__NADI_SERVER_KEY__` in the app). */
   serverKey: string
-}
-
-export interface Sealed extends SealedSender {
-  /** The server's clock as this side reckons it. */
-  serverNow(): number
 }
 
 interface Stored {
@@ -51,7 +46,7 @@ function handshakeAnswer(v: unknown): HandshakeAnswer {
 /** The codes after which a request is sent once more, each at most once: a second one is the answer. */
 const SEND_AGAIN: readonly number[] = [SEAL_CODE.RENEW, SEAL_CODE.CLOCK]
 
-export function createSealedSender(o: SealedOptions): Sealed {
+export function createSealedSender(o: SealedOptions): SealedSender {
   let serverKey: Promise<CryptoKey> | null = null
   let keys: SealKeys | null = null
   let restoring: Promise<SealKeys | null> | null = null
@@ -196,5 +191,5 @@ export function createSealedSender(o: SealedOptions): Sealed {
     return { handshake: k.handshake, timestamp: String(timestamp), sign: await signSocket(k, timestamp, token) }
   }
 
-  return { send, socketProof, serverNow }
+  return { send, socketProof }
 }
