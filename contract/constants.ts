@@ -45,6 +45,20 @@ export const CODE = {
   UNAVAILABLE: 503,
 } as const
 
+/** The envelope codes the app acts on (the HTTP status is 400 for each, 401 for SEAL_SESSION). */
+export const SEAL_CODE = {
+  /** The server takes only sealed requests: the app turns the envelope on and sends again. */
+  REQUIRED: 4601,
+  /** The handshake is unknown or expired: the app makes (or renews) one and sends once more. */
+  RENEW: 4602,
+  /** The timestamp is outside the window: the answer's data holds `server_time`; the app corrects and sends once more. */
+  CLOCK: 4603,
+  /** The same sign was seen before: a copy of a request, refused. */
+  REPLAY: 4604,
+  /** The sign does not match or the data does not decrypt: changed on the way. */
+  INVALID: 4605,
+} as const
+
 export const PAGE_SIZE_DEFAULT = 10
 export const PAGE_SIZE_MAX = 100
 /** Money is integer units of 1e-8 on the server and decimal strings with at most 8 decimals on the wire. */

@@ -50,19 +50,8 @@ export const HandshakeAnswer = Type.Object({
 })
 export type HandshakeAnswer = Static<typeof HandshakeAnswer>
 
-/** The envelope codes the app acts on (the HTTP status is 400 for each, 401 for SEAL_SESSION). */
-export const SEAL_CODE = {
-  /** The server takes only sealed requests: the app turns the envelope on and sends again. */
-  REQUIRED: 4601,
-  /** The handshake is unknown or expired: the app makes (or renews) one and sends once more. */
-  RENEW: 4602,
-  /** The timestamp is outside the window: the answer's data holds `server_time`; the app corrects and sends once more. */
-  CLOCK: 4603,
-  /** The same sign was seen before: a copy of a request, refused. */
-  REPLAY: 4604,
-  /** The sign does not match or the data does not decrypt: changed on the way. */
-  INVALID: 4605,
-} as const
+// In constants.ts, which imports nothing: the app's first load checks for REQUIRED without this file's schemas.
+export { SEAL_CODE } from './constants.ts'
 
 export const handshakeTranscript = (a: { handshake: string; clientKey: string; serverKey: string; salt: string; expiresAt: number; serverTime: number }) =>
   [SEAL_VERSION, 'handshake', a.handshake, a.clientKey, a.serverKey, a.salt, a.expiresAt, a.serverTime].join('\n')

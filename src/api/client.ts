@@ -6,6 +6,9 @@ import { clearToken, getToken, renewToken } from './session.ts'
 import { reportNetworkFailure, reportNetworkSuccess } from './online.ts'
 import { toast } from '../ui/toast.ts'
 import { ApiFailure } from './failure.ts'
+import { SealBroken, SealUnavailable } from './sealErrors.ts'
+import { appTransport } from './appTransport.ts'
+import { answerJson, type ApiAnswer, type ApiRequest } from './transport.ts'
 
 // The failure type lives with its wording (failure.ts, pure); callers keep importing it from here.
 export { ApiFailure }
@@ -25,10 +28,11 @@ export const EXPIRED_REDIRECT_MS = 1500
 /** True during those 1.5 s, so the route guard leaves the redirect to the expiry notice. */
 export const loginExpiring = signal(false)
 
-export function redirectAfterExpiry() {
+/** `message`: the server's reason, e.g. a token used under another handshake than its own (errors.sealSession). */
+export function redirectAfterExpiry(message = t('errors.loginExpired')) {
   if (loginExpiring.value) return
   loginExpiring.value = true
-  toast.error(t('errors.loginExpired'))
+  toast.error(message)
   setTimeout(() => {
     loginExpiring.value = false
     if (window.location.pathname !== '/index') window.location.assign('/')
@@ -44,37 +48,47 @@ export function newIdempotencyKey(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
-export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<T> {
-  const url = new URL(`/api/v1/${path}`, window.location.origin)
-  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v))
-  const headers: Record<string, string> = { LANG: lang.value }
-  const token = getToken()
-  if (token) headers.Authorization = `Bearer ${token}`
-  if (method === 'POST') {
-    headers['Content-Type'] = 'application/json'
-    headers['Idempotency-Key'] = opts.idempotencyKey ?? newIdempotencyKey()
-  }
-
-  let res: Response
+/** One request and its answer (opened, when it came sealed); no answer, or one that is not the server's, as ApiFailure. */
+export async function transmit(r: ApiRequest): Promise<ApiAnswer> {
   try {
-    res = await fetch(url, { method, headers, body: method === 'POST' ? JSON.stringify(opts.body ?? {}) : null, signal: opts.signal ?? null })
+    const answer = await appTransport().send(r)
+    reportNetworkSuccess()
+    return answer
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e
+    // Status 0 like a lost answer: the outbox keeps the action, and its retry (same Idempotency-Key) applies it once.
+    if (e instanceof SealBroken) throw new ApiFailure(t('errors.sealBroken'), CODE.SERVER, 0)
+    if (e instanceof SealUnavailable) throw new ApiFailure(t('errors.sealUnavailable'), CODE.SERVER, 0)
     reportNetworkFailure()
     throw new ApiFailure(t('errors.network'), CODE.SERVER, 0)
   }
-  reportNetworkSuccess()
+}
 
-  const body = (await res.json().catch(() => null)) as ApiEnvelope<T> | null
+export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<T> {
+  const query: Record<string, string | number | boolean> = {}
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== '') query[k] = v
+  const token = getToken()
+  const res = await transmit({
+    method,
+    path: `/api/v1/${path}`,
+    query,
+    token,
+    lang: lang.value,
+    ...(method === 'POST' ? { body: opts.body ?? {}, idempotencyKey: opts.idempotencyKey ?? newIdempotencyKey() } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  })
+
+  const body = answerJson(res) as ApiEnvelope<T> | null
   const serverMsg = body && typeof body.msg === 'string' && body.msg ? body.msg : null
 
   if (res.status === 401) {
     if (body?.code === CODE.OK) throw new ApiFailure(t('errors.inviteRequired'), 401, 401)
+    const message = serverMsg ?? t('errors.loginExpired')
     if (token) {
       clearToken()
-      redirectAfterExpiry()
+      redirectAfterExpiry(message)
     }
-    throw new ApiFailure(t('errors.loginExpired'), CODE.UNAUTHORIZED, 401)
+    throw new ApiFailure(message, CODE.UNAUTHORIZED, 401)
   }
   if (res.status === 403) throw new ApiFailure(t('errors.noPermission'), CODE.FORBIDDEN, 403)
   if (res.status >= 500) throw new ApiFailure(t('errors.server'), body?.code ?? res.status, res.status)

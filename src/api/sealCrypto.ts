@@ -15,6 +15,9 @@ import {
   type SealedAnswer,
   type SealedRequest,
 } from '../../contract/seal.ts'
+import { SealBroken, SealUnavailable } from './sealErrors.ts'
+
+export { SealBroken, SealUnavailable }
 
 const subtle = () => {
   // Absent outside a secure context (an http:// page on a LAN): the envelope needs HTTPS or localhost.
@@ -22,15 +25,6 @@ const subtle = () => {
   if (!s) throw new SealUnavailable()
   return s
 }
-
-export class SealUnavailable extends Error {
-  constructor() {
-    super('WebCrypto is not available: the envelope needs a secure context (https)')
-  }
-}
-
-/** The app's refusal of an answer that is not the server's: a sign that does not match, or data that does not decrypt. */
-export class SealBroken extends Error {}
 
 export interface SealKeys {
   handshake: string

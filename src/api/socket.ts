@@ -2,6 +2,8 @@ import { signal, type ReadonlySignal } from '@preact/signals-react'
 import type { PushFrame } from '../../contract/socket.ts'
 import { getToken, signedIn } from './session.ts'
 import { online } from './online.ts'
+import { socketProof } from './appTransport.ts'
+import type { SocketProof } from './transport.ts'
 
 // The app's real-time socket (DESIGN §5) with the connection states and timers of SPEC §4 and §9.
 // Everything that touches the outside (socket class, timers, clock, network state) is injected so the
@@ -74,8 +76,11 @@ function windowNetwork(onChange: (online: boolean) => void): () => void {
 }
 
 export interface SocketClientOptions {
-  /** The socket URL for a token (null: anonymous, public streams only). */
-  url: (token: string | null) => string
+  /**
+   * The socket URL for a token (null: anonymous, public streams only); asked afresh for every connect.
+   * A promise when it must be signed first (the envelope's proof, which takes a handshake).
+   */
+  url: (token: string | null) => string | Promise<string>
   token?: () => string | null
   WebSocket?: SocketCtor
   timers?: Timers
@@ -170,6 +175,8 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
   const internalIds = new Set<FrameId>()
 
   let ws: SocketLike | null = null
+  /** A connect waiting for its URL; dropping the socket abandons it. */
+  let preparing: object | null = null
   let open = false
   let nextId = 1
   let attempts = 0
@@ -222,6 +229,7 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
 
   /** Drops the current socket without letting its close event steer the state machine. */
   function dropSocket(code?: number, reason?: string) {
+    preparing = null
     connectTimer = clear(connectTimer)
     heartbeatTimer = clear(heartbeatTimer)
     pongTimer = clear(pongTimer)
@@ -258,19 +266,45 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
   }
 
   function connect() {
-    if (destroyed || ws) return
+    if (destroyed || ws || preparing) return
     reconnectTimer = clear(reconnectTimer)
     startWatching()
-    if (ws) return // the network watch reports at once and may have connected already
+    if (ws || preparing) return // the network watch reports at once and may have connected already
     if (!isOnline()) {
       goOffline()
       return
     }
     // Reading the token can expire it, and the sign-out that follows reconnects from inside this call.
     const url = opts.url(tokenOf())
-    if (ws || destroyed) return
+    if (ws || preparing || destroyed) return
     offline = false
     setState(attempts > 0 ? 'reconnecting' : 'connecting')
+    if (typeof url === 'string') {
+      openSocket(url)
+      return
+    }
+    const attempt = {}
+    preparing = attempt
+    // The connect timeout covers the signing too: a handshake that hangs is a connect that failed.
+    connectTimer = timers.setTimeout(() => {
+      connectTimer = null
+      failed()
+    }, T.connectTimeoutMs)
+    url.then(
+      (u) => {
+        if (preparing !== attempt) return
+        preparing = null
+        connectTimer = clear(connectTimer)
+        openSocket(u)
+      },
+      () => {
+        if (preparing !== attempt) return
+        failed()
+      },
+    )
+  }
+
+  function openSocket(url: string) {
     let s: SocketLike
     try {
       s = new (Ctor())(url)
@@ -486,7 +520,7 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
   /** A new call from the app: a socket that gave up ('error') or was closed for good tries again. */
   function wake() {
     idleTimer = clear(idleTimer)
-    if (ws || reconnectTimer !== null) return
+    if (ws || preparing || reconnectTimer !== null) return
     if (state.value === 'error') attempts = 0
     connect()
   }
@@ -554,7 +588,7 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
 
   function reconnect() {
     if (destroyed) return
-    const had = ws !== null || reconnectTimer !== null || state.value !== 'disconnected' || offline
+    const had = ws !== null || preparing !== null || reconnectTimer !== null || state.value !== 'disconnected' || offline
     dropSocket(1000, 'reconnect')
     reconnectTimer = clear(reconnectTimer)
     attempts = 0
@@ -598,10 +632,14 @@ export function createSocketClient(opts: SocketClientOptions): SocketClient {
   }
 }
 
-/** `/ws` on the page's own host, wss under https; the token as a query parameter (DESIGN §5). */
-export function socketUrl(token: string | null, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
+/**
+ * `/ws` on the page's own host, wss under https; the token as a query parameter (DESIGN §5), with the
+ * envelope on followed by its proof (handshake, timestamp, sign: docs/envelope.md).
+ */
+export function socketUrl(token: string | null, loc: Pick<Location, 'protocol' | 'host'> = window.location, proof?: SocketProof): string {
   const base = `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/ws`
-  return token ? `${base}?token=${encodeURIComponent(token)}` : base
+  if (!token) return base
+  return `${base}?${new URLSearchParams({ token, ...proof }).toString()}`
 }
 
 let appClient: SocketClient | null = null
@@ -610,7 +648,10 @@ let appClient: SocketClient | null = null
 export function getSocket(): SocketClient {
   if (appClient) return appClient
   const client = createSocketClient({
-    url: (token) => socketUrl(token),
+    url: (token) => {
+      const proof = token ? socketProof(token) : null
+      return proof ? proof.then((p) => socketUrl(token, window.location, p)) : socketUrl(token)
+    },
     token: () => getToken(),
     online: () => online.value,
     // The online signal already follows window online/offline (startOnlineWatch) and the server's reachability.

@@ -2,6 +2,7 @@
 // and replayed in order when the app is back online. Generic: a feature registers a sender per
 // action name (in the facade); this file only stores, orders and classifies.
 
+import { SEAL_CODE } from '../../contract/constants.ts'
 import { openDb } from './db.ts'
 import type { FlushResult, OutboxItem, OutboxSend } from './types.ts'
 
@@ -26,16 +27,18 @@ export function retryDelay(attempts: number, random: () => number = Math.random)
 
 /**
  * Whether a failed send may succeed later, so the item stays pending and blocks the ones behind
- * it: no response (status 0), a server error, rate limited, a conflict (the same key still in
- * flight), signed out. An error without an HTTP status (a network error not wrapped in ApiFailure,
- * an abort) is treated the same: a write is never dropped because of how it failed to leave.
- * Anything else that carries a status is the server refusing this write: 'failed'.
+ * it: no response (status 0, also an answer that was not the server's), a server error, rate
+ * limited, a conflict (the same key still in flight), signed out, or a sealed request refused as
+ * changed on the way or a copy (nothing was applied; a fresh seal goes through). An error without an
+ * HTTP status (a network error not wrapped in ApiFailure, an abort) is treated the same: a write is
+ * never dropped because of how it failed to leave. Anything else that carries a status is the server
+ * refusing this write: 'failed'.
  */
 export function isRetryable(e: unknown): boolean {
   const { status, code } = (e ?? {}) as { status?: unknown; code?: unknown }
   if (typeof status !== 'number') return true
   // An envelope "login expired" comes back with HTTP 200 and body code 401.
-  return status === 0 || status >= 500 || status === 429 || status === 409 || status === 401 || code === 401
+  return status === 0 || status >= 500 || status === 429 || status === 409 || status === 401 || code === 401 || code === SEAL_CODE.INVALID || code === SEAL_CODE.REPLAY
 }
 
 function messageOf(e: unknown): string {

@@ -4,11 +4,10 @@
 // the pickers are disabled with a reason and an application waits in the outbox, shown as pending,
 // then is sent once when the network returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deflateSync } from 'node:zlib'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { main as cli } from '../../server/cli.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { png, shows, signInThroughInvite, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -22,34 +21,6 @@ afterAll(async () => {
   await browser?.close()
   await app?.close()
 })
-
-/** A small real PNG (a 16×12 gradient), made here: signature, IHDR, IDAT, IEND with their CRCs. */
-function png(width = 16, height = 12): Buffer {
-  const table = Array.from({ length: 256 }, (_, n) => {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    return c >>> 0
-  })
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff
-    for (const x of b) c = table[(c ^ x) & 0xff]! ^ (c >>> 8)
-    return (c ^ 0xffffffff) >>> 0
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4)
-    len.writeUInt32BE(data.length)
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-    const sum = Buffer.alloc(4)
-    sum.writeUInt32BE(crc(body))
-    return Buffer.concat([len, body, sum])
-  }
-  const ihdr = Buffer.alloc(13)
-  ihdr.writeUInt32BE(width, 0)
-  ihdr.writeUInt32BE(height, 4)
-  ihdr.set([8, 2, 0, 0, 0], 8) // 8-bit RGB
-  const rows = Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => [x * 16, y * 20, 180]).flat()]))
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))])
-}
 
 async function operator(...argv: string[]): Promise<{ code: number; out: string }> {
   let out = ''

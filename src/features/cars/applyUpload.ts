@@ -4,7 +4,7 @@
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { PresignedUpload } from '../../../contract/upload.ts'
 import { checkUpload, megabytes, UPLOAD_MAX_BYTES_DEFAULT, type UploadProblem } from '../../../contract/uploadRules.ts'
-import { ApiFailure, post } from '../../api/client.ts'
+import { ApiFailure, post, transmit } from '../../api/client.ts'
 import { reportNetworkFailure } from '../../api/online.ts'
 import { getToken } from '../../api/session.ts'
 import { lang, t } from '../../i18n/index.ts'
@@ -69,12 +69,12 @@ export async function uploadDocument(file: File, onProgress: (fraction: number) 
   return p.key
 }
 
-/** One of the user's uploaded files, as the server keeps it (only its owner may read it), for a preview. */
+/**
+ * One of the user's uploaded files, as the server keeps it (only its owner may read it), for a preview.
+ * With the envelope on it comes sealed like any answer; opened, its bytes are the file and its type the file's.
+ */
 export async function fetchUploadedFile(key: string, signal?: AbortSignal): Promise<Blob> {
-  const url = new URL('/api/v1/common/uploadFile', window.location.origin)
-  url.searchParams.set('key', key)
-  const token = getToken()
-  const res = await fetch(url, { headers: { LANG: lang.value, ...(token ? { Authorization: `Bearer ${token}` } : {}) }, ...(signal ? { signal } : {}) })
-  if (!res.ok) throw new ApiFailure(t('errors.loadFailed'), res.status, res.status)
-  return res.blob()
+  const res = await transmit({ method: 'GET', path: '/api/v1/common/uploadFile', query: { key }, token: getToken(), lang: lang.value, ...(signal ? { signal } : {}) })
+  if (res.status !== 200) throw new ApiFailure(t('errors.loadFailed'), res.status, res.status)
+  return new Blob([res.bytes as Uint8Array<ArrayBuffer>], { type: res.type }) // read from a Response or decrypted: never a shared buffer
 }

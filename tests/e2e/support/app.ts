@@ -5,6 +5,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../../scripts/chromium.ts'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { buildApp, type Built } from '../../../server/app.ts'
 import { loadConfig } from '../../../server/config.ts'
+import { envelopeKeyFile } from '../../../server/envelopeKey.ts'
 
 export const ROOT_CODE = 'E2EROOT1'
 
@@ -13,14 +14,27 @@ export interface RunningApp extends Built {
   close(): Promise<void>
 }
 
-/** The real server, in process, on a free port, serving the built app from dist/ over a fresh database (or a copy of `database`). */
-export async function startApp(env: Record<string, string> = {}, opts: { database?: string; now?: () => number } = {}): Promise<RunningApp> {
+/**
+ * The real server, in process, on a free port, serving the built app from dist/ over a fresh database
+ * (or a copy of `database`); `envelope`: every request and answer sealed (issue 20), with the key file
+ * the build put into the app (vite.config.ts reads the same one).
+ */
+export async function startApp(env: Record<string, string> = {}, opts: { database?: string; now?: () => number; envelope?: boolean } = {}): Promise<RunningApp> {
   if (!fs.existsSync('dist/index.html')) throw new Error('dist/index.html is missing: run `npm run build` first')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-e2e-'))
   // A copy of a saved data folder's database (a fixture), instead of a fresh one.
   if (opts.database) fs.copyFileSync(opts.database, path.join(dir, 'nadi.sqlite'))
   const config = loadConfig(
-    { NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATA_DIR: dir, NADI_ROOT_INVITE_CODE: ROOT_CODE, NADI_CHAIN_NOTICE: '0', LOG_LEVEL: 'silent', ...env },
+    {
+      NADI_ENV: 'test',
+      NADI_DEMO: '1',
+      NADI_DATA_DIR: dir,
+      NADI_ROOT_INVITE_CODE: ROOT_CODE,
+      NADI_CHAIN_NOTICE: '0',
+      LOG_LEVEL: 'silent',
+      ...(opts.envelope ? { NADI_ENVELOPE: 'on', NADI_ENVELOPE_KEY_FILE: envelopeKeyFile(process.env, path.resolve(process.env.NADI_DATA_DIR || 'data')) } : {}),
+      ...env,
+    },
     process.cwd(),
   )
   // A test clock the server runs on (the browser keeps its own), for days that must have ended.

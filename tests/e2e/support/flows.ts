@@ -1,7 +1,10 @@
 import fs from 'node:fs'
 import { randomUUID } from 'node:crypto'
+import { deflateSync } from 'node:zlib'
 import { expect } from 'vitest'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import { parseUnits } from 'ethers'
+import { balance, fund, trade, transfer } from '../../../server/ledger/index.ts'
 import { phone, ROOT_CODE, watchErrors, type RunningApp } from './app.ts'
 import { injectTestWallet, type TestWallet } from './wallet.ts'
 
@@ -51,6 +54,42 @@ export const valueOf = (locator: Locator, timeout = 10_000) => expect.poll(() =>
 /** A test id's visible elements (a screen kept alive in the background holds hidden twins). */
 export const visible = (page: Page, testId: string): Locator => page.getByTestId(testId).filter({ visible: true })
 
+/** Fills the visible address form (add or edit). */
+export async function fillAddress(page: Page, f: { name: string; phone: string; area: string; address: string }): Promise<void> {
+  await page.locator('input[name="name"]:visible').fill(f.name)
+  await page.locator('input[name="phone"]:visible').fill(f.phone)
+  await page.locator('input[name="area"]:visible').fill(f.area)
+  await page.locator('textarea[name="address"]:visible').fill(f.address)
+}
+
+/** A small real PNG (a 16×12 gradient), made here: signature, IHDR, IDAT, IEND with their CRCs. */
+export function png(width = 16, height = 12): Buffer {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff
+    for (const x of b) c = table[(c ^ x) & 0xff]! ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
+    const sum = Buffer.alloc(4)
+    sum.writeUInt32BE(crc(body))
+    return Buffer.concat([len, body, sum])
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8) // 8-bit RGB
+  const rows = Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => [x * 16, y * 20, 180]).flat()]))
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))])
+}
+
 /** The user id of a wallet that signed in. */
 export function userIdOf(app: RunningApp, address: string): number {
   return Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(address.toLowerCase()) as { id: bigint }).id)
@@ -67,12 +106,14 @@ export interface Newcomer {
 
 /**
  * A new user on a phone, signed in through an invite link (the root's by default), with the page's
- * errors watched; `seenChainNotice` keeps the one-time chain upgrade notice from covering the screen.
+ * errors watched; `seenChainNotice` keeps the one-time chain upgrade notice from covering the screen;
+ * `onPage` sees the page before anything is loaded (to watch its traffic from the first request).
  */
-export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: { code?: string; seenChainNotice?: boolean } = {}): Promise<Newcomer> {
+export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: { code?: string; seenChainNotice?: boolean; onPage?: (page: Page) => void } = {}): Promise<Newcomer> {
   const context = await phone(browser)
   const page = await context.newPage()
   const errors = watchErrors(page)
+  opts.onPage?.(page)
   if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
   return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
@@ -103,4 +144,59 @@ export async function swControlled(page: Page): Promise<void> {
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true)
   await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+}
+
+const UNIT = 100_000_000n
+const pathOf = (page: Page) => new URL(page.url()).pathname
+
+// The journey's steps (postgres.test.ts, envelope.test.ts): the app whole, each step checked on the books.
+
+/** USDT paid into the deposit address the recharge screen hands out, credited after 3 confirmations and shown in the wallet. Needs NADI_DEV_CHAINS with manual blocks. */
+export async function depositUsdt(app: RunningApp, page: Page, userId: number, usdt: bigint): Promise<void> {
+  await page.goto(`${app.url}/recharge?coin=USDT&chain=bsc`)
+  const deposit = await page.getByTestId('deposit-address').innerText()
+  expect(deposit).toBe(app.gateway.depositAddress('bsc', userId))
+  await app.gateway.faucet('bsc', deposit, { USDT: parseUnits(String(usdt), 18) })
+  await app.gateway.dev!.mine('bsc', 3)
+  await expect.poll(() => balance(app.ctx.sqlite, fund(userId), 'USDT').available, { timeout: 15_000 }).toBe(usdt * UNIT)
+  await page.goto(`${app.url}/wallet`)
+  await shows(page.getByTestId('available-USDT-fund')).toMatch(new RegExp(`^${usdt.toLocaleString('en-US').replaceAll(',', ',?')}(\\.0+)?$`))
+}
+
+/** The first phone in stock, bought from the shop with a new address and paid from the balance: answers its price. */
+export async function buyPhoneFromBalance(app: RunningApp, page: Page, userId: number): Promise<bigint> {
+  const before = balance(app.ctx.sqlite, fund(userId), 'USDT').available
+  await page.goto(`${app.url}/`)
+  await visible(page, 'shortcut-shop').click()
+  const phone = app.ctx.sqlite.prepare("SELECT p.id, s.id AS spec, s.price FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'machine' AND s.stock > 0 ORDER BY p.sort, p.id, s.id LIMIT 1").get() as { id: bigint; spec: bigint; price: bigint }
+  await page.goto(`${app.url}/shop/orderConfirm?goods=${phone.id}&spec=${phone.spec}&qty=1`)
+  await visible(page, 'order-submit').click()
+  await visible(page, 'order-address-add').click()
+  await fillAddress(page, { name: '陳小明', phone: '0912 345 678', area: '臺北市信義區', address: '松仁路 100 號 8 樓' })
+  await page.locator('form button[type="submit"]:visible').click()
+  await expect.poll(() => pathOf(page), { timeout: 10_000 }).toBe('/shop/orderConfirm')
+  await visible(page, 'order-submit').click()
+  await shows(page.locator('.sheet h2')).toBe(text('tw', 'preOrder.placedTitle'))
+  await page.locator('.sheet .btn.primary').click()
+  await page.getByTestId('payment-pay-balance').click()
+  await shows(page.getByTestId('payment-success')).not.toBeNull()
+  const row = app.ctx.sqlite.prepare("SELECT fulfilment FROM pay_orders WHERE user_id = ? AND type = 'device'").get(userId) as { fulfilment: string }
+  expect(row.fulfilment).toBe('pending_shipment')
+  expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(before - phone.price)
+  return phone.price
+}
+
+/** 100 USDT moved to trading, and a limit buy of 200 NADI at 0.01 placed that rests on the book, holding 2 USDT. */
+export async function placeRestingOrder(app: RunningApp, page: Page, userId: number, ref: string): Promise<void> {
+  transfer(app.ctx.sqlite, { ref, reason: 'transfer', from: fund(userId), to: trade(userId), asset: 'USDT', amount: 100n * UNIT })
+  await page.goto(`${app.url}/trade`)
+  const form = page.getByTestId('order-form').filter({ visible: true })
+  await form.locator('.side-switch .side-btn.buy').click()
+  await form.getByRole('button', { name: text('tw', 'trade.type.limit'), exact: true }).click()
+  await form.locator('input[name="price"]').fill('0.01')
+  await form.locator('input[name="size"]').fill('200')
+  await form.getByTestId('place-order').click()
+  await page.locator('.sheet .btn.primary').click()
+  await shows(page.locator('.toast')).toContain(text('tw', 'trade.placed.pending'))
+  expect(balance(app.ctx.sqlite, trade(userId), 'USDT').frozen).toBe(2n * UNIT)
 }

@@ -141,6 +141,74 @@ describe('connecting', () => {
     expect(socketUrl('a+b/c', { protocol: 'http:', host: '192.168.1.5:3000' })).toBe('ws://192.168.1.5:3000/ws?token=a%2Bb%2Fc')
   })
 
+  it('with the envelope on the token is followed by its proof: handshake, timestamp and sign', () => {
+    const url = new URL(socketUrl('tok', { protocol: 'https:', host: 'nadi.app' }, { handshake: 'h'.repeat(22), timestamp: '1700000000000', sign: 's'.repeat(43) }))
+    expect(Object.fromEntries(url.searchParams)).toEqual({ token: 'tok', handshake: 'h'.repeat(22), timestamp: '1700000000000', sign: 's'.repeat(43) })
+  })
+
+  it('a URL that must be signed first opens the socket once signed, and is signed afresh for every reconnect', async () => {
+    token = 'tok'
+    let signed = 0
+    const client = createSocketClient({
+      url: (t) => Promise.resolve(`ws://nadi.test/ws?token=${t}&sign=${++signed}`),
+      token: () => token,
+      WebSocket: FakeSocket,
+      online: () => true,
+      watchNetwork: () => () => {},
+    })
+    clients.push(client)
+    client.subscribe('user@update_order', () => {})
+    expect(FakeSocket.all).toHaveLength(0)
+    expect(client.state.value).toBe('connecting')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(last().url).toBe('ws://nadi.test/ws?token=tok&sign=1')
+    last().open()
+    last().drop(1006)
+    await vi.advanceTimersByTimeAsync(SOCKET_TIMING.backoffFirstMs)
+    expect(FakeSocket.all.map((f) => f.url)).toEqual(['ws://nadi.test/ws?token=tok&sign=1', 'ws://nadi.test/ws?token=tok&sign=2'])
+  })
+
+  it('a URL that cannot be signed (no handshake) backs off and tries again', async () => {
+    token = 'tok'
+    let fail = true
+    const client = createSocketClient({
+      url: (t) => (fail ? Promise.reject(new Error('handshake refused')) : Promise.resolve(`ws://nadi.test/ws?token=${t}`)),
+      token: () => token,
+      WebSocket: FakeSocket,
+      online: () => true,
+      watchNetwork: () => () => {},
+    })
+    clients.push(client)
+    client.subscribe('books:NADI-USDT', () => {})
+    await vi.advanceTimersByTimeAsync(0)
+    expect(FakeSocket.all).toHaveLength(0)
+    expect(client.state.value).toBe('reconnecting')
+    fail = false
+    await vi.advanceTimersByTimeAsync(SOCKET_TIMING.backoffFirstMs)
+    expect(last().url).toBe('ws://nadi.test/ws?token=tok')
+  })
+
+  it('a sign-out while the signed URL is on its way wins: the late URL is never opened', async () => {
+    token = 'tok'
+    let resolveSlow: (u: string) => void = () => {}
+    const slow = createSocketClient({
+      url: (t) => (t ? new Promise<string>((r) => (resolveSlow = r)) : 'ws://nadi.test/ws'),
+      token: () => token,
+      WebSocket: FakeSocket,
+      online: () => true,
+      watchNetwork: () => () => {},
+    })
+    clients.push(slow)
+    slow.subscribe('books:NADI-USDT', () => {})
+    const pendingResolve = resolveSlow
+    token = null
+    slow.reconnect()
+    pendingResolve('ws://nadi.test/ws?token=tok&late=1')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(FakeSocket.all.map((f) => f.url).filter((u) => u.includes('late'))).toEqual([])
+    expect(last().url).toBe('ws://nadi.test/ws')
+  })
+
   it('a socket that does not open within 10 s is given up and retried', () => {
     const client = makeClient()
     client.subscribe('books:NADI-USDT', () => {})
