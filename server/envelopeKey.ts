@@ -39,7 +39,7 @@ export function readEnvelopeKey(file: string, { create }: { create: boolean }): 
   try {
     signing = crypto.createPrivateKey(fs.readFileSync(file))
   } catch (e) {
-    throw new Error(`the envelope's signing key ${file} is not a private key in PEM: ${(e as Error).message}`)
+    throw new Error(`the envelope's signing key ${file} is not a private key in PEM: ${(e as Error).message}`, { cause: e })
   }
   if (signing.asymmetricKeyType !== 'ec') throw new Error(`the envelope's signing key ${file} must be an EC P-256 key`)
   return { signing, publicKey: publicKeyOf(signing) }
