@@ -1,0 +1,150 @@
+// The hostile fuzz of the whole API: every route the server describes at /api/docs/json gets a few
+// dozen hostile requests (support/fuzz.ts), anonymous and signed in, with valid ones mixed in.
+// Whatever comes in:
+//   - no answer is a 5xx;
+//   - every answer is the {code, msg, data} envelope, and a refusal's msg is a real, translated text;
+//   - a refusal (and any GET) changes nothing: the fuzzing user's balances and the ledger's postings
+//     are as they were before it, and so is a replayed Idempotency-Key's answer;
+//   - another user, funded, whom no request names by token, ends exactly as they began: balances,
+//     address book, session;
+//   - the books end clean: the ledger audit and the node, settlement and ranking checks.
+
+import { describe, expect, it } from 'vitest'
+import { audit, balances, custody, fund, trade, transfer, type Asset } from '../../server/ledger/index.ts'
+import { auditNodeGrants } from '../../server/modules/node/service.ts'
+import { auditRanking } from '../../server/modules/ranking/service.ts'
+import { auditSettlement } from '../../server/modules/settlement/service.ts'
+import { envelopeProblem, FuzzState, hostileRequest, routesOf, seeded, type Hostile, type OpenApiDoc, type Route } from './support/fuzz.ts'
+import { useServers, type SignedIn, type TestServer } from './support/server.ts'
+
+const YEARS = String(10 * 365 * 86_400_000)
+const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true, checks: [auditNodeGrants, auditSettlement, auditRanking] })
+
+const SEED = 0x5eed2026
+/** Requests per route: anonymous, then signed in. ~100 routes → ~3,800 requests. */
+const ANONYMOUS = 12
+const SIGNED_IN = 26
+
+let refs = 0
+function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
+  const chain = asset === 'NADI' ? 'nadi' : 'bsc'
+  transfer(s.ctx.sqlite, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset, amount: units })
+  transfer(s.ctx.sqlite, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: trade(userId), asset, amount: units })
+}
+
+/** A user's balances, every account, as text. */
+const balancesText = (s: TestServer, userId: number) => JSON.stringify(balances(s.ctx.sqlite, userId), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+/** What a refusal must not change: the user's balances and the ledger's postings. */
+const books = (s: TestServer, userId: number) => `${s.count('SELECT COUNT(*) FROM ledger_postings')} postings, ${balancesText(s, userId)}`
+
+/** An answer as the fuzz reads it: plain, whichever way it travelled. */
+interface Answer {
+  statusCode: number
+  headers: Record<string, unknown>
+  body: string
+}
+
+/** Sends one hostile request the way a run sends them (plain, or inside an envelope). */
+type Send = (h: Hostile) => Promise<Answer>
+
+interface Failure {
+  request: string
+  status: number
+  problem: string
+  body: string
+}
+
+const describeRequest = (h: Hostile, who: string) => `${who} ${h.method} ${h.url.slice(0, 160)} [${h.kinds.join(' ')}]${h.payload === undefined ? '' : ` ${h.payload.slice(0, 160)}`}`
+
+/**
+ * Runs the fuzz on a server: a funded user who sends the signed-in requests, a funded bystander no
+ * request names by token, a signed-out session; every route's hostile requests, shuffled; then the
+ * checks of the file's header. Returns the figures of the run.
+ */
+async function fuzzApi(s: TestServer, send: Send, seed: number) {
+  const doc = await s.get('/api/docs/json')
+  const routes: Route[] = routesOf(JSON.parse(doc.body) as OpenApiDoc)
+  // The walk is of the real table: a server describing far fewer routes would make this test hollow.
+  expect(routes.length).toBeGreaterThan(90)
+
+  let actor: SignedIn = await s.signIn()
+  const bystander = await s.signIn()
+  const signedOut = await s.signIn()
+  expect((await s.post('/api/v1/auth/logout', undefined, { token: signedOut.token })).statusCode).toBe(200)
+  for (const who of [actor, bystander]) {
+    deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
+    deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
+  }
+  const added = await s.post('/api/v1/address/addAddress', { name: 'Bystander', phone: '+886 912 345 678', area: 'Taipei', address: 'No. 1 Road' }, { token: bystander.token })
+  expect(added.statusCode).toBe(200)
+  const bystanderBalances = balancesText(s, bystander.userId)
+  const bystanderAddresses = (await s.get('/api/v1/address/addressList', { token: bystander.token })).body
+
+  const r = seeded(seed)
+  const state = new FuzzState()
+  const plan: { route: Route; signedIn: boolean }[] = []
+  for (const route of routes) {
+    for (let i = 0; i < ANONYMOUS; i++) plan.push({ route, signedIn: false })
+    for (let i = 0; i < SIGNED_IN; i++) plan.push({ route, signedIn: true })
+  }
+  // Shuffled, so that what valid requests make (orders, addresses, sessions ended) meets the rest.
+  for (let i = plan.length - 1; i > 0; i--) {
+    const j = r.int(0, i)
+    ;[plan[i], plan[j]] = [plan[j]!, plan[i]!]
+  }
+
+  const failures: Failure[] = []
+  const statuses = new Map<number, number>()
+  let valid = 0
+  let moved = 0
+  let signIns = 0
+  for (const { route, signedIn } of plan) {
+    const h = hostileRequest(route, r, { ...(signedIn ? { token: actor.token } : {}), dead: [signedOut.token] }, state)
+    const who = signedIn ? 'user' : 'anonymous'
+    const before = books(s, actor.userId)
+    const res = await send(h)
+    statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
+    if (h.valid) valid++
+    const fail = (problem: string) => failures.push({ request: describeRequest(h, who), status: res.statusCode, problem, body: res.body.slice(0, 300) })
+    if (res.statusCode >= 500) fail('a 5xx')
+    const json = /^application\/json/.test(String(res.headers['content-type'] ?? ''))
+    // HEAD answers have no body; a 200 of a file (an upload read back, the docs' page) is not JSON.
+    if (h.method !== 'HEAD' && (res.statusCode !== 200 || json)) {
+      const problem = envelopeProblem(res.statusCode, res.body)
+      if (problem) fail(problem)
+      else if (signedIn && res.statusCode === 200) state.harvest((JSON.parse(res.body) as { data?: unknown }).data)
+    }
+    const acted = signedIn && h.method === 'POST' && res.statusCode === 200 && res.headers['idempotent-replayed'] !== 'true'
+    const after = books(s, actor.userId)
+    if (after !== before) {
+      if (acted) moved++
+      else fail(`the books moved: ${before} → ${after}`)
+    }
+    // A sign-out that got through ends the fuzzing user's session: they sign in again, as the app would.
+    if (signedIn && res.statusCode === 200 && route.path === '/api/v1/auth/logout' && (await s.get('/api/v1/user/info', { token: actor.token })).statusCode === 401) {
+      actor = await s.signIn(undefined, actor.wallet)
+      signIns++
+    }
+  }
+
+  expect(failures.slice(0, 12), `${failures.length} failures of ${plan.length} requests`).toEqual([])
+  // Valid requests were mixed in, and some of them acted: the checks above saw money move, and allowed it.
+  expect(moved).toBeGreaterThan(0)
+  expect(audit(s.ctx.sqlite).violations).toEqual([])
+  expect(balancesText(s, bystander.userId)).toBe(bystanderBalances)
+  const bystanderNow = await s.get('/api/v1/address/addressList', { token: bystander.token })
+  expect(bystanderNow.statusCode).toBe(200)
+  expect(bystanderNow.body).toBe(bystanderAddresses)
+  expect((await s.get('/api/v1/user/info', { token: signedOut.token })).statusCode).toBe(401)
+  return { requests: plan.length, valid, moved, signIns, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)) }
+}
+
+const backend = process.env.NADI_TEST_BACKEND ?? 'sqlite'
+
+describe('the hostile fuzz of the API', () => {
+  it('answers every hostile request of every route with an envelope, never a 5xx, and leaves the books as only valid actions moved them', async () => {
+    const s = await start()
+    const figures = await fuzzApi(s, (h) => s.inject({ method: h.method as 'GET', url: h.url, headers: h.headers, ...(h.payload === undefined ? {} : { payload: h.payload }) }), SEED)
+    console.log(`fuzz, envelope off (${backend}): ${JSON.stringify(figures)}`)
+  }, 180_000)
+})
