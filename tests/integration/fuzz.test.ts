@@ -9,13 +9,14 @@
 //     address book, session;
 //   - the books end clean: the ledger audit and the node, settlement and ranking checks.
 
+import type { Wallet } from 'ethers'
 import { describe, expect, it } from 'vitest'
 import { audit, balances, custody, fund, trade, transfer, type Asset } from '../../server/ledger/index.ts'
 import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { auditRanking } from '../../server/modules/ranking/service.ts'
 import { auditSettlement } from '../../server/modules/settlement/service.ts'
-import { envelopeProblem, FuzzState, hostileRequest, routesOf, seeded, type Hostile, type OpenApiDoc, type Route } from './support/fuzz.ts'
-import { useServers, type SignedIn, type TestServer } from './support/server.ts'
+import { envelopeProblem, FuzzState, hostileRequest, routesOf, seeded, type Hostile, type OpenApiDoc, type Rng, type Route } from './support/fuzz.ts'
+import { freshWallet, useServers, type SignedIn, type TestServer } from './support/server.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } }, { audited: true, checks: [auditNodeGrants, auditSettlement, auditRanking] })
@@ -42,10 +43,30 @@ interface Answer {
   statusCode: number
   headers: Record<string, unknown>
   body: string
+  /** What the way it travelled found wrong with it (with the envelope on: a seal that does not open, a 200 not sealed). */
+  problem?: string
 }
 
-/** Sends one hostile request the way a run sends them (plain, or inside an envelope). */
-type Send = (h: Hostile) => Promise<Answer>
+/** One request sent and its answer, for the checks. */
+interface Sent {
+  describe: string
+  method: string
+  answer: Answer
+  signedIn: boolean
+  /** A request that must be refused whatever it carries (a spoiled or replayed envelope). */
+  mustRefuse?: boolean
+}
+
+/** How a run talks to the server: plain, or through the envelope. */
+interface Api {
+  signIn(wallet?: Wallet): Promise<SignedIn>
+  get(path: string, token: string): Promise<Answer>
+  post(path: string, body: unknown, token: string): Promise<Answer>
+  /** Sends one hostile request as `token`'s (or anonymously). */
+  send(h: Hostile, token: string | undefined, r: Rng): Promise<Answer>
+  /** Requests of this way of talking's own to send after the walk, each judged like the walk's. */
+  extra?(o: { routes: Route[]; r: Rng; state: FuzzState; actor: () => SignedIn; dead: string }): AsyncIterable<Sent>
+}
 
 interface Failure {
   request: string
@@ -55,37 +76,38 @@ interface Failure {
 }
 
 const describeRequest = (h: Hostile, who: string) => `${who} ${h.method} ${h.url.slice(0, 160)} [${h.kinds.join(' ')}]${h.payload === undefined ? '' : ` ${h.payload.slice(0, 160)}`}`
+const textOf = (res: { statusCode: number; headers: Record<string, unknown>; body: string }): Answer => ({ statusCode: res.statusCode, headers: res.headers, body: res.body })
 
 /**
  * Runs the fuzz on a server: a funded user who sends the signed-in requests, a funded bystander no
- * request names by token, a signed-out session; every route's hostile requests, shuffled; then the
- * checks of the file's header. Returns the figures of the run.
+ * request names by token, a signed-out session; every route's hostile requests, shuffled, then the
+ * way of talking's own; then the checks of the file's header. Returns the figures of the run.
  */
-async function fuzzApi(s: TestServer, send: Send, seed: number) {
+async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonymous: number; signedIn: number }) {
   const doc = await s.get('/api/docs/json')
   const routes: Route[] = routesOf(JSON.parse(doc.body) as OpenApiDoc)
   // The walk is of the real table: a server describing far fewer routes would make this test hollow.
   expect(routes.length).toBeGreaterThan(90)
 
-  let actor: SignedIn = await s.signIn()
-  const bystander = await s.signIn()
-  const signedOut = await s.signIn()
-  expect((await s.post('/api/v1/auth/logout', undefined, { token: signedOut.token })).statusCode).toBe(200)
+  let actor = await api.signIn()
+  const bystander = await api.signIn()
+  const signedOut = await api.signIn()
+  expect((await api.post('/api/v1/auth/logout', undefined, signedOut.token)).statusCode).toBe(200)
   for (const who of [actor, bystander]) {
     deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
     deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
   }
-  const added = await s.post('/api/v1/address/addAddress', { name: 'Bystander', phone: '+886 912 345 678', area: 'Taipei', address: 'No. 1 Road' }, { token: bystander.token })
+  const added = await api.post('/api/v1/address/addAddress', { name: 'Bystander', phone: '+886 912 345 678', area: 'Taipei', address: 'No. 1 Road' }, bystander.token)
   expect(added.statusCode).toBe(200)
   const bystanderBalances = balancesText(s, bystander.userId)
-  const bystanderAddresses = (await s.get('/api/v1/address/addressList', { token: bystander.token })).body
+  const bystanderAddresses = (await api.get('/api/v1/address/addressList', bystander.token)).body
 
   const r = seeded(seed)
   const state = new FuzzState()
   const plan: { route: Route; signedIn: boolean }[] = []
   for (const route of routes) {
-    for (let i = 0; i < ANONYMOUS; i++) plan.push({ route, signedIn: false })
-    for (let i = 0; i < SIGNED_IN; i++) plan.push({ route, signedIn: true })
+    for (let i = 0; i < perRoute.anonymous; i++) plan.push({ route, signedIn: false })
+    for (let i = 0; i < perRoute.signedIn; i++) plan.push({ route, signedIn: true })
   }
   // Shuffled, so that what valid requests make (orders, addresses, sessions ended) meets the rest.
   for (let i = plan.length - 1; i > 0; i--) {
@@ -95,48 +117,80 @@ async function fuzzApi(s: TestServer, send: Send, seed: number) {
 
   const failures: Failure[] = []
   const statuses = new Map<number, number>()
-  let valid = 0
+  let requests = 0
   let moved = 0
   let signIns = 0
-  for (const { route, signedIn } of plan) {
-    const h = hostileRequest(route, r, { ...(signedIn ? { token: actor.token } : {}), dead: [signedOut.token] }, state)
-    const who = signedIn ? 'user' : 'anonymous'
-    const before = books(s, actor.userId)
-    const res = await send(h)
+  /** The checks every answer gets; `before` is the fuzzing user's books before it was sent. */
+  const judge = (sent: Sent, before: string) => {
+    const res = sent.answer
+    requests++
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
-    if (h.valid) valid++
-    const fail = (problem: string) => failures.push({ request: describeRequest(h, who), status: res.statusCode, problem, body: res.body.slice(0, 300) })
+    const fail = (problem: string) => failures.push({ request: sent.describe, status: res.statusCode, problem, body: res.body.slice(0, 300) })
     if (res.statusCode >= 500) fail('a 5xx')
+    if (res.problem) fail(res.problem)
+    if (sent.mustRefuse && res.statusCode === 200) fail('accepted')
     const json = /^application\/json/.test(String(res.headers['content-type'] ?? ''))
     // HEAD answers have no body; a 200 of a file (an upload read back, the docs' page) is not JSON.
-    if (h.method !== 'HEAD' && (res.statusCode !== 200 || json)) {
+    if (sent.method !== 'HEAD' && (res.statusCode !== 200 || json)) {
       const problem = envelopeProblem(res.statusCode, res.body)
       if (problem) fail(problem)
-      else if (signedIn && res.statusCode === 200) state.harvest((JSON.parse(res.body) as { data?: unknown }).data)
+      else if (sent.signedIn && res.statusCode === 200) state.harvest((JSON.parse(res.body) as { data?: unknown }).data)
     }
-    const acted = signedIn && h.method === 'POST' && res.statusCode === 200 && res.headers['idempotent-replayed'] !== 'true'
+    const acted = sent.signedIn && !sent.mustRefuse && sent.method === 'POST' && res.statusCode === 200 && res.headers['idempotent-replayed'] !== 'true'
     const after = books(s, actor.userId)
     if (after !== before) {
       if (acted) moved++
       else fail(`the books moved: ${before} → ${after}`)
     }
-    // A sign-out that got through ends the fuzzing user's session: they sign in again, as the app would.
-    if (signedIn && res.statusCode === 200 && route.path === '/api/v1/auth/logout' && (await s.get('/api/v1/user/info', { token: actor.token })).statusCode === 401) {
-      actor = await s.signIn(undefined, actor.wallet)
-      signIns++
+  }
+  /** A sign-out (or a handshake renewal) that got through ends the fuzzing user's session: they sign in again, as the app would. */
+  const stillSignedIn = async () => {
+    if ((await api.get('/api/v1/user/info', actor.token)).statusCode !== 401) return
+    actor = await api.signIn(actor.wallet)
+    signIns++
+  }
+
+  let valid = 0
+  for (const { route, signedIn } of plan) {
+    const h = hostileRequest(route, r, { ...(signedIn ? { token: actor.token } : {}), dead: [signedOut.token] }, state)
+    if (h.valid) valid++
+    const before = books(s, actor.userId)
+    const answer = await api.send(h, signedIn ? actor.token : undefined, r)
+    judge({ describe: describeRequest(h, signedIn ? 'user' : 'anonymous'), method: h.method, answer, signedIn }, before)
+    if (signedIn && answer.statusCode === 200 && (route.path === '/api/v1/auth/logout' || route.path === '/api/v1/common/handshake')) await stillSignedIn()
+  }
+  const walked = requests
+  if (api.extra) {
+    let before = books(s, actor.userId)
+    for await (const sent of api.extra({ routes, r, state, actor: () => actor, dead: signedOut.token })) {
+      judge(sent, before)
+      if (sent.signedIn && sent.answer.statusCode === 401) await stillSignedIn()
+      before = books(s, actor.userId)
     }
   }
 
-  expect(failures.slice(0, 12), `${failures.length} failures of ${plan.length} requests`).toEqual([])
+  expect(failures.slice(0, 12), `${failures.length} failures of ${requests} requests`).toEqual([])
   // Valid requests were mixed in, and some of them acted: the checks above saw money move, and allowed it.
   expect(moved).toBeGreaterThan(0)
   expect(audit(s.ctx.sqlite).violations).toEqual([])
   expect(balancesText(s, bystander.userId)).toBe(bystanderBalances)
-  const bystanderNow = await s.get('/api/v1/address/addressList', { token: bystander.token })
+  const bystanderNow = await api.get('/api/v1/address/addressList', bystander.token)
   expect(bystanderNow.statusCode).toBe(200)
   expect(bystanderNow.body).toBe(bystanderAddresses)
-  expect((await s.get('/api/v1/user/info', { token: signedOut.token })).statusCode).toBe(401)
-  return { requests: plan.length, valid, moved, signIns, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)) }
+  expect((await api.get('/api/v1/user/info', signedOut.token)).statusCode).toBe(401)
+  return { requests, walked, valid, moved, signIns, statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)) }
+}
+
+/** Plain HTTP, as with the envelope off. */
+function plainApi(s: TestServer): Api {
+  return {
+    async signIn(wallet = freshWallet()) {
+      return s.signIn(undefined, wallet)
+    },
+    get: async (path, token) => textOf(await s.get(path, { token })),
+    post: async (path, body, token) => textOf(await s.post(path, body, { token })),
+    send: async (h) => textOf(await s.inject({ method: h.method as 'GET', url: h.url, headers: h.headers, ...(h.payload === undefined ? {} : { payload: h.payload }) })),
+  }
 }
 
 const backend = process.env.NADI_TEST_BACKEND ?? 'sqlite'
@@ -144,7 +198,7 @@ const backend = process.env.NADI_TEST_BACKEND ?? 'sqlite'
 describe('the hostile fuzz of the API', () => {
   it('answers every hostile request of every route with an envelope, never a 5xx, and leaves the books as only valid actions moved them', async () => {
     const s = await start()
-    const figures = await fuzzApi(s, (h) => s.inject({ method: h.method as 'GET', url: h.url, headers: h.headers, ...(h.payload === undefined ? {} : { payload: h.payload }) }), SEED)
+    const figures = await fuzzApi(s, plainApi(s), SEED, { anonymous: ANONYMOUS, signedIn: SIGNED_IN })
     console.log(`fuzz, envelope off (${backend}): ${JSON.stringify(figures)}`)
   }, 180_000)
 })

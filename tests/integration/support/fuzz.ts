@@ -634,3 +634,87 @@ export function envelopeProblem(status: number, body: string): string | null {
   if (refused && msg.includes('errors.')) return 'a refusal whose msg is an untranslated key'
   return null
 }
+
+// --- the production envelope ---------------------------------------------------------------------------
+
+/** JSON texts to seal as a GET's query: not a flat object of scalars, or not JSON at all. */
+export function hostileQueryText(r: Rng): string {
+  return r.pick([
+    ...NOT_OBJECTS,
+    '{"page":[1,2]}',
+    '{"page":{"a":1}}',
+    '{"page":null}',
+    `{${r.pick(PROTO_TEXTS)}}`,
+    `{"id":${nested(r.int(10, 40), r)}}`,
+    `{"id":${nested(r.int(1000, 3000), r)}}`,
+    JSON.stringify({ id: r.pick(HOSTILE_VALUES) }),
+  ])
+}
+
+/** The four fields of a sealed request, as sent (a GET's arrive as query text). */
+export interface EnvelopeFields {
+  handshake: string
+  timestamp: number
+  sign: string
+  data: string
+}
+
+const b64uChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+const flipOne = (text: string, r: Rng) => {
+  if (text.length === 0) return 'A'
+  const i = r.int(0, text.length - 1)
+  const c = text[i] === 'A' ? 'B' : 'A'
+  return text.slice(0, i) + c + text.slice(i + 1)
+}
+const randomB64u = (n: number, r: Rng) => Array.from({ length: n }, () => r.pick([...b64uChars])).join('')
+
+/**
+ * A spoiled copy of a valid envelope: one field missing, of the wrong type, malformed or from another
+ * envelope; the timestamp outside the window; a field added; or not an object at all. `others` are
+ * envelopes sealed for other requests (another handshake's among them). None of these may be accepted.
+ */
+export function hostileEnvelope(valid: EnvelopeFields, others: readonly EnvelopeFields[], now: number, r: Rng): { envelope: unknown; kind: string } {
+  const e: Record<string, unknown> = { ...valid }
+  const other = others.length > 0 ? r.pick(others) : { ...valid, handshake: randomB64u(22, r), sign: randomB64u(43, r) }
+  const field = r.pick(['handshake', 'timestamp', 'sign', 'data'] as const)
+  const kind = r.pick(['missing', 'wrongType', 'malformed', 'malformed', 'another', 'another', 'clock', 'extra', 'notObject'] as const)
+  switch (kind) {
+    case 'missing':
+      delete e[field]
+      break
+    case 'wrongType':
+      e[field] = r.pick(HOSTILE_VALUES.filter((v) => typeof v !== (field === 'timestamp' ? 'number' : 'string')))
+      break
+    case 'malformed':
+      if (field === 'handshake') e.handshake = r.pick([randomB64u(22, r), valid.handshake.slice(0, 21), `${valid.handshake}A`, valid.handshake.replace(/./, '!'), ''])
+      else if (field === 'timestamp') e.timestamp = r.pick([-1, 1.5, 2 ** 53, 0, now + 0.5])
+      else if (field === 'sign') e.sign = r.pick([flipOne(valid.sign, r), valid.sign.slice(0, 42), `${valid.sign}A`, randomB64u(43, r), valid.sign.replace(/./, '+'), ''])
+      else {
+        e.data = r.pick([
+          flipOne(valid.data, r),
+          valid.data.slice(0, -r.int(1, 5)),
+          valid.data.slice(0, 27),
+          `${valid.data}A`,
+          valid.data.replace(/./, '='),
+          `${valid.data.slice(0, 10)}!${valid.data.slice(11)}`,
+          '',
+          randomB64u(r.int(12, 14) * 1024, r),
+          randomB64u(40 * 1024, r),
+        ])
+      }
+      break
+    case 'another':
+      // Envelopes sealed on the same tick share the timestamp, and the same handshake is no other.
+      e[field] = other[field] !== valid[field] ? other[field] : field === 'timestamp' ? now + 61_000 : flipOne(valid[field], r)
+      break
+    case 'clock':
+      e.timestamp = r.pick([now - 61_000, now + 61_000, now - 86_400_000, now + 365 * 86_400_000, 0])
+      break
+    case 'extra':
+      e[r.pick(['type', 'token', 'handshake2', 'data2', 'x', 'user_id'])] = r.pick(HOSTILE_VALUES)
+      break
+    case 'notObject':
+      return { envelope: r.pick([[valid], JSON.stringify(valid), null, 0, true, [], { envelope: valid }]), kind: `envelope:${kind}` }
+  }
+  return { envelope: e, kind: `envelope:${field}:${kind}` }
+}
