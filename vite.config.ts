@@ -149,7 +149,11 @@ const lazy = lazyCode()
 function envelopeKey(): Plugin & { publicKey: string } {
   const env = process.env
   const dataDir = path.resolve(import.meta.dirname, env.NADI_DATA_DIR || 'data')
-  const { publicKey } = readEnvelopeKey(envelopeKeyFile(env, dataDir), { create: env.NADI_ENV !== 'production' })
+  // A build machine needs only the public half (NADI_ENVELOPE_PUBLIC_KEY, printed by
+  // scripts/envelope-key.ts): the private key stays with the servers.
+  const given = env.NADI_ENVELOPE_PUBLIC_KEY?.trim()
+  if (given !== undefined && !/^B[A-Za-z0-9_-]{86}$/.test(given)) throw new Error('NADI_ENVELOPE_PUBLIC_KEY must be the base64url P-256 point scripts/envelope-key.ts prints')
+  const publicKey = given ?? readEnvelopeKey(envelopeKeyFile(env, dataDir), { create: env.NADI_ENV !== 'production' }).publicKey
   return {
     name: 'nadi-envelope-key',
     apply: 'build',

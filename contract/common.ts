@@ -48,5 +48,7 @@ export const PublicConfig = Type.Object({
     Type.Null(),
   ]),
   demo: Type.Boolean(),
+  /** Every other API request must come sealed (issue 20, contract/seal.ts). */
+  envelope: Type.Boolean(),
 })
 export type PublicConfig = Static<typeof PublicConfig>

@@ -13,6 +13,7 @@ import { migrate } from './db/migrate.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
+import { envelope, openEnvelopeKey, socketProof } from './http/seal.ts'
 import { serveApp } from './http/static.ts'
 import type { App } from './http/types.ts'
 import { langOf, translate } from './i18n.ts'
@@ -136,7 +137,8 @@ export interface Opened {
 export async function openServer({ config, now = Date.now }: BuildOptions): Promise<Opened> {
   const app = Fastify({
     logger: { level: config.logLevel },
-    bodyLimit: config.bodyLimit,
+    // A sealed body is base64url of the real one plus the envelope: the real one is held to the limit once opened.
+    bodyLimit: config.envelope.on ? Math.ceil((config.bodyLimit * 4) / 3) + 1024 : config.bodyLimit,
     trustProxy: config.trustProxy,
     // A URL that is not valid percent-encoding never reaches a route, the hooks or the error handler;
     // without this Fastify answers it in a shape of its own instead of the envelope.
@@ -233,6 +235,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const { config } = opts
   if (config.role === 'jobs') throw new Error('buildApp serves users (--role all or api); a jobs process is built by buildJobsProcess (server/roles/jobsProcess.ts)')
   const now = opts.now ?? Date.now
+  // Before anything is opened: a server whose key the app beside it was not built with does not start.
+  const envelopeKey = config.envelope.on ? openEnvelopeKey(config.envelope, { production: config.env === 'production', distDir: config.distDir }) : null
   const { app, ctx, gateway, lock } = await openServer(opts)
   const bus = opts.bus ?? busOf(config, app.log)
   const { sqlite, db } = ctx
@@ -249,6 +253,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const notices = createNoticeService(ctx)
   authHook(app, auth)
   idempotency(app, ctx)
+  // After idempotency: its onSend stores the plain answer, this one seals what leaves.
+  const sealing = envelopeKey ? envelope(app, ctx, auth, envelopeKey) : null
 
   authRoutes(app, auth)
   userRoutes(app, createUserService(ctx))
@@ -338,8 +344,10 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
 
   await app.register(fastifyWebsocket, { options: { maxPayload: config.ws.maxPayload }, preClose: stopHubFirst(hub) })
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
-    const token = (req.query as Record<string, unknown>).token
-    const user = typeof token === 'string' && token ? await auth.authenticate(token) : null
+    const q = req.query as Record<string, unknown>
+    const token = q.token
+    // With the envelope on a token counts only with its handshake's proof; without one it is as no token.
+    const user = typeof token !== 'string' || !token ? null : sealing ? await socketProof(sealing, auth, now(), q) : await auth.authenticate(token)
     hub.attach(socket, user)
   })
   hub.start()

@@ -5,6 +5,7 @@ import { readTradeSettings, type TradeSettings } from './exchange/settings.ts'
 import { readDatabaseSettings, type DatabaseSettings } from './db/settings.ts'
 import { readRoleSettings, type RoleSettings } from './roles/settings.ts'
 import { readAuthSettings, type AuthSettings } from './modules/auth/settings.ts'
+import { readEnvelopeSettings, type EnvelopeSettings } from './http/settings.ts'
 import { readCarApplySettings, type CarApplySettings } from './modules/car/settings.ts'
 import { readDeviceSettings, type DeviceSettings } from './modules/device/settings.ts'
 import { readCommerceSettings, type CommerceSettings } from './modules/goods/settings.ts'
@@ -55,6 +56,8 @@ export interface Config {
   session: AuthSettings['session']
   login: AuthSettings['login']
   rateLimit: AuthSettings['rateLimit']
+  /** Every API request and answer sealed (issue 20, server/http/seal.ts): NADI_ENVELOPE, NADI_ENVELOPE_KEY_FILE, NADI_HANDSHAKE_*. */
+  envelope: EnvelopeSettings
   idempotencyTtlMs: number
   /** The public view of `chain.networks` (ids and names), as the app's config shows it. */
   chains: { id: number; key: string; name: string; nativeSymbol: string }[]
@@ -117,6 +120,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     trustProxy: env.NADI_TRUST_PROXY === '1',
     bodyLimit: envInt(env, 'NADI_BODY_LIMIT', 16 * 1024, 1024),
     ...readAuthSettings(env, nadiChainId(chain)),
+    envelope: readEnvelopeSettings(env, dataDir, production),
     idempotencyTtlMs: 24 * 3600_000,
     chains: chain.networks.map(({ id, key, name, nativeSymbol }) => ({ id, key, name, nativeSymbol })),
     chain,

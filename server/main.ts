@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { DataFolderBusy } from './db/writerLock.ts'
+import { EnvelopeRefused } from './http/seal.ts'
 import { buildEngineProcess } from './roles/engineProcess.ts'
 import { buildJobsProcess } from './roles/jobsProcess.ts'
 import { argvSettings } from './roles/settings.ts'
@@ -31,7 +32,7 @@ try {
       built = await buildApp({ config })
   }
 } catch (err) {
-  if (!(err instanceof DataFolderBusy)) throw err
+  if (!(err instanceof DataFolderBusy) && !(err instanceof EnvelopeRefused)) throw err
   refuse(err.message)
 }
 const { app, rootInviteCode } = built

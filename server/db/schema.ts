@@ -34,6 +34,8 @@ export interface LoginNoncesTable {
   chain_id: Int
   issued_at: Int
   expires_at: Int
+  /** The envelope's handshake the message was asked under (issue 20); null with the envelope off. */
+  handshake_id: string | null
 }
 
 export interface SessionsTable {
@@ -46,6 +48,22 @@ export interface SessionsTable {
   revoked_at: Int | null
   ip: string | null
   user_agent: string | null
+  /** The envelope's handshake the token works with, and the one it was last renewed from (issue 20). */
+  handshake_id: string | null
+  previous_handshake_id: string | null
+}
+
+export interface HandshakesTable {
+  id: string
+  /** enc ‖ mac, wrapped (server/http/sealCrypto.ts wrapKeys). */
+  keys: string
+  created_at: Int
+  expires_at: Int
+}
+
+export interface SealSeenTable {
+  sign: string
+  expires_at: Int
 }
 
 export interface IdempotencyKeysTable {
@@ -692,6 +710,8 @@ export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
   sessions: SessionsTable
+  handshakes: HandshakesTable
+  seal_seen: SealSeenTable
   idempotency_keys: IdempotencyKeysTable
   banners: BannersTable
   banner_texts: BannerTextsTable

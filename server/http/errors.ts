@@ -25,7 +25,7 @@ export const invalidField = (field: string) => new ApiError(400, CODE.INVALID, '
 export const notFound = (key = 'errors.notFound', params?: Params) => new ApiError(404, CODE.NOT_FOUND, key, params)
 export const conflict = (key: string, params?: Params) => new ApiError(409, CODE.CONFLICT, key, params)
 export const tooMany = (key = 'errors.tooFrequent', params?: Params) => new ApiError(429, CODE.RATE_LIMITED, key, params)
-export const unauthorized = (key: 'errors.loginRequired' | 'errors.loginExpired') =>
+export const unauthorized = (key: 'errors.loginRequired' | 'errors.loginExpired' | 'errors.sealSession') =>
   new ApiError(401, CODE.UNAUTHORIZED, key)
 /** SPEC §8: HTTP 401 with body code 200 tells the app to ask for an invite code. */
 export const inviteRequired = () => new ApiError(401, CODE.OK, 'errors.inviteRequired')

@@ -4,8 +4,12 @@ const DAY_MS = 86_400_000
 /** Ended sessions are kept a month for support questions ("was I signed in from elsewhere?"). */
 const SESSION_KEEP_MS = 30 * DAY_MS
 
-/** Drops what can never be used again: spent login windows, old idempotency answers, long-dead sessions. */
-export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number; sessions: number }> {
+/**
+ * Drops what can never be used again: spent login windows, old idempotency answers, long-dead sessions,
+ * the envelope's signs past their window and handshakes no session could still renew from (a session
+ * lives at most its max age).
+ */
+export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number; sessions: number; handshakes: number; signs: number }> {
   const now = ctx.now()
   const { db } = ctx
   const nonces = await db.deleteFrom('login_nonces').where('expires_at', '<=', BigInt(now)).executeTakeFirst()
@@ -14,5 +18,13 @@ export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number;
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('expires_at', '<', BigInt(now - SESSION_KEEP_MS)), eb('revoked_at', '<', BigInt(now - SESSION_KEEP_MS))]))
     .executeTakeFirst()
-  return { nonces: Number(nonces.numDeletedRows), keys: Number(keys.numDeletedRows), sessions: Number(sessions.numDeletedRows) }
+  const handshakes = await db.deleteFrom('handshakes').where('expires_at', '<', BigInt(now - ctx.config.session.maxAgeMs)).executeTakeFirst()
+  const signs = await db.deleteFrom('seal_seen').where('expires_at', '<=', BigInt(now)).executeTakeFirst()
+  return {
+    nonces: Number(nonces.numDeletedRows),
+    keys: Number(keys.numDeletedRows),
+    sessions: Number(sessions.numDeletedRows),
+    handshakes: Number(handshakes.numDeletedRows),
+    signs: Number(signs.numDeletedRows),
+  }
 }

@@ -84,7 +84,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const res = await dev.get<{ message: string }>(url, { headers: { host: 'phish.example' } })
     expect(res.body_.data.message.split('\n')[0]).toBe('app.nadi.test wants you to sign in with your Ethereum account:')
 
-    const prod = await start({ env: { NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.test', NADI_DEMO: '0' } })
+    const prod = await start({ env: { NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.test', NADI_DEMO: '0', NADI_ENVELOPE: 'off' } })
     const before = prod.count('SELECT COUNT(*) FROM login_nonces')
     for (const path of [url, '/api/v1/common/mainInfo', '/']) {
       const refused = await prod.get(path, { headers: { host: 'phish.example' }, lang: 'EN' })

@@ -110,7 +110,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
     wss.on('connection', (socket, req) => {
       const id = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('user'))
-      hub.attach(socket, { id, address: `0x${id}`, sessionId: id })
+      hub.attach(socket, { id, address: `0x${id}`, sessionId: id, handshakeId: null, previousHandshakeId: null })
     })
     cleanups.push(() => new Promise<void>((r) => wss.close(() => r())))
     cleanups.push(() => hub.stop())

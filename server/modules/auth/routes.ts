@@ -14,6 +14,7 @@ const meta = (req: FastifyRequest): RequestMeta => ({
   userAgent: req.headers['user-agent'],
   host: req.host,
   protocol: req.protocol,
+  handshake: req.seal?.keys.handshake ?? null,
 })
 
 export function authRoutes(app: App, auth: AuthService) {

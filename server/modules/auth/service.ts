@@ -28,6 +28,8 @@ export interface RequestMeta {
   /** host[:port] and origin the request came to, used when no public URL is configured. */
   host?: string | undefined
   protocol?: string | undefined
+  /** The envelope's handshake the request came sealed under (issue 20); null when plain. */
+  handshake?: string | null
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
@@ -35,11 +37,19 @@ export type AuthService = ReturnType<typeof createAuthService>
 export function createAuthService(ctx: Ctx) {
   const sessionEnded = new Set<(sessionId: number) => void>()
   const sessionByHash = ctx.sqlite.prepare(
-    `SELECT s.id AS sid, s.created_at, s.last_seen_at, u.id AS uid, u.wallet_address
+    `SELECT s.id AS sid, s.created_at, s.last_seen_at, s.handshake_id, s.previous_handshake_id, u.id AS uid, u.wallet_address
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
   )
   const { db, config } = ctx
+  // One statement, so two renewals racing from the same handshake cannot both bind: a renewal from the
+  // current handshake keeps it as previous (its answer may be lost and asked again); one from the
+  // previous leaves previous as it is. Ordinary requests accept the current one only.
+  const rebind = ctx.sqlite.prepare(
+    `UPDATE sessions SET handshake_id = @fresh,
+       previous_handshake_id = CASE WHEN handshake_id = @old THEN @old ELSE previous_handshake_id END
+     WHERE id = @sid AND revoked_at IS NULL AND (handshake_id = @old OR previous_handshake_id = @old)`,
+  )
   // In the database: every api process behind a balancer counts against the same limits.
   const perAddress = new StoredLimiter(ctx.sqlite, 'login-address', config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
   const perIp = new StoredLimiter(ctx.sqlite, 'login-ip', config.rateLimit.loginPerIp, config.rateLimit.windowMs)
@@ -117,6 +127,7 @@ export function createAuthService(ctx: Ctx) {
           chain_id: BigInt(q.chainId),
           issued_at: BigInt(now),
           expires_at: BigInt(expiresAt),
+          handshake_id: meta.handshake ?? null,
         })
         .execute()
       return { message, nonce, expires_at: expiresAt, registered }
@@ -133,6 +144,9 @@ export function createAuthService(ctx: Ctx) {
       if (issued.message !== body.message || issued.address !== address) throw badRequest('errors.loginMessageInvalid')
       if (Number(issued.expires_at) <= ctx.now()) throw badRequest('errors.loginMessageExpired')
       if (body.code && issued.invite_code && body.code !== issued.invite_code) throw badRequest('errors.loginMessageInvalid')
+      // With the envelope on, the sign-in comes under the handshake its message was asked under: the
+      // token it gets works with that handshake only, so a message carried to another channel is dead.
+      if (config.envelope.on && (issued.handshake_id === null || issued.handshake_id !== meta.handshake)) throw badRequest('errors.loginMessageInvalid')
       let signer: string
       try {
         signer = verifyMessage(body.message, body.sign_message).toLowerCase()
@@ -168,6 +182,8 @@ export function createAuthService(ctx: Ctx) {
             revoked_at: null,
             ip: meta.ip,
             user_agent: meta.userAgent?.slice(0, 300) ?? null,
+            handshake_id: meta.handshake ?? null,
+            previous_handshake_id: null,
           })
           .execute()
       })
@@ -180,7 +196,7 @@ export function createAuthService(ctx: Ctx) {
       const now = ctx.now()
       // Every authenticated request runs this: a statement prepared once, not a query built each time.
       const row = sessionByHash.get(hashToken(token), now) as
-        | { sid: bigint; created_at: bigint; last_seen_at: bigint; uid: bigint; wallet_address: string | null }
+        | { sid: bigint; created_at: bigint; last_seen_at: bigint; handshake_id: string | null; previous_handshake_id: string | null; uid: bigint; wallet_address: string | null }
         | undefined
       if (!row) return null
       // Renew at most every 10 s: the expiry slides without a write on every request.
@@ -192,7 +208,12 @@ export function createAuthService(ctx: Ctx) {
           .where('id', '=', row.sid)
           .execute()
       }
-      return { id: Number(row.uid), address: row.wallet_address ?? '', sessionId: Number(row.sid) }
+      return { id: Number(row.uid), address: row.wallet_address ?? '', sessionId: Number(row.sid), handshakeId: row.handshake_id, previousHandshakeId: row.previous_handshake_id }
+    },
+
+    /** Binds a session to a renewed handshake; false when the session is bound to neither `old` as current nor as previous. */
+    renewHandshake(sessionId: number, old: string, fresh: string): boolean {
+      return rebind.run({ sid: sessionId, old, fresh }).changes === 1
     },
 
     async logout(sessionId: number): Promise<void> {

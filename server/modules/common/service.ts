@@ -77,6 +77,7 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
               }
             : null,
         demo: config.demo,
+        envelope: config.envelope.on,
       }
     },
   }

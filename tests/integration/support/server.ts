@@ -11,6 +11,7 @@ import { Wallet } from 'ethers'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp, type Built } from '../../../server/app.ts'
 import { loadConfig, type Config } from '../../../server/config.ts'
+import { BUILT_KEY_FILE, readEnvelopeKey } from '../../../server/envelopeKey.ts'
 import { audit } from '../../../server/ledger/index.ts'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { LoginMessage, LoginResult } from '../../../contract/auth.ts'
@@ -46,6 +47,11 @@ export interface StartOptions {
   start?: number
   /** On SQLite whatever the run's backend (a test of SQLite's own backup, or of the move from it). */
   sqlite?: boolean
+  /**
+   * The production envelope on (issue 20): a signing key in the temp folder (or NADI_ENVELOPE_KEY_FILE's),
+   * and the shell in dist/ built with it. Talk to it with tests/integration/support/sealed.ts.
+   */
+  envelope?: boolean
 }
 
 export interface RequestOptions {
@@ -117,6 +123,12 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   fs.mkdirSync(path.join(distDir, 'assets'), { recursive: true })
   fs.writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML)
   fs.writeFileSync(path.join(distDir, 'assets', 'x-abc.js'), ASSET_JS)
+  const envelopeEnv: Record<string, string> = {}
+  if (opts.envelope) {
+    envelopeEnv.NADI_ENVELOPE = 'on'
+    envelopeEnv.NADI_ENVELOPE_KEY_FILE = opts.env?.NADI_ENVELOPE_KEY_FILE ?? path.join(dir, 'envelope-key.pem')
+    fs.writeFileSync(path.join(distDir, BUILT_KEY_FILE), readEnvelopeKey(envelopeEnv.NADI_ENVELOPE_KEY_FILE, { create: true }).publicKey)
+  }
   // On the PostgreSQL run every server gets a database of its own, dropped when it closes.
   const pg: TestDatabase | null = testBackend() === 'postgres' && !opts.sqlite && !opts.env?.NADI_DATABASE_URL ? freshDatabase() : null
 
@@ -130,6 +142,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       NADI_LOGIN_PER_IP: '100000',
       NADI_LOGIN_PER_ADDRESS: '1000',
       ...(pg ? { NADI_DATABASE_URL: pg.url } : {}),
+      ...envelopeEnv,
       ...opts.env,
     },
     process.cwd(),

@@ -19,10 +19,10 @@ export class Client {
     ws.on('close', (code) => (this.closed = { code }))
   }
 
-  /** On the in-process test server, or on a server's base URL (a child process). */
-  static async open(s: TestServer | string, token?: string): Promise<Client> {
+  /** On the in-process test server, or on a server's base URL (a child process); `query` is a whole query string (the envelope's proof). */
+  static async open(s: TestServer | string, token?: string, query?: string): Promise<Client> {
     const base = (typeof s === 'string' ? s : await s.listen()).replace(/^http/, 'ws')
-    const ws = new WebSocket(`${base}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`)
+    const ws = new WebSocket(`${base}/ws${query !== undefined ? `?${query}` : token ? `?token=${encodeURIComponent(token)}` : ''}`)
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve())
       ws.once('error', reject)

@@ -24,6 +24,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_CHAIN_NOTICE: '1' }, '/srv').chainNotice).not.toBeNull()
   })
 
+  it('the envelope is on by default in production only, its key beside the data unless named; anything but on or off is refused', () => {
+    const prod = loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example' }, '/srv/nadi')
+    expect(prod.envelope).toEqual({ on: true, keyFile: path.join(prod.dataDir, 'envelope-key.pem'), handshakeTtlMs: 600_000, handshakePerIp: 120 })
+    expect(loadConfig({ NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.example', NADI_ENVELOPE: 'off' }, '/srv').envelope.on).toBe(false)
+    expect(loadConfig({ NADI_ENV: 'development' }, '/srv').envelope.on).toBe(false)
+    const on = loadConfig({ NADI_ENV: 'development', NADI_ENVELOPE: 'on', NADI_ENVELOPE_KEY_FILE: '/keys/e.pem', NADI_HANDSHAKE_TTL_MS: '60000' }, '/srv')
+    expect(on.envelope).toMatchObject({ on: true, keyFile: '/keys/e.pem', handshakeTtlMs: 60_000 })
+    expect(() => loadConfig({ NADI_ENVELOPE: '1' }, '/srv')).toThrow('NADI_ENVELOPE must be on or off, got "1"')
+  })
+
   it('production needs its public origin; NADI_PUBLIC_URL must be an origin', () => {
     expect(() => loadConfig({ NADI_ENV: 'production' }, '/srv')).toThrow(/NADI_PUBLIC_URL is required in production/)
     expect(loadConfig({ NADI_PUBLIC_URL: 'https://App.Nadi.example/' }).publicUrl).toBe('https://app.nadi.example')

@@ -1,0 +1,213 @@
+// The production envelope on the server (issue 20, docs/envelope.md): every /api/ request but a few
+// arrives sealed under a handshake bound to the caller's session, and its answer leaves sealed under the
+// same keys. A preValidation hook opens the request — after Fastify has parsed the envelope and before
+// the route's schema sees the real body or query — so validation, idempotency and the handler run as
+// for a plain request; an onSend hook seals whatever the route answered, errors and files included.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Readable } from 'node:stream'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Compile } from 'typebox/compile'
+import { CODE } from '../../contract/constants.ts'
+import { Envelope } from '../../contract/envelope.ts'
+import { HandshakeAnswer, HandshakeBody, SEAL_CODE, SEAL_WINDOW_MS, SealedRequest } from '../../contract/seal.ts'
+import type { Ctx } from '../context.ts'
+import { builtEnvelopeKey, readEnvelopeKey, type EnvelopeKey } from '../envelopeKey.ts'
+import { translate } from '../i18n.ts'
+import type { AuthService } from '../modules/auth/service.ts'
+import { BODY_DEPTH_MAX, bodyProblem } from './body.ts'
+import { invalidField, tooMany, unauthorized } from './errors.ts'
+import { StoredLimiter } from './rateLimit.ts'
+import { ok } from './reply.ts'
+import { openRequest, sealAnswer, socketSigned } from './sealCrypto.ts'
+import { handshakeStore, memoryReplayStore, tableReplayStore, type HandshakeStore, type ReplayStore } from './sealStore.ts'
+import type { EnvelopeSettings } from './settings.ts'
+import type { App } from './types.ts'
+
+export const HANDSHAKE_PATH = '/api/v1/common/handshake'
+
+/** Routes that take plain requests with the envelope on: what a client needs before it has a handshake, the upload PUT (signed by its URL), the demo's chain proxy and the API's docs. */
+const PLAIN_ALWAYS = [/^GET \/api\/v1\/common\/health$/, /^PUT \/api\/v1\/upload\//, /^(GET|POST) \/api\/v1\/devchain\//, /^(GET|HEAD) \/api\/docs/]
+/** Routes that take either: the app may learn the switch from common/config before sealing anything, and a handshake is made plain or renewed sealed. */
+const PLAIN_OR_SEALED = new Set(['GET /api/v1/common/config', `POST ${HANDSHAKE_PATH}`])
+
+const sealedRequest = Compile(SealedRequest)
+
+/** A start refused for the envelope's key: said in one line (server/main.ts), not as a crash. */
+export class EnvelopeRefused extends Error {}
+
+/**
+ * The server's signing key, with the envelope on: in production it must exist (the app was built with
+ * its public half); elsewhere one is made when missing. A built app beside the server that carries
+ * another key (or none) could make no handshake: the server refuses to start, naming both.
+ */
+export function openEnvelopeKey(settings: EnvelopeSettings, opts: { production: boolean; distDir: string }): EnvelopeKey {
+  let key: EnvelopeKey
+  try {
+    key = readEnvelopeKey(settings.keyFile, { create: !opts.production })
+  } catch (e) {
+    throw new EnvelopeRefused((e as Error).message)
+  }
+  if (fs.existsSync(path.join(opts.distDir, 'index.html'))) {
+    const built = builtEnvelopeKey(opts.distDir)
+    if (built !== key.publicKey) {
+      throw new EnvelopeRefused(
+        `the app in ${opts.distDir} was built with envelope key ${built ?? '(none)'} but this server signs with ${key.publicKey} (${settings.keyFile}): build the app with the same NADI_ENVELOPE_KEY_FILE`,
+      )
+    }
+  }
+  return key
+}
+
+export interface Envelope {
+  handshakes: HandshakeStore
+  replays: ReplayStore
+}
+
+/** A refusal sent from the hook: plain until the request is opened (nothing to seal it under), sealed once req.seal is set. */
+function refuse(req: FastifyRequest, reply: FastifyReply, status: number, code: number, key: string, o: { data?: unknown; params?: Record<string, string | number> } = {}) {
+  return reply.status(status).send({ code, msg: translate(req.lang, key, o.params), data: o.data ?? null })
+}
+
+/** A GET's four envelope params as the schema wants them: the timestamp arrives as text. */
+function envelopeOfQuery(q: Record<string, unknown>): unknown {
+  const ts = q.timestamp
+  return typeof ts === 'string' && /^\d{1,16}$/.test(ts) ? { ...q, timestamp: Number(ts) } : q
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/**
+ * Seals the API (steps 2–4 and 7 of docs/envelope.md). Call after idempotency(): the sealing onSend
+ * runs after the one that stores an answer, so the stored answer is the plain one and a replay of it
+ * is sealed afresh for the request that asked.
+ */
+export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey): Envelope {
+  const { config } = ctx
+  const handshakes = handshakeStore(ctx.sqlite, key.signing, config.envelope.handshakeTtlMs)
+  // --role all is the only process answering: its memory sees every request. Role processes share a table.
+  const replays = config.role === 'all' ? memoryReplayStore() : tableReplayStore(ctx.sqlite)
+  const perIp = new StoredLimiter(ctx.sqlite, 'handshake-ip', config.envelope.handshakePerIp, 60_000)
+  app.decorateRequest('seal', null)
+
+  app.addHook('preValidation', async (req, reply) => {
+    const route = req.routeOptions.url
+    if (route === undefined || !route.startsWith('/api/')) return
+    const id = `${req.method} ${route}`
+    if (PLAIN_ALWAYS.some((re) => re.test(id))) return
+    const get = req.method === 'GET' || req.method === 'HEAD'
+    const carried: unknown = get ? req.query : req.body
+    const present = isObject(carried) && 'handshake' in carried && 'sign' in carried
+    if (!present) {
+      if (PLAIN_OR_SEALED.has(id)) return
+      return refuse(req, reply, 400, SEAL_CODE.REQUIRED, 'errors.sealRequired')
+    }
+    const candidate = get ? envelopeOfQuery(carried) : carried
+    if (!sealedRequest.Check(candidate)) return refuse(req, reply, 400, SEAL_CODE.INVALID, 'errors.sealInvalid')
+    const sealed = candidate
+    const now = ctx.now()
+    // A renewal is the one request an expired handshake may still seal, for a session bound to it.
+    const renewal = id === `POST ${HANDSHAKE_PATH}` && req.user !== null
+    const keys = handshakes.keysOf(sealed.handshake)
+    if (!keys || (keys.expiresAt <= now && !renewal)) return refuse(req, reply, 400, SEAL_CODE.RENEW, 'errors.sealRenew')
+    if (Math.abs(sealed.timestamp - now) > SEAL_WINDOW_MS) return refuse(req, reply, 400, SEAL_CODE.CLOCK, 'errors.sealClock', { data: { server_time: now } })
+    const idem = req.headers['idempotency-key']
+    const path = req.url.split('?', 1)[0]!
+    const plain = openRequest(keys, { method: req.method, path, idempotencyKey: typeof idem === 'string' ? idem : '' }, sealed)
+    if (typeof plain === 'string') return refuse(req, reply, 400, SEAL_CODE.INVALID, 'errors.sealInvalid')
+    // Only a sign that matched is remembered: made-up ones cannot fill the store.
+    if (!replays.fresh(sealed.sign, now)) return refuse(req, reply, 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
+    // A token lifted from a log, sent under the thief's own handshake, is refused as "sign in again".
+    if (req.user && !renewal && req.user.handshakeId !== sealed.handshake) return refuse(req, reply, 401, CODE.UNAUTHORIZED, 'errors.sealSession')
+    // Opened: from here every answer, a refusal of what was inside included, goes sealed.
+    req.seal = { keys, sign: sealed.sign, method: req.method, path }
+    // The same refusals as a plain body or query (server/http/body.ts).
+    if (plain.length > config.bodyLimit) return refuse(req, reply, 413, 413, 'errors.bodyTooLarge')
+    let opened: unknown
+    try {
+      opened = JSON.parse(plain.toString('utf8'))
+    } catch {
+      return refuse(req, reply, 400, CODE.INVALID, 'errors.malformedBody')
+    }
+    const problem = bodyProblem(opened)
+    if (problem?.kind === 'forbiddenKey') return refuse(req, reply, 400, CODE.INVALID, 'errors.bodyForbiddenKey', { params: { key: problem.key } })
+    if (problem?.kind === 'tooDeep') return refuse(req, reply, 400, CODE.INVALID, 'errors.bodyTooDeep', { params: { max: BODY_DEPTH_MAX } })
+    if (get) {
+      // A query is a flat object of strings, numbers and booleans, read as a query string's text would be.
+      if (!isObject(opened) || Object.values(opened).some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
+        return refuse(req, reply, 400, CODE.INVALID, 'errors.malformedBody')
+      }
+      req.query = Object.fromEntries(Object.entries(opened).map(([k, v]) => [k, String(v)]))
+    } else req.body = opened ?? undefined
+  })
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const seal = req.seal
+    if (!seal) return payload
+    req.seal = null
+    const plain = await bytesOf(payload)
+    const type = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
+    const answer = sealAnswer(seal.keys, { method: seal.method, path: seal.path, requestSign: seal.sign, status: reply.statusCode, type }, plain, ctx.now())
+    reply.removeHeader('content-length')
+    reply.removeHeader('etag')
+    reply.removeHeader('last-modified')
+    reply.removeHeader('content-disposition')
+    reply.removeHeader('vary')
+    reply.header('content-type', 'application/json; charset=utf-8')
+    reply.header('cache-control', 'no-store')
+    return JSON.stringify(answer)
+  })
+
+  // Plain to begin with; sealed under the old handshake with the token to renew (docs/envelope.md step 1).
+  app.post(
+    HANDSHAKE_PATH,
+    {
+      config: { idempotent: false },
+      schema: {
+        tags: ['common'],
+        summary: 'An envelope handshake (plain), or its renewal (sealed under the old one, with the token)',
+        body: HandshakeBody,
+        response: { 200: Envelope(HandshakeAnswer) },
+      },
+    },
+    async (req) => {
+      const now = ctx.now()
+      if (!perIp.take(req.ip, now)) throw tooMany()
+      const old = req.seal?.keys.handshake
+      const user = req.user
+      const renewing = old !== undefined && user !== null
+      if (renewing && user.handshakeId !== old && user.previousHandshakeId !== old) throw unauthorized('errors.sealSession')
+      const answer = handshakes.make(req.body.key, now)
+      if (!answer) throw invalidField('key')
+      // Checked again in the statement that binds: a concurrent renewal or sign-out may have moved the session.
+      if (renewing && !auth.renewHandshake(user.sessionId, old, answer.handshake)) throw unauthorized('errors.sealSession')
+      return ok(req, answer)
+    },
+  )
+
+  return { handshakes, replays }
+}
+
+async function bytesOf(payload: unknown): Promise<Buffer> {
+  if (payload === null || payload === undefined) return Buffer.alloc(0)
+  if (typeof payload === 'string') return Buffer.from(payload)
+  if (Buffer.isBuffer(payload)) return payload
+  const chunks: Buffer[] = []
+  for await (const chunk of payload as Readable) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
+  return Buffer.concat(chunks)
+}
+
+/**
+ * Whether a socket's token may count (step 7): its handshake known and unexpired, the timestamp inside
+ * the window, the sign its own and unseen, and the token's session bound to that handshake.
+ */
+export async function socketProof(env: Envelope, auth: AuthService, now: number, q: Record<string, unknown>) {
+  const { token, handshake, timestamp, sign } = q
+  if (typeof token !== 'string' || typeof handshake !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string') return null
+  const ts = Number(timestamp)
+  if (!/^\d{1,16}$/.test(timestamp) || Math.abs(ts - now) > SEAL_WINDOW_MS) return null
+  const keys = env.handshakes.keysOf(handshake)
+  if (!keys || keys.expiresAt <= now || !socketSigned(keys, ts, token, sign) || !env.replays.fresh(sign, now)) return null
+  const user = await auth.authenticate(token)
+  return user && user.handshakeId === handshake ? user : null
+}

@@ -1,0 +1,92 @@
+// Where the envelope keeps what outlives one request (docs/envelope.md): handshakes' keys, wrapped at
+// rest and cached per process (a row never changes), and the signs already seen, so that a copy of a
+// request is refused. The database is reached through prepared statements: every sealed request asks.
+import type { KeyObject } from 'node:crypto'
+import { SEAL_WINDOW_MS, type HandshakeAnswer } from '../../contract/seal.ts'
+import type { SqlConnection } from '../db/connection.ts'
+import { acceptHandshake, unwrapKeys, wrapKeyOf, wrapKeys, type HandshakeKeys } from './sealCrypto.ts'
+
+/** Handshakes held in memory per process; beyond it the oldest are read again from the database. */
+const CACHE_MAX = 10_000
+
+export interface HandshakeStore {
+  /** A new handshake for a client's ephemeral key, stored; null when the key is not a P-256 point. */
+  make(clientKey: string, now: number): HandshakeAnswer | null
+  /** The keys of a stored handshake (expired or not); null when unknown. */
+  keysOf(id: string): HandshakeKeys | null
+}
+
+export function handshakeStore(sqlite: SqlConnection, signing: KeyObject, ttlMs: number): HandshakeStore {
+  const wrapKey = wrapKeyOf(signing)
+  const insert = sqlite.prepare('INSERT INTO handshakes (id, keys, created_at, expires_at) VALUES (?, ?, ?, ?)')
+  const select = sqlite.prepare('SELECT keys, expires_at FROM handshakes WHERE id = ?')
+  const cache = new Map<string, HandshakeKeys>()
+  const remember = (keys: HandshakeKeys) => {
+    cache.set(keys.handshake, keys)
+    if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!)
+  }
+  return {
+    make(clientKey, now) {
+      const made = acceptHandshake(signing, clientKey, now, ttlMs)
+      if (!made) return null
+      insert.run(made.keys.handshake, wrapKeys(wrapKey, made.keys), now, made.keys.expiresAt)
+      remember(made.keys)
+      return made.answer
+    },
+    keysOf(id) {
+      const cached = cache.get(id)
+      if (cached) return cached
+      const row = select.get(id) as { keys: string; expires_at: bigint | number } | undefined
+      // Unknown ids are not remembered: a flood of made-up ones cannot push real ones out.
+      if (!row) return null
+      const keys = unwrapKeys(wrapKey, id, row.keys, Number(row.expires_at))
+      if (keys) remember(keys)
+      return keys
+    },
+  }
+}
+
+/** How long a sign is remembered: past any time its request's timestamp is still inside the window. */
+export const SEEN_KEEP_MS = 2 * SEAL_WINDOW_MS
+
+export interface ReplayStore {
+  /** Records a sign; false when it was seen before. */
+  fresh(sign: string, now: number): boolean
+}
+
+/** For a server writing alone (--role all): every request comes to this process. */
+export function memoryReplayStore(): ReplayStore {
+  const seen = new Map<string, number>()
+  let adds = 0
+  return {
+    fresh(sign, now) {
+      const until = seen.get(sign)
+      if (until !== undefined && until > now) return false
+      seen.delete(sign)
+      seen.set(sign, now + SEEN_KEEP_MS)
+      // Entries go in time order, so the expired ones are at the front.
+      if (++adds % 1000 === 0) {
+        for (const [k, t] of seen) {
+          if (t > now) break
+          seen.delete(k)
+        }
+      }
+      return true
+    },
+  }
+}
+
+/** For role processes: a request copied to another api process behind the balancer is refused there too. */
+export function tableReplayStore(sqlite: SqlConnection): ReplayStore {
+  const insert = sqlite.prepare('INSERT INTO seal_seen (sign, expires_at) VALUES (?, ?) ON CONFLICT (sign) DO NOTHING')
+  const prune = sqlite.prepare('DELETE FROM seal_seen WHERE expires_at <= ?')
+  let adds = 0
+  return {
+    fresh(sign, now) {
+      const added = insert.run(sign, now + SEEN_KEEP_MS).changes === 1
+      // The cleanup job sweeps too; this keeps the table small between its runs under load.
+      if (added && ++adds % 1000 === 0) prune.run(now)
+      return added
+    },
+  }
+}
