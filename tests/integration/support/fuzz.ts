@@ -718,3 +718,14 @@ export function hostileEnvelope(valid: EnvelopeFields, others: readonly Envelope
   }
   return { envelope: e, kind: `envelope:${field}:${kind}` }
 }
+
+/**
+ * Another base64url text of the same bytes: the last letter's unused low bits set differently (a text
+ * whose length leaves no such bits comes back as it is). A replay store keyed on the text alone would
+ * take this for a new request.
+ */
+export function sameBytesOtherText(text: string): string {
+  if (text.length % 4 < 2) return text
+  const last = b64uChars.indexOf(text[text.length - 1] as string)
+  return text.slice(0, -1) + (b64uChars[last ^ 1] as string)
+}
