@@ -140,6 +140,13 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
     // A sealed body is base64url of the real one plus the envelope: the real one is held to the limit once opened.
     bodyLimit: config.envelope.on ? Math.ceil((config.bodyLimit * 4) / 3) + 1024 : config.bodyLimit,
     trustProxy: config.trustProxy,
+    // A URL that is not valid percent-encoding never reaches a route, the hooks or the error handler;
+    // without this Fastify answers it in a shape of its own instead of the envelope.
+    frameworkErrors: (err, req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400
+      // Typed against a request schema this handler has none of; it is a plain reply.
+      void (reply as FastifyReply).status(status).header('cache-control', 'no-store').send({ code: status, msg: translate(langOf(req.headers.lang), 'errors.badRequest'), data: null })
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.

@@ -1,8 +1,6 @@
-import fs from 'node:fs/promises'
 import path from 'node:path'
-import { build } from 'vite'
 import { MOBILE } from '../support/browser.ts'
-import { serveStatic } from '../support/static.ts'
+import { openBenchPage } from '../support/page.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 
@@ -13,7 +11,6 @@ const RENDER_MAX_MS = 16
 const TICK_MAX_MS = 2
 const TICKS = 100
 const PAGE = 'bench/pages/chart.html'
-const TIMEOUT_MS = 30_000
 
 interface RenderResult {
   ms: number
@@ -22,27 +19,6 @@ interface RenderResult {
   length: number
   barsInView: number
   canvas: [number, number]
-}
-
-/**
- * Builds bench/pages/chart.html (the app's chart controller and uPlot, no React) with Vite's JS API
- * into its own folder of bench/out, so the klines row's page is left alone.
- */
-async function buildPage(root: string, outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root,
-    base: '/',
-    publicDir: false,
-    logLevel: 'warn',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      rolldownOptions: { input: path.join(root, PAGE) },
-    },
-  })
 }
 
 function check(r: RenderResult, which: string): void {
@@ -60,26 +36,8 @@ function check(r: RenderResult, which: string): void {
  */
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const outDir = path.join(ctx.outDir, 'pages-chart')
-  const t0 = Date.now()
-  await buildPage(ctx.root, outDir)
-  ctx.log(`chart: bench page built in ${Date.now() - t0} ms`)
-  const html = path.join(outDir, PAGE)
-  await fs.access(html).catch(() => {
-    throw new Error(`Vite did not write ${path.relative(ctx.root, html)}`)
-  })
-
-  const server = await serveStatic(outDir)
-  const browser = await ctx.browser()
-  const context = await browser.newContext({ ...MOBILE })
+  const { page, errors, close } = await openBenchPage(ctx, { page: PAGE, outDir, context: { ...MOBILE } })
   try {
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${server.origin}/${PAGE}`, { timeout: TIMEOUT_MS })
-    await page.waitForFunction('document.documentElement.dataset.ready === "1"', undefined, { timeout: TIMEOUT_MS }).catch((e: unknown) => {
-      throw new Error(`bench page did not start${errors.length ? `: ${errors.join('; ')}` : ''} (${String(e)})`)
-    })
-
     await page.evaluate(`window.nadiChartBench.seed(${COUNT})`)
     const render = async (all: boolean) => (await page.evaluate(`window.nadiChartBench.render(${all})`)) as RenderResult
     const tick = async (append: boolean) => (await page.evaluate(`window.nadiChartBench.tick(${TICKS}, ${append})`)) as number[]
@@ -177,7 +135,6 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
       }),
     ]
   } finally {
-    await context.close()
-    await server.close()
+    await close()
   }
 }

@@ -26,7 +26,7 @@ export const UNITS = 100_000_000n
 const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
 
 /** A row whose value must reach at least `min` (support/types.ts has only atMost). */
-function atLeast(o: { name: string; value: number; unit: string; min: number; format: (v: number) => string; details?: unknown }): Row {
+export function atLeast(o: { name: string; value: number; unit: string; min: number; format: (v: number) => string; details?: unknown }): Row {
   return { name: o.name, measured: o.format(o.value), target: `≥ ${o.format(o.min)}`, pass: o.value >= o.min, value: o.value, unit: o.unit, limit: o.min, details: o.details }
 }
 
@@ -37,14 +37,14 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
  * A worker running a TypeScript file: Node 20 does not carry tsx's loader into worker threads
  * (neither through execArgv nor --import), so a small script registers it in the worker first.
  */
-function startTsWorker(file: URL, workerData: unknown): Worker {
+export function startTsWorker(file: URL, workerData: unknown): Worker {
   const tsx = import.meta.resolve('tsx/esm/api')
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(file.href)}) })`
   return new Worker(boot, { eval: true, workerData })
 }
 
 /** The next message from a worker that satisfies `accept`; rejects on the worker's error or exit. */
-function nextMessage<T>(w: Worker, accept: (m: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+export function nextMessage<T>(w: Worker, accept: (m: T) => boolean, timeoutMs: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const done = () => {
       clearTimeout(timer)

@@ -1,7 +1,5 @@
-import fs from 'node:fs/promises'
 import path from 'node:path'
-import { build } from 'vite'
-import { serveStatic } from '../support/static.ts'
+import { openBenchPage } from '../support/page.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, type BenchContext, type Row } from '../support/types.ts'
 
@@ -12,7 +10,6 @@ const BAR = '1m'
 const COUNT = 10_000
 const READ_MAX_MS = 50
 const PAGE = 'bench/pages/klines.html'
-const TIMEOUT_MS = 30_000
 
 interface ReadResult {
   ms: number
@@ -20,28 +17,6 @@ interface ReadResult {
   unsorted: number
   firstTs: number | null
   lastTs: number | null
-}
-
-/**
- * Builds bench/pages/klines.html (which imports the app's src/data facade) with Vite's JS API into
- * bench/out/pages: the app's store code as the app ships it, minus the app's plugins (no PWA, no
- * React, no precompression).
- */
-async function buildPage(root: string, outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root,
-    base: '/',
-    publicDir: false,
-    logLevel: 'warn',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      rolldownOptions: { input: path.join(root, PAGE) },
-    },
-  })
 }
 
 /** Throws unless a read returned exactly the seeded series, oldest first. */
@@ -60,26 +35,8 @@ function check(r: ReadResult, from: number, to: number, which: string): void {
  */
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const outDir = path.join(ctx.outDir, 'pages')
-  const t0 = Date.now()
-  await buildPage(ctx.root, outDir)
-  ctx.log(`klines: bench page built in ${Date.now() - t0} ms`)
-  const html = path.join(outDir, PAGE)
-  await fs.access(html).catch(() => {
-    throw new Error(`Vite did not write ${path.relative(ctx.root, html)}`)
-  })
-
-  const server = await serveStatic(outDir)
-  const browser = await ctx.browser()
-  const context = await browser.newContext()
+  const { page, errors, close } = await openBenchPage(ctx, { page: PAGE, outDir })
   try {
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${server.origin}/${PAGE}`, { timeout: TIMEOUT_MS })
-    await page.waitForFunction('document.documentElement.dataset.ready === "1"', undefined, { timeout: TIMEOUT_MS }).catch((e: unknown) => {
-      throw new Error(`bench page did not start${errors.length ? `: ${errors.join('; ')}` : ''} (${String(e)})`)
-    })
-
     const args = (...a: unknown[]) => a.map((v) => JSON.stringify(v)).join(', ')
     const seedStart = Date.now()
     const [from, to] = (await page.evaluate(`window.nadiKlineBench.seed(${args(INST_ID, BAR, COUNT)})`)) as [number, number]
@@ -117,7 +74,6 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
       }),
     ]
   } finally {
-    await context.close()
-    await server.close()
+    await close()
   }
 }

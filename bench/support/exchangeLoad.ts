@@ -2,10 +2,16 @@
 // generator, on its own event loop (and so the machine's other core), keeps `inFlight` placeOrder
 // requests open through a keep-alive agent against the real server, and counts the answers.
 // Started through startTsWorker (bench/rows/exchange.ts), which registers tsx in this thread first.
+// With `keys` (the envelope on, bench/rows/envelope.ts) requests are sealed by the app's own code
+// (src/api/sealCrypto.ts) before the windows — the app seals on each user's phone, not on the server's
+// two cores, which this generator shares — and every answer must come sealed, every 16th opened and
+// its code checked (and every refusal).
 
 import crypto from 'node:crypto'
 import http from 'node:http'
 import { parentPort, workerData } from 'node:worker_threads'
+import { fromBase64Url } from '../../contract/seal.ts'
+import { importKeys, isSealedAnswer, openAnswer, sealRequest, type SealKeys } from '../../src/api/sealCrypto.ts'
 import { envelopeOutcome } from './loadGen.ts'
 
 export interface LoadInput {
@@ -20,6 +26,10 @@ export interface LoadInput {
   midTicks: number
   /** Share of orders priced through the mid (they fill against resting ones). */
   crossing: number
+  /** With the envelope on: each token's handshake (its 64 derived bytes, base64url), in the order of `tokens`. */
+  keys?: { handshake: string; raw: string; expiresAt: number }[]
+  /** With `keys`: requests sealed before the warm-up and windows (more are sealed on the way if they run out). */
+  presealed?: number
 }
 
 export interface LoadWindow {
@@ -47,9 +57,12 @@ function rand(): number {
   return (seed >>> 0) / 2 ** 32
 }
 
+const sealKeys: SealKeys[] | null = input.keys ? await Promise.all(input.keys.map((k) => importKeys(k.handshake, fromBase64Url(k.raw) as Uint8Array, k.expiresAt))) : null
+
 let serial = 0
-function nextBody(): { token: string; body: string } {
-  const token = input.tokens[Math.floor(rand() * input.tokens.length)] as string
+function nextBody(): { token: string; keys: SealKeys | null; body: string } {
+  const who = Math.floor(rand() * input.tokens.length)
+  const token = input.tokens[who] as string
   const side = rand() < 0.5 ? 'buy' : 'sell'
   const cross = rand() < input.crossing
   // Resting orders sit 1–20 ticks off the mid on their own side; crossing ones 1–3 ticks through it.
@@ -65,11 +78,52 @@ function nextBody(): { token: string; body: string } {
     size: (lots / 100).toFixed(2),
     client_order_id: `h${process.pid}x${serial++}`,
   })
-  return { token, body }
+  return { token, keys: sealKeys?.[who] ?? null, body }
 }
 
-function placeOnce(): Promise<string> {
-  const { token, body } = nextBody()
+const decoder = new TextDecoder()
+
+/** Answers seen, to open one in OPEN_EVERY. */
+let answers = 0
+const OPEN_EVERY = 16
+
+/** A sealed answer's outcome: `ok` for HTTP 200 sealed (opened and code 200 inside, for those opened); a plain answer is a refusal. */
+function sealedOutcome(res: http.IncomingMessage, keys: SealKeys, requestSign: string, resolve: (outcome: string) => void): void {
+  const chunks: Buffer[] = []
+  res.on('data', (c: Buffer) => chunks.push(c))
+  res.on('end', () => {
+    void (async () => {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown
+      if (!isSealedAnswer(parsed)) return `${res.statusCode}/plain ${String((parsed as { code?: unknown }).code)}`
+      if (res.statusCode === 200 && answers++ % OPEN_EVERY !== 0) return 'ok'
+      const opened = await openAnswer(keys, { method: 'POST', path: url.pathname, requestSign, status: res.statusCode ?? 0 }, parsed)
+      const code = (JSON.parse(decoder.decode(opened)) as { code?: unknown }).code
+      return res.statusCode === 200 && code === 200 ? 'ok' : `${res.statusCode}/${String(code)}`
+    })().then(resolve, (e: unknown) => resolve(`unopened: ${e instanceof Error ? e.message : String(e)}`))
+  })
+  res.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'response error'))
+}
+
+interface Prepared {
+  token: string
+  keys: SealKeys | null
+  idempotencyKey: string
+  payload: string
+  /** The sealed request's sign, which its answer's sign covers. */
+  sign: string | null
+}
+
+async function prepare(): Promise<Prepared> {
+  const { token, keys, body } = nextBody()
+  const idempotencyKey = crypto.randomUUID()
+  const sealed = keys ? await sealRequest(keys, { method: 'POST', path: url.pathname, timestamp: Date.now(), idempotencyKey, json: body }) : null
+  return { token, keys, idempotencyKey, payload: sealed ? JSON.stringify(sealed) : body, sign: sealed?.sign ?? null }
+}
+
+const presealed: Prepared[] = []
+
+async function placeOnce(): Promise<string> {
+  const { token, keys, idempotencyKey, payload, sign } = presealed.pop() ?? (await prepare())
   return new Promise((resolve) => {
     const req = http.request(
       url,
@@ -78,15 +132,15 @@ function placeOnce(): Promise<string> {
         agent,
         headers: {
           'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
+          'content-length': Buffer.byteLength(payload),
           authorization: `Bearer ${token}`,
-          'idempotency-key': crypto.randomUUID(),
+          'idempotency-key': idempotencyKey,
         },
       },
-      (res) => envelopeOutcome(res, resolve),
+      (res) => (keys && sign ? sealedOutcome(res, keys, sign, resolve) : envelopeOutcome(res, resolve)),
     )
     req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'request error'))
-    req.end(body)
+    req.end(payload)
   })
 }
 
@@ -110,6 +164,7 @@ async function window(ms: number): Promise<LoadWindow> {
 }
 
 async function main(): Promise<void> {
+  if (sealKeys) for (let i = 0; i < (input.presealed ?? 0); i++) presealed.push(await prepare())
   await window(input.warmUpMs)
   const windows: LoadWindow[] = []
   for (let i = 0; i < input.windows; i++) windows.push(await window(input.windowMs))

@@ -18,8 +18,8 @@ export interface StaticServer {
   close(): Promise<void>
 }
 
-/** Serves the files under `dir` (GET/HEAD only, nothing outside it) on a free loopback port. */
-export async function serveStatic(dir: string): Promise<StaticServer> {
+/** Serves the files under `dir` (GET/HEAD only, nothing outside it) on a free loopback port, `headers` on each file. */
+export async function serveStatic(dir: string, headers: Record<string, string> = {}): Promise<StaticServer> {
   const base = path.resolve(dir)
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -31,7 +31,7 @@ export async function serveStatic(dir: string): Promise<StaticServer> {
       }
       try {
         const body = await fs.readFile(file)
-        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...headers })
         res.end(req.method === 'HEAD' ? undefined : body)
       } catch {
         res.writeHead(404).end()

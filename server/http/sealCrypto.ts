@@ -68,9 +68,14 @@ export function acceptHandshake(signing: KeyObject, clientKey: string, now: numb
 
 const hmac = (key: Buffer, message: string) => crypto.createHmac('sha256', key).update(message).digest()
 
+/**
+ * Whether `given` is the sign, written the one way base64url writes it. The last letter of 43 carries
+ * two unused bits, so the same 32 bytes can be written four ways; the replay store remembers the text,
+ * and a copy of a request with another spelling of its sign would pass as new.
+ */
 function sameSign(expected: Buffer, given: string): boolean {
   const g = Buffer.from(given, 'base64url')
-  return g.length === expected.length && crypto.timingSafeEqual(g, expected)
+  return g.length === expected.length && g.toString('base64url') === given && crypto.timingSafeEqual(g, expected)
 }
 
 export interface RequestContext {

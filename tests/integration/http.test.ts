@@ -25,6 +25,16 @@ describe('the envelope', () => {
     expect(res.body_.code).toBe(404)
   })
 
+  it('a URL that is not valid percent-encoding is refused with the 400 envelope in the request language', async () => {
+    const s = await start()
+    for (const url of ['/api/v1/trade/placeOrder%', '/api/v1/user/info%zz?page=1', '/%E0%A4%A']) {
+      const res = await s.inject({ method: url.includes('placeOrder') ? 'POST' : 'GET', url, headers: { lang: 'EN', 'content-type': 'application/json' }, payload: '{}' })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/)
+      expect(JSON.parse(res.body), url).toEqual({ code: 400, msg: localeText('en', 'errors.badRequest'), data: null })
+    }
+  })
+
   it('success answers are { code: 200, msg, data }', async () => {
     const s = await start()
     const res = await s.get('/api/v1/common/config', { lang: 'EN' })
