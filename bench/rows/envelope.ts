@@ -14,15 +14,11 @@
 // opens to the same body, and what the server seals the app opens to the same answer.
 
 import crypto from 'node:crypto'
-import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { Wallet } from 'ethers'
 import '../../server/ledger/holders.ts'
-import { buildApp, type Built } from '../../server/app.ts'
-import { loadConfig } from '../../server/config.ts'
-import { atomically } from '../../server/db/index.ts'
-import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import type { Built } from '../../server/app.ts'
+import { audit } from '../../server/ledger/index.ts'
 import { signInHttp } from '../../tests/integration/support/child.ts'
 import { injectTransport, sealedClient, serverPublicKey } from '../../tests/integration/support/sealed.ts'
 import { toBase64Url, type SealedRequest } from '../../contract/seal.ts'
@@ -33,7 +29,8 @@ import type { LoadInput, LoadMessage } from '../support/exchangeLoad.ts'
 import { openBenchPage } from '../support/page.ts'
 import { summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
-import { atLeast, nextMessage, startTsWorker, UNITS } from './exchange.ts'
+import { startTradingServer } from '../support/tradingServer.ts'
+import { atLeast, nextMessage, startTsWorker } from './exchange.ts'
 
 export const id = 'envelope'
 
@@ -111,60 +108,22 @@ interface PlacementApp {
 
 /** A server on a fresh SQLite folder, the envelope on or off, with PLACE_USERS users signed in (under their own handshakes when on) and funded. */
 async function startPlacementApp(ctx: BenchContext, envelope: boolean): Promise<PlacementApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `nadi-bench-envelope-${envelope ? 'on' : 'off'}-`))
-  let built: Built | undefined
-  const close = async () => {
-    try {
-      await built?.app.close()
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
-  try {
-    const config = loadConfig(
-      {
-        NADI_ENV: 'test',
-        NADI_DATA_DIR: dataDir,
-        NADI_DEMO: '0',
-        NADI_ROOT_INVITE_CODE: 'BENCHE01',
-        // No app shell: the server then has no built key of the app's to match its own against.
-        NADI_DIST_DIR: path.join(dataDir, 'dist'),
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        NADI_LOGIN_PER_IP: '100000',
-        NADI_LOGIN_PER_ADDRESS: '1000',
-        NADI_ENVELOPE: envelope ? 'on' : 'off',
-        NADI_HANDSHAKE_PER_IP: '100000',
-      },
-      ctx.root,
-    )
-    built = await buildApp({ config })
-    const b = built
-    const origin = new URL(await b.app.listen({ port: 0, host: '127.0.0.1' })).origin
-    const tokens: string[] = []
-    const keys: NonNullable<LoadInput['keys']> = []
-    const userIds: number[] = []
-    for (let i = 0; i < PLACE_USERS; i++) {
-      const wallet = new Wallet(`0x${crypto.randomBytes(32).toString('hex')}`)
-      if (envelope) {
-        const client = await sealedClient({ transport: injectTransport(b.app), publicKey: serverPublicKey(config), chainId: config.login.chainId })
-        await client.handshake()
-        tokens.push((await client.signIn(b.rootInviteCode, wallet)).token)
-        keys.push({ handshake: client.keys.handshake, raw: toBase64Url(client.keys.raw), expiresAt: client.keys.expiresAt })
-      } else tokens.push(await signInHttp(origin, wallet, b.rootInviteCode))
-      userIds.push(Number(b.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').pluck().get(wallet.address.toLowerCase())))
-    }
-    await atomically(b.ctx, () => {
-      for (const userId of userIds) {
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 10_000_000n * UNITS })
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'NADI', amount: 40_000_000n * UNITS })
-      }
-    })
-    return { built: b, origin, tokens, ...(envelope ? { keys } : {}), close }
-  } catch (err) {
-    await close()
-    throw err
-  }
+  type Session = { token: string; keys?: NonNullable<LoadInput['keys']>[number] }
+  const s = await startTradingServer<Session>(ctx, {
+    label: `envelope-${envelope ? 'on' : 'off'}`,
+    traders: PLACE_USERS,
+    // No app shell: the server then has no built key of the app's to match its own against.
+    env: { NADI_DIST_DIR: path.join(os.tmpdir(), 'nadi-bench-no-dist'), NADI_ENVELOPE: envelope ? 'on' : 'off', NADI_HANDSHAKE_PER_IP: '100000' },
+    async signIn(b, config, origin, wallet) {
+      if (!envelope) return { token: await signInHttp(origin, wallet, b.rootInviteCode) }
+      const client = await sealedClient({ transport: injectTransport(b.app), publicKey: serverPublicKey(config), chainId: config.login.chainId })
+      await client.handshake()
+      const { token } = await client.signIn(b.rootInviteCode, wallet)
+      return { token, keys: { handshake: client.keys.handshake, raw: toBase64Url(client.keys.raw), expiresAt: client.keys.expiresAt } }
+    },
+  })
+  const sessions = s.traders.map((t) => t.session)
+  return { built: s.built, origin: s.origin, tokens: sessions.map((x) => x.token), ...(envelope ? { keys: sessions.map((x) => x.keys!) } : {}), close: s.close }
 }
 
 /** One window of the load generator against one server: orders answered 200 (code 200 inside) per second. */

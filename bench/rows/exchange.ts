@@ -1,14 +1,11 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { Wallet } from 'ethers'
 // Before any audit: registers every frozen holder (open orders, open withdrawals).
 import '../../server/ledger/holders.ts'
-import { buildApp, type Built } from '../../server/app.ts'
-import { loadConfig } from '../../server/config.ts'
-import { atomically, openDatabase, transaction } from '../../server/db/index.ts'
+import type { Built } from '../../server/app.ts'
+import { openDatabase, transaction } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange, TradeRejected, type PlaceInput, type Publisher } from '../../server/exchange/exchange.ts'
@@ -16,6 +13,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { startTradingServer } from '../support/tradingServer.ts'
 import { xorshift } from '../support/loadGen.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
 import type { FanoutFromParent, FanoutInput, FanoutReport, FanoutToParent } from '../support/wsFanout.ts'
@@ -289,39 +287,11 @@ interface AppUnderTest {
 
 /** `databaseUrl`: the app on that PostgreSQL database (NADI_DATABASE_URL) instead of its SQLite file. */
 async function startApp(ctx: BenchContext, databaseUrl?: string): Promise<AppUnderTest> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-exchange-app-'))
-  let built: Built | undefined
-  const close = async () => {
-    try {
-      await built?.app.close()
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
-  try {
-    const config = loadConfig(
-      {
-        NADI_ENV: 'test',
-        NADI_DATA_DIR: dataDir,
-        NADI_DEMO: '0',
-        NADI_ROOT_INVITE_CODE: 'BENCHX01',
-        NADI_DIST_DIR: ctx.dist,
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-        // One address signs all the bench's users in.
-        NADI_LOGIN_PER_IP: '100000',
-        NADI_LOGIN_PER_ADDRESS: '1000',
-        ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}),
-      },
-      ctx.root,
-    )
-    built = await buildApp({ config })
-    const b = built
-    const address = await b.app.listen({ port: 0, host: '127.0.0.1' })
-    const users: { token: string; userId: number }[] = []
-    for (let i = 0; i < HTTP_USERS; i++) {
-      // The real sign-in: the issued message signed by a fresh key, registered under the root invite.
-      const wallet = new Wallet(`0x${crypto.randomBytes(32).toString('hex')}`)
+  const s = await startTradingServer(ctx, {
+    label: 'exchange-app',
+    traders: HTTP_USERS,
+    env: { NADI_DIST_DIR: ctx.dist, ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}) },
+    async signIn(b, config, _origin, wallet) {
       const qs = new URLSearchParams({ address: wallet.address, chainId: String(config.login.chainId), code: b.rootInviteCode })
       const issued = await b.app.inject({ method: 'GET', url: `/api/v1/auth/loginMessage?${qs}` })
       if (issued.statusCode !== 200) throw new Error(`loginMessage answered ${issued.statusCode}: ${issued.body}`)
@@ -332,21 +302,10 @@ async function startApp(ctx: BenchContext, databaseUrl?: string): Promise<AppUnd
         payload: { address: wallet.address, message, sign_message: await wallet.signMessage(message), code: b.rootInviteCode },
       })
       if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`)
-      const token = (JSON.parse(login.body) as { data: { token: string } }).data.token
-      const userId = Number(b.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').pluck().get(wallet.address.toLowerCase()))
-      users.push({ token, userId })
-    }
-    await atomically(b.ctx, () => {
-      for (const { userId } of users) {
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 10_000_000n * UNITS })
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'NADI', amount: 40_000_000n * UNITS })
-      }
-    })
-    return { built: b, origin: new URL(address).origin, users, close }
-  } catch (err) {
-    await close()
-    throw err
-  }
+      return (JSON.parse(login.body) as { data: { token: string } }).data.token
+    },
+  })
+  return { built: s.built, origin: s.origin, users: s.traders.map((t) => ({ token: t.session, userId: t.userId })), close: s.close }
 }
 
 async function httpRows(ctx: BenchContext, app: AppUnderTest, suffix: string): Promise<Row[]> {
