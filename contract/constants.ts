@@ -65,3 +65,21 @@ export const PAGE_SIZE_MAX = 100
 export const MONEY_DECIMALS = 8
 export const DISPLAY_DECIMALS = 6
 export const INVITE_CODE_PATTERN = '^[A-Z0-9]{4,16}$'
+
+/** The envelope's handshake route (contract/seal.ts, docs/envelope.md): plain, or sealed to renew. */
+export const HANDSHAKE_PATH = '/api/v1/common/handshake'
+/** The public config, which tells the app whether the envelope is on: the app asks it plain. */
+export const CONFIG_PATH = '/api/v1/common/config'
+
+/**
+ * Routes the envelope never seals, on both sides: health (balancers and the app's online check), the
+ * demo's chain proxy, the upload PUT (signed by its URL) and the API's docs.
+ */
+export function sealedNever(method: string, path: string): boolean {
+  return (
+    (method === 'GET' && path === '/api/v1/common/health') ||
+    (method === 'PUT' && path.startsWith('/api/v1/upload/')) ||
+    ((method === 'GET' || method === 'POST') && path.startsWith('/api/v1/devchain/')) ||
+    ((method === 'GET' || method === 'HEAD') && path.startsWith('/api/docs'))
+  )
+}

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Compile } from 'typebox/compile'
-import { CODE } from '../../contract/constants.ts'
+import { CODE, CONFIG_PATH, HANDSHAKE_PATH, sealedNever } from '../../contract/constants.ts'
 import { Envelope } from '../../contract/envelope.ts'
 import { HandshakeAnswer, HandshakeBody, SEAL_CODE, SEAL_WINDOW_MS, SealedRequest } from '../../contract/seal.ts'
 import type { Ctx } from '../context.ts'
@@ -24,12 +24,8 @@ import { handshakeStore, memoryReplayStore, tableReplayStore, type HandshakeStor
 import type { EnvelopeSettings } from './settings.ts'
 import type { App } from './types.ts'
 
-export const HANDSHAKE_PATH = '/api/v1/common/handshake'
-
-/** Routes that take plain requests with the envelope on: what a client needs before it has a handshake, the upload PUT (signed by its URL), the demo's chain proxy and the API's docs. */
-const PLAIN_ALWAYS = [/^GET \/api\/v1\/common\/health$/, /^PUT \/api\/v1\/upload\//, /^(GET|POST) \/api\/v1\/devchain\//, /^(GET|HEAD) \/api\/docs/]
-/** Routes that take either: the app may learn the switch from common/config before sealing anything, and a handshake is made plain or renewed sealed. */
-const PLAIN_OR_SEALED = new Set(['GET /api/v1/common/config', `POST ${HANDSHAKE_PATH}`])
+/** Routes that take either: the app learns the switch from common/config before sealing anything, and a handshake is made plain or renewed sealed. */
+const PLAIN_OR_SEALED = new Set([`GET ${CONFIG_PATH}`, `POST ${HANDSHAKE_PATH}`])
 
 const sealedRequest = Compile(SealedRequest)
 
@@ -93,8 +89,8 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   app.addHook('preValidation', async (req, reply) => {
     const route = req.routeOptions.url
     if (route === undefined || !route.startsWith('/api/')) return
+    if (sealedNever(req.method, route)) return
     const id = `${req.method} ${route}`
-    if (PLAIN_ALWAYS.some((re) => re.test(id))) return
     const get = req.method === 'GET' || req.method === 'HEAD'
     const carried: unknown = get ? req.query : req.body
     const present = isObject(carried) && 'handshake' in carried && 'sign' in carried

@@ -2,14 +2,13 @@
 // and its renewal, the clock offset, sealing each request and opening each answer (docs/envelope.md,
 // design step 9). Fetch, storage, clock and the server's key are injected: the same code runs in the
 // browser and in Node.
-import { CODE, SEAL_CODE } from '../../contract/constants.ts'
+import { CODE, HANDSHAKE_PATH, SEAL_CODE } from '../../contract/constants.ts'
 import { fromBase64Url, toBase64Url, type HandshakeAnswer } from '../../contract/seal.ts'
 import { beginHandshake, importKeys, importServerKey, isSealedAnswer, openAnswer, SealBroken, sealRequest, signSocket, type SealKeys } from './sealCrypto.ts'
 import { answerJson, fetchAnswer, refusalCode, requestHeaders, type ApiAnswer, type ApiRequest, type Fetch, type KeyValueStore, type SealedSender, type SocketProof } from './transport.ts'
 
 /** A handshake this close to its end is replaced before use, so no request arrives just after it ran out. */
 export const RENEW_BEFORE_MS = 30_000
-const HANDSHAKE_PATH = '/api/v1/common/handshake'
 /** Beside the token in session storage: the handshake the token's session is bound to. */
 export const HANDSHAKE_KEY = 'handshake'
 

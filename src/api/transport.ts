@@ -3,7 +3,7 @@
 // and holds no crypto: the sealing half (sealed.ts: WebCrypto and the contract's schemas) is made
 // only when the envelope is on. Everything outside is injected, so tests, the fuzz and the bench in
 // Node send exactly as the app does.
-import { CODE, SEAL_CODE } from '../../contract/constants.ts'
+import { CODE, CONFIG_PATH, SEAL_CODE, sealedNever } from '../../contract/constants.ts'
 
 export type Query = Record<string, string | number | boolean>
 
@@ -90,12 +90,11 @@ function sendPlain(fetch: Fetch, origin: string, r: ApiRequest): Promise<ApiAnsw
   return fetchAnswer(fetch, url, { method: r.method, headers: requestHeaders(r), body: r.method === 'POST' ? JSON.stringify(r.body ?? {}) : null, signal: r.signal ?? null })
 }
 
-export const CONFIG_PATH = '/api/v1/common/config'
 /**
  * Sent plain even with the envelope on, as the server takes them (docs/envelope.md): the switch itself
- * (so an app that believes the envelope on still learns it was turned off), health, the demo's chains.
+ * (so an app that believes the envelope on still learns it was turned off), and what is never sealed.
  */
-export const sentPlain = (path: string) => path === CONFIG_PATH || path === '/api/v1/common/health' || path.startsWith('/api/v1/devchain/')
+const sentPlain = (r: ApiRequest) => r.path === CONFIG_PATH || sealedNever(r.method, r.path)
 
 const MODE_KEY = 'envelope'
 
@@ -163,7 +162,7 @@ export function createTransport(o: TransportOptions): Transport {
   }
 
   async function send(r: ApiRequest): Promise<ApiAnswer> {
-    if (sentPlain(r.path)) return plain(r)
+    if (sentPlain(r)) return plain(r)
     if (on === null) await learn()
     if (!on) {
       const a = await plain(r)

@@ -5,7 +5,7 @@
 // proof. The server signs with the key the build put into the app (startApp's `envelope`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page, Request, Response } from 'playwright-core'
-import { SEAL_CODE } from '../../contract/constants.ts'
+import { CONFIG_PATH, HANDSHAKE_PATH, SEAL_CODE, sealedNever } from '../../contract/constants.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { buyPhoneFromBalance, depositUsdt, fillAddress, goOffline, newcomerOnPhone, placeRestingOrder, png, swControlled } from './support/flows.ts'
@@ -27,9 +27,7 @@ const ENVELOPE_KEYS = ['data', 'handshake', 'sign', 'timestamp']
 
 /** Taken plain with the envelope on (docs/envelope.md); a handshake with a token is a renewal, which is sealed. */
 function exempt(method: string, p: string, hasToken: boolean): boolean {
-  if (method === 'GET' && (p === '/api/v1/common/config' || p === '/api/v1/common/health')) return true
-  if (method === 'POST' && p === '/api/v1/common/handshake' && !hasToken) return true
-  return p.startsWith('/api/v1/devchain/') || (method === 'PUT' && p.startsWith('/api/v1/upload/'))
+  return sealedNever(method, p) || (method === 'GET' && p === CONFIG_PATH) || (method === 'POST' && p === HANDSHAKE_PATH && !hasToken)
 }
 
 const isEnvelope = (v: unknown, keys = ENVELOPE_KEYS) => v !== null && typeof v === 'object' && JSON.stringify(Object.keys(v).sort()) === JSON.stringify(keys)

@@ -11,6 +11,7 @@
 
 import type { Wallet } from 'ethers'
 import { describe, expect, it } from 'vitest'
+import { CONFIG_PATH, sealedNever } from '../../contract/constants.ts'
 import { audit, balances, custody, fund, trade, transfer, type Asset } from '../../server/ledger/index.ts'
 import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { auditRanking } from '../../server/modules/ranking/service.ts'
@@ -215,8 +216,6 @@ function plainApi(s: TestServer): Api {
 }
 
 /** Routes that take plain requests with the envelope on (server/http/seal.ts): their answers may be plain. */
-const PLAIN_ALWAYS = [/^GET \/api\/v1\/common\/health$/, /^PUT \/api\/v1\/upload\//, /^(GET|POST) \/api\/v1\/devchain\//, /^(GET|HEAD) \/api\/docs/]
-const plainAlways = (method: string, path: string) => PLAIN_ALWAYS.some((re) => re.test(`${method} ${path}`))
 const decoder = new TextDecoder()
 
 /** A query string as the object a GET's envelope seals; a repeated name becomes an array (which the server must refuse). */
@@ -262,7 +261,7 @@ async function sealedApi(s: TestServer, envelopes: number): Promise<Api> {
     }
     if (!isSealedAnswer(parsed)) {
       // Outside /api/ (an odd path such as //api//v1/… or /API/V1/…) the app shell answers, as it should.
-      const unsealed = res.statusCode === 200 && o.method !== 'HEAD' && path.startsWith('/api/') && !plainAlways(o.method, path)
+      const unsealed = res.statusCode === 200 && o.method !== 'HEAD' && path.startsWith('/api/') && !sealedNever(o.method, path)
       return { ...textOf(res), ...(unsealed ? { problem: 'a 200 that is not sealed' } : {}) }
     }
     try {
@@ -310,7 +309,7 @@ async function sealedApi(s: TestServer, envelopes: number): Promise<Api> {
     },
     async *extra({ routes, r, state, actor, dead }) {
       // Common/config answers a request without an envelope too: a spoiled one that lost its sign is just plain.
-      const sealedRoutes = routes.filter((route) => !plainAlways(route.method, route.path) && route.path !== '/api/v1/common/config')
+      const sealedRoutes = routes.filter((route) => !sealedNever(route.method, route.path) && route.path !== CONFIG_PATH)
       /** Requests sent whole, for replays: exactly, or with a sign of other text but the same bytes. */
       const sentLog: { out: Outgoing; envelope: EnvelopeFields; keys: SealKeys; signedIn: boolean }[] = []
       // Envelopes of other requests to take a field from: one under a handshake no session is bound to among them.

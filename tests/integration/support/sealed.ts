@@ -4,13 +4,13 @@
 // (seal, send, the keys) to tamper with.
 import { Wallet } from 'ethers'
 import type { FastifyInstance } from 'fastify'
+import { HANDSHAKE_PATH } from '../../../contract/constants.ts'
 import type { HandshakeAnswer, SealedRequest } from '../../../contract/seal.ts'
 import { beginHandshake, importServerKey, isSealedAnswer, openAnswer, sealRequest, signSocket, type SealKeys } from '../../../src/api/sealCrypto.ts'
 import { readEnvelopeKey } from '../../../server/envelopeKey.ts'
 import type { Config } from '../../../server/config.ts'
 import type { TestServer } from './server.ts'
 
-export const HANDSHAKE = '/api/v1/common/handshake'
 
 export interface Answer<T = unknown> {
   status: number
@@ -134,7 +134,7 @@ export async function sealedClient(o: SealedClientOptions): Promise<SealedClient
     },
     async handshake() {
       const pending = await beginHandshake()
-      const res = await o.transport('POST', HANDSHAKE, { 'content-type': 'application/json' }, JSON.stringify(pending.body))
+      const res = await o.transport('POST', HANDSHAKE_PATH, { 'content-type': 'application/json' }, JSON.stringify(pending.body))
       if (res.status !== 200) throw new Error(`handshake answered ${res.status}: ${res.text}`)
       current = await pending.finish((JSON.parse(res.text) as { data: HandshakeAnswer }).data, serverKey)
       return current
@@ -142,7 +142,7 @@ export async function sealedClient(o: SealedClientOptions): Promise<SealedClient
     async renew(token, from) {
       const pending = await beginHandshake()
       const r: RequestOpts = { body: pending.body, token, keys: from ?? keys() }
-      const answer = await send<HandshakeAnswer>('POST', HANDSHAKE, { ...(await seal('POST', HANDSHAKE, r)) }, r)
+      const answer = await send<HandshakeAnswer>('POST', HANDSHAKE_PATH, { ...(await seal('POST', HANDSHAKE_PATH, r)) }, r)
       if (answer.status !== 200 || !answer.sealed) return { ...answer, keys: null }
       current = await pending.finish(answer.body.data, serverKey)
       return { ...answer, keys: current }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SEAL_CODE } from '../../../contract/seal.ts'
+import { HANDSHAKE_PATH, SEAL_CODE } from '../../../contract/constants.ts'
 import { socketSigned } from '../../../server/http/sealCrypto.ts'
 import { createSealedSender, HANDSHAKE_KEY, RENEW_BEFORE_MS } from '../../../src/api/sealed.ts'
 import { SealBroken } from '../../../src/api/sealErrors.ts'
@@ -8,7 +8,6 @@ import { MemoryStorage } from '../lib/memoryStorage.ts'
 import { FILE_BYTES, sealServer } from './sealServer.ts'
 
 const ORIGIN = 'http://nadi.test'
-const HANDSHAKE = '/api/v1/common/handshake'
 
 /** An app's transport against a fake server; `skew` is how far the app's clock is off the server's. */
 function setup(o: { on?: boolean; skew?: number; session?: MemoryStorage; local?: MemoryStorage } = {}) {
@@ -73,7 +72,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     await t.transport.send(echoPost({ secret: 1 }))
     expect(t.server.arrivals.map((a) => `${a.method} ${a.path} ${a.envelope ? 'sealed' : 'plain'}`)).toEqual([
       'GET /api/v1/common/config plain',
-      `POST ${HANDSHAKE} plain`,
+      `POST ${HANDSHAKE_PATH} plain`,
       'POST /api/v1/echo sealed',
     ])
     expect(t.transport.on).toBe(true)
@@ -115,7 +114,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     const t = setup()
     const answers = await Promise.all([1, 2, 3, 4, 5].map((n) => t.transport.send(echoGet({ n }))))
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200])
-    expect(t.arrivalsAt(HANDSHAKE)).toHaveLength(1)
+    expect(t.arrivalsAt(HANDSHAKE_PATH)).toHaveLength(1)
     expect(new Set(t.arrivalsAt('/api/v1/echo').map((e) => e.envelope!.handshake)).size).toBe(1)
   })
 
@@ -135,7 +134,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     })
     const a = await sender.send(echoGet({ again: true }))
     expect(body(a).data.seen).toEqual({ again: true })
-    expect(first.arrivalsAt(HANDSHAKE)).toHaveLength(1)
+    expect(first.arrivalsAt(HANDSHAKE_PATH)).toHaveLength(1)
     expect(first.arrivalsAt('/api/v1/echo').at(-1)!.envelope!.handshake).toBe(stored.handshake)
   })
 
@@ -149,7 +148,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     expect(posts.map((e) => e.idempotencyKey)).toEqual(['idem-renew-0001', 'idem-renew-0001'])
     expect(posts[0]!.envelope!.handshake).not.toBe(posts[1]!.envelope!.handshake)
     expect(posts[0]!.envelope!.sign).not.toBe(posts[1]!.envelope!.sign)
-    expect(t.arrivalsAt(HANDSHAKE)).toHaveLength(2)
+    expect(t.arrivalsAt(HANDSHAKE_PATH)).toHaveLength(2)
   })
 
   it('a second RENEW for the same request is its answer, not a loop', async () => {
@@ -190,7 +189,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     t.server.now = t.server.keysOf(old)!.expiresAt - RENEW_BEFORE_MS + 5_000
     const a = await t.transport.send(echoGet({}, token))
     expect(body(a).data.user).toBe('signed-in')
-    const renewal = t.arrivalsAt(HANDSHAKE).at(-1)!
+    const renewal = t.arrivalsAt(HANDSHAKE_PATH).at(-1)!
     expect(renewal.envelope!.handshake).toBe(old)
     expect(renewal.token).toBe(token)
     expect(t.server.sessions.get(token)).not.toBe(old)
@@ -204,7 +203,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     t.server.now = t.server.keysOf(old)!.expiresAt + 60_000
     const a = await t.transport.send(echoPost({ late: true }, 'idem-late-0001', token))
     expect(a.status).toBe(200)
-    expect(t.arrivalsAt(HANDSHAKE).at(-1)!.envelope!.handshake).toBe(old)
+    expect(t.arrivalsAt(HANDSHAKE_PATH).at(-1)!.envelope!.handshake).toBe(old)
   })
 
   it('a renewal refused for the clock is corrected and asked again under the old handshake, so the session is kept', async () => {
@@ -216,7 +215,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     t.clock.skew = 120_000
     const a = await t.transport.send(echoGet({}, token))
     expect(body(a).data.user).toBe('signed-in')
-    const renewals = t.arrivalsAt(HANDSHAKE).filter((h) => h.envelope)
+    const renewals = t.arrivalsAt(HANDSHAKE_PATH).filter((h) => h.envelope)
     expect(renewals.map((h) => h.envelope!.handshake)).toEqual([old, old])
     expect(t.arrivalsAt('/api/v1/echo').at(-1)!.envelope!.handshake).toBe(t.server.sessions.get(token))
   })
@@ -227,7 +226,7 @@ describe('the sealed transport (issue 20, design step 9)', () => {
     const first = t.arrivalsAt('/api/v1/echo')[0]!.envelope!.handshake
     t.server.now = t.server.keysOf(first)!.expiresAt - 1_000
     await t.transport.send(echoGet({}))
-    const handshakes = t.arrivalsAt(HANDSHAKE)
+    const handshakes = t.arrivalsAt(HANDSHAKE_PATH)
     expect(handshakes).toHaveLength(2)
     expect(handshakes[1]!.envelope).toBeNull()
   })
