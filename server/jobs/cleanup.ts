@@ -6,8 +6,7 @@ const SESSION_KEEP_MS = 30 * DAY_MS
 
 /**
  * Drops what can never be used again: spent login windows, old idempotency answers, long-dead sessions,
- * the envelope's signs past their window and handshakes no session could still renew from (a session
- * lives at most its max age).
+ * the envelope's signs past their window and expired handshakes no live session could still renew from.
  */
 export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number; sessions: number; handshakes: number; signs: number }> {
   const now = ctx.now()
@@ -18,7 +17,17 @@ export async function cleanup(ctx: Ctx): Promise<{ nonces: number; keys: number;
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('expires_at', '<', BigInt(now - SESSION_KEEP_MS)), eb('revoked_at', '<', BigInt(now - SESSION_KEEP_MS))]))
     .executeTakeFirst()
-  const handshakes = await db.deleteFrom('handshakes').where('expires_at', '<', BigInt(now - ctx.config.session.maxAgeMs)).executeTakeFirst()
+  // An expired handshake serves only a live session renewing from it (as current or previous). Anyone
+  // may make handshakes without signing in, so the unbound ones go as soon as they expire, not after a
+  // session's lifetime.
+  const renewable = (column: 'handshake_id' | 'previous_handshake_id') =>
+    db.selectFrom('sessions').select(column).where(column, 'is not', null).where('revoked_at', 'is', null).where('expires_at', '>', BigInt(now))
+  const handshakes = await db
+    .deleteFrom('handshakes')
+    .where('expires_at', '<=', BigInt(now))
+    .where('id', 'not in', renewable('handshake_id'))
+    .where('id', 'not in', renewable('previous_handshake_id'))
+    .executeTakeFirst()
   const signs = await db.deleteFrom('seal_seen').where('expires_at', '<=', BigInt(now)).executeTakeFirst()
   return {
     nonces: Number(nonces.numDeletedRows),

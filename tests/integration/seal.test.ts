@@ -170,6 +170,25 @@ describe('envelope on', () => {
     expect((await cleanup(s.ctx)).handshakes).toBe(3)
   })
 
+  it('an expired handshake no live session is bound to is swept at once; a live session keeps its current and previous ones until it ends', async () => {
+    const s = await start({ env: { NADI_HANDSHAKE_TTL_MS: '60000' } })
+    // Anyone can make handshakes without signing in: those must not outlive their minute.
+    await (await sealedClientOf(s)).handshake()
+    await (await sealedClientOf(s)).handshake()
+    const { c, token } = await signedIn(s)
+    s.clock.advance(s.config.envelope.handshakeTtlMs + 1)
+    expect((await cleanup(s.ctx)).handshakes).toBe(2)
+    expect(s.count('SELECT count(*) FROM handshakes')).toBe(1)
+    // Renewed: the session holds the new one as current and the old as previous, both kept while it lives.
+    expect((await c.renew(token)).status).toBe(200)
+    s.clock.advance(s.config.envelope.handshakeTtlMs + 1)
+    expect((await cleanup(s.ctx)).handshakes).toBe(0)
+    expect(s.count('SELECT count(*) FROM handshakes')).toBe(2)
+    // The session idles out: nothing can renew from either any more.
+    s.clock.advance(s.config.session.idleMs + 1)
+    expect((await cleanup(s.ctx)).handshakes).toBe(2)
+  })
+
   it('a token sent under another handshake, another user’s included, or from a session made with the envelope off, is 401 sealSession ("sign in again")', async () => {
     const s = shared
     const alice = await signedIn(s)
