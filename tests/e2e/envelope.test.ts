@@ -150,6 +150,32 @@ describe('the journey with the envelope on', () => {
     expect(rows.map((r) => r.address)).toEqual(['松仁路 100 號 8 樓', '松仁路 200 號'])
   })
 
+  it("a phone whose clock runs ten minutes fast signs in and works sealed: the handshake told it the server's time, so no request was refused for its clock", async () => {
+    const clockRefusals: string[] = []
+    const skewed = await newcomerOnPhone(browser, app, {
+      seenChainNotice: true,
+      onPage: (p) => {
+        void p.addInitScript(() => {
+          const real = Date.now.bind(Date)
+          Date.now = () => real() + 10 * 60_000
+        })
+        p.on('response', (res) => {
+          if (res.status() !== 400) return
+          void res.json().then(
+            (b: { code?: unknown }) => (b.code === SEAL_CODE.CLOCK ? clockRefusals.push(new URL(res.url()).pathname) : undefined),
+            () => {},
+          )
+        })
+      },
+    })
+    expect(await skewed.page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())).toBeGreaterThan(9 * 60_000)
+    const session = app.ctx.sqlite.prepare('SELECT handshake_id FROM sessions WHERE user_id = ?').get(skewed.userId) as { handshake_id: string | null }
+    expect(session.handshake_id).not.toBeNull()
+    expect(clockRefusals).toEqual([])
+    expect(skewed.errors).toEqual([])
+    await skewed.context.close()
+  })
+
   it('nothing crossed the wire plain, the books are clean and the page saw no error', async () => {
     expect(wire.sealed()).toBeGreaterThan(20)
     expect(await wire.plain()).toEqual([])
