@@ -13,9 +13,12 @@
 // once per 10 minutes, not per request. Each side's work is checked: what the app seals the server
 // opens to the same body, and what the server seals the app opens to the same answer.
 
+import { fork } from 'node:child_process'
 import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
+import { PerformanceObserver } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import '../../server/ledger/holders.ts'
 import type { Built } from '../../server/app.ts'
 import { audit } from '../../server/ledger/index.ts'
@@ -30,7 +33,7 @@ import { openBenchPage } from '../support/page.ts'
 import { summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 import { startTradingServer } from '../support/tradingServer.ts'
-import { atLeast, nextMessage, startTsWorker } from './exchange.ts'
+import { atLeast } from './exchange.ts'
 
 export const id = 'envelope'
 
@@ -126,8 +129,21 @@ async function startPlacementApp(ctx: BenchContext, envelope: boolean): Promise<
   return { built: s.built, origin: s.origin, tokens: sessions.map((x) => x.token), ...(envelope ? { keys: sessions.map((x) => x.keys!) } : {}), close: s.close }
 }
 
-/** One window of the load generator against one server: orders answered 200 (code 200 inside) per second. */
-async function placementWindow(app: PlacementApp): Promise<{ perSecond: number; notOk: Record<string, number> }> {
+interface PlacementWindow {
+  perSecond: number
+  notOk: Record<string, number>
+  /** The server's process CPU (all its threads) per order placed, from the first request to the last answer, µs. */
+  cpuPerOrder: number
+  /** Of which garbage collection pauses on its main thread, µs per order. */
+  gcPerOrder: number
+}
+
+/**
+ * One window of the load generator against one server. The generator runs as a process of its own,
+ * not a thread of this one: the server's process then carries none of the generator's work, its
+ * threads or its garbage, and its CPU per order is the server's alone.
+ */
+async function placementWindow(app: PlacementApp): Promise<PlacementWindow> {
   const input: LoadInput = {
     origin: app.origin,
     tokens: app.tokens,
@@ -137,17 +153,47 @@ async function placementWindow(app: PlacementApp): Promise<{ perSecond: number; 
     windows: 1,
     midTicks: PLACE_MID_TICKS,
     crossing: 0.1,
-    // Enough for the warm-up and the window at ~3,000 orders/s, this machine's best.
+    announce: true,
     ...(app.keys ? { keys: app.keys, presealed: 12_000 } : {}),
   }
-  const worker = startTsWorker(new URL('../support/exchangeLoad.ts', import.meta.url), input)
+  const orders = app.built.ctx.sqlite.prepare('SELECT count(*) FROM trade_orders').pluck()
+  const child = fork(fileURLToPath(new URL('../support/exchangeLoad.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, NADI_LOAD_INPUT: JSON.stringify(input) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  let from: { cpu: NodeJS.CpuUsage; orders: number } | null = null
+  let gcMs = 0
+  const gc = new PerformanceObserver((list) => {
+    if (from) for (const e of list.getEntries()) gcMs += e.duration
+  })
+  gc.observe({ entryTypes: ['gc'] })
   try {
-    const m = await nextMessage<LoadMessage>(worker, () => true, 60_000, 'envelope HTTP load')
-    if (m.type === 'failed') throw new Error(`HTTP load worker failed: ${m.error}`)
-    const w = m.windows[0]!
-    return { perSecond: (w.ok * 1000) / w.ms, notOk: w.other }
+    const done = await new Promise<Extract<LoadMessage, { type: 'done' }>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('envelope HTTP load: no answer in 60 s')), 60_000)
+      child.on('message', (m: LoadMessage) => {
+        if (m.type === 'loading') from = { cpu: process.cpuUsage(), orders: Number(orders.get()) }
+        else {
+          clearTimeout(timer)
+          if (m.type === 'failed') reject(new Error(`HTTP load generator failed: ${m.error}`))
+          else resolve(m)
+        }
+      })
+      child.on('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`envelope HTTP load: the generator exited (${code}) before answering`))
+      })
+    })
+    if (!from) throw new Error('envelope HTTP load: the generator never said it was loading')
+    const start: { cpu: NodeJS.CpuUsage; orders: number } = from
+    const cpu = process.cpuUsage(start.cpu)
+    const placed = Number(orders.get()) - start.orders
+    const w = done.windows[0]!
+    return { perSecond: (w.ok * 1000) / w.ms, notOk: w.other, cpuPerOrder: (cpu.user + cpu.system) / placed, gcPerOrder: (gcMs * 1000) / placed }
   } finally {
-    await worker.terminate()
+    gc.disconnect()
+    child.removeAllListeners()
+    if (child.exitCode === null) child.kill()
   }
 }
 
@@ -157,7 +203,10 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
     const on = await startPlacementApp(ctx, true)
     try {
       const rates = { off: [] as number[], on: [] as number[] }
+      const cpu = { off: [] as number[], on: [] as number[] }
+      const gc = { off: [] as number[], on: [] as number[] }
       const ratios: number[] = []
+      const cpuRatios: number[] = []
       const notOk: Record<string, number> = {}
       // One unmeasured window each first: the first load of a fresh server runs unoptimized code.
       await placementWindow(off)
@@ -166,15 +215,23 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
         // Which goes first alternates, so neither always meets the machine as the other left it.
         const order = pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
         const got = { off: 0, on: 0 }
+        const cost = { off: 0, on: 0 }
         for (const mode of order) {
           const w = await placementWindow(mode === 'on' ? on : off)
           if (w.perSecond === 0) throw new Error(`placeOrder with the envelope ${mode} never answered 200: ${JSON.stringify(w.notOk)}`)
           for (const [k, v] of Object.entries(w.notOk)) notOk[`${mode} ${k}`] = (notOk[`${mode} ${k}`] ?? 0) + v
           got[mode] = w.perSecond
+          cost[mode] = w.cpuPerOrder
           rates[mode].push(w.perSecond)
+          cpu[mode].push(w.cpuPerOrder)
+          gc[mode].push(w.gcPerOrder)
         }
         ratios.push(got.on / got.off)
-        ctx.log(`envelope: HTTP placement off ${Math.round(got.off)}/s, on ${Math.round(got.on)}/s (${(got.on / got.off).toFixed(2)})`)
+        // Orders per CPU-second of the server's process, on ÷ off: what the envelope leaves of a server's capacity.
+        cpuRatios.push(cost.off / cost.on)
+        ctx.log(
+          `envelope: HTTP placement off ${Math.round(got.off)}/s (${Math.round(cost.off)} µs server CPU/order), on ${Math.round(got.on)}/s (${Math.round(cost.on)} µs) — ${(got.on / got.off).toFixed(2)}× by rate, ${(cost.off / cost.on).toFixed(2)}× by server CPU`,
+        )
       }
       for (const app of [off, on]) {
         const violations = audit(app.built.ctx.sqlite).violations
@@ -182,11 +239,15 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       }
       const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
       const ratio = summarize(ratios)
-      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts, a worker thread): ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, one unmeasured window per server first; two servers in this process (SQLite), envelope off and on, windows alternating; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
+      const cpuRatio = summarize(cpuRatios)
+      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, one unmeasured window per server first; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
       return [
         info({ name: `envelope: HTTP order placement, envelope off (${PLACE_SOCKETS} sockets)`, value: summarize(rates.off).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.off), method } }),
         info({ name: 'envelope: HTTP order placement, envelope on', value: summarize(rates.on).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.on), method } }),
         atLeast({ name: 'envelope: order placement on ÷ off (same run, alternating windows)', value: ratio.median, unit: '×', min: PLACE_RATIO_MIN, format: (v) => `${v.toFixed(2)}×`, details: { ...ratio, notOk, method } }),
+        info({ name: 'envelope: server CPU per order placed, envelope off', value: summarize(cpu.off).median, unit: 'µs', format: micros, details: { ...summarize(cpu.off), gcPerOrder: summarize(gc.off), method } }),
+        info({ name: 'envelope: server CPU per order placed, envelope on', value: summarize(cpu.on).median, unit: 'µs', format: micros, details: { ...summarize(cpu.on), gcPerOrder: summarize(gc.on), method } }),
+        atLeast({ name: 'envelope: orders per server CPU-second, on ÷ off', value: cpuRatio.median, unit: '×', min: PLACE_RATIO_MIN, format: (v) => `${v.toFixed(2)}×`, details: { ...cpuRatio, method } }),
       ]
     } finally {
       await on.close()

@@ -322,8 +322,8 @@ async function httpRows(ctx: BenchContext, app: AppUnderTest, suffix: string): P
   const worker = startTsWorker(new URL('../support/exchangeLoad.ts', import.meta.url), input)
   let windows: LoadWindow[]
   try {
-    const m = await nextMessage<LoadMessage>(worker, () => true, 30_000 + ctx.runs * (HTTP_WINDOW_MS + 2_000), 'HTTP load')
-    if (m.type === 'failed') throw new Error(`HTTP load worker failed: ${m.error}`)
+    const m = await nextMessage<LoadMessage>(worker, (x) => x.type !== 'loading', 30_000 + ctx.runs * (HTTP_WINDOW_MS + 2_000), 'HTTP load')
+    if (m.type !== 'done') throw new Error(`HTTP load worker failed: ${m.type === 'failed' ? m.error : m.type}`)
     windows = m.windows
   } finally {
     await worker.terminate()

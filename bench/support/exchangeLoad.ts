@@ -1,7 +1,8 @@
-// Worker thread of the "exchange: HTTP order placement" row (bench/rows/exchange.ts): the load
-// generator, on its own event loop (and so the machine's other core), keeps `inFlight` placeOrder
-// requests open through a keep-alive agent against the real server, and counts the answers.
-// Started through startTsWorker (bench/rows/exchange.ts), which registers tsx in this thread first.
+// The load generator of the HTTP order-placement rows: on its own event loop (and so the machine's
+// other core) it keeps `inFlight` placeOrder requests open through a keep-alive agent against the real
+// server, and counts the answers. The exchange row starts it as a worker thread (startTsWorker in
+// bench/rows/exchange.ts); the envelope row as a process of its own, to measure the server's process
+// CPU without the generator's.
 // With `keys` (the envelope on, bench/rows/envelope.ts) requests are sealed by the app's own code
 // (src/api/sealCrypto.ts) before the windows — the app seals on each user's phone, not on the server's
 // two cores, which this generator shares — and every answer must come sealed, every 16th opened and
@@ -30,6 +31,8 @@ export interface LoadInput {
   keys?: { handshake: string; raw: string; expiresAt: number }[]
   /** With `keys`: requests sealed before the warm-up and windows (more are sealed on the way if they run out). */
   presealed?: number
+  /** Say `loading` when the first request leaves (after any sealing), so the caller can measure the server from there. */
+  announce?: boolean
 }
 
 export interface LoadWindow {
@@ -42,9 +45,10 @@ export interface LoadWindow {
   p99Ms: number
 }
 
-export type LoadMessage = { type: 'done'; windows: LoadWindow[] } | { type: 'failed'; error: string }
+export type LoadMessage = { type: 'loading' } | { type: 'done'; windows: LoadWindow[] } | { type: 'failed'; error: string }
 
-const input = workerData as LoadInput
+const input = (workerData ?? JSON.parse(process.env.NADI_LOAD_INPUT ?? 'null')) as LoadInput
+const report = (m: LoadMessage) => (parentPort ? parentPort.postMessage(m) : process.send?.(m))
 const agent = new http.Agent({ keepAlive: true, maxSockets: input.sockets })
 const url = new URL('/api/v1/trade/placeOrder', input.origin)
 
@@ -165,11 +169,13 @@ async function window(ms: number): Promise<LoadWindow> {
 
 async function main(): Promise<void> {
   if (sealKeys) for (let i = 0; i < (input.presealed ?? 0); i++) presealed.push(await prepare())
+  if (input.announce) report({ type: 'loading' })
   await window(input.warmUpMs)
   const windows: LoadWindow[] = []
   for (let i = 0; i < input.windows; i++) windows.push(await window(input.windowMs))
   agent.destroy()
-  parentPort?.postMessage({ type: 'done', windows } satisfies LoadMessage)
+  report({ type: 'done', windows })
+  if (!parentPort) process.disconnect?.()
 }
 
-main().catch((e: unknown) => parentPort?.postMessage({ type: 'failed', error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies LoadMessage))
+main().catch((e: unknown) => report({ type: 'failed', error: e instanceof Error ? (e.stack ?? e.message) : String(e) }))

@@ -29,6 +29,10 @@ const PLAIN_OR_SEALED = new Set([`GET ${CONFIG_PATH}`, `POST ${HANDSHAKE_PATH}`]
 
 const sealedRequest = Compile(SealedRequest)
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+/** Headers that describe a plain body: a sealed answer is another body. */
+const PLAIN_ONLY_HEADERS = ['content-length', 'etag', 'last-modified', 'content-disposition', 'vary']
+
 /** A start refused for the envelope's key: said in one line (server/main.ts), not as a crash. */
 export class EnvelopeRefused extends Error {}
 
@@ -60,10 +64,16 @@ export interface Envelope {
   replays: ReplayStore
 }
 
-/** A refusal sent from the hook: plain until the request is opened (nothing to seal it under), sealed once req.seal is set. */
-function refuse(req: FastifyRequest, reply: FastifyReply, status: number, code: number, key: string, o: { data?: unknown; params?: Record<string, string | number> } = {}) {
-  return reply.status(status).send({ code, msg: translate(req.lang, key, o.params), data: o.data ?? null })
+/** Why the hook refuses a request: plain until it is opened (nothing to seal it under), sealed once req.seal is set. */
+interface Refusal {
+  status: number
+  code: number
+  key: string
+  data?: unknown
+  params?: Record<string, string | number>
 }
+
+const refusal = (status: number, code: number, key: string, o: Omit<Refusal, 'status' | 'code' | 'key'> = {}): Refusal => ({ status, code, key, ...o })
 
 /** A GET's four envelope params as the schema wants them: the timestamp arrives as text. */
 function envelopeOfQuery(q: Record<string, unknown>): unknown {
@@ -86,72 +96,88 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   const perIp = new StoredLimiter(ctx.sqlite, 'handshake-ip', config.envelope.handshakePerIp, 60_000)
   app.decorateRequest('seal', null)
 
-  app.addHook('preValidation', async (req, reply) => {
+  /** Opens a sealed request in place (req.body or req.query, req.seal); a refusal when it may not pass. */
+  const open = (req: FastifyRequest): Refusal | null => {
     const route = req.routeOptions.url
-    if (route === undefined || !route.startsWith('/api/')) return
-    if (sealedNever(req.method, route)) return
+    if (route === undefined || !route.startsWith('/api/')) return null
+    if (sealedNever(req.method, route)) return null
     const id = `${req.method} ${route}`
     const get = req.method === 'GET' || req.method === 'HEAD'
     const carried: unknown = get ? req.query : req.body
     const present = isObject(carried) && 'handshake' in carried && 'sign' in carried
-    if (!present) {
-      if (PLAIN_OR_SEALED.has(id)) return
-      return refuse(req, reply, 400, SEAL_CODE.REQUIRED, 'errors.sealRequired')
-    }
+    if (!present) return PLAIN_OR_SEALED.has(id) ? null : refusal(400, SEAL_CODE.REQUIRED, 'errors.sealRequired')
     const candidate = get ? envelopeOfQuery(carried) : carried
-    if (!sealedRequest.Check(candidate)) return refuse(req, reply, 400, SEAL_CODE.INVALID, 'errors.sealInvalid')
+    if (!sealedRequest.Check(candidate)) return refusal(400, SEAL_CODE.INVALID, 'errors.sealInvalid')
     const sealed = candidate
     const now = ctx.now()
     // A renewal is the one request an expired handshake may still seal, for a session bound to it.
     const renewal = id === `POST ${HANDSHAKE_PATH}` && req.user !== null
     const keys = handshakes.keysOf(sealed.handshake)
-    if (!keys || (keys.expiresAt <= now && !renewal)) return refuse(req, reply, 400, SEAL_CODE.RENEW, 'errors.sealRenew')
-    if (Math.abs(sealed.timestamp - now) > SEAL_WINDOW_MS) return refuse(req, reply, 400, SEAL_CODE.CLOCK, 'errors.sealClock', { data: { server_time: now } })
+    if (!keys || (keys.expiresAt <= now && !renewal)) return refusal(400, SEAL_CODE.RENEW, 'errors.sealRenew')
+    if (Math.abs(sealed.timestamp - now) > SEAL_WINDOW_MS) return refusal(400, SEAL_CODE.CLOCK, 'errors.sealClock', { data: { server_time: now } })
     const idem = req.headers['idempotency-key']
     const path = req.url.split('?', 1)[0]!
     const plain = openRequest(keys, { method: req.method, path, idempotencyKey: typeof idem === 'string' ? idem : '' }, sealed)
-    if (typeof plain === 'string') return refuse(req, reply, 400, SEAL_CODE.INVALID, 'errors.sealInvalid')
+    if (typeof plain === 'string') return refusal(400, SEAL_CODE.INVALID, 'errors.sealInvalid')
     // Only a sign that matched is remembered: made-up ones cannot fill the store.
-    if (!replays.fresh(sealed.sign, now)) return refuse(req, reply, 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
+    if (!replays.fresh(sealed.sign, now)) return refusal(400, SEAL_CODE.REPLAY, 'errors.sealReplay')
     // A token lifted from a log, sent under the thief's own handshake, is refused as "sign in again".
-    if (req.user && !renewal && req.user.handshakeId !== sealed.handshake) return refuse(req, reply, 401, CODE.UNAUTHORIZED, 'errors.sealSession')
+    if (req.user && !renewal && req.user.handshakeId !== sealed.handshake) return refusal(401, CODE.UNAUTHORIZED, 'errors.sealSession')
     // Opened: from here every answer, a refusal of what was inside included, goes sealed.
     req.seal = { keys, sign: sealed.sign, method: req.method, path }
     // The same refusals as a plain body or query (server/http/body.ts).
-    if (plain.length > config.bodyLimit) return refuse(req, reply, 413, 413, 'errors.bodyTooLarge')
+    if (plain.length > config.bodyLimit) return refusal(413, 413, 'errors.bodyTooLarge')
     let opened: unknown
     try {
       opened = JSON.parse(plain.toString('utf8'))
     } catch {
-      return refuse(req, reply, 400, CODE.INVALID, 'errors.malformedBody')
+      return refusal(400, CODE.INVALID, 'errors.malformedBody')
     }
     const problem = bodyProblem(opened)
-    if (problem?.kind === 'forbiddenKey') return refuse(req, reply, 400, CODE.INVALID, 'errors.bodyForbiddenKey', { params: { key: problem.key } })
-    if (problem?.kind === 'tooDeep') return refuse(req, reply, 400, CODE.INVALID, 'errors.bodyTooDeep', { params: { max: BODY_DEPTH_MAX } })
+    if (problem?.kind === 'forbiddenKey') return refusal(400, CODE.INVALID, 'errors.bodyForbiddenKey', { params: { key: problem.key } })
+    if (problem?.kind === 'tooDeep') return refusal(400, CODE.INVALID, 'errors.bodyTooDeep', { params: { max: BODY_DEPTH_MAX } })
     if (get) {
       // A query is a flat object of strings, numbers and booleans, read as a query string's text would be.
       if (!isObject(opened) || Object.values(opened).some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
-        return refuse(req, reply, 400, CODE.INVALID, 'errors.malformedBody')
+        return refusal(400, CODE.INVALID, 'errors.malformedBody')
       }
       req.query = Object.fromEntries(Object.entries(opened).map(([k, v]) => [k, String(v)]))
     } else req.body = opened ?? undefined
-  })
+    return null
+  }
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    const seal = req.seal
-    if (!seal) return payload
-    req.seal = null
-    const plain = await bytesOf(payload)
-    const type = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
-    const answer = sealAnswer(seal.keys, { method: seal.method, path: seal.path, requestSign: seal.sign, status: reply.statusCode, type }, plain, ctx.now())
-    reply.removeHeader('content-length')
-    reply.removeHeader('etag')
-    reply.removeHeader('last-modified')
-    reply.removeHeader('content-disposition')
-    reply.removeHeader('vary')
-    reply.header('content-type', 'application/json; charset=utf-8')
+  /** The answer as it leaves: sealed under the request's keys, with the headers of a sealed answer. */
+  const sealed = (req: FastifyRequest, reply: FastifyReply, seal: NonNullable<FastifyRequest['seal']>, plain: Buffer): string => {
+    const type = reply.getHeader('content-type')
+    const answer = sealAnswer(seal.keys, { method: seal.method, path: seal.path, requestSign: seal.sign, status: reply.statusCode, type: typeof type === 'string' ? type : JSON_TYPE }, plain, ctx.now())
+    // What described the plain body would mislead about the sealed one; a JSON answer carries none of them.
+    for (const h of PLAIN_ONLY_HEADERS) if (reply.hasHeader(h)) reply.removeHeader(h)
+    reply.header('content-type', JSON_TYPE)
     reply.header('cache-control', 'no-store')
     return JSON.stringify(answer)
+  }
+
+  // Callback hooks, not async ones: every sealed request passes both, and a promise per hook per
+  // request is time the event loop spends on no one's order (docs/envelope.md, "What it costs").
+  app.addHook('preValidation', (req, reply, done) => {
+    const refused = open(req)
+    if (!refused) return done()
+    void reply.status(refused.status).send({ code: refused.code, msg: translate(req.lang, refused.key, refused.params), data: refused.data ?? null })
+  })
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const seal = req.seal
+    if (!seal) return done(null, payload)
+    req.seal = null
+    if (payload === null || payload === undefined || typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      const plain = typeof payload === 'string' ? Buffer.from(payload) : (payload ?? Buffer.alloc(0))
+      return done(null, sealed(req, reply, seal, plain))
+    }
+    // A file: read whole, then sealed (answers the envelope covers are small: uploads are previews).
+    streamBytes(payload as Readable).then(
+      (plain) => done(null, sealed(req, reply, seal, plain)),
+      (err: Error) => done(err),
+    )
   })
 
   // Plain to begin with; sealed under the old handshake with the token to renew (docs/envelope.md step 1).
@@ -184,12 +210,9 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   return { handshakes, replays }
 }
 
-async function bytesOf(payload: unknown): Promise<Buffer> {
-  if (payload === null || payload === undefined) return Buffer.alloc(0)
-  if (typeof payload === 'string') return Buffer.from(payload)
-  if (Buffer.isBuffer(payload)) return payload
+async function streamBytes(payload: Readable): Promise<Buffer> {
   const chunks: Buffer[] = []
-  for await (const chunk of payload as Readable) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
+  for await (const chunk of payload) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string))
   return Buffer.concat(chunks)
 }
 
