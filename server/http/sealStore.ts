@@ -4,6 +4,7 @@
 import type { KeyObject } from 'node:crypto'
 import { SEAL_WINDOW_MS, type HandshakeAnswer } from '../../contract/seal.ts'
 import type { SqlConnection } from '../db/connection.ts'
+import { SeenSigns } from './seenSigns.ts'
 import { acceptHandshake, unwrapKeys, wrapKeyOf, wrapKeys, type HandshakeKeys } from './sealCrypto.ts'
 
 /** Handshakes held in memory per process; beyond it the oldest are read again from the database. */
@@ -56,24 +57,8 @@ export interface ReplayStore {
 
 /** For a server writing alone (--role all): every request comes to this process. */
 export function memoryReplayStore(): ReplayStore {
-  const seen = new Map<string, number>()
-  let adds = 0
-  return {
-    fresh(sign, now) {
-      const until = seen.get(sign)
-      if (until !== undefined && until > now) return false
-      seen.delete(sign)
-      seen.set(sign, now + SEEN_KEEP_MS)
-      // Entries go in time order, so the expired ones are at the front.
-      if (++adds % 1000 === 0) {
-        for (const [k, t] of seen) {
-          if (t > now) break
-          seen.delete(k)
-        }
-      }
-      return true
-    },
-  }
+  const seen = new SeenSigns(SEEN_KEEP_MS)
+  return { fresh: (sign, now) => seen.fresh(sign, now) }
 }
 
 /** For role processes: a request copied to another api process behind the balancer is refused there too. */
