@@ -7,13 +7,30 @@ import { installMemoryStorage, MemoryStorage } from '../lib/memoryStorage.ts'
 
 const SHELL = '<!doctype html><html><head><script>boot()</script><title>t</title></head><body></body></html>'
 
-/** index.html's inline script that preloads the banner last shown, as the browser runs it. */
-const HINT_SCRIPT = (() => {
-  const html = fs.readFileSync(path.resolve(import.meta.dirname, '../../../index.html'), 'utf8')
-  const script = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).find((s) => s.includes(HINT_KEY))
-  if (!script) throw new Error('index.html has no banner hint script')
+const INDEX_HTML = fs.readFileSync(path.resolve(import.meta.dirname, '../../../index.html'), 'utf8')
+/** The inline script of index.html that names `marker`. */
+function inlineScript(marker: string): string {
+  const script = [...INDEX_HTML.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).find((s) => s.includes(marker))
+  if (!script) throw new Error(`index.html has no inline script naming ${marker}`)
   return script
-})()
+}
+/** index.html's inline script that preloads the banner last shown, as the browser runs it. */
+const HINT_SCRIPT = inlineScript(HINT_KEY)
+/** index.html's inline script that draws the home screen's top before the app's code loads. */
+const BOOT_SCRIPT = inlineScript('home-boot')
+
+/** Runs the boot script at `pathname` with a preload of `banner` (or none); returns what it put in #root. */
+function runBootScript(pathname: string, banner: string | null): { src?: string }[] {
+  const root: { src?: string }[] = []
+  const img: { src?: string } = {}
+  const template = { content: { cloneNode: () => ({ querySelector: (sel: string) => (sel === '.banner img' ? Object.assign(img, { setAttribute: (k: string, v: string) => void (img[k as 'src'] = v) }) : null) }) } }
+  const document = {
+    querySelector: (sel: string) => (sel === 'link[data-banner]' && banner !== null ? { getAttribute: () => banner } : null),
+    getElementById: (id: string) => (id === 'home-boot' ? template : id === 'root' ? { appendChild: () => void root.push(img) } : null),
+  }
+  new Function('location', 'document', BOOT_SCRIPT)({ pathname }, document)
+  return root
+}
 
 interface FakeLink {
   attrs: Record<string, string>
@@ -96,6 +113,20 @@ describe('a shell without the server\'s tag (the service worker\'s) preloads the
       expect(isPreloadableImage(bad), bad).toBe(false)
       expect(runHintScript('/index', bad), bad).toEqual([])
     }
+  })
+
+  it('the home screen\'s top is drawn from the shell with the preloaded banner, only on /index and only with a banner', () => {
+    expect(runBootScript('/index', '/banners/banner-1.svg')).toEqual([{ src: '/banners/banner-1.svg', setAttribute: expect.any(Function) }])
+    expect(runBootScript('/index', null)).toEqual([])
+    // "/" becomes /index in the app's first render: a drawn top would vanish for a frame in between.
+    expect(runBootScript('/', '/banners/banner-1.svg')).toEqual([])
+    expect(runBootScript('/trade', '/banners/banner-1.svg')).toEqual([])
+    // Its header and banner carry the classes of the app's, so the app's first render moves nothing.
+    const boot = /<template id="home-boot">([\s\S]*?)<\/template>/.exec(INDEX_HTML)?.[1] ?? ''
+    for (const cls of ['app', 'page home', 'home-head', 'brand', 'banner-wrap', 'banner-track', 'banner']) expect(boot, cls).toContain(`class="${cls}"`)
+    expect(boot).toContain('width="750" height="300"')
+    // Nothing in it a test or a tap could take for the app's controls.
+    expect(boot).not.toMatch(/class="[^"]*\b(chip|btn|banner-title)\b/)
   })
 
   it('the app reads the preloaded banner from the tag, and remembers the first banner it shows (or that there is none)', () => {
