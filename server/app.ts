@@ -360,7 +360,10 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // Through the static plugin: precompressed, with an ETag, and 'no-cache' from its header rules. The
   // home screen's copy names its first banner, so the browser fetches it with the HTML.
   const sendShell = async (req: FastifyRequest, reply: FastifyReply) =>
-    shell && HOME_PATHS.has(req.url.split('?')[0]!) ? sendHomeShell(req, reply, shell, await common.firstHomeBannerImage()) : reply.sendFile('index.html')
+    shell && HOME_PATHS.has(req.url.split('?')[0]!)
+      ? // A banner that cannot be read costs the preload, never the shell.
+        sendHomeShell(req, reply, shell, await common.firstHomeBannerImage().catch(() => null))
+      : reply.sendFile('index.html')
   // The static plugin answers a directory (and "/" is one) with 403 since it serves no index files.
   if (hasApp) app.get('/', { schema: { hide: true } }, (req, reply) => sendShell(req, reply))
   app.setNotFoundHandler((req, reply) => {

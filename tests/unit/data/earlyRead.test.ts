@@ -38,7 +38,7 @@ function startPage(o: { saved: boolean; token?: string; account?: string }): Hos
 const saved = (name: string): PersistedClient => ({
   timestamp: 1,
   buster: PERSIST_OPTIONS.buster,
-  clientState: { mutations: [], queries: [{ queryKey: ['user', 'info'], queryHash: '["user","info"]', state: { data: { name } } as never }] },
+  clientState: { mutations: [], queries: [{ queryKey: ['user', 'info'], queryHash: '["user","info"]', dehydratedAt: 1, state: { data: { name } } as never }] },
 })
 
 async function save(account: string, client: PersistedClient) {
