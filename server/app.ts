@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyReply } from 'fastify'
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import fastifyWebsocket from '@fastify/websocket'
@@ -14,7 +14,8 @@ import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
 import { envelope, openEnvelopeKey, socketProof } from './http/seal.ts'
-import { serveApp } from './http/static.ts'
+import { sendHomeShell, serveApp } from './http/static.ts'
+import { HOME_PATHS } from './http/shell.ts'
 import type { App } from './http/types.ts'
 import { langOf, translate } from './i18n.ts'
 import { addressRoutes } from './modules/address/routes.ts'
@@ -312,7 +313,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   }
   for (const family of marketStreamsOf(view)) hub.register(family)
   tradeRoutes(app, createTradeService(market))
-  commonRoutes(app, createCommonService(ctx, notices, { lastPrice }))
+  const common = createCommonService(ctx, notices, { lastPrice })
+  commonRoutes(app, common)
 
   walletRoutes(app, createWalletService(ctx, { lastPrice }))
   const orders = createOrdersService(ctx)
@@ -353,11 +355,17 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   hub.start()
 
   // A bucket on another origin is where the app PUTs uploads: the shell's CSP lets it connect there.
-  const hasApp = await serveApp(app, config.distDir, { swKill: config.swKill, connectSrc: uploads.store.origin ? [uploads.store.origin] : [] })
-  // Through the static plugin: precompressed, with an ETag, and 'no-cache' from its header rules.
-  const sendShell = (reply: FastifyReply) => reply.sendFile('index.html')
+  const shell = await serveApp(app, config.distDir, { swKill: config.swKill, connectSrc: uploads.store.origin ? [uploads.store.origin] : [] })
+  const hasApp = shell !== null
+  // Through the static plugin: precompressed, with an ETag, and 'no-cache' from its header rules. The
+  // home screen's copy names its first banner, so the browser fetches it with the HTML.
+  const sendShell = async (req: FastifyRequest, reply: FastifyReply) =>
+    shell && HOME_PATHS.has(req.url.split('?')[0]!)
+      ? // A banner that cannot be read costs the preload, never the shell.
+        sendHomeShell(req, reply, shell, await common.firstHomeBannerImage().catch(() => null))
+      : reply.sendFile('index.html')
   // The static plugin answers a directory (and "/" is one) with 403 since it serves no index files.
-  if (hasApp) app.get('/', { schema: { hide: true } }, (_req, reply) => sendShell(reply))
+  if (hasApp) app.get('/', { schema: { hide: true } }, (req, reply) => sendShell(req, reply))
   app.setNotFoundHandler((req, reply) => {
     const url = req.url
     // A missing hashed asset is a 404, never the shell: a stale page must not run HTML as a script.
@@ -365,7 +373,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
       return reply.status(404).send({ code: CODE.NOT_FOUND, msg: translate(req.lang, 'errors.notFound'), data: null })
     }
     // Every other GET is a client route: the shell answers and the app's router takes over.
-    return sendShell(reply)
+    return sendShell(req, reply)
   })
 
   // user@deposit and user@withdraw (DESIGN §5): each change pushed to its owner only.

@@ -2,7 +2,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import fastifyStatic from '@fastify/static'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { App } from './types.ts'
+import { homeShells, shellEncoding, type ShellBody } from './shell.ts'
 
 /** Files that must be revalidated on every load so a deploy reaches users (DESIGN §6). */
 const NEVER_CACHED = new Set(['index.html', 'sw.js', 'manifest.webmanifest'])
@@ -60,7 +62,14 @@ export interface ServeOptions {
   connectSrc?: readonly string[]
 }
 
-export async function serveApp(app: App, distDir: string, opts: ServeOptions = {}): Promise<boolean> {
+/** The built shell as served: its CSP, and the home screen's copy for a given first banner. */
+export interface AppShell {
+  csp: string
+  home: (image: string | null | undefined) => ShellBody
+}
+
+/** The app shell, or null when the dist folder has none (an API-only server). */
+export async function serveApp(app: App, distDir: string, opts: ServeOptions = {}): Promise<AppShell | null> {
   // Before looking for the shell: an API-only server can still retire the workers it once installed.
   if (opts.swKill) {
     app.get('/sw.js', { schema: { hide: true } }, (_req, reply) =>
@@ -68,8 +77,9 @@ export async function serveApp(app: App, distDir: string, opts: ServeOptions = {
     )
   }
   const index = path.join(distDir, 'index.html')
-  if (!fs.existsSync(index)) return false
-  const csp = shellCsp(fs.readFileSync(index, 'utf8'), opts.connectSrc)
+  if (!fs.existsSync(index)) return null
+  const html = fs.readFileSync(index, 'utf8')
+  const csp = shellCsp(html, opts.connectSrc)
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,
@@ -85,5 +95,20 @@ export async function serveApp(app: App, distDir: string, opts: ServeOptions = {
       if (rel === 'index.html') res.setHeader('content-security-policy', csp)
     },
   })
-  return true
+  return { csp, home: homeShells(html) }
+}
+
+/**
+ * The home screen's shell, answered as the static index.html is (revalidated, with its CSP, an ETag,
+ * precompressed), with the first banner's preload in it (server/http/shell.ts).
+ */
+export function sendHomeShell(req: FastifyRequest, reply: FastifyReply, shell: AppShell, image: string | null): FastifyReply {
+  const body = shell.home(image)
+  reply.header('cache-control', 'no-cache').header('content-security-policy', shell.csp).header('etag', body.etag).header('vary', 'accept-encoding')
+  reply.type('text/html; charset=utf-8')
+  if (req.headers['if-none-match'] === body.etag) return reply.status(304).send()
+  if (req.method === 'HEAD') return reply.send()
+  const encoding = shellEncoding(req.headers['accept-encoding'])
+  if (encoding) reply.header('content-encoding', encoding)
+  return reply.send(encoding === 'br' ? body.br : encoding === 'gzip' ? body.gzip : body.html)
 }

@@ -6,6 +6,27 @@ import type { PersistedClient } from '@tanstack/react-query-persist-client'
  * or upgrades the database (Dexie owns the schema); any trouble reads as "nothing saved".
  */
 export function readSavedClient(account: string): Promise<PersistedClient | undefined> {
+  return takeEarlyRead(account) ?? readNow(account)
+}
+
+/** The read index.html's inline script started while the app's code loaded, for the account it guessed. */
+interface EarlyRead {
+  account: string
+  client: Promise<PersistedClient | undefined>
+}
+
+/**
+ * The inline script's read, taken once: a start restores once, and any later read (another account
+ * signed in) must see what was saved since. A guess of another account (a token that expired) is dropped.
+ */
+export function takeEarlyRead(account: string, host: { __nadiSaved?: EarlyRead } = globalThis as { __nadiSaved?: EarlyRead }): Promise<PersistedClient | undefined> | undefined {
+  const early = host.__nadiSaved
+  if (!early) return undefined
+  delete host.__nadiSaved
+  return early.account === account ? early.client.catch(() => undefined) : undefined
+}
+
+function readNow(account: string): Promise<PersistedClient | undefined> {
   return new Promise((resolve) => {
     let req: IDBOpenDBRequest
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import type { Browser, Route } from 'playwright-core'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text } from './support/flows.ts'
@@ -38,6 +38,27 @@ describe('home, languages and notices in real Chromium', () => {
     await page.locator('.banner-title').first().waitFor()
     await page.waitForTimeout(500)
     expect(await page.locator('.overlay').count()).toBe(0)
+    await context.close()
+  })
+
+  it('the home shell draws the first banner before the app’s code has loaded, in the box the app then draws it in', async () => {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    // The app's code held back: what shows is the shell alone.
+    const noCode = (route: Route) => route.abort()
+    await page.route('**/assets/*.js', noCode)
+    await page.goto(`${app.url}/index`)
+    const shellBanner = page.locator('#root .banner img')
+    await shellBanner.waitFor()
+    expect(await shellBanner.getAttribute('src')).toBe(SEED_BANNERS[0]!.image)
+    await expect.poll(() => shellBanner.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    const shellBox = await shellBanner.boundingBox()
+
+    await page.unroute('**/assets/*.js', noCode)
+    await page.reload()
+    await shows(page.locator('.banner-title').first()).toBe(SEED_BANNERS[0]!.title.tw)
+    expect(await page.locator('.banner img').first().boundingBox()).toEqual(shellBox)
     await context.close()
   })
 

@@ -3,7 +3,10 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import crypto from 'node:crypto'
 import { ASSET_JS, INDEX_HTML, ROOT_CODE, localeText, startServer, useServers } from './support/server.ts'
+import zlib from 'node:zlib'
 import { shellCsp } from '../../server/http/static.ts'
+import { bannerPreloadTag, withHeadTag } from '../../server/http/shell.ts'
+import { SEED_BANNERS } from '../../server/db/seed/content.ts'
 
 const start = useServers()
 
@@ -152,14 +155,47 @@ describe('OpenAPI', () => {
 })
 
 describe('the app shell and its assets', () => {
-  it('client routes (/index, /some/client/route, / and the invite link) answer index.html with cache-control no-cache', async () => {
+  it('client routes (/index, /some/client/route, / and the invite link) answer index.html with cache-control no-cache; the home screen\'s names its first banner', async () => {
     const s = await start()
+    const preload = bannerPreloadTag(SEED_BANNERS[0]!.image)
     for (const url of ['/index', '/some/client/route', '/user?tab=team', '/', `/?code=${ROOT_CODE}`]) {
       const res = await s.inject({ method: 'GET', url })
       expect(res.statusCode, url).toBe(200)
       expect(res.headers['content-type'], url).toMatch(/^text\/html/)
       expect(res.headers['cache-control'], url).toBe('no-cache')
-      expect(res.body, url).toBe(INDEX_HTML)
+      const home = ['/index', '/'].includes(url.split('?')[0]!)
+      expect(res.body, url).toBe(home ? withHeadTag(INDEX_HTML, preload) : INDEX_HTML)
+    }
+    // The precache of the service worker takes /index.html: the shell for every route, no banner in it.
+    expect((await s.inject({ method: 'GET', url: '/index.html' })).body).toBe(INDEX_HTML)
+  })
+
+  it('the home shell preloads the banner that is first now: an operator\'s change shows on the next load, under a new ETag', async () => {
+    const s = await start()
+    const first = await s.inject({ method: 'GET', url: '/index' })
+    expect(first.body).toContain(`href="${SEED_BANNERS[0]!.image}"`)
+    const etag = String(first.headers.etag)
+    expect((await s.inject({ method: 'GET', url: '/index', headers: { 'if-none-match': etag } })).statusCode).toBe(304)
+
+    await s.ctx.db.updateTable('banners').set({ active: 0n }).where('image', '=', SEED_BANNERS[0]!.image).execute()
+    const changed = await s.inject({ method: 'GET', url: '/index', headers: { 'if-none-match': etag } })
+    expect(changed.statusCode).toBe(200)
+    expect(changed.body).toContain(`href="${SEED_BANNERS[1]!.image}"`)
+    expect(changed.headers.etag).not.toBe(etag)
+
+    await s.ctx.db.updateTable('banners').set({ active: 0n }).execute()
+    expect((await s.inject({ method: 'GET', url: '/index' })).body).toBe(INDEX_HTML)
+  })
+
+  it('the home shell is sent compressed to a browser that accepts it, with the same CSP as the static shell', async () => {
+    const s = await start()
+    const plain = await s.inject({ method: 'GET', url: '/index.html' })
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await s.inject({ method: 'GET', url: '/index', headers: { 'accept-encoding': `${encoding}, deflate` } })
+      expect(res.headers['content-encoding'], encoding).toBe(encoding)
+      const body = encoding === 'br' ? zlib.brotliDecompressSync(res.rawPayload) : zlib.gunzipSync(res.rawPayload)
+      expect(body.toString(), encoding).toContain(`href="${SEED_BANNERS[0]!.image}"`)
+      expect(res.headers['content-security-policy'], encoding).toBe(plain.headers['content-security-policy'])
     }
   })
 

@@ -33,6 +33,12 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
       })
     },
 
+    /** The first home banner's image, what the home shell preloads (server/http/shell.ts). */
+    async firstHomeBannerImage(): Promise<string | null> {
+      const row = await db.selectFrom('banners').select('image').where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id').limit(1).executeTakeFirst()
+      return row?.image ?? null
+    },
+
     async mainInfo(): Promise<MainInfo> {
       const now = ctx.now()
       const dayStart = now - (now % DAY_MS)

@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import type { Banner } from '../../../contract/common.ts'
+import { bannerHint, rememberFirstBanner } from './bannerHint.ts'
 
 const ADVANCE_MS = 4500
+/** The banners' drawn size (5:2): the box is reserved before the image arrives, so nothing moves. */
+const WIDTH = 750
+const HEIGHT = 300
 
 export function BannerCarousel({ banners, loading }: { banners: Banner[] | undefined; loading: boolean }) {
   const track = useRef<HTMLDivElement>(null)
@@ -10,6 +14,12 @@ export function BannerCarousel({ banners, loading }: { banners: Banner[] | undef
   // The other slides wait for the first image, so they do not compete with it on a slow link.
   const [firstShown, setFirstShown] = useState(false)
   const count = banners?.length ?? 0
+  // Read once: the shell's tag does not change while the app runs.
+  const [hint] = useState(bannerHint)
+
+  useEffect(() => {
+    if (banners) rememberFirstBanner(banners[0]?.image)
+  }, [banners])
 
   // Follows the user's swipes: the dot shows whichever slide is in view.
   useEffect(() => {
@@ -31,7 +41,19 @@ export function BannerCarousel({ banners, loading }: { banners: Banner[] | undef
     return () => clearInterval(id)
   }, [count])
 
-  if (loading || !banners) return <div className="banner skeleton-banner" aria-hidden />
+  if (loading || !banners) {
+    if (!hint) return <div className="banner skeleton-banner" aria-hidden />
+    // The first banner the shell preloaded, in the place and size it takes once the list is in.
+    return (
+      <section className="banner-wrap" aria-hidden>
+        <div className="banner-track">
+          <div className="banner">
+            <img src={hint} alt="" width={WIDTH} height={HEIGHT} fetchPriority="high" decoding="sync" />
+          </div>
+        </div>
+      </section>
+    )
+  }
   if (count === 0) return null
   return (
     <section className="banner-wrap" aria-roledescription="carousel">
@@ -43,9 +65,10 @@ export function BannerCarousel({ banners, loading }: { banners: Banner[] | undef
                 <img
                   src={b.image}
                   alt=""
-                  width={750}
-                  height={300}
+                  width={WIDTH}
+                  height={HEIGHT}
                   fetchPriority={i === 0 ? 'high' : 'low'}
+                  decoding={i === 0 ? 'sync' : 'async'}
                   onLoad={i === 0 ? () => setFirstShown(true) : undefined}
                   onError={i === 0 ? () => setFirstShown(true) : undefined}
                 />
