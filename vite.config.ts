@@ -241,6 +241,10 @@ export default defineConfig({
           const m = chunk.facadeModuleId ? LOCALE_PART.exec(chunk.facadeModuleId) : null
           return m ? `assets/locale-${m[1]}-${m[2]}-[hash].js` : 'assets/[name]-[hash].js'
         },
+        // Everything the entry imports statically in one chunk. Left to itself the bundler cut it into some
+        // thirty shared chunks (each module a lazy screen also uses apart from the rest), each compressed
+        // alone on the wire: 12 KB gzip more for the same code, and more requests before the first paint.
+        codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
       },
     },
   },
