@@ -194,6 +194,9 @@ const OUT_DIR = 'dist'
 
 export default defineConfig({
   define: { __NADI_SERVER_KEY__: JSON.stringify(serverKey.publicKey) },
+  resolve: {
+    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: path.resolve(import.meta.dirname, 'src/lib/useSyncExternalStore.ts') }],
+  },
   plugins: [
     serverKey,
     react(),
