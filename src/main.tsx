@@ -8,12 +8,6 @@ import { prefetchHome } from './features/home/prefetch.ts'
 import { registerServiceWorker } from './app/sw.ts'
 import { startOnlineWatch } from './api/online.ts'
 import { account } from './api/session.ts'
-import { startOutboxDriver } from './app/outbox.ts'
-import { registerAddressActions } from './features/address/outbox.ts'
-import { registerCarApplyActions } from './features/cars/applyOutbox.ts'
-import { registerShopOrderActions } from './features/shopOrders/outbox.ts'
-import { registerDeviceActions } from './features/mining/devices/outbox.ts'
-import { registerNoticeActions } from './features/notice/outbox.ts'
 import './ui/styles.css'
 
 /** A saved cache that takes longer than this to read does not hold up the first paint. */
@@ -28,11 +22,8 @@ matchRoute(path)?.route.preload?.().catch(() => {})
 const restored = restore(queryClient, account.value)
 registerServiceWorker()
 startOnlineWatch()
-registerAddressActions(queryClient)
-registerCarApplyActions(queryClient)
-registerShopOrderActions(queryClient)
-registerDeviceActions(queryClient)
-registerNoticeActions(queryClient)
-startOutboxDriver()
 await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root
+// Replaying what earlier visits queued draws nothing on the first screen: its code comes after the paint.
+// Offline with that code never fetched, the queue waits for a later start.
+requestAnimationFrame(() => setTimeout(() => void import('./app/outbox.ts').then((m) => m.startOutboxDriver(), () => {})))

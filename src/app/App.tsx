@@ -13,7 +13,7 @@ import { TabBar } from './TabBar.tsx'
 import { Toasts } from '../ui/Toasts.tsx'
 import { ConfirmHost } from '../ui/confirm.tsx'
 import { WalletHost } from '../wallet/WalletHost.tsx'
-import { SignInSheet } from '../features/auth/SignInSheet.tsx'
+import { SignInHost } from '../features/auth/SignInHost.tsx'
 import { NotFound } from './NotFound.tsx'
 import { Spinner } from '../ui/Spinner.tsx'
 import { useT } from '../i18n/index.ts'
@@ -120,7 +120,7 @@ export function App() {
       <div className="app">
         <Screens />
       </div>
-      <SignInSheet />
+      <SignInHost />
       <ConfirmHost />
       <WalletHost />
       <Toasts />

@@ -3,6 +3,12 @@ import { ApiFailure, newIdempotencyKey } from '../api/client.ts'
 import { online } from '../api/online.ts'
 import { account, signedIn } from '../api/session.ts'
 import { enqueue, flushOutbox, outboxSender } from '../data/index.ts'
+import { registerAddressActions } from '../features/address/outbox.ts'
+import { registerCarApplyActions } from '../features/cars/applyOutbox.ts'
+import { registerDeviceActions } from '../features/mining/devices/outbox.ts'
+import { registerNoticeActions } from '../features/notice/outbox.ts'
+import { registerShopOrderActions } from '../features/shopOrders/outbox.ts'
+import { queryClient } from './queryClient.ts'
 
 export interface Outcome<T> {
   /** True when the change waits in the outbox for the network. */
@@ -16,6 +22,7 @@ export interface Outcome<T> {
  * request reached the server, the change applies exactly once.
  */
 export async function performOrQueue<T>(action: string, payload: unknown): Promise<Outcome<T>> {
+  registerSenders()
   const acct = account.value
   if (acct === 'anon') throw new Error(`${action} needs a signed-in account`)
   if (!online.value) {
@@ -34,6 +41,23 @@ export async function performOrQueue<T>(action: string, payload: unknown): Promi
   }
 }
 
+let registered = false
+
+/**
+ * How each harmless write is sent. This module is not in the first load (src/main.tsx imports it after
+ * the first paint), so the senders are registered on its first use, by whichever comes first: the
+ * driver at start, or a screen's write.
+ */
+function registerSenders(): void {
+  if (registered) return
+  registered = true
+  registerAddressActions(queryClient)
+  registerCarApplyActions(queryClient)
+  registerShopOrderActions(queryClient)
+  registerDeviceActions(queryClient)
+  registerNoticeActions(queryClient)
+}
+
 let retryTimer: ReturnType<typeof setTimeout> | undefined
 
 /** Replays the signed-in account's queue now, if there is a network; the outbox itself is single-flight. */
@@ -48,6 +72,7 @@ export async function flushSoon(): Promise<void> {
 
 /** Replays on start, on every return of the network, on sign-in, and whenever a backoff ends. */
 export function startOutboxDriver(): void {
+  registerSenders()
   effect(() => {
     if (online.value && signedIn.value && account.value !== 'anon') void flushSoon()
   })

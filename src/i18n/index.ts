@@ -3,6 +3,7 @@ import { signal } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { DEFAULT_LANG, LANG_TAG, LOCALE_FILE, isLangCode, type LangCode } from '../../contract/constants.ts'
 import { storage } from '../lib/storage.ts'
+import { mergePart } from './parts.ts'
 
 type Dict = Record<string, unknown>
 export type Params = Record<string, string | number>
@@ -40,9 +41,14 @@ function loader(table: typeof coreLoaders, code: LangCode) {
   return load
 }
 
+/** A part joins what is loaded: both parts may carry keys of one namespace (parts.ts firstLoadKeys), in either order. */
+function add(code: LangCode, part: Dict): void {
+  i18n.set(code, mergePart(i18n.table(code) ?? {}, part))
+}
+
 async function ensure(code: LangCode): Promise<void> {
   if (loaded.has(code)) return
-  i18n.set(code, await loader(coreLoaders, code)())
+  add(code, await loader(coreLoaders, code)())
   loaded.add(code)
 }
 
@@ -51,7 +57,7 @@ function ensureRest(code: LangCode): Promise<void> {
   let p = complete.get(code)
   if (!p) {
     p = loader(restLoaders, code)().then((rest) => {
-      i18n.set(code, rest)
+      add(code, rest)
       parts.value++
     })
     // A failed fetch (offline before it was ever cached) is tried again on the next call.

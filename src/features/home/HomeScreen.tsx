@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
-import { lang, useT } from '../../i18n/index.ts'
+import { lang, localeComplete, useT } from '../../i18n/index.ts'
 import { signedIn } from '../../api/session.ts'
 import { groupThousands } from '../../lib/format.ts'
 import { showFigure } from '../../lib/precision.ts'
@@ -13,12 +13,19 @@ import { noticeQueries } from '../notice/queries.ts'
 import { signInOpen } from '../auth/invite.ts'
 import { BannerCarousel } from './BannerCarousel.tsx'
 import { NoticeTicker } from './NoticeTicker.tsx'
-import { ChainNotice } from './ChainNotice.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Shortcuts } from './Shortcuts.tsx'
 
 // Signed-in users only, and drawn once its data is in: its code loads beside the first screen, not in it.
 const UnpaidReminder = lazy(() => import('./UnpaidReminder.tsx'))
+// Drawn after the config arrives, and rarely: its code and words come beside the first screen too. Its
+// code not on the phone and no network, the warning waits for a later start rather than fail home.
+const ChainNotice = lazy(() =>
+  Promise.all([import('./ChainNotice.tsx'), localeComplete().catch(() => {})]).then(
+    ([m]) => ({ default: m.ChainNotice }),
+    () => ({ default: () => null }),
+  ),
+)
 
 export default function HomeScreen() {
   useSignals()
@@ -108,7 +115,11 @@ export default function HomeScreen() {
       </section>
 
       {/* The warning waits while an invite link's sign-in sheet is open, then shows. */}
-      {config.data?.chain_notice && !signInOpen.value && <ChainNotice notice={config.data.chain_notice} />}
+      {config.data?.chain_notice && !signInOpen.value && (
+        <Suspense fallback={null}>
+          <ChainNotice notice={config.data.chain_notice} />
+        </Suspense>
+      )}
     </main>
   )
 }
