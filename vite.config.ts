@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import { VitePWA } from 'vite-plugin-pwa'
 import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envelopeKey.ts'
+import { SEED_BANNERS } from './server/db/seed/content.ts'
 
 /**
  * Writes .br and .gz beside every text asset so the server sends them precompressed: on a 1.6 Mbps
@@ -167,8 +168,44 @@ const serverKey = envelopeKey()
 
 const THEME = '#0b0f1a'
 const OUT_DIR = 'dist'
+const TARGET = 'es2022'
 
-export default defineConfig({
+/**
+ * The floor (NADI_BUILD=floor, issue 21): the least this stack can ship — React, react-dom and wouter
+ * drawing one line and the demo's first banner, with a worker precaching it — built by this file's
+ * own plugins and target into bench/out/floor (gitignored), so the bench can tell our cost from the stack's.
+ */
+function floorConfig() {
+  const banner = SEED_BANNERS[0]
+  if (!banner) throw new Error('the demo seeds no banner: the floor has no image to show')
+  const root = path.resolve(import.meta.dirname, 'bench/floor')
+  return defineConfig({
+    root,
+    publicDir: path.resolve(import.meta.dirname, 'public'),
+    define: { __FLOOR_BANNER__: JSON.stringify({ image: banner.image, title: banner.title.tw }) },
+    plugins: [
+      react(),
+      precompress(),
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: 'sw',
+        filename: 'sw.ts',
+        injectRegister: false,
+        integration: { closeBundleOrder: 'pre' },
+        manifest: false,
+        injectManifest: {
+          rollupFormat: 'iife',
+          // The shell and the banner it shows: the offline start's content is the floor's whole page.
+          globPatterns: ['**/*.{js,css,html}', banner.image.replace(/^\//, '')],
+          globIgnores: ['**/*.br', '**/*.gz', 'sw.js'],
+        },
+      }),
+    ],
+    build: { outDir: path.resolve(import.meta.dirname, 'bench/out/floor'), emptyOutDir: true, target: TARGET, sourcemap: false },
+  })
+}
+
+export default process.env.NADI_BUILD === 'floor' ? floorConfig() : defineConfig({
   define: { __NADI_SERVER_KEY__: JSON.stringify(serverKey.publicKey) },
   plugins: [
     serverKey,
@@ -231,7 +268,7 @@ export default defineConfig({
   ],
   build: {
     outDir: OUT_DIR,
-    target: 'es2022',
+    target: TARGET,
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
