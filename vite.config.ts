@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react'
 import { VitePWA } from 'vite-plugin-pwa'
 import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envelopeKey.ts'
 import { SEED_BANNERS } from './server/db/seed/content.ts'
+import { BUNDLE_PACKAGES_FILE, packageWeights } from './scripts/bundle-packages.mjs'
 
 /**
  * Writes .br and .gz beside every text asset so the server sends them precompressed: on a 1.6 Mbps
@@ -143,6 +144,22 @@ function lazyCode(): Plugin & { files: Set<string> } {
 const lazy = lazyCode()
 
 /**
+ * Each chunk's weight by npm package (scripts/bundle-packages.mjs), written beside the app as
+ * dist/.bundle-packages: the budget check and the README's first-load table say from it what every
+ * package costs the first load. Only the module graph knows which package a byte came from.
+ */
+function bundlePackages(): Plugin {
+  return {
+    name: 'nadi-bundle-packages',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.fromEntries(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, packageWeights(c.modules, import.meta.dirname)]] : [])))
+      this.emitFile({ type: 'asset', fileName: BUNDLE_PACKAGES_FILE, source: `${JSON.stringify({ chunks })}\n` })
+    },
+  }
+}
+
+/**
  * The envelope's server key (docs/envelope.md), built into the app so a man in the middle cannot swap
  * it: read from the key file the server signs with (made on first build outside production), and
  * written beside the app so a server started with another key refuses to serve this build.
@@ -214,6 +231,7 @@ export default process.env.NADI_BUILD === 'floor' ? floorConfig() : defineConfig
     precompress(),
     preloadLocale(),
     lazy,
+    bundlePackages(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
