@@ -175,6 +175,7 @@ fs.writeFileSync(
         loadavg: { before: loadBefore, after: loadAfter },
       },
       runs,
+      baseline: baseline && { label: baseline.label, root: baseline.root },
       modules: results.map((r) => ({ id: r.module, ms: r.ms })),
       rows,
     },
