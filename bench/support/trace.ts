@@ -61,7 +61,7 @@ export function mainThreadBeforeLcp(events: TraceEvent[], topN = 10): MainThread
   }
   const top = [...self.entries()]
     .filter(([, t]) => t > 0)
-    .sort((a, b) => b[1] - a[1])
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, topN)
     .map(([name, t]) => ({ name, selfMs: ms(t) }))
   const element = { nodeName: data.nodeName ?? null, type: data.type ?? null, imageDiscoveryTime: data.imageDiscoveryTime ?? null, imageLoadStart: data.imageLoadStart ?? null, imageLoadEnd: data.imageLoadEnd ?? null }
