@@ -203,6 +203,7 @@ function floorConfig() {
     plugins: [
       react(),
       precompress(),
+      bundlePackages(),
       VitePWA({
         strategies: 'injectManifest',
         srcDir: 'sw',

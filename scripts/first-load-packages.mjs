@@ -6,12 +6,12 @@ import path from 'node:path'
 import { BUNDLE_PACKAGES_FILE, firstLoadPackages, readmeProblems, readmeTable, withReadmeTable } from './bundle-packages.mjs'
 import { firstLoad } from './first-load.mjs'
 
-/** The first load's bytes by package, from `dist`'s first-load files and the build's module weights. */
-export function firstLoadByPackage(dist = 'dist') {
+/** The first load's bytes by package, from `dist`'s first-load files (`locale` as scripts/first-load.mjs takes it) and the build's module weights. */
+export function firstLoadByPackage(dist = 'dist', locale = 'tw') {
   const file = path.join(dist, BUNDLE_PACKAGES_FILE)
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: build the app (npm run build)`)
   const { chunks } = JSON.parse(fs.readFileSync(file, 'utf8'))
-  return firstLoadPackages(firstLoad(dist).parts, chunks)
+  return firstLoadPackages(firstLoad(dist, locale).parts, chunks)
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { atMostVsFloor, infoVsFloor, type BenchContext, type Row } from '../support/types.ts'
@@ -24,6 +25,9 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
   const mod = (await import(pathToFileURL(path.join(ctx.root, 'scripts/first-load.mjs')).href)) as {
     firstLoad: (dist?: string, locale?: string | null) => FirstLoad
   }
+  const byPackage = (await import(pathToFileURL(path.join(ctx.root, 'scripts/first-load-packages.mjs')).href)) as {
+    firstLoadByPackage: (dist?: string, locale?: string | null) => { name: string; gzip: number }[]
+  }
   const subjects = await ctx.subjects()
   const floorSubject = subjects.find((s) => s.kind === 'floor')
   if (!floorSubject) throw new Error('no floor among the subjects')
@@ -31,8 +35,11 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
   const name = 'initial JS of /index (gzip)'
   const rows: Row[] = []
   for (const s of subjects) {
-    const fl = s.kind === 'floor' ? floor : mod.firstLoad(s.dist)
-    const details = { raw: fl.raw, gzip: fl.gzip, parts: fl.parts, dist: s.dist }
+    const locale = s.kind === 'floor' ? null : 'tw'
+    const fl = s.kind === 'floor' ? floor : mod.firstLoad(s.dist, locale)
+    // By npm package where the build weighed its modules (dist/.bundle-packages: builds since issue 21).
+    const packages = fs.existsSync(path.join(s.dist, '.bundle-packages')) ? byPackage.firstLoadByPackage(s.dist, locale) : null
+    const details = { raw: fl.raw, gzip: fl.gzip, parts: fl.parts, packages, dist: s.dist }
     if (s.kind === 'ours') rows.push(atMostVsFloor({ name, value: fl.gzip, floor: floor.gzip, unit: 'bytes', max: TARGET, maxRatio: MAX_RATIO, format: kib, details }))
     else rows.push(infoVsFloor({ name: `${s.label}: ${name}`, value: fl.gzip, floor: s.kind === 'floor' ? undefined : floor.gzip, unit: 'bytes', format: kib, details }))
   }

@@ -303,7 +303,9 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
       ctx.log(`offline: run ${i + 1}/${ctx.runs}  ${line.join(', ')}`)
     }
 
-    const rows: Row[] = []
+    // Each screen's rows together (ours, the floor's, the baseline's), then ours' cache restore.
+    const byScreen = new Map<ScreenPath, Row[]>(SCREENS.map((s) => [s.path, []]))
+    const restoreRows: Row[] = []
     const floorSession = sessions.find((x) => x.subject.kind === 'floor')
     const floor = floorSession ? summarize(floorSession.starts.map((st) => st.content)).median : undefined
     for (const x of sessions) {
@@ -320,13 +322,13 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
         persisted: x.persisted,
         method: 'same tab, offline (context.setOffline), from about:blank; time = performance.now() in a MutationObserver when the selector first matches',
       }
-      for (const s of x.screens) rows.push(...contentRows(x, s.path, s.path === '/index' ? floor : undefined, common))
+      for (const s of x.screens) byScreen.get(s.path)?.push(...contentRows(x, s.path, s.path === '/index' ? floor : undefined, common))
       if (x.subject.kind !== 'ours') continue
       const notice = x.starts.filter((st) => st.path === '/notice')
       const restores = notice.map((st) => st.restore?.duration ?? null)
       if (restores.some((v) => v === null)) throw new Error(`no ${RESTORE_MEASURE} measure on some offline starts of /notice`)
       const restore = summarize(restores as number[])
-      rows.push(
+      restoreRows.push(
         atMost({
           name: 'restore persisted query cache (/notice offline warm start, 4× CPU)',
           value: restore.median,
@@ -342,7 +344,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
         }),
       )
     }
-    return rows
+    return [...[...byScreen.values()].flat(), ...restoreRows]
   } finally {
     await Promise.allSettled(contexts.map((c) => c.close()))
   }
