@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react'
 import { VitePWA } from 'vite-plugin-pwa'
 import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envelopeKey.ts'
 import { localePart, unlistedFirstLoadKeys, type LocaleSplit } from './src/i18n/parts.ts'
+import { SEED_BANNERS } from './server/db/seed/content.ts'
+import { BUNDLE_PACKAGES_FILE, packageWeights } from './scripts/bundle-packages.mjs'
 
 /**
  * Writes .br and .gz beside every text asset so the server sends them precompressed: on a 1.6 Mbps
@@ -166,6 +168,22 @@ function lazyCode(): Plugin & { files: Set<string> } {
 const lazy = lazyCode()
 
 /**
+ * Each chunk's weight by npm package (scripts/bundle-packages.mjs), written beside the app as
+ * dist/.bundle-packages: the budget check and the README's first-load table say from it what every
+ * package costs the first load. Only the module graph knows which package a byte came from.
+ */
+function bundlePackages(): Plugin {
+  return {
+    name: 'nadi-bundle-packages',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.fromEntries(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, packageWeights(c.modules, import.meta.dirname)]] : [])))
+      this.emitFile({ type: 'asset', fileName: BUNDLE_PACKAGES_FILE, source: `${JSON.stringify({ chunks })}\n` })
+    },
+  }
+}
+
+/**
  * The envelope's server key (docs/envelope.md), built into the app so a man in the middle cannot swap
  * it: read from the key file the server signs with (made on first build outside production), and
  * written beside the app so a server started with another key refuses to serve this build.
@@ -191,8 +209,45 @@ const serverKey = envelopeKey()
 
 const THEME = '#0b0f1a'
 const OUT_DIR = 'dist'
+const TARGET = 'es2022'
 
-export default defineConfig({
+/**
+ * The floor (NADI_BUILD=floor, issue 21): the least this stack can ship — React, react-dom and wouter
+ * drawing one line and the demo's first banner, with a worker precaching it — built by this file's
+ * own plugins and target into bench/out/floor (gitignored), so the bench can tell our cost from the stack's.
+ */
+function floorConfig() {
+  const banner = SEED_BANNERS[0]
+  if (!banner) throw new Error('the demo seeds no banner: the floor has no image to show')
+  const root = path.resolve(import.meta.dirname, 'bench/floor')
+  return defineConfig({
+    root,
+    publicDir: path.resolve(import.meta.dirname, 'public'),
+    define: { __FLOOR_BANNER__: JSON.stringify({ image: banner.image, title: banner.title.tw }) },
+    plugins: [
+      react(),
+      precompress(),
+      bundlePackages(),
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: 'sw',
+        filename: 'sw.ts',
+        injectRegister: false,
+        integration: { closeBundleOrder: 'pre' },
+        manifest: false,
+        injectManifest: {
+          rollupFormat: 'iife',
+          // The shell and the banner it shows: the offline start's content is the floor's whole page.
+          globPatterns: ['**/*.{js,css,html}', banner.image.replace(/^\//, '')],
+          globIgnores: ['**/*.br', '**/*.gz', 'sw.js'],
+        },
+      }),
+    ],
+    build: { outDir: path.resolve(import.meta.dirname, 'bench/out/floor'), emptyOutDir: true, target: TARGET, sourcemap: false },
+  })
+}
+
+export default process.env.NADI_BUILD === 'floor' ? floorConfig() : defineConfig({
   define: { __NADI_SERVER_KEY__: JSON.stringify(serverKey.publicKey) },
   resolve: {
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: path.resolve(import.meta.dirname, 'src/lib/useSyncExternalStore.ts') }],
@@ -204,6 +259,7 @@ export default defineConfig({
     precompress(),
     preloadLocale(),
     lazy,
+    bundlePackages(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -258,7 +314,7 @@ export default defineConfig({
   ],
   build: {
     outDir: OUT_DIR,
-    target: 'es2022',
+    target: TARGET,
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
     // No list of every lazy chunk's imports in the first load (2.6 KB gzip of file names): a screen's

@@ -8,6 +8,8 @@
  *   ids      run only the row modules whose id contains one of these words
  *   --strict exit 1 when any row misses its target (by default only errors fail the run)
  *   BENCH_RUNS=n  repetitions of timed rows (default 5)
+ *   BENCH_BASELINE=/path/to/checkout  another commit, built, measured beside ours and the floor by the
+ *                 page rows (first-load, paint, offline); BENCH_BASELINE_LABEL names it (README: Bench)
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -18,6 +20,7 @@ import type { Browser } from 'playwright-core'
 import { launchBrowser, type LaunchedBrowser } from './support/browser.ts'
 import { startPostgres, type BenchPostgres } from './support/postgres.ts'
 import { startServer, type BenchServer } from './support/server.ts'
+import { baselineFromEnv, buildFloor, type Subject } from './support/subjects.ts'
 import type { BenchContext, Row, RowModule } from './support/types.ts'
 import * as firstLoad from './rows/first-load.ts'
 import * as paint from './rows/paint.ts'
@@ -62,14 +65,34 @@ if (selected.length === 0) {
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
 
+const baseline = baselineFromEnv(process.env)
+const ours: Subject = { kind: 'ours', label: '', root, dist }
+
 /** Started on first use by a row, shared by all rows, stopped at the end. */
-const shared: { server?: Promise<BenchServer>; browser?: Promise<LaunchedBrowser>; postgres?: Promise<BenchPostgres> } = {}
+const shared: {
+  server?: Promise<BenchServer>
+  browser?: Promise<LaunchedBrowser>
+  postgres?: Promise<BenchPostgres>
+  floor?: Promise<Subject>
+  servers: Map<Subject['kind'], Promise<BenchServer>>
+} = { servers: new Map() }
+const serverFor = (subject: Subject): Promise<BenchServer> => {
+  if (subject.kind === 'ours') return ctx.server()
+  let s = shared.servers.get(subject.kind)
+  if (!s) shared.servers.set(subject.kind, (s = startServer(subject.root, subject.dist).then((x) => (log(`${subject.label} served on ${x.origin}`), x))))
+  return s
+}
 const ctx: BenchContext = {
   root,
   dist,
   outDir,
   runs,
   server: () => (shared.server ??= startServer(root).then((s) => (log(`server on ${s.origin}`), s))),
+  subjects: async () => {
+    const floor = await (shared.floor ??= buildFloor(root).then((f) => (log(`floor built in ${path.relative(root, f.dist)}`), f)))
+    return [ours, floor, ...(baseline ? [baseline] : [])]
+  },
+  serverFor,
   browser: async (): Promise<Browser> => (await (shared.browser ??= launchBrowser())).browser,
   postgres: () => (shared.postgres ??= startPostgres().then((p) => (log('PostgreSQL cluster started'), p))),
   log,
@@ -99,8 +122,8 @@ try {
   }
 } finally {
   // Whatever was started is stopped, even after a failure.
-  const [b, s] = await Promise.all([shared.browser?.catch(() => null), shared.server?.catch(() => null)])
-  await Promise.allSettled([b?.close(), s?.close()])
+  const [b, s, ...others] = await Promise.all([shared.browser?.catch(() => null), shared.server?.catch(() => null), ...[...shared.servers.values()].map((x) => x.catch(() => null))])
+  await Promise.allSettled([b?.close(), s?.close(), ...others.map((x) => x?.close())])
   // After the servers, whose connections it would otherwise cut.
   const pg = await shared.postgres?.catch(() => null)
   try {
@@ -152,6 +175,7 @@ fs.writeFileSync(
         loadavg: { before: loadBefore, after: loadAfter },
       },
       runs,
+      baseline: baseline && { label: baseline.label, root: baseline.root },
       modules: results.map((r) => ({ id: r.module, ms: r.ms })),
       rows,
     },
