@@ -19,11 +19,13 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
     const last = opts.lastPrice()
     return last !== null && last > 0n ? { nadi_price: formatMoney(last), nadi_price_source: 'market' } : { nadi_price: config.nadiReferencePrice, nadi_price_source: 'reference' }
   }
+  // The home banners in the order shown: the list the app draws and the one the shell preloads agree.
+  const homeBanners = () => db.selectFrom('banners').where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id')
   return {
     now: () => ctx.now(),
 
     async bannerList(lang: LangCode): Promise<Banner[]> {
-      const rows = await db.selectFrom('banners').selectAll().where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id').execute()
+      const rows = await homeBanners().selectAll().execute()
       if (rows.length === 0) return []
       const texts = await db.selectFrom('banner_texts').selectAll().where('banner_id', 'in', rows.map((r) => r.id)).execute()
       return rows.map((r) => {
@@ -35,7 +37,7 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
 
     /** The first home banner's image, what the home shell preloads (server/http/shell.ts). */
     async firstHomeBannerImage(): Promise<string | null> {
-      const row = await db.selectFrom('banners').select('image').where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id').limit(1).executeTakeFirst()
+      const row = await homeBanners().select('image').limit(1).executeTakeFirst()
       return row?.image ?? null
     },
 
