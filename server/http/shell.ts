@@ -62,8 +62,13 @@ export function homeShells(indexHtml: string): (image: string | null | undefined
   }
 }
 
-/** Which encoding of the shell to send for an Accept-Encoding header. */
+/** Which encoding of the shell to send for an Accept-Encoding header; one it weighs q=0 it refuses. */
 export function shellEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
-  const accepted = new Set((acceptEncoding ?? '').split(',').map((s) => s.split(';')[0]!.trim().toLowerCase()))
+  const accepted = new Set<string>()
+  for (const item of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = item.split(';').map((s) => s.trim().toLowerCase())
+    const q = params.find((p) => p.startsWith('q='))
+    if (name && !(q !== undefined && Number(q.slice(2)) === 0)) accepted.add(name)
+  }
   return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : null
 }

@@ -90,6 +90,9 @@ describe('the home shell names its first banner', () => {
     expect(shellEncoding('gzip;q=1.0, identity')).toBe('gzip')
     expect(shellEncoding('identity')).toBeNull()
     expect(shellEncoding(undefined)).toBeNull()
+    // q=0 is a refusal, not a wish.
+    expect(shellEncoding('br;q=0, gzip')).toBe('gzip')
+    expect(shellEncoding('br; q=0.0, gzip;q=0')).toBeNull()
   })
 })
 
