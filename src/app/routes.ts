@@ -1,6 +1,6 @@
 import { createElement, lazy, type ComponentType } from 'react'
 import HomeScreen from '../features/home/HomeScreen.tsx'
-import { localeComplete } from '../i18n/index.ts'
+import { withStrings } from '../i18n/index.ts'
 
 export interface ScreenProps {
   params: Record<string, string>
@@ -36,10 +36,9 @@ export function retryFailedScreens(): void {
  */
 function screen(load: Load): Pick<RouteDef, 'screen' | 'preload'> {
   let loaded: ComponentType<ScreenProps> | undefined
-  // A screen renders once its code and its language's strings are both here (src/i18n localeComplete);
-  // strings that cannot be fetched (offline, never cached) do not keep the screen from opening.
+  // A screen renders once its code and its language's strings are both here (withStrings).
   const preload = () =>
-    Promise.all([load(), localeComplete().catch(() => {})]).then(([m]) => {
+    withStrings(load).then((m) => {
       loaded = m.default
       return m
     })

@@ -76,6 +76,14 @@ function afterLoad(fn: () => void): void {
 /** Resolves once the current language is whole: lazy screens render after it. */
 export const localeComplete = (): Promise<void> => ensureRest(lang.value)
 
+/**
+ * A lazy part's code, once its language's strings are here too (localeComplete): strings that cannot
+ * be fetched (offline, never cached) do not hold the code back.
+ */
+export function withStrings<T>(load: () => Promise<T>): Promise<T> {
+  return Promise.all([load(), localeComplete().catch(() => {})]).then(([m]) => m)
+}
+
 export async function initI18n(): Promise<void> {
   await setLang(storedLang())
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { online } from '../../api/online.ts'
-import { localeComplete, t } from '../../i18n/index.ts'
+import { t, withStrings } from '../../i18n/index.ts'
 import { toast } from '../../ui/toast.ts'
 import { signInOpen } from './invite.ts'
 
@@ -19,8 +19,8 @@ export function SignInHost() {
   useEffect(() => {
     if (!open || Sheet) return
     let live = true
-    Promise.all([import('./SignInSheet.tsx'), localeComplete().catch(() => {})]).then(
-      ([m]) => live && setSheet(() => m.SignInSheet),
+    withStrings(() => import('./SignInSheet.tsx')).then(
+      (m) => live && setSheet(() => m.SignInSheet),
       () => {
         if (!live) return
         signInOpen.value = false

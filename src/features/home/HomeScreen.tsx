@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
-import { lang, localeComplete, useT } from '../../i18n/index.ts'
+import { lang, useT, withStrings } from '../../i18n/index.ts'
 import { signedIn } from '../../api/session.ts'
 import { groupThousands } from '../../lib/format.ts'
 import { showFigure } from '../../lib/precision.ts'
@@ -21,8 +21,8 @@ const UnpaidReminder = lazy(() => import('./UnpaidReminder.tsx'))
 // Drawn after the config arrives, and rarely: its code and words come beside the first screen too. Its
 // code not on the phone and no network, the warning waits for a later start rather than fail home.
 const ChainNotice = lazy(() =>
-  Promise.all([import('./ChainNotice.tsx'), localeComplete().catch(() => {})]).then(
-    ([m]) => ({ default: m.ChainNotice }),
+  withStrings(() => import('./ChainNotice.tsx')).then(
+    (m) => ({ default: m.ChainNotice }),
     () => ({ default: () => null }),
   ),
 )
