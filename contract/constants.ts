@@ -66,6 +66,9 @@ export const MONEY_DECIMALS = 8
 export const DISPLAY_DECIMALS = 6
 export const INVITE_CODE_PATTERN = '^[A-Z0-9]{4,16}$'
 
+/** The attribute of the home shell's banner preload (server/http/shell.ts); the app and index.html's inline scripts look for it. */
+export const BANNER_PRELOAD_ATTR = 'data-banner'
+
 /** The envelope's handshake route (contract/seal.ts, docs/envelope.md): plain, or sealed to renew. */
 export const HANDSHAKE_PATH = '/api/v1/common/handshake'
 /** The public config, which tells the app whether the envelope is on: the app asks it plain. */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import zlib from 'node:zlib'
+import { BANNER_PRELOAD_ATTR } from '../../contract/constants.ts'
 
 /**
  * The home screen's shell, with the current first home banner named in its <head>: the browser's
@@ -8,8 +9,6 @@ import zlib from 'node:zlib'
  * before that list arrives (src/features/home/bannerHint.ts).
  */
 
-/** The attribute that marks the banner's preload; the app and index.html's inline script look for it. */
-export const BANNER_PRELOAD_ATTR = 'data-banner'
 
 /** Paths the app opens on its home screen (the router sends / to /index). */
 export const HOME_PATHS: ReadonlySet<string> = new Set(['/', '/index'])

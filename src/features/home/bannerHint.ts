@@ -1,3 +1,4 @@
+import { BANNER_PRELOAD_ATTR } from '../../../contract/constants.ts'
 import { storage } from '../../lib/storage.ts'
 
 /**
@@ -12,7 +13,7 @@ export const HINT_KEY = 'home_banner'
 
 /** The preloaded first banner's image, or null when the shell named none. */
 export function bannerHint(doc: Pick<Document, 'querySelector'> = document): string | null {
-  return doc.querySelector('link[data-banner]')?.getAttribute('href') || null
+  return doc.querySelector(`link[${BANNER_PRELOAD_ATTR}]`)?.getAttribute('href') || null
 }
 
 /** Keeps the first banner shown (or that there is none) for the next start's preload. */
