@@ -8,6 +8,7 @@ import { prefetchHome } from './features/home/prefetch.ts'
 import { registerServiceWorker } from './app/sw.ts'
 import { startOnlineWatch } from './api/online.ts'
 import { account } from './api/session.ts'
+import { whenIdle } from './lib/idle.ts'
 import './ui/styles.css'
 
 /** A saved cache that takes longer than this to read does not hold up the first paint. */
@@ -24,6 +25,7 @@ registerServiceWorker()
 startOnlineWatch()
 await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root
-// Replaying what earlier visits queued draws nothing on the first screen: its code comes after the paint.
-// Offline with that code never fetched, the queue waits for a later start.
-requestAnimationFrame(() => setTimeout(() => void import('./app/outbox.ts').then((m) => m.startOutboxDriver(), () => {})))
+// Replaying what earlier visits queued draws nothing on the first screen: its code comes once the page
+// is idle (in a hidden tab too, by the timeout). Offline with that code never fetched, the queue waits
+// for a later start.
+whenIdle(() => void import('./app/outbox.ts').then((m) => m.startOutboxDriver(), () => {}), 1000)

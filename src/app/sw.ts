@@ -7,6 +7,7 @@ import { signal } from '@preact/signals-react'
 import type { Workbox } from 'workbox-window'
 import { onSignOut } from '../api/session.ts'
 import { online } from '../api/online.ts'
+import { whenIdle } from '../lib/idle.ts'
 import { mayFetchAhead, type LinkInfo } from '../lib/screenCode.ts'
 
 /** A new version is installed and waiting for the user's go-ahead. */
@@ -47,11 +48,10 @@ function fetchScreensAhead(): void {
     const link = (navigator as Navigator & { connection?: LinkInfo }).connection
     if (mayFetchAhead(online.peek() && navigator.onLine, link)) navigator.serviceWorker.controller?.postMessage({ type: 'CACHE_LAZY' })
   }
-  const whenIdle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(ask, { timeout: 5000 }) : setTimeout(ask, 1000))
   // Now (subscribe calls at once), and back online after a run was cut short: the worker fetches only
   // what is still missing.
   online.subscribe((up) => {
-    if (up) whenIdle()
+    if (up) whenIdle(ask, 5000, 1000)
   })
 }
 

@@ -2,6 +2,7 @@ import rosetta from 'rosetta'
 import { signal } from '@preact/signals-react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { DEFAULT_LANG, LANG_TAG, LOCALE_FILE, isLangCode, type LangCode } from '../../contract/constants.ts'
+import { whenIdle } from '../lib/idle.ts'
 import { storage } from '../lib/storage.ts'
 import { mergePart } from './parts.ts'
 
@@ -68,7 +69,7 @@ function ensureRest(code: LangCode): Promise<void> {
 }
 
 function afterLoad(fn: () => void): void {
-  const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 2000 }) : setTimeout(fn, 200))
+  const idle = () => whenIdle(fn, 2000)
   if (document.readyState === 'complete') idle()
   else addEventListener('load', idle, { once: true })
 }
