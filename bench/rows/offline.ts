@@ -1,8 +1,11 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { MOBILE, THROTTLING } from '../support/browser.ts'
 import { markChainNoticeSeen, serviceWorkerControls, signIn } from '../support/signin.ts'
 import { millis, summarize } from '../support/stats.ts'
 import type { Subject } from '../support/subjects.ts'
+import { JS_SAMPLES, mainThreadUntil, TRACE_CATEGORIES, type StartSummary, type TraceEvent } from '../support/trace.ts'
 import { atMost, atMostVsFloor, info, infoVsFloor, type BenchContext, type Row } from '../support/types.ts'
 
 export const id = 'offline'
@@ -186,6 +189,25 @@ interface Session {
   /** The app's persisted query cache (none for the floor). */
   persisted: { account: string; bytes: number; keys: string[] } | null
   starts: Start[]
+  /** One traced start of /index after the timed ones: where its time went. */
+  trace?: ({ file: string; content: number } & (StartSummary | { busyMs: null })) | null
+}
+
+/** One more offline start of /index, under a Chromium trace written to `file`: the main thread's and the worker's time until the content. */
+async function tracedStart(browser: Browser, x: Session, file: string): Promise<Session['trace']> {
+  await x.page.goto('about:blank')
+  await browser.startTracing(x.page, { categories: [...TRACE_CATEGORIES, JS_SAMPLES], screenshots: false })
+  let buf: Buffer
+  let st: Start
+  try {
+    st = await start(x.page, x.origin, '/index', x.persisted !== null)
+  } finally {
+    buf = await browser.stopTracing()
+  }
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await fs.writeFile(file, buf)
+  const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents
+  return { file, content: round(st.content), ...(mainThreadUntil(events, x.origin + '/index', st.content, 15) ?? { busyMs: null }) }
 }
 
 /**
@@ -216,7 +238,10 @@ async function prepareApp(ctx: BenchContext, context: BrowserContext, subject: S
   await context.addInitScript(observeScript(origin))
   await markChainNoticeSeen(context, origin)
   const page = await context.newPage()
-  await signIn(context, page, origin, rootInviteCode)
+  const wallet = await signIn(context, page, origin, rootInviteCode)
+  // Opened from the home screen, the app runs in no wallet's browser: no injected provider in the
+  // starts measured (nor in the floor's), only the signed-in tab's token.
+  await wallet.remove()
   await serviceWorkerControls(page)
   for (const s of SCREENS) {
     await page.goto(origin + s.path, { timeout: TIMEOUT_MS })
@@ -247,7 +272,7 @@ function contentRows(session: Session, path: ScreenPath, floor: number | undefin
   const content = summarize(mine.map((st) => st.content))
   const name = `offline warm start → cached content, ${path} (4× CPU)`
   const selector = SCREENS.find((s) => s.path === path)
-  const details = { ...content, ...common, selector: selector?.selector, what: selector?.what, phases: phases(mine), starts: mine }
+  const details = { ...content, ...common, selector: selector?.selector, what: selector?.what, phases: phases(mine), trace: path === '/index' ? session.trace : undefined, starts: mine }
   const rows: Row[] = []
   if (session.subject.kind !== 'ours') {
     rows.push(infoVsFloor({ name: `${session.subject.label}: ${name}`, value: content.median, floor: session.subject.kind === 'floor' ? undefined : floor, unit: 'ms', format: millis, details }))
@@ -302,6 +327,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
       }
       ctx.log(`offline: run ${i + 1}/${ctx.runs}  ${line.join(', ')}`)
     }
+    // Traced apart from the timed starts: tracing slows the page it records.
+    for (const x of sessions) x.trace = await tracedStart(browser, x, path.join(ctx.outDir, 'traces', `offline-index-${x.subject.kind}.json`))
 
     // Each screen's rows together (ours, the floor's, the baseline's), then ours' cache restore.
     const byScreen = new Map<ScreenPath, Row[]>(SCREENS.map((s) => [s.path, []]))

@@ -17,6 +17,8 @@ export interface TestWallet {
   calls: { method: string; params: unknown }[]
   /** The next call of `method` fails with 4001 (user rejected). Calls stack: two calls reject twice. */
   rejectNext(method: string): void
+  /** Takes the wallet out of documents loaded from now on (a returning user opening the app without it). */
+  remove(): Promise<void>
 }
 
 export interface InjectTestWalletOptions {
@@ -285,10 +287,10 @@ export async function injectTestWallet(
     }
   }
 
-  await target.exposeBinding(setup.bindingName, (_source, req: unknown) => answer(req))
+  const binding = await target.exposeBinding(setup.bindingName, (_source, req: unknown) => answer(req))
   // Sent as source text with a `__name` shim: runners that transpile with esbuild's keepNames (tsx)
   // wrap inner functions in a helper that does not exist in the page.
-  await target.addInitScript({
+  const script = await target.addInitScript({
     content: `(() => { const __name = (f) => f; (${pageScript.toString()})(${JSON.stringify(setup)}) })()`,
   })
 
@@ -298,6 +300,10 @@ export async function injectTestWallet(
     calls,
     rejectNext(method: string) {
       rejections.set(method, (rejections.get(method) ?? 0) + 1)
+    },
+    async remove() {
+      await script.dispose()
+      await binding.dispose()
     },
   }
 }
