@@ -137,6 +137,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     await markChainNoticeSeen(context, origin)
     const page = await context.newPage()
     const wallet = await signIn(context, page, origin, built.rootInviteCode)
+    // As in bench/rows/offline.ts: the starts measured run without the injected test wallet.
+    await wallet.remove()
     await serviceWorkerControls(page)
 
     // 100 destroy positions, each an order paid from balance, as a user makes them.
