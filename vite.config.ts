@@ -8,6 +8,7 @@ import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envel
 import { localePart, unlistedFirstLoadKeys, type LocaleSplit } from './src/i18n/parts.ts'
 import { SEED_BANNERS } from './server/db/seed/content.ts'
 import { BUNDLE_PACKAGES_FILE, packageWeights } from './scripts/bundle-packages.mjs'
+import { bootLoader } from './scripts/boot-loader.mjs'
 
 /**
  * Writes .br and .gz beside every text asset so the server sends them precompressed: on a 1.6 Mbps
@@ -115,6 +116,34 @@ function preloadLocale(): Plugin {
         if (!map.TW) throw new Error('locale chunks not found: the preload script would preload nothing')
         const script = `(function(){try{var m=${JSON.stringify(map)};var f=m[localStorage.getItem('lang')]||m.TW;var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l)}catch(e){}})()`
         return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] }
+      },
+    },
+  }
+}
+
+/**
+ * The app's code starts after the first paint, not before it (issue 21, LCP warm): its entry scripts
+ * become modulepreloads — fetched and compiled as early as before — and scripts/boot-loader.mjs's
+ * inline script at the end of <body> imports them once the home top index.html draws is painted. A
+ * module entry runs when the parser is done, which on a warm start came before the first frame: its
+ * evaluation held the banner's paint back by its own length.
+ */
+function startAfterFirstPaint(): Plugin {
+  return {
+    name: 'nadi-start-after-first-paint',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        const scripts = /<script type="module" crossorigin src="([^"]+)"><\/script>/g
+        // The module scripts Vite wrote, in its order: the bundler's runtime, then the entry.
+        const named = [...html.matchAll(scripts)].map((m) => m[1])
+        if (!named.some((f) => /\/shell-[\w-]+\.js$/.test(f ?? ''))) throw new Error(`index.html does not load the shell as a module script: ${named.join(', ')}`)
+        const loader = bootLoader(named.filter((f): f is string => f !== undefined))
+        return {
+          html: html.replace(scripts, '<link rel="modulepreload" crossorigin href="$1">'),
+          tags: [{ tag: 'script', children: loader, injectTo: 'body' }],
+        }
       },
     },
   }
@@ -258,6 +287,7 @@ export default process.env.NADI_BUILD === 'floor' ? floorConfig() : defineConfig
     localeSplit(),
     precompress(),
     preloadLocale(),
+    startAfterFirstPaint(),
     lazy,
     bundlePackages(),
     VitePWA({
