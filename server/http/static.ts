@@ -28,8 +28,9 @@ self.addEventListener('activate', function (event) {
 `
 
 /**
- * The app shell's Content-Security-Policy. Scripts: our own files and, by hash, the one inline script
- * the build writes into index.html (it preloads the stored language), nothing else — no eval. Styles
+ * The app shell's Content-Security-Policy. Scripts: our own files and, by hash, index.html's inline
+ * scripts (the language and banner preloads, the early cache read, the home top's drawing, the loader
+ * that starts the app after the first paint), nothing else — no eval. Styles
  * allow inline ones: the wallet modal (web3-onboard) injects <style> elements; React and uPlot set
  * styles through the DOM, which CSP does not restrict. Connections go to this origin only (the API,
  * the socket, the demo chains' RPC proxy), plus `connectSrc` (an upload bucket on another origin); a
