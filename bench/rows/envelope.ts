@@ -29,7 +29,7 @@ import { openRequest, sealAnswer, type HandshakeKeys } from '../../server/http/s
 import { importKeys, sealRequest } from '../../src/api/sealCrypto.ts'
 import type { EnvelopeInput, EnvelopeResult } from '../pages/envelope.ts'
 import type { LoadInput, LoadMessage } from '../support/exchangeLoad.ts'
-import { ALL_CPUS, canPin, pin } from '../support/pin.ts'
+import { allowedCpus, pin } from '../support/pin.ts'
 import { openBenchPage } from '../support/page.ts'
 import { summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
@@ -144,7 +144,7 @@ interface PlacementWindow {
  * not a thread of this one: the server's process then carries none of the generator's work, its
  * threads or its garbage, and its CPU per order is the server's alone.
  */
-async function placementWindow(app: PlacementApp, pinned: boolean): Promise<PlacementWindow> {
+async function placementWindow(app: PlacementApp, generatorCpu: number | null): Promise<PlacementWindow> {
   const input: LoadInput = {
     origin: app.origin,
     tokens: app.tokens,
@@ -163,8 +163,8 @@ async function placementWindow(app: PlacementApp, pinned: boolean): Promise<Plac
     env: { ...process.env, NADI_LOAD_INPUT: JSON.stringify(input) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
-  // The generator's core is the one the servers' process is not on.
-  if (pinned && child.pid !== undefined) pin(child.pid, '1')
+  // The generator's core is one the servers' process is not on.
+  if (generatorCpu !== null && child.pid !== undefined) pin(child.pid, [generatorCpu])
   let from: { cpu: NodeJS.CpuUsage; orders: number } | null = null
   let gcMs = 0
   const gc = new PerformanceObserver((list) => {
@@ -201,12 +201,15 @@ async function placementWindow(app: PlacementApp, pinned: boolean): Promise<Plac
 }
 
 async function placementRows(ctx: BenchContext): Promise<Row[]> {
+  // The servers on one core, each window's generator on another: orders/s is then what a server can
+  // place on a core of its own, not what it wins of two shared cores from its generator. The cores are
+  // two this process may use (a container's cpuset need not hold CPU 0).
+  const cpus = allowedCpus()
+  const [serverCpu, generatorCpu] = cpus && cpus.length >= 2 ? cpus : [null, null]
+  const pinned = serverCpu !== null && generatorCpu !== null
   const off = await startPlacementApp(ctx, false)
-  // The servers on one core, each window's generator on the other: orders/s is then what a server
-  // can place on a core of its own, not what it wins of two shared cores from its generator.
-  const pinned = canPin()
-  if (pinned) pin(process.pid, '0')
   try {
+    if (pinned) pin(process.pid, [serverCpu])
     const on = await startPlacementApp(ctx, true)
     try {
       const rates = { off: [] as number[], on: [] as number[] }
@@ -216,15 +219,15 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       const cpuRatios: number[] = []
       const notOk: Record<string, number> = {}
       // One unmeasured window each first: the first load of a fresh server runs unoptimized code.
-      await placementWindow(off, pinned)
-      await placementWindow(on, pinned)
+      await placementWindow(off, generatorCpu)
+      await placementWindow(on, generatorCpu)
       for (let pair = 0; pair < ctx.runs; pair++) {
         // Which goes first alternates, so neither always meets the machine as the other left it.
         const order = pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
         const got = { off: 0, on: 0 }
         const cost = { off: 0, on: 0 }
         for (const mode of order) {
-          const w = await placementWindow(mode === 'on' ? on : off, pinned)
+          const w = await placementWindow(mode === 'on' ? on : off, generatorCpu)
           if (w.perSecond === 0) throw new Error(`placeOrder with the envelope ${mode} never answered 200: ${JSON.stringify(w.notOk)}`)
           for (const [k, v] of Object.entries(w.notOk)) notOk[`${mode} ${k}`] = (notOk[`${mode} ${k}`] ?? 0) + v
           got[mode] = w.perSecond
@@ -247,7 +250,7 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
       const ratio = summarize(ratios)
       const cpuRatio = summarize(cpuRatios)
-      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, one unmeasured window per server first; ${pinned ? 'this process (the servers) pinned to CPU 0 and the generator to CPU 1 (taskset)' : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
+      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, one unmeasured window per server first; ${pinned ? `this process (the servers) pinned to CPU ${serverCpu} and the generator to CPU ${generatorCpu} (taskset)` : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
       return [
         info({ name: `envelope: HTTP order placement, envelope off (${PLACE_SOCKETS} sockets)`, value: summarize(rates.off).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.off), method } }),
         info({ name: 'envelope: HTTP order placement, envelope on', value: summarize(rates.on).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.on), method } }),
@@ -260,7 +263,7 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       await on.close()
     }
   } finally {
-    if (pinned) pin(process.pid, ALL_CPUS)
+    if (pinned && cpus) pin(process.pid, cpus)
     await off.close()
   }
 }

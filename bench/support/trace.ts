@@ -8,6 +8,8 @@ export interface TraceEvent {
   dur?: number
   pid: number
   tid: number
+  /** Joins a sampled profile's 'Profile' event to its 'ProfileChunk's. */
+  id?: string
   args?: { name?: string; data?: Record<string, unknown> }
 }
 
@@ -94,12 +96,12 @@ interface ProfileNode {
  * in it, the samples (node ids) and the µs between them.
  */
 export function jsSelfTimes(events: TraceEvent[], pid: number, tid: number, start: number, end: number, topN: number): { fn: string; selfMs: number }[] {
-  const profile = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid) as (TraceEvent & { id?: string }) | undefined
+  const profile = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid)
   if (!profile) return []
   const nodes = new Map<number, string>()
   let t = Number(profile.args?.data?.startTime ?? 0)
   const samples: { at: number; node: number }[] = []
-  for (const e of events as (TraceEvent & { id?: string })[]) {
+  for (const e of events) {
     if (e.name !== 'ProfileChunk' || e.pid !== pid || e.id !== profile.id) continue
     const data = e.args?.data as { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined
     for (const n of data?.cpuProfile?.nodes ?? []) {
