@@ -11,7 +11,9 @@ export const START_WAIT_MS = 1000
  * The script: once the home top index.html drew is painted (its banner loaded, or BANNER_WAIT_MS
  * gone, then a frame), it imports `modules` — the entry scripts Vite wrote, now modulepreloads, so
  * their fetch and compile were never held back. A hidden page paints no frame and starts at once; so
- * does an offline one, whose first screen is the saved content only the app can draw. It starts once.
+ * does an offline one, whose first screen is the saved content only the app can draw — unless index.html
+ * drew the home screen's snapshot (src/features/home/snapshot.ts): then the app starts once that is
+ * painted, not waiting for its banner. It starts once.
  */
 export function bootLoader(modules, { bannerWaitMs = BANNER_WAIT_MS, startWaitMs = START_WAIT_MS } = {}) {
   if (!modules.length || modules.some((m) => !/^\/[\w./-]+\.js$/.test(m))) throw new Error(`boot loader: not module paths: ${modules.join(', ')}`)
@@ -20,7 +22,8 @@ export function bootLoader(modules, { bannerWaitMs = BANNER_WAIT_MS, startWaitMs
     `(function(){var started=0;function go(){if(started)return;started=1;${imports}}` +
     `function afterPaint(){requestAnimationFrame(function(){setTimeout(go,0)})}` +
     `setTimeout(go,${startWaitMs});` +
-    `if(document.visibilityState==='hidden'||!navigator.onLine)return go();` +
+    `if(document.visibilityState==='hidden')return go();` +
+    `if(!navigator.onLine)return document.querySelector('#root>[data-snapshot]')?afterPaint():go();` +
     `var img=document.querySelector('#root .banner img');` +
     `if(img&&!img.complete){img.addEventListener('load',afterPaint);img.addEventListener('error',afterPaint);setTimeout(afterPaint,${bannerWaitMs})}else afterPaint()})()`
   )

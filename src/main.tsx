@@ -9,6 +9,7 @@ import { registerServiceWorker } from './app/sw.ts'
 import { startOnlineWatch } from './api/online.ts'
 import { account } from './api/session.ts'
 import { whenIdle } from './lib/idle.ts'
+import { keepHomeSnapshot } from './features/home/snapshot.ts'
 import './ui/styles.css'
 
 /** A saved cache that takes longer than this to read does not hold up the first paint. */
@@ -25,6 +26,8 @@ registerServiceWorker()
 startOnlineWatch()
 await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root
+// The home screen as it is left, for the next start to show before this code has run (index.html).
+keepHomeSnapshot()
 // Replaying what earlier visits queued draws nothing on the first screen: its code comes once the page
 // is idle (in a hidden tab too, by the timeout). Offline with that code never fetched, the queue waits
 // for a later start.

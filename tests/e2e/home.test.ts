@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Route } from 'playwright-core'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { homeDrawn, shows, signInThroughInvite, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -35,7 +35,7 @@ describe('home, languages and notices in real Chromium', () => {
     await ok.click()
     await page.locator('.overlay').waitFor({ state: 'detached' })
     await page.reload()
-    await page.locator('.banner-title').first().waitFor()
+    await homeDrawn(page)
     await page.waitForTimeout(500)
     expect(await page.locator('.overlay').count()).toBe(0)
     await context.close()
@@ -78,6 +78,7 @@ describe('home, languages and notices in real Chromium', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja')
 
     await page.reload()
+    await homeDrawn(page)
     await shows(page.locator('.tabbar .tab')).toBe(text('jp', 'tabs.home'))
     await shows(page.locator('.ticker-text')).toBe(newestNotice.title.jp)
     expect(await page.evaluate(() => localStorage.getItem('lang'))).toBe('JP')

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { SEED_NOTICES } from '../../server/db/seed/content.ts'
+import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
-import { goOffline, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
+import { goOffline, homeDrawn, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -88,6 +88,65 @@ describe('offline first in real Chromium', () => {
     const saved = app.ctx.sqlite.prepare('SELECT address, is_default FROM addresses').get() as { address: string; is_default: bigint }
     expect(saved.address).toBe('松仁路 100 號 5 樓')
     expect(Number(saved.is_default)).toBe(1)
+    await context.close()
+  })
+
+  it('an offline start shows home as it was left before the app has run; the app takes over and works; sign-out drops it', async () => {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    // Which drew the first banner title of each start on /index: index.html's snapshot, or the app.
+    await page.addInitScript(() => {
+      if (location.pathname !== '/index') return
+      const key = '__firstTitle'
+      new MutationObserver((_, mo) => {
+        const el = document.querySelector('#root .banner-title')
+        if (!el?.textContent?.trim()) return
+        mo.disconnect()
+        sessionStorage.setItem(key, `${el.closest('[data-snapshot]') ? 'snapshot' : 'app'}:${el.textContent.trim()}`)
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    })
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    await swControlled(page)
+    await homeDrawn(page)
+    // A screen visited and kept mounted (hidden) behind home stays out of what is kept of home.
+    await page.locator('.tabbar a[href="/notice"]').click()
+    await expect.poll(() => page.locator('.notice-item').count(), { timeout: 10_000 }).toBe(SEED_NOTICES.length)
+    await page.locator('.tabbar a[href="/index"]').click()
+    await homeDrawn(page)
+    await page.waitForTimeout(1500) // the persister writes at most once a second
+
+    // Leaving the page keeps home as it is.
+    await page.goto('about:blank')
+    await goOffline(context, page)
+    await page.goto(`${app.url}/index`)
+    await homeDrawn(page)
+    const title = SEED_BANNERS[0]!.title.tw
+    expect(await page.evaluate(() => sessionStorage.getItem('__firstTitle'))).toBe(`snapshot:${title}`)
+    const kept = await page.evaluate(() => ({ snap: JSON.parse(localStorage.getItem('home_snapshot') ?? 'null'), account: sessionStorage.getItem('account'), lang: localStorage.getItem('lang') ?? '' }))
+    expect(kept.snap).toMatchObject({ v: 1, account: kept.account, lang: kept.lang })
+    expect(kept.account).toMatch(/^u:\d+$/)
+    expect(kept.snap.html).toContain('class="tabbar"')
+    expect(kept.snap.html).toContain(title)
+    expect(kept.snap.html).not.toContain('notice-item')
+    expect(kept.snap.html).not.toContain('freshness')
+
+    // The app replaced it — nothing inert is left — and it works: the tab bar moves within the page, offline.
+    expect(await page.locator('[data-snapshot], [inert]').count()).toBe(0)
+    await shows(page.locator('#root .banner-title').first()).toBe(title)
+    await page.locator('.tabbar a[href="/notice"]').click()
+    await page.waitForURL(`${app.url}/notice`)
+    await expect.poll(() => page.locator('.notice-item').count(), { timeout: 10_000 }).toBe(SEED_NOTICES.length)
+    expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1)
+
+    // Online again, the user signs out: what was kept of their home goes with their other data.
+    await context.setOffline(false)
+    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await page.locator('.tabbar a[href="/user"]').click()
+    await page.locator('button.danger-text').click()
+    await page.locator('.sheet .btn.danger').click()
+    await page.waitForFunction(() => sessionStorage.getItem('token') === null)
+    expect(await page.evaluate(() => localStorage.getItem('home_snapshot'))).toBeNull()
     await context.close()
   })
 

@@ -140,6 +140,14 @@ export async function swControlled(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
 }
 
+/**
+ * The app has drawn the home screen itself: until then a start may show index.html's snapshot of it
+ * (src/features/home/snapshot.ts), the same content but inert.
+ */
+export async function homeDrawn(page: Page): Promise<void> {
+  await page.locator('#root > .app:not([data-snapshot]) .banner-title').first().waitFor()
+}
+
 /** The network goes, and the page hears it at once (as a phone's does). */
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true)

@@ -4,7 +4,7 @@ import { bootLoader } from '../../../scripts/boot-loader.mjs'
 const MODULES = ['/assets/rolldown-runtime-a1.js', '/assets/shell-b2.js']
 
 /** A page of its own for the loader's text: timers, frames and the banner image are driven by the test. */
-function page(o: { hidden?: boolean; online?: boolean; banner?: 'none' | 'loaded' | 'loading' }) {
+function page(o: { hidden?: boolean; online?: boolean; banner?: 'none' | 'loaded' | 'loading'; snapshot?: boolean }) {
   const imported: string[] = []
   const timers: { at: number; fn: () => void }[] = []
   const frames: (() => void)[] = []
@@ -12,7 +12,7 @@ function page(o: { hidden?: boolean; online?: boolean; banner?: 'none' | 'loaded
   let now = 0
   const img = o.banner === 'none' ? null : { complete: o.banner === 'loaded', addEventListener: (t: string, fn: () => void) => (listeners[t] ??= []).push(fn) }
   const env = {
-    document: { visibilityState: o.hidden ? 'hidden' : 'visible', querySelector: (s: string) => (s === '#root .banner img' ? img : null) },
+    document: { visibilityState: o.hidden ? 'hidden' : 'visible', querySelector: (s: string) => (s === '#root .banner img' ? img : s === '#root>[data-snapshot]' && o.snapshot ? {} : null) },
     navigator: { onLine: o.online ?? true },
     requestAnimationFrame: (fn: () => void) => frames.push(fn),
     setTimeout: (fn: () => void, ms: number) => timers.push({ at: now + ms, fn }),
@@ -79,6 +79,15 @@ describe('bootLoader', () => {
   it('starts at once in a hidden page, which paints no frame, and offline, where only the app draws the saved content', () => {
     expect(page({ hidden: true, banner: 'loading' }).imported).toEqual(MODULES)
     expect(page({ online: false, banner: 'loading' }).imported).toEqual(MODULES)
+  })
+
+  it('offline with the home snapshot drawn, starts once that is painted, not waiting for its banner', () => {
+    const p = page({ online: false, banner: 'loading', snapshot: true })
+    expect(p.imported).toEqual([])
+    p.frame()
+    p.advance(0)
+    expect(p.imported).toEqual(MODULES)
+    expect(page({ hidden: true, online: false, banner: 'loading', snapshot: true }).imported).toEqual(MODULES)
   })
 
   it('starts by its limit when frames never come, and never twice', () => {

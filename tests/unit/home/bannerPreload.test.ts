@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bannerPreloadTag, homeShells, isPreloadableImage, shellEncoding, withHeadTag } from '../../../server/http/shell.ts'
 import { bannerHint, HINT_KEY, rememberFirstBanner } from '../../../src/features/home/bannerHint.ts'
+import { FORBIDDEN_MARKUP, SNAPSHOT_KEY, SNAPSHOT_MAX_CHARS, SNAPSHOT_VERSION, type HomeSnapshot } from '../../../src/features/home/snapshot.ts'
 import { installMemoryStorage, MemoryStorage } from '../lib/memoryStorage.ts'
 
 const SHELL = '<!doctype html><html><head><script>boot()</script><title>t</title></head><body></body></html>'
@@ -19,17 +20,59 @@ const HINT_SCRIPT = inlineScript(HINT_KEY)
 /** index.html's inline script that draws the home screen's top before the app's code loads. */
 const BOOT_SCRIPT = inlineScript('home-boot')
 
-/** Runs the boot script at `pathname` with a preload of `banner` (or none); returns what it put in #root. */
-function runBootScript(pathname: string, banner: string | null): { src?: string }[] {
-  const root: { src?: string }[] = []
+interface BootPage {
+  banner?: string | null
+  /** localStorage and sessionStorage entries. */
+  local?: Record<string, string>
+  session?: Record<string, string>
+  online?: boolean
+  stylesheet?: string | null
+}
+
+/**
+ * Runs the boot script at `pathname`; returns what it put in #root: the home top's banner image it
+ * appended, or the snapshot markup it drew and the attributes it set on the snapshot's frame.
+ */
+function runBootScript(pathname: string, o: BootPage = {}): { appended: { src?: string }[]; html?: string; frame?: Record<string, string | boolean> } {
+  const appended: { src?: string }[] = []
   const img: { src?: string } = {}
   const template = { content: { cloneNode: () => ({ querySelector: (sel: string) => (sel === '.banner img' ? Object.assign(img, { setAttribute: (k: string, v: string) => void (img[k as 'src'] = v) }) : null) }) } }
-  const document = {
-    querySelector: (sel: string) => (sel === 'link[data-banner]' && banner !== null ? { getAttribute: () => banner } : null),
-    getElementById: (id: string) => (id === 'home-boot' ? template : id === 'root' ? { appendChild: () => void root.push(img) } : null),
+  const frame: Record<string, string | boolean> = {}
+  const out: { appended: typeof appended; html?: string; frame?: typeof frame } = { appended }
+  const root = {
+    appendChild: () => void appended.push(img),
+    set innerHTML(v: string) {
+      out.html = v
+    },
+    get firstElementChild() {
+      if (!out.html) return null
+      out.frame = frame
+      return {
+        setAttribute: (k: string, v: string) => void (frame[k] = v),
+        set inert(v: boolean) {
+          frame.inert = v
+        },
+      }
+    },
   }
-  new Function('location', 'document', BOOT_SCRIPT)({ pathname }, document)
-  return root
+  const document = {
+    querySelector: (sel: string) =>
+      sel === 'link[data-banner]' && o.banner ? { getAttribute: () => o.banner } : sel === 'link[rel="stylesheet"]' && o.stylesheet ? { getAttribute: () => o.stylesheet } : null,
+    getElementById: (id: string) => (id === 'home-boot' ? template : id === 'root' ? root : null),
+  }
+  const storage = (entries: Record<string, string> = {}) => {
+    const st = new MemoryStorage()
+    for (const [k, v] of Object.entries(entries)) st.setItem(k, v)
+    return st
+  }
+  new Function('location', 'document', 'localStorage', 'sessionStorage', 'navigator', BOOT_SCRIPT)(
+    { pathname },
+    document,
+    storage(o.local),
+    storage(o.session),
+    { onLine: o.online ?? true },
+  )
+  return out
 }
 
 interface FakeLink {
@@ -119,11 +162,12 @@ describe('a shell without the server\'s tag (the service worker\'s) preloads the
   })
 
   it('the home screen\'s top is drawn from the shell with the preloaded banner, only on /index and only with a banner', () => {
-    expect(runBootScript('/index', '/banners/banner-1.svg')).toEqual([{ src: '/banners/banner-1.svg', setAttribute: expect.any(Function) }])
-    expect(runBootScript('/index', null)).toEqual([])
+    const banner = '/banners/banner-1.svg'
+    expect(runBootScript('/index', { banner }).appended).toEqual([{ src: banner, setAttribute: expect.any(Function) }])
+    expect(runBootScript('/index', { banner: null }).appended).toEqual([])
     // "/" becomes /index in the app's first render: a drawn top would vanish for a frame in between.
-    expect(runBootScript('/', '/banners/banner-1.svg')).toEqual([])
-    expect(runBootScript('/trade', '/banners/banner-1.svg')).toEqual([])
+    expect(runBootScript('/', { banner }).appended).toEqual([])
+    expect(runBootScript('/trade', { banner }).appended).toEqual([])
     // Its header and banner carry the classes of the app's, so the app's first render moves nothing.
     const boot = /<template id="home-boot">([\s\S]*?)<\/template>/.exec(INDEX_HTML)?.[1] ?? ''
     for (const cls of ['app', 'page home', 'home-head', 'brand', 'banner-wrap', 'banner-track', 'banner']) expect(boot, cls).toContain(`class="${cls}"`)
@@ -141,5 +185,72 @@ describe('a shell without the server\'s tag (the service worker\'s) preloads the
     expect(local.getItem(HINT_KEY)).toBe('/banners/banner-2.svg')
     rememberFirstBanner(undefined)
     expect(local.getItem(HINT_KEY)).toBeNull()
+  })
+})
+
+describe('a start on /index draws the home screen as it was last left, when that snapshot fits this tab', () => {
+  const CSS = '/assets/index-abc123.css'
+  const HTML = '<div class="app"><main class="page with-tabbar home"><span class="banner-title">Mine NADI</span></main><nav class="tabbar"></nav></div>'
+  const snap = (o: Partial<HomeSnapshot> = {}) => JSON.stringify({ v: SNAPSHOT_VERSION, account: 'u:7', lang: 'en', css: CSS, html: HTML, ...o })
+  const token = (expires: number) => JSON.stringify({ value: 'tok', expires })
+  /** The tab of user 7, offline, in English, its token live, with a snapshot made in it. */
+  const fits = (o: { snap?: Partial<HomeSnapshot>; local?: Record<string, string>; session?: Record<string, string>; online?: boolean; stylesheet?: string } = {}): BootPage => ({
+    banner: '/banners/banner-1.svg',
+    stylesheet: o.stylesheet ?? CSS,
+    online: o.online ?? false,
+    local: { [SNAPSHOT_KEY]: snap(o.snap), lang: 'en', ...o.local },
+    session: { token: token(Date.now() + 60_000), account: 'u:7', ...o.session },
+  })
+
+  it('drawn instead of the home top, inert and marked as a snapshot until the app replaces it', () => {
+    const out = runBootScript('/index', fits())
+    expect(out.html).toBe(HTML)
+    expect(out.frame).toMatchObject({ 'data-snapshot': '', 'aria-busy': 'true', inert: true })
+    expect(out.appended).toEqual([])
+  })
+
+  it('only offline: online, the home top alone paints the banner sooner, and the app follows with the same content', () => {
+    const out = runBootScript('/index', fits({ online: true }))
+    expect(out.html).toBeUndefined()
+    expect(out.appended).toHaveLength(1)
+  })
+
+  it("a visitor's snapshot to a visitor; a token past its idle time still the user's offline (session.ts's rule)", () => {
+    const visitor = fits({ snap: { account: 'anon' }, session: { token: '', account: '' } })
+    expect(runBootScript('/index', visitor).html).toBe(HTML)
+    expect(runBootScript('/index', fits({ session: { token: token(Date.now() - 1000) } })).html).toBe(HTML)
+  })
+
+  it('never to another account, in another language, under another build\'s stylesheet, or of another version', () => {
+    const misfits: [string, BootPage][] = [
+      ['another user', fits({ session: { account: 'u:8' } })],
+      ['a visitor, the snapshot a user\'s', fits({ session: { token: '', account: '' } })],
+      ['a user, the snapshot a visitor\'s', fits({ snap: { account: 'anon' } })],
+      ['another language', fits({ local: { lang: 'jp' } })],
+      ['no language stored, the snapshot in one', fits({ local: { lang: '' } })],
+      ['another stylesheet', fits({ stylesheet: '/assets/index-def456.css' })],
+      ['another version', fits({ snap: { v: 2 as typeof SNAPSHOT_VERSION } })],
+    ]
+    for (const [why, page] of misfits) {
+      const out = runBootScript('/index', page)
+      expect(out.html, why).toBeUndefined()
+      // The home top is drawn instead, as without a snapshot.
+      expect(out.appended, why).toHaveLength(1)
+    }
+  })
+
+  it('nothing that is not the app\'s markup: scripts and other active elements, a huge or corrupt entry, are refused', () => {
+    for (const bad of ['<script>alert(1)</script>', '<SCRIPT src=/x.js>', '<iframe src=/x>', '<img src=x><object data=/x>', '<link rel=stylesheet href=//evil>', '<meta http-equiv=refresh>', '<base href=//evil/>', '<form action=//evil>'])
+      expect(runBootScript('/index', fits({ snap: { html: HTML + bad } })).html, bad).toBeUndefined()
+    expect(runBootScript('/index', fits({ snap: { html: HTML + 'x'.repeat(SNAPSHOT_MAX_CHARS) } })).html).toBeUndefined()
+    expect(runBootScript('/index', fits({ local: { [SNAPSHOT_KEY]: '{"v":1,' } })).appended).toHaveLength(1)
+    expect(runBootScript('/index', fits({ snap: { html: 42 as unknown as string } })).html).toBeUndefined()
+    // The app's own rule for what it saves is the same list.
+    for (const bad of ['<script>', '<iframe>', '<object>', '<embed>', '<link>', '<meta>', '<base>', '<form>']) expect(FORBIDDEN_MARKUP.test(bad), bad).toBe(true)
+    expect(FORBIDDEN_MARKUP.test(HTML + '<a href="/notice">x</a><img src="/b.svg">')).toBe(false)
+  })
+
+  it('only on /index', () => {
+    for (const p of ['/', '/trade', '/notice']) expect(runBootScript(p, fits()).html, p).toBeUndefined()
   })
 })
