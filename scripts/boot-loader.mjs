@@ -13,7 +13,8 @@ export const START_WAIT_MS = 1000
  * their fetch and compile were never held back. A hidden page paints no frame and starts at once; so
  * does an offline one, whose first screen is the saved content only the app can draw — unless index.html
  * drew the home screen's snapshot (src/features/home/snapshot.ts): then the app starts once that is
- * painted, not waiting for its banner. It starts once.
+ * painted, not waiting for its banner. A page the HTML drew nothing on (another route, or home before
+ * any banner was shown) has nothing to paint first, and starts at once too. It starts once.
  */
 export function bootLoader(modules, { bannerWaitMs = BANNER_WAIT_MS, startWaitMs = START_WAIT_MS } = {}) {
   if (!modules.length || modules.some((m) => !/^\/[\w./-]+\.js$/.test(m))) throw new Error(`boot loader: not module paths: ${modules.join(', ')}`)
@@ -24,6 +25,7 @@ export function bootLoader(modules, { bannerWaitMs = BANNER_WAIT_MS, startWaitMs
     `setTimeout(go,${startWaitMs});` +
     `if(document.visibilityState==='hidden')return go();` +
     `if(!navigator.onLine)return document.querySelector('#root>[data-snapshot]')?afterPaint():go();` +
+    `if(!document.querySelector('#root>*'))return go();` +
     `var img=document.querySelector('#root .banner img');` +
     `if(img&&!img.complete){img.addEventListener('load',afterPaint);img.addEventListener('error',afterPaint);setTimeout(afterPaint,${bannerWaitMs})}else afterPaint()})()`
   )

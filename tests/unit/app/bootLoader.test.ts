@@ -12,7 +12,7 @@ function page(o: { hidden?: boolean; online?: boolean; banner?: 'none' | 'loaded
   let now = 0
   const img = o.banner === 'none' ? null : { complete: o.banner === 'loaded', addEventListener: (t: string, fn: () => void) => (listeners[t] ??= []).push(fn) }
   const env = {
-    document: { visibilityState: o.hidden ? 'hidden' : 'visible', querySelector: (s: string) => (s === '#root .banner img' ? img : s === '#root>[data-snapshot]' && o.snapshot ? {} : null) },
+    document: { visibilityState: o.hidden ? 'hidden' : 'visible', querySelector: (s: string) => (s === '#root .banner img' ? img : s === '#root>[data-snapshot]' && o.snapshot ? {} : s === '#root>*' && (img || o.snapshot) ? {} : null) },
     navigator: { onLine: o.online ?? true },
     requestAnimationFrame: (fn: () => void) => frames.push(fn),
     setTimeout: (fn: () => void, ms: number) => timers.push({ at: now + ms, fn }),
@@ -90,8 +90,12 @@ describe('bootLoader', () => {
     expect(page({ hidden: true, online: false, banner: 'loading', snapshot: true }).imported).toEqual(MODULES)
   })
 
+  it('starts at once when the HTML drew nothing (another route, or home before any banner was shown): there is nothing to paint first', () => {
+    expect(page({ banner: 'none' }).imported).toEqual(MODULES)
+  })
+
   it('starts by its limit when frames never come, and never twice', () => {
-    const p = page({ banner: 'none' })
+    const p = page({ banner: 'loaded' })
     p.advance(999)
     expect(p.imported).toEqual([])
     p.advance(1000)
