@@ -1,8 +1,9 @@
 // The production envelope on the server (issue 20, docs/envelope.md): every /api/ request but a few
 // arrives sealed under a handshake bound to the caller's session, and its answer leaves sealed under the
-// same keys. A preValidation hook opens the request — after Fastify has parsed the envelope and before
-// the route's schema sees the real body or query — so validation, idempotency and the handler run as
-// for a plain request; an onSend hook seals whatever the route answered, errors and files included.
+// same keys. A preValidation hook opens the request — after Fastify has parsed the envelope (a body in
+// the app's spelling read by readSealedBody, any other by JSON.parse) and before the route's schema sees
+// the real body or query — so validation, idempotency and the handler run as for a plain request; an
+// onSend hook seals whatever the route answered, errors and files included.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Readable } from 'node:stream'
