@@ -13,7 +13,7 @@ import { migrate } from './db/migrate.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
-import { envelope, openEnvelopeKey, socketProof } from './http/seal.ts'
+import { envelope, openEnvelopeKey, readSealedBody, socketProof } from './http/seal.ts'
 import { sendHomeShell, serveApp } from './http/static.ts'
 import { HOME_PATHS } from './http/shell.ts'
 import type { App } from './http/types.ts'
@@ -181,7 +181,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   const strict = ajv({ coerceTypes: false, removeAdditional: false })
   const coercing = ajv({ coerceTypes: 'array', removeAdditional: false })
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema))
-  jsonBodies(app)
+  jsonBodies(app, config.envelope.on ? readSealedBody : undefined)
 
   app.decorateRequest('lang', 'TW')
   // Production serves its public origin's host only: a proxy under another name (a phishing copy)

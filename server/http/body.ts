@@ -33,12 +33,18 @@ export function bodyProblem(value: unknown): BodyProblem | null {
   return null
 }
 
-/** Replaces the default application/json parser; the empty and malformed cases keep Fastify's codes. */
-export function jsonBodies(app: App) {
+/**
+ * Replaces the default application/json parser; the empty and malformed cases keep Fastify's codes.
+ * `exact` reads bodies of one exact spelling without JSON.parse (the envelope's, server/http/seal.ts):
+ * it answers what JSON.parse would, already checked, or null to leave the text to JSON.parse.
+ */
+export function jsonBodies(app: App, exact?: (text: string) => object | null) {
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string
     if (text.length === 0) return done(new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY(), undefined)
+    const read = exact?.(text)
+    if (read) return done(null, read)
     let parsed: unknown
     try {
       parsed = JSON.parse(text)

@@ -34,4 +34,16 @@ describe('a sign is accepted in its one spelling only', () => {
     expect(socketSigned(server, 1, 'token', sign)).toBe(true)
     for (const other of respellings(sign)) expect(socketSigned(server, 1, 'token', other)).toBe(false)
   })
+
+  it("a socket's proof in base64's letters ('+', '/') or with a stray letter, which the decoder takes or skips, is refused", async () => {
+    const app = await importKeys(server.handshake, raw, server.expiresAt)
+    // A proof whose text has a '-' or '_' to respell: found among the first timestamps.
+    let timestamp = 1
+    let sign = await signSocket(app, timestamp, 'token')
+    while (!/[-_]/.test(sign)) sign = await signSocket(app, ++timestamp, 'token')
+    expect(socketSigned(server, timestamp, 'token', sign)).toBe(true)
+    const base64 = sign.replace(/-/g, '+').replace(/_/g, '/')
+    expect(Buffer.from(base64, 'base64url')).toEqual(Buffer.from(sign, 'base64url'))
+    for (const other of [base64, `${sign.slice(0, 20)}!${sign.slice(20)}`, `${sign}=`, ` ${sign}`]) expect(socketSigned(server, timestamp, 'token', other)).toBe(false)
+  })
 })
