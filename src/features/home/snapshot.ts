@@ -37,7 +37,7 @@ export interface HomeSnapshot {
  * The markup of the app's frame with only the home screen in it (and the tab bar), or null when the home
  * screen is not the one on screen or shows nothing yet. Screens the app keeps mounted but hidden stay out.
  */
-export function homeMarkup(doc: Document): string | null {
+function homeMarkup(doc: Document): string | null {
   // A page left before the app drew anything still shows the last snapshot: that one stays as it was.
   const app = doc.querySelector('#root > .app:not([data-snapshot])')
   if (!app) return null
@@ -54,10 +54,10 @@ export function homeMarkup(doc: Document): string | null {
 }
 
 /** The stylesheet this page was styled by, as index.html's script reads it. */
-export const stylesheetOf = (doc: Document) => doc.querySelector('link[rel="stylesheet"]')?.getAttribute('href') ?? ''
+const stylesheetOf = (doc: Document) => doc.querySelector('link[rel="stylesheet"]')?.getAttribute('href') ?? ''
 
 /** Keeps the home screen on screen as the next start's snapshot; a page that is not home keeps the last one. */
-export function saveHomeSnapshot(doc: Document = document): void {
+function saveHomeSnapshot(doc: Document = document): void {
   if (doc.location.pathname !== '/index') return
   const html = homeMarkup(doc)
   if (!html) return
@@ -66,7 +66,7 @@ export function saveHomeSnapshot(doc: Document = document): void {
 }
 
 /** The account's snapshot goes with its other data at sign-out. */
-export function dropHomeSnapshot(of: string): void {
+function dropHomeSnapshot(of: string): void {
   const raw = storage.get(SNAPSHOT_KEY)
   if (!raw) return
   try {
