@@ -250,6 +250,14 @@ describe('a start on /index draws the home screen as it was last left, when that
     expect(FORBIDDEN_MARKUP.test(HTML + '<a href="/notice">x</a><img src="/b.svg">')).toBe(false)
   })
 
+  it("index.html's script reads what snapshot.ts writes: the same key, version, size limit and refused markup", () => {
+    // The inline script cannot import the module, so its copies of these are held to the module's here.
+    expect(BOOT_SCRIPT).toContain(`localStorage.getItem('${SNAPSHOT_KEY}')`)
+    expect(BOOT_SCRIPT).toContain(`s.v===${SNAPSHOT_VERSION}`)
+    expect(BOOT_SCRIPT).toContain(`s.html.length<=${SNAPSHOT_MAX_CHARS}`)
+    expect(BOOT_SCRIPT).toContain(`/${FORBIDDEN_MARKUP.source}/${FORBIDDEN_MARKUP.flags}.test(s.html)`)
+  })
+
   it('only on /index', () => {
     for (const p of ['/', '/trade', '/notice']) expect(runBootScript(p, fits()).html, p).toBeUndefined()
   })
