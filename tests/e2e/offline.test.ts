@@ -150,6 +150,43 @@ describe('offline first in real Chromium', () => {
     await context.close()
   })
 
+  it("a visitor's offline start gets the visitor's snapshot; one from another language is not drawn", async () => {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    await page.addInitScript(() => {
+      if (location.pathname !== '/index') return
+      new MutationObserver((_, mo) => {
+        const el = document.querySelector('#root .banner-title')
+        if (!el?.textContent?.trim()) return
+        mo.disconnect()
+        sessionStorage.setItem('__firstTitle', el.closest('[data-snapshot]') ? 'snapshot' : 'app')
+      }).observe(document, { childList: true, subtree: true, characterData: true })
+    })
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    await page.goto(`${app.url}/index`)
+    await swControlled(page)
+    await homeDrawn(page)
+    await page.waitForTimeout(1500) // the persister writes at most once a second
+    await page.goto('about:blank')
+    await goOffline(context, page)
+    await page.goto(`${app.url}/index`)
+    await homeDrawn(page)
+    expect(await page.evaluate(() => sessionStorage.getItem('__firstTitle'))).toBe('snapshot')
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('home_snapshot') ?? 'null')?.account)).toBe('anon')
+
+    // A snapshot taken in another language: its words would be the wrong ones. (Changed on a page that
+    // is not home, which keeps no snapshot of its own when left.)
+    await page.goto(`${app.url}/no-such-screen`)
+    await page.evaluate(() => {
+      const snap = JSON.parse(localStorage.getItem('home_snapshot')!)
+      localStorage.setItem('home_snapshot', JSON.stringify({ ...snap, lang: 'JP' }))
+    })
+    await page.goto(`${app.url}/index`)
+    await homeDrawn(page)
+    expect(await page.evaluate(() => sessionStorage.getItem('__firstTitle'))).toBe('app')
+    await context.close()
+  })
+
   it('a change the server refuses stops, shows the server’s message, and can be discarded', async () => {
     const context = await phone(browser)
     const page = await context.newPage()

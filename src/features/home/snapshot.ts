@@ -1,5 +1,6 @@
 import { account, onSignOut } from '../../api/session.ts'
 import { storage } from '../../lib/storage.ts'
+import { lang, storedLang } from '../../i18n/index.ts'
 
 /**
  * The home screen as the user last saw it, kept so the next offline start can show it before the app's
@@ -59,6 +60,9 @@ const stylesheetOf = (doc: Document) => doc.querySelector('link[rel="stylesheet"
 /** Keeps the home screen on screen as the next start's snapshot; a page that is not home keeps the last one. */
 function saveHomeSnapshot(doc: Document = document): void {
   if (doc.location.pathname !== '/index') return
+  // Words on screen in another language than the one stored (changed in another tab) would be kept
+  // under the wrong one: the last snapshot stays instead.
+  if (lang.peek() !== storedLang()) return
   const html = homeMarkup(doc)
   if (!html) return
   const snap: HomeSnapshot = { v: SNAPSHOT_VERSION, account: account.peek(), lang: storage.get('lang') ?? '', css: stylesheetOf(doc), html }
