@@ -3,7 +3,7 @@ import { App } from './app/App.tsx'
 import { queryClient } from './app/queryClient.ts'
 import { restore } from './app/persist.ts'
 import { matchRoute } from './app/routes.ts'
-import { initI18n, storedLang } from './i18n/index.ts'
+import { initI18n, lang, storedLang } from './i18n/index.ts'
 import { prefetchHome } from './features/home/prefetch.ts'
 import { registerServiceWorker } from './app/sw.ts'
 import { startOnlineWatch } from './api/online.ts'
@@ -27,7 +27,7 @@ startOnlineWatch()
 await Promise.all([initI18n(), Promise.race([restored, new Promise((r) => setTimeout(r, RESTORE_WAIT_MS))])])
 createRoot(document.getElementById('root')!).render(<App />) // index.html always has #root
 // The home screen as it is left, for the next start to show before this code has run (index.html).
-keepHomeSnapshot()
+keepHomeSnapshot(() => lang.peek() === storedLang())
 // Replaying what earlier visits queued draws nothing on the first screen: its code comes once the page
 // is idle (in a hidden tab too, by the timeout). Offline with that code never fetched, the queue waits
 // for a later start.

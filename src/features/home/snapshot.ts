@@ -1,6 +1,5 @@
 import { account, onSignOut } from '../../api/session.ts'
 import { storage } from '../../lib/storage.ts'
-import { lang, storedLang } from '../../i18n/index.ts'
 
 /**
  * The home screen as the user last saw it, kept so the next offline start can show it before the app's
@@ -58,11 +57,11 @@ function homeMarkup(doc: Document): string | null {
 const stylesheetOf = (doc: Document) => doc.querySelector('link[rel="stylesheet"]')?.getAttribute('href') ?? ''
 
 /** Keeps the home screen on screen as the next start's snapshot; a page that is not home keeps the last one. */
-function saveHomeSnapshot(doc: Document = document): void {
+function saveHomeSnapshot(inStoredLanguage: () => boolean, doc: Document = document): void {
   if (doc.location.pathname !== '/index') return
   // Words on screen in another language than the one stored (changed in another tab) would be kept
   // under the wrong one: the last snapshot stays instead.
-  if (lang.peek() !== storedLang()) return
+  if (!inStoredLanguage()) return
   const html = homeMarkup(doc)
   if (!html) return
   const snap: HomeSnapshot = { v: SNAPSHOT_VERSION, account: account.peek(), lang: storage.get('lang') ?? '', css: stylesheetOf(doc), html }
@@ -84,15 +83,16 @@ function dropHomeSnapshot(of: string): void {
 let kept = false
 /**
  * From now on, the home screen is kept each time the page is left or hidden (a phone switching apps
- * rarely unloads a page, it hides it), and a signed-out account's snapshot is dropped.
+ * rarely unloads a page, it hides it) while its words are in the stored language, and a signed-out
+ * account's snapshot is dropped.
  */
-export function keepHomeSnapshot(): void {
+export function keepHomeSnapshot(inStoredLanguage: () => boolean): void {
   if (kept) return
   kept = true
   const save = () => {
-    if (document.visibilityState === 'hidden') saveHomeSnapshot()
+    if (document.visibilityState === 'hidden') saveHomeSnapshot(inStoredLanguage)
   }
   document.addEventListener('visibilitychange', save)
-  window.addEventListener('pagehide', () => saveHomeSnapshot())
+  window.addEventListener('pagehide', () => saveHomeSnapshot(inStoredLanguage))
   onSignOut(dropHomeSnapshot)
 }
