@@ -11,6 +11,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type { CDPSession, Page } from 'playwright-core'
+import { airplaneMode } from '../../scripts/chromium.ts'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
@@ -178,13 +179,11 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     }
     await page.waitForTimeout(PERSIST_WAIT_MS)
 
-    // Offline and 4× CPU for every later start of this tab (as bench/rows/offline.ts, which explains the CDP part).
+    // Airplane mode and 4× CPU for every later start of this tab (as bench/rows/offline.ts).
     const cpuBase = await probeCpu(page, 3)
-    await context.setOffline(true)
+    await airplaneMode(context)
     const cdp: CDPSession = await context.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuRate })
-    await cdp.send('Network.enable')
-    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
 
     await openOnce(page, origin, false) // discarded: the first offline start opens the caches
     const renders: Open[] = []

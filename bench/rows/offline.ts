@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
+import { airplaneMode } from '../../scripts/chromium.ts'
 import { MOBILE, THROTTLING } from '../support/browser.ts'
 import { markChainNoticeSeen, serviceWorkerControls, signIn } from '../support/signin.ts'
 import { millis, summarize } from '../support/stats.ts'
@@ -229,15 +230,12 @@ async function tracedStart(browser: Browser, x: Session, file: string): Promise<
 async function goOffline(context: BrowserContext, page: Page): Promise<number> {
   // The least of several: a busy machine only ever makes one slower.
   const cpuBase = await probeCpu(page, 5)
-  await context.setOffline(true)
+  // Airplane mode: the network cut for pages and workers, and every later document reading
+  // navigator.onLine === false (Chromium's own emulation no longer reaches a document the service
+  // worker serves: scripts/chromium.ts).
+  await airplaneMode(context)
   const cdp: CDPSession = await context.newCDPSession(page)
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLING.cpuRate })
-  // context.setOffline blocks the network of pages and workers, but a document the service worker
-  // serves still reads navigator.onLine === true (Playwright's emulation is not applied to it). The
-  // same emulation through this tab's own session makes every later document see itself offline,
-  // as a phone in airplane mode does.
-  await cdp.send('Network.enable')
-  await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 })
   // The worker is offline too: a cache miss it forwards to the network must fail, not reach the server.
   const probe = (await page.evaluate(`fetch('/assets/nadi-bench-offline-probe.js').then((r) => r.status, () => 'failed')`)) as number | string
   if (probe !== 'failed') throw new Error(`offline: a service-worker fetch still reached the server (HTTP ${probe})`)

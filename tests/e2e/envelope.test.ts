@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page, Request, Response } from 'playwrigh
 import { CONFIG_PATH, HANDSHAKE_PATH, SEAL_CODE, sealedNever } from '../../contract/constants.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
-import { buyPhoneFromBalance, depositUsdt, fillAddress, goOffline, newcomerOnPhone, placeRestingOrder, png, swControlled } from './support/flows.ts'
+import { buyPhoneFromBalance, depositUsdt, fillAddress, goOffline, goOnline, newcomerOnPhone, placeRestingOrder, png, swControlled } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -141,8 +141,7 @@ describe('the journey with the envelope on', () => {
       copy = { status: again.status(), code: ((await again.json()) as { code: unknown }).code }
       await route.fulfill({ response: first })
     })
-    await context.setOffline(false)
-    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await goOnline(context, page)
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
     expect(sends).toBe(1)
     expect(copy).toEqual({ status: 400, code: SEAL_CODE.REPLAY })

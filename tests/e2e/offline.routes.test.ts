@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { goOffline, shows, signInThroughInvite, swControlled, text, visible } from './support/flows.ts'
+import { goOffline, goOnline, shows, signInThroughInvite, swControlled, text, visible } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -122,8 +122,7 @@ describe('offline, a new user', () => {
     // Still offline, a retry says the same; online, it opens the screen.
     await visible(page, 'screen-unavailable').getByRole('button', { name: text('en', 'common.retry') }).click()
     await shows(visible(page, 'screen-unavailable').locator('h1')).toBe(text('en', 'net.screenNotSaved'))
-    await context.setOffline(false)
-    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await goOnline(context, page)
     await visible(page, 'screen-unavailable').getByRole('button', { name: text('en', 'common.retry') }).click()
     await expect.poll(() => visible(page, 'screen-unavailable').count(), { timeout: 10_000 }).toBe(0)
     await notBlank(page, '/wallet/earnings/2026-11-25')
@@ -154,7 +153,7 @@ describe('offline, a new user', () => {
     await shows(visible(page, 'freshness')).toBe(text('tw', 'net.offline'))
 
     // Opened online once: the book is saved.
-    await context.setOffline(false)
+    await goOnline(context, page)
     await page.goto(`${app.url}/trade`)
     await expect.poll(() => visible(page, 'book-asks').locator('li').count(), { timeout: 20_000 }).toBeGreaterThan(0)
     const last = (await visible(page, 'ticker-last').innerText()).trim()

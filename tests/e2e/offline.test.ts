@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
-import { goOffline, homeDrawn, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
+import { goOffline, goOnline, homeDrawn, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -102,8 +102,7 @@ describe('offline first in real Chromium', () => {
       await route.fetch() // the same request again, same Idempotency-Key, as a flaky network might
       await route.fulfill({ response: first })
     })
-    await context.setOffline(false)
-    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await goOnline(context, page)
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
     expect(sends).toBe(1)
     expect(addressRows(wallet.address)).toBe(1)
@@ -148,8 +147,7 @@ describe('offline first in real Chromium', () => {
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1)
 
     // Online again, the user signs out: what was kept of their home goes with their other data.
-    await context.setOffline(false)
-    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await goOnline(context, page)
     await page.locator('.tabbar a[href="/user"]').click()
     await page.locator('button.danger-text').click()
     await page.locator('.sheet .btn.danger').click()
@@ -199,8 +197,7 @@ describe('offline first in real Chromium', () => {
     await page.route('**/api/v1/address/addAddress', (route) =>
       route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, msg: 'refused by the server', data: null }) }),
     )
-    await context.setOffline(false)
-    await page.evaluate(() => window.dispatchEvent(new Event('online')))
+    await goOnline(context, page)
     await shows(page.locator('.address-item .form-error'), 20_000).toBe(text('tw', 'errors.failedBecause', { what: text('tw', 'errors.failed.addressAdd'), reason: 'refused by the server' }))
     await page.locator('.address-item button', { hasText: text('tw', 'outbox.discard') }).click()
     await expect.poll(() => page.locator('.address-item').count()).toBe(0)

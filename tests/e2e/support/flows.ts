@@ -5,6 +5,7 @@ import { expect } from 'vitest'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { parseUnits } from 'ethers'
 import { balance, fund, trade, transfer } from '../../../server/ledger/index.ts'
+import { airplaneMode } from '../../../scripts/chromium.ts'
 import { phone, ROOT_CODE, watchErrors, type RunningApp } from './app.ts'
 import { injectTestWallet, type TestWallet } from './wallet.ts'
 
@@ -148,10 +149,26 @@ export async function homeDrawn(page: Page): Promise<void> {
   await page.locator('#root > .app:not([data-snapshot]) .banner-title').first().waitFor()
 }
 
-/** The network goes, and the page hears it at once (as a phone's does). */
+const backOnline = new WeakMap<BrowserContext, () => Promise<void>>()
+
+/**
+ * The network goes, and the page hears it at once (as a phone's does); documents loaded from now on
+ * start offline (scripts/chromium.ts `airplaneMode`).
+ */
 export async function goOffline(context: BrowserContext, page: Page): Promise<void> {
-  await context.setOffline(true)
+  if (!backOnline.has(context)) backOnline.set(context, await airplaneMode(context))
   await page.evaluate(() => window.dispatchEvent(new Event('offline')))
+}
+
+/** The network returns after `goOffline`, and the page hears it at once. */
+export async function goOnline(context: BrowserContext, page: Page): Promise<void> {
+  await backOnline.get(context)?.()
+  backOnline.delete(context)
+  await context.setOffline(false)
+  await page.evaluate(() => {
+    ;(window as { __nadiBackOnline?: () => void }).__nadiBackOnline?.()
+    window.dispatchEvent(new Event('online'))
+  })
 }
 
 const UNIT = 100_000_000n
