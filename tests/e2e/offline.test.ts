@@ -137,6 +137,10 @@ describe('offline first in real Chromium', () => {
     expect(kept.snap.html).toContain(title)
     expect(kept.snap.html).not.toContain('notice-item')
     expect(kept.snap.html).not.toContain('freshness')
+    // The first slide's image is kept; the later slides, off the first screen, keep their boxes only.
+    expect(kept.snap.html).toContain(`src="${SEED_BANNERS[0]!.image}"`)
+    for (const later of SEED_BANNERS.slice(1)) expect(kept.snap.html).not.toContain(later.image)
+    expect(kept.snap.html.match(/<img\b/g)?.length).toBeGreaterThanOrEqual(SEED_BANNERS.length)
 
     // The app replaced it — nothing inert is left — and it works: the tab bar moves within the page, offline.
     expect(await page.locator('[data-snapshot], [inert]').count()).toBe(0)

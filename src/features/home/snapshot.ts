@@ -33,6 +33,58 @@ export interface HomeSnapshot {
   html: string
 }
 
+export interface Box {
+  left: number
+  top: number
+  right: number
+  bottom: number
+}
+
+/** Whether two boxes share more than a pixel's sliver (edges that meet, to a rounding, do not). */
+export function overlaps(a: Box, b: Box): boolean {
+  return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1
+}
+
+/** Where an element is at a fresh start: with the page and its scrollers (the banner carousel) back at their starts. */
+function boxAtStart(el: Element): Box {
+  const r = el.getBoundingClientRect()
+  let left = r.left
+  let top = r.top
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    left += p.scrollLeft
+    top += p.scrollTop
+  }
+  return { left, top, right: left + r.width, bottom: top + r.height }
+}
+
+/** Whether `el` shows on a fresh start's first screen: inside the viewport and inside each scroller it is in. */
+function shownAtStart(el: Element, view: Window): boolean {
+  const box = boxAtStart(el)
+  if (!overlaps(box, { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight })) return false
+  const root = el.ownerDocument.documentElement
+  for (let p = el.parentElement; p && p !== root; p = p.parentElement) {
+    const scrolls = p.scrollWidth > p.clientWidth || p.scrollHeight > p.clientHeight
+    if (scrolls && !overlaps(box, boxAtStart(p))) return false
+  }
+  return true
+}
+
+/**
+ * `copy` (a deep clone of `live`) without the sources of the images a fresh start shows off its first
+ * screen (later slides, what lies below). Each is another image to fetch, and an SVG another document
+ * to lay out and paint, before the snapshot's first paint; their boxes keep the screen as it was.
+ */
+function firstScreenImagesOnly(live: Element, copy: Element): void {
+  const view = live.ownerDocument.defaultView
+  if (!view) return
+  const copies = copy.querySelectorAll('img')
+  live.querySelectorAll('img').forEach((img, i) => {
+    if (shownAtStart(img, view)) return
+    copies[i]?.removeAttribute('src')
+    copies[i]?.removeAttribute('srcset')
+  })
+}
+
 /**
  * The markup of the app's frame with only the home screen in it (and the tab bar), or null when the home
  * screen is not the one on screen or shows nothing yet. Screens the app keeps mounted but hidden stay out.
@@ -46,7 +98,9 @@ function homeMarkup(doc: Document): string | null {
   const frame = app.cloneNode(false) as Element
   for (const el of app.children) {
     if ((el as HTMLElement).style.display === 'none') continue
-    frame.appendChild(el.cloneNode(true))
+    const copy = el.cloneNode(true) as Element
+    firstScreenImagesOnly(el, copy)
+    frame.appendChild(copy)
   }
   for (const el of frame.querySelectorAll(TRANSIENT)) el.remove()
   const html = frame.outerHTML

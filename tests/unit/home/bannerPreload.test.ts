@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { bannerPreloadTag, homeShells, isPreloadableImage, shellEncoding, withHeadTag } from '../../../server/http/shell.ts'
 import { bannerHint, HINT_KEY, rememberFirstBanner } from '../../../src/features/home/bannerHint.ts'
-import { FORBIDDEN_MARKUP, SNAPSHOT_KEY, SNAPSHOT_MAX_CHARS, SNAPSHOT_VERSION, type HomeSnapshot } from '../../../src/features/home/snapshot.ts'
+import { FORBIDDEN_MARKUP, overlaps, SNAPSHOT_KEY, SNAPSHOT_MAX_CHARS, SNAPSHOT_VERSION, type HomeSnapshot } from '../../../src/features/home/snapshot.ts'
 import { installMemoryStorage, MemoryStorage } from '../lib/memoryStorage.ts'
 
 const SHELL = '<!doctype html><html><head><script>boot()</script><title>t</title></head><body></body></html>'
@@ -260,5 +260,27 @@ describe('a start on /index draws the home screen as it was last left, when that
 
   it('only on /index', () => {
     for (const p of ['/', '/trade', '/notice']) expect(runBootScript(p, fits()).html, p).toBeUndefined()
+  })
+})
+
+describe('a snapshot keeps the sources of the images its first screen shows, and only those', () => {
+  const screen = { left: 0, top: 0, right: 412, bottom: 823 }
+  const track = { left: 12, top: 70, right: 400, bottom: 225 } // the carousel, inside the page's padding
+  const slide = (n: number) => ({ left: 12 + n * 388, top: 70, right: 12 + (n + 1) * 388, bottom: 225 })
+
+  it('the first slide is on the screen and in its carousel; the next ones, edge to edge with it, are not', () => {
+    expect(overlaps(slide(0), screen) && overlaps(slide(0), track)).toBe(true)
+    expect(overlaps(slide(1), screen)).toBe(true) // within the viewport's width…
+    expect(overlaps(slide(1), track)).toBe(false) // …but its carousel clips it
+    expect(overlaps({ ...slide(1), left: slide(1).left - 0.4 }, track)).toBe(false) // a rounding is no sliver
+    expect(overlaps(slide(2), screen)).toBe(false)
+  })
+
+  it('what lies below the first screen, above or left of it, or has no box, is not on it', () => {
+    expect(overlaps({ left: 12, top: 823, right: 400, bottom: 978 }, screen)).toBe(false)
+    expect(overlaps({ left: 12, top: 800, right: 400, bottom: 955 }, screen)).toBe(true)
+    expect(overlaps({ left: 12, top: -155, right: 400, bottom: 0 }, screen)).toBe(false)
+    expect(overlaps({ left: -388, top: 70, right: 0, bottom: 225 }, screen)).toBe(false)
+    expect(overlaps({ left: 0, top: 0, right: 0, bottom: 0 }, screen)).toBe(false)
   })
 })
