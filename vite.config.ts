@@ -7,6 +7,7 @@ import { VitePWA } from 'vite-plugin-pwa'
 import { BUILT_KEY_FILE, envelopeKeyFile, readEnvelopeKey } from './server/envelopeKey.ts'
 import { localePart, unlistedFirstLoadKeys, type LocaleSplit } from './src/i18n/parts.ts'
 import { SEED_BANNERS } from './server/db/seed/content.ts'
+import { LANG_TAG } from './contract/constants.ts'
 import { BUNDLE_PACKAGES_FILE, packageWeights } from './scripts/bundle-packages.mjs'
 import { bootLoader } from './scripts/boot-loader.mjs'
 
@@ -99,7 +100,9 @@ function localeSplit(): Plugin {
 /**
  * Only the user's language is in the first load, but its chunk is found only after the main script
  * runs. A tiny inline script in <head> reads the stored language and preloads that chunk at once,
- * saving a round trip on every cold start.
+ * saving a round trip on every cold start. It also gives the page that language's tag, as the app
+ * will (src/i18n setLang): what index.html draws before the app (home's top, the offline snapshot) is
+ * laid out in the language's own faces (styles.css :lang), not in Traditional Chinese's and again.
  */
 function preloadLocale(): Plugin {
   return {
@@ -114,7 +117,7 @@ function preloadLocale(): Plugin {
           if (m?.[1] && m[2] === 'core') map[m[1].toUpperCase()] = `/${chunk.fileName}`
         }
         if (!map.TW) throw new Error('locale chunks not found: the preload script would preload nothing')
-        const script = `(function(){try{var m=${JSON.stringify(map)};var f=m[localStorage.getItem('lang')]||m.TW;var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l)}catch(e){}})()`
+        const script = `(function(){try{var m=${JSON.stringify(map)};var c=localStorage.getItem('lang'),t=${JSON.stringify(LANG_TAG)};if(t.hasOwnProperty(c))document.documentElement.lang=t[c];var f=m[c]||m.TW;var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=f;document.head.appendChild(l)}catch(e){}})()`
         return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] }
       },
     },
