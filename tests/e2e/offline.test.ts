@@ -139,6 +139,7 @@ describe('offline first in real Chromium', () => {
     expect(kept.snap.html).not.toContain('freshness')
     // The first slide's image is kept; the later slides, off the first screen, keep their boxes only.
     expect(kept.snap.html).toContain(`src="${SEED_BANNERS[0]!.image}"`)
+    expect(kept.snap.html).toContain('src="/favicon.svg"') // the header's logo, at the top
     for (const later of SEED_BANNERS.slice(1)) expect(kept.snap.html).not.toContain(later.image)
     expect(kept.snap.html.match(/<img\b/g)?.length).toBeGreaterThanOrEqual(SEED_BANNERS.length)
 

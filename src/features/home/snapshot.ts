@@ -57,8 +57,15 @@ function boxAtStart(el: Element): Box {
   return { left, top, right: left + r.width, bottom: top + r.height }
 }
 
-/** Whether `el` shows on a fresh start's first screen: inside the viewport and inside each scroller it is in. */
+/**
+ * Whether `el` shows on a fresh start's first screen: inside the viewport and inside each scroller it is
+ * in. Inside a fixed or sticky box it is kept: where that box sits at a start is not where it sits now.
+ */
 function shownAtStart(el: Element, view: Window): boolean {
+  for (let p: Element | null = el; p; p = p.parentElement) {
+    const position = view.getComputedStyle(p).position
+    if (position === 'fixed' || position === 'sticky') return true
+  }
   const box = boxAtStart(el)
   if (!overlaps(box, { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight })) return false
   const root = el.ownerDocument.documentElement
