@@ -1,3 +1,5 @@
+import type { BrowserContext } from 'playwright-core'
+
 /** Debian's Chromium and the only switches it is started with, in tests and benchmarks alike. */
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 
@@ -21,7 +23,7 @@ export const CHROMIUM_FLAGS = [
  * home's snapshot only offline), so tests and benchmarks that start the app offline add this to the
  * context while it is offline (`airplaneMode`).
  */
-export const OFFLINE_DOCUMENT_SCRIPT = `(() => {
+const OFFLINE_DOCUMENT_SCRIPT = `(() => {
   const native = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine')
   if (!native || !native.get) return
   let offline = true
@@ -29,17 +31,12 @@ export const OFFLINE_DOCUMENT_SCRIPT = `(() => {
   Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, enumerable: true, get() { return offline ? false : native.get.call(this) } })
 })()`
 
-interface OfflineContext {
-  setOffline(offline: boolean): Promise<void>
-  addInitScript(script: { content: string }): Promise<{ dispose(): Promise<void> }>
-}
-
 /**
  * Airplane mode for a Playwright context: the network cut, and every document loaded from now on
  * reading navigator.onLine === false. Answers the way back: the network returns and later documents
  * read the platform's value again (pages open meanwhile are told by their own `__nadiBackOnline`).
  */
-export async function airplaneMode(context: OfflineContext): Promise<() => Promise<void>> {
+export async function airplaneMode(context: BrowserContext): Promise<() => Promise<void>> {
   await context.setOffline(true)
   const script = await context.addInitScript({ content: OFFLINE_DOCUMENT_SCRIPT })
   return async () => {

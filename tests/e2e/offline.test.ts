@@ -44,6 +44,15 @@ async function watchFirstTitle(page: Page) {
   })
 }
 
+/** A phone whose starts of /index record who drew the first banner title, the chain notice already seen. */
+async function phoneWatchingFirstTitle(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await phone(browser)
+  const page = await context.newPage()
+  await watchFirstTitle(page)
+  await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+  return { context, page }
+}
+
 /** Home's cache saved, the page left (home kept as it is), then /index opened offline and drawn by the app. */
 async function leaveThenStartOffline(context: BrowserContext, page: Page) {
   await page.waitForTimeout(1500) // the persister writes at most once a second
@@ -113,10 +122,7 @@ describe('offline first in real Chromium', () => {
   })
 
   it('an offline start shows home as it was left before the app has run; the app takes over and works; sign-out drops it', async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    await watchFirstTitle(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    const { context, page } = await phoneWatchingFirstTitle()
     await signInThroughInvite(context, page, app.url, ROOT_CODE)
     await swControlled(page)
     await homeDrawn(page)
@@ -162,10 +168,7 @@ describe('offline first in real Chromium', () => {
   })
 
   it("a visitor's offline start gets the visitor's snapshot; one from another language is not drawn", async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    await watchFirstTitle(page)
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    const { context, page } = await phoneWatchingFirstTitle()
     await page.goto(`${app.url}/index`)
     await swControlled(page)
     await homeDrawn(page)

@@ -162,9 +162,9 @@ export async function goOffline(context: BrowserContext, page: Page): Promise<vo
 
 /** The network returns after `goOffline`, and the page hears it at once. */
 export async function goOnline(context: BrowserContext, page: Page): Promise<void> {
-  await backOnline.get(context)?.()
+  const back = backOnline.get(context)
   backOnline.delete(context)
-  await context.setOffline(false)
+  await (back ? back() : context.setOffline(false))
   await page.evaluate(() => {
     ;(window as { __nadiBackOnline?: () => void }).__nadiBackOnline?.()
     window.dispatchEvent(new Event('online'))
