@@ -1,0 +1,51 @@
+// The envelope's crypto runs once a turn of the event loop for both lanes (server/http/seal.ts
+// cryptoTurn): every answer to seal and request to open queued in a turn is worked on back to back,
+// then the answers leave, then the opened requests go on; a failing lane must not strand the other.
+import { describe, expect, it } from 'vitest'
+import { cryptoTurn } from '../../../server/http/seal.ts'
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r))
+
+describe('cryptoTurn', () => {
+  it('takes both lanes of a turn together: all the work first, then the answers, then the requests', async () => {
+    const log: string[] = []
+    const turn = cryptoTurn<string, string>({
+      open: (batch) => {
+        log.push(`open work ${batch.join(',')}`)
+        return () => batch.forEach((x) => log.push(`open go ${x}`))
+      },
+      seal: (batch) => {
+        log.push(`seal work ${batch.join(',')}`)
+        return () => batch.forEach((x) => log.push(`seal go ${x}`))
+      },
+    })
+    turn.open('r1')
+    turn.seal('a1')
+    turn.open('r2')
+    turn.seal('a2')
+    expect(log).toEqual([])
+    await nextTurn()
+    expect(log).toEqual(['seal work a1,a2', 'open work r1,r2', 'seal go a1', 'seal go a2', 'open go r1', 'open go r2'])
+
+    // A lane with nothing queued is not called; what is queued during a flush waits for the next turn.
+    log.length = 0
+    turn.open('r3')
+    await nextTurn()
+    expect(log).toEqual(['open work r3', 'open go r3'])
+  })
+
+  it('an answer that fails to go leaves no opened request waiting', async () => {
+    const went: string[] = []
+    const turn = cryptoTurn<string, string>({
+      open: (batch) => () => batch.forEach((x) => went.push(x)),
+      seal: () => () => {
+        throw new Error('the socket is gone')
+      },
+    })
+    const thrown = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve))
+    turn.seal('a1')
+    turn.open('r1')
+    expect(await thrown).toMatchObject({ message: 'the socket is gone' })
+    expect(went).toEqual(['r1'])
+  })
+})
