@@ -59,7 +59,13 @@ const APP_P99_MAX_US = 4_000
 /** The exchange row's HTTP load: users, keep-alive sockets, window; alternating off/on, one pair per run. */
 const PLACE_USERS = 50
 const PLACE_SOCKETS = 64
-const PLACE_WINDOW_MS = 3_000
+const PLACE_WINDOW_MS = 1_500
+/**
+ * Pairs of windows per BENCH_RUNS. This machine's speed swings by a third within seconds: five pairs
+ * of 3 s windows gave medians from 0.81× to 0.98× in back-to-back runs of the same code. Shorter
+ * windows keep a pair's two halves closer in time, and three times the pairs steady the median.
+ */
+const PLACE_PAIRS_PER_RUN = 3
 const PLACE_WARM_UP_MS = 500
 const PLACE_MID_TICKS = 2_500
 /** Issue 20: with the envelope on, order placement at most 15 % slower. */
@@ -155,7 +161,7 @@ async function placementWindow(app: PlacementApp, generatorCpu: number | null): 
     midTicks: PLACE_MID_TICKS,
     crossing: 0.1,
     announce: true,
-    ...(app.keys ? { keys: app.keys, presealed: 12_000 } : {}),
+    ...(app.keys ? { keys: app.keys, presealed: 8_000 } : {}),
   }
   const orders = app.built.ctx.sqlite.prepare('SELECT count(*) FROM trade_orders').pluck()
   const child = fork(fileURLToPath(new URL('../support/exchangeLoad.ts', import.meta.url)), {
@@ -221,7 +227,7 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       // One unmeasured window each first: the first load of a fresh server runs unoptimized code.
       await placementWindow(off, generatorCpu)
       await placementWindow(on, generatorCpu)
-      for (let pair = 0; pair < ctx.runs; pair++) {
+      for (let pair = 0; pair < PLACE_PAIRS_PER_RUN * ctx.runs; pair++) {
         // Which goes first alternates, so neither always meets the machine as the other left it.
         const order = pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
         const got = { off: 0, on: 0 }
@@ -250,7 +256,7 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
       const ratio = summarize(ratios)
       const cpuRatio = summarize(cpuRatios)
-      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, one unmeasured window per server first; ${pinned ? `this process (the servers) pinned to CPU ${serverCpu} and the generator to CPU ${generatorCpu} (taskset)` : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
+      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, ${PLACE_PAIRS_PER_RUN} pairs per run (median over the pairs), one unmeasured window per server first; ${pinned ? `this process (the servers) pinned to CPU ${serverCpu} and the generator to CPU ${generatorCpu} (taskset)` : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
       return [
         info({ name: `envelope: HTTP order placement, envelope off (${PLACE_SOCKETS} sockets)`, value: summarize(rates.off).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.off), method } }),
         info({ name: 'envelope: HTTP order placement, envelope on', value: summarize(rates.on).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.on), method } }),
