@@ -18,8 +18,13 @@ import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { killChildren, killGroup, startChild, leadsJobs } from './support/child.ts'
 
 const U = 100_000_000n
-/** Users with one position each, due the same day: enough that settling the day takes seconds (about 5 ms a user on PostgreSQL here). */
-const USERS = 1000
+/**
+ * Users with one position each, due the same day: enough that settling the day takes over a second,
+ * so the kill lands inside its transaction. Since the ledger posts a day set-based (postMany), 1,000
+ * users settle in ~350 ms on PostgreSQL here, and the test, which waits for a transaction 300 ms old,
+ * missed it; 10,000 take ~1.6 s.
+ */
+const USERS = 10_000
 const HEALTH = '/api/v1/common/health'
 
 const dirs: string[] = []
