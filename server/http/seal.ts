@@ -191,8 +191,8 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   // request is time the event loop spends on no one's order (docs/envelope.md, "What it costs").
   // The crypto runs in batches: the answers to seal and the requests to open that one turn of the
   // event loop queued, all back to back, then each goes on. Between two orders the crypto's code and
-  // OpenSSL's tables leave the caches: the first open or seal of a batch took ~100 µs under load, the
-  // others ~15-20. One batch for both lanes pays that once a turn instead of twice.
+  // OpenSSL's tables leave the caches: the first open of a batch took 100-170 µs under load, the
+  // others ~20. One batch for both lanes pays that once a turn instead of twice.
   const turn = cryptoTurn<Opening, Sealing>({
     seal: (batch) => {
       const answers = batch.map(({ req, reply, seal, plain }) => attempt(() => sealed(req, reply, seal, plain)))
@@ -283,9 +283,9 @@ interface Sealing {
 
 /**
  * Two queues taken together in the turn of the event loop after the first item was queued
- * (setImmediate: after every socket read in this turn has been handled). Each lane's `run` does its
- * batch's work and returns what sends each item on: both lanes' work first, back to back, then the
- * answers leave, then the opened requests go to their routes.
+ * (setImmediate: after every socket read in this turn has been handled). Each lane does its batch's
+ * work and returns what sends each item on: both lanes' work first, back to back, then the answers
+ * leave, then the opened requests go to their routes.
  */
 export function cryptoTurn<O, S>(lanes: { open: (batch: O[]) => () => void; seal: (batch: S[]) => () => void }): { open(item: O): void; seal(item: S): void } {
   let opens: O[] = []
