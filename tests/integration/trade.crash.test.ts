@@ -67,8 +67,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   const load = Array.from({ length: 24 }, (_, k) => client(k))
   // Killed once enough orders are acknowledged, not after a fixed time: on a busy CI machine (the
   // browser suite runs beside it) 1.5 s once held only 36 answers.
-  const deadline = Date.now() + 45_000
-  while (acked.size < 80 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  await expect.poll(() => acked.size, { timeout: 45_000, interval: 20 }).toBeGreaterThanOrEqual(80)
   first.proc.kill('SIGKILL')
   await first.exited
   stop = true
