@@ -56,7 +56,7 @@ const SERVER_P99_MAX_US = 150
 const APP_P50_MAX_US = 1_000
 const APP_P99_MAX_US = 4_000
 
-/** The exchange row's HTTP load: users, keep-alive sockets, window; alternating off/on, one pair per run. */
+/** The exchange row's HTTP load: users, keep-alive sockets, window; off and on alternating, PLACE_PAIRS_PER_RUN pairs per run. */
 const PLACE_USERS = 50
 const PLACE_SOCKETS = 64
 const PLACE_WINDOW_MS = 1_500
