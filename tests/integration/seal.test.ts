@@ -142,6 +142,20 @@ describe('envelope on', () => {
     expect((await c.send('GET', LOGIN_MESSAGE, { ...sealed })).body.code).toBe(SEAL_CODE.CLOCK)
   })
 
+  it('the same sealed request sent twice at once: one is answered, the copy is REPLAY, applied once', async () => {
+    const s = shared
+    const c = await sealedClientOf(s)
+    await c.handshake()
+    const wallet = freshWallet()
+    const sealed = await c.seal('GET', LOGIN_MESSAGE, { query: { address: wallet.address, chainId: s.config.login.chainId, code: ROOT_CODE } })
+    const answers = await Promise.all([c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' }), c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' })])
+    const ok = answers.filter((a) => a.status === 200)
+    expect(ok).toHaveLength(1)
+    expect(ok[0]!.sealed).toBe(true)
+    refused(answers.find((a) => a.status !== 200)!, 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
+    expect(s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
+  })
+
   it('an expired handshake is RENEW; renewed with the token it works again, the old one only renews, and the one a lost renewal made is dead', async () => {
     // A handshake shorter than the session's idle time, as the app renews it while the session lives.
     const s = await start({ env: { NADI_HANDSHAKE_TTL_MS: '60000' } })
