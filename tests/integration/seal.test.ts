@@ -45,6 +45,15 @@ async function signedIn(s: TestServer) {
   return { c, token, wallet }
 }
 
+/** A handshake made and a loginMessage request sealed under it, not sent: its one effect is a nonce for `wallet`. */
+async function sealedLoginMessage(s: TestServer) {
+  const c = await sealedClientOf(s)
+  await c.handshake()
+  const wallet = freshWallet()
+  const sealed = await c.seal('GET', LOGIN_MESSAGE, { query: { address: wallet.address, chainId: s.config.login.chainId, code: ROOT_CODE } })
+  return { c, wallet, sealed }
+}
+
 describe('envelope on', () => {
   it('the app is told; a plain request is refused REQUIRED, while health, config and the handshake stay plain', async () => {
     const s = shared
@@ -131,10 +140,7 @@ describe('envelope on', () => {
 
   it('the same sign twice is REPLAY and applies nothing twice; an hour on the copy is refused by its clock', async () => {
     const s = shared
-    const c = await sealedClientOf(s)
-    await c.handshake()
-    const wallet = freshWallet()
-    const sealed = await c.seal('GET', LOGIN_MESSAGE, { query: { address: wallet.address, chainId: s.config.login.chainId, code: ROOT_CODE } })
+    const { c, wallet, sealed } = await sealedLoginMessage(s)
     expect((await c.send('GET', LOGIN_MESSAGE, { ...sealed })).status).toBe(200)
     refused(await c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' }), 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
     expect(s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
@@ -144,10 +150,7 @@ describe('envelope on', () => {
 
   it('the same sealed request sent twice at once: one is answered, the copy is REPLAY, applied once', async () => {
     const s = shared
-    const c = await sealedClientOf(s)
-    await c.handshake()
-    const wallet = freshWallet()
-    const sealed = await c.seal('GET', LOGIN_MESSAGE, { query: { address: wallet.address, chainId: s.config.login.chainId, code: ROOT_CODE } })
+    const { c, wallet, sealed } = await sealedLoginMessage(s)
     const answers = await Promise.all([c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' }), c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' })])
     const ok = answers.filter((a) => a.status === 200)
     expect(ok).toHaveLength(1)
