@@ -7,8 +7,10 @@
 //    exchange row's load generator (support/exchangeLoad.ts; with the envelope on, requests sealed by
 //    the app's code before each window, since the app seals on the users' phones and not on the
 //    server's cores, and answers checked sealed, every 16th opened) against two servers in this
-//    process, one with the envelope on and one off, in alternating windows so the machine's noise
-//    hits both alike; the servers pinned to one core and the generator to the other (support/pin.ts).
+//    process, one with the envelope on and one off, in alternating 250 ms windows from one generator
+//    that keeps both servers' sockets open, so the machine's noise hits both alike; the servers
+//    pinned to one core and the generator to the other (support/pin.ts). Checked against itself: two
+//    servers alike (off and off, or on and on) measure 0.98–1.01× this way.
 // Both sides use one handshake's keys (64 random bytes, as HKDF would give): the handshake itself is
 // once per 10 minutes, not per request. Each side's work is checked: what the app seals the server
 // opens to the same body, and what the server seals the app opens to the same answer.
@@ -17,7 +19,6 @@ import { fork } from 'node:child_process'
 import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
-import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import '../../server/ledger/holders.ts'
 import type { Built } from '../../server/app.ts'
@@ -28,7 +29,8 @@ import { toBase64Url, type SealedRequest } from '../../contract/seal.ts'
 import { openRequest, sealAnswer, type HandshakeKeys } from '../../server/http/sealCrypto.ts'
 import { importKeys, sealRequest } from '../../src/api/sealCrypto.ts'
 import type { EnvelopeInput, EnvelopeResult } from '../pages/envelope.ts'
-import type { LoadInput, LoadMessage } from '../support/exchangeLoad.ts'
+import type { LoadInput, LoadMessage, LoadTarget, PairedInput } from '../support/exchangeLoad.ts'
+import { pairsOf, type PairedWindow } from '../support/paired.ts'
 import { allowedCpus, pin } from '../support/pin.ts'
 import { openBenchPage } from '../support/page.ts'
 import { summarize } from '../support/stats.ts'
@@ -56,17 +58,18 @@ const SERVER_P99_MAX_US = 150
 const APP_P50_MAX_US = 1_000
 const APP_P99_MAX_US = 4_000
 
-/** The exchange row's HTTP load: users, keep-alive sockets, window; off and on alternating, PLACE_PAIRS_PER_RUN pairs per run. */
+/** The exchange row's HTTP load: users, keep-alive sockets; off and on in alternating windows, PLACE_PAIRS_PER_RUN pairs per run. */
 const PLACE_USERS = 50
 const PLACE_SOCKETS = 64
-const PLACE_WINDOW_MS = 1_500
 /**
- * Pairs of windows per BENCH_RUNS. This machine's speed swings by a third within seconds: five pairs
- * of 3 s windows gave medians from 0.81× to 0.98× in back-to-back runs of the same code. Shorter
- * windows keep a pair's two halves closer in time, and three times the pairs steady the median.
+ * Short windows, many pairs, one generator that keeps both servers' sockets open. This machine's
+ * speed swings by half within seconds (one server's CPU per order ranged 306–619 µs over one run of
+ * 1.5 s windows): the two halves of a pair must be close in time to meet the same machine. At
+ * ~2,000 orders/s a 250 ms window still holds ~500 orders, and 64 in flight drain in ~30 ms.
  */
-const PLACE_PAIRS_PER_RUN = 3
-const PLACE_WARM_UP_MS = 500
+const PLACE_WINDOW_MS = 250
+const PLACE_PAIRS_PER_RUN = 24
+const PLACE_WARM_UP_MS = 1_000
 const PLACE_MID_TICKS = 2_500
 /** Issue 20: with the envelope on, order placement at most 15 % slower. */
 const PLACE_RATIO_MIN = 0.85
@@ -107,7 +110,7 @@ function spread(runs: number[][]) {
   return { p50: summarize(per.map((r) => r.p50)), p99: summarize(per.map((r) => r.p99)) }
 }
 
-interface PlacementApp {
+export interface PlacementApp {
   built: Built
   origin: string
   tokens: string[]
@@ -117,7 +120,7 @@ interface PlacementApp {
 }
 
 /** A server on a fresh SQLite folder, the envelope on or off, with PLACE_USERS users signed in (under their own handshakes when on) and funded. */
-async function startPlacementApp(ctx: BenchContext, envelope: boolean): Promise<PlacementApp> {
+export async function startPlacementApp(ctx: BenchContext, envelope: boolean): Promise<PlacementApp> {
   type Session = { token: string; keys?: NonNullable<LoadInput['keys']>[number] }
   const s = await startTradingServer<Session>(ctx, {
     label: `envelope-${envelope ? 'on' : 'off'}`,
@@ -136,34 +139,24 @@ async function startPlacementApp(ctx: BenchContext, envelope: boolean): Promise<
   return { built: s.built, origin: s.origin, tokens: sessions.map((x) => x.token), ...(envelope ? { keys: sessions.map((x) => x.keys!) } : {}), close: s.close }
 }
 
-interface PlacementWindow {
-  perSecond: number
-  notOk: Record<string, number>
-  /** The server's process CPU (all its threads) per order placed, from the first request to the last answer, µs. */
-  cpuPerOrder: number
-  /** Of which garbage collection pauses on its main thread, µs per order. */
-  gcPerOrder: number
-}
-
 /**
- * One window of the load generator against one server. The generator runs as a process of its own,
- * not a thread of this one: the server's process then carries none of the generator's work, its
- * threads or its garbage, and its CPU per order is the server's alone.
+ * One run of paired windows (support/exchangeLoad.ts, `targets`): the generator as a process of its
+ * own on `generatorCpu`, so the servers' process carries none of its work, and it reads that process's
+ * CPU (all threads) around each window itself, where a message to this process would wait its turn.
  */
-async function placementWindow(app: PlacementApp, generatorCpu: number | null): Promise<PlacementWindow> {
-  const input: LoadInput = {
-    origin: app.origin,
-    tokens: app.tokens,
+export async function pairedPlacement(apps: [PlacementApp, PlacementApp], pairs: number, generatorCpu: number | null): Promise<PairedWindow[]> {
+  const input: PairedInput = {
+    targets: [target(apps[0]), target(apps[1])],
     sockets: PLACE_SOCKETS,
     warmUpMs: PLACE_WARM_UP_MS,
     windowMs: PLACE_WINDOW_MS,
-    windows: 1,
+    pairs,
     midTicks: PLACE_MID_TICKS,
     crossing: 0.1,
-    announce: true,
-    ...(app.keys ? { keys: app.keys, presealed: 8_000 } : {}),
+    // Enough for a pair's sealed half at 4,000 orders/s: none is sealed during a window.
+    presealed: Math.ceil((4_000 * (PLACE_WINDOW_MS * pairs + PLACE_WARM_UP_MS)) / 1000),
+    cpuOf: process.pid,
   }
-  const orders = app.built.ctx.sqlite.prepare('SELECT count(*) FROM trade_orders').pluck()
   const child = fork(fileURLToPath(new URL('../support/exchangeLoad.ts', import.meta.url)), {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, NADI_LOAD_INPUT: JSON.stringify(input) },
@@ -171,40 +164,26 @@ async function placementWindow(app: PlacementApp, generatorCpu: number | null): 
   })
   // The generator's core is one the servers' process is not on.
   if (generatorCpu !== null && child.pid !== undefined) pin(child.pid, [generatorCpu])
-  let from: { cpu: NodeJS.CpuUsage; orders: number } | null = null
-  let gcMs = 0
-  const gc = new PerformanceObserver((list) => {
-    if (from) for (const e of list.getEntries()) gcMs += e.duration
-  })
-  gc.observe({ entryTypes: ['gc'] })
   try {
-    const done = await new Promise<Extract<LoadMessage, { type: 'done' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('envelope HTTP load: no answer in 60 s')), 60_000)
+    return await new Promise<PairedWindow[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('envelope HTTP load: no answer in 180 s')), 180_000)
       child.on('message', (m: LoadMessage) => {
-        if (m.type === 'loading') from = { cpu: process.cpuUsage(), orders: Number(orders.get()) }
-        else {
-          clearTimeout(timer)
-          if (m.type === 'failed') reject(new Error(`HTTP load generator failed: ${m.error}`))
-          else resolve(m)
-        }
+        clearTimeout(timer)
+        if (m.type === 'paired') resolve(m.windows)
+        else reject(new Error(`HTTP load generator: ${m.type === 'failed' ? m.error : `unexpected ${m.type}`}`))
       })
       child.on('exit', (code) => {
         clearTimeout(timer)
         reject(new Error(`envelope HTTP load: the generator exited (${code}) before answering`))
       })
     })
-    if (!from) throw new Error('envelope HTTP load: the generator never said it was loading')
-    const start: { cpu: NodeJS.CpuUsage; orders: number } = from
-    const cpu = process.cpuUsage(start.cpu)
-    const placed = Number(orders.get()) - start.orders
-    const w = done.windows[0]!
-    return { perSecond: (w.ok * 1000) / w.ms, notOk: w.other, cpuPerOrder: (cpu.user + cpu.system) / placed, gcPerOrder: (gcMs * 1000) / placed }
   } finally {
-    gc.disconnect()
     child.removeAllListeners()
     if (child.exitCode === null) child.kill()
   }
 }
+
+const target = (app: PlacementApp): LoadTarget => ({ origin: app.origin, tokens: app.tokens, ...(app.keys ? { keys: app.keys } : {}) })
 
 async function placementRows(ctx: BenchContext): Promise<Row[]> {
   // The servers on one core, each window's generator on another: orders/s is then what a server can
@@ -220,33 +199,32 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
     try {
       const rates = { off: [] as number[], on: [] as number[] }
       const cpu = { off: [] as number[], on: [] as number[] }
-      const gc = { off: [] as number[], on: [] as number[] }
       const ratios: number[] = []
       const cpuRatios: number[] = []
       const notOk: Record<string, number> = {}
-      // One unmeasured window each first: the first load of a fresh server runs unoptimized code.
-      await placementWindow(off, generatorCpu)
-      await placementWindow(on, generatorCpu)
-      for (let pair = 0; pair < PLACE_PAIRS_PER_RUN * ctx.runs; pair++) {
-        // Which goes first alternates, so neither always meets the machine as the other left it.
-        const order = pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)
-        const got = { off: 0, on: 0 }
-        const cost = { off: 0, on: 0 }
-        for (const mode of order) {
-          const w = await placementWindow(mode === 'on' ? on : off, generatorCpu)
-          if (w.perSecond === 0) throw new Error(`placeOrder with the envelope ${mode} never answered 200: ${JSON.stringify(w.notOk)}`)
-          for (const [k, v] of Object.entries(w.notOk)) notOk[`${mode} ${k}`] = (notOk[`${mode} ${k}`] ?? 0) + v
-          got[mode] = w.perSecond
-          cost[mode] = w.cpuPerOrder
-          rates[mode].push(w.perSecond)
-          cpu[mode].push(w.cpuPerOrder)
-          gc[mode].push(w.gcPerOrder)
+      const modes = ['off', 'on'] as const
+      for (let run = 0; run < ctx.runs; run++) {
+        const windows = await pairedPlacement([off, on], PLACE_PAIRS_PER_RUN, generatorCpu)
+        for (const w of windows) {
+          const mode = modes[w.target]
+          if (w.ok === 0) throw new Error(`placeOrder with the envelope ${mode} never answered 200: ${JSON.stringify(w.other)}`)
+          for (const [k, v] of Object.entries(w.other)) notOk[`${mode} ${k}`] = (notOk[`${mode} ${k}`] ?? 0) + v
         }
-        ratios.push(got.on / got.off)
-        // Orders per CPU-second of the server's process, on ÷ off: what the envelope leaves of a server's capacity.
-        cpuRatios.push(cost.off / cost.on)
+        const pairs = pairsOf(windows)
+        for (const p of pairs) {
+          rates.off.push(p.rate[0])
+          rates.on.push(p.rate[1])
+          ratios.push(p.rateRatio)
+          if (p.cpuRatio !== null) {
+            cpu.off.push(p.cpuPerOrder[0]!)
+            cpu.on.push(p.cpuPerOrder[1]!)
+            cpuRatios.push(p.cpuRatio)
+          }
+        }
+        const median = (xs: number[]) => summarize(xs).median
         ctx.log(
-          `envelope: HTTP placement off ${Math.round(got.off)}/s (${Math.round(cost.off)} µs server CPU/order), on ${Math.round(got.on)}/s (${Math.round(cost.on)} µs) — ${(got.on / got.off).toFixed(2)}× by rate, ${(cost.off / cost.on).toFixed(2)}× by server CPU`,
+          `envelope: HTTP placement, run ${run + 1}, ${pairs.length} pairs: off ${Math.round(median(pairs.map((p) => p.rate[0])))}/s, on ${Math.round(median(pairs.map((p) => p.rate[1])))}/s — ${median(pairs.map((p) => p.rateRatio)).toFixed(2)}× by rate (pairs ${Math.min(...pairs.map((p) => p.rateRatio)).toFixed(2)}–${Math.max(...pairs.map((p) => p.rateRatio)).toFixed(2)})` +
+            (cpuRatios.length ? `, ${median(pairs.flatMap((p) => (p.cpuRatio === null ? [] : [p.cpuRatio]))).toFixed(2)}× by server CPU` : ''),
         )
       }
       for (const app of [off, on]) {
@@ -256,13 +234,13 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
       const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
       const ratio = summarize(ratios)
       const cpuRatio = summarize(cpuRatios)
-      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own: ${PLACE_SOCKETS} keep-alive sockets, ${PLACE_USERS} users, limit orders around 0.25 (10 % crossing), ${PLACE_WINDOW_MS} ms windows after ${PLACE_WARM_UP_MS} ms warm-up, ${PLACE_PAIRS_PER_RUN} pairs per run (median over the pairs), one unmeasured window per server first; ${pinned ? `this process (the servers) pinned to CPU ${serverCpu} and the generator to CPU ${generatorCpu} (taskset)` : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on, windows alternating; server CPU is this process's (all its threads, the generator being elsewhere) from the first request of a window's warm-up to its last answer, per order placed in that time; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
+      const method = `the exchange row's load generator (bench/support/exchangeLoad.ts), as a process of its own, one per run, keeping both servers' ${PLACE_SOCKETS} keep-alive sockets open: ${PLACE_USERS} users each, limit orders around 0.25 (10 % crossing), ${PLACE_WARM_UP_MS} ms warm-up of each server, then ${PLACE_PAIRS_PER_RUN} pairs of ${PLACE_WINDOW_MS} ms windows per run, one window on each server, which goes first alternating (median over all pairs); ${pinned ? `this process (the servers) pinned to CPU ${serverCpu} and the generator to CPU ${generatorCpu} (taskset)` : 'unpinned (no taskset or one CPU): servers and generator share the CPUs'}; two servers in this process (SQLite), envelope off and on; server CPU is this process's (all its threads, from /proc/<pid>/task/*/schedstat, read by the generator just before a window's first request and after its last answer), per order answered 200 in the window; with the envelope on, requests are sealed by src/api/sealCrypto.ts in the generator before each window (the app seals on the users' phones, not on the server's cores) and every answer must come sealed, every 16th opened and checked for code 200; only HTTP 200 with code 200 (sealed when on) counts`
       return [
         info({ name: `envelope: HTTP order placement, envelope off (${PLACE_SOCKETS} sockets)`, value: summarize(rates.off).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.off), method } }),
         info({ name: 'envelope: HTTP order placement, envelope on', value: summarize(rates.on).median, unit: 'orders/s', format: perSecond, details: { ...summarize(rates.on), method } }),
         atLeast({ name: 'envelope: order placement on ÷ off (same run, alternating windows)', value: ratio.median, unit: '×', min: PLACE_RATIO_MIN, format: (v) => `${v.toFixed(2)}×`, details: { ...ratio, notOk, method } }),
-        info({ name: 'envelope: server CPU per order placed, envelope off', value: summarize(cpu.off).median, unit: 'µs', format: micros, details: { ...summarize(cpu.off), gcPerOrder: summarize(gc.off), method } }),
-        info({ name: 'envelope: server CPU per order placed, envelope on', value: summarize(cpu.on).median, unit: 'µs', format: micros, details: { ...summarize(cpu.on), gcPerOrder: summarize(gc.on), method } }),
+        info({ name: 'envelope: server CPU per order placed, envelope off', value: summarize(cpu.off).median, unit: 'µs', format: micros, details: { ...summarize(cpu.off), method } }),
+        info({ name: 'envelope: server CPU per order placed, envelope on', value: summarize(cpu.on).median, unit: 'µs', format: micros, details: { ...summarize(cpu.on), method } }),
         atLeast({ name: 'envelope: orders per server CPU-second, on ÷ off', value: cpuRatio.median, unit: '×', min: PLACE_RATIO_MIN, format: (v) => `${v.toFixed(2)}×`, details: { ...cpuRatio, method } }),
       ]
     } finally {
