@@ -72,7 +72,9 @@ export interface RequestSignParts {
   idempotencyKey: string
   data: string
 }
-export const requestSignText = (p: RequestSignParts) => [SEAL_VERSION, 'request', p.method, p.path, p.timestamp, p.handshake, p.idempotencyKey, p.data].join('\n')
+/** What a request's sign covers before its data: the signed text is this head followed by the data, so a signer may feed the two apart. */
+export const requestSignHead = (p: Omit<RequestSignParts, 'data'>) => `${SEAL_VERSION}\nrequest\n${p.method}\n${p.path}\n${p.timestamp}\n${p.handshake}\n${p.idempotencyKey}\n`
+export const requestSignText = (p: RequestSignParts) => requestSignHead(p) + p.data
 
 export interface AnswerSignParts {
   method: string
@@ -85,8 +87,10 @@ export interface AnswerSignParts {
   handshake: string
   data: string
 }
-export const answerSignText = (p: AnswerSignParts) =>
-  [SEAL_VERSION, 'answer', p.method, p.path, p.requestSign, p.status, p.type, p.timestamp, p.handshake, p.data].join('\n')
+/** What an answer's sign covers before its data, as requestSignHead. */
+export const answerSignHead = (p: Omit<AnswerSignParts, 'data'>) =>
+  `${SEAL_VERSION}\nanswer\n${p.method}\n${p.path}\n${p.requestSign}\n${p.status}\n${p.type}\n${p.timestamp}\n${p.handshake}\n`
+export const answerSignText = (p: AnswerSignParts) => answerSignHead(p) + p.data
 
 /** The socket's proof that its token is used with the token's own handshake (`/ws?token&handshake&timestamp&sign`). */
 export const socketSignText = (p: { timestamp: number; handshake: string; token: string }) => [SEAL_VERSION, 'socket', p.timestamp, p.handshake, p.token].join('\n')
