@@ -13,6 +13,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { signInHttp } from '../../tests/integration/support/child.ts'
 import { startTradingServer } from '../support/tradingServer.ts'
 import { xorshift } from '../support/loadGen.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
@@ -291,19 +292,9 @@ async function startApp(ctx: BenchContext, databaseUrl?: string): Promise<AppUnd
     label: 'exchange-app',
     traders: HTTP_USERS,
     env: { NADI_DIST_DIR: ctx.dist, ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}) },
-    async signIn(b, config, _origin, wallet) {
-      const qs = new URLSearchParams({ address: wallet.address, chainId: String(config.login.chainId), code: b.rootInviteCode })
-      const issued = await b.app.inject({ method: 'GET', url: `/api/v1/auth/loginMessage?${qs}` })
-      if (issued.statusCode !== 200) throw new Error(`loginMessage answered ${issued.statusCode}: ${issued.body}`)
-      const message = (JSON.parse(issued.body) as { data: { message: string } }).data.message
-      const login = await b.app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        payload: { address: wallet.address, message, sign_message: await wallet.signMessage(message), code: b.rootInviteCode },
-      })
-      if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`)
-      return (JSON.parse(login.body) as { data: { token: string } }).data.token
-    },
+    // Over HTTP, as the app signs in: through Fastify's inject, in this process, the sign-ins left
+    // every later request's objects outliving the young generation (docs/envelope.md, "What it costs").
+    signIn: (b, _config, origin, wallet) => signInHttp(origin, wallet, b.rootInviteCode),
   })
   return { built: s.built, origin: s.origin, users: s.traders.map((t) => ({ token: t.session, userId: t.userId })), close: s.close }
 }
