@@ -73,17 +73,15 @@ export function acceptHandshake(signing: KeyObject, clientKey: string, now: numb
 const sign = (key: Buffer, head: string, data = '') => crypto.createHmac('sha256', key).update(head).update(data).digest('base64url')
 
 /**
- * Whether `given` is the sign `expected`, written the one way base64url writes it, compared in time
- * that does not depend on where they differ. The last letter of 43 carries two unused bits, so the
- * same 32 bytes can be written four ways; the replay store remembers the text, and a copy of a
- * request with another spelling of its sign would pass as new. Comparing the texts refuses the
- * other spellings too.
+ * Whether `given` is the sign `expected`, written the one way base64url writes it. The last letter of
+ * 43 carries two unused bits, so the same 32 bytes can be written four ways; the replay store
+ * remembers the text, and a copy of a request with another spelling of its sign would pass as new.
+ * The texts' UTF-8 bytes are compared (equal bytes, equal texts), so the other spellings fail too.
  */
 function sameSign(expected: string, given: string): boolean {
-  if (given.length !== expected.length) return false
-  let diff = 0
-  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ given.charCodeAt(i)
-  return diff === 0
+  const e = Buffer.from(expected)
+  const g = Buffer.from(given)
+  return g.length === e.length && crypto.timingSafeEqual(g, e)
 }
 
 /**
