@@ -5,7 +5,7 @@
 //    Chromium (bench/pages/envelope.ts), per request, µs p50 and p99.
 // 3. HTTP order placement per second with the envelope on versus off, in the same run, by the
 //    exchange row's load generator (support/exchangeLoad.ts; with the envelope on, requests sealed by
-//    the app's code before each window, since the app seals on the users' phones and not on the
+//    the app's code before each run's windows, since the app seals on the users' phones and not on the
 //    server's cores, and answers checked sealed, every 16th opened) against two servers in this
 //    process, one with the envelope on and one off, in alternating 250 ms windows from one generator
 //    that keeps both servers' sockets open, so the machine's noise hits both alike; the servers
@@ -156,7 +156,8 @@ export async function pairedPlacement(apps: [PlacementApp, PlacementApp], pairs:
     pairs,
     midTicks: PLACE_MID_TICKS,
     crossing: 0.1,
-    // Enough for a pair's sealed half at 4,000 orders/s: none is sealed during a window.
+    // The on server's warm-up and windows at up to 4,000 orders/s, sealed before the first: none is
+    // sealed during a window, and a run (~15 s) ends well inside the timestamps' 60 s.
     presealed: Math.ceil((4_000 * (PLACE_WINDOW_MS * pairs + PLACE_WARM_UP_MS)) / 1000),
     cpuOf: process.pid,
   }
@@ -225,9 +226,12 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
           }
         }
         const median = (xs: number[]) => summarize(xs).median
+        const runRatios = pairs.map((p) => p.rateRatio)
+        const runCpu = pairs.flatMap((p) => (p.cpuRatio === null ? [] : [p.cpuRatio]))
         ctx.log(
-          `envelope: HTTP placement, run ${run + 1}, ${pairs.length} pairs: off ${Math.round(median(pairs.map((p) => p.rate[0])))}/s, on ${Math.round(median(pairs.map((p) => p.rate[1])))}/s — ${median(pairs.map((p) => p.rateRatio)).toFixed(2)}× by rate (pairs ${Math.min(...pairs.map((p) => p.rateRatio)).toFixed(2)}–${Math.max(...pairs.map((p) => p.rateRatio)).toFixed(2)})` +
-            (cpuRatios.length ? `, ${median(pairs.flatMap((p) => (p.cpuRatio === null ? [] : [p.cpuRatio]))).toFixed(2)}× by server CPU` : ''),
+          `envelope: HTTP placement, run ${run + 1}, ${pairs.length} pairs: off ${Math.round(median(pairs.map((p) => p.rate[0])))}/s, on ${Math.round(median(pairs.map((p) => p.rate[1])))}/s — ` +
+            `${median(runRatios).toFixed(2)}× by rate (pairs ${Math.min(...runRatios).toFixed(2)}–${Math.max(...runRatios).toFixed(2)})` +
+            (runCpu.length ? `, ${median(runCpu).toFixed(2)}× by server CPU` : ''),
         )
       }
       for (const app of [off, on]) {

@@ -10,10 +10,10 @@ import { migrate } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange, TradeRejected, type PlaceInput, type Publisher } from '../../server/exchange/exchange.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import { signInHttp } from '../../tests/integration/support/child.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
-import { signInHttp } from '../../tests/integration/support/child.ts'
 import { startTradingServer } from '../support/tradingServer.ts'
 import { xorshift } from '../support/loadGen.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
@@ -313,7 +313,7 @@ async function httpRows(ctx: BenchContext, app: AppUnderTest, suffix: string): P
   const worker = startTsWorker(new URL('../support/exchangeLoad.ts', import.meta.url), input)
   let windows: LoadWindow[]
   try {
-    const m = await nextMessage<LoadMessage>(worker, (x) => x.type !== 'loading', 30_000 + ctx.runs * (HTTP_WINDOW_MS + 2_000), 'HTTP load')
+    const m = await nextMessage<LoadMessage>(worker, () => true, 30_000 + ctx.runs * (HTTP_WINDOW_MS + 2_000), 'HTTP load')
     if (m.type !== 'done') throw new Error(`HTTP load worker failed: ${m.type === 'failed' ? m.error : m.type}`)
     windows = m.windows
   } finally {

@@ -37,8 +37,6 @@ export interface LoadInput extends LoadTarget {
   crossing: number
   /** With `keys`: requests sealed before the warm-up and windows (more are sealed on the way if they run out). */
   presealed?: number
-  /** Say `loading` when the first request leaves (after any sealing), so the caller can measure the server from there. */
-  announce?: boolean
 }
 
 /**
@@ -46,11 +44,9 @@ export interface LoadInput extends LoadTarget {
  * first of a pair alternating (0 1, 1 0, 0 1, …), so that the machine's speed, which drifts within
  * seconds, weighs on both alike. The sockets of both stay open throughout: a window starts loaded.
  */
-export interface PairedInput extends Omit<LoadInput, keyof LoadTarget | 'windows' | 'announce'> {
+export interface PairedInput extends Omit<LoadInput, keyof LoadTarget | 'windows'> {
   targets: [LoadTarget, LoadTarget]
   pairs: number
-  /** Each target's requests sealed ahead, when it has keys. */
-  presealed?: number
   /** A process (the servers') whose threads' CPU time is read around each window, from /proc. */
   cpuOf?: number
 }
@@ -66,7 +62,6 @@ export interface LoadWindow {
 }
 
 export type LoadMessage =
-  | { type: 'loading' }
   | { type: 'done'; windows: LoadWindow[] }
   | { type: 'paired'; windows: PairedWindow[] }
   | { type: 'failed'; error: string }
@@ -221,7 +216,6 @@ class Placer {
 async function single(input: LoadInput): Promise<void> {
   const placer = await Placer.of(input, input, '')
   await placer.preseal(input.presealed ?? 0)
-  if (input.announce) report({ type: 'loading' })
   await placer.window(input.warmUpMs)
   const windows: LoadWindow[] = []
   for (let i = 0; i < input.windows; i++) windows.push(await placer.window(input.windowMs))
