@@ -191,8 +191,9 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   // request is time the event loop spends on no one's order (docs/envelope.md, "What it costs").
   // The crypto runs in batches: the answers to seal and the requests to open that one turn of the
   // event loop queued, all back to back, then each goes on. Between two orders the crypto's code and
-  // OpenSSL's tables leave the caches: the first open of a batch took 100-170 µs under load, the
-  // others ~20. One batch for both lanes pays that once a turn instead of twice.
+  // OpenSSL's tables leave the caches: the first seal of a batch took ~150 µs under load, the first
+  // open after it ~95, the others 15-25. One batch for both lanes pays that once a turn instead of
+  // twice, and a small batch waits a turn for company (cryptoTurn's gatherBelow).
   const turn = cryptoTurn<Opening, Sealing>({
     seal: (batch) => {
       const answers = batch.map(({ req, reply, seal, plain }) => attempt(() => sealed(req, reply, seal, plain)))
@@ -282,16 +283,38 @@ interface Sealing {
 }
 
 /**
- * Two queues taken together in the turn of the event loop after the first item was queued
- * (setImmediate: after every socket read in this turn has been handled). Each lane does its batch's
- * work and returns what sends each item on: both lanes' work first, back to back, then the answers
- * leave, then the opened requests go to their routes.
+ * Fewer items than this in both lanes together, and the batch waits one more turn of the event loop
+ * before it is worked on. The first item of each batch pays for the crypto's cold caches (~250 µs a
+ * batch under load, timed inside the server); at 64 orders in flight the turns brought ~15 each.
+ * Waiting once for those still on their way doubles that: in one run, two servers with the envelope
+ * on, one waiting and one not, the waiting one placed 3-4 % more orders per CPU-second, at the same
+ * latency (docs/envelope.md, "What it costs"). Fewer than 32 paid more per batch; waiting always, or
+ * for up to 48, no less. An idle server's lone request waits one empty turn: microseconds.
  */
-export function cryptoTurn<O, S>(lanes: { open: (batch: O[]) => () => void; seal: (batch: S[]) => () => void }): { open(item: O): void; seal(item: S): void } {
+export const GATHER_BELOW = 32
+
+/**
+ * Two queues taken together in the turn of the event loop after the first item was queued
+ * (setImmediate: after every socket read in this turn has been handled), or the turn after that when
+ * fewer than `gatherBelow` were queued by then. Each lane does its batch's work and returns what sends
+ * each item on: both lanes' work first, back to back, then the answers leave, then the opened requests
+ * go to their routes.
+ */
+export function cryptoTurn<O, S>(
+  lanes: { open: (batch: O[]) => () => void; seal: (batch: S[]) => () => void },
+  { gatherBelow = GATHER_BELOW }: { gatherBelow?: number } = {},
+): { open(item: O): void; seal(item: S): void } {
   let opens: O[] = []
   let seals: S[] = []
   let queued = false
+  let waited = false
   const flush = () => {
+    if (!waited && opens.length + seals.length < gatherBelow) {
+      waited = true
+      setImmediate(flush)
+      return
+    }
+    waited = false
     const o = opens
     const s = seals
     opens = []

@@ -1,8 +1,9 @@
 // The envelope's crypto runs once a turn of the event loop for both lanes (server/http/seal.ts
 // cryptoTurn): every answer to seal and request to open queued in a turn is worked on back to back,
-// then the answers leave, then the opened requests go on; a failing lane must not strand the other.
+// then the answers leave, then the opened requests go on; a small batch waits one more turn for
+// company, once; a failing lane must not strand the other.
 import { describe, expect, it } from 'vitest'
-import { cryptoTurn } from '../../../server/http/seal.ts'
+import { cryptoTurn, GATHER_BELOW } from '../../../server/http/seal.ts'
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r))
 
@@ -18,7 +19,7 @@ describe('cryptoTurn', () => {
         log.push(`seal work ${batch.join(',')}`)
         return () => batch.forEach((x) => log.push(`seal go ${x}`))
       },
-    })
+    }, { gatherBelow: 0 })
     turn.open('r1')
     turn.seal('a1')
     turn.open('r2')
@@ -41,11 +42,68 @@ describe('cryptoTurn', () => {
       seal: () => () => {
         throw new Error('the socket is gone')
       },
-    })
+    }, { gatherBelow: 0 })
     const thrown = new Promise<unknown>((resolve) => process.once('uncaughtException', resolve))
     turn.seal('a1')
     turn.open('r1')
     expect(await thrown).toMatchObject({ message: 'the socket is gone' })
     expect(went).toEqual(['r1'])
+  })
+
+  it('a batch smaller than gatherBelow waits one more turn, once, and takes what came meanwhile', async () => {
+    const batches: string[] = []
+    const turn = cryptoTurn<string, string>({
+      open: (batch) => {
+        batches.push(`open ${batch.join(',')}`)
+        return () => {}
+      },
+      seal: (batch) => {
+        batches.push(`seal ${batch.join(',')}`)
+        return () => {}
+      },
+    }, { gatherBelow: 3 })
+    turn.open('r1')
+    turn.seal('a1')
+    await nextTurn()
+    expect(batches).toEqual([])
+    // Queued during the wait: joins the batch, which then goes without waiting again.
+    turn.open('r2')
+    await nextTurn()
+    expect(batches).toEqual(['seal a1', 'open r1,r2'])
+
+    // Alone, and nothing else comes: it goes after the one turn all the same.
+    batches.length = 0
+    turn.seal('a2')
+    await nextTurn()
+    expect(batches).toEqual([])
+    await nextTurn()
+    expect(batches).toEqual(['seal a2'])
+
+    // As many as gatherBelow: no wait.
+    batches.length = 0
+    turn.open('r3')
+    turn.open('r4')
+    turn.seal('a3')
+    await nextTurn()
+    expect(batches).toEqual(['seal a3', 'open r3,r4'])
+  })
+
+  it('by default a turn with fewer than GATHER_BELOW waits, and one with as many does not', async () => {
+    const sizes: number[] = []
+    const turn = cryptoTurn<number, number>({
+      open: (batch) => {
+        sizes.push(batch.length)
+        return () => {}
+      },
+      seal: () => () => {},
+    })
+    for (let i = 0; i < GATHER_BELOW - 1; i++) turn.open(i)
+    await nextTurn()
+    expect(sizes).toEqual([])
+    await nextTurn()
+    expect(sizes).toEqual([GATHER_BELOW - 1])
+    for (let i = 0; i < GATHER_BELOW; i++) turn.open(i)
+    await nextTurn()
+    expect(sizes).toEqual([GATHER_BELOW - 1, GATHER_BELOW])
   })
 })
