@@ -193,7 +193,7 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
   // event loop queued, all back to back, then each goes on. Between two orders the crypto's code and
   // OpenSSL's tables leave the caches: the first seal of a batch took ~150 µs under load, the first
   // open after it ~95, the others 15-25. One batch for both lanes pays that once a turn instead of
-  // twice, and a small batch waits a turn for company (cryptoTurn's gatherBelow).
+  // twice, and a small batch waits a few turns for company (cryptoTurn's gatherBelow).
   const turn = cryptoTurn<Opening, Sealing>({
     seal: (batch) => {
       const answers = batch.map(({ req, reply, seal, plain }) => attempt(() => sealed(req, reply, seal, plain)))
@@ -283,38 +283,45 @@ interface Sealing {
 }
 
 /**
- * Fewer items than this in both lanes together, and the batch waits one more turn of the event loop
- * before it is worked on. The first item of each batch pays for the crypto's cold caches (~250 µs a
- * batch under load, timed inside the server); at 64 orders in flight the turns brought ~15 each.
- * Waiting once for those still on their way doubles that: in one run, two servers with the envelope
- * on, one waiting and one not, the waiting one placed 3-4 % more orders per CPU-second, at the same
- * latency (docs/envelope.md, "What it costs"). Fewer than 32 paid more per batch; waiting always, or
- * for up to 48, no less. An idle server's lone request waits one empty turn: microseconds.
+ * Fewer items than this in both lanes together, and the batch waits another turn of the event loop
+ * before it is worked on, up to GATHER_TURNS turns, and only while each turn brought more. The first
+ * item of each batch pays for the crypto's cold caches (~250 µs a batch under load, timed inside the
+ * server); at 64 orders in flight a turn brought ~15. Measured with two servers with the envelope on in
+ * one paired run, waiting and not (docs/envelope.md, "What it costs"): waiting once below 32 placed
+ * 3-4 % more orders per CPU-second at 64 in flight and ~10 % more at 16, at the same or lower median
+ * latency, and neither more nor less at 128; up to three turns, ~4 % more again at 16 and at 64.
+ * Below 16 paid more, below 48 and up to eight turns no less. A lone request on an idle server waits
+ * one empty turn: microseconds.
  */
 export const GATHER_BELOW = 32
+export const GATHER_TURNS = 3
 
 /**
  * Two queues taken together in the turn of the event loop after the first item was queued
- * (setImmediate: after every socket read in this turn has been handled), or the turn after that when
- * fewer than `gatherBelow` were queued by then. Each lane does its batch's work and returns what sends
- * each item on: both lanes' work first, back to back, then the answers leave, then the opened requests
- * go to their routes.
+ * (setImmediate: after every socket read in this turn has been handled), or up to `waitTurns` turns
+ * later while fewer than `gatherBelow` are queued and each turn brings more. Each lane does its
+ * batch's work and returns what sends each item on: both lanes' work first, back to back, then the
+ * answers leave, then the opened requests go to their routes.
  */
 export function cryptoTurn<O, S>(
   lanes: { open: (batch: O[]) => () => void; seal: (batch: S[]) => () => void },
-  { gatherBelow = GATHER_BELOW }: { gatherBelow?: number } = {},
+  { gatherBelow = GATHER_BELOW, waitTurns = GATHER_TURNS }: { gatherBelow?: number; waitTurns?: number } = {},
 ): { open(item: O): void; seal(item: S): void } {
   let opens: O[] = []
   let seals: S[] = []
   let queued = false
-  let waited = false
+  let waited = 0
+  let queuedBefore = 0
   const flush = () => {
-    if (!waited && opens.length + seals.length < gatherBelow) {
-      waited = true
+    const queuedNow = opens.length + seals.length
+    // Waiting is worth another turn only while turns still bring company.
+    if (queuedNow < gatherBelow && waited < waitTurns && (waited === 0 || queuedNow > queuedBefore)) {
+      waited++
+      queuedBefore = queuedNow
       setImmediate(flush)
       return
     }
-    waited = false
+    waited = 0
     const o = opens
     const s = seals
     opens = []

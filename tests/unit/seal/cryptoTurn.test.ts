@@ -1,7 +1,7 @@
 // The envelope's crypto runs once a turn of the event loop for both lanes (server/http/seal.ts
 // cryptoTurn): every answer to seal and request to open queued in a turn is worked on back to back,
-// then the answers leave, then the opened requests go on; a small batch waits one more turn for
-// company, once; a failing lane must not strand the other.
+// then the answers leave, then the opened requests go on; a small batch waits a few turns for
+// company while they bring more; a failing lane must not strand the other.
 import { describe, expect, it } from 'vitest'
 import { cryptoTurn, GATHER_BELOW } from '../../../server/http/seal.ts'
 
@@ -50,7 +50,7 @@ describe('cryptoTurn', () => {
     expect(went).toEqual(['r1'])
   })
 
-  it('a batch smaller than gatherBelow waits one more turn, once, and takes what came meanwhile', async () => {
+  it('a batch smaller than gatherBelow waits a turn and takes what came meanwhile; alone, it waits once', async () => {
     const batches: string[] = []
     const turn = cryptoTurn<string, string>({
       open: (batch) => {
@@ -66,7 +66,7 @@ describe('cryptoTurn', () => {
     turn.seal('a1')
     await nextTurn()
     expect(batches).toEqual([])
-    // Queued during the wait: joins the batch, which then goes without waiting again.
+    // Queued during the wait: joins the batch, which is then as large as gatherBelow and goes.
     turn.open('r2')
     await nextTurn()
     expect(batches).toEqual(['seal a1', 'open r1,r2'])
@@ -105,5 +105,35 @@ describe('cryptoTurn', () => {
     for (let i = 0; i < GATHER_BELOW; i++) turn.open(i)
     await nextTurn()
     expect(sizes).toEqual([GATHER_BELOW - 1, GATHER_BELOW])
+  })
+
+  it('keeps waiting while each turn brings more, up to waitTurns turns', async () => {
+    const sizes: number[] = []
+    const turn = cryptoTurn<number, number>({
+      open: (batch) => {
+        sizes.push(batch.length)
+        return () => {}
+      },
+      seal: () => () => {},
+    }, { gatherBelow: 100, waitTurns: 3 })
+    turn.open(1)
+    await nextTurn()
+    turn.open(2)
+    await nextTurn()
+    turn.open(3)
+    await nextTurn()
+    expect(sizes).toEqual([])
+    // Three turns waited: it goes although it is still small and still growing.
+    turn.open(4)
+    await nextTurn()
+    expect(sizes).toEqual([4])
+
+    // A turn that brings nothing ends the wait early.
+    turn.open(5)
+    await nextTurn()
+    turn.open(6)
+    await nextTurn()
+    await nextTurn()
+    expect(sizes).toEqual([4, 2])
   })
 })
