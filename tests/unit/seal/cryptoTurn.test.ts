@@ -7,6 +7,22 @@ import { cryptoTurn, GATHER_BELOW } from '../../../server/http/seal.ts'
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r))
 
+/** A turn that only opens, recording each batch's size. */
+function openSizes(opts?: Parameters<typeof cryptoTurn>[1]) {
+  const sizes: number[] = []
+  const turn = cryptoTurn<number, number>(
+    {
+      open: (batch) => {
+        sizes.push(batch.length)
+        return () => {}
+      },
+      seal: () => () => {},
+    },
+    opts,
+  )
+  return { sizes, turn }
+}
+
 describe('cryptoTurn', () => {
   it('takes both lanes of a turn together: all the work first, then the answers, then the requests', async () => {
     const log: string[] = []
@@ -89,14 +105,7 @@ describe('cryptoTurn', () => {
   })
 
   it('by default a turn with fewer than GATHER_BELOW waits, and one with as many does not', async () => {
-    const sizes: number[] = []
-    const turn = cryptoTurn<number, number>({
-      open: (batch) => {
-        sizes.push(batch.length)
-        return () => {}
-      },
-      seal: () => () => {},
-    })
+    const { sizes, turn } = openSizes()
     for (let i = 0; i < GATHER_BELOW - 1; i++) turn.open(i)
     await nextTurn()
     expect(sizes).toEqual([])
@@ -108,14 +117,7 @@ describe('cryptoTurn', () => {
   })
 
   it('keeps waiting while each turn brings more, up to waitTurns turns', async () => {
-    const sizes: number[] = []
-    const turn = cryptoTurn<number, number>({
-      open: (batch) => {
-        sizes.push(batch.length)
-        return () => {}
-      },
-      seal: () => () => {},
-    }, { gatherBelow: 100, waitTurns: 3 })
+    const { sizes, turn } = openSizes({ gatherBelow: 100, waitTurns: 3 })
     turn.open(1)
     await nextTurn()
     turn.open(2)
