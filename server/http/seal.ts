@@ -291,7 +291,7 @@ interface Sealing {
  * 3-4 % more orders per CPU-second at 64 in flight and ~10 % more at 16, at the same or lower median
  * latency, and neither more nor less at 128; up to three turns, ~4 % more again at 16 and at 64.
  * Below 16 paid more, below 48 and up to eight turns no less. A lone request on an idle server waits
- * one empty turn: microseconds.
+ * one empty turn: 3 µs more at the median, in a loop of 2,000.
  */
 export const GATHER_BELOW = 32
 export const GATHER_TURNS = 3
