@@ -13,6 +13,7 @@ import { migrate } from './db/migrate.ts'
 import { ApiError } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
+import { refusal } from './http/reply.ts'
 import { envelope, openEnvelopeKey, readSealedBody, socketProof } from './http/seal.ts'
 import { sendHomeShell, serveApp } from './http/static.ts'
 import { HOME_PATHS } from './http/shell.ts'
@@ -203,10 +204,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
       const label = t(`fields.${field}`)
       return label.startsWith('fields.') ? field : label
     }
-    if (err instanceof ApiError) {
-      const params = err.field === undefined ? err.params : { ...err.params, field: fieldName(err.field) }
-      return reply.status(err.status).send({ code: err.code, msg: t(err.key, params), data: null })
-    }
+    if (err instanceof ApiError) return reply.status(err.status).send(refusal(req, err))
     if (err.validation) {
       return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.invalidField', { field: fieldName(fieldOf(err)) }), data: null })
     }

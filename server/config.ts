@@ -5,7 +5,7 @@ import { readTradeSettings, type TradeSettings } from './exchange/settings.ts'
 import { readDatabaseSettings, type DatabaseSettings } from './db/settings.ts'
 import { readRoleSettings, type RoleSettings } from './roles/settings.ts'
 import { readAuthSettings, type AuthSettings } from './modules/auth/settings.ts'
-import { readEnvelopeSettings, type EnvelopeSettings } from './http/settings.ts'
+import { readEnvelopeSettings, readIdempotencyFailpoint, type EnvelopeSettings } from './http/settings.ts'
 import { readCarApplySettings, type CarApplySettings } from './modules/car/settings.ts'
 import { readDeviceSettings, type DeviceSettings } from './modules/device/settings.ts'
 import { readCommerceSettings, type CommerceSettings } from './modules/goods/settings.ts'
@@ -59,6 +59,8 @@ export interface Config {
   /** Every API request and answer sealed (issue 20, server/http/seal.ts): NADI_ENVELOPE, NADI_ENVELOPE_KEY_FILE, NADI_HANDSHAKE_*. */
   envelope: EnvelopeSettings
   idempotencyTtlMs: number
+  /** Tests only: die before the Nth keyed effect's answer (server/http/settings.ts). */
+  idempotencyFailpoint: number | null
   /** The public view of `chain.networks` (ids and names), as the app's config shows it. */
   chains: { id: number; key: string; name: string; nativeSymbol: string }[]
   chain: ChainConfig
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     ...readAuthSettings(env, nadiChainId(chain)),
     envelope: readEnvelopeSettings(env, dataDir, production),
     idempotencyTtlMs: 24 * 3600_000,
+    idempotencyFailpoint: readIdempotencyFailpoint(env, production),
     chains: chain.networks.map(({ id, key, name, nativeSymbol }) => ({ id, key, name, nativeSymbol })),
     chain,
     limits: { withdrawMin: '1', withdrawConfirmations: 3, displayDecimals: 6, pageSize: 10 },

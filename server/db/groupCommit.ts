@@ -1,4 +1,5 @@
 import { atomically, type Connection } from './index.ts'
+import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from './keyedEffect.ts'
 
 // Group commit: many actions, one transaction, one commit. Each committed transaction costs a WAL
 // append of its pages and, every ~1000 pages, a checkpoint with fsyncs on the committing thread; a
@@ -38,6 +39,8 @@ export interface GroupCommitOptions {
 interface Item {
   fn: () => unknown
   atomic: boolean
+  /** The keyed request the action was submitted for: its key is written in the action's own savepoint. */
+  keyed: KeyedEffect | undefined
   resolve(v: unknown): void
   reject(e: unknown): void
 }
@@ -69,7 +72,7 @@ export class GroupCommit {
   submit<T>(fn: () => T, opts: { atomic?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('group commit is closed'))
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, atomic: opts.atomic === true, resolve: resolve as (v: unknown) => void, reject })
+      this.queue.push({ fn, atomic: opts.atomic === true, keyed: currentKeyedEffect(), resolve: resolve as (v: unknown) => void, reject })
       this.schedule()
     })
   }
@@ -89,8 +92,11 @@ export class GroupCommit {
     if (this.scheduled) return
     this.scheduled = true
     const go = () => void this.flush()
-    if (this.queue.length >= this.maxBatch || this.maxDelayMs === 0) setImmediate(go)
-    else setTimeout(go, this.maxDelayMs)
+    // The batch serves every request in it: it must not run in the scope of the one that scheduled it.
+    outsideKeyedEffect(() => {
+      if (this.queue.length >= this.maxBatch || this.maxDelayMs === 0) setImmediate(go)
+      else setTimeout(go, this.maxDelayMs)
+    })
   }
 
   /** Commits the queued actions, maxBatch at a time. */
@@ -98,11 +104,38 @@ export class GroupCommit {
     if (this.flushing) return this.flushing
     this.scheduled = false
     if (this.queue.length === 0) return
-    this.flushing = this.run().finally(() => {
+    this.flushing = outsideKeyedEffect(() => this.run()).finally(() => {
       this.flushing = null
       if (this.queue.length) this.schedule()
     })
     return this.flushing
+  }
+
+  /** One action in its savepoint (an atomic one without, unless a key is written beside it). */
+  private isolated(item: Item, savepoint: (fn: () => unknown) => unknown): unknown {
+    const { fn, keyed } = item
+    if (!keyed) return item.atomic ? fn() : savepoint(fn)
+    return savepoint(() => {
+      const value = fn()
+      keyed.record(value)
+      return value
+    })
+  }
+
+  /** Without a savepoint the key is claimed first, so a key another request holds refuses before any write. */
+  private unisolated(item: Item): unknown {
+    const { fn, keyed } = item
+    if (!keyed) return fn()
+    keyed.claim()
+    let value: unknown
+    try {
+      value = fn()
+    } catch (error) {
+      keyed.release()
+      throw error
+    }
+    keyed.record(value)
+    return value
   }
 
   private async run(): Promise<void> {
@@ -117,7 +150,7 @@ export class GroupCommit {
           () => {
             for (const item of batch) {
               try {
-                outcomes.push({ ok: true, value: isolate && !item.atomic ? savepoint(item.fn) : item.fn() })
+                outcomes.push({ ok: true, value: isolate ? this.isolated(item, savepoint) : this.unisolated(item) })
               } catch (error) {
                 outcomes.push({ ok: false, error })
               }

@@ -7,6 +7,7 @@ import { startCheckpointer } from './checkpointer.ts'
 import { dialectOf, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
 import { PgSync } from './pg/sync.ts'
 import { pgSyncDialect } from './pg/kysely.ts'
+import { currentKeyedEffect } from './keyedEffect.ts'
 
 export type Db = Kysely<DB>
 
@@ -168,9 +169,18 @@ export interface AtomicallyOptions {
  * the lock this waits for.
  */
 export async function atomically<T>(conn: Connection, fn: () => T, opts: AtomicallyOptions = {}): Promise<T> {
+  // A keyed request's answer is written in the transaction of its effect (server/db/keyedEffect.ts).
+  const keyed = currentKeyedEffect()
+  const body = keyed
+    ? () => {
+        const value = fn()
+        keyed.record(value)
+        return value
+      }
+    : fn
   return conn.db.connection().execute(async () => {
     if (conn.sqlite.inTransaction) throw new ForeignTransactionError('atomically (a transaction is open on the connection outside Kysely)')
-    return opts.durable ? durableTransaction(conn.sqlite, fn) : transaction(conn.sqlite, fn)
+    return opts.durable ? durableTransaction(conn.sqlite, body) : transaction(conn.sqlite, body)
   })
 }
 

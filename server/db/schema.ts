@@ -73,6 +73,8 @@ export interface IdempotencyKeysTable {
   status: Int | null
   body: string | null
   created_at: Int
+  /** The request that wrote the row with its effect (null: a row of the reservations before migration 031). */
+  holder: string | null
 }
 
 export interface BannersTable {

@@ -1,23 +1,125 @@
 import crypto from 'node:crypto'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Ctx } from '../context.ts'
-import { conflict, badRequest } from './errors.ts'
+import { withKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
+import { ApiError, conflict, badRequest } from './errors.ts'
+import { ok, refusal } from './reply.ts'
 import type { App } from './types.ts'
 
 const KEY_RE = /^[A-Za-z0-9_-]{8,64}$/
 
+/** 5xx, 429 and 409 are not answers to keep: they say "try again", and the retry runs again. */
+const keptStatus = (status: number) => status < 500 && status !== 429 && status !== 409
+
+/** What a keyed POST carries through its handler: its key, and whether an effect wrote the key's row. */
+export interface KeyedRequest extends KeyedEffect {
+  scope: string
+  key: string
+  hash: string
+  at: number
+  /** Names this request in the row, so its own transactions may rewrite the answer and no other may. */
+  holder: string
+  /** An effect's transaction wrote the row (it may have rolled back since: the answer then says so). */
+  touched: boolean
+  /** The handler began: from then on it, not an abort, ends the key's turn in this process. */
+  started: boolean
+  /** The answer last kept beside an effect: what a retry after a crash right after it is told. */
+  kept: { status: number; body: string } | null
+}
+
 /**
- * Idempotency-Key on POSTs (DESIGN §3): the first response to a key is stored and replayed for any
- * repeat within 24 h, so a retried or queued action applies once. Keys are scoped to the user, so a
- * replay after signing in again still finds its first answer.
+ * Idempotency-Key on POSTs (DESIGN §3): the first answer to a key is replayed for any repeat within
+ * 24 h, so a retried or queued action applies once. Keys are scoped to the user, so a replay after
+ * signing in again still finds its first answer.
+ *
+ * The answer is written in the transaction of the effect it answers (server/db/keyedEffect.ts: the
+ * group commit, atomically() and the Kysely transactions that say so write it beside the effect), and
+ * nothing is written ahead of the handler. So whatever moment a crash takes the process, the key is
+ * either answered with what was applied or absent, and the retry then runs once: no reservation of a
+ * dead process can answer "still being processed" for a day. Two requests with one key on two
+ * processes both run; the second effect to commit finds the key held and rolls back (409, which the
+ * app's outbox retries into the replay). Within a process a repeat that arrives while the first is
+ * still running is refused at once. Answers that changed nothing (a refusal before any write) are
+ * stored after the handler, as before: losing one to a crash costs only a re-run that refuses again.
  */
 export function idempotency(app: App, ctx: Ctx) {
   const { db, sqlite } = ctx
   app.decorateRequest('idempotency', null)
-  // The two writes every keyed POST makes, prepared once and group-committed with the other requests'
-  // writes (ctx.commits) rather than each paying a commit of its own.
-  const reserve = sqlite.prepare('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at) VALUES (?, ?, ?, NULL, NULL, ?) ON CONFLICT DO NOTHING')
-  const answer = sqlite.prepare('UPDATE idempotency_keys SET status = ?, body = ? WHERE scope = ? AND key = ?')
-  const forget = sqlite.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?')
+  // Inside an effect's transaction, and after the handler: a row no other request holds, or this
+  // request's own row (an effect's answer rewritten by the one the route sent).
+  const record = sqlite.prepare(
+    'INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (scope, key) DO UPDATE SET status = excluded.status, body = excluded.body WHERE idempotency_keys.holder = excluded.holder',
+  )
+  const release = sqlite.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?')
+  /** Keys whose request is running in this process: a repeat meanwhile is refused without running. */
+  const running = new Set<string>()
+  const idOf = (k: { scope: string; key: string }) => `${k.scope}\n${k.key}`
+  let effectsBeforeFailpoint = ctx.config.idempotencyFailpoint
+
+  function keyed(req: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string, at: number): KeyedRequest {
+    let map: (value: unknown) => unknown = (v) => v
+    /** The answer an effect's value makes: its data, or a refusal the effect committed with (a counted failed attempt). */
+    const answerOf = (value: unknown): { status: number; body: string } => {
+      const made = map(value)
+      if (made instanceof ApiError) return { status: made.status, body: JSON.stringify(refusal(req, made)) }
+      try {
+        return { status: 200, body: reply.serialize(ok(req, made)) as string }
+      } catch {
+        // The route's schema refuses the value as its data: the answer's data stays empty rather than
+        // wrong (tests fail on such a route, see onSend).
+        return { status: 200, body: JSON.stringify(ok(req, null)) }
+      }
+    }
+    const write = (status: number | null, body: string | null) => {
+      if (record.run(scope, key, hash, status, body, at, k.holder).changes === 0) throw conflict('errors.requestInProgress')
+      k.touched = true
+    }
+    const k: KeyedRequest = {
+      scope,
+      key,
+      hash,
+      at,
+      holder: crypto.randomUUID(),
+      touched: false,
+      started: false,
+      kept: null,
+      record: (value) => {
+        const answer = answerOf(value)
+        // A refusal that is no answer to keep (409, 429: try again) leaves the key free, as after the handler.
+        if (!keptStatus(answer.status)) {
+          k.kept = null
+          release.run(scope, key, k.holder)
+          return
+        }
+        k.kept = answer
+        write(answer.status, answer.body)
+      },
+      claim: () => write(null, null),
+      release: () => void release.run(scope, key, k.holder),
+      answerAs: (m) => void (map = m),
+    }
+    return k
+  }
+
+  // Every keyed handler runs with its key in scope, so its transactions write the answer beside the effect.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.includes('POST')) return
+    const handler = route.handler
+    route.handler = function keyedHandler(this: unknown, req, reply) {
+      const idem = req.idempotency
+      if (!idem) return handler.call(this as never, req, reply)
+      idem.started = true
+      return withKeyedEffect(idem, async () => {
+        try {
+          return await handler.call(this as never, req, reply)
+        } finally {
+          running.delete(idOf(idem))
+        }
+      })
+    }
+  })
 
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST' || req.routeOptions.config.idempotent === false) return
@@ -27,38 +129,55 @@ export function idempotency(app: App, ctx: Ctx) {
     const scope = req.user ? `u:${req.user.id}` : 'anon'
     const hash = crypto.createHash('sha256').update(`${req.method} ${req.routeOptions.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex')
     const now = ctx.now()
-    const inserted = await ctx.commits.submit(() => reserve.run(scope, key, hash, now).changes, { atomic: true })
-    if (inserted === 1) {
-      req.idempotency = { scope, key }
-      return
+    const id = idOf({ scope, key })
+    if (running.has(id)) throw conflict('errors.requestInProgress')
+    const prior = await db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst()
+    if (prior) {
+      const expired = Number(prior.created_at) < now - ctx.config.idempotencyTtlMs
+      // A row without an answer is a reservation written before migration 031, by a process that is
+      // gone: nothing can tell whether its effect applied, and keeping it would refuse the key for a day.
+      if (expired || prior.status === null || prior.body === null) {
+        await db.deleteFrom('idempotency_keys').where('scope', '=', scope).where('key', '=', key).where('created_at', '=', prior.created_at).execute()
+      } else {
+        if (prior.request_hash !== hash) throw badRequest('errors.idempotencyKeyReused')
+        reply.header('idempotent-replayed', 'true')
+        return reply.status(Number(prior.status)).type('application/json; charset=utf-8').send(prior.body)
+      }
     }
-    const prior = await db.selectFrom('idempotency_keys').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirstOrThrow()
-    if (Number(prior.created_at) < now - ctx.config.idempotencyTtlMs) {
-      // An expired key starts afresh.
-      await db.updateTable('idempotency_keys').set({ request_hash: hash, status: null, body: null, created_at: BigInt(now) }).where('scope', '=', scope).where('key', '=', key).execute()
-      req.idempotency = { scope, key }
-      return
-    }
-    if (prior.request_hash !== hash) throw badRequest('errors.idempotencyKeyReused')
-    if (prior.status === null || prior.body === null) throw conflict('errors.requestInProgress')
-    reply.header('idempotent-replayed', 'true')
-    return reply.status(Number(prior.status)).type('application/json; charset=utf-8').send(prior.body)
+    if (running.has(id)) throw conflict('errors.requestInProgress')
+    running.add(id)
+    req.idempotency = keyed(req, reply, scope, key, hash, now)
   })
 
   app.addHook('onSend', async (req, reply, payload) => {
     const idem = req.idempotency
     if (!idem) return payload
     req.idempotency = null
+    // Refused before its handler (a route's own preHandler): the handler's end did not free the key.
+    if (!idem.started) running.delete(idOf(idem))
     const status = reply.statusCode
-    const keep = typeof payload === 'string' && status < 500 && status !== 429 && status !== 409
-    if (keep) await ctx.commits.submit(() => answer.run(status, payload, idem.scope, idem.key), { atomic: true })
-    else await ctx.commits.submit(() => forget.run(idem.scope, idem.key), { atomic: true })
+    if (status === 200 && effectsBeforeFailpoint !== null && --effectsBeforeFailpoint === 0) {
+      ctx.log.warn('failpoint crash-before-answer: killing the process')
+      process.kill(process.pid, 'SIGKILL')
+    }
+    // An answer not to keep leaves a row an effect wrote as it is: the effect committed with it, and
+    // the retry is answered from it.
+    const keep = typeof payload === 'string' && keptStatus(status)
+    // The answer kept with the effect must be the one sent, or a retry after a crash would be told
+    // something else: a route whose data is not its effect's value says how (answerKeyedAs). Tests
+    // fail on one that does not; production keeps serving and logs it.
+    if (keep && idem.kept !== null && (idem.kept.status !== status || idem.kept.body !== payload)) {
+      const problem = `idempotency: ${req.routeOptions.url} answered otherwise than the answer kept with its effect (answerKeyedAs)`
+      if (ctx.config.env === 'test') throw new Error(`${problem}: kept ${idem.kept.status} ${idem.kept.body}, sent ${status} ${String(payload)}`)
+      ctx.log.error({ route: req.routeOptions.url }, problem)
+    }
+    if (keep) await ctx.commits.submit(() => record.run(idem.scope, idem.key, idem.hash, status, payload, idem.at, idem.holder), { atomic: true })
     return payload
   })
 
-  // A request that never got an answer leaves no pending key behind.
+  // A request cut off before its handler ran keeps no place in the queue of running keys.
   app.addHook('onRequestAbort', async (req) => {
     const idem = req.idempotency
-    if (idem) await db.deleteFrom('idempotency_keys').where('scope', '=', idem.scope).where('key', '=', idem.key).where('status', 'is', null).execute()
+    if (idem && !idem.started) running.delete(idOf(idem))
   })
 }

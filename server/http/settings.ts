@@ -24,3 +24,16 @@ export function readEnvelopeSettings(env: Env, dataDir: string, production: bool
     handshakePerIp: envInt(env, 'NADI_HANDSHAKE_PER_IP', 120, 1),
   }
 }
+
+/**
+ * NADI_IDEMPOTENCY_FAILPOINT=crash-before-answer:N (tests only; ignored in production): the process
+ * kills itself with SIGKILL when the Nth keyed request answered 200 is about to store and send its
+ * answer — the moment between an effect's commit and its answer that a crash test must hit every time.
+ */
+export function readIdempotencyFailpoint(env: Env, production: boolean): number | null {
+  const raw = env.NADI_IDEMPOTENCY_FAILPOINT?.trim()
+  if (!raw) return null
+  const m = /^crash-before-answer:([1-9][0-9]{0,8})$/.exec(raw)
+  if (!m) throw new Error(`NADI_IDEMPOTENCY_FAILPOINT must be crash-before-answer:<n>, n a positive integer, got "${raw}"`)
+  return production ? null : Number(m[1])
+}

@@ -28,7 +28,7 @@ declare module 'fastify' {
     user: AuthUser | null
     /** Why a presented token was refused; thrown only by routes that need a user. */
     authError: ApiError | null
-    idempotency: { scope: string; key: string } | null
+    idempotency: import('./idempotency.ts').KeyedRequest | null
     /** Set once a sealed request is opened (server/http/seal.ts): its answer is sealed under the same keys. */
     seal: { keys: HandshakeKeys; sign: string; method: string; path: string } | null
   }

@@ -4,6 +4,7 @@ import type { AddressesTable, DB } from '../../db/schema.ts'
 import { checkText, isValidPhone, normalizePhone, trimText, type TextProblem } from '../../../contract/addressRules.ts'
 import { ADDRESS_LIMITS as L, type Address, type AddAddressBody, type EditAddressBody } from '../../../contract/address.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
+import { recordKeyedEffect } from '../../db/keyedEffect.ts'
 
 type Row = Selectable<AddressesTable>
 type Trx = Transaction<DB>
@@ -61,6 +62,13 @@ export type AddressService = ReturnType<typeof createAddressService>
 export function createAddressService(ctx: Ctx) {
   const { db } = ctx
   const tx = <T>(fn: (trx: Trx) => Promise<T>) => db.transaction().execute(fn)
+  /** A change: a keyed request's answer (`answer` of what it wrote) is kept in its transaction (server/db/keyedEffect.ts). */
+  const change = <T>(fn: (trx: Trx) => Promise<T>, answer: (v: T) => unknown) =>
+    db.transaction().execute(async (trx) => {
+      const v = await fn(trx)
+      recordKeyedEffect(answer(v))
+      return v
+    })
 
   const own = (trx: Trx, userId: number, id: number) =>
     trx.selectFrom('addresses').selectAll().where('id', '=', BigInt(id)).where('user_id', '=', BigInt(userId)).executeTakeFirst()
@@ -112,7 +120,7 @@ export function createAddressService(ctx: Ctx) {
     async add(userId: number, input: AddAddressBody): Promise<Address> {
       const a = cleanAddress(input)
       const now = ctx.now()
-      const row = await tx(async (trx) => {
+      const row = await change(async (trx) => {
         const { n } = await trx
           .selectFrom('addresses')
           .select((eb) => eb.fn.countAll<bigint>().as('n'))
@@ -135,7 +143,7 @@ export function createAddressService(ctx: Ctx) {
           })
           .returningAll()
           .executeTakeFirstOrThrow()
-      })
+      }, toWire)
       return toWire(row)
     },
 
@@ -143,7 +151,7 @@ export function createAddressService(ctx: Ctx) {
     async edit(userId: number, input: EditAddressBody): Promise<Address> {
       const a = cleanAddress(input)
       const now = ctx.now()
-      const row = await tx(async (trx) => {
+      const row = await change(async (trx) => {
         const current = await ownOr404(trx, userId, input.id)
         const makeDefault = a.is_default && current.is_default !== 1n
         if (makeDefault) await clearDefault(trx, userId, now)
@@ -160,24 +168,24 @@ export function createAddressService(ctx: Ctx) {
           .where('id', '=', current.id)
           .returningAll()
           .executeTakeFirstOrThrow()
-      })
+      }, toWire)
       return toWire(row)
     },
 
     async setDefault(userId: number, id: number): Promise<void> {
       const now = ctx.now()
-      await tx(async (trx) => {
+      await change(async (trx) => {
         const row = await ownOr404(trx, userId, id)
         if (row.is_default === 1n) return
         await clearDefault(trx, userId, now)
         await trx.updateTable('addresses').set({ is_default: 1n, updated_at: BigInt(now) }).where('id', '=', row.id).execute()
-      })
+      }, () => null)
     },
 
     /** Deleting the default hands the flag to the newest address left. */
     async remove(userId: number, id: number): Promise<void> {
       const now = ctx.now()
-      await tx(async (trx) => {
+      await change(async (trx) => {
         const row = await ownOr404(trx, userId, id)
         await trx.deleteFrom('addresses').where('id', '=', row.id).execute()
         if (row.is_default !== 1n) return
@@ -189,7 +197,7 @@ export function createAddressService(ctx: Ctx) {
           .orderBy('id', 'desc')
           .executeTakeFirst()
         if (next) await trx.updateTable('addresses').set({ is_default: 1n, updated_at: BigInt(now) }).where('id', '=', next.id).execute()
-      })
+      }, () => null)
     },
   }
 }

@@ -25,6 +25,7 @@ import { atomically, preparedOnce, type Connection } from '../../db/index.ts'
 import { badRequest, conflict, notFound, type ApiError } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { documentLabel, type UploadService } from '../upload/service.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 export interface CarApplicationRow {
   id: bigint
@@ -128,6 +129,7 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
         return key ? [{ key, label: documentLabel(lang, d), doc: d }] : []
       })
       const checked = await uploads.check(userId, 'car_apply', docs)
+      answerKeyedAs((inserted: Parameters<typeof toWire>[0]) => toWire(inserted, lang))
       const row = await atomically(ctx, () => {
         // Again inside the transaction: another request of the same user may have landed meanwhile.
         if (openOf(userId) >= max) throw conflict('errors.carApplyLimit', { max })

@@ -12,6 +12,7 @@ import { atomically, preparedOnce } from '../../db/index.ts'
 import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 const SQL = {
   order: 'SELECT id, user_id, type, created_at FROM pay_orders WHERE id = ?',
@@ -149,6 +150,9 @@ export function createDeviceService(ctx: Ctx) {
      */
     async activate(userId: number, lang: LangCode, deviceId: number, rawCode: string): Promise<Device> {
       const now = ctx.now()
+      const activated = () => list(userId, lang).find((x) => x.id === deviceId)!
+      // A refused attempt commits too (it is counted): its refusal is the answer kept with it.
+      answerKeyedAs((refused: ApiError | null) => refused ?? activated())
       const outcome = await atomically(ctx, (): ApiError | null => {
         const st = s()
         const failures = (st.failures.all(userId, now - ATTEMPT_WINDOW_MS) as { at: bigint }[]).map((r) => Number(r.at))
@@ -182,7 +186,7 @@ export function createDeviceService(ctx: Ctx) {
         return null
       })
       if (outcome) throw outcome
-      return list(userId, lang).find((x) => x.id === deviceId)!
+      return activated()
     },
   }
 }

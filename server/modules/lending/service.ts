@@ -17,6 +17,7 @@ import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { borrowable, ppmPercent } from '../node/rules.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 interface PlanRow {
   id: bigint
@@ -125,6 +126,7 @@ export function createLendingService(ctx: Ctx) {
 
     async borrow(userId: number, body: BorrowBody): Promise<Loan> {
       const amount = amountOf(body.amount)
+      answerKeyedAs((loanId: number) => loanWire(s().loan.get(loanId) as LoanRow))
       const id = await ctx.commits.submit(() => {
         const plan = s().plan.get(body.plan_id) as PlanRow | undefined
         if (!plan) throw notFound('errors.loanPlanNotFound')
@@ -149,6 +151,7 @@ export function createLendingService(ctx: Ctx) {
 
     async repay(userId: number, body: RepayBody): Promise<Loan> {
       const amount = amountOf(body.amount)
+      answerKeyedAs(() => loanWire(s().loan.get(body.loan_id) as LoanRow))
       await ctx.commits.submit(() => {
         const l = s().loan.get(body.loan_id) as LoanRow | undefined
         if (!l || Number(l.user_id) !== userId) throw notFound('errors.loanNotFound')

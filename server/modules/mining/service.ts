@@ -20,6 +20,7 @@ import { settlementHalt } from '../settlement/service.ts'
 import { addPerformance } from '../user/performance.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
 import { boughtPower, destroyStatus, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 type PositionRow = Selectable<PositionsTable>
 const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
@@ -128,6 +129,7 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
     const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
     if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
     const previewed = previewedText === undefined ? null : parsePrice(previewedText)
+    answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
     const id = await ctx.commits.submit(() => {
       // Read in the transaction that places the order, so the price held is the price checked.
       const price = deps.nadiPrice()

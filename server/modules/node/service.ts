@@ -37,6 +37,7 @@ import { onSettle } from '../settlement/service.ts'
 import { addPerformance, addTeamNode } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
 import { feePool, ppmPercent, splitFees } from './rules.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 export interface TierRow {
   id: bigint
@@ -184,6 +185,7 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
 
     /** An order to pay for one node of a tier; refused beyond the seats or the caller's limit. */
     async buy(userId: number, lang: LangCode, tierId: number): Promise<PayOrder> {
+      answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
       const id = await ctx.commits.submit(() => {
         const t = s().tier.get(tierId) as TierRow | undefined
         if (!t || t.active !== 1n) throw notFound('errors.nodeNotFound')

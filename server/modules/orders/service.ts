@@ -15,6 +15,7 @@ import { giveBackStock, retakeStock, stockToRetake } from '../goods/service.ts'
 import { giveBackSeat, retakeSeat, seatToRetake } from '../node/seats.ts'
 import { chainPaymentArrival, type Retake } from './holdRules.ts'
 import { pickText } from '../goods/rules.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
 // it from balance or on chain through server/modules/payment (order_ref `order:<id>`), or cancels it; one not
@@ -110,6 +111,8 @@ function paymentOf(p: Payment | null, lang: LangCode): PaymentState | null {
 export interface OrdersService {
   list(userId: number, lang: LangCode, status: PayOrderStatus | undefined, page: number, pageSize: number): Promise<PagedList<PayOrder>>
   detail(userId: number, lang: LangCode, id: number): Promise<PayOrder>
+  /** detail, read now: inside a transaction it sees that transaction's writes (a keyed request's answer). */
+  detailNow(userId: number, lang: LangCode, id: number): PayOrder
   payTargets(userId: number, id: number): Promise<PayTargets>
   payByBalance(userId: number, lang: LangCode, id: number): Promise<PayOrder>
   payOnChain(userId: number, lang: LangCode, body: PayOnChainBody): Promise<PayOrder>
@@ -147,6 +150,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     async detail(userId, lang, id) {
       return wire(own(userId, id), lang)
     },
+    detailNow: (userId, lang, id) => wire(own(userId, id), lang),
     async payTargets(userId, id) {
       const r = own(userId, id)
       const to = (() => {
@@ -164,11 +168,13 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     },
     async payByBalance(userId, lang, id) {
       const r = own(userId, id)
+      answerKeyedAs(() => wire(byId.get(id) as Row, lang))
       await payFromBalance(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, guard: payable(id) })
       return wire(byId.get(id) as Row, lang)
     },
     async payOnChain(userId, lang, body) {
       const r = own(userId, body.id)
+      answerKeyedAs(() => wire(byId.get(body.id) as Row, lang))
       // No time limit here: by the time a hash is submitted its tokens have left the wallet. Whether
       // the order is paid, reinstated or the money credited is chainPaymentArrives' word once it confirms.
       await submitChainPayment(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, chain: body.chain, txHash: body.tx_hash })
@@ -176,6 +182,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     },
     async cancel(userId, lang, id) {
       own(userId, id)
+      answerKeyedAs(() => wire(byId.get(id) as Row, lang))
       await ctx.commits.submit(() => cancelIfUnpaid(ctx, id, 'user'))
       return wire(byId.get(id) as Row, lang)
     },

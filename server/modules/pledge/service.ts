@@ -30,6 +30,7 @@ import { pickText } from '../goods/rules.ts'
 import { insufficient } from '../payment/index.ts'
 import { dayOf } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 type ProductRow = Selectable<PledgeProductsTable>
 type PledgeRow = Selectable<PledgesTable> & { paid?: bigint }
@@ -171,6 +172,8 @@ export function createPledgeService(ctx: Ctx) {
       // The schema checked the format; what is left to refuse is more than the ledger holds.
       const amount = parseAmount(body.amount)
       if (amount === null) throw invalidField('amount')
+      const answer = (id: number) => pledgeWire(own(userId, id), names(lang).get(BigInt(body.product_id)) ?? '')
+      answerKeyedAs(answer)
       const id = await ctx.commits.submit(() => {
         const p = s().product.get(body.product_id) as ProductRow | undefined
         if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
@@ -208,7 +211,7 @@ export function createPledgeService(ctx: Ctx) {
         }
         return pledgeId
       })
-      return pledgeWire(own(userId, id), names(lang).get(BigInt(body.product_id)) ?? '')
+      return answer(id)
     },
 
     myList(userId: number, lang: LangCode, page: number, pageSize: number): PagedList<MyPledge> {

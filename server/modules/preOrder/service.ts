@@ -23,6 +23,7 @@ import { createReleasePlan, planWire } from '../release/service.ts'
 import { addPerformance } from '../user/performance.ts'
 import { scorePurchase } from '../activity/scores.ts'
 import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 type OrderRow = Selectable<PayOrdersTable>
 
@@ -154,6 +155,8 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
   return {
     async create(userId: number, lang: LangCode, body: PreOrderBody): Promise<PreOrderResult> {
       const remark = cleanRemark(body.remark)
+      const answer = (id: number): PreOrderResult => ({ order: orders.detailNow(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang) })
+      answerKeyedAs(answer)
       const id = await ctx.commits.submit(() => {
         const p = productOf(ctx, body.goods_id)
         if (!p || p.area !== body.area || p.active !== 1n) throw notFound('errors.goodsNotFound')
@@ -187,7 +190,7 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
         s().insertLine.run(orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
         return orderId
       })
-      return { order: await orders.detail(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang) }
+      return answer(id)
     },
 
     tips(userId: number, lang: LangCode): PreOrderTips {
@@ -213,6 +216,7 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
     /** SPEC §4: confirming receipt moves an order from pending receipt to completed. */
     async receipt(userId: number, area: Area, lang: LangCode, id: number): Promise<ShopOrder> {
       own(userId, area, id)
+      answerKeyedAs(() => shopWire(s().order.get(id) as OrderRow, lang))
       await ctx.commits.submit(() => {
         const o = s().order.get(id) as OrderRow
         if (o.fulfilment !== 'pending_receipt') throw conflict(o.fulfilment === 'completed' ? 'errors.receiptAlreadyConfirmed' : 'errors.receiptNotPending')

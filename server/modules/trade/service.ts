@@ -10,6 +10,7 @@ import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLo
 import type { SqlConnection } from '../../db/connection.ts'
 import { TradeOutcomeUnknown } from '../../roles/tradeCommands.ts'
 import { exchangeStatements, type DealRow, type OrderRow } from '../../exchange/statements.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 // HTTP ⇄ the exchange: decimal strings in, the engine's integers through, localized refusals out.
 
@@ -163,8 +164,15 @@ export function createTradeService(market: TradeMarket): TradeService {
     depth: (size) => market.depth(size),
     recentTrades: (limit) => ({ list: market.recentTrades(limit) }),
     klines: (bar, before, limit) => ({ list: market.klines(bar, before, limit) }),
-    place: async (userId, body) => toWireOrder(await guard(market.place(userId, toPlaceInput(spec, body)))),
-    cancel: async (userId, body) => toWireOrder(await guard(market.cancel(userId, body.order_id))),
+    // The answer a keyed request keeps beside its order's commit is the order's wire form, as sent.
+    place: async (userId, body) => {
+      answerKeyedAs(toWireOrder)
+      return toWireOrder(await guard(market.place(userId, toPlaceInput(spec, body))))
+    },
+    cancel: async (userId, body) => {
+      answerKeyedAs(toWireOrder)
+      return toWireOrder(await guard(market.cancel(userId, body.order_id)))
+    },
     orders(userId, state, page, pageSize) {
       const [list, total] =
         state === 'open' ? [st.openOrdersOfUser, st.countOpenOfUser] : [st.doneOrdersOfUser, st.countDoneOfUser]

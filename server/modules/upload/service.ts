@@ -107,13 +107,17 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       const now = ctx.now()
       const key = `u/${userId}/${body.purpose}/${crypto.randomBytes(16).toString('hex')}.${UPLOAD_TYPES[type as UploadType]}`
       const expiresAt = now + cfg.urlTtlMs
+      // Signed ahead of the row that lets it be used, so a keyed request's answer is whole in that row's
+      // transaction; a URL whose row was refused opens nothing.
+      const p = await st.presign({ key, userId, size: body.size, contentType: type, expiresAt }, requestOrigin)
+      const grant: PresignedUpload = { url: p.url, method: 'PUT', headers: p.headers, key, expires_at: expiresAt }
       await atomically(ctx, () => {
         const open = Number(s().open.pluck().get(userId, now))
         if (open >= cfg.openPerUser) throw tooMany(cfg.openPerUser)
         s().insert.run(key, userId, body.purpose, type, body.size, st.kind, now, expiresAt)
+        return grant
       })
-      const p = await st.presign({ key, userId, size: body.size, contentType: type, expiresAt }, requestOrigin)
-      return { url: p.url, method: 'PUT', headers: p.headers, key, expires_at: expiresAt }
+      return grant
     },
 
     /**

@@ -6,6 +6,7 @@ import type { Ctx } from '../../context.ts'
 import { badRequest } from '../../http/errors.ts'
 import type { WithdrawSettings } from '../../config.ts'
 import { COIN, create, toWire, WithdrawBalanceError } from './store.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 /** The chain keys the wire knows (contract ChainKey). */
 const WIRE_CHAINS: readonly string[] = ['bsc', 'nadi'] satisfies ChainKey[]
@@ -66,6 +67,7 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
       if (amount < min) throw badRequest('errors.withdrawBelowMin', { min: formatMoney(min), coin: COIN })
       const address = checksummed(body.address)
       if (refused(body.chain, address)) throw badRequest('errors.withdrawAddressNotAllowed')
+      answerKeyedAs((row: Parameters<typeof toWire>[0]) => toWire(row, required))
       try {
         const row = await ctx.commits.submit(() =>
           create(ctx, {

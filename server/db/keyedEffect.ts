@@ -1,0 +1,55 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+// An Idempotency-Key's answer travels with the effect it answers. The HTTP layer (server/http/
+// idempotency.ts) runs a keyed request's handler inside `keyedEffects`; every transaction that request
+// makes — a group-commit action, atomically(), a Kysely transaction that calls `recordKeyedEffect` —
+// writes the key's row in that same transaction. So a crash between the commit and the answer leaves
+// the key answered from what was applied, and a crash before the commit leaves nothing behind: the
+// retry runs once. This module is the seam between the two layers; it knows no SQL and no HTTP.
+
+export interface KeyedEffect {
+  /**
+   * Claims the key for this request inside the open transaction, with the answer the effect's value
+   * makes. Throws (the caller's transaction or savepoint is then rolled back) when another request
+   * holds the key: it applied the same action first.
+   */
+  record(value: unknown): void
+  /**
+   * Claims the key ahead of an effect that cannot roll itself back on its own (a group commit without
+   * savepoints); `record` then fills in the answer, `release` undoes the claim when the effect refused.
+   */
+  claim(): void
+  release(): void
+  /**
+   * The route answers `map(value)` rather than the effect's value itself (e.g. a stored row turned into
+   * its wire form): set by the service before its transaction, so the recorded answer is the one sent.
+   */
+  answerAs(map: (value: unknown) => unknown): void
+}
+
+const store = new AsyncLocalStorage<KeyedEffect>()
+
+/** Runs fn (a request's handler) with its key's effect binding in scope. */
+export function withKeyedEffect<T>(binding: KeyedEffect, fn: () => T): T {
+  return store.run(binding, fn)
+}
+
+/** Runs fn out of any request's scope: for work that serves many requests (a group commit's batch). */
+export function outsideKeyedEffect<T>(fn: () => T): T {
+  return store.exit(fn)
+}
+
+/** The keyed request this code runs for, if any: captured where work leaves the request's async context. */
+export function currentKeyedEffect(): KeyedEffect | undefined {
+  return store.getStore()
+}
+
+/** Inside a keyed request: the answer's data is map(the effect's value). Elsewhere nothing. */
+export function answerKeyedAs<V>(map: (value: V) => unknown): void {
+  store.getStore()?.answerAs(map as (value: unknown) => unknown)
+}
+
+/** For transactions the group commit and atomically() do not run (Kysely's): record inside them, last. */
+export function recordKeyedEffect(value: unknown): void {
+  store.getStore()?.record(value)
+}
