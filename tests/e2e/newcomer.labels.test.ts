@@ -1,0 +1,64 @@
+// What a newcomer reads on the mining and trade screens (issue 33 items 9 and 10): the trial power
+// they were given is labelled as trial power, the 0 NADI trial row of the destroy records says what it
+// is, and the candle chart's OHLC line shows the market's four decimals and stays inside the chart,
+// at 360 and 390 px.
+
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launch, startApp, type RunningApp } from './support/app.ts'
+import { apiAs, newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+
+let app: RunningApp
+let browser: Browser
+
+beforeAll(async () => {
+  // The demo market maker trades, so the chart has candles to read out; newcomers get 100 trial power.
+  app = await startApp({ NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '300', NADI_TRIAL_POWER: '100', NADI_TRIAL_DAYS: '7' })
+  browser = await launch()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await app?.close()
+})
+
+it('a newcomer’s power is labelled trial power, and the trial row of the destroy records says what it is, at 360 and 390 px', { timeout: 90_000 }, async () => {
+  const { context, page, errors } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+  const info = await apiAs(app, page)<{ power: string; trial_power: string }>('mining/info')
+  expect(info).toMatchObject({ power: '100', trial_power: '100' })
+  const [before] = text('tw', 'mining.trialOnly', { power: '|' }).split('|')
+  for (const width of [360, 390]) {
+    await page.setViewportSize({ width, height: 760 })
+    await page.goto(`${app.url}/ming`)
+    await expect.poll(async () => ((await visible(page, 'mining-trial-power').count()) > 0 ? await visible(page, 'mining-trial-power').innerText() : '')).toContain(before!)
+    await page.goto(`${app.url}/destoryList`)
+    const trial = page.locator('[data-testid="destroy-record"][data-type="trial"]').filter({ visible: true })
+    await shows(trial.getByTestId('destroy-trial-note')).toBe(text('tw', 'mining.trialRecord'))
+  }
+  expect(errors).toEqual([])
+  await context.close()
+})
+
+it('the OHLC line shows the market’s price decimals and stays inside the chart, at 360 and 390 px', { timeout: 90_000 }, async () => {
+  const { context, page, errors } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+  for (const width of [360, 390]) {
+    await page.setViewportSize({ width, height: 760 })
+    await page.goto(`${app.url}/trade`)
+    const readout = visible(page, 'candle-readout')
+    await expect.poll(async () => ((await readout.count()) > 0 ? (await readout.innerText()).trim().length : 0), { timeout: 30_000 }).toBeGreaterThan(0)
+    const parts = await readout.locator('span').allInnerTexts()
+    expect(parts).toHaveLength(5)
+    for (const price of parts.slice(0, 4)) expect(price.trim()).toMatch(/^[OHLC] \d+\.\d{4}$/)
+    const fits = await page.evaluate(() => {
+      const r = document.querySelector('[data-testid="candle-readout"]')!
+      const host = document.querySelector('[data-testid="candle-chart"]')!.getBoundingClientRect()
+      return [...r.querySelectorAll('span')].every((s) => {
+        const b = s.getBoundingClientRect()
+        return b.left >= host.left - 0.5 && b.right <= host.right + 0.5
+      })
+    })
+    expect(fits, `${width} px`).toBe(true)
+  }
+  expect(errors).toEqual([])
+  await context.close()
+})
