@@ -57,6 +57,18 @@ async function notBlank(page: Page, route: string) {
     .toBeGreaterThan(0)
 }
 
+/** A new user signed in on a phone, once the worker has fetched every screen's code ahead. */
+async function signedInWithScreensSaved() {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    await swControlled(page)
+    const code = lazyCode()
+    await expect.poll(() => cachedCount(page, code), { timeout: 30_000 }).toBe(code.length)
+  return { context, page }
+}
+
 describe('offline, a new user', () => {
   it('opens every route offline after visiting only /index online: none is blank, and an address saved offline lands on a working list', { timeout: 240_000 }, async () => {
     const context = await phone(browser)
@@ -100,13 +112,7 @@ describe('offline, a new user', () => {
   })
 
   it('offline with nothing saved, a screen says the phone is offline and not saved yet, with a retry; it loads by itself when the network returns', { timeout: 120_000 }, async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await swControlled(page)
-    const code = lazyCode()
-    await expect.poll(() => cachedCount(page, code), { timeout: 30_000 }).toBe(code.length)
+    const { context, page } = await signedInWithScreensSaved()
 
     await goOffline(context, page)
     // /address used to draw an empty list, /loan a skeleton forever; the rest said only "not saved".
@@ -174,13 +180,7 @@ describe('offline, a new user', () => {
   })
 
   it('/trade offline shows the book and ticker last seen, their age and the offline banner; never seen, it says not saved', async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await swControlled(page)
-    const code = lazyCode()
-    await expect.poll(() => cachedCount(page, code), { timeout: 30_000 }).toBe(code.length)
+    const { context, page } = await signedInWithScreensSaved()
 
     // Never opened online: not saved on this phone yet, and no made-up 0.00 %.
     await goOffline(context, page)
