@@ -1,12 +1,15 @@
 // What a newcomer reads on the mining and trade screens (issue 33 items 9 and 10): the trial power
 // they were given is labelled as trial power, the 0 NADI trial row of the destroy records says what it
 // is, and the candle chart's OHLC line shows the market's four decimals and stays inside the chart,
-// at 360 and 390 px.
+// at 360 and 390 px; an order of theirs that fills later says so in a toast.
 
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
+import { custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { lotsOf, ticksOf } from '../../server/exchange/engine/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
-import { apiAs, newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+import { apiAs, newcomerOnPhone, placeRestingOrder, shows, text, visible } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -61,4 +64,24 @@ it('the OHLC line shows the market’s price decimals and stays inside the chart
   }
   expect(errors).toEqual([])
   await context.close()
+})
+
+it('an order that fills after it was placed says so in a toast, once', { timeout: 90_000 }, async () => {
+  const UNIT = 100_000_000n
+  // A market of its own: the demo market maker's bids would take the sell below before the user's order.
+  const app = await startApp()
+  const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+  transfer(app.ctx.sqlite, { ref: 'e2e:labels:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100n * UNIT })
+  await placeRestingOrder(app, page, userId, 'e2e:labels:trade')
+  // Someone sells into the resting buy (200 NADI at 0.01): the whole order fills on the book.
+  const seller = Number(app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2ELB${randomBytes(3).toString('hex')}`, 'Seller', Date.now()).lastInsertRowid)
+  transfer(app.ctx.sqlite, { ref: 'e2e:labels:nadi', reason: 'deposit', from: custody('nadi'), to: trade(seller), asset: 'NADI', amount: 200n * UNIT })
+  await app.exchange!.place(seller, { side: 'sell', type: 'limit', price: ticksOf(app.exchange!.spec, UNIT / 100n)!, lots: lotsOf(app.exchange!.spec, 200n * UNIT)!, clientOrderId: 'labels-sell' })
+  const filled = page.locator('.toast').filter({ hasText: text('tw', 'trade.placed.filled') })
+  await expect.poll(() => filled.count(), { timeout: 10_000 }).toBe(1)
+  await page.waitForTimeout(500)
+  expect(await filled.count()).toBe(1)
+  expect(errors).toEqual([])
+  await context.close()
+  await app.close()
 })
