@@ -1,13 +1,15 @@
 // What a newcomer reads on the mining and trade screens (issue 33 items 9 and 10): the trial power
 // they were given is labelled as trial power, the 0 NADI trial row of the destroy records says what it
 // is, and the candle chart's OHLC line shows the market's four decimals and stays inside the chart,
-// at 360 and 390 px; an order of theirs that fills later says so in a toast.
+// at 360 and 390 px; an order of theirs that fills later says so in a toast; an unpaid order the
+// expiry job cancelled stays in /orders with its reason; the order form's placeholders fit.
 
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { lotsOf, ticksOf } from '../../server/exchange/engine/index.ts'
+import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { apiAs, newcomerOnPhone, placeRestingOrder, shows, text, visible } from './support/flows.ts'
 
@@ -84,4 +86,63 @@ it('an order that fills after it was placed says so in a toast, once', { timeout
   expect(errors).toEqual([])
   await context.close()
   await app.close()
+})
+
+/** The placeholders of the screen's visible fields wider than the room their field gives them. */
+const placeholdersCut = (page: Page) =>
+  page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d')!
+    return [...document.querySelectorAll<HTMLInputElement>('main.page input[placeholder]')]
+      .filter((i) => i.getClientRects().length > 0 && i.placeholder)
+      .flatMap((i) => {
+        const s = getComputedStyle(i)
+        ctx.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`
+        const width = ctx.measureText(i.placeholder).width
+        const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)
+        return width > room + 0.5 ? [`${i.name}: "${i.placeholder}" ${Math.round(width)} > ${Math.round(room)} px`] : []
+      })
+  })
+
+it('the order form’s placeholders (price, size, amount to spend) are shown whole in every language, at 360 and 390 px', { timeout: 120_000 }, async () => {
+  const { context, page, errors } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+  const cut: string[] = []
+  for (const lang of ['PT', 'EN', 'TW', 'JP', 'KO', 'TH', 'ID', 'VN', 'MS', 'ZH']) {
+    await page.evaluate((l) => localStorage.setItem('lang', l), lang)
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 760 })
+      for (const route of ['/trade']) {
+        await page.goto(`${app.url}${route}`)
+        await page.locator('main.page input').filter({ visible: true }).first().waitFor()
+        const found = await placeholdersCut(page)
+        // A market buy asks for an amount instead: its field too.
+        if (route === '/trade') {
+          await page.getByTestId('order-form').filter({ visible: true }).getByRole('button', { name: text(lang.toLowerCase(), 'trade.type.market'), exact: true }).click()
+          found.push(...(await placeholdersCut(page)))
+        }
+        for (const f of found) cut.push(`${lang} ${width} ${route} ${f}`)
+      }
+    }
+  }
+  expect(cut).toEqual([])
+  expect(errors).toEqual([])
+  await context.close()
+})
+
+it('an order cancelled for want of payment stays listed with that reason, beside one the user cancelled, at 360 and 390 px', { timeout: 90_000 }, async () => {
+  const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
+  const late = createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n, payWithinMs: 1 })
+  await page.waitForTimeout(20)
+  expect(await expireOrders(app.ctx)).toBeGreaterThanOrEqual(1)
+  const mine = createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n })
+  await apiAs(app, page)('orders/cancel', { id: mine })
+  for (const width of [360, 390]) {
+    await page.setViewportSize({ width, height: 760 })
+    await page.goto(`${app.url}/orders`)
+    await visible(page, 'payorders-tab-cancelled').click()
+    const row = (id: number) => page.locator(`[data-testid="payorder-row"][data-id="${id}"]`).filter({ visible: true })
+    await shows(row(late).getByTestId('payorder-cancel-reason')).toBe(text('tw', 'orders.cancelledReason.expiry'))
+    await shows(row(mine).getByTestId('payorder-cancel-reason')).toBe(text('tw', 'orders.cancelledReason.user'))
+  }
+  expect(errors).toEqual([])
+  await context.close()
 })
