@@ -25,6 +25,8 @@ export type MiningPause = Static<typeof MiningPause>
 export const MiningInfo = Type.Object({
   /** Power still to release, over destroy, joint and trial power, plus devices' power. */
   power: Money,
+  /** Of `power`, the newcomer's trial power (given at sign-up, not bought), so the total is not read as bought power. */
+  trial_power: Money,
   /** What today's settlement will pay the caller's mining, NADI (final once the day ends). */
   today_estimate: Money,
   /** What yesterday's settlement paid. */

@@ -53,6 +53,8 @@ export const PayOrder = Type.Object({
   expires_at: Millis,
   /** The latest payment attempt, if any. */
   payment: Type.Union([PaymentState, Type.Null()]),
+  /** A cancelled order: by the user, or by the expiry job because it was not paid in time; null otherwise. */
+  cancelled_by: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('expiry'), Type.Null()])),
 })
 export type PayOrder = Static<typeof PayOrder>
 

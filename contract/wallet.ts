@@ -17,6 +17,23 @@ export type AssetBalance = Static<typeof AssetBalance>
 export const Balances = Type.Object({ assets: Type.Array(AssetBalance) })
 export type Balances = Static<typeof Balances>
 
+/**
+ * What keeps money frozen, by the ledger audit's holder names (server/ledger/holders.ts): an active
+ * node's stake, a pledge waiting for release, an open trade order, a withdrawal not yet confirmed.
+ */
+export const FrozenReason = Type.Union([Type.Literal('nodes'), Type.Literal('pledges'), Type.Literal('orders'), Type.Literal('withdrawals')])
+export type FrozenReason = Static<typeof FrozenReason>
+/** One reason's share of one account's frozen balance; the parts of an account sum to its frozen. */
+export const FrozenPart = Type.Object({ asset: HeldAsset, account: AccountKind, reason: FrozenReason, amount: Money })
+export type FrozenPart = Static<typeof FrozenPart>
+/** GET /api/v1/wallet/holdings — what the frozen balances are for, and what the caller owes (open loans' debt). */
+export const Holdings = Type.Object({
+  frozen: Type.Array(FrozenPart),
+  /** Per asset, what open loans owe now (principal and interest, less repayments); empty without one. */
+  debts: Type.Array(Type.Object({ asset: Asset, amount: Money })),
+})
+export type Holdings = Static<typeof Holdings>
+
 /** POST /api/v1/wallet/transfer — between the user's own fund and trade accounts (/draw). MEME is named so it gets its own refusal. */
 export const TransferBody = Type.Object({ asset: HeldAsset, amount: Money, from: AccountKind, to: AccountKind })
 export type TransferBody = Static<typeof TransferBody>

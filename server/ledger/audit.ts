@@ -7,9 +7,10 @@ import type { Asset } from './types.ts'
 /**
  * What one feature holds frozen, per ledger account id, in units of 1e-8 (e.g. pending withdrawals:
  * each requested-but-unsettled withdrawal's amount on its user's fund account). Runs inside the
- * audit's read transaction, so it sees the same snapshot as the balances.
+ * audit's read transaction, so it sees the same snapshot as the balances. With `userId`, only that
+ * user's accounts: the wallet's breakdown of frozen (issue 33) is the audit's own definition of it.
  */
-export type FrozenHolder = (sqlite: SqlConnection) => Map<bigint, bigint>
+export type FrozenHolder = (sqlite: SqlConnection, userId?: number) => Map<bigint, bigint>
 
 const registry = new Map<string, FrozenHolder>()
 
@@ -18,14 +19,15 @@ const registry = new Map<string, FrozenHolder>()
  * answers (user_id, held) rows; each is put on that user's fund account, which must exist.
  */
 export function fundAccountHolder(asset: string, what: string, heldSql: string): FrozenHolder {
-  return (sqlite) => {
+  return (sqlite, userId) => {
     const rows = sqlite
       .prepare(
         `SELECT h.user_id AS user_id, a.id AS account_id, SUM(h.held) AS held FROM (${heldSql}) h
          LEFT JOIN ledger_accounts a ON a.user_id = h.user_id AND a.kind = 'fund' AND a.asset = ?
+         ${userId === undefined ? '' : 'WHERE h.user_id = ?'}
          GROUP BY h.user_id, a.id`,
       )
-      .all(asset) as { user_id: bigint; account_id: bigint | null; held: bigint }[]
+      .all(...(userId === undefined ? [asset] : [asset, userId])) as { user_id: bigint; account_id: bigint | null; held: bigint }[]
     const out = new Map<bigint, bigint>()
     for (const r of rows) {
       if (r.account_id === null) throw new Error(`user ${r.user_id} has ${what} but no fund ${asset} account`)
@@ -49,6 +51,11 @@ export function registerFrozenHolder(name: string, holder: FrozenHolder): () => 
 
 export function frozenHolderNames(): string[] {
   return [...registry.keys()]
+}
+
+/** The registered holders by name (those of server/ledger/holders.ts once it is imported). */
+export function frozenHolders(): ReadonlyMap<string, FrozenHolder> {
+  return registry
 }
 
 // ── The audit ───────────────────────────────────────────────────────────────────────────────────

@@ -17,6 +17,7 @@ export {
   audit,
   formatAudit,
   frozenHolderNames,
+  frozenHolders,
   fundAccountHolder,
   registerFrozenHolder,
   type AssetTotals,

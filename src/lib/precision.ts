@@ -27,3 +27,9 @@ export function precisionOf(measure: string): number {
 export function showFigure(wire: string | null | undefined, measure: string): string {
   return groupThousands(formatAmount(wire, precisionOf(measure)))
 }
+
+/** The decimals of a step on the wire ("0.0001" → 4, "1" → 0); null when it is not a decimal. */
+export function decimalsOfStep(step: string | undefined): number | null {
+  const m = step === undefined ? null : /^\d+(?:\.(\d*?))?0*$/.exec(step)
+  return m ? (m[1] ?? '').length : null
+}

@@ -57,6 +57,18 @@ async function notBlank(page: Page, route: string) {
     .toBeGreaterThan(0)
 }
 
+/** A new user signed in on a phone, once the worker has fetched every screen's code ahead. */
+async function signedInWithScreensSaved() {
+    const context = await phone(browser)
+    const page = await context.newPage()
+    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
+    await signInThroughInvite(context, page, app.url, ROOT_CODE)
+    await swControlled(page)
+    const code = lazyCode()
+    await expect.poll(() => cachedCount(page, code), { timeout: 30_000 }).toBe(code.length)
+  return { context, page }
+}
+
 describe('offline, a new user', () => {
   it('opens every route offline after visiting only /index online: none is blank, and an address saved offline lands on a working list', { timeout: 240_000 }, async () => {
     const context = await phone(browser)
@@ -99,6 +111,37 @@ describe('offline, a new user', () => {
     await context.close()
   })
 
+  it('offline with nothing saved, a screen says the phone is offline and not saved yet, with a retry; it loads by itself when the network returns', { timeout: 120_000 }, async () => {
+    const { context, page } = await signedInWithScreensSaved()
+
+    await goOffline(context, page)
+    // /address used to draw an empty list, /loan a skeleton forever; the rest said only "not saved".
+    for (const route of ['/address', '/loan', '/wallet', '/mingLog', '/destoryList', '/notice', '/orders']) {
+      await page.goto(`${app.url}${route}`)
+      const unsaved = visible(page, 'offline-unsaved')
+      await shows(unsaved.locator('strong'), 10_000).toBe(text('tw', 'net.offline'))
+      expect(await unsaved.getByTestId('not-saved').innerText(), route).toBe(text('tw', 'net.notSaved'))
+      expect(await unsaved.getByRole('button', { name: text('tw', 'common.retry') }).count(), `${route} offers a retry`).toBe(1)
+    }
+
+    // Still offline, the retry says the same; once online, it loads the list.
+    await page.goto(`${app.url}/address`)
+    await visible(page, 'offline-retry').click()
+    await shows(visible(page, 'offline-unsaved').locator('strong')).toBe(text('tw', 'net.offline'))
+    await goOnline(context, page)
+    await expect.poll(() => page.locator('main').filter({ visible: true }).getByText(text('tw', 'address.empty')).count(), { timeout: 15_000 }).toBe(1)
+    expect(await visible(page, 'offline-unsaved').count()).toBe(0)
+
+    // Offline on /loan, then the network returns: the screen loads without a tap.
+    await goOffline(context, page)
+    await page.goto(`${app.url}/loan`)
+    await visible(page, 'offline-unsaved').waitFor()
+    await goOnline(context, page)
+    await expect.poll(() => visible(page, 'loan-plans').count(), { timeout: 15_000 }).toBe(1)
+    expect(await visible(page, 'offline-unsaved').count()).toBe(0)
+    await context.close()
+  })
+
   it('a screen whose code is not on the phone says so in the user’s language, with a retry that opens it once online and the way home', async () => {
     const context = await phone(browser)
     const page = await context.newPage()
@@ -137,13 +180,7 @@ describe('offline, a new user', () => {
   })
 
   it('/trade offline shows the book and ticker last seen, their age and the offline banner; never seen, it says not saved', async () => {
-    const context = await phone(browser)
-    const page = await context.newPage()
-    await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
-    await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await swControlled(page)
-    const code = lazyCode()
-    await expect.poll(() => cachedCount(page, code), { timeout: 30_000 }).toBe(code.length)
+    const { context, page } = await signedInWithScreensSaved()
 
     // Never opened online: not saved on this phone yet, and no made-up 0.00 %.
     await goOffline(context, page)

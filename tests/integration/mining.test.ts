@@ -174,3 +174,17 @@ describe('joint mining holds the price previewed', () => {
   })
 })
 
+
+describe('trial power', () => {
+  it('mining/info says how much of the power is the newcomer’s trial power, and bought power does not count as trial', async () => {
+    const s = await start({ env: { NADI_TRIAL_POWER: '100' } })
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    const first = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
+    expect(first).toMatchObject({ power: '100', trial_power: '100' })
+    transfer(s.ctx.sqlite, { ref: 'test:mining:trial', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('200') })
+    const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
+    await post(s, me, 'orders/payByBalance', { id: order.id })
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data).toMatchObject({ power: '760', trial_power: '100' })
+  })
+})

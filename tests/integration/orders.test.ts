@@ -80,6 +80,12 @@ describe('orders to pay', () => {
     expect(await expireOrders(s.ctx)).toBe(1)
     expect((await s.get<PayOrder>(`${O}/detail?id=${b}`, { token: me.token })).body_.data.status).toBe('cancelled')
     expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(units('100'))
+    // Both stay listed, each saying who cancelled it: the expiry pass for want of payment, or the user.
+    const cancelled = (await s.get<PagedList<PayOrder>>(`${O}/list?status=cancelled`, { token: me.token })).body_.data.list
+    expect(cancelled.map((o) => [o.id, o.cancelled_by])).toEqual([
+      [b, 'expiry'],
+      [a, 'user'],
+    ])
   })
 
   it('paid on chain: the order is processing while the transfer confirms, then paid; expiry leaves a payment under way alone', async () => {

@@ -180,3 +180,9 @@ export function registerLendingSteps(ctx: Pick<Ctx, 'sqlite'>): void {
   // Before the node steps' stake return reads the open loans (registration order is run order).
   onSettle(ctx, { name: 'loan-interest', run: (c, day) => accrueInterest(c, day) })
 }
+
+/** What the user's open loans owe now, USDT (the wallet counts it against what they hold). */
+export function openLoanDebt(sqlite: Ctx['sqlite'], userId: number): bigint {
+  const r = sqlite.prepare("SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE user_id = ? AND status = 'open'").get(userId) as { debt: bigint | number }
+  return BigInt(r.debt)
+}

@@ -146,16 +146,19 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       const rows = s().positions.all(userId) as PositionRow[]
       const today = dayOf(ctx.now())
       let power = 0n
+      let trial = 0n
       let estimate = 0n
       for (const p of rows) {
         if (p.status !== 'active') continue
         power += p.remaining ?? p.base
+        if (p.kind === 'trial') trial += p.remaining ?? p.base
         const due = Number(p.start_day) <= today && (p.end_day === null || today < Number(p.end_day)) && (today - Number(p.start_day) + 1) % Number(p.period_days) === 0
         if (due) estimate += periodAmount(p.base, p.rate_ppm, p.remaining)
       }
       const yesterday = (s().yesterday.get(userId, today - 1) as { s: bigint }).s
       return {
         power: formatMoney(power),
+        trial_power: formatMoney(trial),
         today_estimate: formatMoney(estimate),
         yesterday: formatMoney(yesterday),
         nadi_price: formatMoney(deps.nadiPrice()),

@@ -68,6 +68,8 @@ export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: Lang
     asset: r.asset,
     total: formatMoney(r.total),
     status: statusOf(r, p),
+    // The expiry job cancels only past expires_at; a user cancels before it (no column needed).
+    cancelled_by: statusOf(r, p) !== 'cancelled' ? null : r.ended_at !== null && r.ended_at >= r.expires_at ? 'expiry' : 'user',
     created_at: Number(r.created_at),
     expires_at: Number(r.expires_at),
     payment: paymentOf(p, lang),

@@ -9,6 +9,7 @@ import {
   ExchangeQuote,
   ExchangeQuoteQuery,
   ExchangeRecord,
+  Holdings,
   MoneyLogQuery,
   MoneyRecord,
   TransferBody,
@@ -30,6 +31,15 @@ export function walletRoutes(app: App, wallet: WalletService) {
     '/api/v1/wallet/balances',
     { preHandler: requireAuth, schema: { tags, summary: 'Fund and trade account of every asset, available and frozen', response: { 200: Envelope(Balances) } } },
     async (req) => ok(req, await wallet.balances(uid(req))),
+  )
+
+  app.get(
+    '/api/v1/wallet/holdings',
+    {
+      preHandler: requireAuth,
+      schema: { tags, summary: 'What each frozen balance is for (node stakes, pledges, open orders, withdrawals in flight), and what open loans owe', response: { 200: Envelope(Holdings) } },
+    },
+    async (req) => ok(req, await wallet.holdings(uid(req))),
   )
 
   app.post(

@@ -10,6 +10,7 @@ import type {
   Balances,
   DayEarnings,
   HeldAsset,
+  Holdings,
   ExchangeQuote,
   ExchangeQuoteQuery,
   ExchangeRecord,
@@ -25,6 +26,7 @@ import { exec, row } from '../../db/sql.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
+import { holdingsOf } from './holdings.ts'
 import { quoteAmounts } from './exchange.ts'
 import { dayEarnings, nodeTier } from '../settlement/earnings.ts'
 import { moneyLink, resolveLink } from '../settlement/links.ts'
@@ -125,6 +127,10 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
         return { asset, fund: bucket(a.fund), trade: bucket(a.trade) }
       })
       return { assets }
+    },
+
+    async holdings(userId: number): Promise<Holdings> {
+      return read(() => holdingsOf(sqlite, userId))
     },
 
     /** Between the user's own fund and trade accounts; the ledger ref is the record's id, `transfer:<id>`. */

@@ -8,16 +8,16 @@ import { registerFrozenHolder } from '../../ledger/index.ts'
  * on its user's fund account in its coin. A withdrawal whose account does not exist is a failure of
  * the audit, not a silent zero.
  */
-export function withdrawalsHolder(sqlite: SqlConnection): Map<bigint, bigint> {
+export function withdrawalsHolder(sqlite: SqlConnection, userId?: number): Map<bigint, bigint> {
   const rows = sqlite
     .prepare(
       `SELECT w.user_id, w.coin, a.id AS account_id, SUM(w.amount + w.fee) AS held
        FROM withdrawals w
        LEFT JOIN ledger_accounts a ON a.user_id = w.user_id AND a.kind = 'fund' AND a.asset = w.coin
-       WHERE w.status IN ('requested', 'approved', 'broadcast')
+       WHERE w.status IN ('requested', 'approved', 'broadcast') ${userId === undefined ? '' : 'AND w.user_id = ?'}
        GROUP BY w.user_id, w.coin, a.id`,
     )
-    .all() as { user_id: bigint; coin: string; account_id: bigint | null; held: bigint }[]
+    .all(...(userId === undefined ? [] : [userId])) as { user_id: bigint; coin: string; account_id: bigint | null; held: bigint }[]
   const out = new Map<bigint, bigint>()
   for (const r of rows) {
     if (r.account_id === null) throw new Error(`user ${r.user_id} has open ${r.coin} withdrawals but no fund ${r.coin} account`)

@@ -7,7 +7,7 @@ import { ApiFailure } from '../../api/client.ts'
 import { useOutbox } from '../../data/useOutbox.ts'
 import { useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { failureMessage } from '../../api/failure.ts'
 import { toast } from '../../ui/toast.ts'
 import { addressQueries } from './queries.ts'
@@ -70,7 +70,7 @@ export default function AddressFormScreen() {
         ) : detail.isError ? (
           <LoadFailed text={failureMessage('addressDetail', detail.error, t)} onRetry={() => detail.refetch()} />
         ) : (
-          <Skeleton lines={4} />
+          <Pending query={detail} lines={4} />
         )}
       </main>
     )

@@ -7,7 +7,7 @@ import { useOutbox } from '../../data/useOutbox.ts'
 import { useT } from '../../i18n/index.ts'
 import { maskPhone } from '../../../contract/addressRules.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
@@ -55,7 +55,7 @@ export default function AddressListScreen() {
       <TopBar title={t('address.title')} back />
       {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
       {q.isPending && queue.length === 0 ? (
-        <Skeleton lines={4} />
+        <Pending query={q} lines={4} />
       ) : q.isError && !q.data && queue.length === 0 ? (
         <LoadFailed text={failureMessage('addressList', q.error, t)} onRetry={() => q.refetch()} />
       ) : rows.length === 0 ? (

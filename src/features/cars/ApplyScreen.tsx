@@ -14,7 +14,7 @@ import { formatAmount, formatDateTime } from '../../lib/format.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { Icon } from '../../ui/Icon.tsx'
-import { Empty, LoadFailed, Pending, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../ui/States.tsx'
 import { toast } from '../../ui/toast.ts'
 import { carQueries } from './queries.ts'
 import { applyQueries } from './applyQueries.ts'
@@ -189,7 +189,7 @@ function MyApplications({ cars }: { cars: Pick<GoodsItem, 'id' | 'name' | 'cover
       <h2 id="apply-mine-title">{t('carApply.mine')}</h2>
       {q.data && <Freshness updatedAt={q.dataUpdatedAt} />}
       {q.isPending && queued.length === 0 ? (
-        <Skeleton lines={3} />
+        <Pending query={q} lines={3} />
       ) : q.isError && !q.data && queued.length === 0 ? (
         <LoadFailed onRetry={() => q.refetch()} />
       ) : list.length === 0 && queued.length === 0 ? (

@@ -8,7 +8,7 @@ import { online } from '../../api/online.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../ui/States.tsx'
+import { Empty, LoadFailed, Pending, pendingOf } from '../../ui/States.tsx'
 import { toast } from '../../ui/toast.ts'
 import { formatReleaseDay } from '../release/progress.ts'
 import { checkAmount, showAmount, units } from '../wallet/amount.ts'
@@ -157,7 +157,7 @@ export default function LoanScreen() {
     <main className="page">
       <TopBar title={t('loan.title')} back />
       {plans.isPending || info.isPending ? (
-        <Skeleton lines={8} />
+        <Pending query={pendingOf(plans, info)} lines={8} />
       ) : failed || !plans.data || !info.data ? (
         <LoadFailed onRetry={() => void Promise.all([plans.refetch(), info.refetch()])} />
       ) : (

@@ -46,6 +46,11 @@ export function PowerSummary({ info }: { info: MiningInfo | undefined }) {
           {show(info?.power, 'power')}
         </strong>
         <small className="muted">{t('mining.powerUnit')}</small>
+        {info && units(info.trial_power) > 0n && (
+          <span className="small muted" data-testid="mining-trial-power">
+            {t(units(info.trial_power) === units(info.power) ? 'mining.trialOnly' : 'mining.trialIncluded', { power: show(info.trial_power, 'power') })}
+          </span>
+        )}
       </div>
       <dl className="mining-figures">
         <Figure label={t('mining.todayEstimate')} testId="mining-today">
@@ -94,6 +99,11 @@ export function DestroyRow({ r }: { r: DestroyRecord }) {
         </span>
       </div>
       <PauseNote pause={r.pause} />
+      {r.type === 'trial' && (
+        <p className="small muted" data-testid="destroy-trial-note">
+          {t('mining.trialRecord')}
+        </p>
+      )}
       <dl className="mining-figures">
         <Figure label={t('mining.amount')} testId="destroy-amount">
           <Amount value={r.amount} measure={r.asset} />

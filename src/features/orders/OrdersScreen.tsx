@@ -12,7 +12,7 @@ import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { PaymentDialog } from '../payment/PaymentDialog.tsx'
 import { OfflineReason, RecordList, useNow } from '../wallet/parts.tsx'
-import { ordersQueries, UNPAID, type UnpaidStatus } from './queries.ts'
+import { ORDER_TABS, ordersQueries, type OrdersTab } from './queries.ts'
 import { useCancelPayOrder } from './mutations.ts'
 import { timeLeft } from './time.ts'
 import { Amount } from '../../ui/Amount.tsx'
@@ -40,7 +40,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
     <li className="record tall payorder" data-testid="payorder-row" data-id={o.id} data-status={o.status}>
       <div className="row between">
         <strong className="ellipsis">{o.title}</strong>
-        <span className={`badge ${waiting ? 'gold' : 'teal'}`} data-testid="payorder-status">
+        <span className={`badge ${waiting ? 'gold' : o.status === 'cancelled' ? 'muted-badge' : 'teal'}`} data-testid="payorder-status">
           {t(`orders.status.${o.status}`)}
         </span>
       </div>
@@ -56,7 +56,11 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
           <Amount value={o.total} measure={o.asset} />
         </span>
       </div>
-      {waiting ? (
+      {o.status === 'cancelled' ? (
+        <p className="small muted" data-testid="payorder-cancel-reason">
+          {t(o.cancelled_by === 'expiry' ? 'orders.cancelledReason.expiry' : 'orders.cancelledReason.user')}
+        </p>
+      ) : waiting ? (
         <div className="row between gap">
           <span className={`small ${left ? 'muted' : 'danger-text'}`} data-testid="payorder-countdown">
             {left ? t('orders.timeLeft', { time: left }) : t('orders.expired')}
@@ -88,7 +92,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
 export default function OrdersScreen() {
   useSignals()
   const t = useT()
-  const [tab, setTab] = useState<UnpaidStatus>('pending_payment')
+  const [tab, setTab] = useState<OrdersTab>('pending_payment')
   const q = useInfiniteQuery(ordersQueries.list(tab))
   const [paying, setPaying] = useState<PayOrder | null>(null)
 
@@ -96,7 +100,7 @@ export default function OrdersScreen() {
     <main className="page">
       <TopBar title={t('orders.title')} back />
       <div className="chips filter-row" role="tablist" aria-label={t('orders.title')}>
-        {UNPAID.map((k) => (
+        {ORDER_TABS.map((k) => (
           <button key={k} role="tab" aria-selected={k === tab} className={`chip ${k === tab ? 'gold' : ''}`} onClick={() => setTab(k)} data-testid={`payorders-tab-${k}`}>
             {t(`orders.tab.${k}`)}
           </button>

@@ -14,6 +14,9 @@ export const DETAIL_POLL_MS = 2_000
 /** The two kinds of unpaid order the /orders screen lists (SPEC §2 "unpaid orders", §4). */
 export const UNPAID = ['pending_payment', 'processing'] as const satisfies readonly PayOrderStatus[]
 export type UnpaidStatus = (typeof UNPAID)[number]
+/** The /orders tabs: the unpaid ones, then the cancelled, so an order cancelled for want of payment leaves a trace. */
+export const ORDER_TABS = [...UNPAID, 'cancelled'] as const satisfies readonly PayOrderStatus[]
+export type OrdersTab = (typeof ORDER_TABS)[number]
 
 /** Every order query starts with this, so one invalidation refreshes lists and details alike. */
 export const ORDERS_ROOT = ['orders'] as const
@@ -23,7 +26,7 @@ export const ordersQueries = {
    * One status, newest first, 10 at a time. A list with a payment confirming refreshes every few
    * seconds; one waiting for payment now and then, since orders expire and are cancelled server-side.
    */
-  list: (status: UnpaidStatus) =>
+  list: (status: OrdersTab) =>
     infiniteQueryOptions({
       queryKey: [...ORDERS_ROOT, 'list', status],
       initialPageParam: 1,

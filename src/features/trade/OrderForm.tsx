@@ -10,6 +10,7 @@ import { NumberField, OfflineReason, SummaryRow } from '../wallet/parts.tsx'
 import { checkOrder, estimate, fieldsOf, marketRules, orderSummary, PERCENTS, percentFill, spendAsset } from './form.ts'
 import { rateText } from './market.ts'
 import { usePlaceOrder } from './mutations.ts'
+import { fillToTell } from './fills.ts'
 import type { OrderFormState } from './useOrderForm.ts'
 
 interface Props {
@@ -64,7 +65,8 @@ export function OrderForm({ market, form, available, best, paused = false }: Pro
     } catch {
       return // the server's words are already shown; the same press again reuses this order's id
     }
-    toast.success(t(`trade.placed.${order.status}`))
+    // Filled at once: told here, unless its push was faster and told it already.
+    if (order.status !== 'filled' || fillToTell(order)) toast.success(t(`trade.placed.${order.status}`))
     form.clearAmounts()
   }
 

@@ -9,6 +9,9 @@ import { subscribeBook, type LocalBook } from '../../api/socketBook.ts'
 import { tradeQueries } from './queries.ts'
 import { refreshOrders } from './mutations.ts'
 import { refreshBalances } from '../wallet/mutations.ts'
+import { useT } from '../../i18n/index.ts'
+import { toast } from '../../ui/toast.ts'
+import { fillToTell, pushedOrders } from './fills.ts'
 import { isMarketStatus, isPublicTrade, isTicker, mergeTrades } from './market.ts'
 
 /** A burst of pushes (a sweep fills many orders) refreshes the lists once. */
@@ -102,15 +105,22 @@ function privateRefresh(qc: QueryClient) {
 
 /**
  * The user's own streams: user@update_order reloads both order lists and the deals (SPEC §7),
- * user@balance the balances.
+ * user@balance the balances. An order of the user's that fills says so in a toast, once.
  */
 export function useOrderPushes(): void {
   const qc = useQueryClient()
+  const t = useT()
+  const filled = useRef(t('trade.placed.filled'))
+  filled.current = t('trade.placed.filled')
   useEffect(() => {
     const socket = getSocket()
     const r = privateRefresh(qc)
     // A snapshot on subscribe is what the screen has just loaded (and a reconnect refreshes anyway).
-    const offOrder = socket.subscribe(streams.order, (push) => push.action === 'update' && r.orders.run())
+    const offOrder = socket.subscribe(streams.order, (push) => {
+      if (push.action !== 'update') return
+      r.orders.run()
+      for (const o of pushedOrders(push.data)) if (fillToTell(o)) toast.success(filled.current)
+    })
     const offBalance = socket.subscribe(streams.balance, (push) => push.action === 'update' && r.balances.run())
     const offState = onReconnect(() => {
       r.orders.run()

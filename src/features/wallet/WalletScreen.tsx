@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { Link, useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
-import type { AssetBalance } from '../../../contract/wallet.ts'
+import type { AssetBalance, FrozenPart, Holdings } from '../../../contract/wallet.ts'
 import { useT } from '../../i18n/index.ts'
 import { showFigure } from '../../lib/precision.ts'
 import { TopBar } from '../../ui/TopBar.tsx'
@@ -12,7 +12,7 @@ import { LoadFailed, Pending } from '../../ui/States.tsx'
 import { Freshness } from '../../ui/Freshness.tsx'
 import { commonQueries } from '../common/queries.ts'
 import { walletQueries } from './queries.ts'
-import { WALLET_ASSETS, accountsOf, assetBalance, assetTotal, totalInUsdt } from './balances.ts'
+import { WALLET_ASSETS, accountsOf, assetBalance, assetTotal, debtInUsdt, frozenPartsOf, netOfDebt, totalInUsdt } from './balances.ts'
 import { showAmount, units } from './amount.ts'
 import { ExchangeSheet } from './ExchangeSheet.tsx'
 import { post } from '../../api/client.ts'
@@ -84,7 +84,53 @@ function Action({ icon, label, href, onClick }: { icon: IconName; label: string;
   )
 }
 
-function AssetCard({ balance }: { balance: AssetBalance }) {
+/** What an asset's frozen amounts are for: one row per reason and account (issue 33). */
+function FrozenParts({ asset, parts }: { asset: AssetBalance['asset']; parts: FrozenPart[] }) {
+  const t = useT()
+  if (parts.length === 0) return null
+  return (
+    <div className="frozen-parts" data-testid={`frozen-parts-${asset}`}>
+      <span className="muted small">{t('assets.frozenFor')}</span>
+      <ul>
+        {parts.map((p) => (
+          <li key={`${p.reason}-${p.account}`} className="row between small" data-reason={p.reason} data-account={p.account}>
+            <span>
+              {t(`assets.frozenReason.${p.reason}`)} <span className="muted">· {t(`assets.${p.account}`)}</span>
+            </span>
+            <span className="mono">{showAmount(units(p.amount), asset)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** The loan debt, and the net worth it leaves, under the total; nothing without an open loan. */
+function DebtLines({ holdings, total }: { holdings: Holdings; total: bigint | undefined }) {
+  const t = useT()
+  const debt = debtInUsdt(holdings)
+  if (debt === 0n) return null
+  return (
+    <dl className="debt-lines small">
+      <div className="row between">
+        <dt>
+          <Link href="/loan">{t('assets.loanDebt')}</Link>
+        </dt>
+        <dd className="mono" data-testid="wallet-debt">
+          −{showAmount(debt, 'USDT')} USDT
+        </dd>
+      </div>
+      <div className="row between">
+        <dt>{t('assets.netOfDebt')}</dt>
+        <dd className="mono strong" data-testid="wallet-net">
+          {total === undefined ? '—' : `${total < 0n ? '−' : ''}${showAmount(total < 0n ? -total : total, 'USDT')}`} USDT
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+function AssetCard({ balance, parts }: { balance: AssetBalance; parts: FrozenPart[] }) {
   const t = useT()
   return (
     <section className="card asset-card" data-asset={balance.asset} aria-label={balance.asset}>
@@ -112,6 +158,7 @@ function AssetCard({ balance }: { balance: AssetBalance }) {
           </div>
         ))}
       </div>
+      <FrozenParts asset={balance.asset} parts={parts} />
       {balance.asset === 'MEME' && <p className="small muted">{t('assets.memeNote')}</p>}
     </section>
   )
@@ -124,6 +171,7 @@ export default function WalletScreen() {
   const [location] = useLocation()
   const q = useQuery(walletQueries.balances())
   const info = useQuery(commonQueries.mainInfo())
+  const holdings = useQuery(walletQueries.holdings())
   const [exchanging, setExchanging] = useState(false)
   const b = q.data
 
@@ -155,6 +203,7 @@ export default function WalletScreen() {
                 {t(info.data.nadi_price_source === 'reference' ? 'assets.priceNoteReference' : 'assets.priceNote', { price: showFigure(info.data.nadi_price, 'price') })}
               </span>
             )}
+            {holdings.data && <DebtLines holdings={holdings.data} total={info.data ? netOfDebt(b, holdings.data, info.data.nadi_price) : undefined} />}
           </section>
 
           <nav className="wallet-actions" aria-label={t('assets.actions')}>
@@ -165,7 +214,7 @@ export default function WalletScreen() {
           </nav>
 
           {WALLET_ASSETS.map((asset) => (
-            <AssetCard key={asset} balance={assetBalance(b, asset)} />
+            <AssetCard key={asset} balance={assetBalance(b, asset)} parts={frozenPartsOf(holdings.data, asset)} />
           ))}
 
           <TestTokens />

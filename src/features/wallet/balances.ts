@@ -1,5 +1,5 @@
 // What the wallet screen shows of the balances, computed on exact units. Pure.
-import type { AccountKind, Asset, AssetBalance, Balances, HeldAsset } from '../../../contract/wallet.ts'
+import type { AccountKind, Asset, AssetBalance, Balances, FrozenPart, HeldAsset, Holdings } from '../../../contract/wallet.ts'
 import { units } from './amount.ts'
 
 /** The coins: what moves between accounts, trades and exchanges. */
@@ -32,4 +32,19 @@ export function assetTotal(a: AssetBalance): bigint {
 /** The whole wallet in USDT at a NADI price (USDT per NADI, a wire amount), truncated to whole units. MEME has no market, so no price: it is left out. */
 export function totalInUsdt(b: Balances, nadiPrice: string): bigint {
   return assetTotal(assetBalance(b, 'USDT')) + (assetTotal(assetBalance(b, 'NADI')) * units(nadiPrice)) / SCALE
+}
+
+/** One asset's frozen parts (what each frozen amount is for), in the server's order. */
+export function frozenPartsOf(h: Holdings | undefined, asset: HeldAsset): FrozenPart[] {
+  return h?.frozen.filter((p) => p.asset === asset) ?? []
+}
+
+/** What open loans owe, in USDT units (loans are lent in USDT). */
+export function debtInUsdt(h: Holdings): bigint {
+  return h.debts.reduce((sum, d) => sum + (d.asset === 'USDT' ? units(d.amount) : 0n), 0n)
+}
+
+/** The wallet's net worth in USDT: everything held (frozen included) less what open loans owe; may be negative. */
+export function netOfDebt(b: Balances, h: Holdings, nadiPrice: string): bigint {
+  return totalInUsdt(b, nadiPrice) - debtInUsdt(h)
 }

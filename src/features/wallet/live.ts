@@ -19,7 +19,7 @@ export function useMoneyPushes(): void {
       socket.subscribe('user@withdraw', () => refresh(['withdraw', 'list'], ['wallet'])),
       // The snapshot on subscribe is what the screen just loaded; only later changes matter.
       socket.subscribe('user@balance', (push) => {
-        if (push.action === 'update') refresh(['wallet', 'balances'])
+        if (push.action === 'update') refresh(['wallet', 'balances'], ['wallet', 'holdings'])
       }),
     ]
     return () => {

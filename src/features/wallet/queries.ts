@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { Asset, Balances, DayEarnings, ExchangeQuote, MoneyRecord, TransferRecord } from '../../../contract/wallet.ts'
+import type { Asset, Balances, DayEarnings, Holdings, ExchangeQuote, MoneyRecord, TransferRecord } from '../../../contract/wallet.ts'
 import { get } from '../../api/client.ts'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 
@@ -27,6 +27,15 @@ export const walletQueries = {
       staleTime: STALE.balances,
       // A balance restored from the saved cache is shown at once but always checked on arrival:
       // money a user just received must not wait for the cache to go stale.
+      refetchOnMount: 'always',
+      refetchInterval: BALANCES_POLL_MS,
+    }),
+  /** What the frozen balances are for and what open loans owe; refreshed with the balances. */
+  holdings: () =>
+    queryOptions({
+      queryKey: ['wallet', 'holdings'],
+      queryFn: ({ signal }) => get<Holdings>('wallet/holdings', {}, signal),
+      staleTime: STALE.balances,
       refetchOnMount: 'always',
       refetchInterval: BALANCES_POLL_MS,
     }),

@@ -181,3 +181,23 @@ describe('translation coverage', () => {
     expect(differing, `${l}: ${same.length}/${en.size} strings identical to English, e.g. ${same.slice(0, 5).join(', ')}`).toBeGreaterThanOrEqual(0.9)
   })
 })
+
+describe('Chinese and Japanese punctuation', () => {
+  // A CJK character (kana, ideograph, full-width form or CJK punctuation) beside a half-width , . : ; ( ):
+  // "庫存不足,僅剩" and "月利率(每 30 天)" read as slips in zh-TW; the full-width ，。：；（） belong there.
+  // A decimal point or a time's colon between digits is not beside a CJK character, so it is left alone.
+  const CJK = '[\\u3040-\\u30ff\\u3400-\\u9fff\\uff00-\\uffef\\u3000-\\u303f]'
+  const halfWidthBesideCjk = new RegExp(`${CJK}[,.:;()]|[,.:;()]${CJK}`, 'u')
+
+  it('the detector catches a half-width comma, period, colon or bracket beside CJK, and not a full-width one', () => {
+    for (const slip of ['庫存不足,僅剩', '月利率(每 30 天)', '金額:100', '已完成.', '（每 30 天)收益']) expect(halfWidthBesideCjk.test(slip), slip).toBe(true)
+    for (const fine of ['庫存不足，僅剩', '月利率（每 30 天）', '0.05 USDT', '12:30', 'NADI (BSC)']) expect(halfWidthBesideCjk.test(fine), fine).toBe(false)
+  })
+
+  for (const locale of ['tw', 'zh', 'jp'] as const) {
+    it(`${locale}: no half-width , . : ; ( ) beside a CJK character`, () => {
+      const slips = [...flatten(load(locale))].filter(([, v]) => typeof v === 'string' && halfWidthBesideCjk.test(v))
+      expect(slips.map(([key, v]) => `${key}: ${String(v)}`)).toEqual([])
+    })
+  }
+})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DISPLAY_DECIMALS } from '../../../contract/constants.ts'
-import { DISPLAY_PRECISION, precisionOf, showFigure } from '../../../src/lib/precision.ts'
+import { DISPLAY_PRECISION, decimalsOfStep, precisionOf, showFigure } from '../../../src/lib/precision.ts'
 
 describe('display precision', () => {
   it('no measure shows more than SPEC §5 allows (6 decimals)', () => {
@@ -26,5 +26,13 @@ describe('display precision', () => {
     expect(showFigure('', 'NADI')).toBe('0')
     expect(showFigure('-1234.567', 'USDT')).toBe('-1,234.56')
     expect(showFigure('-0.001', 'USDT')).toBe('0')
+  })
+})
+
+describe('a step’s decimals', () => {
+  it('are the digits a step uses: 0.0001 → 4, 0.01 → 2, 1 → 0; not a decimal → none', () => {
+    expect([decimalsOfStep('0.0001'), decimalsOfStep('0.01'), decimalsOfStep('1'), decimalsOfStep('0.00010')]).toEqual([4, 2, 0, 4])
+    expect(decimalsOfStep('abc')).toBeNull()
+    expect(decimalsOfStep(undefined)).toBeNull()
   })
 })

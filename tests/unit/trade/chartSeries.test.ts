@@ -14,6 +14,7 @@ import {
   type Candle,
   type WireCandle,
 } from '../../../src/features/trade/chart/series.ts'
+import { readoutParts } from '../../../src/features/trade/chart/series.ts'
 
 const MIN = 60_000
 const T0 = 1_700_000_040_000 // a UTC minute boundary
@@ -196,5 +197,15 @@ describe('timeLabels', () => {
 
   it('a left-out split has no label (never a 1970 date), and does not count as the day’s first', () => {
     expect(timeLabels([null, at(2026, 11, 24, 12, 30), null], 1800)).toEqual(['', '12:30\n11/24', ''])
+  })
+})
+
+describe('the OHLC line', () => {
+  const k = { o: 0.1234, h: 0.1301, l: 0.12, c: 0.1299, v: 12_345 }
+  it('shows prices in the market’s decimals: four for a 0.0001 step, never six', () => {
+    expect(readoutParts(k, 4)).toEqual(['O 0.1234', 'H 0.1301', 'L 0.1200', 'C 0.1299', 'V 12.35K'])
+  })
+  it('guesses from the price only before the market is known', () => {
+    expect(readoutParts(k, null)[0]).toBe('O 0.123400')
   })
 })

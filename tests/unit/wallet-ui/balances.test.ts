@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Balances } from '../../../contract/wallet.ts'
-import { accountsOf, assetBalance, assetTotal, availableOf, otherAccount, otherAsset, totalInUsdt, WALLET_ASSETS } from '../../../src/features/wallet/balances.ts'
+import type { Balances, Holdings } from '../../../contract/wallet.ts'
+import { accountsOf, assetBalance, assetTotal, availableOf, debtInUsdt, frozenPartsOf, netOfDebt, otherAccount, otherAsset, totalInUsdt, WALLET_ASSETS } from '../../../src/features/wallet/balances.ts'
 import { intentKeys } from '../../../src/features/wallet/intent.ts'
 
 const B: Balances = {
@@ -36,6 +36,20 @@ describe('wallet balances', () => {
     expect(accountsOf('NADI')).toEqual(['fund', 'trade'])
     expect(assetTotal(assetBalance(B, 'MEME'))).toBe(200_000_000_000n)
     expect(totalInUsdt(B, '0.3333')).toBe(totalInUsdt({ assets: B.assets.filter((a) => a.asset !== 'MEME') }, '0.3333'))
+  })
+
+  it('the net figure is everything held (frozen included) less what open loans owe, and may go below zero', () => {
+    const h: Holdings = { frozen: [{ asset: 'USDT', account: 'fund', reason: 'nodes', amount: '10' }], debts: [{ asset: 'USDT', amount: '100' }] }
+    expect(debtInUsdt(h)).toBe(10_000_000_000n)
+    expect(netOfDebt(B, h, '0.3333')).toBe(11_075_000_001n + 133_320_000n - 10_000_000_000n)
+    expect(netOfDebt(B, { frozen: [], debts: [{ asset: 'USDT', amount: '1000' }] }, '0.3333')).toBeLessThan(0n)
+    expect(netOfDebt(B, { frozen: [], debts: [] }, '0.3333')).toBe(totalInUsdt(B, '0.3333'))
+  })
+
+  it('an asset’s frozen parts are its own, none before the holdings load', () => {
+    const h: Holdings = { frozen: [{ asset: 'USDT', account: 'fund', reason: 'nodes', amount: '10' }, { asset: 'NADI', account: 'fund', reason: 'pledges', amount: '3' }], debts: [] }
+    expect(frozenPartsOf(h, 'NADI').map((p) => p.reason)).toEqual(['pledges'])
+    expect(frozenPartsOf(undefined, 'USDT')).toEqual([])
   })
 
   it('swapping flips fund ↔ trade and USDT ↔ NADI', () => {

@@ -9,7 +9,7 @@ import { lang, useT } from '../../../i18n/index.ts'
 import { formatDate, formatDateTime } from '../../../lib/format.ts'
 import { Freshness } from '../../../ui/Freshness.tsx'
 import { Sheet } from '../../../ui/Sheet.tsx'
-import { Empty, LoadFailed, Skeleton } from '../../../ui/States.tsx'
+import { Empty, LoadFailed, Pending } from '../../../ui/States.tsx'
 import { toast } from '../../../ui/toast.ts'
 import { showAmount, units } from '../../wallet/amount.ts'
 import { badgeOf, codeLooksRight, queuedActivations, type DeviceBadge, type QueuedActivation, type QueuedItem } from './activate.ts'
@@ -180,7 +180,7 @@ export function MachinesPanel({ queue: items }: { queue: readonly QueuedItem[] }
       ) : q.isError ? (
         <LoadFailed onRetry={() => void q.refetch()} />
       ) : (
-        <Skeleton />
+        <Pending query={q} />
       )}
       {activating && <ActivateSheet device={activating} onClose={() => setActivating(null)} />}
     </section>

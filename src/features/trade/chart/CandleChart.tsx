@@ -2,13 +2,16 @@
 // `lazy(() => import('./chart/CandleChart.tsx'))`.
 
 import 'uplot/dist/uPlot.min.css'
-import { useLayoutEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import type { Bar } from '../../../../contract/trade.ts'
 import { useT } from '../../../i18n/index.ts'
 import { online } from '../../../api/online.ts'
 import { useSignals } from '@preact/signals-react/runtime'
 import { createCandleChart, type CandleChartHandle } from './controller.ts'
 import { useCandles } from './useCandles.ts'
+import { tradeQueries } from '../queries.ts'
+import { decimalsOfStep } from '../../../lib/precision.ts'
 
 export interface CandleChartProps {
   instId: string
@@ -38,6 +41,8 @@ function ChartView({ instId, bar }: CandleChartProps) {
   const chart = useRef<CandleChartHandle | null>(null)
   const candles = useCandles(instId, bar, chart)
   const { loadOlder } = candles
+  // The market's rules are the order form's query: read from the same cache, not fetched again.
+  const decimals = decimalsOfStep(useQuery(tradeQueries.market()).data?.price_step)
 
   // A layout effect: the chart exists before useCandles' effect can deliver the first candles.
   useLayoutEffect(() => {
@@ -54,6 +59,10 @@ function ChartView({ instId, bar }: CandleChartProps) {
       c.destroy()
     }
   }, [bar, loadOlder])
+
+  useEffect(() => {
+    chart.current?.setPriceDecimals(decimals)
+  }, [decimals, bar, loadOlder])
 
   return (
     <div className="candle-chart" style={{ position: 'relative' }}>

@@ -6,7 +6,7 @@
 import uPlot from 'uplot'
 import { BAR_MS, type Bar } from '../../../../contract/trade.ts'
 import { candlesPlugin, priceFloor, priceRange, readChartColors, volumeRange, type ChartColors } from './candlesPlugin.ts'
-import { aligned, applyLive, candleAt, timeLabels, toColumns, type Candle, type Columns } from './series.ts'
+import { aligned, applyLive, candleAt, readoutParts, timeLabels, toColumns, type Candle, type Columns } from './series.ts'
 
 /** Where the hook delivers candles. */
 export interface CandleSink {
@@ -18,6 +18,8 @@ export interface CandleSink {
 
 export interface CandleChartHandle extends CandleSink {
   setSize(size: { width: number; height: number }): void
+  /** The market's price decimals (its price step's), for the OHLC line; null until the market is known. */
+  setPriceDecimals(decimals: number | null): void
   destroy(): void
   readonly uplot: uPlot
 }
@@ -47,24 +49,11 @@ const FONT = '11px system-ui, sans-serif'
 
 const noPaths = () => null
 
-/** Decimals for prices around `v`: a few significant digits more for a cheap token. */
-function priceDecimals(v: number): number {
-  const a = Math.abs(v)
-  return a >= 1000 ? 2 : a >= 1 ? 4 : 6
-}
-
 /** Decimals that tell axis labels `incr` apart, no more. */
 function stepDecimals(incr: number): number {
   return incr > 0 && Number.isFinite(incr) ? Math.min(8, Math.max(0, Math.ceil(-Math.log10(incr) - 1e-9))) : 2
 }
 
-function fmtVolume(v: number): string {
-  const a = Math.abs(v)
-  if (a >= 1e9) return `${(v / 1e9).toFixed(2)}B`
-  if (a >= 1e6) return `${(v / 1e6).toFixed(2)}M`
-  if (a >= 1e3) return `${(v / 1e3).toFixed(2)}K`
-  return v.toFixed(2)
-}
 
 export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): CandleChartHandle {
   const barSec = BAR_MS[opts.bar] / 1000
@@ -107,8 +96,11 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
   }
 
   const readout = document.createElement('div')
-  readout.style.cssText = `position:absolute;left:6px;top:2px;z-index:1;pointer-events:none;font:${FONT};color:${colors.axis};white-space:nowrap;font-variant-numeric:tabular-nums`
+  // Wraps between its parts rather than running under the price axis and out of the chart (360 px).
+  readout.style.cssText = `position:absolute;left:6px;right:${Y_AXIS_PX}px;top:2px;z-index:1;pointer-events:none;font:${FONT};color:${colors.axis};display:flex;flex-wrap:wrap;column-gap:8px;font-variant-numeric:tabular-nums`
+  readout.dataset.testid = 'candle-readout'
   let readoutIdx = -1
+  let marketDecimals: number | null = null
   function showReadout(idx: number | null | undefined) {
     const i = idx ?? cols.length - 1
     const k = candleAt(cols, i)
@@ -117,9 +109,15 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
       readout.textContent = ''
       return
     }
-    const d = priceDecimals(k.c)
     readout.style.color = k.c >= k.o ? colors.up : colors.down
-    readout.textContent = `O ${k.o.toFixed(d)}  H ${k.h.toFixed(d)}  L ${k.l.toFixed(d)}  C ${k.c.toFixed(d)}  V ${fmtVolume(k.v)}`
+    readout.replaceChildren(
+      ...readoutParts(k, marketDecimals).map((part) => {
+        const s = document.createElement('span')
+        s.style.whiteSpace = 'nowrap'
+        s.textContent = part
+        return s
+      }),
+    )
   }
 
   const priceSeries = (label: string, auto: boolean): uPlot.Series => ({ label, scale: PRICE, auto, paths: noPaths, points: { show: false } })
@@ -347,6 +345,11 @@ export function createCandleChart(host: HTMLElement, opts: CandleChartOptions): 
     uplot: u,
     set,
     live,
+    setPriceDecimals(decimals) {
+      if (destroyed || decimals === marketDecimals) return
+      marketDecimals = decimals
+      showReadout(readoutIdx < 0 ? null : readoutIdx)
+    },
     setSize(size) {
       if (destroyed || (size.width === u.width && size.height === u.height)) return
       u.setSize(size)

@@ -255,3 +255,27 @@ export function timeLabels(splits: readonly (number | null)[], incr: number): st
     return label
   })
 }
+
+/**
+ * The OHLC line's parts, each kept whole when the line wraps: prices in the market's decimals (a
+ * price of 4 decimals never shows 6), or, before the market is known, a guess from the price itself.
+ */
+export function readoutParts(k: { o: number; h: number; l: number; c: number; v: number }, decimals: number | null): string[] {
+  const d = decimals ?? priceDecimals(k.c)
+  return [`O ${k.o.toFixed(d)}`, `H ${k.h.toFixed(d)}`, `L ${k.l.toFixed(d)}`, `C ${k.c.toFixed(d)}`, `V ${fmtVolume(k.v)}`]
+}
+
+/** Decimals for prices around `v`: a few significant digits more for a cheap token. */
+function priceDecimals(v: number): number {
+  const a = Math.abs(v)
+  return a >= 1000 ? 2 : a >= 1 ? 4 : 6
+}
+
+/** Volume in K, M, B, two decimals. */
+export function fmtVolume(v: number): string {
+  const a = Math.abs(v)
+  if (a >= 1e9) return `${(v / 1e9).toFixed(2)}B`
+  if (a >= 1e6) return `${(v / 1e6).toFixed(2)}M`
+  if (a >= 1e3) return `${(v / 1e3).toFixed(2)}K`
+  return v.toFixed(2)
+}
