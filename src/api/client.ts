@@ -6,7 +6,7 @@ import { account, clearToken, getToken, renewToken } from './session.ts'
 import { rememberReturn } from './resume.ts'
 import { reportNetworkFailure, reportNetworkSuccess } from './online.ts'
 import { toast } from '../ui/toast.ts'
-import { ApiFailure } from './failure.ts'
+import { ApiFailure, httpFailureText } from './failure.ts'
 import { SealBroken, SealUnavailable } from './sealErrors.ts'
 import { appTransport } from './appTransport.ts'
 import { answerJson, type ApiAnswer, type ApiRequest } from './transport.ts'
@@ -98,15 +98,14 @@ export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOp
   const body = answerJson(res) as ApiEnvelope<T> | null
   const serverMsg = body && typeof body.msg === 'string' && body.msg ? body.msg : null
 
+  const failed = httpFailureText({ status: res.status, code: typeof body?.code === 'number' ? body.code : null, msg: serverMsg }, t)
   if (res.status === 401) {
-    if (body?.code === CODE.OK) throw new ApiFailure(t('errors.inviteRequired'), 401, 401)
-    const message = serverMsg ?? t('errors.loginExpired')
-    if (token) loginExpired(message)
-    throw new ApiFailure(message, CODE.UNAUTHORIZED, 401)
+    if (body?.code === CODE.OK) throw new ApiFailure(failed!, 401, 401)
+    if (token) loginExpired(failed!)
+    throw new ApiFailure(failed!, CODE.UNAUTHORIZED, 401)
   }
-  if (res.status === 403) throw new ApiFailure(t('errors.noPermission'), CODE.FORBIDDEN, 403)
-  if (res.status >= 500) throw new ApiFailure(t('errors.server'), body?.code ?? res.status, res.status)
-  if (res.status !== 200) throw new ApiFailure(serverMsg ?? t('errors.requestFailed'), body?.code ?? res.status, res.status)
+  if (res.status === 403) throw new ApiFailure(failed!, CODE.FORBIDDEN, 403)
+  if (failed !== null) throw new ApiFailure(failed, body?.code ?? res.status, res.status, serverMsg ?? undefined)
   if (!body || typeof body.code !== 'number') throw new ApiFailure(t('errors.requestFailed'), CODE.SERVER, res.status)
   if (body.code === CODE.UNAUTHORIZED) {
     loginExpired()
