@@ -2,10 +2,11 @@ import { signal } from '@preact/signals-react'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import { CODE } from '../../contract/constants.ts'
 import { lang, t } from '../i18n/index.ts'
-import { clearToken, getToken, renewToken } from './session.ts'
+import { account, clearToken, getToken, renewToken } from './session.ts'
+import { rememberReturn } from './resume.ts'
 import { reportNetworkFailure, reportNetworkSuccess } from './online.ts'
 import { toast } from '../ui/toast.ts'
-import { ApiFailure } from './failure.ts'
+import { ApiFailure, httpFailureText } from './failure.ts'
 import { SealBroken, SealUnavailable } from './sealErrors.ts'
 import { appTransport } from './appTransport.ts'
 import { answerJson, type ApiAnswer, type ApiRequest } from './transport.ts'
@@ -28,6 +29,12 @@ export const EXPIRED_REDIRECT_MS = 1500
 /** True during those 1.5 s, so the route guard leaves the redirect to the expiry notice. */
 export const loginExpiring = signal(false)
 
+/** Where the app goes once the expiry notice was read: set by the app shell (to the root, in-app, with the sign-in sheet open). */
+let goAfterExpiry: () => void = () => window.location.assign('/')
+export function onExpiredRedirect(fn: () => void): void {
+  goAfterExpiry = fn
+}
+
 /** `message`: the server's reason, e.g. a token used under another handshake than its own (errors.sealSession). */
 export function redirectAfterExpiry(message = t('errors.loginExpired')) {
   if (loginExpiring.value) return
@@ -35,8 +42,18 @@ export function redirectAfterExpiry(message = t('errors.loginExpired')) {
   toast.error(message)
   setTimeout(() => {
     loginExpiring.value = false
-    if (window.location.pathname !== '/index') window.location.assign('/')
+    goAfterExpiry()
   }, EXPIRED_REDIRECT_MS)
+}
+
+/**
+ * The login of `was` ended (a 401, or the idle expiry): remember where they were, sign out, tell them,
+ * then go to the root. Signing in again as the same account brings them back (resume.ts).
+ */
+export function loginExpired(message = t('errors.loginExpired'), was = account.peek()): void {
+  rememberReturn(was, window.location.pathname + window.location.search)
+  clearToken()
+  redirectAfterExpiry(message)
 }
 
 /** crypto.randomUUID exists only in secure contexts; a phone on the LAN over http still needs keys. */
@@ -81,22 +98,17 @@ export async function call<T>(method: 'GET' | 'POST', path: string, opts: CallOp
   const body = answerJson(res) as ApiEnvelope<T> | null
   const serverMsg = body && typeof body.msg === 'string' && body.msg ? body.msg : null
 
+  const failed = httpFailureText({ status: res.status, code: typeof body?.code === 'number' ? body.code : null, msg: serverMsg }, t)
   if (res.status === 401) {
-    if (body?.code === CODE.OK) throw new ApiFailure(t('errors.inviteRequired'), 401, 401)
-    const message = serverMsg ?? t('errors.loginExpired')
-    if (token) {
-      clearToken()
-      redirectAfterExpiry(message)
-    }
-    throw new ApiFailure(message, CODE.UNAUTHORIZED, 401)
+    if (body?.code === CODE.OK) throw new ApiFailure(failed!, 401, 401)
+    if (token) loginExpired(failed!)
+    throw new ApiFailure(failed!, CODE.UNAUTHORIZED, 401)
   }
-  if (res.status === 403) throw new ApiFailure(t('errors.noPermission'), CODE.FORBIDDEN, 403)
-  if (res.status >= 500) throw new ApiFailure(t('errors.server'), body?.code ?? res.status, res.status)
-  if (res.status !== 200) throw new ApiFailure(serverMsg ?? t('errors.requestFailed'), body?.code ?? res.status, res.status)
+  if (res.status === 403) throw new ApiFailure(failed!, CODE.FORBIDDEN, 403)
+  if (failed !== null) throw new ApiFailure(failed, body?.code ?? res.status, res.status, serverMsg ?? undefined)
   if (!body || typeof body.code !== 'number') throw new ApiFailure(t('errors.requestFailed'), CODE.SERVER, res.status)
   if (body.code === CODE.UNAUTHORIZED) {
-    clearToken()
-    redirectAfterExpiry()
+    loginExpired()
     throw new ApiFailure(serverMsg ?? t('errors.loginExpired'), body.code, res.status)
   }
   if (body.code !== CODE.OK) throw new ApiFailure(serverMsg ?? t('errors.requestFailed'), body.code, res.status)

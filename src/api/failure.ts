@@ -11,6 +11,8 @@ export class ApiFailure extends Error {
     /** Envelope code, or the HTTP status when no envelope came back; 500 when no response at all. */
     readonly code: number,
     readonly status: number,
+    /** The server's own reason when `message` is more than that ("request failed" above it). */
+    readonly reason?: string,
   ) {
     super(message)
   }
@@ -27,10 +29,34 @@ export function failureReason(e: unknown, t: Translate): string {
   // No response at all: the network's message ("check your connection"), which is what the user can fix.
   if (e.status === 0) return e.message
   if (e.status >= 500 || e.code === CODE.SERVER) return t('errors.systemError')
-  return e.message
+  return e.reason ?? e.message
 }
 
 /** "Could not … : <reason>" for one operation. */
 export function failureMessage(operation: FailedOperation, e: unknown, t: Translate): string {
   return t('errors.failedBecause', { what: t(`errors.failed.${operation}`), reason: failureReason(e, t) })
+}
+
+/** What the API answered, as far as the wording of its failure goes. */
+export interface HttpAnswer {
+  status: number
+  /** The envelope's code, when the body was the API's envelope. */
+  code: number | null
+  /** The server's reason (already in the user's language), when it gave one. */
+  msg: string | null
+}
+
+/**
+ * SPEC §8's words for an HTTP answer that is not a plain 200: 401 with body code 200 asks for an invite
+ * code, another 401 is an expired login, 403 "no permission", 400 the server's own message, 5xx
+ * "server error, try again later", any other status "request failed" with the server's reason beneath
+ * it when it gave one. Null for a 200 (its body code decides). Pure: `t` is passed in.
+ */
+export function httpFailureText(a: HttpAnswer, t: Translate): string | null {
+  if (a.status === 200) return null
+  if (a.status === 401) return a.code === CODE.OK ? t('errors.inviteRequired') : (a.msg ?? t('errors.loginExpired'))
+  if (a.status === 403) return t('errors.noPermission')
+  if (a.status >= 500) return t('errors.server')
+  if (a.status === 400) return a.msg ?? t('errors.requestFailed')
+  return a.msg ? `${t('errors.requestFailed')}\n${a.msg}` : t('errors.requestFailed')
 }

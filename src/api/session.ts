@@ -42,9 +42,9 @@ export function setAccount(userId: number): void {
   account.value = a
 }
 
-const expiryListeners = new Set<() => void>()
-/** Runs when a stored token reaches its idle expiry without being used. */
-export function onExpire(fn: () => void): () => void {
+const expiryListeners = new Set<(account: string) => void>()
+/** Runs when a stored token reaches its idle expiry without being used, with the account it was. */
+export function onExpire(fn: (account: string) => void): () => void {
   expiryListeners.add(fn)
   return () => expiryListeners.delete(fn)
 }
@@ -60,8 +60,9 @@ function schedule(expires: number, now: number) {
 /** The token ran out unused: a sign-out like any other, and expiry listeners learn why. */
 function expire() {
   if (token.value === null) return
+  const was = account.value
   clearToken()
-  for (const fn of expiryListeners) fn()
+  for (const fn of expiryListeners) fn(was)
 }
 
 /** The token if it has not expired; an expired one is dropped. */

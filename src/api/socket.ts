@@ -4,6 +4,7 @@ import { getToken, signedIn } from './session.ts'
 import { online } from './online.ts'
 import { socketProof } from './appTransport.ts'
 import type { SocketProof } from './transport.ts'
+import { watchServerClock } from './serverClock.ts'
 
 // The app's real-time socket (DESIGN §5) with the connection states and timers of SPEC §4 and §9.
 // Everything that touches the outside (socket class, timers, clock, network state) is injected so the
@@ -662,6 +663,8 @@ export function getSocket(): SocketClient {
     if (first) first = false
     else client.reconnect() // private user@ streams belong to whoever is signed in now
   })
+  // GET_TIME on every connection: countdowns run on the server's clock (serverClock.ts).
+  watchServerClock(client)
   appClient = client
   return client
 }

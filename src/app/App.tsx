@@ -6,7 +6,9 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { queryClient } from './queryClient.ts'
 import { matchRoute, retryFailedScreens, type Match } from './routes.ts'
 import { account, armExpiry, onExpire, signedIn } from '../api/session.ts'
-import { loginExpiring, redirectAfterExpiry } from '../api/client.ts'
+import { loginExpiring, onExpiredRedirect, redirectAfterExpiry } from '../api/client.ts'
+import { rememberReturn } from '../api/resume.ts'
+import { signInOpen } from '../features/auth/invite.ts'
 import { userQueries } from '../features/user/queries.ts'
 import { captureInviteCode } from '../features/auth/invite.ts'
 import { TabBar } from './TabBar.tsx'
@@ -74,10 +76,18 @@ function Screens() {
   // An idle token runs out on its own (SPEC §9); on a protected screen that reads as an expired login.
   useEffect(() => {
     armExpiry()
-    return onExpire(() => {
-      if (matchRoute(window.location.pathname)?.route.auth) redirectAfterExpiry()
+    // In-app, not a page load: the app, its words and its drafts stay as they were, and the sheet
+    // to sign in again is already open on the root.
+    onExpiredRedirect(() => {
+      navigate('/')
+      signInOpen.value = true
     })
-  }, [])
+    return onExpire((was) => {
+      if (!matchRoute(window.location.pathname)?.route.auth) return
+      rememberReturn(was, window.location.pathname + window.location.search)
+      redirectAfterExpiry()
+    })
+  }, []) // eslint-disable-line react-hooks/exhaustive-deps -- navigate is stable
 
   if (location === '/') return null
   if (!match) return <NotFound />

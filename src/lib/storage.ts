@@ -19,4 +19,5 @@ export const sessionStore = {
   get: (key: string): string | null => safe(() => sessionStorage.getItem(key), null),
   set: (key: string, value: string): void => safe(() => sessionStorage.setItem(key, value), undefined),
   remove: (key: string): void => safe(() => sessionStorage.removeItem(key), undefined),
+  keys: (): string[] => safe(() => Array.from({ length: sessionStorage.length }, (_, i) => sessionStorage.key(i) ?? ''), []),
 }

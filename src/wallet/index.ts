@@ -65,6 +65,8 @@ export function walletChains(): ChainInfo[] {
 
 export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWallet> {
   knownChains = opts.chains
+  // SPEC §8 "install a wallet": no EIP-1193 provider and no demo wallet to offer, so nothing to connect.
+  if (!hasInjectedWallet() && !opts.demo) throw new WalletError('install')
   let mod: typeof import('./onboard.tsx')
   try {
     mod = loaded = await import('./onboard.tsx')
@@ -76,6 +78,8 @@ export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWall
     walletReady.value = true
     return await mod.connect(opts)
   } catch (e) {
+    // The modal closed with nothing chosen where the browser has no wallet of its own: what is missing is a wallet.
+    if (e instanceof WalletError && e.key === 'userRejected' && !hasInjectedWallet()) throw new WalletError('install', e)
     throw new WalletError(walletErrorKey(e, 'connect'), e)
   }
 }

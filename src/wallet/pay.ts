@@ -8,6 +8,8 @@ import { rpcCodeOf } from './errors.ts'
 export type PayKey =
   | 'userRejected'
   | 'insufficientBalance'
+  /** The wallet's own token balance on the chain, not the platform account's (SPEC §8 lists both). */
+  | 'insufficientChainBalance'
   | 'insufficientGas'
   | 'insufficientAuthorization'
   | 'tooFrequent'
@@ -58,7 +60,7 @@ export function payErrorKey(e: unknown): PayKey {
   if (code === 4902 || code === 4901) return 'wrongChain'
   if (code === -32005 || code === 429 || text.includes('rate limit') || text.includes('too many')) return 'tooFrequent'
   if (text.includes('insufficient_funds') || text.includes('insufficient funds') || text.includes('gas required exceeds')) return 'insufficientGas'
-  if (text.includes('exceeds balance') || text.includes('insufficient balance')) return 'insufficientBalance'
+  if (text.includes('exceeds balance') || text.includes('insufficient balance')) return 'insufficientChainBalance'
   if (text.includes('allowance')) return 'insufficientAuthorization'
   return 'transferFailed'
 }
@@ -82,7 +84,7 @@ export async function payToken(wallet: ConnectedWallet, req: PayRequest): Promis
       provider.call({ to: req.token, data: ERC20.encodeFunctionData('balanceOf', [wallet.address]) }),
       provider.getBalance(wallet.address),
     ])
-    if (BigInt(tokens) < value) throw new PayError('insufficientBalance')
+    if (BigInt(tokens) < value) throw new PayError('insufficientChainBalance')
     if (gasCoin === 0n) throw new PayError('insufficientGas')
     return await signer.sendUncheckedTransaction({ to: req.token, data: ERC20.encodeFunctionData('transfer', [req.to, value]) })
   } catch (e) {

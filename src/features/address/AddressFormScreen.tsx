@@ -14,8 +14,21 @@ import { addressQueries } from './queries.ts'
 import { ACTION } from './merge.ts'
 import { useSaveAddress } from './mutations.ts'
 import { LIMITS, validateAddress, type AddressField, type AddressForm } from './validation.ts'
+import { useDraft } from '../../app/drafts.ts'
 
 const EMPTY: AddressForm = { name: '', phone: '', area: '', address: '', is_default: false }
+
+const isForm = (v: unknown): v is AddressForm => {
+  const o = v as Partial<AddressForm> | null
+  return !!o && typeof o === 'object' && [o.name, o.phone, o.area, o.address].every((x) => typeof x === 'string') && typeof o.is_default === 'boolean'
+}
+/** An address being typed, with whether the user has changed it (a saved address still loading must not overwrite their typing). */
+interface Draft {
+  form: AddressForm
+  touched: boolean
+}
+const isDraft = (v: unknown): v is Draft => !!v && typeof v === 'object' && isForm((v as Draft).form) && typeof (v as Draft).touched === 'boolean'
+const UNTOUCHED: Draft = { form: EMPTY, touched: false }
 
 /** Where a saved form returns: the screen that sent the user here (`?back=`, an order being confirmed), an app path only; else the list. */
 const backTo = (back: string | null): string => (back && back.startsWith('/') && !back.startsWith('//') && !back.startsWith('/\\') ? back : '/address')
@@ -41,23 +54,18 @@ export default function AddressFormScreen() {
       ? (detail.data ?? list.data?.find((a) => a.id === id))
       : (queue.find((i) => i.id === queuedId && i.action === ACTION.add)?.payload as AddressForm | undefined)
     : undefined
-  const [form, setForm] = useState<AddressForm>(EMPTY)
+  // Kept through an expired login (and a screen evicted from the kept ones): signing in again brings it back as typed.
+  const [draft, setDraft, clearDraft] = useDraft<Draft>(editing ? (id !== undefined ? `address.edit.${id}` : `address.queued.${queuedId}`) : 'address.add', UNTOUCHED, isDraft)
+  const form = draft.form
   const [errors, setErrors] = useState<Partial<Record<AddressField, string>>>({})
   const [loadedFrom, setLoadedFrom] = useState<AddressForm | undefined>(undefined)
 
   useEffect(() => {
     if (existing && existing !== loadedFrom) {
-      setForm({ name: existing.name, phone: existing.phone, area: existing.area, address: existing.address, is_default: existing.is_default })
+      if (!draft.touched) setDraft({ form: { name: existing.name, phone: existing.phone, area: existing.area, address: existing.address, is_default: existing.is_default }, touched: false })
       setLoadedFrom(existing)
     }
-  }, [existing, loadedFrom])
-
-  useEffect(() => {
-    if (!editing) {
-      setForm(EMPTY)
-      setErrors({})
-    }
-  }, [editing, location])
+  }, [existing, loadedFrom, draft.touched, setDraft])
 
   // Nothing to edit: an id the server does not know, or a queued address that has since synced.
   if (editing && !existing) {
@@ -78,7 +86,7 @@ export default function AddressFormScreen() {
 
   const set = (field: keyof AddressForm) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     const value = field === 'is_default' ? (e.target as HTMLInputElement).checked : e.target.value
-    setForm((f) => ({ ...f, [field]: value }))
+    setDraft((d) => ({ form: { ...d.form, [field]: value }, touched: true }))
     if (field in errors) setErrors((x) => ({ ...x, [field]: undefined }))
   }
 
@@ -92,6 +100,7 @@ export default function AddressFormScreen() {
       { form, ...(id !== undefined ? { id } : {}), ...(queuedId !== undefined ? { queuedId } : {}) },
       {
         onSuccess: (r) => {
+          clearDraft()
           toast.success(r.queued ? t('outbox.savedOffline') : t('address.saved'))
           navigate(backTo(search.get('back')), { replace: true })
         },

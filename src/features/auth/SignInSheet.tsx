@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import { useLocation } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
 import { ApiFailure } from '../../api/client.ts'
 import { online } from '../../api/online.ts'
@@ -32,6 +33,7 @@ export function SignInSheet() {
   const [code, setCode] = useState(pendingInvite.value)
   const [error, setError] = useState<string | null>(null)
   const signIn = useSignIn()
+  const [, navigate] = useLocation()
   const open = signInOpen.value
 
   useEffect(() => {
@@ -75,8 +77,9 @@ export function SignInSheet() {
     setStep('signing')
     try {
       const chainId = cfg ? signInChainId(wallet.chainId, cfg.chains, cfg.login_chain_id) : wallet.chainId
-      await signIn.mutateAsync({ wallet, code: registered ? '' : invite, chainId })
+      const { resumeAt } = await signIn.mutateAsync({ wallet, code: registered ? '' : invite, chainId })
       toast.success(t('auth.welcome'))
+      if (resumeAt) navigate(resumeAt)
       signInOpen.value = false
       setStep('start')
       setWallet(null)

@@ -6,6 +6,8 @@ import { clearAccount } from '../../data/index.ts'
 import { disconnectWallets, type ConnectedWallet } from '../../wallet/index.ts'
 import { userQueries } from '../user/queries.ts'
 import { forgetInviteCode } from './invite.ts'
+import { takeReturn } from '../../api/resume.ts'
+import { dropDrafts } from '../../app/drafts.ts'
 
 export const isRegistered = async (address: string) => (await post<IsRegisterResult>('auth/isRegister', { address })).registered
 
@@ -23,10 +25,13 @@ export function useSignIn() {
       const signedInAt = Date.now()
       const me = await qc.fetchQuery(userQueries.info())
       setAccount(me.id)
+      // Back where an expired login left this account, with its forms as typed; another account's are gone.
+      const resumeAt = takeReturn(account.value)
+      dropDrafts(account.value)
       // What the screens hold was fetched as a visitor, or saved in an earlier session: look again as
       // this user now, so home says signed in with figures of this moment, not "a minute ago".
       void qc.invalidateQueries({ predicate: (q) => q.state.dataUpdatedAt < signedInAt })
-      return { registered: msg.registered }
+      return { registered: msg.registered, resumeAt }
     },
     onSuccess: () => forgetInviteCode(),
   })
@@ -43,6 +48,7 @@ export function useSignOut() {
         // an explicit sign-out the account's data on it too (its queued changes were confirmed away).
         const was = account.value
         clearToken()
+        dropDrafts()
         void clearAccount(was)
         disconnectWallets().catch(() => undefined)
       }

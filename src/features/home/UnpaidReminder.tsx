@@ -1,22 +1,10 @@
-import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useT } from '../../i18n/index.ts'
 import { Icon } from '../../ui/Icon.tsx'
 import { timeLeft } from '../orders/time.ts'
+import { useServerNow } from '../../lib/countdown.ts'
 import { preOrderQueries } from '../preOrder/queries.ts'
-
-/** The current time, every second while `active`. */
-function useClock(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!active) return
-    setNow(Date.now())
-    const id = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(id)
-  }, [active])
-  return now
-}
 
 /**
  * SPEC §1 "an unpaid-order reminder" (preOrder/tips): how many orders wait for payment and how long
@@ -27,7 +15,7 @@ export default function UnpaidReminder() {
   const t = useT()
   const q = useQuery(preOrderQueries.tips())
   const next = q.data?.next ?? null
-  const now = useClock(next !== null)
+  const now = useServerNow(next !== null)
   if (!q.data || q.data.count === 0) return null
   const left = next ? timeLeft(next.expires_at, now) : null
   return (

@@ -11,7 +11,8 @@ import { Freshness } from '../../ui/Freshness.tsx'
 import { confirmed } from '../../ui/confirm.tsx'
 import { toast } from '../../ui/toast.ts'
 import { PaymentDialog } from '../payment/PaymentDialog.tsx'
-import { OfflineReason, RecordList, useNow } from '../wallet/parts.tsx'
+import { OfflineReason, RecordList } from '../wallet/parts.tsx'
+import { useServerNow } from '../../lib/countdown.ts'
 import { ORDER_TABS, ordersQueries, type OrdersTab } from './queries.ts'
 import { useCancelPayOrder } from './mutations.ts'
 import { timeLeft } from './time.ts'
@@ -22,7 +23,7 @@ function OrderRow({ o, onPay }: { o: PayOrder; onPay: (o: PayOrder) => void }) {
   const t = useT()
   const cancel = useCancelPayOrder()
   const waiting = o.status === 'pending_payment'
-  const now = useNow(waiting)
+  const now = useServerNow(waiting)
   const left = waiting ? timeLeft(o.expires_at, now) : null
   const isOnline = online.value
 

@@ -3,6 +3,7 @@ import type { PreOrderTips } from '../../../contract/preOrder.ts'
 import { get } from '../../api/client.ts'
 import { ORDERS_ROOT } from '../orders/queries.ts'
 import { tipsRefetchMs } from './tips.ts'
+import { serverNow } from '../../api/serverClock.ts'
 
 export const preOrderQueries = {
   /**
@@ -14,6 +15,6 @@ export const preOrderQueries = {
       queryKey: [...ORDERS_ROOT, 'tips'],
       queryFn: ({ signal }) => get<PreOrderTips>('preOrder/tips', {}, signal),
       staleTime: 15_000,
-      refetchInterval: (q) => tipsRefetchMs(q.state.data, Date.now()),
+      refetchInterval: (q) => tipsRefetchMs(q.state.data, serverNow()),
     }),
 }

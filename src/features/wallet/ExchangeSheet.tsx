@@ -4,7 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import type { Asset, Balances } from '../../../contract/wallet.ts'
 import { online } from '../../api/online.ts'
 import { useT } from '../../i18n/index.ts'
-import { secondsLeft } from '../../lib/countdown.ts'
+import { secondsLeft, useServerNow } from '../../lib/countdown.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { toast } from '../../ui/toast.ts'
@@ -12,7 +12,7 @@ import { walletQueries } from './queries.ts'
 import { useExchange } from './mutations.ts'
 import { availableOf, otherAsset } from './balances.ts'
 import { checkAmount, showAmount, units, type Problem } from './amount.ts'
-import { AmountField, OfflineReason, SummaryRow, useNow } from './parts.tsx'
+import { AmountField, OfflineReason, SummaryRow } from './parts.tsx'
 
 interface Asked {
   from: Asset
@@ -33,7 +33,7 @@ export function ExchangeSheet({ open, onClose, balances }: { open: boolean; onCl
   const quote = useQuery({ ...walletQueries.exchangeQuote(asked?.from ?? from, asked?.to ?? to, asked?.amount ?? '0'), enabled: open && asked !== null })
   const exchange = useExchange()
   const q = asked ? quote.data : undefined
-  const now = useNow(q !== undefined)
+  const now = useServerNow(q !== undefined)
   const left = q ? secondsLeft(q.expires_at, now) : 0
   const expired = q !== undefined && left === 0
   const isOnline = online.value

@@ -14,16 +14,18 @@ import { useTransfer } from './mutations.ts'
 import { ASSETS, availableOf, otherAccount } from './balances.ts'
 import { checkAmount, showAmount } from './amount.ts'
 import { AmountField, Chips, OfflineReason } from './parts.tsx'
+import { isString, useDraft } from '../../app/drafts.ts'
 
 /** /draw: moves an asset between the user's own fund and trade accounts (SPEC §2, §5). */
 export default function TransferScreen() {
   useSignals()
   const t = useT()
   const wanted = new URLSearchParams(useSearch()).get('asset')
-  const [asset, setAsset] = useState<Asset>(wanted === 'NADI' ? 'NADI' : 'USDT')
-  const [from, setFrom] = useState<AccountKind>('fund')
+  // Kept through an expired login: signing in again brings the form back as typed.
+  const [asset, setAsset] = useDraft<Asset>(`transfer.asset.${wanted === 'NADI' ? 'NADI' : 'USDT'}`, wanted === 'NADI' ? 'NADI' : 'USDT', (v): v is Asset => ASSETS.includes(v as Asset))
+  const [from, setFrom] = useDraft<AccountKind>('transfer.from', 'fund', (v): v is AccountKind => v === 'fund' || v === 'trade')
   const to = otherAccount(from)
-  const [amount, setAmount] = useState('')
+  const [amount, setAmount, clearAmount] = useDraft('transfer.amount', '', isString)
   const [tried, setTried] = useState(false)
   const balances = useQuery(walletQueries.balances())
   const transfer = useTransfer()
@@ -42,7 +44,7 @@ export default function TransferScreen() {
       return // the server's words are already shown
     }
     toast.success(t('transfer.success', { amount: showAmount(check.units, asset), asset, to: t(`assets.${to}`) }))
-    setAmount('')
+    clearAmount()
     setTried(false)
   }
 

@@ -1,7 +1,7 @@
 // Pieces the money screens share: choice chips, the amount field with its "all" shortcut, the
 // offline reason, a summary row and a clock for countdowns.
 import type { FetchStatus } from '@tanstack/react-query'
-import { useEffect, useId, useState, type ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import { useSignals } from '@preact/signals-react/runtime'
 import { online } from '../../api/online.ts'
 import { useT } from '../../i18n/index.ts'
@@ -136,18 +136,6 @@ export function SummaryRow({ label, children, strong }: { label: string; childre
       <span className="right">{children}</span>
     </div>
   )
-}
-
-/** The current time, ticking every `ms` while `active`. */
-export function useNow(active: boolean, ms = 1000): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!active) return
-    setNow(Date.now())
-    const id = setInterval(() => setNow(Date.now()), ms)
-    return () => clearInterval(id)
-  }, [active, ms])
-  return now
 }
 
 /** A chain's name in the user's language. */

@@ -3,6 +3,7 @@ import type { PagedList } from '../../../contract/envelope.ts'
 import type { Asset, Balances, DayEarnings, Holdings, ExchangeQuote, MoneyRecord, TransferRecord } from '../../../contract/wallet.ts'
 import { get } from '../../api/client.ts'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
+import { serverNow } from '../../api/serverClock.ts'
 
 /** SPEC §9: lists page by 10. */
 export const PAGE_SIZE = PAGE_SIZE_DEFAULT
@@ -79,6 +80,6 @@ export const walletQueries = {
       gcTime: 0,
       retry: false,
       refetchOnWindowFocus: false,
-      refetchInterval: (q) => (q.state.data ? Math.max(QUOTE_MIN_REFRESH_MS, q.state.data.expires_at - Date.now()) : false),
+      refetchInterval: (q) => (q.state.data ? Math.max(QUOTE_MIN_REFRESH_MS, q.state.data.expires_at - serverNow()) : false),
     }),
 }

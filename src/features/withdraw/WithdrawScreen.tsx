@@ -19,6 +19,7 @@ import { withdrawQueries } from './queries.ts'
 import { useWithdraw } from './mutations.ts'
 import { validateWithdraw, withdrawTotals } from './validation.ts'
 import { useMoneyPushes } from '../wallet/live.ts'
+import { isString, useDraft } from '../../app/drafts.ts'
 
 interface Review {
   chain: ChainKey
@@ -37,9 +38,10 @@ export default function WithdrawScreen() {
   const cfg = useQuery(withdrawQueries.config())
   const balances = useQuery(walletQueries.balances())
   const withdraw = useWithdraw()
-  const [chain, setChain] = useState<ChainKey>()
-  const [address, setAddress] = useState('')
-  const [amount, setAmount] = useState('')
+  // Kept through an expired login: signing in again brings the form back as typed.
+  const [chain, setChain, clearChain] = useDraft<ChainKey | undefined>('withdraw.chain', undefined, (v): v is ChainKey => isString(v) && v.length <= 16)
+  const [address, setAddress, clearAddress] = useDraft('withdraw.address', '', isString)
+  const [amount, setAmount, clearAmount] = useDraft('withdraw.amount', '', isString)
   const [tried, setTried] = useState(false)
   const [review, setReview] = useState<Review | null>(null)
   const isOnline = online.value
@@ -68,8 +70,9 @@ export default function WithdrawScreen() {
       return // the server's words are already shown; the summary stays open to try again
     }
     setReview(null)
-    setAddress('')
-    setAmount('')
+    clearChain()
+    clearAddress()
+    clearAmount()
     setTried(false)
     toast.success(t('withdraw.submitted'))
     navigate('/withdraw/list')

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CODE } from '../../../contract/constants.ts'
-import { ApiFailure, failureMessage, failureReason, type FailedOperation } from '../../../src/api/failure.ts'
+import { ApiFailure, failureMessage, failureReason, httpFailureText, type FailedOperation } from '../../../src/api/failure.ts'
 
 type Tree = { [k: string]: string | Tree }
 const words = (lang: string) => JSON.parse(fs.readFileSync(new URL(`../../../locales/${lang}.json`, import.meta.url), 'utf8')) as Tree
@@ -45,5 +45,42 @@ describe('SPEC §8: each failing operation says which one failed and why', () =>
       expect(failureReason(new Error('boom'), tl)).toBe(tl('errors.systemError'))
     }
     expect(failureMessage('addressDelete', new ApiFailure('地址不存在', 404, 404), translator('tw'))).toBe('刪除地址失敗：地址不存在')
+  })
+})
+
+describe('SPEC §8: the words for an HTTP answer that is not a 200', () => {
+  const answer = (status: number, code: number | null = null, msg: string | null = null) => httpFailureText({ status, code, msg }, t)
+
+  it('401 with body code 200 asks to enter through an invite code; another 401 is an expired login', () => {
+    expect(answer(401, 200, 'whatever')).toBe('Please enter through an invite code')
+    expect(answer(401, 401, null)).toBe('Login expired, please sign in again')
+  })
+
+  it('403 is “no permission”, whatever the server said', () => {
+    expect(answer(403, 403, 'Forbidden by rule 7')).toBe('No permission')
+  })
+
+  it('5xx is “server error, try again later”, never the server’s text', () => {
+    expect(answer(500, 500, 'TypeError: x is undefined')).toBe('Server error, please try again later')
+    expect(answer(503)).toBe('Server error, please try again later')
+  })
+
+  it('400 is the server’s message', () => {
+    expect(answer(400, 40_001, 'The minimum withdrawal is 1 NADI')).toBe('The minimum withdrawal is 1 NADI')
+    expect(answer(400)).toBe('Request failed')
+  })
+
+  it('any other status is “request failed”, with the server’s reason beneath it when it gave one', () => {
+    expect(answer(404, 404, 'Order not found')).toBe('Request failed\nOrder not found')
+    expect(answer(409, 409, null)).toBe('Request failed')
+    expect(answer(418)).toBe('Request failed')
+  })
+
+  it('a 200 leaves the wording to its body code', () => {
+    expect(answer(200, 500, 'x')).toBeNull()
+  })
+
+  it('an operation’s failure keeps the server’s reason alone after its name', () => {
+    expect(failureMessage('addressDelete', new ApiFailure('Request failed\nThis address does not exist', CODE.NOT_FOUND, 404, 'This address does not exist'), t)).toBe('Could not delete the address: This address does not exist')
   })
 })
