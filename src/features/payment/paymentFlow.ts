@@ -67,6 +67,8 @@ export type FlowEvent =
   | { type: 'balancePaid'; order: PayOrder }
   | { type: 'balanceRefused'; error: FlowError }
   | { type: 'useWallet' }
+  /** Back from the wallet's steps to paying from the balance, before any transfer was sent. */
+  | { type: 'useBalance' }
   | { type: 'connect' }
   | { type: 'connected'; address: string; chainId: number }
   | { type: 'connectFailed'; error: FlowError }
@@ -210,6 +212,9 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'useWallet':
       if (s.step !== 'checkBalance' || s.busy) return s
       return s.wallet ? authorize({ ...s, method: 'wallet' }) : { ...s, step: 'connectWallet', busy: false, error: null, method: 'wallet' }
+    case 'useBalance':
+      if (!canUseBalance(s)) return s
+      return { ...s, step: 'checkBalance', method: null, busy: false, error: null }
     case 'connect':
       if (s.step !== 'connectWallet' || s.busy) return s
       return { ...s, busy: true, error: null }
@@ -273,6 +278,15 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'retry':
       return retry(s)
   }
+}
+
+/**
+ * Whether the user may go back from the wallet's steps to the balance: on the way to a transfer,
+ * not while the wallet is asked something and never once a transfer went out (its hash may pay).
+ */
+export function canUseBalance(s: FlowState): boolean {
+  if (s.method !== 'wallet' || s.paid || s.final || s.busy || s.txHash || s.submitted) return false
+  return s.step === 'connectWallet' || s.step === 'checkAuthorization' || s.step === 'confirmAuthorization' || s.step === 'processPayment'
 }
 
 function retry(s: FlowState): FlowState {
