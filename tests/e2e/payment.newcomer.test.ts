@@ -84,6 +84,16 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await view(page).toBe('chooseChain')
     expect(await page.getByTestId('payment-connect').count()).toBe(0)
     await onFirstScreen(page, 'payment-chains', size.height)
+
+    // A reload keeps the session but not the connection: the wallet signed in with is taken up again, no picker.
+    await page.goto(`${app.url}/orders`)
+    await page.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()
+    await page.getByTestId('payment-use-wallet').click()
+    await view(page).toBe('chooseChain')
+    expect(await page.locator('onboard-v2').evaluate((el) => el.shadowRoot?.querySelector('.wallets-container') ?? null)).toBeNull()
+    await page.goto(`${app.url}/recharge?coin=USDT&chain=bsc`)
+    await shows(page.getByTestId('pay-from')).toMatch(new RegExp(me.slice(0, 6), 'i'))
+    expect(await visible(page, 'pay-connect').count()).toBe(0)
     expect(errors).toEqual([])
     await context.close()
   })

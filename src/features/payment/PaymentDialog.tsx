@@ -7,7 +7,7 @@ import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
 import { Spinner } from '../../ui/Spinner.tsx'
-import { connectedWallet, connectWallet, payFromWallet, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, payFromWallet, reconnectSignInWallet, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { ordersQueries } from '../orders/queries.ts'
 import { userQueries } from '../user/queries.ts'
@@ -123,6 +123,22 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
       dispatch({ type: 'connectFailed', error: flowErrorOf(e, ctx) })
     }
   }
+
+  // After a reload the session has no wallet connected: the one signed in with is taken up again
+  // without its picker, once; only if it does not answer is the user asked to connect.
+  const reconnectTried = useRef(false)
+  useEffect(() => {
+    if (view.kind !== 'connect' || !cfg || reconnectTried.current) return
+    reconnectTried.current = true
+    dispatch({ type: 'connect' })
+    const chainId = payTargets?.[0]?.chain_id ?? cfg.login_chain_id
+    void reconnectSignInWallet({ chains: cfg.chains, chainId, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
+      if (!w) return dispatch({ type: 'connectSkipped' })
+      wallet.current = w
+      dispatch({ type: 'connected', address: w.address, chainId: w.chainId })
+    })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arriving at the connect step
+  }, [view.kind, cfg])
 
   async function doApprove() {
     const w = wallet.current

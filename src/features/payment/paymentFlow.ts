@@ -72,6 +72,8 @@ export type FlowEvent =
   | { type: 'connect' }
   | { type: 'connected'; address: string; chainId: number }
   | { type: 'connectFailed'; error: FlowError }
+  /** The wallet signed in with did not reconnect by itself: the user connects as usual, no error shown. */
+  | { type: 'connectSkipped' }
   /** The session's connected wallet changed (connected elsewhere, another account picked, disconnected). */
   | { type: 'walletKnown'; wallet: WalletAt | null }
   | { type: 'context'; expected: string; targets: PayTarget[] }
@@ -224,6 +226,9 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'connectFailed':
       if (s.step !== 'connectWallet') return s
       return { ...s, busy: false, error: e.error }
+    case 'connectSkipped':
+      if (s.step !== 'connectWallet') return s
+      return { ...s, busy: false }
     case 'walletKnown':
       // Only before the wallet is in use: once authorization began, a change is met by its own checks.
       if (s.step === 'checkBalance' && !s.busy) return { ...s, wallet: e.wallet }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useSignals } from '@preact/signals-react/runtime'
@@ -6,7 +6,7 @@ import type { RechargeAddress } from '../../../contract/recharge.ts'
 import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
-import { connectedWallet, connectWallet, payErrorText, payFromWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, payErrorText, payFromWallet, reconnectSignInWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { userQueries } from '../user/queries.ts'
 import { useChainName } from '../wallet/parts.tsx'
@@ -38,6 +38,18 @@ export function PayFromWallet({ a }: { a: RechargeAddress }) {
   const cfg = config.data
   const chain = chainName(a.chain)
   const native = cfg?.chains.find((c) => c.id === a.chain_id)?.native_symbol ?? ''
+
+  // After a reload: the wallet signed in with, taken up again without its picker when it answers so.
+  useEffect(() => {
+    if (!cfg || connectedWallet.peek()) return
+    let live = true
+    void reconnectSignInWallet({ chains: cfg.chains, chainId: a.chain_id, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
+      if (live && w) setWallet(w)
+    })
+    return () => {
+      live = false
+    }
+  }, [cfg, a.chain_id])
 
   const explain = (e: unknown) => {
     const key = payErrorText(e)
