@@ -27,6 +27,20 @@ export function parseAmount(text: string): bigint | null {
   return units !== null && units <= AMOUNT_MAX ? units : null
 }
 
+/**
+ * The decimals each asset is priced, shown and charged in (USDT is cents-minded; NADI trades in
+ * 0.0001). A price the platform sets (a gold bar from the reference) is rounded to these before it is
+ * shown or charged, so the amount a user reads is the amount taken (issue 33: "1,008.262599 USDT").
+ */
+export const ASSET_DECIMALS = { USDT: 2, NADI: 4 } as const
+
+/** `units` rounded up to `decimals` (the platform never sells below its reference). Non-negative amounts. */
+export function roundUpToDecimals(units: bigint, decimals: number): bigint {
+  if (units < 0n || !Number.isInteger(decimals) || decimals < 0 || decimals > 8) throw new RangeError('rounding a non-negative amount to 0–8 decimals')
+  const step = 10n ** BigInt(8 - decimals)
+  return ((units + step - 1n) / step) * step
+}
+
 /** 1250000000n → "12.5": no trailing zeros, no exponent, sign kept. */
 export function formatMoney(units: bigint): string {
   const neg = units < 0n

@@ -25,6 +25,11 @@ export const PreOrderBody = Type.Object({
   /** Required when the product ships; one of the caller's own addresses. */
   address_id: Type.Optional(Id),
   remark: Type.Optional(Type.String({ maxLength: 4 * REMARK_MAX })),
+  /**
+   * The total the confirm screen showed. The order is charged exactly that, or refused (409, the new
+   * total named) when the price has moved past what was shown within the quote's validity.
+   */
+  expected_total: Type.Optional(Money),
 }, { additionalProperties: false })
 export type PreOrderBody = Static<typeof PreOrderBody>
 
@@ -91,7 +96,12 @@ export const ShopOrderListQuery = Type.Object({
 export type ShopOrderListQuery = Static<typeof ShopOrderListQuery>
 
 /** POST preOrder/preOrder answers the order to pay and the product order it becomes. */
-export const PreOrderResult = Type.Object({ order: PayOrder, shop_order: ShopOrder })
+export const PreOrderResult = Type.Object({
+  order: PayOrder,
+  shop_order: ShopOrder,
+  /** The same intent's order still waiting for payment, answered again rather than a second order. */
+  resumed: Type.Boolean(),
+})
 export type PreOrderResult = Static<typeof PreOrderResult>
 
 /** GET preOrder/tips: the unpaid-order reminder on home. */

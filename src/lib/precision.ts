@@ -2,6 +2,7 @@
 // "1,082.234042" read as noise). One table, so every screen shows a USDT amount alike. SPEC §5's ceiling
 // of 6 holds for all; display truncates (DESIGN §3), formatAmount does the cutting.
 import { DISPLAY_DECIMALS } from '../../contract/constants.ts'
+import { ASSET_DECIMALS } from '../../contract/money.ts'
 import { formatAmount, groupThousands } from './format.ts'
 
 /**
@@ -9,8 +10,9 @@ import { formatAmount, groupThousands } from './format.ts'
  * earns fractions a day, so four), mining power, or a NADI/USDT price (the market's tick, 0.0001).
  */
 export const DISPLAY_PRECISION = {
-  USDT: 2,
-  NADI: 4,
+  // What the server prices and charges in (contract/money.ts): a price shown is the amount taken.
+  USDT: ASSET_DECIMALS.USDT,
+  NADI: ASSET_DECIMALS.NADI,
   MEME: 4,
   power: 2,
   price: 4,

@@ -2,11 +2,44 @@
 // connectWallet's dynamic import, fetched the first time somebody connects.
 import type { ChainInfo } from '../../contract/common.ts'
 import type { LangCode } from '../../contract/constants.ts'
+import { sessionStore } from '../lib/storage.ts'
 import { WalletError, walletErrorKey } from './errors.ts'
-import { walletReady } from './state.ts'
+import { connectedWallet, walletReady } from './state.ts'
 
 export { WalletError, type WalletErrorKey } from './errors.ts'
 export { connectedWallet } from './state.ts'
+
+/** The wallet this sign-in was made with (its web3-onboard label), kept as long as the session's token. */
+const SIGNIN_WALLET = 'signin_wallet'
+
+export function rememberSignInWallet(label: string): void {
+  sessionStore.set(SIGNIN_WALLET, label)
+}
+
+export function forgetSignInWallet(): void {
+  sessionStore.remove(SIGNIN_WALLET)
+}
+
+/**
+ * The wallet signed in with, connected again without its picker when this page has none (a reload
+ * keeps the session but not the connection): web3-onboard selects it by label with its modals off,
+ * which a wallet that already granted this site answers without a prompt. Null when there is no such
+ * wallet or it does not answer so; the caller then offers to connect as usual.
+ */
+export async function reconnectSignInWallet(opts: ConnectOptions): Promise<ConnectedWallet | null> {
+  if (connectedWallet.value) return connectedWallet.value
+  const label = sessionStore.get(SIGNIN_WALLET)
+  if (!label) return null
+  try {
+    const mod = (loaded = await import('./onboard.tsx'))
+    knownChains = opts.chains
+    mod.init(opts)
+    walletReady.value = true
+    return await mod.reconnect(opts, label)
+  } catch {
+    return null
+  }
+}
 
 export interface ConnectedWallet {
   address: string

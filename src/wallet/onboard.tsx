@@ -113,6 +113,13 @@ export async function connect(opts: ConnectOptions): Promise<ConnectedWallet> {
   return toConnected(w, opts.chainId)
 }
 
+/** The wallet of `label`, selected without the modal; null when it did not connect so. */
+export async function reconnect(opts: ConnectOptions, label: string): Promise<ConnectedWallet | null> {
+  const ob = init(opts)
+  const [w] = await ob.connectWallet({ autoSelect: { label, disableModals: true } })
+  return w && w.accounts.length > 0 ? toConnected(w, opts.chainId) : null
+}
+
 /**
  * web3-onboard's hooks, mounted for the life of the app once the chunk is set up: the primary wallet
  * and the chain it is on, as the wallet reports them (another account picked, a chain switched, a

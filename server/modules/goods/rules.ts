@@ -1,16 +1,16 @@
 // The catalog's arithmetic and texts. Pure: no I/O, tested in tests/unit/goods/rules.test.ts.
 import { DEFAULT_LANG, type LangCode } from '../../../contract/constants.ts'
-
-
+import { ASSET_DECIMALS, roundUpToDecimals } from '../../../contract/money.ts'
 
 /**
- * One gold unit's price: weight × the price per gram, rounded up to the ledger unit (the platform
- * never sells below the reference), plus the craft fee. All in units of 1e-8 USDT; weight in mg.
+ * One gold unit's price: weight × the price per gram + the craft fee, rounded up to the cent USDT is
+ * shown and charged in (the platform never sells below the reference). The one price the list, the
+ * detail, the confirm screen and the charge all read. Units of 1e-8 USDT; weight in mg.
  */
 export function goldUnitPrice(weightMg: bigint, pricePerGram: bigint, craftFee: bigint): bigint {
   if (weightMg <= 0n || pricePerGram <= 0n || craftFee < 0n) throw new RangeError('gold price inputs out of range')
   const metal = (weightMg * pricePerGram + 999n) / 1000n
-  return metal + craftFee
+  return roundUpToDecimals(metal + craftFee, ASSET_DECIMALS.USDT)
 }
 
 /** A specification's price now: its own price, or gold priced from the reference. */

@@ -83,6 +83,10 @@ const SQL = {
   tier: 'SELECT * FROM node_tiers WHERE id = ?',
   held: "SELECT tier_id, count(*) AS n FROM node_orders WHERE user_id = ? AND status IN ('pending', 'active') GROUP BY tier_id",
   heldOf: "SELECT count(*) AS n FROM node_orders WHERE user_id = ? AND tier_id = ? AND status IN ('pending', 'active')",
+  // One intent, one order: the caller's order of this tier still waiting for payment, if any.
+  waiting: `SELECT o.id FROM node_orders n JOIN pay_orders o ON o.id = n.order_id
+              WHERE n.user_id = ? AND n.tier_id = ? AND n.status = 'pending' AND o.state = 'open' AND o.paid_at IS NULL AND o.expires_at > ?
+              ORDER BY o.id DESC LIMIT 1`,
   takeSeat: 'UPDATE node_tiers SET seats_left = seats_left - 1 WHERE id = ? AND active = 1 AND seats_left > 0',
   insert: `INSERT INTO node_orders (user_id, tier_id, order_id, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, airdrop_multiplier, advanced_agent, created_at)
            VALUES (@user, @tier, @order, @amount, @days, @power, @level, @wr, @mr, @air, @agent, @at)`,
@@ -183,12 +187,18 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
       return { tiers, fee_pool_share: ppmPercent(ctx.config.node.feePoolPpm), dividend_pool_share: ppmPercent(ctx.config.node.dividendPoolPpm) }
     },
 
-    /** An order to pay for one node of a tier; refused beyond the seats or the caller's limit. */
+    /**
+     * An order to pay for one node of a tier; refused beyond the seats or the caller's limit. The
+     * caller's order of the tier still waiting for payment is answered again instead of a new one.
+     */
     async buy(userId: number, lang: LangCode, tierId: number): Promise<PayOrder> {
       answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
       const id = await ctx.commits.submit(() => {
         const t = s().tier.get(tierId) as TierRow | undefined
         if (!t || t.active !== 1n) throw notFound('errors.nodeNotFound')
+        // Buying again what waits for payment resumes that order: no second seat, no second order.
+        const waiting = s().waiting.get(userId, tierId, ctx.now()) as { id: bigint } | undefined
+        if (waiting) return Number(waiting.id)
         const held = Number((s().heldOf.get(userId, tierId) as { n: bigint }).n)
         if (held >= Number(t.limit_num)) throw conflict('errors.nodeLimit', { limit: Number(t.limit_num) })
         if (t.seats_left <= 0n) throw conflict('errors.nodeSoldOut')

@@ -7,7 +7,7 @@ import { checkText, maskPhone, trimText } from '../../../contract/addressRules.t
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import type { Area } from '../../../contract/goods.ts'
-import { formatMoney } from '../../../contract/money.ts'
+import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { REMARK_MAX, type PreOrderBody, type PreOrderResult, type PreOrderTips, type ShipTo, type ShopOrder, type ShopOrderTab } from '../../../contract/preOrder.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
@@ -16,7 +16,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { createPayOrder, payOrderWire, type OrdersService } from '../orders/service.ts'
 import { checkHold } from '../orders/holds.ts'
-import { goldPriceNow, productOf, specOf, takeStock } from '../goods/service.ts'
+import { goldPriceNow, goldPricesQuoted, productOf, specOf, takeStock } from '../goods/service.ts'
 import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
 import { createReleasePlan, planWire } from '../release/service.ts'
@@ -43,6 +43,12 @@ const SQL = {
   receive: "UPDATE pay_orders SET fulfilment = 'completed', state = 'completed', received_at = ?, received_by = ?, ended_at = ? WHERE id = ? AND fulfilment = 'pending_receipt'",
   dueReceipts: "SELECT id FROM pay_orders WHERE fulfilment = 'pending_receipt' AND shipped_at <= ? ORDER BY shipped_at LIMIT 500",
   releaseOf: 'SELECT * FROM release_plans WHERE order_id = ?',
+  // One intent, one order: the caller's order of this specification and quantity still waiting for payment.
+  sameIntent: `SELECT o.id FROM pay_orders o JOIN order_lines l ON l.order_id = o.id
+                 WHERE o.user_id = ? AND l.spec_id = ? AND l.quantity = ? AND o.state = 'open' AND o.paid_at IS NULL AND o.expires_at > ?
+                   AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = 'order:' || o.id AND p.status = 'paid')
+                 ORDER BY o.id DESC LIMIT 1`,
+  resume: 'UPDATE pay_orders SET ship_to = ?, remark = ? WHERE id = ?',
   unpaid: `SELECT o.* FROM pay_orders o WHERE o.user_id = ? AND o.state = 'open' AND o.expires_at > ?
              AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = 'order:' || o.id AND p.status = 'paid')
            ORDER BY o.expires_at`,
@@ -100,6 +106,21 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
   createDevices(ctx, o.id, paidAt)
 }
 
+/**
+ * The unit price an order is charged: the price now, or — when the confirm screen showed another —
+ * the one it showed, if the gold price behind it was in force within the quote's validity. A total
+ * shown that no such price makes is refused with the total of now, so the user sees it before paying.
+ */
+function chargedUnitPrice(ctx: Ctx, spec: Parameters<typeof specUnitPrice>[0], gold: boolean, quantity: bigint, expected: string | undefined): bigint {
+  const now = specUnitPrice(spec, gold ? goldPriceNow(ctx) : null)
+  if (expected === undefined) return now
+  const shown = parseMoney(expected)
+  if (shown === now * quantity) return now
+  const quoted = gold ? goldPricesQuoted(ctx).map((g) => specUnitPrice(spec, g)).find((u) => u * quantity === shown) : undefined
+  if (quoted !== undefined) return quoted
+  throw conflict('errors.priceChanged', { total: formatMoney(now * quantity) })
+}
+
 export type PreOrderService = ReturnType<typeof createPreOrderService>
 
 export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
@@ -155,7 +176,9 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
   return {
     async create(userId: number, lang: LangCode, body: PreOrderBody): Promise<PreOrderResult> {
       const remark = cleanRemark(body.remark)
-      const answer = (id: number): PreOrderResult => ({ order: orders.detailNow(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang) })
+      let resumed = false
+      // Read inside the order's transaction too (a keyed request's answer), where `resumed` is already known.
+      const answer = (id: number): PreOrderResult => ({ order: orders.detailNow(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang), resumed })
       answerKeyedAs(answer)
       const id = await ctx.commits.submit(() => {
         const p = productOf(ctx, body.goods_id)
@@ -170,8 +193,17 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
           if (!a) throw notFound('errors.addressNotFound')
           shipTo = JSON.stringify({ name: a.name, phone: a.phone, area: a.area, address: a.address })
         }
-        const unit = specUnitPrice(spec, p.area === 'gold' ? goldPriceNow(ctx) : null)
         const quantity = BigInt(body.quantity)
+        // The same product, specification and quantity again while its order waits for payment (the
+        // dialog closed, the screen reloaded, another phone) is that order, resumed — at the price it
+        // holds, to the address and with the remark chosen now — never a second one.
+        const same = s().sameIntent.get(userId, spec.id, quantity, ctx.now()) as { id: bigint } | undefined
+        if (same) {
+          s().resume.run(shipTo, remark, same.id)
+          resumed = true
+          return Number(same.id)
+        }
+        const unit = chargedUnitPrice(ctx, spec, p.area === 'gold', quantity, body.expected_total)
         if (spec.stock < quantity) throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
         checkHold(ctx, { userId, item: { kind: 'spec', specId: spec.id, productId: p.id }, quantity, left: spec.stock, asset: 'USDT', total: unit * quantity })
         if (!takeStock(ctx, spec.id, quantity)) {

@@ -3,7 +3,7 @@ import type { IsRegisterResult, LoginMessage, LoginResult } from '../../../contr
 import { get, post } from '../../api/client.ts'
 import { account, clearToken, setAccount, setToken } from '../../api/session.ts'
 import { clearAccount } from '../../data/index.ts'
-import { disconnectWallets, type ConnectedWallet } from '../../wallet/index.ts'
+import { disconnectWallets, forgetSignInWallet, type ConnectedWallet } from '../../wallet/index.ts'
 import { userQueries } from '../user/queries.ts'
 import { forgetInviteCode } from './invite.ts'
 import { takeReturn } from '../../api/resume.ts'
@@ -49,6 +49,7 @@ export function useSignOut() {
         const was = account.value
         clearToken()
         dropDrafts()
+        forgetSignInWallet()
         void clearAccount(was)
         disconnectWallets().catch(() => undefined)
       }

@@ -12,7 +12,7 @@ export function GoodsFacts({ item }: { item: Pick<GoodsItem, 'power' | 'release'
   const t = useT()
   return (
     <>
-      {hasPower(item.power) && <span className="small goods-fact">{t('goods.powerUpTo', { power: showMoney(item.power) })}</span>}
+      {hasPower(item.power) && <span className="small goods-fact">{t('goods.powerUpTo', { power: showMoney(item.power, 'power') })}</span>}
       {item.release && <span className="small goods-fact release">{t('goods.release', { percent: item.release.percent, days: item.release.days })}</span>}
     </>
   )

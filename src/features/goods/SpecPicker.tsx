@@ -50,7 +50,7 @@ export function SpecPicker({ specs, specId, onSpec, quantity, onQuantity }: Spec
           <span className="muted small" data-testid="spec-stock">
             {spec.stock > 0 ? t('goods.stock', { stock: spec.stock }) : t('goods.soldOut')}
           </span>
-          {hasPower(spec.power) && <span className="small goods-fact">{t('goods.powerEach', { power: showMoney(spec.power) })}</span>}
+          {hasPower(spec.power) && <span className="small goods-fact">{t('goods.powerEach', { power: showMoney(spec.power, 'power') })}</span>}
         </div>
       )}
       <QuantityStepper value={quantity} stock={spec?.stock ?? 0} onChange={onQuantity} />

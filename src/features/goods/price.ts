@@ -3,7 +3,7 @@
 // the components call these and draw the strings.
 import type { GoodsItem, GoodsSpec, ReleaseTerms } from '../../../contract/goods.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
-import { formatAmount, groupThousands } from '../../lib/format.ts'
+import { showFigure } from '../../lib/precision.ts'
 
 /**
  * contract/preOrder.ts's QUANTITY_MAX, repeated here because that file builds schemas (importing it by
@@ -16,9 +16,12 @@ export function moneyUnits(wire: string | null | undefined): bigint {
   return (wire ? parseMoney(wire) : null) ?? 0n
 }
 
-/** A wire amount as the user reads it: at most 6 decimals, truncated, thousands grouped. */
-export function showMoney(wire: string | null | undefined): string {
-  return groupThousands(formatAmount(wire ?? '0'))
+/**
+ * A wire amount as the user reads it, in its measure's decimals (a price: USDT's 2, which the server
+ * prices in, so what is shown is what is charged), thousands grouped.
+ */
+export function showMoney(wire: string | null | undefined, measure = 'USDT'): string {
+  return showFigure(wire ?? '0', measure)
 }
 
 /** The price of `quantity` units, as a wire amount. */

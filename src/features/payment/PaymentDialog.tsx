@@ -7,7 +7,7 @@ import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
 import { Spinner } from '../../ui/Spinner.tsx'
-import { connectedWallet, connectWallet, payFromWallet, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, payFromWallet, reconnectSignInWallet, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { ordersQueries } from '../orders/queries.ts'
 import { userQueries } from '../user/queries.ts'
@@ -16,7 +16,7 @@ import { availableOf } from '../wallet/balances.ts'
 import { Chips, OfflineReason, SummaryRow, useChainName } from '../wallet/parts.tsx'
 import { walletQueries } from '../wallet/queries.ts'
 import { outcomeUnknown, usePayByBalance, usePayOnChain } from './mutations.ts'
-import { flowErrorOf, initialFlow, reduce, shortfall, stepsShown, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent, type WalletAt } from './paymentFlow.ts'
+import { canUseBalance, flowErrorOf, initialFlow, reduce, shortfall, stepsShown, stepStatuses, targetOf, viewOf, type FlowError, type FlowEvent, type WalletAt } from './paymentFlow.ts'
 import { clearPendingTx, loadPendingTx, savePendingTx } from './pendingTx.ts'
 import { paymentQueries } from './queries.ts'
 import { authorizeWallet } from './walletAuth.ts'
@@ -47,6 +47,7 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
   const wallet = useRef<ConnectedWallet | null>(known)
   const lastOrder = useRef(order)
   const running = useRef(false)
+  const action = useRef<HTMLElement>(null)
 
   const config = useQuery(commonQueries.config())
   const balances = useQuery(walletQueries.balances())
@@ -123,6 +124,22 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
     }
   }
 
+  // After a reload the session has no wallet connected: the one signed in with is taken up again
+  // without its picker, once; only if it does not answer is the user asked to connect.
+  const reconnectTried = useRef(false)
+  useEffect(() => {
+    if (view.kind !== 'connect' || !cfg || reconnectTried.current) return
+    reconnectTried.current = true
+    dispatch({ type: 'connect' })
+    const chainId = payTargets?.[0]?.chain_id ?? cfg.login_chain_id
+    void reconnectSignInWallet({ chains: cfg.chains, chainId, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
+      if (!w) return dispatch({ type: 'connectSkipped' })
+      wallet.current = w
+      dispatch({ type: 'connected', address: w.address, chainId: w.chainId })
+    })
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arriving at the connect step
+  }, [view.kind, cfg])
+
   async function doApprove() {
     const w = wallet.current
     if (!w || !target) return
@@ -185,6 +202,12 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs once per arrival at these views, not per render
   }, [view.kind, isOnline])
 
+  // What the flow waits for (a network to choose, "Pay", a retry) is brought into the sheet's view: on
+  // a phone the step list above it fills the first screen (issue 33: the chips sat below the fold).
+  useEffect(() => {
+    action.current?.scrollIntoView({ block: 'nearest' })
+  }, [view.kind])
+
   function retry() {
     if (state.step === 'checkBalance' && state.available === null) void balances.refetch()
     dispatch({ type: 'retry' })
@@ -231,7 +254,7 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
           })}
         </ol>
 
-        <section className="pay-action" aria-live="polite">
+        <section className="pay-action" aria-live="polite" ref={action}>
           {view.kind === 'paid' && (
             <div className="stack">
               <p className="callout pay-success" role="status" data-testid="payment-success">
@@ -354,6 +377,12 @@ export function PaymentDialog({ order, onClose, onPaid }: PaymentDialogProps) {
           {view.kind === 'failed' && view.canRetry && (
             <button type="button" className="btn primary block" disabled={!isOnline} onClick={retry} data-testid="payment-retry">
               {state.step === 'checkAuthorization' ? t('payment.connectAgain') : t('common.retry')}
+            </button>
+          )}
+
+          {canUseBalance(state) && (
+            <button type="button" className="btn ghost block" onClick={() => dispatch({ type: 'useBalance' })} data-testid="payment-use-balance">
+              {t('payment.payFromBalanceInstead')}
             </button>
           )}
         </section>

@@ -67,9 +67,13 @@ export type FlowEvent =
   | { type: 'balancePaid'; order: PayOrder }
   | { type: 'balanceRefused'; error: FlowError }
   | { type: 'useWallet' }
+  /** Back from the wallet's steps to paying from the balance, before any transfer was sent. */
+  | { type: 'useBalance' }
   | { type: 'connect' }
   | { type: 'connected'; address: string; chainId: number }
   | { type: 'connectFailed'; error: FlowError }
+  /** The wallet signed in with did not reconnect by itself: the user connects as usual, no error shown. */
+  | { type: 'connectSkipped' }
   /** The session's connected wallet changed (connected elsewhere, another account picked, disconnected). */
   | { type: 'walletKnown'; wallet: WalletAt | null }
   | { type: 'context'; expected: string; targets: PayTarget[] }
@@ -210,6 +214,9 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'useWallet':
       if (s.step !== 'checkBalance' || s.busy) return s
       return s.wallet ? authorize({ ...s, method: 'wallet' }) : { ...s, step: 'connectWallet', busy: false, error: null, method: 'wallet' }
+    case 'useBalance':
+      if (!canUseBalance(s)) return s
+      return { ...s, step: 'checkBalance', method: null, busy: false, error: null }
     case 'connect':
       if (s.step !== 'connectWallet' || s.busy) return s
       return { ...s, busy: true, error: null }
@@ -219,6 +226,9 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'connectFailed':
       if (s.step !== 'connectWallet') return s
       return { ...s, busy: false, error: e.error }
+    case 'connectSkipped':
+      if (s.step !== 'connectWallet') return s
+      return { ...s, busy: false }
     case 'walletKnown':
       // Only before the wallet is in use: once authorization began, a change is met by its own checks.
       if (s.step === 'checkBalance' && !s.busy) return { ...s, wallet: e.wallet }
@@ -273,6 +283,15 @@ export function reduce(s: FlowState, e: FlowEvent): FlowState {
     case 'retry':
       return retry(s)
   }
+}
+
+/**
+ * Whether the user may go back from the wallet's steps to the balance: on the way to a transfer,
+ * not while the wallet is asked something and never once a transfer went out (its hash may pay).
+ */
+export function canUseBalance(s: FlowState): boolean {
+  if (s.method !== 'wallet' || s.paid || s.final || s.busy || s.txHash || s.submitted) return false
+  return s.step === 'connectWallet' || s.step === 'checkAuthorization' || s.step === 'confirmAuthorization' || s.step === 'processPayment'
 }
 
 function retry(s: FlowState): FlowState {

@@ -78,9 +78,9 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
   const total = lineTotal(spec.price, target.quantity)
 
   /** SPEC §2: after the order, a popup asks whether to pay now — confirm opens the payment dialog; "Pay later" or a tap outside leaves it to /orders. */
-  async function askToPay(order: PayOrder) {
+  async function askToPay(order: PayOrder, resumed: boolean) {
     try {
-      await confirm({ title: t('preOrder.placedTitle'), body: t('preOrder.placedBody', { orderNo: order.order_no, total: showMoney(order.total), asset: order.asset }), confirmText: t('preOrder.payNow'), cancelText: t('preOrder.payLater') })
+      await confirm({ title: t(resumed ? 'preOrder.resumedTitle' : 'preOrder.placedTitle'), body: t('preOrder.placedBody', { orderNo: order.order_no, total: showMoney(order.total, order.asset), asset: order.asset }), confirmText: t('preOrder.payNow'), cancelText: t('preOrder.payLater') })
       setPaying(order)
     } catch (e) {
       if (!(e instanceof ConfirmCancelled)) throw e
@@ -94,14 +94,14 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
       return
     }
     if (remarkErr) return
-    let order: PayOrder
+    let placedNow: { order: PayOrder; resumed: boolean }
     try {
-      order = (await place.mutateAsync(orderBody(target, { ships, addressId: address?.id, remark }))).order
+      placedNow = await place.mutateAsync(orderBody(target, { ships, addressId: address?.id, remark, shownTotal: total }))
     } catch {
-      return // the server's words are already shown
+      return // the server's words are already shown (a price that moved: the new total, the detail read again)
     }
-    setPlaced(order)
-    await askToPay(order)
+    setPlaced(placedNow.order)
+    await askToPay(placedNow.order, placedNow.resumed)
   }
 
   function onPaymentClosed() {
@@ -151,7 +151,7 @@ function ConfirmOrder({ target }: { target: ConfirmTarget }) {
         <SummaryRow label={t('goods.quantity')}>
           <span data-testid="order-quantity">{target.quantity}</span>
         </SummaryRow>
-        {hasPower(spec.power) && <SummaryRow label={t('preOrder.power')}>{showMoney(linePower(spec.power, target.quantity))}</SummaryRow>}
+        {hasPower(spec.power) && <SummaryRow label={t('preOrder.power')}>{showMoney(linePower(spec.power, target.quantity), 'power')}</SummaryRow>}
         {short && (
           <p className="form-error small" role="alert">
             {spec.stock > 0 ? t('preOrder.onlyLeft', { stock: spec.stock }) : t('goods.soldOut')}

@@ -77,8 +77,11 @@ export function pickAddress(addresses: readonly Address[] | undefined, chosenId:
   return addresses.find((a) => a.id === chosenId) ?? addresses.find((a) => a.id === defaultAddress?.id) ?? addresses.find((a) => a.is_default) ?? addresses[0]
 }
 
-/** The body of POST preOrder/preOrder: the address only for what ships, the remark only when there is one. */
-export function orderBody(target: ConfirmTarget, opts: { ships: boolean; addressId: number | undefined; remark: string }): PreOrderBody {
+/**
+ * The body of POST preOrder/preOrder: the address only for what ships, the remark only when there is
+ * one, and the total the screen showed, which the server charges exactly or refuses.
+ */
+export function orderBody(target: ConfirmTarget, opts: { ships: boolean; addressId: number | undefined; remark: string; shownTotal: string }): PreOrderBody {
   const remark = trimText(opts.remark)
   return {
     area: target.area,
@@ -87,5 +90,6 @@ export function orderBody(target: ConfirmTarget, opts: { ships: boolean; address
     quantity: target.quantity,
     ...(opts.ships && opts.addressId !== undefined ? { address_id: opts.addressId } : {}),
     ...(remark ? { remark } : {}),
+    expected_total: opts.shownTotal,
   }
 }

@@ -1,23 +1,36 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
+import { useSignals } from '@preact/signals-react/runtime'
 import type { RechargeAddress } from '../../../contract/recharge.ts'
 import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
-import { connectWallet, payErrorText, payFromWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, payErrorText, payFromWallet, reconnectSignInWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
+import { userQueries } from '../user/queries.ts'
 import { useChainName } from '../wallet/parts.tsx'
 
 const AMOUNT_RE = /^(?:0|[1-9][0-9]{0,11})(?:\.[0-9]{1,8})?$/
 
-/** "Pay from my connected wallet": connect (as in sign-in), switch to the chain, send the transfer to the deposit address. */
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+/**
+ * "Pay from my connected wallet": the wallet connected in this session (at sign-in, by a payment) is
+ * used as it is, across a change of chain or coin, else connected here as in sign-in; then it switches
+ * to the chain and sends the transfer to the deposit address. Another account than the signed-in one
+ * is said so: its deposit still lands in this account, the address being this user's.
+ */
 export function PayFromWallet({ a }: { a: RechargeAddress }) {
+  useSignals()
   const t = useT()
   const chainName = useChainName()
   const qc = useQueryClient()
   const config = useQuery(commonQueries.config())
-  const [wallet, setWallet] = useState<ConnectedWallet | null>(null)
+  const user = useQuery(userQueries.info())
+  const [picked, setWallet] = useState<ConnectedWallet | null>(null)
+  const wallet = connectedWallet.value ?? picked
+  const signedIn = user.data?.wallet_address
   const [busy, setBusy] = useState<'connecting' | 'sending' | null>(null)
   const [amount, setAmount] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -25,6 +38,18 @@ export function PayFromWallet({ a }: { a: RechargeAddress }) {
   const cfg = config.data
   const chain = chainName(a.chain)
   const native = cfg?.chains.find((c) => c.id === a.chain_id)?.native_symbol ?? ''
+
+  // After a reload: the wallet signed in with, taken up again without its picker when it answers so.
+  useEffect(() => {
+    if (!cfg || connectedWallet.peek()) return
+    let live = true
+    void reconnectSignInWallet({ chains: cfg.chains, chainId: a.chain_id, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
+      if (live && w) setWallet(w)
+    })
+    return () => {
+      live = false
+    }
+  }, [cfg, a.chain_id])
 
   const explain = (e: unknown) => {
     const key = payErrorText(e)
@@ -76,7 +101,14 @@ export function PayFromWallet({ a }: { a: RechargeAddress }) {
         </button>
       ) : (
         <>
-          <p className="muted small">{t('recharge.payFrom', { address: shortAddress(wallet.address) })}</p>
+          <p className="muted small" data-testid="pay-from">
+            {t('recharge.payFrom', { address: shortAddress(wallet.address) })}
+          </p>
+          {signedIn && !same(signedIn, wallet.address) && (
+            <p className="callout small" role="note" data-testid="pay-other-account">
+              {t('recharge.payOtherAccount', { actual: shortAddress(wallet.address), expected: shortAddress(signedIn) })}
+            </p>
+          )}
           <label className="field">
             <span>{t('recharge.payAmount', { coin: a.coin })}</span>
             <input

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AMOUNT_MAX, formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
+import { AMOUNT_MAX, ASSET_DECIMALS, formatMoney, parseAmount, parseMoney, roundUpToDecimals } from '../../../contract/money.ts'
 
 /** Deterministic 64-bit generator (splitmix64) so a failing case can be reproduced from its seed. */
 function splitmix64(seed: bigint): () => bigint {
@@ -167,5 +167,21 @@ describe('parseAmount: what a request may ask for', () => {
 
   it('refuses what is not an amount, as parseMoney does', () => {
     for (const text of ['', '-1', '1e3', '01', '1.123456789', ' 1']) expect(parseAmount(text), text).toBeNull()
+  })
+})
+
+describe('roundUpToDecimals: a price the platform sets, in the decimals it is shown and charged in', () => {
+  it('rounds up to the step and keeps what is already on it', () => {
+    expect(roundUpToDecimals(100_826_259_900n, ASSET_DECIMALS.USDT)).toBe(100_827_000_000n)
+    expect(roundUpToDecimals(34_002_278_900n, ASSET_DECIMALS.USDT)).toBe(34_003_000_000n)
+    expect(roundUpToDecimals(34_002_000_000n, ASSET_DECIMALS.USDT)).toBe(34_002_000_000n)
+    expect(roundUpToDecimals(1n, ASSET_DECIMALS.NADI)).toBe(10_000n)
+    expect(roundUpToDecimals(0n, 2)).toBe(0n)
+    expect(roundUpToDecimals(123n, 8)).toBe(123n)
+  })
+  it('refuses negative amounts and decimals the ledger does not have', () => {
+    expect(() => roundUpToDecimals(-1n, 2)).toThrow(RangeError)
+    expect(() => roundUpToDecimals(1n, 9)).toThrow(RangeError)
+    expect(() => roundUpToDecimals(1n, 1.5)).toThrow(RangeError)
   })
 })

@@ -6,10 +6,12 @@ import type { GoodsSpec } from '../../../contract/goods.ts'
 const spec = (over: Partial<GoodsSpec>): GoodsSpec => ({ id: 1, name: 'S', price: '10', stock: 5, power: '0', weight: null, craft_fee: null, ...over })
 
 describe('catalog numbers as the screens show them', () => {
-  it('a price shows at most 6 decimals, truncated, with thousands grouped; nothing shows 0', () => {
+  it('a price shows in USDT\'s 2 decimals (the server prices in them), with thousands grouped; nothing shows 0', () => {
     expect(showMoney('1099')).toBe('1,099')
-    expect(showMoney('987.65922199')).toBe('987.659221')
-    expect(showMoney('3077.034076')).toBe('3,077.034076')
+    expect(showMoney('1008.27')).toBe('1,008.27')
+    expect(showMoney('340.02')).toBe('340.02')
+    // Power keeps its own measure's decimals.
+    expect(showMoney('1082.234042', 'power')).toBe('1,082.23')
     expect(showMoney('')).toBe('0')
     expect(showMoney(null)).toBe('0')
   })

@@ -4,11 +4,16 @@ import { formatGrams, goldUnitPrice, parseGrams, percentChange, percentToPpm, pi
 const u = (n: number) => BigInt(Math.round(n * 1e8))
 
 describe('gold pricing', () => {
-  it('is weight × the price per gram + the craft fee, the metal rounded up to the ledger unit', () => {
+  it('is weight × the price per gram + the craft fee, rounded up to the cent USDT is charged in', () => {
     expect(goldUnitPrice(10_000n, u(98.5), u(12))).toBe(u(985) + u(12))
-    // 31.103 g × 98.5 = 3063.6455 exactly; 1 mg × 0.00000001 rounds up to one unit.
-    expect(goldUnitPrice(31_103n, u(98.5), 0n)).toBe(u(3063.6455))
-    expect(goldUnitPrice(1n, 1n, 0n)).toBe(1n)
+    // 31.103 g × 98.5 = 3063.6455 exactly: charged 3063.65, never the six decimals it reads as.
+    expect(goldUnitPrice(31_103n, u(98.5), 0n)).toBe(u(3063.65))
+    // 10 g at 100.8262599 per gram + 0 fee = 1008.262599 → 1008.27 (issue 33).
+    expect(goldUnitPrice(10_000n, 10_082_625_990n, 0n)).toBe(u(1008.27))
+    // 1 mg × 0.00000001 is still a cent: nothing is sold for less than one.
+    expect(goldUnitPrice(1n, 1n, 0n)).toBe(1_000_000n)
+    // Already whole cents stay as they are.
+    expect(goldUnitPrice(5_000n, u(100), u(10.5))).toBe(u(510.5))
   })
   it('refuses nonsense inputs rather than pricing at zero', () => {
     expect(() => goldUnitPrice(0n, u(1), 0n)).toThrow(RangeError)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { PayOrder, PaymentState, PayTarget } from '../../../contract/orders.ts'
 import { WalletError } from '../../../src/wallet/errors.ts'
 import {
+  canUseBalance,
   FlowFailure,
   flowErrorOf,
   initialFlow,
@@ -238,6 +239,35 @@ describe('payment flow: the wallet connected in this session', () => {
     const s = connected()
     expect(reduce(s, { type: 'walletKnown', wallet: { address: OTHER, chainId: 56 } })).toBe(s)
     expect(reduce(s, { type: 'walletKnown', wallet: null })).toBe(s)
+  })
+})
+
+describe('payment flow: back to the balance', () => {
+  it('"pay from my wallet instead" can be taken back until a transfer goes out: the balance is offered again', () => {
+    const rich = run(initialFlow(order()), { type: 'balanceLoaded', available: 500n * U }, { type: 'context', expected: ME, targets: [BSC, NADI] }, { type: 'useWallet' })
+    expect(canUseBalance(rich)).toBe(true)
+    const back = reduce(rich, { type: 'useBalance' })
+    expect(back.step).toBe('checkBalance')
+    expect(back.method).toBeNull()
+    expect(viewOf(back)).toMatchObject({ kind: 'payOptions', enough: true })
+    expect(stepsShown(back)).toEqual(['checkBalance'])
+    // From a network to choose, from "Pay", and from a failed authorization alike.
+    const atChoice = run(rich, { type: 'connect' }, { type: 'connected', address: ME, chainId: 1 })
+    expect(viewOf(atChoice).kind).toBe('chooseChain')
+    expect(reduce(atChoice, { type: 'useBalance' }).step).toBe('checkBalance')
+    expect(reduce(ready(), { type: 'useBalance' }).step).toBe('checkBalance')
+    const refused = run(connected(), { type: 'approve' }, { type: 'approveFailed', error: { key: 'chainErrors.userRejected' } })
+    expect(reduce(refused, { type: 'useBalance' })).toMatchObject({ step: 'checkBalance', error: null })
+  })
+
+  it('not while the wallet is asked, nor once a transfer was sent: its hash may still pay the order', () => {
+    const asking = run(connected(), { type: 'approve' })
+    expect(reduce(asking, { type: 'useBalance' })).toBe(asking)
+    const sent = run(ready(), { type: 'send' }, { type: 'sent', txHash: HASH })
+    expect(canUseBalance(sent)).toBe(false)
+    expect(reduce(sent, { type: 'useBalance' })).toBe(sent)
+    const balanceOnly = run(initialFlow(order()), { type: 'balanceLoaded', available: 500n * U })
+    expect(reduce(balanceOnly, { type: 'useBalance' })).toBe(balanceOnly)
   })
 })
 

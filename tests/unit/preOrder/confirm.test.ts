@@ -85,7 +85,7 @@ describe('what the order is sent with', () => {
 
   it('the address goes only with what ships, the remark only when there is one, trimmed', () => {
     const target = { area: 'machine', goodsId: 1, specId: 2, quantity: 3 } as const
-    expect(orderBody(target, { ships: true, addressId: 7, remark: '  ring twice ' })).toEqual({ area: 'machine', goods_id: 1, spec_id: 2, quantity: 3, address_id: 7, remark: 'ring twice' })
-    expect(orderBody({ ...target, area: 'car' }, { ships: false, addressId: 7, remark: ' ' })).toEqual({ area: 'car', goods_id: 1, spec_id: 2, quantity: 3 })
+    expect(orderBody(target, { ships: true, addressId: 7, remark: '  ring twice ', shownTotal: '30.06' })).toEqual({ area: 'machine', goods_id: 1, spec_id: 2, quantity: 3, address_id: 7, remark: 'ring twice', expected_total: '30.06' })
+    expect(orderBody({ ...target, area: 'car' }, { ships: false, addressId: 7, remark: ' ', shownTotal: '9' })).toEqual({ area: 'car', goods_id: 1, spec_id: 2, quantity: 3, expected_total: '9' })
   })
 })
