@@ -90,7 +90,7 @@ describe('the per-user limit of open orders', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-open-limit-'))
     const pg = testBackend() === 'postgres' ? freshDatabase() : null
     if (pg) onTestFinished(() => pg.drop())
-    const db = pg ? { NADI_DATABASE_URL: pg.url } : { NADI_DB_FILE: path.join(dir, 'db.sqlite') }
+    const db: Record<string, string> = pg ? { NADI_DATABASE_URL: pg.url } : { NADI_DB_FILE: path.join(dir, 'db.sqlite') }
     try {
       const s1 = await boot({ ...db, NADI_TRADE_MAX_OPEN_ORDERS: '5' })
       const me = await s1.signIn(ROOT_CODE)
