@@ -298,6 +298,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
       maxBatch: config.trade.maxBatch,
       maxDelayMs: config.trade.maxDelayMs,
       snapshotEvery: config.trade.snapshotEvery,
+      maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
     })
     // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
     if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })

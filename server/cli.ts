@@ -198,6 +198,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
             spec: defaultSpec,
             fees: { makerFeePpm: config.trade.makerFeePpm, takerFeePpm: config.trade.takerFeePpm },
             now: Date.now,
+            maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
           })
           market.start()
         }

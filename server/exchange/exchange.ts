@@ -47,6 +47,7 @@ import {
 import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
 import { exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
 import { MarketFault, replayJournal } from './journal.ts'
+import { overOpenLimit } from './openLimit.ts'
 import { planRepair } from './repair.ts'
 import { applyRepair, diagnose, readRepairInputs, type Diagnosis, type RepairRecord } from './repairStore.ts'
 
@@ -60,8 +61,8 @@ export type AlsoWrite = (row: OrderRow) => void
 /** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
 export class TradeRejected extends Error {
   constructor(
-    readonly reason: RejectReason | 'insufficient_funds' | 'halted',
-    readonly detail: { asset?: string; current?: bigint; required?: bigint } = {},
+    readonly reason: RejectReason | 'insufficient_funds' | 'halted' | 'open_orders_limit',
+    readonly detail: { asset?: string; current?: bigint; required?: bigint; max?: number } = {},
   ) {
     super(`order refused: ${reason}`)
     this.name = 'TradeRejected'
@@ -95,6 +96,8 @@ export interface ExchangeOptions {
   /** Group commit limits (DESIGN: at most ~5 ms or 500 commands per flush). */
   maxBatch?: number
   maxDelayMs?: number
+  /** Open orders one user may have in this market (NADI_TRADE_MAX_OPEN_ORDERS); none when unset. */
+  maxOpenPerUser?: number
 }
 
 /** What the caller asks for, already converted to the engine's integers (spec.ts). */
@@ -397,6 +400,10 @@ export class Exchange {
     if (this.fault) throw new TradeRejected('halted')
     const existing = this.st.orderByClientId.get(userId, input.clientOrderId) as OrderRow | undefined
     if (existing) return existing
+    // Here and not in the engine: the engine is what replay rebuilds, and journaled orders stay.
+    // One writer per market runs this, so concurrent requests are counted one after the other.
+    const max = this.o.maxOpenPerUser
+    if (max !== undefined && overOpenLimit(this.engine.openCountOf(userId), max, input.type)) throw new TradeRejected('open_orders_limit', { max })
     const ts = this.o.now()
     const orderId = this.nextOrderId
     const cmd: PlaceCommand =

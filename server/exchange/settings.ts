@@ -10,6 +10,8 @@ export interface TradeSettings {
   maxBatch: number
   /** The book is snapshotted every this many commands; a start replays only the journal after the newest snapshot. */
   snapshotEvery: number
+  /** NADI_TRADE_MAX_OPEN_ORDERS (200): open (resting) orders one user may have in one market. */
+  maxOpenOrdersPerUser: number
   /** Demo mode: a market-making account quotes around a random walk and trades now and then. */
   demoMarket: boolean
   /** How often the demo market moves, ms. */
@@ -24,6 +26,7 @@ export function readTradeSettings(env: Env, demoDevelopment: boolean): TradeSett
     maxDelayMs: envInt(env, 'NADI_TRADE_MAX_DELAY_MS', 0, 0, 50),
     maxBatch: envInt(env, 'NADI_TRADE_MAX_BATCH', 500, 1, 5000),
     snapshotEvery: envInt(env, 'NADI_TRADE_SNAPSHOT_EVERY', 10_000, 1, 10_000_000),
+    maxOpenOrdersPerUser: envInt(env, 'NADI_TRADE_MAX_OPEN_ORDERS', 200, 1, 100_000),
     demoMarket: envFlag(env, 'NADI_DEMO_MARKET', demoDevelopment ? '1' : '0'),
     demoMarketEveryMs: envInt(env, 'NADI_DEMO_MARKET_EVERY_MS', 1500, 100, 600_000),
   }

@@ -56,6 +56,7 @@ export async function buildEngineProcess(opts: BuildOptions): Promise<EngineBuil
       maxBatch: config.trade.maxBatch,
       maxDelayMs: config.trade.maxDelayMs,
       snapshotEvery: config.trade.snapshotEvery,
+      maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
     })
     if (config.trade.demoMarket) seedDemoHistory(ctx.sqlite, spec, { now: ctx.now(), referencePrice: config.nadiReferencePrice })
     exchange.start()

@@ -39,10 +39,10 @@ const placeCheck = Compile(
   ]),
 )
 const cancelCheck = Compile(Type.Object({ orderId: Int }, { additionalProperties: false }))
-const REASONS: ReadonlySet<string> = new Set<Reason>(['bad_command', 'duplicate_id', 'bad_price', 'bad_lots', 'bad_quote', 'min_notional', 'unknown_order', 'not_owner', 'insufficient_funds', 'halted'])
+const REASONS: ReadonlySet<string> = new Set<Reason>(['bad_command', 'duplicate_id', 'bad_price', 'bad_lots', 'bad_quote', 'min_notional', 'unknown_order', 'not_owner', 'insufficient_funds', 'halted', 'open_orders_limit'])
 
 /** A done command's result as stored: the order it placed or cancelled, or why it was refused. */
-type Result = { order_id: number } | { rejected: Reason; detail: { asset?: string; current?: string; required?: string } }
+type Result = { order_id: number } | { rejected: Reason; detail: { asset?: string; current?: string; required?: string; max?: number } }
 
 function parseResult(text: string | null): Result | null {
   if (text === null) return null
@@ -52,7 +52,8 @@ function parseResult(text: string | null): Result | null {
     if (typeof r.rejected === 'string' && REASONS.has(r.rejected)) {
       const d = r.detail ?? {}
       const str = (v: unknown) => (typeof v === 'string' && /^\d{1,30}$/.test(v) ? v : undefined)
-      return { rejected: r.rejected as Reason, detail: { asset: typeof d.asset === 'string' ? d.asset : undefined, current: str(d.current), required: str(d.required) } }
+      const max = typeof d.max === 'number' && Number.isSafeInteger(d.max) && d.max > 0 ? d.max : undefined
+      return { rejected: r.rejected as Reason, detail: { asset: typeof d.asset === 'string' ? d.asset : undefined, current: str(d.current), required: str(d.required), max } }
     }
   } catch {
     // Falls through: a result nobody could have written is an error, below.
@@ -117,7 +118,7 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
       .catch(async (e: unknown) => {
         if (!(e instanceof TradeRejected)) throw e
         const d = e.detail
-        const result: Result = { rejected: e.reason, detail: { asset: d.asset, current: d.current?.toString(), required: d.required?.toString() } }
+        const result: Result = { rejected: e.reason, detail: { asset: d.asset, current: d.current?.toString(), required: d.required?.toString(), max: d.max } }
         // Nothing was written for a refusal: its mark is a write of its own.
         await atomically(exchange.conn, () => markDone(id, result))
       })
@@ -280,7 +281,7 @@ export function remoteTrading(sqlite: SqlConnection, bus: Bus, o: RemoteTradingO
     if (r === null) throw new Error(`trade command ${id} is done with a result that cannot be read`)
     if ('rejected' in r) {
       const d = r.detail
-      throw new TradeRejected(r.rejected, { asset: d.asset, current: d.current === undefined ? undefined : BigInt(d.current), required: d.required === undefined ? undefined : BigInt(d.required) })
+      throw new TradeRejected(r.rejected, { asset: d.asset, current: d.current === undefined ? undefined : BigInt(d.current), required: d.required === undefined ? undefined : BigInt(d.required), max: d.max })
     }
     return st.orderById.get(r.order_id) as OrderRow
   }

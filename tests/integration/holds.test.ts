@@ -213,15 +213,33 @@ describe('per-user limits and the cool-down', () => {
     expect((await post(s, me, 'node/buy', { node_id: elite.id })).statusCode).toBe(200)
   })
 
-  it('an order cancelled by its user before its time does not count toward the cool-down', async () => {
+  it('a cancel counts toward the cool-down like an expiry: cancelling and ordering again at once cannot renew a hold for ever', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const elite = await tier(s, me, 'elite')
-    for (let i = 0; i < 4; i++) {
+    const firstCancel = s.ctx.now()
+    for (let i = 0; i < 3; i++) {
       const r = await post<PayOrder>(s, me, 'node/buy', { node_id: elite.id })
       expect(r.statusCode).toBe(200)
       expect((await post<PayOrder>(s, me, 'orders/cancel', { id: r.body_.data.id })).body_.data.status).toBe('cancelled')
     }
+    const wait = Math.ceil((firstCancel + 6 * 3_600_000 - s.ctx.now()) / 60_000)
+    const refused = await post(s, me, 'node/buy', { node_id: elite.id })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.body_.msg).toBe(msg('errors.holdCooldown', { count: 3, hours: 6, minutes: wait }))
+    expect(seatsLeft(s, 'elite')).toBe(1000)
+    // A cancel and an expiry add up: the fourth hold of the window is one too many either way.
+    s.clock.advance(6 * 3_600_000)
+    for (const end of ['cancel', 'expiry', 'cancel'] as const) {
+      const r = await post<PayOrder>(s, me, 'node/buy', { node_id: elite.id })
+      expect(r.statusCode).toBe(200)
+      if (end === 'cancel') await post(s, me, 'orders/cancel', { id: r.body_.data.id })
+      else {
+        s.clock.advance(s.config.orders.holds.holdMs)
+        expect(await expireOrders(s.ctx)).toBe(1)
+      }
+    }
+    expect((await post(s, me, 'node/buy', { node_id: elite.id })).statusCode).toBe(409)
   })
 
   it('a stock or seat order is held for NADI_ORDER_HOLD_MS, other orders for NADI_ORDER_PAY_MS', async () => {

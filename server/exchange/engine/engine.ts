@@ -134,6 +134,8 @@ export class Engine {
   private readonly bids = new BookSide('buy', 1)
   private readonly asks = new BookSide('sell', -1)
   private readonly open = new Map<number, OrderNode>()
+  /** Open orders per user, kept with `open`: the exchange's per-user limit reads it (openCountOf). */
+  private readonly openOfUser = new Map<number, number>()
   private lastId = 0
   private readonly maxQuote: number
 
@@ -173,7 +175,7 @@ export class Engine {
       }
     }
     // openOrders() iterates in id order, as a live engine's does.
-    for (const o of all.sort((a, b) => a.id - b.id)) e.open.set(o.id, o)
+    for (const o of all.sort((a, b) => a.id - b.id)) e.rest(o)
     return e
   }
 
@@ -197,6 +199,23 @@ export class Engine {
 
   get openCount(): number {
     return this.open.size
+  }
+
+  /** How many of one user's orders are open (resting on the book). */
+  openCountOf(userId: number): number {
+    return this.openOfUser.get(userId) ?? 0
+  }
+
+  private rest(o: OrderNode): void {
+    this.open.set(o.id, o)
+    this.openOfUser.set(o.userId, (this.openOfUser.get(o.userId) ?? 0) + 1)
+  }
+
+  private forget(o: OrderNode): void {
+    this.open.delete(o.id)
+    const n = (this.openOfUser.get(o.userId) ?? 1) - 1
+    if (n === 0) this.openOfUser.delete(o.userId)
+    else this.openOfUser.set(o.userId, n)
   }
 
   /** The id of the last accepted order: the next place must use a larger one. */
@@ -278,7 +297,7 @@ export class Engine {
     const book = o.side === 'buy' ? this.bids : this.asks
     const level = book.levelFor(o.price)
     level.append(o)
-    this.open.set(o.id, o)
+    this.rest(o)
     sink.level(o.side, o.price, level.total)
     return true
   }
@@ -310,7 +329,7 @@ export class Engine {
           // Self-trade prevention: the resting order gives way, the incoming one goes on.
           level.unlink(m)
           level.total -= rest
-          this.open.delete(m.id)
+          this.forget(m)
           m.status = 'cancelled'
           sink.done(m, 'self_trade')
           m = next
@@ -328,7 +347,7 @@ export class Engine {
         const makerDone = lots === rest
         if (makerDone) {
           level.unlink(m)
-          this.open.delete(m.id)
+          this.forget(m)
           m.status = 'filled'
         } else m.status = 'partially_filled'
         sink.fill(m, o, price, lots, quote)
@@ -358,7 +377,7 @@ export class Engine {
     const level = o.level as Level
     level.unlink(o)
     level.total -= o.lots - o.filledLots
-    this.open.delete(o.id)
+    this.forget(o)
     o.status = 'cancelled'
     sink.done(o, 'cancelled')
     sink.level(o.side, o.price, level.total)

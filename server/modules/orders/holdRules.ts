@@ -16,7 +16,16 @@ export function holdCap(left: bigint, held: bigint, sharePpm: number): bigint {
 }
 
 /**
- * When a user may hold again after holds expired unpaid: with `after` or more expiries (ms) inside
+ * When a hold that ended unpaid ended, for the cool-down: a cancel by its user at that moment, an
+ * expiry at the end of its time (the job may cancel it a little later). A user's cancel counts like an
+ * expiry: else cancelling and ordering again at once renews a hold forever at no cost.
+ */
+export function holdEndedAt(expiresAt: number, endedAt: number): number {
+  return Math.min(expiresAt, endedAt)
+}
+
+/**
+ * When a user may hold again after holds ended unpaid (cancelled or expired, holdEndedAt): with `after` or more ends (ms) inside
  * the window ending now, at the moment the `after`-th most recent leaves it; null when they may now.
  * `after` 0 turns the cool-down off.
  */

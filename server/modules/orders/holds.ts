@@ -1,7 +1,8 @@
 // Holds (README "Holds"): an unpaid order of a product or a node seat holds stock nobody else can buy
 // until it is paid, cancelled or expires. checkHold() runs in the ordering transaction, before the
 // stock or seat is taken, and refuses the hold that would make hoarding free:
-//   - a user whose holds expired unpaid `cooldownAfter` times within the window waits (cool-down);
+//   - a user whose holds ended unpaid (expired, or cancelled by them) `cooldownAfter` times within
+//     the window waits (cool-down): else cancel and order again renews a hold forever;
 //   - a user holds at most `maxOpen` unpaid orders, and `maxPerItem` of one product or tier;
 //   - unpaid holds of an item take at most `sharePpm` of it, unless the buyer's fund balance pays
 //     this and all their other holds now. Accounts are free to make, so the per-user rules alone do
@@ -11,7 +12,7 @@ import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { conflict } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
-import { cooldownUntil, holdCap, minutesUntil } from './holdRules.ts'
+import { cooldownUntil, holdCap, holdEndedAt, minutesUntil } from './holdRules.ts'
 import { ORDER_REF_PREFIX } from './service.ts'
 
 /** The order types that take stock or a seat while unpaid. */
@@ -33,9 +34,13 @@ const HOLDS = `(SELECT id FROM pay_orders WHERE state = 'open' AND expires_at > 
 /** The join of HOLDS, in each WHERE: PostgreSQL's CROSS JOIN takes no ON. */
 const HELD = `o.id = h.id AND o.state || '' = 'open' AND o.paid_at IS NULL`
 
+/** holdEndedAt in SQL (min of two columns, written the same on SQLite and PostgreSQL). */
+const ENDED = 'CASE WHEN o.ended_at < o.expires_at THEN o.ended_at ELSE o.expires_at END'
+
 const SQL = {
-  expired: `SELECT o.expires_at FROM pay_orders o WHERE o.user_id = @user AND o.type IN (${TYPES}) AND o.state = 'cancelled'
-              AND o.ended_at >= o.expires_at AND o.expires_at > @since ORDER BY o.expires_at DESC LIMIT @limit`,
+  /** The user's holds that ended unpaid, by the user or the clock, newest end first (holdEndedAt). */
+  ended: `SELECT o.expires_at, o.ended_at FROM pay_orders o WHERE o.user_id = @user AND o.type IN (${TYPES}) AND o.state = 'cancelled'
+            AND o.ended_at IS NOT NULL AND ${ENDED} > @since ORDER BY ${ENDED} DESC LIMIT @limit`,
   open: `SELECT o.asset, count(*) AS n, sum(o.total) AS total FROM ${HOLDS} WHERE ${HELD} AND o.user_id = @user AND o.type IN (${TYPES}) GROUP BY o.asset`,
   mineOfProduct: `SELECT count(DISTINCT o.id) AS n FROM ${HOLDS} JOIN order_lines l ON l.order_id = o.id
                     WHERE ${HELD} AND o.user_id = @user AND l.product_id = @item`,
@@ -72,9 +77,10 @@ export function checkHold(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>, r: HoldRe
   const user = r.userId
 
   if (rules.cooldownAfter > 0) {
-    const expiries = (s.expired.all({ user, since: now - rules.cooldownWindowMs, limit: rules.cooldownAfter }) as { expires_at: bigint }[]).map((e) => Number(e.expires_at))
-    const until = cooldownUntil(expiries, now, rules.cooldownAfter, rules.cooldownWindowMs)
-    if (until !== null) throw conflict('errors.holdCooldown', { count: expiries.length, hours: Math.round(rules.cooldownWindowMs / 360_000) / 10, minutes: minutesUntil(until, now) })
+    const rows = s.ended.all({ user, since: now - rules.cooldownWindowMs, limit: rules.cooldownAfter }) as { expires_at: bigint; ended_at: bigint }[]
+    const ends = rows.map((e) => holdEndedAt(Number(e.expires_at), Number(e.ended_at)))
+    const until = cooldownUntil(ends, now, rules.cooldownAfter, rules.cooldownWindowMs)
+    if (until !== null) throw conflict('errors.holdCooldown', { count: ends.length, hours: Math.round(rules.cooldownWindowMs / 360_000) / 10, minutes: minutesUntil(until, now) })
   }
 
   const open = s.open.all({ user, now }) as { asset: string; n: bigint; total: bigint }[]

@@ -16,9 +16,9 @@ export interface HoldSettings {
    * that unpaid holds may take before only a buyer whose fund balance pays all their holds may hold more.
    */
   sharePpm: number
-  /** NADI_HOLD_COOLDOWN_AFTER (3; 0: never): holds expired unpaid within the window after which a user waits to hold again. */
+  /** NADI_HOLD_COOLDOWN_AFTER (3; 0: never): holds ended unpaid (expired, or cancelled by the user) within the window after which a user waits to hold again. */
   cooldownAfter: number
-  /** NADI_HOLD_COOLDOWN_WINDOW_MS (6 h): that window; the wait ends when the oldest of those expiries leaves it. */
+  /** NADI_HOLD_COOLDOWN_WINDOW_MS (6 h): that window; the wait ends when the oldest of those ends leaves it. */
   cooldownWindowMs: number
 }
 

@@ -2,7 +2,7 @@ import { parseAmount, formatMoney } from '../../../contract/money.ts'
 import type { Bar, Candle, CancelOrderBody, Deal, Depth, MarketInfo, MarketStatus, Order, PlaceOrderBody, PublicTrade, Ticker } from '../../../contract/trade.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
 import { CODE } from '../../../contract/constants.ts'
-import { ApiError, badRequest, notFound } from '../../http/errors.ts'
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts'
 import { insufficient } from '../payment/index.ts'
 import { candleToWire } from '../../exchange/marketData/index.ts'
 import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
@@ -81,6 +81,8 @@ export function refusal(spec: MarketSpec, e: TradeRejected): ApiError {
       return new ApiError(503, CODE.UNAVAILABLE, 'errors.tradingPaused')
     case 'insufficient_funds':
       return insufficient(e.detail.asset ?? '', e.detail.current ?? 0n, e.detail.required ?? 0n)
+    case 'open_orders_limit':
+      return conflict('errors.tradeOpenOrdersLimit', { max: e.detail.max ?? 0 })
     case 'unknown_order':
     case 'not_owner':
       // Another user's order is as unknown to the caller as one that never existed.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chainPaymentArrival, cooldownUntil, holdCap, minutesUntil, type ChainPaymentArrival } from '../../../server/modules/orders/holdRules.ts'
+import { chainPaymentArrival, cooldownUntil, holdCap, holdEndedAt, minutesUntil, type ChainPaymentArrival } from '../../../server/modules/orders/holdRules.ts'
 
 const MIN = 60_000
 const H = 60 * MIN
@@ -33,6 +33,12 @@ describe('the cool-down after holds expire unpaid', () => {
   it('does not start below n expiries, nor with expiries older than the window', () => {
     expect(cooldownUntil([now - 2 * H, now - MIN], now, 3, 6 * H)).toBeNull()
     expect(cooldownUntil([now - 7 * H, now - 2 * H, now - MIN], now, 3, 6 * H)).toBeNull()
+  })
+  it('counts a hold its user cancelled from the cancel, and one that expired from its expiry', () => {
+    expect(holdEndedAt(now + 15 * MIN, now)).toBe(now)
+    expect(holdEndedAt(now, now + 40_000)).toBe(now)
+    const ends = [holdEndedAt(now, now - 3 * H), holdEndedAt(now - 2 * H, now - 2 * H + 5_000), holdEndedAt(now, now - MIN)]
+    expect(cooldownUntil(ends, now, 3, 6 * H)).toBe(now + 3 * H)
   })
   it('is off when n is 0', () => {
     expect(cooldownUntil([now - 1, now - 2, now - 3], now, 0, 6 * H)).toBeNull()
