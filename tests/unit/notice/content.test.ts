@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LANG_CODES } from '../../../contract/constants.ts'
 import { publish, statusAt, unpublish, visibleAt } from '../../../server/modules/notice/rules.ts'
@@ -74,5 +75,13 @@ describe('notice and banner files', () => {
     expect(checkBannerFile(banner({}), NOW)[0]!.link).toBeNull()
     expect(() => checkBannerFile(banner({ link: 'https://evil.example' }), NOW)).toThrow(/link/)
     expect(() => checkBannerFile(banner({ image: 'http://x/y.png' }), NOW)).toThrow(/image/)
+  })
+})
+
+describe('the example files in docs/examples', () => {
+  it('are valid notice and banner files in all ten languages', () => {
+    const read = (f: string) => JSON.parse(fs.readFileSync(new URL(`../../../docs/examples/${f}`, import.meta.url), 'utf8')) as unknown
+    expect(checkNoticeFile(read('notices.json'), NOW).map((n) => n.key)).toEqual(['maintenance-2026-12', 'new-year-2027'])
+    expect(checkBannerFile(read('banners.json'), NOW).map((b) => b.key)).toEqual(['devices'])
   })
 })
