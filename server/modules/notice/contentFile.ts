@@ -165,6 +165,20 @@ interface StoredPlace {
 }
 const placeOf = (r: StoredPlace): Placed => ({ state: r.state, publishedAt: Number(r.published_at) })
 
+type Stmt = ReturnType<SqlConnection['prepare']>
+
+/** Updates the kept row (its texts dropped, to be written anew) or inserts a new one; answers its id. */
+function upsert(old: { id: bigint } | undefined, values: Record<string, unknown>, s: { insert: Stmt; update: Stmt; dropTexts: Stmt }, sum: LoadSummary): bigint {
+  if (!old) {
+    sum.added++
+    return BigInt((s.insert.get(values) as { id: bigint }).id)
+  }
+  s.update.run({ ...values, id: old.id })
+  s.dropTexts.run({ id: old.id })
+  sum.updated++
+  return old.id
+}
+
 /** Loads checked notices at `now`; synchronous, in one transaction (or the caller's): all or nothing. */
 export function loadNotices(sqlite: SqlConnection, list: readonly CheckedNotice[], now: number): LoadSummary {
   return transaction(sqlite, () => {
@@ -178,16 +192,7 @@ export function loadNotices(sqlite: SqlConnection, list: readonly CheckedNotice[
       const old = find.get({ key: n.key }) as (StoredPlace & { pinned: bigint }) | undefined
       const place = placeAfter(old ? placeOf(old) : null, n, now)
       const values = { key: n.key, state: place.state, published_at: place.publishedAt, pinned: (n.pinned ?? old?.pinned === 1n) ? 1 : 0, now }
-      let id: bigint
-      if (old) {
-        update.run({ ...values, id: old.id })
-        dropTexts.run({ id: old.id })
-        id = old.id
-        sum.updated++
-      } else {
-        id = BigInt((insert.get(values) as { id: bigint }).id)
-        sum.added++
-      }
+      const id = upsert(old, values, { insert, update, dropTexts }, sum)
       for (const lang of Object.keys(n.title)) addText.run({ id, lang, title: n.title[lang]!, content: n.content[lang]! })
     }
     return sum
@@ -209,16 +214,7 @@ export function loadBanners(sqlite: SqlConnection, list: readonly CheckedBanner[
       const old = find.get({ key: b.key }) as StoredPlace | undefined
       const place = placeAfter(old ? placeOf(old) : null, b, now)
       const values = { key: b.key, image: b.image, link: b.link, sort: b.sort, state: place.state, published_at: place.publishedAt, now }
-      let id: bigint
-      if (old) {
-        update.run({ ...values, id: old.id })
-        dropTexts.run({ id: old.id })
-        id = old.id
-        sum.updated++
-      } else {
-        id = BigInt((insert.get(values) as { id: bigint }).id)
-        sum.added++
-      }
+      const id = upsert(old, values, { insert, update, dropTexts }, sum)
       for (const lang of Object.keys(b.title)) addText.run({ id, lang, title: b.title[lang]! })
     }
     return sum
