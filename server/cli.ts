@@ -93,6 +93,7 @@ import { AIRDROP_COMMANDS } from './modules/airdrop/commands.ts'
 import { RANKING_COMMANDS } from './modules/ranking/commands.ts'
 import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
+import { BANNER_COMMANDS, NOTICE_COMMANDS } from './modules/notice/commands.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
@@ -113,6 +114,8 @@ export const COMMANDS: readonly Command[] = registerCommands(
   AIRDROP_COMMANDS,
   RANKING_COMMANDS,
   ACTIVITY_COMMANDS,
+  NOTICE_COMMANDS,
+  BANNER_COMMANDS,
   SETTLEMENT_COMMANDS,
   ORDERS_COMMANDS,
   DATABASE_COMMANDS,

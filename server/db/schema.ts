@@ -3,6 +3,9 @@ import type { Generated } from 'kysely'
 // Integers come back as bigint: the driver runs with safe integers so no amount is ever rounded.
 type Int = bigint
 
+/** A notice's or banner's stored state (migration 031; server/modules/notice/rules.ts derives "scheduled"). */
+export type StoredState = 'draft' | 'published' | 'unpublished'
+
 export interface UsersTable {
   id: Generated<Int>
   wallet_address: string | null
@@ -82,9 +85,14 @@ export interface BannersTable {
   image: string
   link: string | null
   sort: Int
-  active: Generated<Int>
   /** Migration 010: the home carousel or the mall's. */
   place: Generated<'home' | 'mall'>
+  /** Migration 031: the content file's key (home banners an operator loads); NULL for the catalog's mall banners. */
+  key: string | null
+  state: Generated<StoredState>
+  /** Shown from this moment (0: since always). */
+  published_at: Generated<Int>
+  updated_at: Generated<Int>
 }
 
 export interface BannerTextsTable {
@@ -97,7 +105,10 @@ export interface NoticesTable {
   id: Generated<Int>
   pinned: Int
   published_at: Int
-  active: Generated<Int>
+  /** Migration 031: the content file's key; NULL for notices written before it. */
+  key: string | null
+  state: Generated<StoredState>
+  updated_at: Generated<Int>
 }
 
 export interface NoticeTextsTable {

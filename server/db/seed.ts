@@ -6,36 +6,39 @@ import { checkCatalog, loadCatalog } from '../modules/goods/load.ts'
 import { seedGoldHistory } from '../modules/goods/goldWalk.ts'
 import { atomically } from './index.ts'
 import { SEED_BANNERS, SEED_NOTICES } from './seed/content.ts'
+import { checkBannerFile, checkNoticeFile, loadBanners, loadNotices } from '../modules/notice/contentFile.ts'
+import { LANG_CODES, LOCALE_FILE } from '../../contract/constants.ts'
 
 const CATALOG = path.resolve(import.meta.dirname, 'seed/catalog.json')
 
 const DAY_MS = 86_400_000
 
-/** Demo mode only: banners and notices in all ten languages, once, into empty tables. */
+/** The seed's texts (keyed by locale file) as a content file's (keyed by language code). */
+const asFileTexts = (t: Record<string, string>) => Object.fromEntries(LANG_CODES.map((l) => [l, t[LOCALE_FILE[l]]]))
+
+/**
+ * Demo mode only: banners and notices in all ten languages, once, into empty tables, through the
+ * loader and its checks that `notice load` and `banner load` use (server/modules/notice/contentFile.ts).
+ */
 export async function seedDemo(ctx: Ctx): Promise<void> {
-  const { db } = ctx
   const now = ctx.now()
-  await db.transaction().execute(async (trx) => {
-    const banner = await trx.selectFrom('banners').select('id').where('place', '=', 'home').limit(1).executeTakeFirst()
-    if (!banner) {
-      for (const b of SEED_BANNERS) {
-        const { id } = await trx.insertInto('banners').values({ image: b.image, link: b.link, sort: BigInt(b.sort) }).returning('id').executeTakeFirstOrThrow()
-        await trx.insertInto('banner_texts').values(Object.entries(b.title).map(([lang, title]) => ({ banner_id: id, lang, title }))).execute()
-      }
+  await atomically(ctx, () => {
+    if (!ctx.sqlite.prepare("SELECT 1 FROM banners WHERE place = 'home' LIMIT 1").get()) {
+      const file = { banners: SEED_BANNERS.map((b) => ({ key: b.key, image: b.image, link: b.link, sort: b.sort, title: asFileTexts(b.title) })) }
+      loadBanners(ctx.sqlite, checkBannerFile(file, now), now)
     }
-    const notice = await trx.selectFrom('notices').select('id').limit(1).executeTakeFirst()
-    if (!notice) {
-      for (const n of SEED_NOTICES) {
-        const { id } = await trx
-          .insertInto('notices')
-          .values({ pinned: n.pinned ? 1n : 0n, published_at: BigInt(now - n.daysAgo * DAY_MS - 3_600_000) })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-        await trx
-          .insertInto('notice_texts')
-          .values(Object.keys(n.title).map((lang) => ({ notice_id: id, lang, title: n.title[lang as keyof typeof n.title], content: n.content[lang as keyof typeof n.content] })))
-          .execute()
+    if (!ctx.sqlite.prepare('SELECT 1 FROM notices LIMIT 1').get()) {
+      const file = {
+        notices: SEED_NOTICES.map((n) => ({
+          key: n.key,
+          title: asFileTexts(n.title),
+          content: asFileTexts(n.content),
+          pinned: n.pinned,
+          state: 'published',
+          publish_at: new Date(now - n.daysAgo * DAY_MS - 3_600_000).toISOString(),
+        })),
       }
+      loadNotices(ctx.sqlite, checkNoticeFile(file, now), now)
     }
   })
 }

@@ -33,7 +33,7 @@ describe('GET /api/v1/common/bannerList', () => {
     const db = s.ctx.sqlite
     const id = Number(db.prepare("INSERT INTO banners (image, link, sort) VALUES ('/b.svg', NULL, 1) RETURNING id").pluck().get())
     db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'tw', '只有繁體')").run(id)
-    const hidden = Number(db.prepare("INSERT INTO banners (image, link, sort, active) VALUES ('/h.svg', NULL, 0, 0) RETURNING id").pluck().get())
+    const hidden = Number(db.prepare("INSERT INTO banners (image, link, sort, state) VALUES ('/h.svg', NULL, 0, 'unpublished') RETURNING id").pluck().get())
     db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'en', 'Hidden')").run(hidden)
     const res = await s.get<Banner[]>('/api/v1/common/bannerList', { lang: 'KO' })
     expect(res.body_.data).toEqual([{ id, image: '/b.svg', link: null, title: '只有繁體' }])

@@ -177,13 +177,13 @@ describe('the app shell and its assets', () => {
     const etag = String(first.headers.etag)
     expect((await s.inject({ method: 'GET', url: '/index', headers: { 'if-none-match': etag } })).statusCode).toBe(304)
 
-    await s.ctx.db.updateTable('banners').set({ active: 0n }).where('image', '=', SEED_BANNERS[0]!.image).execute()
+    await s.ctx.db.updateTable('banners').set({ state: 'unpublished' }).where('image', '=', SEED_BANNERS[0]!.image).execute()
     const changed = await s.inject({ method: 'GET', url: '/index', headers: { 'if-none-match': etag } })
     expect(changed.statusCode).toBe(200)
     expect(changed.body).toContain(`href="${SEED_BANNERS[1]!.image}"`)
     expect(changed.headers.etag).not.toBe(etag)
 
-    await s.ctx.db.updateTable('banners').set({ active: 0n }).execute()
+    await s.ctx.db.updateTable('banners').set({ state: 'unpublished' }).execute()
     expect((await s.inject({ method: 'GET', url: '/index' })).body).toBe(INDEX_HTML)
   })
 

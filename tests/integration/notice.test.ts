@@ -17,9 +17,9 @@ interface NoticeSeed {
 function addNotice(s: TestServer, n: NoticeSeed): number {
   const id = Number(
     s.ctx.sqlite
-      .prepare('INSERT INTO notices (pinned, published_at, active) VALUES (?, ?, ?) RETURNING id')
+      .prepare('INSERT INTO notices (pinned, published_at, state) VALUES (?, ?, ?) RETURNING id')
       .pluck()
-      .get(n.pinned ? 1 : 0, n.publishedAt, n.active === false ? 0 : 1),
+      .get(n.pinned ? 1 : 0, n.publishedAt, n.active === false ? 'unpublished' : 'published'),
   )
   const text = s.ctx.sqlite.prepare('INSERT INTO notice_texts (notice_id, lang, title, content) VALUES (?, ?, ?, ?)')
   for (const [lang, [title, content]] of Object.entries(n.texts)) text.run(id, lang, title, content)

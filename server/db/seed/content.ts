@@ -9,6 +9,8 @@
 export type SeedLang = 'tw' | 'en' | 'zh' | 'jp' | 'ko' | 'th' | 'pt' | 'id' | 'vn' | 'ms'
 
 export interface SeedBanner {
+  /** The key the banner loader names it by (server/modules/notice/contentFile.ts). */
+  key: string
   image: string
   link: string | null
   sort: number
@@ -16,6 +18,7 @@ export interface SeedBanner {
 }
 
 export interface SeedNotice {
+  key: string
   pinned: boolean
   daysAgo: number
   title: Record<SeedLang, string>
@@ -27,6 +30,7 @@ const p = (...paragraphs: string[]): string => paragraphs.join('\n\n')
 
 export const SEED_BANNERS: SeedBanner[] = [
   {
+    key: 'devices',
     // A banner opens what it advertises: the device shop, the gold mall, the team page.
     image: '/banners/banner-1.svg',
     link: '/shop',
@@ -45,6 +49,7 @@ export const SEED_BANNERS: SeedBanner[] = [
     },
   },
   {
+    key: 'gold-mall',
     image: '/goods/mall-banner-1.svg',
     link: '/mall',
     sort: 2,
@@ -62,6 +67,7 @@ export const SEED_BANNERS: SeedBanner[] = [
     },
   },
   {
+    key: 'team',
     image: '/banners/banner-3.svg',
     link: '/user',
     sort: 3,
@@ -83,6 +89,7 @@ export const SEED_BANNERS: SeedBanner[] = [
 export const SEED_NOTICES: SeedNotice[] = [
   // 1. Welcome / launch (pinned)
   {
+    key: 'welcome',
     pinned: true,
     daysAgo: 30,
     title: {
@@ -173,6 +180,7 @@ export const SEED_NOTICES: SeedNotice[] = [
 
   // 2. Security reminder (pinned)
   {
+    key: 'security-reminder',
     pinned: true,
     daysAgo: 4,
     title: {
@@ -263,6 +271,7 @@ export const SEED_NOTICES: SeedNotice[] = [
 
   // 3. NADI chain mainnet upgrade maintenance
   {
+    key: 'chain-upgrade',
     pinned: false,
     daysAgo: 1,
     title: {
@@ -363,6 +372,7 @@ export const SEED_NOTICES: SeedNotice[] = [
 
   // 4. Super Miner node sale opening
   {
+    key: 'super-miner-sale',
     pinned: false,
     daysAgo: 26,
     title: {
@@ -453,6 +463,7 @@ export const SEED_NOTICES: SeedNotice[] = [
 
   // 5. Referral programme rules
   {
+    key: 'referral-program',
     pinned: false,
     daysAgo: 12,
     title: {
@@ -543,6 +554,7 @@ export const SEED_NOTICES: SeedNotice[] = [
 
   // 6. NADI/USDT spot trading opening
   {
+    key: 'spot-trading',
     pinned: false,
     daysAgo: 20,
     title: {

@@ -10,6 +10,7 @@ import type { SqlConnection } from '../../db/connection.ts'
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
+import { ImageUrl, Instant, parseInstant, Slug, Texts } from '../../commands/fileSchemas.ts'
 import { Money } from '../../../contract/envelope.ts'
 import { Measure as MeasureSchema, type Measure } from '../../../contract/activity.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
@@ -23,18 +24,11 @@ export const MAX_PRIZE_RANKS = 1000
 /** A window longer than a year is a typo more likely than a campaign. */
 export const MAX_WINDOW_MS = 366 * 86_400_000
 
-const Texts = (max: number) =>
-  Type.Object(Object.fromEntries(LANG_CODES.map((l) => [l, Type.String({ minLength: 1, maxLength: max })])) as Record<(typeof LANG_CODES)[number], ReturnType<typeof Type.String>>, {
-    additionalProperties: false,
-  })
-/** A same-origin path (the app's CSP allows no other image host) or an https URL of the upload store. */
-const ImageUrl = Type.String({ pattern: '^(/[A-Za-z0-9._/-]{1,200}|https://[^\\s"<>]{1,300})$' })
-/** An ISO 8601 instant with its offset, e.g. 2026-05-01T00:00:00Z or 2026-05-01T08:00:00+08:00. */
-const Instant = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,3})?)?(Z|[+-][0-9]{2}:[0-9]{2})$' })
+export { parseInstant }
 
 export const ActivityEntry = Type.Object(
   {
-    slug: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' }),
+    slug: Slug,
     title: Texts(80),
     body: Texts(4000),
     cover: ImageUrl,
@@ -57,21 +51,6 @@ const fileCheck = Compile(ActivityFile)
 
 export class ActivityFileInvalid extends Error {
   override name = 'ActivityFileInvalid'
-}
-
-/** Unix ms of an ISO instant the schema let through, or null when the calendar has no such moment (Feb 30, 25:00). */
-export function parseInstant(text: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|([+-])(\d{2}):(\d{2}))$/.exec(text)
-  if (!m) return null
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number]
-  const ms = Number((m[7] ?? '0').padEnd(3, '0'))
-  const local = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms))
-  if (local.getUTCFullYear() !== y || local.getUTCMonth() !== mo - 1 || local.getUTCDate() !== d || local.getUTCHours() !== h || local.getUTCMinutes() !== mi || local.getUTCSeconds() !== s) return null
-  const oh = Number(m[10] ?? 0)
-  const om = Number(m[11] ?? 0)
-  if (oh > 14 || om > 59) return null
-  const offset = (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000
-  return local.getTime() - offset
 }
 
 /** An entry's values as stored: times in ms, amounts in units. */

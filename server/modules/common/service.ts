@@ -20,7 +20,9 @@ export function createCommonService(ctx: Ctx, notices: NoticeService, opts: Comm
     return last !== null && last > 0n ? { nadi_price: formatMoney(last), nadi_price_source: 'market' } : { nadi_price: config.nadiReferencePrice, nadi_price_source: 'reference' }
   }
   // The home banners in the order shown: the list the app draws and the one the shell preloads agree.
-  const homeBanners = () => db.selectFrom('banners').where('active', '=', 1n).where('place', '=', 'home').orderBy('sort').orderBy('id')
+  // Published and due (server/modules/notice/rules.ts): an unpublished one is gone on the next request.
+  const homeBanners = () =>
+    db.selectFrom('banners').where('state', '=', 'published').where('published_at', '<=', BigInt(ctx.now())).where('place', '=', 'home').orderBy('sort').orderBy('id')
   return {
     now: () => ctx.now(),
 

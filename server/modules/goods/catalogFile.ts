@@ -3,17 +3,8 @@
 // updates what it names and adds what is new; nothing is deleted (an operator sets `active: false`).
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { LANG_CODES } from '../../../contract/constants.ts'
+import { ImageUrl, Slug, Texts } from '../../commands/fileSchemas.ts'
 import { Money } from '../../../contract/envelope.ts'
-
-const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$' })
-/** Every interface language, translated (SPEC §1). */
-const Texts = (max: number) =>
-  Type.Object(Object.fromEntries(LANG_CODES.map((l) => [l, Type.String({ minLength: 1, maxLength: max })])) as Record<(typeof LANG_CODES)[number], ReturnType<typeof Type.String>>, {
-    additionalProperties: false,
-  })
-/** A same-origin path (the app's CSP allows no other image host) or an https URL of the upload store. */
-const ImageUrl = Type.String({ pattern: '^(/[A-Za-z0-9._/-]{1,200}|https://[^\\s"<>]{1,300})$' })
 
 export const CatalogSpec = Type.Object(
   {

@@ -148,7 +148,7 @@ export function loadCatalog(sqlite: SqlConnection, file: CatalogFile, now: numbe
           if (!r) throw new CatalogInvalid(`mall_banners[${i}]: no gold product ${b.product}`)
           link = `/mall/detail/${r.id}`
         }
-        const r = sqlite.prepare("INSERT INTO banners (image, link, sort, active, place) VALUES (?, ?, ?, 1, 'mall')").run(b.image, link, b.sort ?? i)
+        const r = sqlite.prepare("INSERT INTO banners (image, link, sort, state, place) VALUES (?, ?, ?, 'published', 'mall')").run(b.image, link, b.sort ?? i)
         for (const l of LANG_CODES) sqlite.prepare('INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, ?, ?)').run(r.lastInsertRowid, LOCALE_FILE[l], b.title[l])
         sum.mallBanners++
       }

@@ -27,7 +27,7 @@ const SQL = {
   goldInsert: 'INSERT INTO gold_prices (at, price) VALUES (?, ?) ON CONFLICT (at) DO UPDATE SET price = excluded.price',
   goldPrune: 'DELETE FROM gold_prices WHERE at < ?',
   categories: "SELECT * FROM product_categories WHERE area = 'gold' AND active = 1 ORDER BY sort, id",
-  mallBanners: "SELECT * FROM banners WHERE place = 'mall' AND active = 1 ORDER BY sort, id",
+  mallBanners: "SELECT * FROM banners WHERE place = 'mall' AND state = 'published' ORDER BY sort, id",
   bannerTexts: 'SELECT lang, title FROM banner_texts WHERE banner_id = ?',
   takeStock: 'UPDATE product_specs SET stock = stock - @n, sold = sold + @n WHERE id = @id AND stock >= @n',
   giveStock: `UPDATE product_specs SET stock = stock + l.quantity, sold = sold - l.quantity

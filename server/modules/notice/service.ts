@@ -35,7 +35,7 @@ export function createNoticeService(ctx: Ctx) {
 
   return {
     async list(lang: LangCode, page: number, pageSize: number): Promise<PagedList<NoticeItem>> {
-      const live = db.selectFrom('notices').where('active', '=', 1n).where('published_at', '<=', BigInt(ctx.now()))
+      const live = db.selectFrom('notices').where('state', '=', 'published').where('published_at', '<=', BigInt(ctx.now()))
       const [{ n }] = (await live.select((eb) => eb.fn.countAll<bigint>().as('n')).execute()) as [{ n: bigint }]
       const rows = await live
         .select(['id', 'pinned', 'published_at'])
@@ -66,7 +66,7 @@ export function createNoticeService(ctx: Ctx) {
         .selectFrom('notices')
         .select(['id', 'pinned', 'published_at'])
         .where('id', '=', BigInt(id))
-        .where('active', '=', 1n)
+        .where('state', '=', 'published')
         .where('published_at', '<=', BigInt(ctx.now()))
         .executeTakeFirst()
       if (!r) throw notFound('errors.noticeNotFound')
@@ -81,7 +81,7 @@ export function createNoticeService(ctx: Ctx) {
     async unread(userId: number): Promise<NoticeUnread> {
       const unread = db
         .selectFrom('notices')
-        .where('active', '=', 1n)
+        .where('state', '=', 'published')
         .where('published_at', '<=', BigInt(ctx.now()))
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('notice_reads as r').select('r.notice_id').whereRef('r.notice_id', '=', 'notices.id').where('r.user_id', '=', BigInt(userId)))),
@@ -100,7 +100,7 @@ export function createNoticeService(ctx: Ctx) {
         .selectFrom('notices')
         .select('id')
         .where('id', '=', BigInt(id))
-        .where('active', '=', 1n)
+        .where('state', '=', 'published')
         .where('published_at', '<=', BigInt(ctx.now()))
         .executeTakeFirst()
       if (!live) throw notFound('errors.noticeNotFound')
@@ -116,7 +116,7 @@ export function createNoticeService(ctx: Ctx) {
       const { n } = await db
         .selectFrom('notices')
         .select((eb) => eb.fn.countAll<bigint>().as('n'))
-        .where('active', '=', 1n)
+        .where('state', '=', 'published')
         .where('published_at', '<=', BigInt(ctx.now()))
         .executeTakeFirstOrThrow()
       return Number(n)
