@@ -3,7 +3,7 @@ import type { Generated } from 'kysely'
 // Integers come back as bigint: the driver runs with safe integers so no amount is ever rounded.
 type Int = bigint
 
-/** A notice's or banner's stored state (migration 031; server/modules/notice/rules.ts derives "scheduled"). */
+/** A notice's or banner's stored state (migration 032; server/modules/notice/rules.ts derives "scheduled"). */
 export type StoredState = 'draft' | 'published' | 'unpublished'
 
 export interface UsersTable {
