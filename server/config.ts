@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import path from 'node:path'
 import { envFlag, envInt, envString as str, type Env } from './settings.ts'
 import { nadiChainId, readChainSettings, readDepositSettings, type ChainConfig, type DepositSettings } from './chain/settings.ts'
@@ -109,7 +110,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   return {
     env: nodeEnv,
     demo,
-    host: str(env, 'HOST', '0.0.0.0'),
+    host: listenHost(env),
     port: envInt(env, 'PORT', 8080),
     dataDir,
     ...database,
@@ -153,6 +154,19 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     carApply: readCarApplySettings(env),
     trade: readTradeSettings(env, demoDevelopment),
   }
+}
+
+/**
+ * Where the server listens: this machine only unless HOST says otherwise, since the demo wallet and the
+ * faucet answer whoever reaches the port. An address (127.0.0.1, 0.0.0.0, ::) or a host name, nothing else.
+ */
+function listenHost(env: Env): string {
+  const host = str(env, 'HOST', '127.0.0.1').trim()
+  const name = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i
+  if (isIP(host) === 0 && !(name.test(host) && !/^[\d.]+$/.test(host))) {
+    throw new Error(`HOST must be an IP address or a host name to listen on (127.0.0.1, 0.0.0.0 for every interface, ::), got "${host}"`)
+  }
+  return host
 }
 
 /** NADI_PUBLIC_URL as an origin ("https://app.nadi.example"), or null when unset. */

@@ -3,7 +3,9 @@ import { computed, signal } from '@preact/signals-react'
 // DESIGN §6: "online" is the browser's word AND the server answering. A phone on a captive portal or
 // a dead cell link says navigator.onLine === true while no request gets through.
 
-const browserOnline = signal(typeof navigator === 'undefined' ? true : navigator.onLine)
+// Only a browser's explicit false is offline: Node (21 on) has a navigator without onLine, and the unit
+// tests that run the app's modules there are online.
+const browserOnline = signal(typeof navigator === 'undefined' || navigator.onLine !== false)
 const serverReachable = signal(true)
 export const online = computed(() => browserOnline.value && serverReachable.value)
 

@@ -43,10 +43,13 @@ const IV_REQUEST = sha('iv').subarray(0, 12)
 const IV_ANSWER = sha('iv2').subarray(0, 12)
 const PLACE = { method: 'POST', path: '/api/v1/trade/placeOrder', idempotencyKey: 'key-12345678' }
 
+// The app's key pair, made with the global WebCrypto as a page makes it (node:crypto's `subtle` types
+// its keys as Node's own CryptoKey, which the app's DOM-typed code does not take).
 async function clientPair(): Promise<CryptoKeyPair> {
-  const privateKey = await crypto.subtle.importKey('jwk', clientJwk, { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits'])
+  const { subtle } = globalThis.crypto
+  const privateKey = await subtle.importKey('jwk', clientJwk, { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits'])
   const { d: _d, ...pub } = clientJwk
-  const publicKey = await crypto.subtle.importKey('jwk', pub, { name: 'ECDH', namedCurve: 'P-256' }, true, [])
+  const publicKey = await subtle.importKey('jwk', pub, { name: 'ECDH', namedCurve: 'P-256' }, true, [])
   return { privateKey, publicKey }
 }
 

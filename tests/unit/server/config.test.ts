@@ -57,6 +57,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NADI_SESSION_IDLE_MS: '1.5' })).toThrow(/NADI_SESSION_IDLE_MS/)
   })
 
+  it('listens on this machine only unless HOST names an address or a host name', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1')
+    expect(loadConfig({ HOST: '' }).host).toBe('127.0.0.1')
+    for (const ok of ['0.0.0.0', '::', '::1', '192.168.1.20', 'localhost', 'nadi-api.internal']) expect(loadConfig({ HOST: ok }).host, ok).toBe(ok)
+    for (const bad of ['http://0.0.0.0', '0.0.0.0:8080', '999.1.1.1', 'two words', '-lead.example', '[::]']) {
+      expect(() => loadConfig({ HOST: bad }), bad).toThrow(`HOST must be an IP address or a host name to listen on (127.0.0.1, 0.0.0.0 for every interface, ::), got "${bad}"`)
+    }
+  })
+
   it('an empty variable means the default', () => {
     expect(loadConfig({ PORT: '', NADI_LOGIN_PER_ADDRESS: '' }).port).toBe(8080)
   })
