@@ -19,7 +19,7 @@ export interface RunningApp extends Built {
  * (or a copy of `database`); `envelope`: every request and answer sealed (issue 20), with the key file
  * the build put into the app (vite.config.ts reads the same one).
  */
-export async function startApp(env: Record<string, string> = {}, opts: { database?: string; now?: () => number; envelope?: boolean } = {}): Promise<RunningApp> {
+export async function startApp(env: Record<string, string> = {}, opts: { database?: string; now?: () => number; envelope?: boolean; port?: number } = {}): Promise<RunningApp> {
   if (!fs.existsSync('dist/index.html')) throw new Error('dist/index.html is missing: run `npm run build` first')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-e2e-'))
   // A copy of a saved data folder's database (a fixture), instead of a fresh one.
@@ -39,7 +39,8 @@ export async function startApp(env: Record<string, string> = {}, opts: { databas
   )
   // A test clock the server runs on (the browser keeps its own), for days that must have ended.
   const built = await buildApp({ config, ...(opts.now ? { now: opts.now } : {}) })
-  await built.app.listen({ port: 0, host: '127.0.0.1' })
+  // A given port: for a production start, whose NADI_PUBLIC_URL must name it before the server exists.
+  await built.app.listen({ port: opts.port ?? 0, host: '127.0.0.1' })
   const address = built.app.server.address()
   if (!address || typeof address === 'string') throw new Error('no port')
   return {
