@@ -85,6 +85,11 @@ export const ShopOrder = Type.Object({
   /** Pending receipt: when receipt is confirmed automatically. */
   auto_confirm_at: Type.Union([Millis, Type.Null()]),
   release: Type.Union([ReleasePlan, Type.Null()]),
+  /**
+   * Demo only: the activation codes its devices were shipped with (a real order carries them in the
+   * box; the server keeps only their hashes). Absent outside the demo and for what is not a device.
+   */
+  activation_codes: Type.Optional(Type.Array(Type.Object({ device_id: Type.Integer(), code: Type.String() }))),
 })
 export type ShopOrder = Static<typeof ShopOrder>
 

@@ -149,7 +149,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     devices: readDeviceSettings(env),
     node,
     ranking: readRankingSettings(env, node.feePoolPpm, node.dividendPoolPpm),
-    commerce: readCommerceSettings(env, demo),
+    commerce: readCommerceSettings(env, demo, nodeEnv),
     upload: readUploadSettings(env, dataDir),
     carApply: readCarApplySettings(env),
     trade: readTradeSettings(env, demoDevelopment),

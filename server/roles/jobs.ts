@@ -16,6 +16,7 @@ import { startActivityPayouts } from '../modules/activity/payout.ts'
 import { startGoldWalk } from '../modules/goods/goldWalk.ts'
 import { startOrderExpiry } from '../modules/orders/service.ts'
 import { startPaymentChecker } from '../modules/payment/index.ts'
+import { startDemoShipping } from '../modules/preOrder/demoShipping.ts'
 import { startReceiptJob } from '../modules/preOrder/service.ts'
 import { startReleaseJob } from '../modules/release/service.ts'
 import { startSettlement } from '../modules/settlement/service.ts'
@@ -46,6 +47,8 @@ export function startJobsOf(ctx: Ctx, deps: JobsDeps): () => Promise<void> {
     () => startOrderExpiry(ctx),
     // Shipped orders confirm their receipt after the configured days; releases post each due day once.
     () => startReceiptJob(ctx),
+    // The demo ships its own paid orders after a short delay (never in production: the operator ships).
+    () => startDemoShipping(ctx),
     () => startReleaseJob(ctx, config.commerce.releasePollMs),
     // The daily settlement (DESIGN §11): every position's earnings of each ended UTC day, once.
     () => startSettlement(ctx, config.commerce.releasePollMs),

@@ -14,9 +14,18 @@ export interface CommerceSettings {
   demoReleaseFund: bigint
   /** Demo catalog and gold walk (demo mode only). */
   demoCatalog: boolean
+  /**
+   * NADI_DEMO_SHIP_AFTER_MS (30 s): the demo ships its own paid orders this long after payment, so a
+   * visitor reaches receipt and activation without an operator. Null (never) outside the demo and
+   * always in production, where the operator ships with the CLI; in tests only when set, since they
+   * ship by hand and move their clocks by days.
+   */
+  demoShipAfterMs: number | null
 }
 
-export function readCommerceSettings(env: Env, demo: boolean): CommerceSettings {
+export function readCommerceSettings(env: Env, demo: boolean, runEnv: 'development' | 'production' | 'test'): CommerceSettings {
+  // Read (and so validated) even when unused: a typo fails start-up instead of waiting for a demo.
+  const demoShipAfterMs = envInt(env, 'NADI_DEMO_SHIP_AFTER_MS', 30_000, 0, 7 * 86_400_000)
   return {
     goldPrice: envMoney(env, 'NADI_GOLD_PRICE', '98.5'),
     goldWalkMs: envInt(env, 'NADI_GOLD_WALK_MS', demo ? 10_000 : 0, 0),
@@ -24,5 +33,6 @@ export function readCommerceSettings(env: Env, demo: boolean): CommerceSettings 
     releasePollMs: envInt(env, 'NADI_RELEASE_POLL_MS', 60_000, 100),
     demoReleaseFund: envMoney(env, 'NADI_DEMO_RELEASE_FUND', '1000000'),
     demoCatalog: demo,
+    demoShipAfterMs: demo && runEnv !== 'production' && (runEnv !== 'test' || env.NADI_DEMO_SHIP_AFTER_MS !== undefined) ? demoShipAfterMs : null,
   }
 }

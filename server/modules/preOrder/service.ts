@@ -24,6 +24,7 @@ import { addPerformance } from '../user/performance.ts'
 import { scorePurchase } from '../activity/scores.ts'
 import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { demoCodesOf } from './demoCodes.ts'
 
 type OrderRow = Selectable<PayOrdersTable>
 
@@ -135,6 +136,7 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
       shipTo = { ...a, phone: maskPhone(a.phone) }
     }
     const pay = payOrderWire(ctx, o, lang)
+    const codes = o.type === 'device' ? demoCodesOf(ctx, Number(o.id)) : []
     return {
       id: Number(o.id),
       order_no: o.order_no,
@@ -163,6 +165,7 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
       confirm_time: o.received_at === null ? null : Number(o.received_at),
       auto_confirm_at: o.fulfilment === 'pending_receipt' && o.shipped_at !== null ? Number(o.shipped_at) + ctx.config.commerce.autoReceiptMs : null,
       release: plan ? planWire(ctx, plan, lang) : null,
+      ...(codes.length > 0 ? { activation_codes: codes } : {}),
     }
   }
 
@@ -265,7 +268,14 @@ export class ShipRefused extends Error {
 }
 
 /** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
-export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: number, company: string, number: string): Promise<OrderRow & { device_codes: IssuedCode[] }> {
+export async function shipOrder(
+  ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>,
+  id: number,
+  company: string,
+  number: string,
+  /** Runs in the shipping's transaction with the codes issued (the demo keeps them to show the buyer). */
+  withCodes: (codes: IssuedCode[]) => void = () => {},
+): Promise<OrderRow & { device_codes: IssuedCode[] }> {
   const c = company.trim()
   if (checkText(c, 40) !== null) throw new ShipRefused('the express company is 1–40 characters of one line')
   if (!EXPRESS_NO_RE.test(number)) throw new ShipRefused('the tracking number is 4–40 letters, digits or dashes')
@@ -278,6 +288,7 @@ export async function shipOrder(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, id: num
     if (s.ship.run(c, number, ctx.now(), id).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
     // A device order: each device's activation code is issued now, to be shipped with it.
     const deviceCodes = o.type === 'device' ? issueCodes(ctx, id, ctx.now()) : []
+    withCodes(deviceCodes)
     return { ...(s.order.get(id) as OrderRow), device_codes: deviceCodes }
   })
 }

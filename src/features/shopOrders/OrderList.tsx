@@ -10,7 +10,7 @@ import { Freshness } from '../../ui/Freshness.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { TopBar } from '../../ui/TopBar.tsx'
 import { RecordList } from '../wallet/parts.tsx'
-import { ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
+import { ActivationCodes, ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
 import { shopOrderQueries, type OrderArea } from './queries.ts'
 import { queuedReceipts, unitCount, type QueuedItem, type QueuedReceipt } from './view.ts'
 import { Amount } from '../../ui/Amount.tsx'
@@ -44,6 +44,7 @@ function OrderCard({ area, order, queued }: { area: OrderArea; order: ShopOrder;
         </span>
       </div>
       <ExpressRow order={order} />
+      <ActivationCodes order={order} />
       {area === 'machine' && open && <OrderDetails order={order} />}
       <div className="order-actions">
         {area === 'gold' ? (

@@ -73,6 +73,29 @@ export function ExpressRow({ order }: { order: ShopOrder }) {
   )
 }
 
+/**
+ * The demo's activation codes, one per device: a real order carries them in the box; the demo, which
+ * ships by itself, shows them here so the buyer can activate the devices under Mining.
+ */
+export function ActivationCodes({ order }: { order: ShopOrder }) {
+  const t = useT()
+  const codes = order.activation_codes ?? []
+  if (codes.length === 0) return null
+  return (
+    <div className="order-express" data-testid="shop-order-codes">
+      <span className="muted small">{t('shopOrders.activationCodes')}</span>
+      <ul className="order-express-value">
+        {codes.map((c) => (
+          <li key={c.device_id} data-testid="shop-order-code" data-device={c.device_id}>
+            <span className="mono">{c.code}</span> <CopyButton text={c.code} label={t('shopOrders.copyCode')} />
+          </li>
+        ))}
+      </ul>
+      <p className="small muted">{t('shopOrders.activationCodesDemo')}</p>
+    </div>
+  )
+}
+
 /** "Confirm receipt" (asked first), or the confirmation waiting in the outbox: pending, or refused with the server's words. */
 export function ReceiptControls({ area, order, queued }: { area: OrderArea; order: ShopOrder; queued: QueuedReceipt | undefined }) {
   const t = useT()

@@ -125,10 +125,23 @@ describe('each module reads its own settings, and a bad value names its variable
   })
 
   it('commerce: the gold walks only in the demo; receipts confirm themselves after whole days', () => {
-    expect(readCommerceSettings({}, true)).toMatchObject({ goldWalkMs: 10_000, autoReceiptMs: 7 * 86_400_000, demoCatalog: true })
-    expect(readCommerceSettings({}, false).goldWalkMs).toBe(0)
-    expect(() => readCommerceSettings({ NADI_GOLD_PRICE: '98.123456789' }, false)).toThrow(/NADI_GOLD_PRICE/)
-    expect(() => readCommerceSettings({ NADI_RECEIPT_AUTO_DAYS: '0' }, false)).toThrow(/NADI_RECEIPT_AUTO_DAYS/)
+    expect(readCommerceSettings({}, true, 'development')).toMatchObject({ goldWalkMs: 10_000, autoReceiptMs: 7 * 86_400_000, demoCatalog: true })
+    expect(readCommerceSettings({}, false, 'development').goldWalkMs).toBe(0)
+    expect(() => readCommerceSettings({ NADI_GOLD_PRICE: '98.123456789' }, false, 'development')).toThrow(/NADI_GOLD_PRICE/)
+    expect(() => readCommerceSettings({ NADI_RECEIPT_AUTO_DAYS: '0' }, false, 'development')).toThrow(/NADI_RECEIPT_AUTO_DAYS/)
+  })
+
+  it('the demo ships by itself after 30 s by default; never outside the demo, never in production; a bad delay fails start-up', () => {
+    expect(readCommerceSettings({}, true, 'development').demoShipAfterMs).toBe(30_000)
+    expect(readCommerceSettings({ NADI_DEMO_SHIP_AFTER_MS: '2000' }, true, 'development').demoShipAfterMs).toBe(2000)
+    expect(readCommerceSettings({ NADI_DEMO_SHIP_AFTER_MS: '2000' }, false, 'development').demoShipAfterMs).toBeNull()
+    expect(readCommerceSettings({ NADI_DEMO_SHIP_AFTER_MS: '2000' }, true, 'production').demoShipAfterMs).toBeNull()
+    // Tests ship by hand unless they ask for the demo's shipper.
+    expect(readCommerceSettings({}, true, 'test').demoShipAfterMs).toBeNull()
+    expect(readCommerceSettings({ NADI_DEMO_SHIP_AFTER_MS: '0' }, true, 'test').demoShipAfterMs).toBe(0)
+    for (const bad of ['-1', '1.5', 'soon', String(8 * 86_400_000)]) {
+      expect(() => readCommerceSettings({ NADI_DEMO_SHIP_AFTER_MS: bad }, true, 'development')).toThrow(/NADI_DEMO_SHIP_AFTER_MS/)
+    }
   })
 
   it('ranking: the measure is team or own, shares are checked, pools may not overpromise', () => {

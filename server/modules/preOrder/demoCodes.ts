@@ -1,0 +1,25 @@
+// The activation codes the demo shipped with a device order (server/modules/preOrder/demoShipping.ts).
+// A real order carries them in the box and the server keeps only their hashes; the demo has no box, so
+// it keeps them in clear for the buyer's order detail, and only while the demo ships by itself.
+import type { Ctx } from '../../context.ts'
+import { preparedOnce } from '../../db/index.ts'
+import type { IssuedCode } from '../device/service.ts'
+
+const SQL = {
+  keep: 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  codes: 'SELECT value FROM settings WHERE key = ?',
+} as const
+
+const keyOf = (orderId: number) => `demo-codes:${orderId}`
+
+/** Inside the shipping's transaction. */
+export function keepDemoCodes(ctx: Pick<Ctx, 'sqlite'>, orderId: number, codes: IssuedCode[]): void {
+  if (codes.length > 0) preparedOnce(ctx.sqlite, SQL).keep.run(keyOf(orderId), JSON.stringify(codes))
+}
+
+/** The codes the demo shipped with this order; none outside the demo (or in production). */
+export function demoCodesOf(ctx: Pick<Ctx, 'sqlite' | 'config'>, orderId: number): IssuedCode[] {
+  if (ctx.config.commerce.demoShipAfterMs === null) return []
+  const row = preparedOnce(ctx.sqlite, SQL).codes.get(keyOf(orderId)) as { value: string } | undefined
+  return row ? (JSON.parse(row.value) as IssuedCode[]) : []
+}
