@@ -53,11 +53,31 @@ export const MiningAmountBody = Type.Object({ amount: Money }, { additionalPrope
 export type MiningAmountBody = Static<typeof MiningAmountBody>
 
 /**
- * POST mining/joint: `price` is the NADI price the preview used (mining/info nadi_price). The order is
- * placed at that price and its power bought at it once paid, however the market moves meanwhile; a
- * price that has moved since the preview is refused (409, naming both) and the app previews again.
+ * GET mining/jointQuote: a NADI price locked for the caller until `expires_at` (ms since the epoch,
+ * NADI_JOINT_QUOTE_TTL_MS after it was issued). Joint mining confirmed with its `quote_id` before
+ * then is placed at exactly this price, however the market moved; each quote places one order.
  */
-export const MiningJointBody = Type.Object({ amount: Money, price: Money }, { additionalProperties: false })
+export const MiningJointQuote = Type.Object({
+  quote_id: Type.String(),
+  /** USDT per NADI. */
+  price: Money,
+  expires_at: Type.Integer(),
+})
+export type MiningJointQuote = Static<typeof MiningJointQuote>
+
+/**
+ * POST mining/joint, with exactly one of:
+ * - `quote_id` (this app): the order is placed at the quote's locked price while the quote is the
+ *   caller's, unused and unexpired; otherwise refused (404 unknown or another's, 409 used or expired)
+ *   naming the current price, and the app asks for a new quote.
+ * - `price` (app versions before quotes): the NADI price the preview used (mining/info nadi_price),
+ *   refused (409, naming both) unless it is still the current price.
+ * Either way the order pays at the price it was placed at, however the market moves before it is paid.
+ */
+export const MiningJointBody = Type.Object(
+  { amount: Money, quote_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), price: Type.Optional(Money) },
+  { additionalProperties: false },
+)
 export type MiningJointBody = Static<typeof MiningJointBody>
 
 export const MiningPageQuery = Type.Object({

@@ -551,6 +551,17 @@ export interface JointOrderPricesTable {
   price: Int
 }
 
+/** Migration 033: a joint-mining NADI price locked for the user until expires_at, confirmable once. */
+export interface JointQuotesTable {
+  id: string
+  user_id: Int
+  /** USDT per NADI, units of 1e-8. */
+  price: Int
+  created_at: Int
+  expires_at: Int
+  used_at: Int | null
+}
+
 /** Migration 015: savings (pledge) products, pledges and their releases. */
 export interface PledgeProductsTable {
   id: Generated<Int>
@@ -762,6 +773,7 @@ export interface DB {
   pledge_releases: PledgeReleasesTable
   mining_buys: MiningBuysTable
   joint_order_prices: JointOrderPricesTable
+  joint_quotes: JointQuotesTable
   uploads: UploadsTable
   car_applications: CarApplicationsTable
   node_tiers: NodeTiersTable

@@ -221,18 +221,24 @@ describe('mining, nodes, savings and loans', () => {
     expect(errors).toEqual([])
   })
 
-  it('joint mining holds the price its preview used: when the market moves first, the server names both prices and the form previews at the new one', async () => {
+  it('joint mining is confirmed at the quoted price shown with its countdown: when the market moves between preview and confirm, the order still goes through at that price', async () => {
     await page.goto(`${app.url}/ming`)
     await seen(page, 'mining-tab-joint').click()
     await seen(page, 'mining-form-joint').locator('input[name="amount"]').fill('10')
+    await shows(seen(page, 'mining-quote-price')).toBe('0.25 USDT')
+    await shows(seen(page, 'mining-quote-timer')).toMatch(/30|29|28/)
     // 10 USDT at 0.25 = 40 NADI's worth × 2 + 10 % gift.
     await shows(seen(page, 'mining-preview-total')).toBe('88')
-    const before = app.ctx.sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'joint'").get()
     await moveMarket(UNIT / 2n)
     await seen(page, 'mining-submit-joint').click()
-    await shows(page.locator('.toast')).toBe(text('tw', 'errors.jointPriceMoved', { now: '0.5', previewed: '0.25' }))
-    await shows(seen(page, 'mining-preview-total')).toBe('44')
-    expect(app.ctx.sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'joint'").get()).toEqual(before)
+    await shows(page.getByTestId('payment-total')).toContain('10')
+    await page.getByTestId('payment-pay-balance').click()
+    await shows(page.getByTestId('payment-success')).not.toBeNull()
+    await page.getByTestId('payment-done').click()
+    const bought = app.ctx.sqlite.prepare("SELECT price, power + gift AS total FROM mining_buys WHERE kind = 'joint' ORDER BY id DESC LIMIT 1").get()
+    expect(bought).toEqual({ price: UNIT / 4n, total: 88n * UNIT })
+    // The quote placed its one order: the next is previewed at a new quote, at the market's price.
+    await shows(seen(page, 'mining-quote-price')).toBe('0.5 USDT')
     await seen(page, 'mining-tab-destroy').click()
   })
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import type { PagedList } from '../../contract/envelope.ts'
-import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../contract/mining.ts'
+import type { DestroyRecord, MiningInfo, MiningJointQuote, PowerLogItem } from '../../contract/mining.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, BURNED, custody, fund, MINING, trade, transfer, TREASURY } from '../../server/ledger/index.ts'
@@ -186,5 +186,48 @@ describe('trial power', () => {
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data).toMatchObject({ power: '760', trial_power: '100' })
+  })
+})
+
+describe('joint mining at a quoted price (issue 33 §4)', () => {
+  it('a quote confirmed within its validity places the order at exactly its price though the market moved; a second use, an expired quote and another user’s are refused naming the new price, and change nothing', async () => {
+    const s = await start()
+    live.push(s)
+    const me = await s.signIn(ROOT_CODE)
+    transfer(s.ctx.sqlite, { ref: 'test:mining:quote:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    const quote = (await get<MiningJointQuote>(s, me, 'mining/jointQuote')).body_.data
+    expect(quote).toMatchObject({ price: '0.25', expires_at: s.clock.now() + 30_000 })
+
+    await moveMarket(s, '0.5')
+    s.clock.advance(29_999)
+    const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10', quote_id: quote.quote_id })).body_.data
+    expect(order).toMatchObject({ type: 'joint', total: '10', status: 'pending_payment' })
+    expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })).body_.data.status).toBe('completed')
+    // 10 USDT at the quoted 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift — not the 40 + 4 of 0.5.
+    expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('88')
+
+    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const gone = translate('EN', 'errors.jointQuoteGone', { now: '0.5' })
+    const again = await post(s, me, 'mining/joint', { amount: '10', quote_id: quote.quote_id })
+    expect([again.statusCode, again.body_.msg]).toEqual([409, gone])
+
+    const late = (await get<MiningJointQuote>(s, me, 'mining/jointQuote')).body_.data
+    expect(late.price).toBe('0.5')
+    s.clock.advance(30_000)
+    const expired = await post(s, me, 'mining/joint', { amount: '10', quote_id: late.quote_id })
+    expect([expired.statusCode, expired.body_.msg]).toEqual([409, gone])
+
+    const other = await s.signIn(ROOT_CODE)
+    const theirs = (await get<MiningJointQuote>(s, other, 'mining/jointQuote')).body_.data
+    for (const id of [theirs.quote_id, 'no-such-quote']) {
+      const foreign = await post(s, me, 'mining/joint', { amount: '10', quote_id: id })
+      expect([foreign.statusCode, foreign.body_.msg]).toEqual([404, gone])
+    }
+    // Both a quote and a price, or neither: which price is meant is not guessed.
+    for (const body of [{ amount: '10', quote_id: theirs.quote_id, price: '0.5' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
+    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    // A refused confirm leaves the quote unused: its owner can still confirm it.
+    expect(s.count(`SELECT count(*) FROM joint_quotes WHERE used_at IS NOT NULL`)).toBe(1)
+    expect((await post<PayOrder>(s, other, 'mining/joint', { amount: '10', quote_id: theirs.quote_id })).body_.data).toMatchObject({ type: 'joint', status: 'pending_payment' })
   })
 })

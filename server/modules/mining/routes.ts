@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { PAGE_SIZE_DEFAULT } from '../../../contract/constants.ts'
 import { Envelope, Paged } from '../../../contract/envelope.ts'
-import { DestroyRecord, MiningAmountBody, MiningInfo, MiningJointBody, MiningPageQuery, PowerLogItem } from '../../../contract/mining.ts'
+import { DestroyRecord, MiningAmountBody, MiningInfo, MiningJointBody, MiningJointQuote, MiningPageQuery, PowerLogItem } from '../../../contract/mining.ts'
 import { PayOrder } from '../../../contract/orders.ts'
 import { requireAuth } from '../../http/auth.ts'
 import { ok } from '../../http/reply.ts'
@@ -29,12 +29,21 @@ export function miningRoutes(app: App, mining: MiningService): void {
       ...auth,
       schema: {
         tags,
-        summary: 'Joint mining: contribute USDT for power at the NADI price previewed, held until the order is paid or expires; answers the order to pay; 409 when the price has moved since the preview',
+        summary:
+          'Joint mining: contribute USDT for power at a quote’s locked NADI price (quote_id, from mining/jointQuote; 404/409 when unknown, another’s, used or expired) or, for app versions before quotes, at the price previewed (409 when it has moved); the price is held until the order is paid or expires; answers the order to pay',
         body: MiningJointBody,
         response: { 200: Envelope(PayOrder) },
       },
     },
-    async (req) => ok(req, await mining.joint(uid(req), req.lang, req.body.amount, req.body.price)),
+    async (req) => ok(req, await mining.joint(uid(req), req.lang, req.body)),
+  )
+  app.get(
+    '/api/v1/mining/jointQuote',
+    {
+      ...auth,
+      schema: { tags, summary: 'A NADI price locked for the caller’s joint mining until expires_at (NADI_JOINT_QUOTE_TTL_MS); confirm it once with mining/joint quote_id', response: { 200: Envelope(MiningJointQuote) } },
+    },
+    async (req) => ok(req, await mining.jointQuote(uid(req))),
   )
   app.get(
     '/api/v1/mining/destroyList',

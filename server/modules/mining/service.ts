@@ -2,22 +2,24 @@
 // (NADI, burned once paid) or joint (USDT, to the treasury) becomes power — amount × the configured
 // multiplier, plus gift power — released daily as NADI by the settlement until exhausted. A newcomer
 // gets trial power at registration. The mining page reads the caller's positions and lines.
+import crypto from 'node:crypto'
 import type { Selectable, Transaction } from 'kysely'
 import type { LangCode } from '../../../contract/constants.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
-import type { DestroyRecord, MiningInfo, PowerLogItem } from '../../../contract/mining.ts'
+import type { DestroyRecord, MiningInfo, MiningJointBody, MiningJointQuote, PowerLogItem } from '../../../contract/mining.ts'
 import { formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts'
 import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
 import { preparedOnce } from '../../db/index.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
-import { badRequest, conflict, invalidField } from '../../http/errors.ts'
+import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { settlementHalt } from '../settlement/service.ts'
 import { addPerformance } from '../user/performance.ts'
+import { quoteRefusal, type QuoteUse } from '../wallet/exchange.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
 import { boughtPower, destroyStatus, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
@@ -29,6 +31,11 @@ const SQL = {
   order: 'SELECT * FROM pay_orders WHERE id = ?',
   heldPrice: 'SELECT price FROM joint_order_prices WHERE order_id = ?',
   holdPrice: 'INSERT INTO joint_order_prices (order_id, price) VALUES (?, ?)',
+  quote: 'SELECT * FROM joint_quotes WHERE id = ?',
+  issueQuote: 'INSERT INTO joint_quotes (id, user_id, price, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  useQuote: 'UPDATE joint_quotes SET used_at = ? WHERE id = ? AND used_at IS NULL',
+  // Unused quotes are kept a while past expiry, so a confirm racing the expiry still hears "expired".
+  dropQuotes: 'DELETE FROM joint_quotes WHERE user_id = ? AND used_at IS NULL AND expires_at < ?',
   position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, gift, start_day, end_day, source, created_at)
              VALUES (@user, @kind, 'NADI', @base, @rate, 1, @remaining, @gift, @start, @end, @source, @at)`,
   buy: `INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at)
@@ -108,6 +115,9 @@ export async function grantTrial(trx: Transaction<DB>, config: Pick<Config, 'min
 
 export type MiningService = ReturnType<typeof createMiningService>
 
+/** Unused joint quotes are kept this long after they expire (a confirm racing the expiry still hears why). */
+const QUOTE_KEEP_MS = 3_600_000
+
 /** How long the flow pool figure is reused: it sums every user's NADI, and a minute old is exact enough for a headline. */
 export const FLOW_POOL_TTL_MS = 60_000
 
@@ -122,20 +132,38 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
     return flow.amount
   }
 
-  async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string, previewedText?: string): Promise<PayOrder> {
+  /** How a joint order is priced: at a quote's locked price, or (app versions before quotes) at a previewed price that must still be current. */
+  type Pricing = { quoteId: string } | { previewed: bigint }
+
+  /** The price a joint order is placed at, read in the transaction that places it; throws the refusal. */
+  function placedPrice(userId: number, pricing: Pricing): bigint {
+    const now = ctx.now()
+    if ('previewed' in pricing) {
+      const price = deps.nadiPrice()
+      if (pricing.previewed !== price) throw conflict('errors.jointPriceMoved', { now: formatMoney(price), previewed: formatMoney(pricing.previewed) })
+      return price
+    }
+    const q = s().quote.get(pricing.quoteId) as (QuoteUse & { id: string; price: bigint }) | undefined
+    const refusal = quoteRefusal(q, userId, now)
+    const gone = { now: formatMoney(deps.nadiPrice()) }
+    if (refusal === 'missing') throw notFound('errors.jointQuoteGone', gone)
+    if (refusal !== null || s().useQuote.run(now, pricing.quoteId).changes !== 1) throw conflict('errors.jointQuoteGone', gone)
+    return q!.price
+  }
+
+  async function order(userId: number, lang: LangCode, type: 'destroy' | 'joint', amountText: string, pricing?: Pricing): Promise<PayOrder> {
     // The schema checked the format; what is left to refuse is more than the ledger holds.
     const amount = parseAmount(amountText)
     if (amount === null || !powerFits(type, amount, deps.nadiPrice(), cfg)) throw invalidField('amount')
     const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
     if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
-    const previewed = previewedText === undefined ? null : parsePrice(previewedText)
     answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
     const id = await ctx.commits.submit(() => {
-      // Read in the transaction that places the order, so the price held is the price checked.
-      const price = deps.nadiPrice()
-      if (previewed !== null && previewed !== price) throw conflict('errors.jointPriceMoved', { now: formatMoney(price), previewed: formatMoney(previewed) })
+      // Priced in the transaction that places the order, so the price held is the price checked, and a
+      // refused order leaves its quote unused.
+      const price = pricing === undefined ? null : placedPrice(userId, pricing)
       const orderId = createPayOrder(ctx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount })
-      if (previewed !== null) s().holdPrice.run(orderId, price)
+      if (price !== null) s().holdPrice.run(orderId, price)
       return orderId
     })
     return orders.detail(userId, lang, id)
@@ -176,7 +204,24 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
     },
 
     destroy: (userId: number, lang: LangCode, amount: string) => order(userId, lang, 'destroy', amount),
-    joint: (userId: number, lang: LangCode, amount: string, previewedPrice: string) => order(userId, lang, 'joint', amount, previewedPrice),
+    /** A joint order priced by exactly one of a quote id or (app versions before quotes) a previewed price. */
+    joint(userId: number, lang: LangCode, body: MiningJointBody): Promise<PayOrder> {
+      if ((body.quote_id === undefined) === (body.price === undefined)) throw badRequest('errors.jointQuoteRequired')
+      return order(userId, lang, 'joint', body.amount, body.quote_id !== undefined ? { quoteId: body.quote_id } : { previewed: parsePrice(body.price!) })
+    },
+
+    /** A NADI price locked for the caller's joint mining for NADI_JOINT_QUOTE_TTL_MS. */
+    async jointQuote(userId: number): Promise<MiningJointQuote> {
+      const now = ctx.now()
+      const id = crypto.randomBytes(18).toString('base64url')
+      const price = deps.nadiPrice()
+      const expiresAt = now + cfg.jointQuoteTtlMs
+      await ctx.commits.submit(() => {
+        s().dropQuotes.run(userId, now - QUOTE_KEEP_MS)
+        s().issueQuote.run(id, userId, price, now, expiresAt)
+      })
+      return { quote_id: id, price: formatMoney(price), expires_at: expiresAt }
+    },
 
     destroyList(userId: number, page: number, pageSize: number): PagedList<DestroyRecord> {
       const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM mining_buys WHERE user_id = ?').get(userId) as { n: bigint }

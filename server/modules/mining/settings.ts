@@ -17,6 +17,8 @@ export interface MiningSettings {
   /** NADI_TRIAL_POWER (100 in the demo, else 0): the experience power a newcomer gets (0: none), released for NADI_TRIAL_DAYS (7). */
   trialPower: bigint
   trialDays: number
+  /** NADI_JOINT_QUOTE_TTL_MS (30 s, 1 s–10 min): how long a joint-mining price quote can be confirmed at its locked price. */
+  jointQuoteTtlMs: number
 }
 
 /** `demoDevelopment`: the demo in development, where a newcomer gets trial power by default. */
@@ -31,5 +33,6 @@ export function readMiningSettings(env: Env, demoDevelopment: boolean): MiningSe
     // On in the demo a newcomer tries; elsewhere an operator's choice (tests count every unit paid).
     trialPower: envMoney(env, 'NADI_TRIAL_POWER', demoDevelopment ? '100' : '0'),
     trialDays: envInt(env, 'NADI_TRIAL_DAYS', 7, 1, 365),
+    jointQuoteTtlMs: envInt(env, 'NADI_JOINT_QUOTE_TTL_MS', 30_000, 1_000, 600_000),
   }
 }

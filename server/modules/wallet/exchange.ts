@@ -36,3 +36,22 @@ export function quoteAmounts(from: Asset, to: Asset, amount: bigint, price: bigi
   const receive = (num * keep) / (den * BPS)
   return { gross, receive, fee: gross - receive }
 }
+
+/** What a stored quote's confirm needs to know about it. */
+export interface QuoteUse {
+  user_id: bigint
+  expires_at: bigint
+  used_at: bigint | null
+}
+
+/**
+ * Why a quote cannot be confirmed by `userId` at `now`, or null when it can: a missing quote and
+ * another user's are the same answer (`missing`, so ids cannot be probed); one confirm per quote
+ * (`used`); valid up to but not at `expires_at` (`expired`).
+ */
+export function quoteRefusal(q: QuoteUse | undefined, userId: number, now: number): 'missing' | 'used' | 'expired' | null {
+  if (!q || q.user_id !== BigInt(userId)) return 'missing'
+  if (q.used_at !== null) return 'used'
+  if (BigInt(now) >= q.expires_at) return 'expired'
+  return null
+}

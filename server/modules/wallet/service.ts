@@ -27,7 +27,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
 import { holdingsOf } from './holdings.ts'
-import { quoteAmounts } from './exchange.ts'
+import { quoteAmounts, quoteRefusal } from './exchange.ts'
 import { dayEarnings, nodeTier } from '../settlement/earnings.ts'
 import { moneyLink, resolveLink } from '../settlement/links.ts'
 import type { WalletExchangeSettings } from '../../config.ts'
@@ -258,10 +258,10 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       const now = ctx.now()
       return ctx.commits.submit(() => {
         const q = row(sqlite, db.selectFrom('exchange_quotes').selectAll().where('id', '=', quoteId))
-        // Another user's quote is answered exactly like a missing one.
-        if (!q || q.user_id !== BigInt(userId)) throw notFound('errors.quoteNotFound')
-        if (q.used_at !== null) throw conflict('errors.quoteUsed')
-        if (BigInt(now) >= q.expires_at) throw conflict('errors.quoteExpired')
+        const refusal = quoteRefusal(q, userId, now)
+        if (!q || refusal === 'missing') throw notFound('errors.quoteNotFound')
+        if (refusal === 'used') throw conflict('errors.quoteUsed')
+        if (refusal === 'expired') throw conflict('errors.quoteExpired')
         if (exec(sqlite, db.updateTable('exchange_quotes').set({ used_at: BigInt(now) }).where('id', '=', q.id).where('used_at', 'is', null)) !== 1) {
           throw conflict('errors.quoteUsed')
         }

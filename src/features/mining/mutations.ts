@@ -15,9 +15,12 @@ export function useMiningOrder(kind: MiningKind) {
   return useMutation({
     mutationFn: send,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['orders'] }),
-    // A joint order refused because the NADI price moved (the server's message names both prices):
-    // the terms are fetched again, so the form previews at the new price.
-    onError: () => qc.invalidateQueries({ queryKey: miningQueries.info().queryKey }),
+    // A joint order refused because its quote is gone (the server's message names the new price): the
+    // terms and a new quote are fetched, so the form previews at the new locked price.
+    onError: () => {
+      void qc.invalidateQueries({ queryKey: miningQueries.jointQuote().queryKey })
+      return qc.invalidateQueries({ queryKey: miningQueries.info().queryKey })
+    },
   })
 }
 

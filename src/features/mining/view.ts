@@ -2,7 +2,7 @@
 // joint forms, the power an amount buys, and the SPEC §4 wording of a record's status. Pure: the
 // screens and the unit tests share it. The arithmetic is the server's (server/modules/mining/rules.ts),
 // repeated on the terms mining/info answers, so the preview is what the order will really give.
-import type { DestroyStatus, MiningAmountBody, MiningInfo, MiningJointBody, PowerLogItem } from '../../../contract/mining.ts'
+import type { DestroyStatus, MiningAmountBody, MiningInfo, MiningJointBody, MiningJointQuote, PowerLogItem } from '../../../contract/mining.ts'
 import { checkAmount, units, type AmountCheck } from '../wallet/amount.ts'
 
 /** Burn NADI (destroy) or contribute USDT (joint). */
@@ -58,9 +58,9 @@ export function previewPower(kind: MiningKind, amount: bigint, terms: Terms): Po
   return { power, gift, total: power + gift }
 }
 
-/** What an order sends: a joint order names the price its preview used, which the server holds or refuses. */
-export function orderBody(kind: MiningKind, amount: string, terms: Pick<MiningInfo, 'nadi_price'>): MiningAmountBody | MiningJointBody {
-  return kind === 'joint' ? { amount, price: terms.nadi_price } : { amount }
+/** What an order sends: a joint order names the quote whose locked price it previewed, which the server honours or refuses. */
+export function orderBody(kind: MiningKind, amount: string, quote: Pick<MiningJointQuote, 'quote_id'> | undefined): MiningAmountBody | MiningJointBody {
+  return kind === 'joint' && quote ? { amount, quote_id: quote.quote_id } : { amount }
 }
 
 /**

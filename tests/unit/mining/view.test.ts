@@ -80,9 +80,10 @@ describe('mining records', () => {
     expect(releasedPercent({ released: '12', remaining: null })).toBeNull()
   })
 
-  it('a joint order names the price its preview used, so the server holds it or says it moved; a destroy order only its amount', () => {
-    expect(orderBody('joint', '10', terms)).toEqual({ amount: '10', price: '0.25' })
-    expect(orderBody('destroy', '200', terms)).toEqual({ amount: '200' })
+  it('a joint order names the quote whose locked price it previewed, so the server honours that price; a destroy order only its amount', () => {
+    const quote = { quote_id: 'q-1' }
+    expect(orderBody('joint', '10', quote)).toEqual({ amount: '10', quote_id: 'q-1' })
+    expect(orderBody('destroy', '200', undefined)).toEqual({ amount: '200' })
   })
 
   it('say why trial power pays more a day: it releases whole over its days, bought power a percent a day', () => {
