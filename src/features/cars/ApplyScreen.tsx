@@ -6,6 +6,7 @@ import { LANG_TAG } from '../../../contract/constants.ts'
 import type { CarApplication } from '../../../contract/car.ts'
 import type { GoodsItem } from '../../../contract/goods.ts'
 import { account } from '../../api/session.ts'
+import { failureReason } from '../../api/failure.ts'
 import { online } from '../../api/online.ts'
 import { useOutbox } from '../../data/useOutbox.ts'
 import type { OutboxItem } from '../../data/index.ts'
@@ -73,8 +74,7 @@ export default function ApplyScreen() {
       setForm({ ...EMPTY_FORM, goodsId: form.goodsId })
       setTried(false)
     } catch (err) {
-      const msg = (err as Error).message
-      setRefusal(`${t('errors.carApplyFailed')}: ${msg}`)
+      setRefusal(`${t('errors.carApplyFailed')}: ${failureReason(err, t)}`)
       toast.error(t('errors.carApplyFailed'))
     }
   }

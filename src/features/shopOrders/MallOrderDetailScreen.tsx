@@ -10,7 +10,7 @@ import { TopBar } from '../../ui/TopBar.tsx'
 import { ExpressRow, OrderDetails, OrderLines, ReceiptControls, StatusBadge } from './parts.tsx'
 import { shopOrderQueries } from './queries.ts'
 import { RECEIPT_ACTION } from './receipt.ts'
-import { orderIdOf, queuedReceipts } from './view.ts'
+import { hasOrderData, orderIdOf, queuedReceipts } from './view.ts'
 import { Amount } from '../../ui/Amount.tsx'
 
 function Detail({ id }: { id: number }) {
@@ -19,6 +19,8 @@ function Detail({ id }: { id: number }) {
   const q = useQuery(shopOrderQueries.detail('gold', id))
   const queued = queuedReceipts(useOutbox(account.value, RECEIPT_ACTION), 'gold').get(id)
   const o = q.data
+  // Answered, but with no order in it: say the data is missing rather than show an empty card.
+  if (q.isSuccess && !hasOrderData(o, id)) return <div className="empty" data-testid="shop-order-data-missing">{t('shopOrders.dataMissing')}</div>
   if (!o) {
     if (q.isPending) return <Pending query={q} lines={8} />
     return (
@@ -65,7 +67,7 @@ export default function MallOrderDetailScreen() {
   return (
     <main className="page">
       <TopBar title={t('shopOrders.detailTitle')} back />
-      {id === null ? <div className="empty">{t('shopOrders.idMissing')}</div> : <Detail key={id} id={id} />}
+      {id === null ? <div className="empty" data-testid="shop-order-id-missing">{t('shopOrders.idMissing')}</div> : <Detail key={id} id={id} />}
     </main>
   )
 }

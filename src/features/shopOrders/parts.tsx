@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react'
 import { LANG_TAG } from '../../../contract/constants.ts'
 import type { OrderLine, ShopOrder } from '../../../contract/preOrder.ts'
+import { failureReason } from '../../api/failure.ts'
 import { lang, useT } from '../../i18n/index.ts'
 import { formatDate, formatDateTime } from '../../lib/format.ts'
 import { confirmed } from '../../ui/confirm.tsx'
@@ -110,7 +111,8 @@ export function ReceiptControls({ area, order, queued }: { area: OrderArea; orde
       else if (r.result?.already) toast.info(r.result.already)
       else toast.success(t('shopOrders.receiptDone'))
     } catch (e) {
-      toast.error(t('shopOrders.receiptFailed', { reason: e instanceof Error ? e.message : '' }))
+      // The server's reason alone ("not shipped"), not "request failed" above it: the toast says what failed.
+      toast.error(t('shopOrders.receiptFailed', { reason: failureReason(e, t) }))
     }
   }
 

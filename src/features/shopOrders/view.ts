@@ -67,6 +67,14 @@ export function orderIdOf(search: string): number | null {
   return Number.isSafeInteger(id) ? id : null
 }
 
+/**
+ * Whether the detail answer for order `id` carries the order (SPEC §8 "order data missing" otherwise): a
+ * success with no order, another order, or one without lines has nothing the screen could show.
+ */
+export function hasOrderData(answer: ShopOrder | null | undefined, id: number): answer is ShopOrder {
+  return typeof answer === 'object' && answer !== null && answer.id === id && Array.isArray(answer.lines) && answer.lines.length > 0
+}
+
 /** The next page of a `{list, total}` list to ask for, or undefined once every row is loaded. */
 export function nextPage(last: { total: number }, loadedPages: number, pageSize = PAGE_SIZE_DEFAULT): number | undefined {
   return loadedPages * pageSize < last.total ? loadedPages + 1 : undefined

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { ShopOrder } from '../../../contract/preOrder.ts'
 import { RECEIPT_ACTION } from '../../../src/features/shopOrders/receipt.ts'
-import { canConfirm, nextPage, orderIdOf, orderTimes, queuedReceipts, statusTone, unitCount, type QueuedItem } from '../../../src/features/shopOrders/view.ts'
+import { canConfirm, hasOrderData, nextPage, orderIdOf, orderTimes, queuedReceipts, statusTone, unitCount, type QueuedItem } from '../../../src/features/shopOrders/view.ts'
 
 const item = (id: number, payload: unknown, state: QueuedItem['state'] = 'pending', action = RECEIPT_ACTION, error?: string): QueuedItem => ({ id, action, payload, state, error })
 
@@ -36,6 +37,16 @@ describe('order cards', () => {
     expect(orderIdOf('?id=42')).toBe(42)
     expect(orderIdOf('id=7&x=1')).toBe(7)
     for (const bad of ['', '?id=', '?id=0', '?id=-1', '?id=1.5', '?id=abc', '?id=01', '?id=99999999999999999']) expect(orderIdOf(bad), bad).toBeNull()
+  })
+
+  it('an order detail answer without the asked order, or with no lines, is missing its data', () => {
+    const order = { id: 42, lines: [{ goods_id: 1 }] } as unknown as ShopOrder
+    expect(hasOrderData(order, 42)).toBe(true)
+    expect(hasOrderData(null, 42)).toBe(false)
+    expect(hasOrderData(undefined, 42)).toBe(false)
+    expect(hasOrderData(order, 43)).toBe(false)
+    expect(hasOrderData({ ...order, lines: [] }, 42)).toBe(false)
+    expect(hasOrderData({ id: 42 } as unknown as ShopOrder, 42)).toBe(false)
   })
 })
 

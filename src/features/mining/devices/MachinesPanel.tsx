@@ -4,6 +4,7 @@ import { useSignals } from '@preact/signals-react/runtime'
 import { LANG_TAG } from '../../../../contract/constants.ts'
 import type { Device } from '../../../../contract/device.ts'
 import { CODE_INPUT_MAX } from '../../../../contract/deviceRules.ts'
+import { failureReason } from '../../../api/failure.ts'
 import { online } from '../../../api/online.ts'
 import { lang, useT } from '../../../i18n/index.ts'
 import { formatDate, formatDateTime } from '../../../lib/format.ts'
@@ -38,7 +39,7 @@ function ActivateSheet({ device, onClose }: { device: Device; onClose: () => voi
       onClose()
     } catch (err) {
       // The server's own words (wrong code, used, too frequent…), shown under the field; nothing changed.
-      setError(t('device.activateFailed', { reason: err instanceof Error ? err.message : '' }))
+      setError(t('device.activateFailed', { reason: failureReason(err, t) }))
     }
   }
 
