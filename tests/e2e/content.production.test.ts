@@ -47,6 +47,10 @@ it('production shows no banner and no notice until the CLI loads them; what it u
 
   await run('notice', 'load', 'docs/examples/notices.json')
   await run('banner', 'load', 'docs/examples/banners.json')
+  // The public lists may be kept by the browser for their max-age (docs/commands.md): past it.
+  const cdp = await context.newCDPSession(page)
+  const pastMaxAge = () => cdp.send('Network.clearBrowserCache')
+  await pastMaxAge()
   await page.reload()
   await expect.poll(() => visible(page, 'notice-item').count(), { timeout: 15_000 }).toBe(published.length)
   const pinned = published.find((n) => (n as { pinned?: boolean }).pinned) ?? published[0]!
@@ -61,6 +65,7 @@ it('production shows no banner and no notice until the CLI loads them; what it u
 
   await run('notice', 'unpublish', published[0]!.key)
   await run('banner', 'remove', banners[0]!.key)
+  await pastMaxAge()
   await page.reload()
   await expect.poll(() => visible(page, 'notice-item').count(), { timeout: 15_000 }).toBe(published.length - 1)
   const later = await browser.newContext({ viewport: { width: 360, height: 760 } })
