@@ -30,6 +30,13 @@ export type OrderType = Static<typeof OrderType>
 /** SPEC §4: pending, partially filled, filled, cancelled. */
 export const OrderStatus = Type.Union([Type.Literal('pending'), Type.Literal('partially_filled'), Type.Literal('filled'), Type.Literal('cancelled')])
 export type OrderStatus = Static<typeof OrderStatus>
+/**
+ * Why an order was cancelled when its owner did not cancel it: its owner's own incoming order reached
+ * it (self-trade prevention), a market order's rest found no opposite orders, a market buy's rest
+ * buys not one lot, or the market's repair cancelled it.
+ */
+export const CancelReason = Type.Union([Type.Literal('self_trade'), Type.Literal('no_liquidity'), Type.Literal('budget'), Type.Literal('repair')])
+export type CancelReason = Static<typeof CancelReason>
 export const OPEN_STATUSES: readonly OrderStatus[] = ['pending', 'partially_filled']
 
 /** GET /api/v1/trade/market — the rules an order must meet. */
@@ -90,6 +97,8 @@ export const Order = Type.Object({
   fee: Money,
   fee_asset: Type.Union([Type.Literal('NADI'), Type.Literal('USDT')]),
   status: OrderStatus,
+  /** Set only on a cancelled order its owner did not cancel; null otherwise. */
+  cancel_reason: Type.Union([CancelReason, Type.Null()]),
   created_at: Millis,
   updated_at: Millis,
 })

@@ -20,7 +20,7 @@
 // After each commit, what the batch did is published: book updates (seqId/prevSeqId, checksum),
 // trades, candles, the ticker, and to their owners only user@update_order and user@balance.
 
-import type { BalanceUpdate, BookData, MarketStatus, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
+import type { BalanceUpdate, BookData, CancelReason, MarketStatus, Order as WireOrder, OrderStatus, Side } from '../../contract/trade.ts'
 import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
@@ -181,9 +181,10 @@ export class Exchange {
         effects().orders.add(maker.id)
         effects().users.add(maker.userId)
       },
-      done: (order) => {
-        // The engine forgets a finished order; its command's writes still need it.
+      done: (order, why) => {
+        // The engine forgets a finished order; its command's writes still need it, and why it ended.
         this.doneOrders.set(order.id, order)
+        if (order.status === 'cancelled' && why !== 'cancelled' && why !== 'filled') this.cancelReasons.set(order.id, why)
         effects().orders.add(order.id)
         effects().users.add(order.userId)
       },
@@ -461,6 +462,7 @@ export class Exchange {
     } finally {
       this.money.dropStaged()
       this.doneOrders.clear()
+      this.cancelReasons.clear()
     }
   }
 
@@ -515,11 +517,12 @@ export class Exchange {
           o.side === 'buy' ? 'NADI' : 'USDT',
           frozen,
           o.status,
+          this.cancelReasons.get(id) ?? null,
           cmd.ts,
           cmd.ts,
         )
       } else {
-        this.st.updateOrder.run(filled, filledQuote, fees.get(id) ?? 0n, o.status, cmd.ts, id)
+        this.st.updateOrder.run(filled, filledQuote, fees.get(id) ?? 0n, o.status, this.cancelReasons.get(id) ?? null, cmd.ts, id)
       }
     }
     for (const { f, s, buyer, seller } of settled) {
@@ -533,6 +536,8 @@ export class Exchange {
 
   /** Orders that finished during the command being written (the engine forgets them). */
   private readonly doneOrders = new Map<number, EngineOrder>()
+  /** Why the engine cancelled an order of the command being written when its owner did not. */
+  private readonly cancelReasons = new Map<number, CancelReason>()
 
   /** The batch's money: one posting per committed batch, each account's moves netted (beforeCommit). */
   private postBatch(): void {
@@ -732,6 +737,7 @@ export function toWireOrder(r: OrderRow): WireOrder {
     fee: formatMoney(r.fee),
     fee_asset: r.fee_asset,
     status: r.status as OrderStatus,
+    cancel_reason: r.status === 'cancelled' ? ((r.cancel_reason as CancelReason | null) ?? null) : null,
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   }

@@ -138,7 +138,7 @@ export function applyRepair(sqlite: SqlConnection, spec: MarketSpec, plan: Repai
       .prepare('INSERT INTO exchange_repairs (inst_id, journal_seq, fault, report, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(spec.instId, head, fault, JSON.stringify(report), now).lastInsertRowid,
   )
-  const cancel = sqlite.prepare("UPDATE trade_orders SET status = 'cancelled', updated_at = ? WHERE id = ? AND status IN ('pending', 'partially_filled')")
+  const cancel = sqlite.prepare("UPDATE trade_orders SET status = 'cancelled', cancel_reason = 'repair', updated_at = ? WHERE id = ? AND status IN ('pending', 'partially_filled')")
   for (const c of plan.cancel) {
     if (cancel.run(now, c.order.id).changes !== 1) throw new Error(`market repair: order ${c.order.id} is no longer open`)
   }

@@ -15,9 +15,9 @@ const SQL = {
   openOrders: "SELECT id, filled FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled')",
   orderById: 'SELECT * FROM trade_orders WHERE id = ?',
   orderByClientId: 'SELECT * FROM trade_orders WHERE user_id = ? AND client_order_id = ?',
-  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, fee = fee + ?, status = ?, updated_at = ? WHERE id = ?',
+  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, fee = fee + ?, status = ?, cancel_reason = ?, updated_at = ? WHERE id = ?',
   insertFill: 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   insertDeal: 'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   fillsSince: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? AND created_at >= ? ORDER BY id',
@@ -56,6 +56,7 @@ export interface OrderRow {
   fee_asset: 'NADI' | 'USDT'
   frozen: bigint
   status: string
+  cancel_reason: string | null
   created_at: bigint
   updated_at: bigint
 }

@@ -16,6 +16,11 @@ export function rememberSignInWallet(label: string): void {
   sessionStore.set(SIGNIN_WALLET, label)
 }
 
+/** Whether this session has a sign-in wallet to take up again (reconnectSignInWallet). */
+export function hasSignInWallet(): boolean {
+  return sessionStore.get(SIGNIN_WALLET) !== null
+}
+
 export function forgetSignInWallet(): void {
   sessionStore.remove(SIGNIN_WALLET)
 }
@@ -26,20 +31,30 @@ export function forgetSignInWallet(): void {
  * which a wallet that already granted this site answers without a prompt. Null when there is no such
  * wallet or it does not answer so; the caller then offers to connect as usual.
  */
-export async function reconnectSignInWallet(opts: ConnectOptions): Promise<ConnectedWallet | null> {
-  if (connectedWallet.value) return connectedWallet.value
+export function reconnectSignInWallet(opts: ConnectOptions): Promise<ConnectedWallet | null> {
+  if (connectedWallet.value) return Promise.resolve(connectedWallet.value)
   const label = sessionStore.get(SIGNIN_WALLET)
-  if (!label) return null
-  try {
-    const mod = (loaded = await import('./onboard.tsx'))
-    knownChains = opts.chains
-    mod.init(opts)
-    walletReady.value = true
-    return await mod.reconnect(opts, label)
-  } catch {
-    return null
-  }
+  if (!label) return Promise.resolve(null)
+  // One at a time: web3-onboard runs one connection flow, and a second one started beside it (the
+  // payment dialog and the recharge screen both ask) never settles.
+  reconnecting ??= (async () => {
+    try {
+      const mod = (loaded = await import('./onboard.tsx'))
+      knownChains = opts.chains
+      mod.init(opts)
+      walletReady.value = true
+      return await mod.reconnect(opts, label)
+    } catch {
+      return null
+    } finally {
+      reconnecting = null
+    }
+  })()
+  return reconnecting
 }
+
+/** The reconnection under way, if any: connectWallet waits for it rather than open a second flow. */
+let reconnecting: Promise<ConnectedWallet | null> | null = null
 
 export interface ConnectedWallet {
   address: string
@@ -97,6 +112,12 @@ export function walletChains(): ChainInfo[] {
 }
 
 export async function connectWallet(opts: ConnectOptions): Promise<ConnectedWallet> {
+  // A tap on "connect" while the signed-in wallet is being taken up again: that one answers it, and
+  // the picker opens only when it did not connect (web3-onboard runs one flow at a time).
+  if (reconnecting) {
+    const w = await reconnecting
+    if (w) return w
+  }
   knownChains = opts.chains
   // SPEC §8 "install a wallet": no EIP-1193 provider and no demo wallet to offer, so nothing to connect.
   if (!hasInjectedWallet() && !opts.demo) throw new WalletError('install')

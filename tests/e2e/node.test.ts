@@ -127,7 +127,8 @@ describe('nodes and loans in real Chromium', () => {
     const elite = newcomer.page.locator('[data-testid="node-tier"][data-type="elite"]').filter({ visible: true })
     await elite.getByTestId('node-buy').click()
     // The first of the three leaves the 6-hour window in 5 hours.
-    await shows(newcomer.page.locator('.toast.error')).toBe(text('tw', 'errors.holdCooldown', { count: 3, hours: 6, minutes: 300 }))
+    // SPEC §8: a refusal other than 400 reads "request failed", the server's reason beneath it.
+    await shows(newcomer.page.locator('.toast.error')).toBe(`${text('tw', 'errors.requestFailed')}\n${text('tw', 'errors.holdCooldown', { count: 3, hours: 6, minutes: 300 })}`)
     await expect.poll(() => newcomer.page.locator('.sheet').count()).toBe(0)
     expect(newcomer.errors).toEqual([])
     await newcomer.context.close()

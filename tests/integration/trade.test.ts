@@ -102,8 +102,22 @@ describe('placing and matching', () => {
     const { alice, bob } = await twoTraders(s)
     await place(s, alice, limit('sell', '0.5', '10'))
     const res = await place(s, bob, { side: 'buy', type: 'market', quote_amount: '20' })
-    expect(res.body_.data).toMatchObject({ status: 'cancelled', filled: '10', filled_quote: '5' })
+    expect(res.body_.data).toMatchObject({ status: 'cancelled', filled: '10', filled_quote: '5', cancel_reason: 'no_liquidity' })
     expect(bal(s, bob.userId, 'USDT')).toEqual({ available: units('995'), frozen: 0n })
+    // The history says the market ended it, not its owner.
+    const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: bob.token })).body_.data
+    expect(history.list.map((x) => x.cancel_reason)).toEqual(['no_liquidity'])
+  })
+
+  it('a resting order reached by its owner’s own order is cancelled by the market, and says so in the history', async () => {
+    const s = await boot()
+    const { alice } = await twoTraders(s)
+    const resting = (await place(s, alice, limit('sell', '0.3', '10'))).body_.data
+    const crossing = await place(s, alice, limit('buy', '0.3', '10'))
+    expect(crossing.body_.data).toMatchObject({ status: 'pending', filled: '0', cancel_reason: null })
+    const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: alice.token })).body_.data
+    expect(history.list.map((x) => [x.id, x.status, x.cancel_reason])).toEqual([[resting.id, 'cancelled', 'self_trade']])
+    expect(bal(s, alice.userId, 'NADI')).toEqual({ available: units('1000'), frozen: 0n })
   })
 
   it('a cancel releases what the order still holds; cancelling again, or another user’s order, is refused', async () => {
@@ -119,7 +133,7 @@ describe('placing and matching', () => {
     const again = await s.post(`${T}/cancelOrder`, { order_id: o.id }, { token: alice.token, idempotencyKey: idemKey() })
     expect(again.statusCode).toBe(404)
     const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: alice.token })).body_.data
-    expect(history.list.map((x) => x.status)).toEqual(['cancelled'])
+    expect(history.list.map((x) => [x.status, x.cancel_reason])).toEqual([['cancelled', null]])
   })
 
   it('the same client order id places one order, however often it is sent', async () => {

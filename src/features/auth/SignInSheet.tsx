@@ -9,7 +9,7 @@ import { shortAddress } from '../../lib/format.ts'
 import { Sheet } from '../../ui/Sheet.tsx'
 import { Icon } from '../../ui/Icon.tsx'
 import { toast } from '../../ui/toast.ts'
-import { connectWallet, dappBrowserLinks, hasInjectedWallet, isMobileBrowser, rememberSignInWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectWallet, dappBrowserLinks, hasInjectedWallet, isMobileBrowser, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { isRegistered, useSignIn } from './mutations.ts'
 import { signInChainId } from './signInChain.ts'
@@ -78,8 +78,6 @@ export function SignInSheet() {
     try {
       const chainId = cfg ? signInChainId(wallet.chainId, cfg.chains, cfg.login_chain_id) : wallet.chainId
       const { resumeAt } = await signIn.mutateAsync({ wallet, code: registered ? '' : invite, chainId })
-      // Payments and recharges of this session use it again, even after a reload (no picker).
-      rememberSignInWallet(wallet.label)
       toast.success(t('auth.welcome'))
       if (resumeAt) navigate(resumeAt)
       signInOpen.value = false

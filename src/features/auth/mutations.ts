@@ -3,7 +3,7 @@ import type { IsRegisterResult, LoginMessage, LoginResult } from '../../../contr
 import { get, post } from '../../api/client.ts'
 import { account, clearToken, setAccount, setToken } from '../../api/session.ts'
 import { clearAccount } from '../../data/index.ts'
-import { disconnectWallets, forgetSignInWallet, type ConnectedWallet } from '../../wallet/index.ts'
+import { disconnectWallets, forgetSignInWallet, rememberSignInWallet, type ConnectedWallet } from '../../wallet/index.ts'
 import { userQueries } from '../user/queries.ts'
 import { forgetInviteCode } from './invite.ts'
 import { takeReturn } from '../../api/resume.ts'
@@ -22,6 +22,8 @@ export function useSignIn() {
       const signature = await wallet.sign(msg.message)
       const res = await post<LoginResult>('auth/login', { address: wallet.address, message: msg.message, sign_message: signature, code })
       setToken(res.token, res.idle_ms)
+      // In the same tick as the token: a reload at any later moment takes this wallet up again (no picker).
+      rememberSignInWallet(wallet.label)
       const signedInAt = Date.now()
       const me = await qc.fetchQuery(userQueries.info())
       setAccount(me.id)

@@ -6,7 +6,7 @@ import type { RechargeAddress } from '../../../contract/recharge.ts'
 import { lang, subtree, useT } from '../../i18n/index.ts'
 import { shortAddress } from '../../lib/format.ts'
 import { Icon } from '../../ui/Icon.tsx'
-import { connectedWallet, connectWallet, payErrorText, payFromWallet, reconnectSignInWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
+import { connectedWallet, connectWallet, hasSignInWallet, payErrorText, payFromWallet, reconnectSignInWallet, WalletError, type ConnectedWallet } from '../../wallet/index.ts'
 import { commonQueries } from '../common/queries.ts'
 import { userQueries } from '../user/queries.ts'
 import { useChainName } from '../wallet/parts.tsx'
@@ -41,13 +41,17 @@ export function PayFromWallet({ a }: { a: RechargeAddress }) {
 
   // After a reload: the wallet signed in with, taken up again without its picker when it answers so.
   useEffect(() => {
-    if (!cfg || connectedWallet.peek()) return
+    if (!cfg || connectedWallet.peek() || !hasSignInWallet()) return
     let live = true
+    setBusy('connecting')
     void reconnectSignInWallet({ chains: cfg.chains, chainId: a.chain_id, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
-      if (live && w) setWallet(w)
+      if (!live) return
+      if (w) setWallet(w)
+      setBusy(null)
     })
     return () => {
       live = false
+      setBusy(null)
     }
   }, [cfg, a.chain_id])
 

@@ -60,6 +60,11 @@ function OrderRow({ o }: { o: Order }) {
         </Cell>
         <Cell label={t('trade.orders.time')}>{formatDateTime(o.created_at, LANG_TAG[lang.value])}</Cell>
       </div>
+      {o.cancel_reason && (
+        <p className="muted small" data-testid="order-cancel-reason" data-reason={o.cancel_reason}>
+          {t(`trade.cancelReason.${o.cancel_reason}`)}
+        </p>
+      )}
       {isOpen(o.status) && (
         <div className="row">
           <span className="grow" />
