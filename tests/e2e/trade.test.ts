@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { parseUnits } from 'ethers'
 import { balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
-import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { apiAs, shows, signInThroughInvite, text } from './support/flows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -119,5 +119,19 @@ describe('trading NADI/USDT between two users in Chromium', () => {
     await alice.page.getByTestId('order-form').filter({ visible: true }).locator('.side-switch .side-btn.sell').click()
     await shows(alice.page.getByTestId('trade-available')).toContain('950')
     for (const t of [alice, bob]) expect(t.errors.filter((e) => !/eth_getBalance/.test(e))).toEqual([])
+  })
+
+  it('an order the market cancelled says why in the history, where an order its owner cancelled says nothing', async () => {
+    const call = apiAs(app, alice.page)
+    const sell = await call<{ id: number }>('trade/placeOrder', { inst_id: 'NADI-USDT', side: 'sell', type: 'limit', price: '0.5', size: '10', client_order_id: 'e2e-self-sell' })
+    // Her own buy reaches her resting sell: self-trade prevention cancels the sell, the buy rests.
+    const buy = await call<{ id: number }>('trade/placeOrder', { inst_id: 'NADI-USDT', side: 'buy', type: 'limit', price: '0.5', size: '10', client_order_id: 'e2e-self-buy' })
+    await call('trade/cancelOrder', { order_id: buy.id })
+    await alice.page.goto(`${app.url}/trade/orderList?tab=history`)
+    const row = (id: number) => alice.page.locator(`[data-testid="order-row"][data-id="${id}"]`).filter({ visible: true })
+    await shows(row(sell.id).getByTestId('order-cancel-reason')).toBe(text('tw', 'trade.cancelReason.self_trade'))
+    await shows(row(buy.id).getByTestId('order-status')).toBe(text('tw', 'trade.status.cancelled'))
+    expect(await row(buy.id).getByTestId('order-cancel-reason').count()).toBe(0)
+    expect(alice.errors.filter((e) => !/eth_getBalance/.test(e))).toEqual([])
   })
 })
