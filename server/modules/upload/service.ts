@@ -8,8 +8,6 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { IncomingMessage } from 'node:http'
-import { pipeline } from 'node:stream/promises'
-import { Transform } from 'node:stream'
 import type { SqlConnection } from '../../db/connection.ts'
 import { CODE, type LangCode } from '../../../contract/constants.ts'
 import type { PresignBody, PresignedUpload, UploadDone } from '../../../contract/upload.ts'
@@ -142,21 +140,32 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       const tmp = local.tempPath()
       let seen = 0
       let head = Buffer.alloc(0)
-      const guard = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          seen += chunk.length
-          if (seen > g.size) return done(badRequest('errors.uploadSizeMismatch', { size: g.size }))
-          if (head.length < SIGNATURE_BYTES) {
-            head = Buffer.concat([head, chunk.subarray(0, SIGNATURE_BYTES - head.length)])
-            if ((head.length >= SIGNATURE_BYTES || seen === g.size) && !matchesSignature(g.contentType as UploadType, head)) {
-              return done(unsupported('errors.uploadContentMismatch'))
-            }
-          }
-          done(null, chunk)
-        },
-      })
+      /** The body's first fault: from then on the rest is read and dropped, never written. */
+      let refusal: ApiError | null = null
+      const check = (chunk: Buffer): ApiError | null => {
+        seen += chunk.length
+        if (seen > g.size) return badRequest('errors.uploadSizeMismatch', { size: g.size })
+        if (head.length < SIGNATURE_BYTES) {
+          head = Buffer.concat([head, chunk.subarray(0, SIGNATURE_BYTES - head.length)])
+          if ((head.length >= SIGNATURE_BYTES || seen === g.size) && !matchesSignature(g.contentType as UploadType, head)) return unsupported('errors.uploadContentMismatch')
+        }
+        return null
+      }
       try {
-        await pipeline(req, guard, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }))
+        // The body is read to its end even once refused, rather than the request destroyed mid-body:
+        // it is at most the signed size (the length was checked above), the client gets its answer
+        // whole, and a destroyed request left the answer waiting for ever on Node 24.
+        const file = await fs.promises.open(tmp, 'wx', 0o600)
+        try {
+          for await (const chunk of req as AsyncIterable<Buffer>) {
+            if (refusal) continue
+            refusal = check(chunk)
+            if (!refusal) await file.write(chunk)
+          }
+        } finally {
+          await file.close()
+        }
+        if (refusal) throw refusal
         if (seen !== g.size) throw badRequest('errors.uploadSizeMismatch', { size: g.size })
         const stored = await atomically(ctx, () => s().stored.run(ctx.now(), g.key).changes)
         if (stored !== 1) throw conflict('errors.uploadUrlUsed')
