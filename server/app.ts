@@ -10,7 +10,7 @@ import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { ApiError } from './http/errors.ts'
+import { ApiError, raceRefusal } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
 import { refusal } from './http/reply.ts'
@@ -216,6 +216,11 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.malformedBody'), data: null })
+    }
+    const race = raceRefusal(err)
+    if (race) {
+      req.log.warn({ err }, 'a race the database refused, answered 409')
+      return reply.status(race.status).send(refusal(req, race))
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ code: err.statusCode, msg: t('errors.badRequest'), data: null })

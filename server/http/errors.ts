@@ -1,4 +1,5 @@
 import { CODE } from '../../contract/constants.ts'
+import { constraintOf } from '../db/errors.ts'
 
 type Params = Record<string, string | number>
 
@@ -29,3 +30,14 @@ export const unauthorized = (key: 'errors.loginRequired' | 'errors.loginExpired'
   new ApiError(401, CODE.UNAUTHORIZED, key)
 /** SPEC §8: HTTP 401 with body code 200 tells the app to ask for an invite code. */
 export const inviteRequired = () => new ApiError(401, CODE.OK, 'errors.inviteRequired')
+
+/**
+ * A race the database refused: a unique key or a check that another request's commit won at the same
+ * moment (two api processes paying one order, taking the last unit). Answered like any refusal, a 409
+ * in the user's language; nothing was applied, since the statement's transaction rolled back. Other
+ * constraints (a foreign key, a missing value) are the server's own faults and stay 500s.
+ */
+export function raceRefusal(e: unknown): ApiError | null {
+  const kind = constraintOf(e)
+  return kind === 'unique' || kind === 'check' ? conflict('errors.concurrentChange') : null
+}
