@@ -81,7 +81,7 @@ it('a backup taken while orders arrive restores to balanced books, and restore r
   f.sqlite.exec('CREATE TABLE t (x INTEGER)')
   await f.close()
   expect(() => restoreSqlite(foreign, target)).toThrow(/not a NADI database/)
-  expect(() => backupSqlite(target, file)).rejects.toThrow(/exists already/)
+  await expect(backupSqlite(target, file)).rejects.toThrow(/exists already/)
 })
 
 it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty PostgreSQL database whole: same rows, both audits clean, same balances served', async () => {
