@@ -42,6 +42,7 @@ ROWS.push(await import('./rows/team.ts'))
 ROWS.push(await import('./rows/mining.ts'))
 ROWS.push(await import('./rows/envelope.ts'))
 ROWS.push(await import('./rows/pgDriver.ts'))
+ROWS.push(await import('./rows/rtt.ts'))
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)))
 const dist = path.join(root, 'dist')

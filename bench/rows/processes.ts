@@ -74,14 +74,14 @@ async function leads(c: Child): Promise<boolean> {
 
 // ── The load generator ────────────────────────────────────────────────────────────────────────
 
-interface Request {
+export interface Request {
   method: 'GET' | 'POST'
   path: string
   token: string
   body?: string
 }
 
-interface LoadWindow {
+export interface LoadWindow {
   ms: number
   /** HTTP 200 with envelope code 200. */
   ok: number
@@ -109,7 +109,7 @@ function send(origin: string, r: Request): Promise<string> {
 }
 
 /** SOCKETS requests kept in flight for `ms`, each next one to the next origin in turn. */
-async function drive(origins: string[], next: () => Request, ms: number): Promise<LoadWindow> {
+export async function drive(origins: string[], next: () => Request, ms: number): Promise<LoadWindow> {
   const t0 = performance.now()
   const end = t0 + ms
   const lat: number[] = []
@@ -131,14 +131,14 @@ async function drive(origins: string[], next: () => Request, ms: number): Promis
 
 
 /** The read mix: the signed-in user's info, the ticker and the depth, in equal shares. */
-function readMix(tokens: string[]): () => Request {
+export function readMix(tokens: string[]): () => Request {
   const rand = xorshift(0x1b873593)
   const paths = ['/api/v1/user/info', `/api/v1/trade/ticker?inst_id=${INST}`, `/api/v1/trade/depth?inst_id=${INST}&size=20`]
   return () => ({ method: 'GET', path: paths[Math.floor(rand() * paths.length)] as string, token: tokens[Math.floor(rand() * tokens.length)] as string })
 }
 
 /** Limit orders around 0.25 USDT as the exchange row places them: resting 1–20 ticks off the mid, 10 % crossing it. */
-function orderMix(tokens: string[], tag: string): () => Request {
+export function orderMix(tokens: string[], tag: string): () => Request {
   const rand = xorshift(0x2545f491)
   let serial = 0
   return () => {
