@@ -10,7 +10,7 @@ import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
 import { migrate } from './db/migrate.ts'
-import { ApiError, raceRefusal } from './http/errors.ts'
+import { ApiError, databaseLost, raceRefusal } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
 import { refusal } from './http/reply.ts'
@@ -216,6 +216,11 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return reply.status(400).send({ code: CODE.INVALID, msg: t('errors.malformedBody'), data: null })
+    }
+    const lost = databaseLost(err)
+    if (lost) {
+      req.log.warn({ err }, 'the database connection was lost under a request, answered 503')
+      return reply.status(lost.status).send(refusal(req, lost))
     }
     const race = raceRefusal(err)
     if (race) {

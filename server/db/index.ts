@@ -32,7 +32,9 @@ export function openDatabase(target: string, opts: OpenOptions = {}): Database_ 
 }
 
 function openPostgres(url: string): Database_ {
-  const sqlite = new PgSync(url)
+  // The server's own connection keeps no session state, so a lost one is replaced at the next
+  // statement outside a transaction rather than failing every request of this process from then on.
+  const sqlite = new PgSync(url, { reconnect: true })
   const db = new Kysely<DB>({ dialect: pgSyncDialect(sqlite) })
   return {
     sqlite,

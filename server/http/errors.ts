@@ -41,3 +41,15 @@ export function raceRefusal(e: unknown): ApiError | null {
   const kind = constraintOf(e)
   return kind === 'unique' || kind === 'check' ? conflict('errors.concurrentChange') : null
 }
+
+/**
+ * The database connection was lost under the request (the connection is replaced at the next
+ * statement): a 503 "try again", which a keyed request may repeat safely. Looked for through causes,
+ * since a batch that failed with it may wrap it.
+ */
+export function databaseLost(e: unknown): ApiError | null {
+  for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (cur.name === 'PgConnectionLost') return new ApiError(503, CODE.SERVER, 'errors.databaseUnavailable')
+  }
+  return null
+}

@@ -92,6 +92,18 @@ export class PgError extends Error {
   }
 }
 
+/**
+ * The connection to the server is gone (the server restarted, an operator ended the session, the
+ * network dropped): the statement did not run, and an open transaction was rolled back by the server
+ * (a COMMIT that was under way may or may not have taken effect). Answered as "try again".
+ */
+export class PgConnectionLost extends PgError {
+  override name = 'PgConnectionLost'
+  constructor(message: string, sql: string) {
+    super(message, '08006', undefined, undefined, undefined, sql)
+  }
+}
+
 export type Param = string | null
 
 /** Where a statement's `$k` takes its value from: the next positional argument, or a named one. */
@@ -250,6 +262,12 @@ export class PgStatement {
 export interface PgSyncOptions {
   /** application_name, as pg_stat_activity shows it. */
   appName?: string
+  /**
+   * After the connection is lost, connect again at the next statement run outside any transaction.
+   * Only for a connection that keeps no session state (an advisory lock, a LISTEN): the writer lock's
+   * must not be silently replaced by a session that does not hold it.
+   */
+  reconnect?: boolean
 }
 
 /** Connections whose close libuv has not finished yet (see close()). */
@@ -257,6 +275,8 @@ const closing = new Set<PQ>()
 
 /** libpq's PQtransactionStatus: PQTRANS_INTRANS and PQTRANS_INERROR. */
 const IN_TRANSACTION = new Set([2, 3])
+/** libpq's PQtransactionStatus when the connection is bad. */
+const PQTRANS_UNKNOWN = 4
 
 export class PgSync implements SqlConnection {
   readonly dialect = 'postgres' as const
@@ -264,8 +284,14 @@ export class PgSync implements SqlConnection {
   readonly name: string
   open = true
   lastInsertRowid = 0n
-  private readonly pq: PQ
+  private pq: PQ
   private depth = 0
+  /** Transactions begun by transaction() and not ended: no reconnection while one is open. */
+  private frames = 0
+  /** The connection was lost; the next statement outside a transaction connects again (opts.reconnect). */
+  private lost = false
+  private readonly connect: () => PQ
+  private readonly reconnects: boolean
   /** Each table's identity column, read once (and again after migrations). */
   private keys: Map<string, string> | null = null
   private readonly statements = new Map<string, PgStatement>()
@@ -276,12 +302,38 @@ export class PgSync implements SqlConnection {
     this.name = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
     const PQ = loadLibpq()
     if (!PQ) throw new Error(LIBPQ_MISSING)
-    this.pq = new PQ()
     const sep = url.includes('?') ? '&' : '?'
-    this.pq.connectSync(`${url}${sep}application_name=${encodeURIComponent(opts.appName ?? "nadi")}`)
-    // Time must not depend on the server's settings; NOTICEs ("already exists, skipping") are not
-    // for the operator's terminal.
+    const params = `${url}${sep}application_name=${encodeURIComponent(opts.appName ?? 'nadi')}`
+    this.connect = () => {
+      const pq = new PQ()
+      pq.connectSync(params)
+      return pq
+    }
+    this.reconnects = opts.reconnect ?? false
+    this.pq = this.connect()
+    this.setUp()
+  }
+
+  /** Time must not depend on the server's settings; NOTICEs ("already exists, skipping") are not for the operator's terminal. */
+  private setUp(): void {
     this.exec("SET TIME ZONE 'UTC'; SET client_min_messages = warning")
+  }
+
+  /** A new session in place of the lost one, outside any transaction; what was prepared on the old one is gone with it. */
+  private revive(sql: string): void {
+    if (!this.reconnects || this.frames > 0) throw new PgConnectionLost('the connection to PostgreSQL was lost', sql)
+    const old = this.pq
+    try {
+      this.pq = this.connect()
+    } catch (e) {
+      throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message.trim()}`, sql)
+    }
+    this.lost = false
+    this.depth = 0
+    this.preparedNames.clear()
+    this.seenOnce.clear()
+    this.release(old)
+    this.setUp()
   }
 
   /** True while a transaction is open on the connection (ours, or one begun by a plain BEGIN). */
@@ -292,6 +344,10 @@ export class PgSync implements SqlConnection {
   private check(sql: string): void {
     const message = this.pq.resultErrorMessage() || this.pq.errorMessage()
     if (!message) return
+    if (this.pq.transactionStatus() === PQTRANS_UNKNOWN) {
+      this.lost = true
+      throw new PgConnectionLost(`${message.trim()} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 160)})`, sql)
+    }
     const f = this.pq.resultErrorFields() ?? {}
     // The statement's start goes in the message: a 500's log then says which one failed.
     throw new PgError(`${message.trim()} (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 160)})`, f.sqlState, f.constraintName, f.messageDetail, f.tableName, sql)
@@ -300,6 +356,7 @@ export class PgSync implements SqlConnection {
   /** One statement (or, without params, several: the last one's rows), waited for. */
   query(sql: string, params: Param[] | null, array = false): { rows: unknown[]; count: number } {
     if (!this.open) throw new TypeError('The database connection is not open')
+    if (this.lost) this.revive(sql)
     if (params === null) this.pq.exec(sql)
     else {
       // A statement is prepared on the server the second time it runs: preparing costs a round trip
@@ -397,6 +454,15 @@ export class PgSync implements SqlConnection {
   }
 
   private inTx<R>(fn: () => R): R {
+    this.frames++
+    try {
+      return this.inTxFrame(fn)
+    } finally {
+      this.frames--
+    }
+  }
+
+  private inTxFrame<R>(fn: () => R): R {
     if (this.inTransaction) {
       const sp = `nadi_sp${++this.depth}`
       this.exec(`SAVEPOINT ${sp}`)
@@ -405,7 +471,7 @@ export class PgSync implements SqlConnection {
         this.exec(`RELEASE SAVEPOINT ${sp}`)
         return r
       } catch (e) {
-        if (this.open) this.exec(`ROLLBACK TO SAVEPOINT ${sp}; RELEASE SAVEPOINT ${sp}`)
+        if (this.open && !this.lost) this.exec(`ROLLBACK TO SAVEPOINT ${sp}; RELEASE SAVEPOINT ${sp}`)
         throw e
       } finally {
         this.depth--
@@ -434,12 +500,16 @@ export class PgSync implements SqlConnection {
   close(): this {
     if (!this.open) return this
     this.open = false
-    this.pq.finish()
+    this.release(this.pq)
+    return this
+  }
+
+  private release(pq: PQ): void {
+    pq.finish()
     // finish() hands the socket's poll handle, which lives inside the addon's object, to libuv to
     // close on a later turn of the loop. Were the object collected before that, libuv would close
     // freed memory (and abort on the next one placed there): it is kept until the close is done.
-    closing.add(this.pq)
-    setTimeout(() => closing.delete(this.pq), 1000).unref()
-    return this
+    closing.add(pq)
+    setTimeout(() => closing.delete(pq), 1000).unref()
   }
 }

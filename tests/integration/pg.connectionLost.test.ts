@@ -1,0 +1,41 @@
+// A lost PostgreSQL connection (issue 34 §5): the server restarted, an operator ended the session.
+// The request it carried fails with the localized "try again" and changes nothing; the connection is
+// replaced at the next statement, and the same request sent again (its key) is applied once.
+import { expect, it } from 'vitest'
+import '../../server/ledger/holders.ts'
+import { PgSync } from '../../server/db/pg/sync.ts'
+import { audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
+import { idemKey, localeText, ROOT_CODE, useServers } from './support/server.ts'
+import { testBackend } from '../support/pg.ts'
+
+const start = useServers()
+
+it.runIf(testBackend() === 'postgres')('a request whose connection was ended answers 503 "try again" in the user’s language; the next one reconnects, and the retry is applied once', async () => {
+  const s = await start()
+  const me = await s.signIn(ROOT_CODE)
+  transfer(s.ctx.sqlite, { ref: `lost:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(me.userId), asset: 'USDT', amount: 10n * 100_000_000n })
+  const url = s.ctx.config.databaseUrl!
+  const pid = s.count('SELECT pg_backend_pid()')
+  const admin = new PgSync(url, { appName: 'nadi tests admin' })
+  try {
+    expect(admin.prepare('SELECT pg_terminate_backend(?) AS done').pluck().get(pid)).toBe(1n)
+  } finally {
+    admin.close()
+  }
+
+  const key = idemKey()
+  const body = { asset: 'USDT', amount: '1', from: 'trade', to: 'fund' }
+  const cut = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key, lang: 'TW' })
+  expect(cut.statusCode).toBe(503)
+  expect(cut.body_.msg).toBe(localeText('tw', 'errors.databaseUnavailable'))
+  expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').available).toBe(10n * 100_000_000n)
+
+  // A new session took the old one's place, and the retry is applied once.
+  expect(s.count('SELECT pg_backend_pid()')).not.toBe(pid)
+  const again = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
+  expect(again.statusCode, again.body).toBe(200)
+  const replay = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
+  expect(replay.body_.data).toEqual(again.body_.data)
+  expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(100_000_000n)
+  expect(audit(s.ctx.sqlite).violations).toEqual([])
+})
