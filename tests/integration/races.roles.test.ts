@@ -110,3 +110,49 @@ it.runIf(on)('50 transfers of 1 USDT at once across two api processes from a bal
   expect(answers.filter((a) => a.status === 200)).toHaveLength(10)
   books((sqlite) => expect(balance(sqlite, fund(me.userId), 'USDT').available).toBe(0n))
 })
+
+it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once across two api processes: 3 seats taken and paid, the rest refused, none a 500', { timeout: 90_000 }, async () => {
+  const conn = openDatabase(db.url)
+  let tierId: number
+  let stake: bigint
+  try {
+    // Test set-up only: a tier as the node catalogue's load writes one, three of its 50 seats left.
+    stake = 1_000n * UNIT
+    tierId = 7
+    conn.sqlite
+      .prepare(
+        `INSERT INTO node_tiers (id, type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
+         VALUES (?, 'genesis', 50, 3, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
+      )
+      .run(tierId, stake)
+  } finally {
+    await conn.close()
+  }
+  const buyers = await Promise.all(Array.from({ length: 12 }, () => funded('USDT', stake)))
+  const tries = await Promise.all(
+    buyers.map(async (b, i) => {
+      const res = await fetch(`${apis[i % 2]!.base}/api/v1/node/buy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${b.token}`, 'idempotency-key': crypto.randomUUID(), lang: 'EN' },
+        body: JSON.stringify({ node_id: tierId }),
+      })
+      return { b, status: res.status, body: (await res.json()) as ApiEnvelope<{ id: number }> }
+    }),
+  )
+  expect(tries.filter((t) => t.status >= 500)).toEqual([])
+  const held = tries.filter((t) => t.status === 200)
+  expect(held).toHaveLength(3)
+  for (const t of tries.filter((x) => x.status !== 200)) expect(t.status, t.body.msg).toBe(409)
+  for (const [i, t] of held.entries()) {
+    const res = await fetch(`${apis[i % 2]!.base}/api/v1/orders/payByBalance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.b.token}`, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ id: t.body.data.id }),
+    })
+    expect(res.status).toBe(200)
+  }
+  books((sqlite) => {
+    expect(Number(sqlite.prepare('SELECT seats_left FROM node_tiers WHERE id = ?').pluck().get(tierId))).toBe(0)
+    for (const t of held) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(0n)
+  })
+})
