@@ -35,7 +35,8 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// SIGHUP too: the children are in groups of their own, so a closed terminal would leave them running.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     if (stopping) return
     say('\n  Stopping: the proxy, the api processes, the jobs, the engines, the chains, then PostgreSQL…\n')
