@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PG_MISSING, startCluster, type Cluster } from '../server/db/pg/cluster.ts'
-import { PgSync } from '../server/db/pg/sync.ts'
+import pg from 'pg'
 import { envInt } from '../server/settings.ts'
 import { startShape, type Shape } from './shape/launch.ts'
 
@@ -54,11 +54,12 @@ try {
   } catch (err) {
     throw new Error(err instanceof Error && err.message === PG_MISSING ? PG_MISSING : `PostgreSQL did not start: ${String(err)}`, { cause: err })
   }
-  const admin = new PgSync(cluster.url, { appName: 'nadi shape' })
+  const admin = new pg.Client({ connectionString: cluster.url, application_name: 'nadi shape' })
+  await admin.connect()
   try {
-    admin.exec('CREATE DATABASE nadi')
+    await admin.query('CREATE DATABASE nadi')
   } finally {
-    admin.close()
+    await admin.end()
   }
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-shape-'))
   say('  Starting the dev chains, two engines, the jobs, two api processes and the proxy…\n')

@@ -76,6 +76,8 @@ export async function startProxy(upstreams: readonly Upstream[], listen: { host:
         })
         up.on('error', (err) => {
           if (res.headersSent) return void res.destroy()
+          // A kept-alive connection the process closed just as it was reused: the request never reached it.
+          if (up.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return attempt(k)
           if (refused(err)) {
             downUntil[i] = Date.now() + DOWN_MS
             if (k + 1 < tries.length) return attempt(k + 1)
