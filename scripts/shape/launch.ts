@@ -70,7 +70,7 @@ export async function startShape(opts: ShapeOptions): Promise<Shape> {
     const args = role === 'chains' ? entryArgs('chains') : [...entryArgs('main'), '--role', role]
     const proc = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
+      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...opts.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })
