@@ -24,7 +24,7 @@ import '../../server/ledger/holders.ts'
 import { startShape, type Shape } from '../../scripts/shape/launch.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { serverArgs } from '../support/serverBundle.ts'
-import { placeHttp, signInHttp } from './support/child.ts'
+import { placeHttp, signInHttp, until } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
 
 const CODE = 'ROOT0001'
@@ -38,16 +38,6 @@ afterAll(async () => {
   for (const d of dbs) d.drop()
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
 })
-
-async function until<T>(fn: () => T | Promise<T>, what: string, ms = 30_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 /** A request of the app through the proxy: its envelope's data and the api process that served it. */
 async function call<T>(base: string, token: string, method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ data: T; api: string | null }> {
