@@ -114,7 +114,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     port: envInt(env, 'PORT', 8080),
     dataDir,
     ...database,
-    ...readRoleSettings(env, { databaseUrl: database.databaseUrl, devChains: chain.devChains }),
+    ...readRoleSettings(env, { databaseUrl: database.databaseUrl, devChains: chain.devChains, devChainsUrl: chain.devChainsUrl }),
     distDir: path.resolve(root, str(env, 'NADI_DIST_DIR', 'dist')),
     swKill: env.NADI_SW_KILL === '1',
     publicUrl,

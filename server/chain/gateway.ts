@@ -26,8 +26,9 @@ import {
   type Log,
 } from 'ethers'
 import type { FastifyBaseLogger } from 'fastify'
-import { CHAIN_TOKENS, TOKENS, type ChainSettings, type Config, type Secret, type TokenSymbol } from '../config.ts'
+import { CHAIN_TOKENS, TOKENS, type ChainConfig, type ChainSettings, type Config, type Secret, type TokenSymbol } from '../config.ts'
 import { startDevChains, type DevChains } from './devChains.ts'
+import { attachDevChains } from './sharedDevChains.ts'
 import { TOKEN_DECIMALS } from './units.ts'
 
 export type ChainRef = string | number
@@ -193,13 +194,29 @@ const ADDRESSES_PER_CALL = 200
 /** BIP-44 external chain of Ethereum's first account; a user's deposit address is child <userId>. */
 export const DEPOSIT_PATH = "m/44'/60'/0'/0"
 
+/**
+ * Dev chains that another process runs (the chains process, ./devChainsProcess.ts): this process reads
+ * and sends on them like on any chain, and asks that process to mint, since only it holds the
+ * deployer's nonces — two processes minting with one key would take the same nonce.
+ */
+export interface SharedDevChains {
+  /** Where the chains process answers. */
+  readonly url: string
+  readonly blockTime: number | 'manual'
+  readonly chains: readonly { key: string; id: number; rpcUrl: string; pid: number }[]
+  /** Mints and funds through the chains process; resolves once it is spendable. */
+  faucet(chain: string, to: string, amounts: FaucetAmounts): Promise<void>
+}
+
+const isShared = (d: DevChains | SharedDevChains): d is SharedDevChains => 'url' in d
+
 export interface GatewayOptions {
   networks: ChainSettings[]
   hotWalletKey: Secret | null
   depositXkey: Secret | null
   logRange: number
-  /** Dev chains: the deployer (token owner) key for the faucet, and the node controls. */
-  dev?: DevChains
+  /** Dev chains: started here (the deployer key for the faucet, stopped on close), or another process's; and the node controls. */
+  dev?: DevChains | SharedDevChains
 }
 
 /**
@@ -361,7 +378,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
   }
 
-  function devOnly(c: ChainSettings): DevChains {
+  function devOnly(c: ChainSettings): DevChains | SharedDevChains {
     if (!dev) throw new ChainUnavailableError(c.key, 'dev_only', 'only the dev chains have a faucet and node controls')
     return dev
   }
@@ -490,14 +507,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
     async faucet(chain, to, amounts) {
       const c = chainOf(chain)
       const d = devOnly(c)
-      const provider = await ready(c)
       const recipient = getAddress(to)
+      for (const sym of [...TOKENS, 'native'] as const) if ((amounts[sym] ?? 0n) < 0n) throw new RangeError(`faucet ${sym} amount must not be negative`)
+      if (isShared(d)) return d.faucet(c.key, recipient, amounts)
+      const provider = await ready(c)
       const owner = new Wallet(d.deployerKey, provider)
       const hashes: string[] = []
       for (const sym of TOKENS) {
         const amount = amounts[sym]
         if (amount === undefined || amount === 0n) continue
-        if (amount < 0n) throw new RangeError(`faucet ${sym} amount must not be negative`)
         const data = ERC20.encodeFunctionData('mint', [recipient, amount])
         hashes.push(
           await keeper(c, owner).run(async (nonce) => {
@@ -509,7 +527,6 @@ export function createGateway(opts: GatewayOptions): Gateway {
         )
       }
       if (amounts.native !== undefined && amounts.native !== 0n) {
-        if (amounts.native < 0n) throw new RangeError('faucet native amount must not be negative')
         const have = await provider.getBalance(recipient)
         await provider.send('anvil_setBalance', [recipient, toBeHex(have + amounts.native)])
       }
@@ -535,7 +552,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       closed = true
       for (const p of providers.values()) p.destroy()
       providers.clear()
-      await dev?.stop()
+      if (dev && !isShared(dev)) await dev.stop()
     },
   }
   return gateway
@@ -562,33 +579,47 @@ type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>
  * otherwise it uses the configured RPC URLs and addresses and starts nothing. A missing setting turns
  * off the features that need it (logged once here) unless config.chain.required, which makes it fatal.
  */
+/**
+ * Starts the dev chains of `cc` in this process, with the hot wallet funded: the networks with their
+ * nodes' URLs and token addresses. (A server's own pair, or the chains process's.)
+ */
+export async function startOwnDevChains(cc: ChainConfig, log: Logger): Promise<{ dev: DevChains; networks: ChainSettings[]; hotWallet: string | null }> {
+  const t0 = performance.now()
+  const hot = cc.hotWalletKey ? new Wallet(cc.hotWalletKey.reveal()).address : null
+  let dev: DevChains
+  try {
+    dev = await startDevChains({
+      chains: cc.networks.map((n) => ({ key: n.key, id: n.id })),
+      blockTime: cc.devBlockTime,
+      fund: hot ? [{ address: hot, native: DEV_HOT_WALLET_NATIVE, USDT: DEV_HOT_WALLET_TOKENS, NADI: DEV_HOT_WALLET_TOKENS, MEME: DEV_HOT_WALLET_TOKENS }] : [],
+    })
+  } catch (err) {
+    throw new Error(`Dev chains failed to start (NADI_DEV_CHAINS=0 runs the server without chains): ${(err as Error).message}`, { cause: err })
+  }
+  const networks = cc.networks.map((n) => {
+    const d = dev.chains.find((x) => x.key === n.key)!
+    return { ...n, rpcUrl: d.rpcUrl, tokens: { ...d.tokens } }
+  })
+  log.info(
+    { ms: Math.round(performance.now() - t0), chains: dev.chains.map((c) => ({ key: c.key, id: c.id, rpcUrl: c.rpcUrl, tokens: c.tokens })), hotWallet: hot },
+    'dev chains started',
+  )
+  return { dev, networks, hotWallet: hot }
+}
+
 export async function startChainGateway(config: Config, log: Logger): Promise<Gateway> {
   const cc = config.chain
+  const keys = { hotWalletKey: cc.hotWalletKey, depositXkey: cc.depositXkey, logRange: cc.logRange }
+  if (cc.devChainsUrl) {
+    const { dev, networks } = await attachDevChains(cc, log)
+    return createGateway({ networks, ...keys, dev })
+  }
   if (cc.devChains) {
-    const t0 = performance.now()
-    const hot = cc.hotWalletKey ? new Wallet(cc.hotWalletKey.reveal()).address : null
-    let dev: DevChains
-    try {
-      dev = await startDevChains({
-        chains: cc.networks.map((n) => ({ key: n.key, id: n.id })),
-        blockTime: cc.devBlockTime,
-        fund: hot ? [{ address: hot, native: DEV_HOT_WALLET_NATIVE, USDT: DEV_HOT_WALLET_TOKENS, NADI: DEV_HOT_WALLET_TOKENS, MEME: DEV_HOT_WALLET_TOKENS }] : [],
-      })
-    } catch (err) {
-      throw new Error(`Dev chains failed to start (NADI_DEV_CHAINS=0 runs the server without chains): ${(err as Error).message}`, { cause: err })
-    }
-    const networks = cc.networks.map((n) => {
-      const d = dev.chains.find((x) => x.key === n.key)!
-      return { ...n, rpcUrl: d.rpcUrl, tokens: { ...d.tokens } }
-    })
-    log.info(
-      { ms: Math.round(performance.now() - t0), chains: dev.chains.map((c) => ({ key: c.key, id: c.id, rpcUrl: c.rpcUrl, tokens: c.tokens })), hotWallet: hot },
-      'dev chains started',
-    )
-    return createGateway({ networks, hotWalletKey: cc.hotWalletKey, depositXkey: cc.depositXkey, logRange: cc.logRange, dev })
+    const { dev, networks } = await startOwnDevChains(cc, log)
+    return createGateway({ networks, ...keys, dev })
   }
 
-  const gateway = createGateway({ networks: cc.networks, hotWalletKey: cc.hotWalletKey, depositXkey: cc.depositXkey, logRange: cc.logRange })
+  const gateway = createGateway({ networks: cc.networks, ...keys })
   const all: Need[] = ['rpc', 'USDT', 'NADI', 'hotWallet', 'depositKey']
   const missing = [...new Set(cc.networks.flatMap((n) => gateway.missing(n.key, all)))]
   if (missing.length > 0) {

@@ -30,6 +30,11 @@ export interface ChainSettings {
 export interface ChainConfig {
   /** Start two local anvil nodes with freshly deployed test tokens (default: on in demo development). */
   devChains: boolean
+  /**
+   * NADI_DEV_CHAINS_URL: the dev chains run by a process of their own (`npm run chains`, ./devChainsProcess.ts),
+   * which this process uses instead of starting its own — what lets role processes share one pair. Implies devChains.
+   */
+  devChainsUrl: string | null
   /** Dev chains: seconds per block (interval mining), 0 = a block per transaction, 'manual' = only evm_mine. */
   devBlockTime: number | 'manual'
   networks: ChainSettings[]
@@ -74,8 +79,10 @@ export function devHotWalletKey(): string {
 export function readChainSettings(env: Env, root: string, opts: { production: boolean; demoDevelopment: boolean }): ChainConfig {
   const nadiChainId = envInt(env, 'NADI_CHAIN_ID', 9_2025, 1)
   // Dev chains come with demo development: tests opt in (NADI_DEV_CHAINS=1), so a server in a test starts no nodes.
-  const devChains = envFlag(env, 'NADI_DEV_CHAINS', opts.demoDevelopment ? '1' : '0')
-  if (devChains && opts.production) throw new Error('NADI_DEV_CHAINS=1 is not allowed in production: its keys are public')
+  const devChainsUrl = envHttpUrl(env, 'NADI_DEV_CHAINS_URL')
+  if (devChainsUrl && env.NADI_DEV_CHAINS?.trim() === '0') throw new Error('NADI_DEV_CHAINS=0 and NADI_DEV_CHAINS_URL contradict each other: the URL is where this process finds the dev chains')
+  const devChains = devChainsUrl !== null || envFlag(env, 'NADI_DEV_CHAINS', opts.demoDevelopment ? '1' : '0')
+  if (devChains && opts.production) throw new Error(`${devChainsUrl ? 'NADI_DEV_CHAINS_URL' : 'NADI_DEV_CHAINS=1'} is not allowed in production: the dev chains' keys are public`)
   const network = (id: number, key: string, name: string, nativeSymbol: string): ChainSettings => {
     const p = `NADI_CHAIN_${key.toUpperCase()}_`
     return {
@@ -92,6 +99,7 @@ export function readChainSettings(env: Env, root: string, opts: { production: bo
   if (nadiChainId === 56) throw new Error('NADI_CHAIN_ID must differ from BSC (56)')
   return {
     devChains,
+    devChainsUrl,
     devBlockTime: devBlockTime(env),
     networks,
     hotWalletKey: hotWalletKey(env, root, devChains),

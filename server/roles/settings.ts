@@ -19,14 +19,21 @@ export interface RoleSettings {
   leaderEveryMs: number
 }
 
-/** The role, checked against what it needs: role processes share PostgreSQL and real chains. */
-export function readRoleSettings(env: Env, needs: { databaseUrl: string | null; devChains: boolean }): RoleSettings {
+/**
+ * The role, checked against what it needs: role processes share PostgreSQL, and chains — real ones, or
+ * the dev chains of one process of their own (`devChainsUrl`, NADI_DEV_CHAINS_URL), never a pair each.
+ */
+export function readRoleSettings(env: Env, needs: { databaseUrl: string | null; devChains: boolean; devChainsUrl?: string | null }): RoleSettings {
   const role = envString(env, 'NADI_ROLE', 'all')
   if (!(ROLES as readonly string[]).includes(role)) throw new Error(`NADI_ROLE (--role) must be ${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}, got "${role}"`)
   if (role !== 'all' && needs.databaseUrl === null) {
     throw new Error(`--role ${role} needs PostgreSQL (NADI_DATABASE_URL): processes share the work only through it; on SQLite one process does everything (--role all)`)
   }
-  if (role !== 'all' && needs.devChains) throw new Error(`--role ${role} cannot run on dev chains (NADI_DEV_CHAINS=1): each process would start chains of its own; use --role all`)
+  if (role !== 'all' && needs.devChains && !needs.devChainsUrl) {
+    throw new Error(
+      `--role ${role} cannot start dev chains of its own (NADI_DEV_CHAINS=1): each process would have chains of its own; run them once as their own process (npm run chains) and give every process their address in NADI_DEV_CHAINS_URL (npm run shape does both), or use --role all`,
+    )
+  }
   return { role: role as Role, leaderEveryMs: envInt(env, 'NADI_LEADER_EVERY_MS', 1000, 100, 60_000) }
 }
 

@@ -17,9 +17,9 @@ import { pathToFileURL } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const ENTRIES = { main: 'server/main.ts', cli: 'server/cli.ts' } as const
+const ENTRIES = { main: 'server/main.ts', cli: 'server/cli.ts', chains: 'server/chains.ts' } as const
 /** What each bundle is built from: the CLI's through an entry that runs it (cliEntry.ts). */
-const BUILT_FROM = { main: 'server/main.ts', cli: 'tests/support/cliEntry.ts' }
+const BUILT_FROM = { main: 'server/main.ts', cli: 'tests/support/cliEntry.ts', chains: 'server/chains.ts' }
 export type Entry = keyof typeof ENTRIES
 
 /** The environment variable naming the folder of the bundles (set by setup, read by the spawning helpers). */

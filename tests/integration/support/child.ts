@@ -79,6 +79,17 @@ export async function startChild(dir: string, env: Record<string, string>, ready
   return { base, proc, exited, output: () => out }
 }
 
+/** Polls `fn` until it answers something truthy (every 100 ms, `ms` at most), which it returns. */
+export async function until<T>(fn: () => T | Promise<T>, what: string, ms = 30_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v) return v as NonNullable<T>
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 /** Signs a wallet in over HTTP (the SIWE flow), registering it under `code`; answers the token. */
 export async function signInHttp(base: string, wallet: { address: string; signMessage(m: string): Promise<string> }, code: string): Promise<string> {
   const q = new URLSearchParams({ address: wallet.address, chainId: '56', code })

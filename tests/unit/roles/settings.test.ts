@@ -21,7 +21,17 @@ describe('the role of a process', () => {
     expect(() => readRoleSettings({ NADI_ROLE: 'jobs' }, { databaseUrl: null, devChains: false })).toThrow(
       '--role jobs needs PostgreSQL (NADI_DATABASE_URL): processes share the work only through it; on SQLite one process does everything (--role all)',
     )
-    expect(() => readRoleSettings({ NADI_ROLE: 'api' }, { ...PG, devChains: true })).toThrow(/--role api cannot run on dev chains \(NADI_DEV_CHAINS=1\)/)
+    expect(() => readRoleSettings({ NADI_ROLE: 'api' }, { ...PG, devChains: true })).toThrow(
+      '--role api cannot start dev chains of its own (NADI_DEV_CHAINS=1): each process would have chains of its own; run them once as their own process (npm run chains) and give every process their address in NADI_DEV_CHAINS_URL (npm run shape does both), or use --role all',
+    )
+  })
+
+  it('a role process runs on the dev chains of the chains process, which every role process shares', () => {
+    const shared = { ...PG, devChains: true, devChainsUrl: 'http://127.0.0.1:8070' }
+    for (const role of ['api', 'engine', 'jobs']) expect(readRoleSettings({ NADI_ROLE: role }, shared).role).toBe(role)
+    const config = loadConfig({ NADI_ENV: 'test', NADI_ROLE: 'jobs', NADI_DATABASE_URL: 'postgres://nadi@db/nadi', NADI_DEV_CHAINS_URL: 'http://127.0.0.1:8070' }, '/srv')
+    expect([config.role, config.chain.devChains, config.chain.devChainsUrl]).toEqual(['jobs', true, 'http://127.0.0.1:8070'])
+    expect(() => loadConfig({ NADI_ENV: 'test', NADI_ROLE: 'jobs', NADI_DATABASE_URL: 'postgres://nadi@db/nadi', NADI_DEV_CHAINS: '1' }, '/srv')).toThrow(/cannot start dev chains of its own/)
   })
 
   it('is part of the config, checked against its database', () => {

@@ -74,6 +74,20 @@ describe('each module reads its own settings, and a bad value names its variable
     expect(readChainSettings({ NADI_DEV_BLOCK_TIME: 'manual' }, '/tmp', opts).devBlockTime).toBe('manual')
   })
 
+  it('chain: NADI_DEV_CHAINS_URL means the dev chains of the chains process, used instead of a pair of this process’s own', () => {
+    const opts = { production: false, demoDevelopment: false }
+    const shared = readChainSettings({ NADI_DEV_CHAINS_URL: 'http://127.0.0.1:8070' }, '/tmp', opts)
+    expect([shared.devChains, shared.devChainsUrl]).toEqual([true, 'http://127.0.0.1:8070'])
+    expect(readChainSettings({ NADI_DEV_CHAINS: '1' }, '/tmp', opts).devChainsUrl).toBeNull()
+    expect(() => readChainSettings({ NADI_DEV_CHAINS_URL: 'http://127.0.0.1:8070', NADI_DEV_CHAINS: '0' }, '/tmp', opts)).toThrow(
+      'NADI_DEV_CHAINS=0 and NADI_DEV_CHAINS_URL contradict each other: the URL is where this process finds the dev chains',
+    )
+    expect(() => readChainSettings({ NADI_DEV_CHAINS_URL: 'chains:8070' }, '/tmp', opts)).toThrow(/NADI_DEV_CHAINS_URL must be an http\(s\) URL/)
+    expect(() => readChainSettings({ NADI_DEV_CHAINS_URL: 'http://127.0.0.1:8070' }, '/tmp', { production: true, demoDevelopment: false })).toThrow(
+      "NADI_DEV_CHAINS_URL is not allowed in production: the dev chains' keys are public",
+    )
+  })
+
   it('deposits: a pass a second on dev chains, start blocks per chain key', () => {
     const chain = readChainSettings({ NADI_DEV_CHAINS: '1' }, '/tmp', { production: false, demoDevelopment: false })
     expect(readDepositSettings({ NADI_CHAIN_NADI_DEPOSIT_START_BLOCK: '42' }, chain)).toEqual({ pollMs: 1000, reorgWindow: 12, startBlocks: { nadi: 42 } })
