@@ -56,6 +56,27 @@ async function drive(callers: number, once: () => Promise<void>): Promise<Measur
   return { perSecond: latencies.length / ((performance.now() - t0) / 1000), p99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0 }
 }
 
+type Order = ReturnType<typeof order>
+
+/** One order's three statements' parameters: the journal row, the order row, the balance update. */
+const paramsOf = (o: Order) => ({ j: [`place ${o.id}`, Date.now()], o: [o.id, o.user, o.price, o.size], b: [o.user, 1] })
+
+/** A batch of orders as the writer of §3 sends it: three multi-row statements, whatever its size. */
+function batchOf(os: Order[]): { text: string; values: (string | number | number[])[] }[] {
+  return [
+    { text: `INSERT INTO j (command, at) VALUES ${values(os.length, 2)}`, values: os.flatMap((o) => paramsOf(o).j) },
+    { text: `INSERT INTO o (id, user_id, price, size, status) VALUES ${values(os.length, 4).replaceAll(')', ", 'pending')")}`, values: os.flatMap((o) => paramsOf(o).o) },
+    { text: 'UPDATE b SET available = available - d.n FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::bigint[]) AS n) d WHERE b.id = d.id', values: [os.map((o) => o.user), os.map(() => 1)] },
+  ]
+}
+
+/** `once` driven from 1, 8 and 50 callers. */
+async function atEachLoad(once: () => Promise<void>): Promise<Map<number, Measured>> {
+  const out = new Map<number, Measured>()
+  for (const callers of [1, 8, 50]) out.set(callers, await drive(callers, once))
+  return out
+}
+
 function rowsOf(driver: string, byCallers: Map<number, Measured>, batched: Measured | null): Row[] {
   const out: Row[] = []
   for (const [callers, m] of byCallers) {
@@ -78,11 +99,11 @@ async function measure(url: string): Promise<Row[]> {
   one.set(
     1,
     await drive(1, async () => {
-      const o = order()
+      const p = paramsOf(order())
       setup.exec('BEGIN')
-      setup.execute(J, [`place ${o.id}`, Date.now()])
-      setup.execute(O, [o.id, o.user, o.price, o.size])
-      setup.execute(B, [o.user, 1])
+      setup.execute(J, p.j)
+      setup.execute(O, p.o)
+      setup.execute(B, p.b)
       setup.exec('COMMIT')
     }),
   )
@@ -91,34 +112,25 @@ async function measure(url: string): Promise<Row[]> {
 
   const pool = new pg.Pool({ connectionString: url, max: POOL })
   try {
-    const byCallers = new Map<number, Measured>()
-    for (const callers of [1, 8, 50]) {
-      byCallers.set(
-        callers,
-        await drive(callers, async () => {
-          const o = order()
-          const c = await pool.connect()
-          try {
-            await c.query('BEGIN')
-            // Named: prepared once per connection, as the server's hot paths would be.
-            await c.query({ name: 'j', text: J, values: [`place ${o.id}`, Date.now()] })
-            await c.query({ name: 'o', text: O, values: [o.id, o.user, o.price, o.size] })
-            await c.query({ name: 'b', text: B, values: [o.user, 1] })
-            await c.query('COMMIT')
-          } finally {
-            c.release()
-          }
-        }),
-      )
-    }
-    const batched = await drive(1, async () => {
-      const os = Array.from({ length: BATCH }, order)
+    const byCallers = await atEachLoad(async () => {
+      const p = paramsOf(order())
       const c = await pool.connect()
       try {
         await c.query('BEGIN')
-        await c.query(`INSERT INTO j (command, at) VALUES ${values(BATCH, 2)}`, os.flatMap((o) => [`place ${o.id}`, Date.now()]))
-        await c.query(`INSERT INTO o (id, user_id, price, size, status) VALUES ${values(BATCH, 4).replaceAll(')', ", 'pending')")}`, os.flatMap((o) => [o.id, o.user, o.price, o.size]))
-        await c.query('UPDATE b SET available = available - d.n FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::bigint[]) AS n) d WHERE b.id = d.id', [os.map((o) => o.user), os.map(() => 1)])
+        // Named: prepared once per connection, as the server's hot paths would be.
+        await c.query({ name: 'j', text: J, values: p.j })
+        await c.query({ name: 'o', text: O, values: p.o })
+        await c.query({ name: 'b', text: B, values: p.b })
+        await c.query('COMMIT')
+      } finally {
+        c.release()
+      }
+    })
+    const batched = await drive(1, async () => {
+      const c = await pool.connect()
+      try {
+        await c.query('BEGIN')
+        for (const st of batchOf(Array.from({ length: BATCH }, order))) await c.query(st.text, st.values)
         await c.query('COMMIT')
       } finally {
         c.release()
@@ -131,24 +143,13 @@ async function measure(url: string): Promise<Row[]> {
 
   const sql = postgres(url, { max: POOL, onnotice: () => {} })
   try {
-    const byCallers = new Map<number, Measured>()
-    for (const callers of [1, 8, 50]) {
-      byCallers.set(
-        callers,
-        await drive(callers, async () => {
-          const o = order()
-          // Postgres.js pipelines the statements of a transaction: they go out without waiting for each answer.
-          await sql.begin((tx) => [tx.unsafe(J, [`place ${o.id}`, Date.now()]), tx.unsafe(O, [o.id, o.user, o.price, o.size]), tx.unsafe(B, [o.user, 1])])
-        }),
-      )
-    }
+    const byCallers = await atEachLoad(async () => {
+      const p = paramsOf(order())
+      // Postgres.js pipelines the statements of a transaction: they go out without waiting for each answer.
+      await sql.begin((tx) => [tx.unsafe(J, p.j), tx.unsafe(O, p.o), tx.unsafe(B, p.b)])
+    })
     const batched = await drive(1, async () => {
-      const os = Array.from({ length: BATCH }, order)
-      await sql.begin((tx) => [
-        tx.unsafe(`INSERT INTO j (command, at) VALUES ${values(BATCH, 2)}`, os.flatMap((o) => [`place ${o.id}`, Date.now()])),
-        tx.unsafe(`INSERT INTO o (id, user_id, price, size, status) VALUES ${values(BATCH, 4).replaceAll(')', ", 'pending')")}`, os.flatMap((o) => [o.id, o.user, o.price, o.size])),
-        tx.unsafe('UPDATE b SET available = available - d.n FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::bigint[]) AS n) d WHERE b.id = d.id', [os.map((o) => o.user), os.map(() => 1)]),
-      ])
+      await sql.begin((tx) => batchOf(Array.from({ length: BATCH }, order)).map((st) => tx.unsafe(st.text, st.values)))
     })
     rows.push(...rowsOf(`postgres (Postgres.js, ${POOL} connections)`, byCallers, batched))
   } finally {

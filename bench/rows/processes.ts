@@ -49,7 +49,7 @@ const LATENCY_WARM_UP = 20
 const LATENCY_BLOCK = 25
 const MID_TICKS = 2_500
 
-const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
+export const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
 const signed = (ms: number) => (ms < 0 ? `−${millis(-ms)}` : `+${millis(ms)}`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0

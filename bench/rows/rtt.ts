@@ -15,7 +15,7 @@ import { setup as bundleServer } from '../../tests/support/serverBundle.ts'
 import { delayProxy } from '../support/delayProxy.ts'
 import { onPostgres } from '../support/postgres.ts'
 import type { BenchContext, Row } from '../support/types.ts'
-import { drive, orderMix, readMix, type Request } from './processes.ts'
+import { drive, orderMix, perSecond, readMix, type Request } from './processes.ts'
 
 export const id = 'rtt'
 
@@ -25,8 +25,6 @@ const USERS = 24
 const RTT_MS = 1
 const WARM_UP_MS = 1_500
 const WINDOW_MS = 3_000
-
-const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`
 
 async function rates(base: string, mixes: { reads: () => Request; orders: () => Request }) {
   await drive([base], mixes.reads, WARM_UP_MS)

@@ -47,11 +47,12 @@ export function PayFromWallet({ a }: { a: RechargeAddress }) {
     void reconnectSignInWallet({ chains: cfg.chains, chainId: a.chain_id, demo: cfg.demo, lang: lang.value, modalText: subtree('onboard') }).then((w) => {
       if (!live) return
       if (w) setWallet(w)
-      setBusy(null)
+      setBusy((b) => (b === 'connecting' ? null : b))
     })
     return () => {
       live = false
-      setBusy(null)
+      // Only the reconnection's own "connecting": a send under way keeps its state.
+      setBusy((b) => (b === 'connecting' ? null : b))
     }
   }, [cfg, a.chain_id])
 
