@@ -39,3 +39,25 @@ it.runIf(testBackend() === 'postgres')('a request whose connection was ended ans
   expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(100_000_000n)
   expect(audit(s.ctx.sqlite).violations).toEqual([])
 })
+
+it.runIf(testBackend() === 'postgres')('the market on a server whose connection was ended: the order it carried is refused, nothing is kept of it, and the market goes on trading', async () => {
+  const s = await start()
+  const me = await s.signIn(ROOT_CODE)
+  for (const asset of ['USDT', 'NADI'] as const) transfer(s.ctx.sqlite, { ref: `lostm:${me.userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: trade(me.userId), asset, amount: 1_000n * 100_000_000n })
+  const admin = new PgSync(s.ctx.config.databaseUrl!, { appName: 'nadi tests admin' })
+  try {
+    admin.prepare('SELECT pg_terminate_backend(?)').get(s.count('SELECT pg_backend_pid()'))
+  } finally {
+    admin.close()
+  }
+  const order = (cid: string) => s.post<{ id: number; status: string }>('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', side: 'buy', type: 'limit', price: '0.2', size: '10', client_order_id: cid }, { token: me.token, idempotencyKey: idemKey() })
+  const cut = await order('cut')
+  expect(cut.statusCode).toBe(503)
+  expect(s.count("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'cut'")).toBe(0)
+  const next = await order('next')
+  expect(next.statusCode, next.body).toBe(200)
+  expect(next.body_.data.status).toBe('pending')
+  expect((await s.get<{ state: string }>('/api/v1/trade/status?inst_id=NADI-USDT')).body_.data.state).toBe('live')
+  expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').frozen).toBe(2n * 100_000_000n)
+  expect(audit(s.ctx.sqlite).violations).toEqual([])
+})
