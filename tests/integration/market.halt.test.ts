@@ -13,6 +13,7 @@ import { afterAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { Depth, MarketStatus } from '../../contract/trade.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { translate } from '../../server/i18n.ts'
 import { killChildren, killGroup, runCli, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
@@ -129,6 +130,13 @@ it('repairing a stopped server\'s folder takes the lock itself and prints what i
     expect(r.err).not.toContain('run inside')
     expect(r.out).toContain('release 36.843756 USDT of user 2')
     expect((await runCli(d, ['audit'], env)).code).toBe(0)
+    // The order the repair cancelled says so in its owner's history.
+    const db = openDatabase(env.NADI_DATABASE_URL ?? path.join(d, 'nadi.sqlite'))
+    try {
+      expect(db.sqlite.prepare('SELECT status, cancel_reason FROM trade_orders WHERE id = 145').get()).toEqual({ status: 'cancelled', cancel_reason: 'repair' })
+    } finally {
+      await db.close()
+    }
     // A second repair finds nothing to do.
     expect((await runCli(d, ['market', 'repair'], env)).out).toContain('nothing to repair')
   } finally {
