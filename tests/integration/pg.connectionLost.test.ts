@@ -3,10 +3,10 @@
 // replaced at the next statement, and the same request sent again (its key) is applied once.
 import { expect, it } from 'vitest'
 import '../../server/ledger/holders.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgConnectionLost, PgSync } from '../../server/db/pg/sync.ts'
 import { audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { idemKey, localeText, ROOT_CODE, useServers } from './support/server.ts'
-import { testBackend } from '../support/pg.ts'
+import { freshDatabase, testBackend } from '../support/pg.ts'
 
 const start = useServers()
 
@@ -60,4 +60,38 @@ it.runIf(testBackend() === 'postgres')('the market on a server whose connection 
   expect((await s.get<{ state: string }>('/api/v1/trade/status?inst_id=NADI-USDT')).body_.data.state).toBe('live')
   expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').frozen).toBe(2n * 100_000_000n)
   expect(audit(s.ctx.sqlite).violations).toEqual([])
+})
+
+it.runIf(testBackend() === 'postgres')('lost inside a transaction: no statement after it runs outside the transaction, even one a caller tries after catching; the next transaction runs on a new session', async () => {
+  const db = freshDatabase({ empty: true })
+  const conn = new PgSync(db.url, { reconnect: true })
+  const admin = new PgSync(db.url, { appName: 'nadi tests admin' })
+  try {
+    conn.exec('CREATE TABLE t (n INTEGER)')
+    const pid = conn.prepare('SELECT pg_backend_pid()').pluck().get()
+    const attempts: string[] = []
+    expect(() =>
+      conn.transaction(() => {
+        conn.prepare('INSERT INTO t (n) VALUES (?)').run(1)
+        admin.prepare('SELECT pg_terminate_backend(?)').get(pid)
+        for (const n of [2, 3]) {
+          try {
+            conn.prepare('INSERT INTO t (n) VALUES (?)').run(n)
+          } catch (e) {
+            attempts.push((e as Error).name)
+          }
+        }
+      })(),
+    ).toThrow(PgConnectionLost)
+    expect(attempts).toEqual(['PgConnectionLost', 'PgConnectionLost'])
+    // Nothing of it was kept; the next statement outside a transaction runs on a new session.
+    expect(admin.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(0n)
+    expect(conn.prepare('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid)
+    conn.transaction(() => conn.prepare('INSERT INTO t (n) VALUES (?)').run(4))()
+    expect(admin.prepare('SELECT n FROM t').pluck().all()).toEqual([4n])
+  } finally {
+    conn.close()
+    admin.close()
+    db.drop()
+  }
 })
