@@ -161,7 +161,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
     lock.release()
     throw e
   }
-  const { sqlite, db, close } = database
+  const { sqlite, db, sql, close } = database
   // The last hook to run (onClose hooks run in reverse order of adding): the locks outlive every write.
   app.addHook('onClose', async () => {
     await close()
@@ -174,7 +174,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   app.addHook('onClose', async () => gateway.close())
   const conn = { sqlite, db }
   const commits = new GroupCommit(conn)
-  const ctx: Ctx = { config, sqlite, db, now, log: app.log, chain: gateway, commits }
+  const ctx: Ctx = { config, sqlite, db, sql, now, log: app.log, chain: gateway, commits }
   // After every job and route that submits to it (onClose runs after the preClose hooks).
   app.addHook('onClose', async () => commits.close())
 
@@ -248,7 +248,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const envelopeKey = config.envelope.on ? openEnvelopeKey(config.envelope, { production: config.env === 'production', distDir: config.distDir }) : null
   const { app, ctx, gateway, lock } = await openServer(opts)
   const bus = opts.bus ?? busOf(config, app.log)
-  const { sqlite, db } = ctx
+  const { sqlite, db, sql } = ctx
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -405,7 +405,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // commands' checks (the book in memory, batches in flight) hold only for a process writing alone.
   if (exchange && config.role === 'all' && config.dbFile !== ':memory:') {
     const market = exchange
-    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, close: async () => {} }, market }), app.log)
+    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, sql, close: async () => {} }, market }), app.log)
     lock.setSocket(ops.path)
     stops.push(() => ops.close())
   }

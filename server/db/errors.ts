@@ -18,3 +18,14 @@ export function constraintOf(e: unknown): ConstraintKind | null {
   if (!(e instanceof Error) || !('code' in e) || typeof e.code !== 'string') return null
   return SQLITE[e.code] ?? POSTGRES[e.code] ?? null
 }
+
+/** A transaction someone else opened (a Kysely transaction awaiting between statements) is open on the connection. */
+export class ForeignTransactionError extends Error {
+  override name = 'ForeignTransactionError'
+  constructor(what: string) {
+    super(
+      `${what}: another transaction (a Kysely transaction?) is open on the shared connection; a synchronous write would join it ` +
+        'and be undone by its rollback. Run synchronous writes from async code through atomically(ctx, fn).',
+    )
+  }
+}

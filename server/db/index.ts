@@ -7,13 +7,22 @@ import { startCheckpointer } from './checkpointer.ts'
 import { dialectOf, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
 import { PgSync } from './pg/sync.ts'
 import { pgSyncDialect } from './pg/kysely.ts'
+import { PgPool } from './query/pg.ts'
+import { SqliteSql } from './query/sqlite.ts'
+import type { Sql } from './query/types.ts'
 import { currentKeyedEffect } from './keyedEffect.ts'
+import { ForeignTransactionError } from './errors.ts'
+
+export { ForeignTransactionError }
 
 export type Db = Kysely<DB>
 
 export interface Database_ {
+  /** The synchronous connection (better-sqlite3, or PgSync on PostgreSQL) the modules not yet asynchronous use. */
   sqlite: SqlConnection
   db: Db
+  /** The asynchronous way (./query): in process on SQLite, a pool of connections on PostgreSQL. */
+  sql: Sql
   close(): Promise<void>
 }
 
@@ -36,10 +45,15 @@ function openPostgres(url: string): Database_ {
   // statement outside a transaction rather than failing every request of this process from then on.
   const sqlite = new PgSync(url, { reconnect: true })
   const db = new Kysely<DB>({ dialect: pgSyncDialect(sqlite) })
+  // The pool's transactions hold the lock of the synchronous connection's Kysely, which atomically()
+  // takes too: no synchronous write of this process ever waits for a row its pool holds (./query/pg.ts).
+  const sql = new PgPool(url, { gate: (fn) => db.connection().execute(fn) })
   return {
     sqlite,
     db,
+    sql,
     async close() {
+      await sql.close()
       await db.destroy()
       sqlite.close()
     },
@@ -67,6 +81,7 @@ function openSqlite(file: string, opts: OpenOptions): Database_ {
   return {
     sqlite,
     db,
+    sql: new SqliteSql(sqlite, db as unknown as Kysely<never>), // only its connection lock is used, never its tables
     async close() {
       await db.destroy()
       await checkpointer?.stop()
@@ -96,17 +111,6 @@ export interface Connection {
 
 /** The connections on which one of our synchronous transactions is running right now, and whether its commit is synced (FULL). */
 const ours = new WeakMap<SqlConnection, { durable: boolean }>()
-
-/** A transaction someone else opened (a Kysely transaction awaiting between statements) is open on the connection. */
-export class ForeignTransactionError extends Error {
-  override name = 'ForeignTransactionError'
-  constructor(what: string) {
-    super(
-      `${what}: another transaction (a Kysely transaction?) is open on the shared connection; a synchronous write would join it ` +
-        'and be undone by its rollback. Run synchronous writes from async code through atomically(ctx, fn).',
-    )
-  }
-}
 
 /** True while one of our synchronous transactions (transaction / durableTransaction) runs on the connection. */
 export function inOwnTransaction(sqlite: SqlConnection): boolean {

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Queryable } from './query/types.ts'
 
 // An Idempotency-Key's answer travels with the effect it answers. The HTTP layer (server/http/
 // idempotency.ts) runs a keyed request's handler inside `keyedEffects`; every transaction that request
@@ -14,6 +15,8 @@ export interface KeyedEffect {
    * holds the key: it applied the same action first.
    */
   record(value: unknown): void
+  /** record, for an effect in an asynchronous transaction (server/db/query): written through its tx. */
+  recordIn(tx: Queryable, value: unknown): Promise<void>
   /**
    * Claims the key ahead of an effect that cannot roll itself back on its own (a group commit without
    * savepoints); `record` then fills in the answer, `release` undoes the claim when the effect refused.

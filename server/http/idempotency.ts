@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Ctx } from '../context.ts'
 import { withKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
+import { statement, statements } from '../db/query/types.ts'
 import { ApiError, conflict, badRequest } from './errors.ts'
 import { ok, refusal } from './reply.ts'
 import type { App } from './types.ts'
@@ -42,16 +43,21 @@ export interface KeyedRequest extends KeyedEffect {
  * still running is refused at once. Answers that changed nothing (a refusal before any write) are
  * stored after the handler, as before: losing one to a crash costs only a re-run that refuses again.
  */
+const KEYS = statements({
+  record: statement<never, [scope: string, key: string, hash: string, status: number | null, body: string | null, at: number, holder: string]>(
+    'INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (scope, key) DO UPDATE SET status = excluded.status, body = excluded.body WHERE idempotency_keys.holder = excluded.holder',
+  ),
+  release: statement<never, [scope: string, key: string, holder: string]>('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?'),
+})
+
 export function idempotency(app: App, ctx: Ctx) {
   const { db, sqlite } = ctx
   app.decorateRequest('idempotency', null)
   // Inside an effect's transaction, and after the handler: a row no other request holds, or this
   // request's own row (an effect's answer rewritten by the one the route sent).
-  const record = sqlite.prepare(
-    'INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
-      'ON CONFLICT (scope, key) DO UPDATE SET status = excluded.status, body = excluded.body WHERE idempotency_keys.holder = excluded.holder',
-  )
-  const release = sqlite.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?')
+  const record = sqlite.prepare(KEYS.record.text)
+  const release = sqlite.prepare(KEYS.release.text)
   /** Keys whose request is running in this process: a repeat meanwhile is refused without running. */
   const running = new Set<string>()
   const idOf = (k: { scope: string; key: string }) => `${k.scope}\n${k.key}`
@@ -75,6 +81,12 @@ export function idempotency(app: App, ctx: Ctx) {
       if (record.run(scope, key, hash, status, body, at, k.holder).changes === 0) throw conflict('errors.requestInProgress')
       k.touched = true
     }
+    /** The answer a value makes, kept (true) or to leave the key free (false: a 409 or 429 to try again). */
+    const keepAnswer = (value: unknown): boolean => {
+      const answer = answerOf(value)
+      k.kept = keptStatus(answer.status) ? answer : null
+      return k.kept !== null
+    }
     const k: KeyedRequest = {
       scope,
       key,
@@ -84,16 +96,16 @@ export function idempotency(app: App, ctx: Ctx) {
       touched: false,
       started: false,
       kept: null,
+      // A refusal that is no answer to keep (409, 429: try again) leaves the key free, as after the handler.
       record: (value) => {
-        const answer = answerOf(value)
-        // A refusal that is no answer to keep (409, 429: try again) leaves the key free, as after the handler.
-        if (!keptStatus(answer.status)) {
-          k.kept = null
-          release.run(scope, key, k.holder)
-          return
-        }
-        k.kept = answer
-        write(answer.status, answer.body)
+        if (!keepAnswer(value)) return void release.run(scope, key, k.holder)
+        write(k.kept!.status, k.kept!.body)
+      },
+      recordIn: async (tx, value) => {
+        if (!keepAnswer(value)) return void (await tx.run(KEYS.release, scope, key, k.holder))
+        const { changes } = await tx.run(KEYS.record, scope, key, hash, k.kept!.status, k.kept!.body, at, k.holder)
+        if (changes === 0) throw conflict('errors.requestInProgress')
+        k.touched = true
       },
       claim: () => write(null, null),
       release: () => void release.run(scope, key, k.holder),

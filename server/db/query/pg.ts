@@ -1,0 +1,197 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import pg from 'pg'
+import type { Compilable } from 'kysely'
+import { currentKeyedEffect } from '../keyedEffect.ts'
+import { numberPlaceholders, paramsOf, PARSERS, PgConnectionLost, PgError, TEXT, type Slot } from '../pg/wire.ts'
+import type { Params, Queryable, RunResult, Sql, Statement, TransactionOptions, Tx } from './types.ts'
+
+// The asynchronous interface over a pool of PostgreSQL connections (`pg`, chosen by measuring:
+// docs/postgres.md). A statement outside a transaction takes whichever connection is free; a
+// transaction holds one connection from BEGIN to COMMIT. Values read as on the synchronous connection
+// (../pg/wire.ts): integers as bigints, booleans as 1n / 0n, anything else as its text.
+//
+// While some of the server still writes through the synchronous connection (../pg/sync.ts), a
+// transaction here also holds this process's write gate — the lock atomically() and Kysely's
+// transactions take. Otherwise a synchronous statement waiting for a row this process's open
+// transaction holds would hold the event loop that transaction needs to commit: a deadlock.
+
+export interface PgPoolOptions {
+  /** application_name, as pg_stat_activity shows it. */
+  appName?: string
+  /** Connections at most (default 8: beyond that, on two cores, more only queue in PostgreSQL). */
+  max?: number
+  /** Runs fn holding this process's write gate (see above); none: transactions take no gate. */
+  gate?: <T>(fn: () => Promise<T>) => Promise<T>
+}
+
+/** The statement texts seen, each with its name: a named statement is parsed once per connection. */
+const named = new Map<string, string>()
+
+interface Translated {
+  text: string
+  /** null: the text came with `$k` already (Kysely's PostgreSQL compiler); arguments in order. */
+  slots: Slot[] | null
+}
+const translations = new Map<string, Translated>()
+
+function translate(sql: string): Translated {
+  let t = translations.get(sql)
+  if (!t) {
+    const numbered = /\$1\b/.test(sql) && !sql.includes('?')
+    t = numbered ? { text: sql, slots: null } : numberPlaceholders(sql)
+    translations.set(sql, t)
+  }
+  return t
+}
+
+const types = { getTypeParser: (oid: number) => PARSERS[oid] ?? TEXT }
+
+/** Errors of the connection rather than of the statement: the statement did not run (or, for a COMMIT, may have). */
+function lostConnection(e: { code?: unknown; message: string }): boolean {
+  if (typeof e.code === 'string') return e.code.startsWith('08') || e.code === '57P01' || e.code === '57P02' || e.code === '57P03' || /^E[A-Z]+$/.test(e.code)
+  return /Connection terminated|connection is closed|Client has encountered a connection error|not queryable/i.test(e.message)
+}
+
+/** A driver error as the server's own: PgError with its SQLSTATE and constraint, or PgConnectionLost. */
+function wrap(e: unknown, sql: string): Error {
+  if (!(e instanceof Error)) return new Error(String(e))
+  const f = e as Error & { code?: string; constraint?: string; detail?: string; table?: string }
+  const where = ` (in: ${sql.replace(/\s+/g, ' ').trim().slice(0, 160)})`
+  if (lostConnection(f)) return new PgConnectionLost(`${e.message}${where}`, sql)
+  if (typeof f.code === 'string' && /^[0-9A-Z]{5}$/.test(f.code)) return new PgError(`${e.message}${where}`, f.code, f.constraint, f.detail, f.table, sql)
+  return e
+}
+
+type Client = pg.PoolClient | pg.Pool
+
+async function query(client: Client, sql: string, params: readonly unknown[], name: boolean): Promise<pg.QueryResult> {
+  const t = translate(sql)
+  const values = paramsOf([...params], t.slots, sql)
+  let config: pg.QueryConfig
+  if (name) {
+    let n = named.get(sql)
+    if (!n) named.set(sql, (n = `n${named.size + 1}`))
+    config = { name: n, text: t.text, values }
+  } else config = { text: t.text, values }
+  try {
+    return await client.query(config)
+  } catch (e) {
+    throw wrap(e, sql)
+  }
+}
+
+class On implements Queryable {
+  constructor(protected readonly client: () => Client) {}
+
+  async all<R, P extends Params>(s: Statement<R, P>, ...params: P): Promise<R[]> {
+    return (await query(this.client(), s.text, params, true)).rows as R[]
+  }
+  async get<R, P extends Params>(s: Statement<R, P>, ...params: P): Promise<R | undefined> {
+    return (await query(this.client(), s.text, params, true)).rows[0] as R | undefined
+  }
+  async run<P extends Params>(s: Statement<unknown, P>, ...params: P): Promise<RunResult> {
+    return { changes: (await query(this.client(), s.text, params, true)).rowCount ?? 0 }
+  }
+  async rows<R>(q: Compilable<R>): Promise<R[]> {
+    const c = q.compile()
+    return (await query(this.client(), c.sql, c.parameters, false)).rows as R[]
+  }
+  async row<R>(q: Compilable<R>): Promise<R | undefined> {
+    return (await this.rows(q))[0]
+  }
+  async exec(q: Compilable): Promise<number> {
+    const c = q.compile()
+    return (await query(this.client(), c.sql, c.parameters, false)).rowCount ?? 0
+  }
+}
+
+let savepoints = 0
+
+class PgTx extends On implements Tx {
+  readonly dialect = 'postgres' as const
+  constructor(private readonly conn: pg.PoolClient) {
+    super(() => conn)
+  }
+
+  async raw(text: string): Promise<void> {
+    try {
+      await this.conn.query(text)
+    } catch (e) {
+      throw wrap(e, text)
+    }
+  }
+
+  async savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const name = `nadi_async_sp${++savepoints}`
+    await this.raw(`SAVEPOINT ${name}`)
+    try {
+      const value = await fn(this)
+      await this.raw(`RELEASE SAVEPOINT ${name}`)
+      return value
+    } catch (e) {
+      if (!(e instanceof PgConnectionLost)) await this.raw(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`)
+      throw e
+    }
+  }
+}
+
+/** The pool whose transaction this async context runs in: the gate is held, and a second one would wait for itself. */
+const inside = new AsyncLocalStorage<PgPool>()
+
+export class PgPool extends On implements Sql {
+  readonly dialect = 'postgres' as const
+  private readonly pool: pg.Pool
+  private readonly gate: <T>(fn: () => Promise<T>) => Promise<T>
+
+  constructor(url: string, opts: PgPoolOptions = {}) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 8,
+      application_name: opts.appName ?? 'nadi',
+      // Time must not depend on the server's settings; NOTICEs are not for the operator's terminal.
+      options: '-c TimeZone=UTC -c client_min_messages=warning',
+      types,
+    })
+    super(() => pool)
+    this.pool = pool
+    // An idle connection that breaks (the server restarted) is dropped by the pool; the next statement takes a new one.
+    pool.on('error', () => {})
+    this.gate = opts.gate ?? ((fn) => fn())
+  }
+
+  async transaction<T>(fn: (tx: Tx) => Promise<T>, _opts: TransactionOptions = {}): Promise<T> {
+    // Every PostgreSQL commit is durable (synchronous_commit = on): `durable` asks nothing more.
+    if (inside.getStore() === this) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
+    const keyed = currentKeyedEffect()
+    return this.gate(() =>
+      inside.run(this, async () => {
+        let conn: pg.PoolClient
+        try {
+          conn = await this.pool.connect()
+        } catch (e) {
+          throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, 'BEGIN')
+        }
+        const tx = new PgTx(conn)
+        let broken: Error | undefined
+        try {
+          await tx.raw('BEGIN')
+          const value = await fn(tx)
+          if (keyed) await keyed.recordIn(tx, value)
+          await tx.raw('COMMIT')
+          return value
+        } catch (e) {
+          if (e instanceof PgConnectionLost) broken = e
+          else await tx.raw('ROLLBACK').catch((r: unknown) => void (broken = r as Error))
+          throw e
+        } finally {
+          // A connection that failed is closed rather than handed to the next request.
+          conn.release(broken)
+        }
+      }),
+    )
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end()
+  }
+}
