@@ -172,7 +172,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // stopped when the app closes (after the preClose hooks have stopped the jobs that use them).
   const gateway = await startChainGateway(config, app.log)
   app.addHook('onClose', async () => gateway.close())
-  const conn = { sqlite, db }
+  const conn = { sqlite, db, sql }
   const commits = new GroupCommit(conn)
   const ctx: Ctx = { config, sqlite, db, sql, now, log: app.log, chain: gateway, commits }
   // After every job and route that submits to it (onClose runs after the preClose hooks).

@@ -224,7 +224,7 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
         SELECT 1 + (x % ${PLAN_USERS}), x, 'gold', 'NADI', 400000000000 + x, 100, ${today}, '0.25', 100000000000, ${now - DAY_MS} FROM n;
     `)
     transfer(sqlite, { ref: 'bench:release-fund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: 10n ** 17n })
-    const c = { sqlite, db: conn.db, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
+    const c = { sqlite, db: conn.db, sql: conn.sql, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
     const rss0 = process.memoryUsage().rss
     const t0 = performance.now()
     const first = await releaseDue(c)

@@ -53,7 +53,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     transfer(sqlite, { ref: 'bench:ranking:fees', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 1_000_000_000_000n, at: dayStartMs + 1000 })
 
     const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' })
-    const c = { sqlite, db: conn.db, config, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof settleDue>[0]['log'] }
+    const c = { sqlite, db: conn.db, sql: conn.sql, config, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof settleDue>[0]['log'] }
     registerRankingSteps(c)
     const shares = config.ranking.dailyShares
 

@@ -6,8 +6,8 @@ import type { DB } from './schema.ts'
 import { startCheckpointer } from './checkpointer.ts'
 import { dialectOf, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
 import { PgSync } from './pg/sync.ts'
-import { pgSyncDialect } from './pg/kysely.ts'
-import { PgPool } from './query/pg.ts'
+import { pgPoolDialect } from './pg/kysely.ts'
+import { Gate, PgPool } from './query/pg.ts'
 import { SqliteSql } from './query/sqlite.ts'
 import type { Sql } from './query/types.ts'
 import { currentKeyedEffect } from './keyedEffect.ts'
@@ -44,17 +44,17 @@ function openPostgres(url: string): Database_ {
   // The server's own connection keeps no session state, so a lost one is replaced at the next
   // statement outside a transaction rather than failing every request of this process from then on.
   const sqlite = new PgSync(url, { reconnect: true })
-  const db = new Kysely<DB>({ dialect: pgSyncDialect(sqlite) })
-  // The pool's transactions hold the lock of the synchronous connection's Kysely, which atomically()
-  // takes too: no synchronous write of this process ever waits for a row its pool holds (./query/pg.ts).
-  const sql = new PgPool(url, { gate: (fn) => db.connection().execute(fn) })
+  // The pool's transactions and Kysely's hold this gate, and so does atomically(): no synchronous write
+  // of this process ever waits for a row its pool holds (./query/pg.ts).
+  const sql = new PgPool(url, { gate: new Gate() })
+  const db = new Kysely<DB>({ dialect: pgPoolDialect(sql) })
   return {
     sqlite,
     db,
     sql,
     async close() {
-      await sql.close()
       await db.destroy()
+      await sql.close()
       sqlite.close()
     },
   }
@@ -107,6 +107,7 @@ function openSqlite(file: string, opts: OpenOptions): Database_ {
 export interface Connection {
   sqlite: SqlConnection
   db: Db
+  sql: Sql
 }
 
 /** The connections on which one of our synchronous transactions is running right now, and whether its commit is synced (FULL). */
@@ -184,10 +185,13 @@ export async function atomically<T>(conn: Connection, fn: () => T, opts: Atomica
         return value
       }
     : fn
-  return conn.db.connection().execute(async () => {
+  const write = async () => {
     if (conn.sqlite.inTransaction) throw new ForeignTransactionError('atomically (a transaction is open on the connection outside Kysely)')
     return opts.durable ? durableTransaction(conn.sqlite, body) : transaction(conn.sqlite, body)
-  })
+  }
+  // On PostgreSQL the pool's transactions hold the gate; on SQLite every transaction holds Kysely's connection.
+  const gate = conn.sql instanceof PgPool ? conn.sql.gate : null
+  return gate ? gate.run(write) : conn.db.connection().execute(write)
 }
 
 /** A named set of SQL statements prepared on a connection, e.g. the ledger's or the exchange's. */

@@ -51,8 +51,3 @@ export function currentKeyedEffect(): KeyedEffect | undefined {
 export function answerKeyedAs<V>(map: (value: V) => unknown): void {
   store.getStore()?.answerAs(map as (value: unknown) => unknown)
 }
-
-/** For transactions the group commit and atomically() do not run (Kysely's): record inside them, last. */
-export function recordKeyedEffect(value: unknown): void {
-  store.getStore()?.record(value)
-}

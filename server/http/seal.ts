@@ -257,7 +257,7 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
       const answer = handshakes.make(req.body.key, now)
       if (!answer) throw invalidField('key')
       // Checked again in the statement that binds: a concurrent renewal or sign-out may have moved the session.
-      if (renewing && !auth.renewHandshake(user.sessionId, old, answer.handshake)) throw unauthorized('errors.sealSession')
+      if (renewing && !(await auth.renewHandshake(user.sessionId, old, answer.handshake))) throw unauthorized('errors.sealSession')
       return ok(req, answer)
     },
   )

@@ -65,9 +65,9 @@ it('typed statements answer rows with every integer a bigint, new ids through RE
 
 it('Kysely-built queries run the same way, compiled for the backend', async () => {
   await conn.sql.get(add, 1, 'k', 3n)
-  const q = conn.db.selectFrom('users').select(['id']).where('id', '=', 1)
+  const q = conn.db.selectFrom('users').select(['id']).where('id', '=', 1n)
   expect(await conn.sql.rows(q)).toEqual([])
-  expect(await conn.sql.exec(conn.db.deleteFrom('users').where('id', '<', 0))).toBe(0)
+  expect(await conn.sql.exec(conn.db.deleteFrom('users').where('id', '<', 0n))).toBe(0)
 })
 
 it('a transaction commits as a whole or not at all; a savepoint undoes only its own writes', async () => {

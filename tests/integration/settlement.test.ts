@@ -39,7 +39,7 @@ function fresh() {
   /** What an operator command beside it is told: its folder and its database. */
   const operatorEnv = { NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: path.join(dir, 'nadi.sqlite'), ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   let t = T0
-  const ctx = { sqlite: conn.sqlite, db: conn.db, now: () => t, log: { error: () => {} } as never }
+  const ctx = { sqlite: conn.sqlite, db: conn.db, sql: conn.sql, now: () => t, log: { error: () => {} } as never }
   const users = (n: number) => {
     for (let i = 0; i < n; i++) conn.sqlite.prepare("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)").run(`0x${String(i).padStart(40, '0')}`, `C${i}`, T0)
   }

@@ -1,7 +1,7 @@
-// Kysely over the one synchronous PostgreSQL connection (./sync.ts), as Kysely's SqliteDialect runs
-// over better-sqlite3's: PostgreSQL's SQL (the compiler writes `$n`, RETURNING, its quoting), our
-// connection underneath, and a lock so that one Kysely transaction at a time holds it — which is
-// what atomically() (server/db/index.ts) waits for on both backends.
+// Kysely over the pool of PostgreSQL connections (../query/pg.ts): PostgreSQL's SQL (the compiler
+// writes `$n`, RETURNING, its quoting), every query awaited. A query outside a transaction takes a
+// free connection for itself; a transaction holds one connection from BEGIN to its end, and this
+// process's write gate with it, as the pool's own transactions do (see there why).
 
 import {
   CompiledQuery,
@@ -15,56 +15,84 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely'
-import type { PgSync } from './sync.ts'
+import type pg from 'pg'
+import type { PgPool } from '../query/pg.ts'
 
 class Connection implements DatabaseConnection {
-  constructor(private readonly conn: PgSync) {}
+  /** The connection of the open transaction, and the gate's release. */
+  tx: { client: pg.PoolClient; release: () => void; broken?: Error } | null = null
 
-  executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+  constructor(private readonly pool: PgPool) {}
+
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
     try {
-      const r = this.conn.execute(q.sql, q.parameters)
-      return Promise.resolve({ rows: r.rows as R[], numAffectedRows: BigInt(r.count) })
+      const r = await this.pool.execute(q.sql, q.parameters, this.tx?.client)
+      const changed = r.command === 'INSERT' || r.command === 'UPDATE' || r.command === 'DELETE' || r.command === 'MERGE'
+      return { rows: r.rows as R[], numAffectedRows: changed ? BigInt(r.rowCount ?? 0) : undefined }
     } catch (e) {
-      return Promise.reject(e as Error)
+      if (this.tx && (e as Error).name === 'PgConnectionLost') this.tx.broken = e as Error
+      throw e
     }
   }
 
   async *streamQuery<R>(q: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     yield await this.executeQuery<R>(q)
   }
+
+  /** Hands the transaction's connection back (closed if it failed) and the gate on. */
+  end(): void {
+    const tx = this.tx
+    this.tx = null
+    tx?.client.release(tx.broken)
+    tx?.release()
+  }
 }
 
-class Driver_ implements Driver {
-  private readonly connection: Connection
-  private holder: Promise<void> = Promise.resolve()
-  private release: (() => void) | null = null
-
-  constructor(conn: PgSync) {
-    this.connection = new Connection(conn)
-  }
+class PoolDriver implements Driver {
+  constructor(private readonly pool: PgPool) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.holder
-    let release!: () => void
-    this.holder = new Promise<void>((r) => (release = r))
-    await previous
-    this.release = release
-    return this.connection
+    return new Connection(this.pool)
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    if (this.pool.insideTransaction) throw new Error('a Kysely transaction was begun inside a transaction of the same process: use the open one')
+    const c = conn as Connection
+    const release = this.pool.gate ? await this.pool.gate.acquire() : () => {}
+    let client: pg.PoolClient
+    try {
+      client = await this.pool.pool.connect()
+    } catch (e) {
+      release()
+      throw e
+    }
+    c.tx = { client, release }
     const level = settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : ''
-    await conn.executeQuery(CompiledQuery.raw(`BEGIN${level}`))
+    try {
+      await conn.executeQuery(CompiledQuery.raw(`BEGIN${level}`))
+    } catch (e) {
+      c.end()
+      throw e
+    }
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('COMMIT'))
+    try {
+      await conn.executeQuery(CompiledQuery.raw('COMMIT'))
+    } finally {
+      ;(conn as Connection).end()
+    }
   }
 
   async rollbackTransaction(conn: DatabaseConnection): Promise<void> {
-    await conn.executeQuery(CompiledQuery.raw('ROLLBACK'))
+    const c = conn as Connection
+    try {
+      if (!c.tx?.broken) await conn.executeQuery(CompiledQuery.raw('ROLLBACK'))
+    } finally {
+      c.end()
+    }
   }
 
   async savepoint(conn: DatabaseConnection, name: string): Promise<void> {
@@ -79,19 +107,18 @@ class Driver_ implements Driver {
     await conn.executeQuery(CompiledQuery.raw(`RELEASE SAVEPOINT "${name.replace(/"/g, '')}"`))
   }
 
-  async releaseConnection(): Promise<void> {
-    const r = this.release
-    this.release = null
-    r?.()
+  async releaseConnection(conn: DatabaseConnection): Promise<void> {
+    // A transaction that neither committed nor rolled back (Kysely always does one) still frees its connection.
+    ;(conn as Connection).end()
   }
 
   async destroy(): Promise<void> {}
 }
 
-export function pgSyncDialect(conn: PgSync): Dialect {
+export function pgPoolDialect(pool: PgPool): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new Driver_(conn),
+    createDriver: () => new PoolDriver(pool),
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   }

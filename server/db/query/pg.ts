@@ -20,8 +20,33 @@ export interface PgPoolOptions {
   appName?: string
   /** Connections at most (default 8: beyond that, on two cores, more only queue in PostgreSQL). */
   max?: number
-  /** Runs fn holding this process's write gate (see above); none: transactions take no gate. */
-  gate?: <T>(fn: () => Promise<T>) => Promise<T>
+  /** This process's write gate (see above); none: transactions take no gate. */
+  gate?: Gate
+}
+
+/**
+ * A lock in the event loop, taken in turn: what keeps this process's synchronous writes and its pool
+ * transactions from waiting for each other's rows while both exist (../index.ts, atomically).
+ */
+export class Gate {
+  private tail: Promise<void> = Promise.resolve()
+
+  /** Resolves once the gate is this caller's; call the answer to hand it on. */
+  acquire(): Promise<() => void> {
+    const previous = this.tail
+    let release!: () => void
+    this.tail = new Promise<void>((r) => (release = r))
+    return previous.then(() => release)
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire()
+    try {
+      return await fn()
+    } finally {
+      release()
+    }
+  }
 }
 
 /** The statement texts seen, each with its name: a named statement is parsed once per connection. */
@@ -140,8 +165,8 @@ const inside = new AsyncLocalStorage<PgPool>()
 
 export class PgPool extends On implements Sql {
   readonly dialect = 'postgres' as const
-  private readonly pool: pg.Pool
-  private readonly gate: <T>(fn: () => Promise<T>) => Promise<T>
+  readonly pool: pg.Pool
+  readonly gate: Gate | null
 
   constructor(url: string, opts: PgPoolOptions = {}) {
     const pool = new pg.Pool({
@@ -156,14 +181,24 @@ export class PgPool extends On implements Sql {
     this.pool = pool
     // An idle connection that breaks (the server restarted) is dropped by the pool; the next statement takes a new one.
     pool.on('error', () => {})
-    this.gate = opts.gate ?? ((fn) => fn())
+    this.gate = opts.gate ?? null
+  }
+
+  /** A statement compiled elsewhere (Kysely's PostgreSQL compiler) on `client`, or on a free connection. */
+  async execute(sql: string, params: readonly unknown[], client?: pg.PoolClient): Promise<pg.QueryResult> {
+    return query(client ?? this.pool, sql, params, false)
+  }
+
+  /** True inside one of this pool's transactions (in its async context): another would wait for the gate it holds. */
+  get insideTransaction(): boolean {
+    return inside.getStore() === this
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, _opts: TransactionOptions = {}): Promise<T> {
     // Every PostgreSQL commit is durable (synchronous_commit = on): `durable` asks nothing more.
-    if (inside.getStore() === this) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
+    if (this.insideTransaction) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
     const keyed = currentKeyedEffect()
-    return this.gate(() =>
+    const body = () =>
       inside.run(this, async () => {
         let conn: pg.PoolClient
         try {
@@ -187,8 +222,8 @@ export class PgPool extends On implements Sql {
           // A connection that failed is closed rather than handed to the next request.
           conn.release(broken)
         }
-      }),
-    )
+      })
+    return this.gate ? this.gate.run(body) : body()
   }
 
   async close(): Promise<void> {

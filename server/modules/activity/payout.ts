@@ -96,7 +96,7 @@ export function settleActivity(sqlite: SqlConnection, a: DueRow, at: number): Pa
  * One pass: every active activity closed at least SETTLE_GRACE_MS ago and not yet paid, a transaction
  * each. A short account halts that activity only (logged, recorded); the others are still paid.
  */
-export async function payDueActivities(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>): Promise<ActivitySettled[]> {
+export async function payDueActivities(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<ActivitySettled[]> {
   const now = ctx.now()
   const due = ctx.sqlite.prepare('SELECT id, slug, measure, starts_at, ends_at FROM activities WHERE settled_at IS NULL AND active = 1 AND ends_at <= @cutoff ORDER BY ends_at, id').all({ cutoff: now - SETTLE_GRACE_MS }) as DueRow[]
   const out: ActivitySettled[] = []

@@ -4,7 +4,7 @@ import type { AddressesTable, DB } from '../../db/schema.ts'
 import { checkText, isValidPhone, normalizePhone, trimText, type TextProblem } from '../../../contract/addressRules.ts'
 import { ADDRESS_LIMITS as L, type Address, type AddAddressBody, type EditAddressBody } from '../../../contract/address.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
-import { recordKeyedEffect } from '../../db/keyedEffect.ts'
+import { recordKeyedEffectIn } from '../../db/query/kysely.ts'
 
 type Row = Selectable<AddressesTable>
 type Trx = Transaction<DB>
@@ -66,7 +66,7 @@ export function createAddressService(ctx: Ctx) {
   const change = <T>(fn: (trx: Trx) => Promise<T>, answer: (v: T) => unknown) =>
     db.transaction().execute(async (trx) => {
       const v = await fn(trx)
-      recordKeyedEffect(answer(v))
+      await recordKeyedEffectIn(trx, answer(v))
       return v
     })
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { getAddress, verifyMessage } from 'ethers'
 import { sql, type Transaction } from 'kysely'
+import { statement, statements } from '../../db/query/types.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Ctx } from '../../context.ts'
 import { grantTrial } from '../mining/service.ts'
@@ -34,22 +35,36 @@ export interface RequestMeta {
 
 export type AuthService = ReturnType<typeof createAuthService>
 
-export function createAuthService(ctx: Ctx) {
-  const sessionEnded = new Set<(sessionId: number) => void>()
-  const sessionByHash = ctx.sqlite.prepare(
+interface SessionRow {
+  sid: bigint
+  created_at: bigint
+  last_seen_at: bigint
+  handshake_id: string | null
+  previous_handshake_id: string | null
+  uid: bigint
+  wallet_address: string | null
+}
+
+// Every authenticated request runs byHash: a named statement, parsed once per connection.
+const SESSION = statements({
+  byHash: statement<SessionRow, [tokenHash: string, now: number]>(
     `SELECT s.id AS sid, s.created_at, s.last_seen_at, s.handshake_id, s.previous_handshake_id, u.id AS uid, u.wallet_address
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
-  )
-  const { db, config } = ctx
+  ),
   // One statement, so two renewals racing from the same handshake cannot both bind: a renewal from the
   // current handshake keeps it as previous (its answer may be lost and asked again); one from the
   // previous leaves previous as it is. Ordinary requests accept the current one only.
-  const rebind = ctx.sqlite.prepare(
+  rebind: statement<never, [{ sid: number; old: string; fresh: string }]>(
     `UPDATE sessions SET handshake_id = @fresh,
        previous_handshake_id = CASE WHEN handshake_id = @old THEN @old ELSE previous_handshake_id END
      WHERE id = @sid AND revoked_at IS NULL AND (handshake_id = @old OR previous_handshake_id = @old)`,
-  )
+  ),
+})
+
+export function createAuthService(ctx: Ctx) {
+  const sessionEnded = new Set<(sessionId: number) => void>()
+  const { db, config } = ctx
   // In the database: every api process behind a balancer counts against the same limits.
   const perAddress = new StoredLimiter(ctx.sqlite, 'login-address', config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
   const perIp = new StoredLimiter(ctx.sqlite, 'login-ip', config.rateLimit.loginPerIp, config.rateLimit.windowMs)
@@ -194,10 +209,7 @@ export function createAuthService(ctx: Ctx) {
     async authenticate(token: string): Promise<AuthUser | null> {
       if (token.length < 20 || token.length > 100) return null
       const now = ctx.now()
-      // Every authenticated request runs this: a statement prepared once, not a query built each time.
-      const row = sessionByHash.get(hashToken(token), now) as
-        | { sid: bigint; created_at: bigint; last_seen_at: bigint; handshake_id: string | null; previous_handshake_id: string | null; uid: bigint; wallet_address: string | null }
-        | undefined
+      const row = await ctx.sql.get(SESSION.byHash, hashToken(token), now)
       if (!row) return null
       // Renew at most every 10 s: the expiry slides without a write on every request.
       if (now - Number(row.last_seen_at) > 10_000) {
@@ -212,8 +224,8 @@ export function createAuthService(ctx: Ctx) {
     },
 
     /** Binds a session to a renewed handshake; false when the session is bound to neither `old` as current nor as previous. */
-    renewHandshake(sessionId: number, old: string, fresh: string): boolean {
-      return rebind.run({ sid: sessionId, old, fresh }).changes === 1
+    async renewHandshake(sessionId: number, old: string, fresh: string): Promise<boolean> {
+      return (await ctx.sql.run(SESSION.rebind, { sid: sessionId, old, fresh })).changes === 1
     },
 
     async logout(sessionId: number): Promise<void> {

@@ -93,7 +93,7 @@ export class CodesRefused extends Error {
 }
 
 /** The operator's `device codes <order>`: reissue the codes of a shipped device order's devices not activated yet. */
-export async function reissueCodes(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>, orderId: number): Promise<IssuedCode[]> {
+export async function reissueCodes(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now'>, orderId: number): Promise<IssuedCode[]> {
   return atomically(ctx, () => {
     const o = ctx.sqlite.prepare('SELECT type, fulfilment FROM pay_orders WHERE id = ?').get(orderId) as { type: string; fulfilment: string | null } | undefined
     if (!o || o.type !== 'device') throw new CodesRefused(`no device order ${orderId}`)

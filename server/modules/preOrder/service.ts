@@ -269,7 +269,7 @@ export class ShipRefused extends Error {
 
 /** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
 export async function shipOrder(
-  ctx: Pick<Ctx, 'sqlite' | 'db' | 'now'>,
+  ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now'>,
   id: number,
   company: string,
   number: string,

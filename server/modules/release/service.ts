@@ -170,7 +170,7 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
  * One pass: every day whose instalments are due (the day has begun, UTC) and not yet posted, oldest
  * first, a transaction each. Returns the days posted; a second pass on the same day posts nothing.
  */
-export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>): Promise<DayReleased[]> {
+export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<DayReleased[]> {
   const today = dayOf(ctx.now())
   const done: DayReleased[] = []
   for (;;) {

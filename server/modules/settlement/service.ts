@@ -210,7 +210,7 @@ export function nextDay(ctx: Pick<Ctx, 'sqlite'>): number | null {
  * each. A day is settled once it is over, so "yesterday's earnings" are final when shown. Returns
  * the days settled; a second pass the same day settles nothing.
  */
-export async function settleDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'now' | 'log'>): Promise<DaySettled[]> {
+export async function settleDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<DaySettled[]> {
   const lastEnded = dayOf(ctx.now()) - 1
   const done: DaySettled[] = []
   for (;;) {
