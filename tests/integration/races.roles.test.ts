@@ -3,6 +3,7 @@
 // conditional updates, row locks and unique keys. Never double spent, the audit clean, and a race the
 // database refuses answered like any refusal (a 4xx in the user's language), never a 500.
 
+import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,10 +11,12 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openDatabase, transaction } from '../../server/db/index.ts'
 import { LOANS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { translate } from '../../server/i18n.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
+import { returnStakes } from '../../server/modules/node/service.ts'
+import { pgBinDir } from '../../server/db/pg/cluster.ts'
 import type { Ctx } from '../../server/context.ts'
 import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
@@ -89,6 +92,36 @@ function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => voi
     check(conn.sqlite)
   } finally {
     void conn.close()
+  }
+}
+
+/** A node tier of `stake` with 10 seats, a 30-day plan at 50 % LTV, and the loans account funded with `loansFund` USDT. */
+function lendingCatalogue(sqlite: ReturnType<typeof openDatabase>['sqlite'], o: { type: 'core' | 'elite'; stake: bigint; plan: string; loansFund: bigint }) {
+  transfer(sqlite, { ref: `race:loans:${o.plan}`, reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: o.loansFund })
+  const tier = sqlite
+    .prepare(
+      `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
+       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
+    )
+    .run(o.type, o.stake)
+  const plan = sqlite.prepare(`INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, created_at) VALUES (?, 500000, 500, 30, 0)`).run(o.plan)
+  return { tierId: Number(tier.lastInsertRowid), planId: Number(plan.lastInsertRowid) }
+}
+
+/** A user who bought a node of the tier through one api process and paid its stake through the other. */
+async function nodeHolder(tierId: number, stake: bigint) {
+  const me = await funded('USDT', stake)
+  const order = await post<{ id: number }>(0, 'node/buy', me.token, { node_id: tierId })
+  expect((await post(1, 'orders/payByBalance', me.token, { id: order.body.data.id })).status).toBe(200)
+  const node = (await post<{ list: { id: number }[] }>(0, 'node/getOrder', me.token, {})).body.data.list[0]!
+  return { me, node }
+}
+
+/** Waits (10 s at most) until `sql`, a count, is above 0. */
+async function until(sqlite: ReturnType<typeof openDatabase>['sqlite'], sql: string) {
+  for (const deadline = Date.now() + 10_000; Number(sqlite.prepare(sql).pluck().get()) === 0; ) {
+    if (Date.now() > deadline) throw new Error(`still none: ${sql}`)
+    await new Promise((r) => setTimeout(r, 20))
   }
 }
 
@@ -214,24 +247,8 @@ it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once ac
 it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a stake of 5000 at 50 % LTV: exactly 25 lent, the rest refused, the debt never past the limit', { timeout: 90_000 }, async () => {
   const stake = 5_000n * UNIT
   // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
-  const { tierId, planId } = await catalogue((sqlite) => {
-    transfer(sqlite, { ref: 'race:loans', reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: 100_000n * UNIT })
-    return {
-      tierId: Number(
-        sqlite
-          .prepare(
-            `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
-             VALUES ('core', 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
-          )
-          .run(stake).lastInsertRowid,
-      ),
-      planId: Number(sqlite.prepare(`INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, created_at) VALUES ('race', 500000, 500, 30, 0)`).run().lastInsertRowid),
-    }
-  })
-  const me = await funded('USDT', stake)
-  const order = await post<{ id: number }>(0, 'node/buy', me.token, { node_id: tierId })
-  expect((await post(1, 'orders/payByBalance', me.token, { id: order.body.data.id })).status).toBe(200)
-  const node = (await post<{ list: { id: number }[] }>(0, 'node/getOrder', me.token, {})).body.data.list[0]!
+  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'core', stake, plan: 'race', loansFund: 100_000n * UNIT }))
+  const { me, node } = await nodeHolder(tierId, stake)
   const answers = await burst(50, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
   expect(answers.filter((a) => a.status >= 500)).toEqual([])
   expect(answers.filter((a) => a.status === 200)).toHaveLength(25)
@@ -240,5 +257,33 @@ it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a 
   books((sqlite) => {
     expect(sqlite.prepare("SELECT count(*), sum(debt) FROM loans WHERE node_id = ? AND status = 'open'").raw().get(node.id)).toEqual([25n, 2_500n * UNIT])
     expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 2_500n * UNIT, frozen: stake })
+  })
+})
+
+it.runIf(on)('a stake falling due while a borrow against it commits on an api process stays frozen: the settlement does not return a stake whose loan it has not seen yet', { timeout: 90_000 }, async () => {
+  const stake = 1_000n * UNIT
+  // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
+  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'elite', stake, plan: 'race-return', loansFund: 100n * UNIT }))
+  const { me, node } = await nodeHolder(tierId, stake)
+  // Another session holds the loans account for a moment (an operator's query), so the borrow below has
+  // written its loan but not committed it when the settlement of the term's last day reads the loans.
+  const holder = spawn(path.join(pgBinDir()!, 'psql'), [db.url, '-c', "BEGIN; SELECT id FROM ledger_accounts WHERE kind = 'loans' FOR UPDATE; SELECT pg_sleep(3); COMMIT;"], { stdio: 'ignore' })
+  const held = new Promise((resolve) => holder.on('exit', resolve))
+  const conn = openDatabase(db.url)
+  try {
+    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND wait_event = 'PgSleep'")
+    const borrow = post<{ status: string }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
+    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+    const endDay = Number(conn.sqlite.prepare('SELECT end_day FROM node_orders WHERE id = ?').pluck().get(node.id))
+    transaction(conn.sqlite, () => returnStakes({ sqlite: conn.sqlite }, endDay - 1, Date.now()))
+    await held
+    const lent = await borrow
+    expect([lent.status, lent.body.data?.status], lent.body.msg).toEqual([200, 'open'])
+  } finally {
+    await conn.close()
+  }
+  books((sqlite) => {
+    expect(sqlite.prepare('SELECT status FROM node_orders WHERE id = ?').pluck().get(node.id)).toBe('active')
+    expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
   })
 })

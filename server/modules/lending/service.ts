@@ -17,6 +17,7 @@ import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { borrowable, ppmPercent } from '../node/rules.ts'
+import { holdActiveNode } from '../node/service.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 interface PlanRow {
@@ -48,9 +49,6 @@ const SQL = {
   plan: 'SELECT * FROM loan_plans WHERE id = ? AND active = 1',
   nodes: "SELECT n.id, n.user_id, n.amount, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.user_id = ? AND n.status = 'active' ORDER BY n.id",
   node: 'SELECT id, user_id, amount, status FROM node_orders WHERE id = ?',
-  // Takes the node's row lock (PostgreSQL; on SQLite one writer anyway) while it is active: borrows
-  // against one node queue here, and each reads the debt the previous one committed.
-  holdNode: "UPDATE node_orders SET status = status WHERE id = ? AND status = 'active'",
   nodeDebt: "SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE node_id = ? AND status = 'open'",
   loans: 'SELECT * FROM loans WHERE user_id = ? ORDER BY (status = \'open\') DESC, id DESC LIMIT 100',
   loan: 'SELECT * FROM loans WHERE id = ?',
@@ -137,8 +135,9 @@ export function createLendingService(ctx: Ctx) {
         // Another user's node is as unknown as one that does not exist.
         if (!node || Number(node.user_id) !== userId) throw notFound('errors.nodeOrderNotFound')
         if (node.status !== 'active') throw conflict('errors.loanNodeNotActive')
-        // Without it, borrows on two processes each read the debt without the other's loan and both pass the LTV.
-        if (s().holdNode.run(node.id).changes !== 1) throw conflict('errors.loanNodeNotActive')
+        // Borrows against one node queue here and each reads the debt the previous one committed; without
+        // it, borrows on two processes each read the debt without the other's loan and both pass the LTV.
+        if (!holdActiveNode(ctx, node.id)) throw conflict('errors.loanNodeNotActive')
         const owed = (s().nodeDebt.get(node.id) as { debt: bigint }).debt
         const left = borrowable(node.amount, plan.ltv_ppm, owed)
         if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })
