@@ -3,6 +3,7 @@
 // conditional updates, row locks and unique keys. Never double spent, the audit clean, and a race the
 // database refuses answered like any refusal (a 4xx in the user's language), never a 500.
 
+import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -10,9 +11,12 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
-import { openDatabase } from '../../server/db/index.ts'
-import { audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { openDatabase, transaction } from '../../server/db/index.ts'
+import { LOANS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
+import { translate } from '../../server/i18n.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
+import { returnStakes } from '../../server/modules/node/service.ts'
+import { pgBinDir } from '../../server/db/pg/cluster.ts'
 import type { Ctx } from '../../server/context.ts'
 import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
@@ -56,18 +60,29 @@ async function funded(asset: 'USDT' | 'NADI', amount: bigint): Promise<{ token: 
   }
 }
 
+/** One keyed POST, in English, to api process `i % 2`: its HTTP status and envelope. */
+async function post<T = unknown>(i: number, pathName: string, token: string, body: unknown) {
+  const res = await fetch(`${apis[i % 2]!.base}/api/v1/${pathName}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID(), lang: 'EN' },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, body: (await res.json()) as ApiEnvelope<T> }
+}
+
 /** `n` keyed POSTs at once, alternating between the two api processes: each answer's HTTP status and envelope. */
 async function burst(n: number, pathName: string, token: string, body: unknown) {
-  return Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const res = await fetch(`${apis[i % 2]!.base}/api/v1/${pathName}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': crypto.randomUUID(), lang: 'EN' },
-        body: JSON.stringify(body),
-      })
-      return { status: res.status, body: (await res.json()) as ApiEnvelope<unknown> }
-    }),
-  )
+  return Promise.all(Array.from({ length: n }, (_, i) => post(i, pathName, token, body)))
+}
+
+/** Writes catalogue rows (test set-up only: there is no user route for them) on a connection of its own. */
+async function catalogue<T>(write: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => T): Promise<T> {
+  const conn = openDatabase(db.url)
+  try {
+    return write(conn.sqlite)
+  } finally {
+    await conn.close()
+  }
 }
 
 function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => void) {
@@ -77,6 +92,36 @@ function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => voi
     check(conn.sqlite)
   } finally {
     void conn.close()
+  }
+}
+
+/** A node tier of `stake` with 10 seats, a 30-day plan at 50 % LTV, and the loans account funded with `loansFund` USDT. */
+function lendingCatalogue(sqlite: ReturnType<typeof openDatabase>['sqlite'], o: { type: 'core' | 'elite'; stake: bigint; plan: string; loansFund: bigint }) {
+  transfer(sqlite, { ref: `race:loans:${o.plan}`, reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: o.loansFund })
+  const tier = sqlite
+    .prepare(
+      `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
+       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
+    )
+    .run(o.type, o.stake)
+  const plan = sqlite.prepare(`INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, created_at) VALUES (?, 500000, 500, 30, 0)`).run(o.plan)
+  return { tierId: Number(tier.lastInsertRowid), planId: Number(plan.lastInsertRowid) }
+}
+
+/** A user who bought a node of the tier through one api process and paid its stake through the other. */
+async function nodeHolder(tierId: number, stake: bigint) {
+  const me = await funded('USDT', stake)
+  const order = await post<{ id: number }>(0, 'node/buy', me.token, { node_id: tierId })
+  expect((await post(1, 'orders/payByBalance', me.token, { id: order.body.data.id })).status).toBe(200)
+  const node = (await post<{ list: { id: number }[] }>(0, 'node/getOrder', me.token, {})).body.data.list[0]!
+  return { me, node }
+}
+
+/** Waits (10 s at most) until `sql`, a count, is above 0. */
+async function until(sqlite: ReturnType<typeof openDatabase>['sqlite'], sql: string) {
+  for (const deadline = Date.now() + 10_000; Number(sqlite.prepare(sql).pluck().get()) === 0; ) {
+    if (Date.now() > deadline) throw new Error(`still none: ${sql}`)
+    await new Promise((r) => setTimeout(r, 20))
   }
 }
 
@@ -129,30 +174,116 @@ it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once acros
     await conn.close()
   }
   const buyers = await Promise.all(Array.from({ length: 12 }, () => funded('USDT', stake)))
-  const tries = await Promise.all(
-    buyers.map(async (b, i) => {
-      const res = await fetch(`${apis[i % 2]!.base}/api/v1/node/buy`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${b.token}`, 'idempotency-key': crypto.randomUUID(), lang: 'EN' },
-        body: JSON.stringify({ node_id: tierId }),
-      })
-      return { b, status: res.status, body: (await res.json()) as ApiEnvelope<{ id: number }> }
-    }),
-  )
+  const tries = await Promise.all(buyers.map(async (b, i) => ({ b, ...(await post<{ id: number }>(i, 'node/buy', b.token, { node_id: tierId })) })))
   expect(tries.filter((t) => t.status >= 500)).toEqual([])
   const held = tries.filter((t) => t.status === 200)
   expect(held).toHaveLength(3)
   for (const t of tries.filter((x) => x.status !== 200)) expect(t.status, t.body.msg).toBe(409)
-  for (const [i, t] of held.entries()) {
-    const res = await fetch(`${apis[i % 2]!.base}/api/v1/orders/payByBalance`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.b.token}`, 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify({ id: t.body.data.id }),
-    })
-    expect(res.status).toBe(200)
-  }
+  for (const [i, t] of held.entries()) expect((await post(i, 'orders/payByBalance', t.b.token, { id: t.body.data.id })).status).toBe(200)
   books((sqlite) => {
     expect(Number(sqlite.prepare('SELECT seats_left FROM node_tiers WHERE id = ?').pluck().get(tierId))).toBe(0)
     for (const t of held) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(0n)
+  })
+})
+
+it.runIf(on)('the last 3 units of a mall item, 12 buyers ordering and paying at once across two api processes: 3 sold and paid, the rest told none is left, stock never below 0', { timeout: 90_000 }, async () => {
+  const price = 100n * UNIT
+  // Test set-up only: a gold bar as the catalogue's load writes one, three left; one that does not ship, so no address is needed.
+  const specId = await catalogue((sqlite) => {
+    const productId = sqlite
+      .prepare(`INSERT INTO products (area, slug, name, summary, body, cover, ships, created_at) VALUES ('gold', 'race-bar', '{"en":"Race bar"}', '{}', '{}', '/bar.png', 0, 0)`)
+      .run().lastInsertRowid
+    return Number(sqlite.prepare(`INSERT INTO product_specs (product_id, slug, name, price, stock) VALUES (?, 'one', '{"en":"1 g"}', ?, 3)`).run(productId, price).lastInsertRowid)
+  })
+  const productId = await catalogue((sqlite) => Number(sqlite.prepare('SELECT product_id FROM product_specs WHERE id = ?').pluck().get(specId)))
+  const buyers = await Promise.all(Array.from({ length: 12 }, () => funded('USDT', price)))
+  // Each buyer orders through one process and pays through the other, all at once.
+  const tries = await Promise.all(
+    buyers.map(async (b, i) => {
+      const order = await post<{ order: { id: number } }>(i, 'preOrder/preOrder', b.token, { area: 'gold', goods_id: productId, spec_id: specId, quantity: 1 })
+      const paid = order.status === 200 ? await post<{ status: string }>(i + 1, 'orders/payByBalance', b.token, { id: order.body.data.order.id }) : null
+      return { b, order, paid }
+    }),
+  )
+  expect(tries.flatMap((t) => [t.order, t.paid ?? t.order]).filter((a) => a.status >= 500)).toEqual([])
+  const sold = tries.filter((t) => t.order.status === 200)
+  expect(sold).toHaveLength(3)
+  for (const t of sold) expect([t.paid?.status, t.paid?.body.data.status]).toEqual([200, 'completed'])
+  // Told the truth: none left, whatever the stock was when the request read it.
+  for (const t of tries.filter((x) => x.order.status !== 200)) expect([t.order.status, t.order.body.msg]).toEqual([409, translate('EN', 'errors.outOfStock', { stock: 0 })])
+  books((sqlite) => {
+    expect(sqlite.prepare('SELECT stock, sold FROM product_specs WHERE id = ?').raw().get(specId)).toEqual([0n, 3n])
+    expect(Number(sqlite.prepare('SELECT count(*) FROM order_lines l JOIN pay_orders o ON o.id = l.order_id WHERE l.spec_id = ? AND o.paid_at IS NOT NULL').pluck().get(specId))).toBe(3)
+    for (const t of tries) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(t.order.status === 200 ? 0n : price)
+  })
+})
+
+it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once across two api processes: 3 pledged, the rest told none is left, the capacity never passed', { timeout: 90_000 }, async () => {
+  const amount = 10n * UNIT
+  // Test set-up only: a product as the product file's load writes one, 70 of its 100 NADI pledged already.
+  const productId = await catalogue((sqlite) =>
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, created_at, updated_at)
+           VALUES ('race', '{"en":"Race savings"}', 30, ?, 1000, 0, ?, ?, 0, 0)`,
+        )
+        .run(UNIT, 100n * UNIT, 70n * UNIT).lastInsertRowid,
+    ),
+  )
+  const savers = await Promise.all(Array.from({ length: 12 }, () => funded('NADI', amount)))
+  const tries = await Promise.all(savers.map(async (u, i) => ({ u, ...(await post(i, 'pledge/pledge', u.token, { product_id: productId, amount: '10', mode: 'day' })) })))
+  expect(tries.filter((t) => t.status >= 500)).toEqual([])
+  const pledged = tries.filter((t) => t.status === 200)
+  expect(pledged).toHaveLength(3)
+  for (const t of tries.filter((x) => x.status !== 200)) expect([t.status, t.body.msg]).toEqual([409, translate('EN', 'errors.pledgeCapacity', { left: '0' })])
+  books((sqlite) => {
+    expect(sqlite.prepare('SELECT pledged, total_pledge FROM pledge_products WHERE id = ?').raw().get(productId)).toEqual([100n * UNIT, 100n * UNIT])
+    expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([3n, 30n * UNIT])
+    for (const t of tries) expect(balance(sqlite, fund(t.u.userId), 'NADI')).toEqual(t.status === 200 ? { available: 0n, frozen: amount } : { available: amount, frozen: 0n })
+  })
+})
+
+it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a stake of 5000 at 50 % LTV: exactly 25 lent, the rest refused, the debt never past the limit', { timeout: 90_000 }, async () => {
+  const stake = 5_000n * UNIT
+  // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
+  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'core', stake, plan: 'race', loansFund: 100_000n * UNIT }))
+  const { me, node } = await nodeHolder(tierId, stake)
+  const answers = await burst(50, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
+  expect(answers.filter((a) => a.status >= 500)).toEqual([])
+  expect(answers.filter((a) => a.status === 200)).toHaveLength(25)
+  // Told the truth: nothing left to borrow, whatever the debt was when the request read it.
+  for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, translate('EN', 'errors.loanBeyondLimit', { amount: '0' })])
+  books((sqlite) => {
+    expect(sqlite.prepare("SELECT count(*), sum(debt) FROM loans WHERE node_id = ? AND status = 'open'").raw().get(node.id)).toEqual([25n, 2_500n * UNIT])
+    expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 2_500n * UNIT, frozen: stake })
+  })
+})
+
+it.runIf(on)('a stake falling due while a borrow against it commits on an api process stays frozen: the settlement does not return a stake whose loan it has not seen yet', { timeout: 90_000 }, async () => {
+  const stake = 1_000n * UNIT
+  // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
+  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'elite', stake, plan: 'race-return', loansFund: 100n * UNIT }))
+  const { me, node } = await nodeHolder(tierId, stake)
+  // Another session holds the loans account for a moment (an operator's query), so the borrow below has
+  // written its loan but not committed it when the settlement of the term's last day reads the loans.
+  const holder = spawn(path.join(pgBinDir()!, 'psql'), [db.url, '-c', "BEGIN; SELECT id FROM ledger_accounts WHERE kind = 'loans' FOR UPDATE; SELECT pg_sleep(3); COMMIT;"], { stdio: 'ignore' })
+  const held = new Promise((resolve) => holder.on('exit', resolve))
+  const conn = openDatabase(db.url)
+  try {
+    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND wait_event = 'PgSleep'")
+    const borrow = post<{ status: string }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
+    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+    const endDay = Number(conn.sqlite.prepare('SELECT end_day FROM node_orders WHERE id = ?').pluck().get(node.id))
+    transaction(conn.sqlite, () => returnStakes({ sqlite: conn.sqlite }, endDay - 1, Date.now()))
+    await held
+    const lent = await borrow
+    expect([lent.status, lent.body.data?.status], lent.body.msg).toEqual([200, 'open'])
+  } finally {
+    await conn.close()
+  }
+  books((sqlite) => {
+    expect(sqlite.prepare('SELECT status FROM node_orders WHERE id = ?').pluck().get(node.id)).toBe('active')
+    expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
   })
 })

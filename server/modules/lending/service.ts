@@ -17,6 +17,7 @@ import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { borrowable, ppmPercent } from '../node/rules.ts'
+import { holdActiveNode } from '../node/service.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 interface PlanRow {
@@ -134,6 +135,9 @@ export function createLendingService(ctx: Ctx) {
         // Another user's node is as unknown as one that does not exist.
         if (!node || Number(node.user_id) !== userId) throw notFound('errors.nodeOrderNotFound')
         if (node.status !== 'active') throw conflict('errors.loanNodeNotActive')
+        // Borrows against one node queue here and each reads the debt the previous one committed; without
+        // it, borrows on two processes each read the debt without the other's loan and both pass the LTV.
+        if (!holdActiveNode(ctx, node.id)) throw conflict('errors.loanNodeNotActive')
         const owed = (s().nodeDebt.get(node.id) as { debt: bigint }).debt
         const left = borrowable(node.amount, plan.ltv_ppm, owed)
         if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })

@@ -122,6 +122,9 @@ const SQL = {
   due: `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
           AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
   returned: "UPDATE node_orders SET status = 'returned', returned_at = ? WHERE id = ? AND status = 'active'",
+  // The node's row lock (PostgreSQL; on SQLite one writer anyway), taken while it is active: see holdActiveNode.
+  hold: "UPDATE node_orders SET status = status WHERE id = ? AND status = 'active'",
+  loanOpen: "SELECT 1 FROM loans WHERE node_id = ? AND status = 'open' LIMIT 1",
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
@@ -367,10 +370,22 @@ export function auditNodeGrants(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): NodeGran
 }
 
 /** Stakes whose term ended come back (unfrozen), unless a loan against the node is open. */
+/**
+ * Takes an active node's row until the caller's transaction ends; false when it is no longer active.
+ * Whatever depends on the node's loans — a borrow's limit, the stake's return — takes it first and
+ * reads the loans after, so each sees the loans of the other committed: on PostgreSQL a read of
+ * another table made before the wait would not see them, even once the wait is over.
+ */
+export function holdActiveNode(ctx: Pick<Ctx, 'sqlite'>, nodeId: bigint | number): boolean {
+  return stmts(ctx).hold.run(nodeId).changes === 1
+}
+
 export function returnStakes(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
   const s = stmts(ctx)
   let n = 0
   for (const r of s.due.all({ day }) as { id: bigint; user_id: bigint; amount: bigint; type: NodeType }[]) {
+    // A borrow on an api process may have lent against it since `due` read the loans.
+    if (!holdActiveNode(ctx, r.id) || s.loanOpen.get(r.id)) continue
     if (s.returned.run(at, r.id).changes !== 1) continue
     addTeamNode(ctx.sqlite, r.user_id, r.type, -1)
     ledger.unfreeze(ctx.sqlite, { ref: `node:${r.id}:return`, reason: 'node_stake_return', userId: r.user_id, account: ledger.fund(r.user_id), asset: 'USDT', amount: r.amount, at, meta: { node: r.id } })

@@ -194,7 +194,11 @@ export function createPledgeService(ctx: Ctx) {
               throw insufficient('NADI', refusal.current, refusal.required)
           }
         }
-        if (s().take.run({ amount, id: p.id }).changes !== 1) throw conflict('errors.pledgeCapacity', { left: formatMoney(capacityLeft(terms)) })
+        if (s().take.run({ amount, id: p.id }).changes !== 1) {
+          // Another process's pledge took the capacity since it was read: the refusal names what is left now.
+          const fresh = s().product.get(p.id) as ProductRow
+          throw conflict('errors.pledgeCapacity', { left: formatMoney(capacityLeft(termsOf(fresh))) })
+        }
         const now = ctx.now()
         const { startDay, endDay } = termOf(dayOf(now), terms.day)
         const rate = modeRate(terms, body.mode)

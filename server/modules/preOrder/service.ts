@@ -209,9 +209,8 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
         const unit = chargedUnitPrice(ctx, spec, p.area === 'gold', quantity, body.expected_total)
         if (spec.stock < quantity) throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
         checkHold(ctx, { userId, item: { kind: 'spec', specId: spec.id, productId: p.id }, quantity, left: spec.stock, asset: 'USDT', total: unit * quantity })
-        if (!takeStock(ctx, spec.id, quantity)) {
-          throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
-        }
+        // Another process's order took the stock since it was read: the refusal names what is left now.
+        if (!takeStock(ctx, spec.id, quantity)) throw conflict('errors.outOfStock', { stock: Number(specOf(ctx, body.spec_id)?.stock ?? 0n) })
         const orderId = createPayOrder(ctx, {
           userId,
           type: TYPE_OF[body.area],
