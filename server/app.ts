@@ -1,3 +1,4 @@
+import type { RawData } from 'ws'
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
@@ -357,9 +358,16 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, req) => {
     const q = req.query as Record<string, unknown>
     const token = q.token
+    // Frames a client sends at once after the upgrade (its subscriptions) arrive while its session is
+    // still being looked up: they are kept and handed to the hub once it listens, in order.
+    const early: [RawData, boolean][] = []
+    const keep = (data: RawData, isBinary: boolean) => void early.push([data, isBinary])
+    socket.on('message', keep)
     // With the envelope on a token counts only with its handshake's proof; without one it is as no token.
     const user = typeof token !== 'string' || !token ? null : sealing ? await socketProof(sealing, auth, now(), q) : await auth.authenticate(token)
+    socket.off('message', keep)
     hub.attach(socket, user)
+    for (const [data, isBinary] of early) socket.emit('message', data, isBinary)
   })
   hub.start()
 
