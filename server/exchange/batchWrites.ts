@@ -12,6 +12,8 @@ import type { SqlConnection } from '../db/connection.ts'
 import { rowsStmt } from '../ledger/statements.ts'
 import type { OrderRow } from './statements.ts'
 
+const ORDER_COLUMNS = 'id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at'
+
 /** Rows per statement: 18 parameters an order row, so 9,000 at most, far below SQLite's 32,766 and PostgreSQL's 65,535. */
 export const ROWS = 500
 
@@ -98,10 +100,13 @@ export class BatchWrites {
   }
 
   /**
-   * Writes everything, one statement per table and ROWS rows; the journal's seqs in command order.
-   * Throws when a row cannot be written (the batch must then be abandoned: nothing here is undone).
+   * Writes everything, one statement per table and ROWS rows; the journal's seqs in command order,
+   * and every order the batch touched as it now stands (for the pushes after the commit, which then
+   * read none). Throws when a row cannot be written (the batch must then be abandoned: nothing here
+   * is undone).
    */
-  write(sqlite: SqlConnection): bigint[] {
+  write(sqlite: SqlConnection): { seqs: bigint[]; orders: Map<number, OrderRow> } {
+    const orders = new Map(this.placed)
     const seqs: bigint[] = []
     inChunks(this.journal, (rows) => {
       const got = rowsStmt(sqlite, 'INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', rows.length, ' RETURNING seq').all(...rows.flat()) as { seq: bigint }[]
@@ -117,7 +122,7 @@ export class BatchWrites {
       }
       rowsStmt(
         sqlite,
-        'INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at)',
+        `INSERT INTO trade_orders (${ORDER_COLUMNS})`,
         '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         rows.length,
       ).run(...params)
@@ -130,9 +135,10 @@ export class BatchWrites {
         'UPDATE trade_orders SET filled = v.column2, filled_quote = v.column3, fee = fee + v.column4, status = v.column5, cancel_reason = v.column6, updated_at = v.column7 FROM (',
         '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))',
         rows.length,
-        ') AS v WHERE trade_orders.id = v.column1',
-      ).run(...params).changes
-      if (changed !== rows.length) throw new Error(`exchange: ${rows.length} orders to update, ${changed} found`)
+        `) AS v WHERE trade_orders.id = v.column1 RETURNING ${ORDER_COLUMNS}`,
+      ).all(...params) as OrderRow[]
+      if (changed.length !== rows.length) throw new Error(`exchange: ${rows.length} orders to update, ${changed.length} found`)
+      for (const r of changed) orders.set(Number(r.id), r)
     })
     inChunks(this.fills, (rows) => {
       rowsStmt(sqlite, 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length).run(
@@ -147,7 +153,7 @@ export class BatchWrites {
         rows.length,
       ).run(...rows.flat())
     })
-    return seqs
+    return { seqs, orders }
   }
 }
 
@@ -184,6 +190,19 @@ export function readTradeAvailable(sqlite: SqlConnection, accounts: readonly (re
       ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
     ).all(...rows.flat()) as { user_id: bigint; asset: string; available: bigint }[]
     for (const r of got) out.set(`${r.user_id}:${r.asset}`, r.available)
+  })
+  return out
+}
+
+/** The trade accounts of these users, one statement per ROWS users: what user@balance pushes. */
+export function readTradeBalances(sqlite: SqlConnection, userIds: readonly number[]): { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] {
+  const out: { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] = []
+  inChunks(userIds, (rows) => {
+    out.push(
+      ...(rowsStmt(sqlite, 'SELECT a.user_id, a.asset, a.available, a.frozen FROM (', '(CAST(? AS BIGINT))', rows.length, ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'").all(
+        ...rows,
+      ) as { user_id: bigint; asset: string; available: bigint; frozen: bigint }[]),
+    )
   })
   return out
 }

@@ -33,7 +33,7 @@ import { GroupCommit } from '../db/groupCommit.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
-import { BatchWrites, readKnownOrders, readTradeAvailable } from './batchWrites.ts'
+import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
 import {
   Engine,
   frozenForPlace,
@@ -103,7 +103,15 @@ export interface Publisher {
 /** A user's trade-account balances as user@balance sends them; read from the ledger, so any process can answer. */
 export function tradeBalances(sqlite: SqlConnection, userId: number): BalanceUpdate[] {
   const b = ledger.balances(sqlite, userId)
-  return (['USDT', 'NADI'] as const).map((asset) => ({ asset, account: 'trade' as const, available: formatMoney(b[asset].trade.available), frozen: formatMoney(b[asset].trade.frozen) }))
+  return balanceUpdates((asset) => b[asset].trade)
+}
+
+/** user@balance's data from a user's trade balance per asset (none: zero). */
+function balanceUpdates(of: (asset: 'USDT' | 'NADI') => { available: bigint; frozen: bigint } | undefined): BalanceUpdate[] {
+  return (['USDT', 'NADI'] as const).map((asset) => {
+    const b = of(asset)
+    return { asset, account: 'trade' as const, available: formatMoney(b?.available ?? 0n), frozen: formatMoney(b?.frozen ?? 0n) }
+  })
 }
 
 export interface ExchangeOptions {
@@ -169,6 +177,8 @@ export class Exchange {
   private also: AlsoWrite | null = null
   /** The rows of the batch being run. */
   private w = new BatchWrites()
+  /** The orders the last batch wrote, as they stand: pushed after its commit without reading them back. */
+  private written = new Map<number, OrderRow>()
   /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
   private diverged = false
   private cur: Effects | null = null
@@ -197,6 +207,7 @@ export class Exchange {
       onAbort: (e) => {
         this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
         this.batch = []
+        this.written = new Map()
         this.money.reset()
         this.recover()
       },
@@ -494,7 +505,8 @@ export class Exchange {
       }
     })
     try {
-      const seqs = this.w.write(sqlite)
+      const { seqs, orders } = this.w.write(sqlite)
+      this.written = orders
       scoreFills(sqlite, this.scored)
       this.postBatch(seqs)
       const outcomes: Outcome[] = []
@@ -685,6 +697,8 @@ export class Exchange {
   private afterCommit(): void {
     const batch = this.batch
     this.batch = []
+    const written = this.written
+    this.written = new Map()
     if (this.diverged) this.recover()
     if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000) && !this.fault) {
       this.sinceSnapshot = 0
@@ -729,15 +743,22 @@ export class Exchange {
     if (!pub) return
     const listens = (stream: string, userId: number) => pub.listening?.(stream, userId) ?? true
     for (const id of orders) {
-      const o = this.engine.order(id)
-      if (o && !listens('user@update_order', o.userId)) continue
-      const row = this.st.orderById.get(id) as OrderRow | undefined
+      const row = written.get(id) ?? (this.st.orderById.get(id) as OrderRow | undefined)
       if (row && listens('user@update_order', Number(row.user_id))) {
         pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
       }
     }
-    for (const u of users) {
-      if (listens('user@balance', u)) pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: this.tradeBalances(u) })
+    // The balances of every listening user in one read, not one each.
+    const listening = [...users].filter((u) => listens('user@balance', u))
+    if (!listening.length) return
+    const held = new Map<number, Map<string, { available: bigint; frozen: bigint }>>()
+    for (const r of readTradeBalances(this.o.conn.sqlite, listening)) {
+      const u = Number(r.user_id)
+      if (!held.has(u)) held.set(u, new Map())
+      held.get(u)!.set(r.asset, r)
+    }
+    for (const u of listening) {
+      pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: balanceUpdates((asset) => held.get(u)?.get(asset)) })
     }
   }
 

@@ -82,8 +82,11 @@ function market(users: number, usdt: bigint, nadi: bigint) {
   return db
 }
 
+/** Every push built, as if every user listened: the pushes after a commit read what they send. */
+const everyoneListens = { publish() {}, publishToUser() {} }
+
 const exchangeOn = (conn: Connection) => {
-  const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK })
+  const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, publisher: everyoneListens })
   ex.start()
   return ex
 }
@@ -118,7 +121,7 @@ describe('the market writer batches its round trips', () => {
     const one = await statementsOf(1)
     const many = await statementsOf(66)
     expect(many).toBe(one)
-    // Reads, one statement per table written, the posting and the candles: a small constant.
+    // Reads, one statement per table written, the posting, the pushes' balances and the candles: a small constant.
     expect(one).toBeLessThanOrEqual(24)
     expect((sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint) >= 67n).toBe(true)
     expect(audit(db.sqlite).violations).toEqual([])
