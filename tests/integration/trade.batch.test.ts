@@ -15,6 +15,7 @@ import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rng } from './support/rng.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-batch-'))
 const databases: TestDatabase[] = []
@@ -130,16 +131,8 @@ describe('the market writer batches its round trips', () => {
   })
 
   it('a random sequence of commands sent as one batch writes what it writes one command per batch, answers included', { timeout: 60_000 }, async () => {
-    // mulberry32, seeded: the same sequence for both runs.
-    let a = 20261202
-    const rand = () => {
-      a = (a + 0x6d2b79f5) >>> 0
-      let t = a
-      t = Math.imul(t ^ (t >>> 15), t | 1)
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-    }
-    const int = (k: number) => Math.floor(rand() * k)
+    // Seeded: the same sequence for both runs.
+    const { next: rand, int } = rng(20261202)
     // Little money, so freezes are refused once earlier commands of the same batch have taken it.
     type Step = { user: number; place: PlaceInput } | { user: number; cancel: number }
     const steps: Step[] = []

@@ -19,6 +19,7 @@ import { exchangeStatements } from '../../server/exchange/statements.ts'
 import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rng } from './support/rng.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-rebuild-prop-'))
 const databases: TestDatabase[] = []
@@ -65,19 +66,6 @@ function installFaults(sqlite: SqlConnection): void {
       BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $f$;
     CREATE TRIGGER fail_posting BEFORE INSERT ON ledger_postings FOR EACH ROW EXECUTE FUNCTION fail_posting();
   `)
-}
-
-/** mulberry32: a small seeded PRNG, so a failure names the seed that reproduces it. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
 }
 
 /** Seeds to run; NADI_PROP_SEED=<n> runs one (to reproduce a failure). */
