@@ -472,7 +472,10 @@ export class Exchange {
    */
   private runBatch(taken: Queued[]): Answer[] {
     const sqlite = this.o.conn.sqlite
+    // Nothing of an abandoned batch carries over.
     this.w = new BatchWrites()
+    this.scored = []
+    this.written = new Map()
     try {
       const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
       this.w.know(
@@ -524,8 +527,6 @@ export class Exchange {
     } catch (e) {
       this.diverged = true
       throw e
-    } finally {
-      this.scored = []
     }
     return answers
   }
