@@ -3,14 +3,18 @@
 // a group-committed transaction. An order is acknowledged only after that commit: acknowledged orders
 // survive a crash, and the book is rebuilt at start by replaying the journal.
 //
-// One command, inside the batch's transaction:
-//   place:  freeze what it needs in the trade account → journal → engine.apply → per fill: the
-//           settlement posting, the fill and both deals → per finished order: release what it still
-//           holds → order rows
-//   cancel: journal → engine.apply → release → order row
-// A refusal before engine.apply (bad input, insufficient funds) rolls its savepoint back and changes
-// nothing. A failure after it would leave the engine ahead of the database, so the engine is rebuilt
-// from the journal (which that rollback kept consistent with the money) before the next batch.
+// A batch of commands, inside one transaction (issue 34 §3: a fixed number of statements per batch,
+// not a few per command, since each is a round trip on PostgreSQL):
+//   read:   the stored orders its cancels and repeated client ids name, and the trade balances its
+//           places freeze from (two and one statements)
+//   run:    each command in memory, in order — place: check the freeze against that balance plus what
+//           the batch moved so far → engine.apply → its journal row, order rows, fills, deals and
+//           money moves, staged (./batchWrites.ts); cancel: engine.apply → the same
+//   write:  every table's rows in one multi-row statement, the money as the batch's one netted
+//           posting (ledger.postMany), what the callers write beside their commands (AlsoWrite)
+// A refusal (bad input, insufficient funds, an engine refusal) happens before anything of its command
+// is staged: it refuses alone and the batch goes on. A failure while writing would leave the engine
+// ahead of the database, so the batch is abandoned and the engine rebuilt from the journal.
 //
 // A market that cannot be rebuilt (its journal does not replay, or the replayed book disagrees with
 // the open orders) halts instead of taking the process down: it refuses every command with "trading
@@ -26,8 +30,10 @@ import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
 import type { SqlConnection } from '../db/connection.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
+import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
 import * as ledger from '../ledger/index.ts'
-import { scoreFill } from '../modules/activity/scores.ts'
+import { scoreFills } from '../modules/activity/scores.ts'
+import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
 import {
   Engine,
   frozenForPlace,
@@ -51,12 +57,28 @@ import { overOpenLimit } from './openLimit.ts'
 import { planRepair } from './repair.ts'
 import { applyRepair, diagnose, readRepairInputs, type Diagnosis, type RepairRecord } from './repairStore.ts'
 
+/** A tagged command's outcome in a batch: the order it placed or cancelled, or its refusal. */
+export type Outcome = { tag: number; order: OrderRow; refused: null } | { tag: number; order: null; refused: TradeRejected }
+
 /**
- * A write that must commit with a command or not at all: an engine process marks there the trading
- * command that asked for it done (server/roles/tradeCommands.ts), so a command is applied once even
- * when the process dies between the two.
+ * Writes that must commit with their commands or not at all, given all the tagged commands of a batch
+ * at once (so they too cost a fixed number of statements): an engine process marks there the trading
+ * commands that asked for them done (server/roles/tradeCommands.ts), so a command is applied once even
+ * when the process dies between the two. Throwing abandons the batch.
  */
-export type AlsoWrite = (row: OrderRow) => void
+export type AlsoWrite = (outcomes: Outcome[]) => void
+
+/** A command waiting for its batch. */
+interface Queued {
+  command: { kind: 'place'; userId: number; input: PlaceInput } | { kind: 'cancel'; userId: number; orderId: number }
+  tag: number | undefined
+  /** The keyed request it was sent for: its Idempotency-Key's answer is written in the command's batch. */
+  keyed: KeyedEffect | undefined
+  resolve(row: OrderRow): void
+  reject(e: unknown): void
+}
+
+type Answer = { ok: true; row: OrderRow } | { ok: false; error: unknown }
 
 /** A refusal the caller turns into a localized 4xx (the route maps reason → message). */
 export class TradeRejected extends Error {
@@ -81,7 +103,15 @@ export interface Publisher {
 /** A user's trade-account balances as user@balance sends them; read from the ledger, so any process can answer. */
 export function tradeBalances(sqlite: SqlConnection, userId: number): BalanceUpdate[] {
   const b = ledger.balances(sqlite, userId)
-  return (['USDT', 'NADI'] as const).map((asset) => ({ asset, account: 'trade' as const, available: formatMoney(b[asset].trade.available), frozen: formatMoney(b[asset].trade.frozen) }))
+  return balanceUpdates((asset) => b[asset].trade)
+}
+
+/** user@balance's data from a user's trade balance per asset (none: zero). */
+function balanceUpdates(of: (asset: 'USDT' | 'NADI') => { available: bigint; frozen: bigint } | undefined): BalanceUpdate[] {
+  return (['USDT', 'NADI'] as const).map((asset) => {
+    const b = of(asset)
+    return { asset, account: 'trade' as const, available: formatMoney(b?.available ?? 0n), frozen: formatMoney(b?.frozen ?? 0n) }
+  })
 }
 
 export interface ExchangeOptions {
@@ -140,6 +170,15 @@ export class Exchange {
   private nextOrderId = 1
   private nextFillId = 1
   private batch: Effects[] = []
+  /** Commands waiting for the next batch; `armed` while one is submitted to the group commit to take them. */
+  private queue: Queued[] = []
+  private armed = false
+  private closed = false
+  private also: AlsoWrite | null = null
+  /** The rows of the batch being run. */
+  private w = new BatchWrites()
+  /** The orders the last batch wrote, as they stand: pushed after its commit without reading them back. */
+  private written = new Map<number, OrderRow>()
   /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
   private diverged = false
   private cur: Effects | null = null
@@ -161,11 +200,14 @@ export class Exchange {
       // Commands write nothing before they can still be refused, and abort the batch if they fail after.
       isolate: false,
       maxDelayMs: o.maxDelayMs ?? 0,
-      beforeCommit: () => this.postBatch(),
+      beforeCommit: () => {
+        if (this.diverged) throw new Error('exchange: a batch failed while writing; it is abandoned')
+      },
       onCommit: () => this.afterCommit(),
       onAbort: (e) => {
         this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
         this.batch = []
+        this.written = new Map()
         this.money.reset()
         this.recover()
       },
@@ -365,41 +407,137 @@ export class Exchange {
 
   /**
    * Places an order for the user; resolves with it once durable. The same clientOrderId again answers
-   * the order it placed the first time, whatever else differs. Refusals: TradeRejected.
+   * the order it placed the first time, whatever else differs. Refusals: TradeRejected. `tag`: the
+   * command's outcome goes to the AlsoWrite in its batch (refusals too, a halted market's included).
    */
-  place(userId: number, input: PlaceInput, also?: AlsoWrite): Promise<OrderRow> {
-    if (this.fault) return Promise.reject(new TradeRejected('halted'))
-    return this.gc.submit(() => this.withAlso(this.placeNow(userId, input), also))
+  place(userId: number, input: PlaceInput, tag?: number): Promise<OrderRow> {
+    return this.enqueue({ kind: 'place', userId, input }, tag)
   }
 
   /** Cancels one of the user's open orders; resolves with it once durable. */
-  cancel(userId: number, orderId: number, also?: AlsoWrite): Promise<OrderRow> {
-    if (this.fault) return Promise.reject(new TradeRejected('halted'))
-    return this.gc.submit(() => this.withAlso(this.cancelNow(userId, orderId), also))
+  cancel(userId: number, orderId: number, tag?: number): Promise<OrderRow> {
+    return this.enqueue({ kind: 'cancel', userId, orderId }, tag)
   }
 
-  /** `also` in the command's own transaction, after what the command wrote. */
-  private withAlso(row: OrderRow, also: AlsoWrite | undefined): OrderRow {
-    if (!also) return row
-    try {
-      also(row)
-    } catch (e) {
-      // The engine has applied the command in memory: the batch is abandoned and the book rebuilt (postBatch).
-      this.diverged = true
-      throw e
-    }
-    return row
+  /** Where the outcomes of tagged commands are written, in their batch's transaction. */
+  alsoWrite(write: AlsoWrite): void {
+    this.also = write
   }
 
   /** Waits for what is queued to commit and stops taking commands. */
-  close(): Promise<void> {
-    return this.gc.close()
+  async close(): Promise<void> {
+    this.closed = true
+    while (this.queue.length || this.armed) await this.gc.flush()
+    await this.gc.close()
   }
+
+  private enqueue(command: Queued['command'], tag: number | undefined): Promise<OrderRow> {
+    if (this.closed) return Promise.reject(new Error('the market is closed'))
+    if (this.fault && tag === undefined) return Promise.reject(new TradeRejected('halted'))
+    return new Promise<OrderRow>((resolve, reject) => {
+      this.queue.push({ command, tag, keyed: currentKeyedEffect(), resolve, reject })
+      this.arm()
+    })
+  }
+
+  /** One action of the group commit runs the commands queued by then (maxBatch of them). */
+  private arm(): void {
+    if (this.armed) return
+    this.armed = true
+    let taken: Queued[] = []
+    // The batch serves every request in it: not the scope of the one that armed it.
+    void outsideKeyedEffect(() =>
+      this.gc.submit(() => {
+        this.armed = false
+        taken = this.queue.splice(0, this.o.maxBatch ?? 500)
+        if (this.queue.length) this.arm()
+        return this.runBatch(taken)
+      }),
+    ).then(
+      (answers) =>
+        taken.forEach((q, i) => {
+          const a = answers[i] as Answer
+          if (a.ok) q.resolve(a.row)
+          else q.reject(a.error)
+        }),
+      (error: unknown) => {
+        for (const q of taken) q.reject(error)
+      },
+    )
+  }
+
+  /**
+   * A batch's commands, in the group commit's transaction: read, run, write (see the top of this
+   * file). Answers each command; throws only when the batch must be abandoned (diverged is set).
+   */
+  private runBatch(taken: Queued[]): Answer[] {
+    const sqlite = this.o.conn.sqlite
+    // Nothing of an abandoned batch carries over.
+    this.w = new BatchWrites()
+    this.scored = []
+    this.written = new Map()
+    try {
+      const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
+      this.w.know(
+        readKnownOrders(
+          sqlite,
+          taken.flatMap((q) => (q.command.kind === 'cancel' ? [q.command.orderId] : [])),
+          [...new Map(places.map((p) => [`${p.userId}\n${p.input.clientOrderId}`, [p.userId, p.input.clientOrderId] as const])).values()],
+        ),
+      )
+      const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
+      this.money.startBatch(readTradeAvailable(sqlite, [...accounts.values()]))
+    } catch (e) {
+      this.diverged = true
+      throw e
+    }
+    const answers = taken.map((q): Answer => {
+      // Claimed first, so a key another request holds refuses the command before it is applied.
+      try {
+        q.keyed?.claim()
+      } catch (error) {
+        return { ok: false, error }
+      }
+      try {
+        const c = q.command
+        return { ok: true, row: c.kind === 'place' ? this.placeNow(c.userId, c.input) : this.cancelNow(c.userId, c.orderId) }
+      } catch (error) {
+        if (this.diverged) throw error
+        q.keyed?.release()
+        return { ok: false, error }
+      }
+    })
+    try {
+      const { seqs, orders } = this.w.write(sqlite)
+      this.written = orders
+      scoreFills(sqlite, this.scored)
+      this.postBatch(seqs)
+      const outcomes: Outcome[] = []
+      taken.forEach((q, i) => {
+        const a = answers[i] as Answer
+        if (a.ok) q.keyed?.record(a.row)
+        if (q.tag === undefined) return
+        if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
+        else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
+      })
+      if (outcomes.length) {
+        if (!this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
+        this.also(outcomes)
+      }
+    } catch (e) {
+      this.diverged = true
+      throw e
+    }
+    return answers
+  }
+
+  /** The batch's fills, for the activity scores (one statement for all at the end). */
+  private scored: { buyerId: number; sellerId: number; quote: bigint; at: number }[] = []
 
   private placeNow(userId: number, input: PlaceInput): OrderRow {
     // Queued before a halt in the same batch: refused like any command after it.
     if (this.fault) throw new TradeRejected('halted')
-    const existing = this.st.orderByClientId.get(userId, input.clientOrderId) as OrderRow | undefined
+    const existing = this.w.orderByClientId(userId, input.clientOrderId)
     if (existing) return existing
     // Here and not in the engine: the engine is what replay rebuilds, and journaled orders stay.
     // One writer per market runs this, so concurrent requests are counted one after the other.
@@ -415,13 +553,13 @@ export class Exchange {
           : { kind: 'place', orderId, userId, side: 'buy', type: 'market', quote: input.quote, ts }
     const hold = frozenForPlace(this.spec, cmd)
     // The freeze, checked against what the ledger holds plus what this batch has already moved.
-    const available = this.money.available(ledger.trade(userId), hold.asset)
+    const available = this.money.available(userId, hold.asset)
     if (available < hold.amount) throw new TradeRejected('insufficient_funds', { asset: hold.asset, current: available, required: hold.amount })
     this.money.move(ledger.trade(userId), hold.asset, -hold.amount, hold.amount)
     // Taken even if the command fails: ids only need to increase, and the engine may have seen this one.
     this.nextOrderId++
     this.run(cmd, userId, input.clientOrderId, hold.amount)
-    return this.st.orderById.get(orderId) as OrderRow
+    return this.w.order(orderId) as OrderRow
   }
 
   private cancelNow(userId: number, orderId: number): OrderRow {
@@ -429,13 +567,18 @@ export class Exchange {
     const order = this.engine.order(orderId)
     if (!order || order.userId !== userId) throw new TradeRejected(order ? 'not_owner' : 'unknown_order')
     this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId, null, 0n)
-    return this.st.orderById.get(orderId) as OrderRow
+    const row = this.w.order(orderId)
+    if (!row) {
+      // The engine holds an order trade_orders does not: the book and the table disagree.
+      this.diverged = true
+      throw new Error(`exchange: order ${orderId} is open in the engine but not stored`)
+    }
+    return row
   }
 
   /**
-   * Journals and applies an accepted command, then writes what it did. Its money moves are staged in
-   * `this.money` and reach the ledger with the batch's one netted posting (beforeCommit); a refusal
-   * drops them with the command's savepoint.
+   * Applies a command and, once accepted, stages its journal row and what it did. Its money moves are
+   * staged in `this.money` and reach the ledger with the batch's one netted posting; a refusal drops them.
    */
   private run(cmd: Command, userId: number, clientOrderId: string | null, frozen: bigint): void {
     try {
@@ -446,18 +589,18 @@ export class Exchange {
       this.cur = null
       // A refused command changed nothing, in the engine or in the database: nothing is written before here.
       if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
-      let seq: bigint
+      let journaled: number
       try {
-        seq = (this.st.insertJournal.get(this.spec.instId, JSON.stringify(cmd), cmd.ts) as { seq: bigint }).seq
+        journaled = this.w.addJournal(this.spec.instId, JSON.stringify(cmd), cmd.ts)
         this.write(cmd, effects, clientOrderId, frozen)
       } catch (e) {
-        // Written in part, with no savepoint to undo it: the whole batch is aborted (postBatch) and
-        // the engine rebuilt from the journal.
+        // Staged in part after the engine took it: the whole batch is abandoned and the engine
+        // rebuilt from the journal.
         this.diverged = true
         throw e
       }
       this.sinceSnapshot++
-      this.money.keep(seq)
+      this.money.keep(journaled)
       this.batch.push(effects)
     } finally {
       this.money.dropStaged()
@@ -500,37 +643,37 @@ export class Exchange {
       const filled = sizeUnits(spec, o.filledLots)
       const filledQuote = BigInt(o.filledQuote) * quoteStep(spec)
       if (cmd.kind === 'place' && id === cmd.orderId) {
-        // The new order is written once, as the command left it.
-        this.st.insertOrder.run(
-          id,
-          o.userId,
-          clientOrderId,
-          spec.instId,
-          o.side,
-          o.type,
-          o.type === 'limit' ? priceUnits(spec, o.price) : null,
-          o.type === 'limit' || o.side === 'sell' ? sizeUnits(spec, o.lots) : null,
-          o.type === 'market' && o.side === 'buy' ? BigInt(o.quote) * quoteStep(spec) : null,
+        // The new order as the command left it; later commands of the batch change it in place.
+        this.w.place({
+          id: BigInt(id),
+          user_id: BigInt(o.userId),
+          client_order_id: clientOrderId as string,
+          inst_id: spec.instId,
+          side: o.side,
+          type: o.type,
+          price: o.type === 'limit' ? priceUnits(spec, o.price) : null,
+          size: o.type === 'limit' || o.side === 'sell' ? sizeUnits(spec, o.lots) : null,
+          quote_amount: o.type === 'market' && o.side === 'buy' ? BigInt(o.quote) * quoteStep(spec) : null,
           filled,
-          filledQuote,
-          fees.get(id) ?? 0n,
-          o.side === 'buy' ? 'NADI' : 'USDT',
+          filled_quote: filledQuote,
+          fee: fees.get(id) ?? 0n,
+          fee_asset: o.side === 'buy' ? 'NADI' : 'USDT',
           frozen,
-          o.status,
-          this.cancelReasons.get(id) ?? null,
-          cmd.ts,
-          cmd.ts,
-        )
+          status: o.status,
+          cancel_reason: this.cancelReasons.get(id) ?? null,
+          created_at: BigInt(cmd.ts),
+          updated_at: BigInt(cmd.ts),
+        })
       } else {
-        this.st.updateOrder.run(filled, filledQuote, fees.get(id) ?? 0n, o.status, this.cancelReasons.get(id) ?? null, cmd.ts, id)
+        this.w.change(id, filled, filledQuote, fees.get(id) ?? 0n, o.status, this.cancelReasons.get(id) ?? null, cmd.ts)
       }
     }
     for (const { f, s, buyer, seller } of settled) {
       const price = priceUnits(spec, f.price)
-      this.st.insertFill.run(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
-      this.st.insertDeal.run(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
-      this.st.insertDeal.run(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
-      scoreFill(this.o.conn.sqlite, buyer.userId, seller.userId, s.quote, f.ts)
+      this.w.fill(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
+      this.w.deal(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
+      this.w.deal(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
+      this.scored.push({ buyerId: buyer.userId, sellerId: seller.userId, quote: s.quote, at: f.ts })
     }
   }
 
@@ -539,19 +682,15 @@ export class Exchange {
   /** Why the engine cancelled an order of the command being written when its owner did not. */
   private readonly cancelReasons = new Map<number, CancelReason>()
 
-  /** The batch's money: one posting per committed batch, each account's moves netted (beforeCommit). */
-  private postBatch(): void {
-    if (this.diverged) throw new Error('exchange: a command failed after it wrote; the batch is abandoned')
-    for (const p of this.money.take()) {
-      ledger.post(this.o.conn.sqlite, {
-        ref: `trade:${this.spec.instId}:${p.lastSeq}`,
-        reason: 'trade',
-        userId: null,
-        entries: p.list,
-        at: this.o.now(),
-        meta: { journal: [String(p.firstSeq), String(p.lastSeq)] },
-      })
-    }
+  /** The batch's money: one posting per committed batch (per MAX_ENTRIES), each account's moves netted, written set-based. */
+  private postBatch(seqs: bigint[]): void {
+    const at = this.o.now()
+    const postings = this.money.take().map((p) => {
+      const first = seqs[p.first] as bigint
+      const last = seqs[p.last] as bigint
+      return { ref: `trade:${this.spec.instId}:${last}`, reason: 'trade', userId: null, entries: p.list, at, meta: { journal: [String(first), String(last)] } }
+    })
+    if (postings.length) ledger.postMany(this.o.conn.sqlite, postings)
   }
 
   // ── After a commit: publish ───────────────────────────────────────────────────────────────────
@@ -559,6 +698,8 @@ export class Exchange {
   private afterCommit(): void {
     const batch = this.batch
     this.batch = []
+    const written = this.written
+    this.written = new Map()
     if (this.diverged) this.recover()
     if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000) && !this.fault) {
       this.sinceSnapshot = 0
@@ -603,15 +744,22 @@ export class Exchange {
     if (!pub) return
     const listens = (stream: string, userId: number) => pub.listening?.(stream, userId) ?? true
     for (const id of orders) {
-      const o = this.engine.order(id)
-      if (o && !listens('user@update_order', o.userId)) continue
-      const row = this.st.orderById.get(id) as OrderRow | undefined
+      const row = written.get(id) ?? (this.st.orderById.get(id) as OrderRow | undefined)
       if (row && listens('user@update_order', Number(row.user_id))) {
         pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
       }
     }
-    for (const u of users) {
-      if (listens('user@balance', u)) pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: this.tradeBalances(u) })
+    // The balances of every listening user in one read, not one each.
+    const listening = [...users].filter((u) => listens('user@balance', u))
+    if (!listening.length) return
+    const held = new Map<number, Map<string, { available: bigint; frozen: bigint }>>()
+    for (const r of readTradeBalances(this.o.conn.sqlite, listening)) {
+      const u = Number(r.user_id)
+      if (!held.has(u)) held.set(u, new Map())
+      held.get(u)!.set(r.asset, r)
+    }
+    for (const u of listening) {
+      pub.publishToUser(u, 'user@balance', { arg: { channel: 'user@balance' }, action: 'update', data: balanceUpdates((asset) => held.get(u)?.get(asset)) })
     }
   }
 
@@ -743,28 +891,42 @@ export function toWireOrder(r: OrderRow): WireOrder {
   }
 }
 
+/** The asset a place freezes (engine/settlement.ts frozenForPlace): what the batch reads the balance of. */
+const holdAsset = (input: PlaceInput): 'USDT' | 'NADI' => (input.side === 'buy' ? 'USDT' : 'NADI')
+
 /**
  * The money of the commands in the current batch, per ledger account and bucket: the moves of the
  * command being run are staged and kept only when it succeeds; at the commit they become one
- * posting. Available balances are what the ledger holds plus what this batch has moved so far, so a
- * freeze is checked against money that is really there.
+ * posting. Available balances are what the ledger held when the batch began (read for all its places
+ * at once) plus what this batch has moved so far, so a freeze is checked against money that is really
+ * there. One writer per market, and only the market moves trade accounts' available while it runs a
+ * batch; the ledger's CHECK refuses the posting should anything else have.
  */
 class BatchMoney {
   /** A posting holds at most ENTRY_ID_SPAN entries: a large batch is cut into several, each balanced. */
   static readonly MAX_ENTRIES = 1000
   private kept = new Map<string, ledger.EntryInput>()
   private staged = new Map<string, ledger.EntryInput>()
-  private firstSeq: bigint | null = null
-  private lastSeq: bigint | null = null
+  private first: number | null = null
+  private last: number | null = null
   private done: Segment[] = []
+  /** Trade accounts' available at the batch's start, by `${userId}:${asset}`. */
+  private base = new Map<string, bigint>()
 
   constructor(private readonly sqlite: import('../db/connection.ts').SqlConnection) {}
 
-  available(account: ledger.AccountRef, asset: 'USDT' | 'NADI'): bigint {
+  /** A new batch, with the trade balances its places were read for. */
+  startBatch(tradeAvailable: Map<string, bigint>): void {
+    this.reset()
+    this.base = tradeAvailable
+  }
+
+  available(userId: number, asset: 'USDT' | 'NADI'): bigint {
+    const account = ledger.trade(userId)
     const key = `${ledger.accountKey(account, asset)}|available`
     let delta = (this.kept.get(key)?.delta ?? 0n) + (this.staged.get(key)?.delta ?? 0n)
     for (const seg of this.done) delta += seg.byKey.get(key)?.delta ?? 0n
-    return ledger.balance(this.sqlite, account, asset).available + delta
+    return (this.base.get(`${userId}:${asset}`) ?? ledger.balance(this.sqlite, account, asset).available) + delta
   }
 
   move(account: ledger.AccountRef, asset: 'USDT' | 'NADI', available: bigint, frozen: bigint): void {
@@ -780,8 +942,8 @@ class BatchMoney {
     }
   }
 
-  /** The command succeeded: its moves (which balance on their own) join the batch. */
-  keep(seq: bigint): void {
+  /** The command succeeded: its moves (which balance on their own) join the batch. `journaled`: its journal row's index in the batch. */
+  keep(journaled: number): void {
     if (this.kept.size + this.staged.size > BatchMoney.MAX_ENTRIES) this.closeSegment()
     for (const [key, e] of this.staged) {
       const k = this.kept.get(key)
@@ -789,25 +951,25 @@ class BatchMoney {
       else this.kept.set(key, { ...e })
     }
     this.staged.clear()
-    this.firstSeq ??= seq
-    this.lastSeq = seq
+    this.first ??= journaled
+    this.last = journaled
   }
 
   private closeSegment(): void {
-    if (this.lastSeq !== null) this.done.push({ byKey: this.kept, firstSeq: this.firstSeq!, lastSeq: this.lastSeq })
+    if (this.last !== null) this.done.push({ byKey: this.kept, first: this.first!, last: this.last })
     this.kept = new Map()
-    this.firstSeq = this.lastSeq = null
+    this.first = this.last = null
   }
 
   dropStaged(): void {
     this.staged.clear()
   }
 
-  /** The batch's postings: net entries per segment (zero ones left out); the batch starts afresh. */
-  take(): { list: ledger.EntryInput[]; firstSeq: bigint; lastSeq: bigint }[] {
+  /** The batch's postings: net entries per segment (zero ones left out), with the journal rows (indices in the batch) each covers; the batch starts afresh. */
+  take(): { list: ledger.EntryInput[]; first: number; last: number }[] {
     this.closeSegment()
     const out = this.done
-      .map((seg) => ({ list: [...seg.byKey.values()].filter((e) => e.delta !== 0n), firstSeq: seg.firstSeq, lastSeq: seg.lastSeq }))
+      .map((seg) => ({ list: [...seg.byKey.values()].filter((e) => e.delta !== 0n), first: seg.first, last: seg.last }))
       .filter((p) => p.list.length > 0)
     this.reset()
     return out
@@ -817,12 +979,14 @@ class BatchMoney {
     this.kept = new Map()
     this.staged.clear()
     this.done = []
-    this.firstSeq = this.lastSeq = null
+    this.first = this.last = null
+    this.base = new Map()
   }
 }
 
 interface Segment {
   byKey: Map<string, ledger.EntryInput>
-  firstSeq: bigint
-  lastSeq: bigint
+  /** The first and last journal rows it covers, as indices in the batch. */
+  first: number
+  last: number
 }

@@ -2,24 +2,17 @@ import type { SqlConnection } from '../db/connection.ts'
 import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
 
-// The exchange's SQL: synchronous, prepared once, plain and portable like the ledger's (a command's
-// writes run inside its savepoint of the group-committed transaction, no await in between).
+// The exchange's SQL: synchronous, prepared once, plain and portable like the ledger's. A batch's
+// writes are multi-row statements of their own (./batchWrites.ts).
 
 const SQL = {
   journalAfter: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? AND seq > ? ORDER BY seq',
   latestSnapshot: 'SELECT seq, body FROM exchange_snapshots WHERE inst_id = ? ORDER BY seq DESC LIMIT 1',
   insertSnapshot: 'INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) SELECT MAX(seq), ?, ?, ? FROM exchange_journal HAVING MAX(seq) IS NOT NULL',
-  insertJournal: 'INSERT INTO exchange_journal (inst_id, command, created_at) VALUES (?, ?, ?) RETURNING seq',
   maxOrderId: 'SELECT MAX(id) AS id FROM trade_orders',
   maxFillId: 'SELECT MAX(id) AS id FROM trade_fills',
   openOrders: "SELECT id, filled FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled')",
   orderById: 'SELECT * FROM trade_orders WHERE id = ?',
-  orderByClientId: 'SELECT * FROM trade_orders WHERE user_id = ? AND client_order_id = ?',
-  insertOrder: `INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  updateOrder: 'UPDATE trade_orders SET filled = ?, filled_quote = ?, fee = fee + ?, status = ?, cancel_reason = ?, updated_at = ? WHERE id = ?',
-  insertFill: 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  insertDeal: 'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   fillsSince: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? AND created_at >= ? ORDER BY id',
   recentFills: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? ORDER BY id DESC LIMIT ?',
   lastCandles: 'SELECT ts, open, high, low, close, vol, vol_quote FROM trade_candles WHERE inst_id = ? AND bar = ? ORDER BY ts DESC LIMIT ?',

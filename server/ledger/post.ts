@@ -1,8 +1,8 @@
-import type { SqlConnection, SqlStatement, SqlTransaction } from '../db/connection.ts'
+import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { constraintOf } from '../db/errors.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
-import { ENTRY_ID_SPAN, statements, stmt, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
+import { ENTRY_ID_SPAN, rowsStmt, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
 import {
   accountKey,
   BUCKETS,
@@ -345,11 +345,6 @@ export function post(sqlite: SqlConnection, input: PostingInput): PostResult {
 const CHUNK_POSTINGS = 500
 const CHUNK_ENTRIES = 2_000
 const CHUNK_ACCOUNTS = 1_000
-
-/** The statement that writes `rows` rows of `row`, prepared once per row count. */
-function rowsStmt(sqlite: SqlConnection, head: string, row: string, rows: number, tail = ''): SqlStatement {
-  return stmt(sqlite, `${head} VALUES ${new Array<string>(rows).fill(row).join(', ')}${tail}`)
-}
 
 /** Plans cut into chunks within the limits above (a posting is never split). */
 function chunksOf(plans: Plan[]): Plan[][] {

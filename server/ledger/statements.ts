@@ -48,6 +48,15 @@ export function stmt(sqlite: SqlConnection, sql: string): SqlStatement {
   return s
 }
 
+/**
+ * The statement that takes `rows` rows of `row` in one VALUES list (a multi-row INSERT, or a list an
+ * UPDATE … FROM or a join reads), prepared once per row count: a set-based write is one round trip
+ * on PostgreSQL where a statement per row is one each.
+ */
+export function rowsStmt(sqlite: SqlConnection, head: string, row: string, rows: number, tail = ''): SqlStatement {
+  return stmt(sqlite, `${head} VALUES ${new Array<string>(rows).fill(row).join(', ')}${tail}`)
+}
+
 export interface AccountRow {
   id: bigint
   available: bigint

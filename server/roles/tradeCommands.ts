@@ -5,7 +5,8 @@
 // tradedone:<instId> → the API processes); both also look at the table on a timer, so a lost wake-up
 // costs latency, never an answer.
 //
-// Exactly once: done commits with the command's order, fills and journal entry (Exchange's `also`),
+// Exactly once: done commits with the command's order, fills and journal entry (Exchange's AlsoWrite,
+// one statement for a batch's commands, refusals included),
 // so a successor that finds a command taken and not done knows nothing of it was kept and applies it
 // again; a place also carries the user's client_order_id, which the engine answers with the order it
 // placed the first time. An API process that has waited too long for a command still pending marks
@@ -17,7 +18,9 @@ import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SqlConnection } from '../db/connection.ts'
 import { atomically } from '../db/index.ts'
-import { TradeRejected, type Exchange, type PlaceInput } from '../exchange/exchange.ts'
+import { TradeRejected, type Exchange, type Outcome, type PlaceInput } from '../exchange/exchange.ts'
+import { inChunks } from '../exchange/batchWrites.ts'
+import { rowsStmt } from '../ledger/statements.ts'
 import { exchangeStatements, type OrderRow } from '../exchange/statements.ts'
 import type { Bus } from './bus.ts'
 import { ENGINE_KEY } from './leader.ts'
@@ -61,6 +64,12 @@ function parseResult(text: string | null): Result | null {
   return null
 }
 
+/** A refusal as stored. */
+function resultOf(e: TradeRejected): Result {
+  const d = e.detail
+  return { rejected: e.reason, detail: { asset: d.asset, current: d.current?.toString(), required: d.required?.toString(), max: d.max } }
+}
+
 // ── The engine's side ─────────────────────────────────────────────────────────────────────────────
 
 export interface CommandServer {
@@ -92,6 +101,21 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
   const markDone = (id: number, result: Result) => {
     if (done.run(JSON.stringify(result), opts.now(), id).changes !== 1) throw new Error(`trade command ${id} was not ours to finish (another engine took it?)`)
   }
+  // A batch's commands marked done in one statement, in the batch's transaction.
+  exchange.alsoWrite((outcomes: Outcome[]) => {
+    const at = opts.now()
+    inChunks(outcomes, (rows) => {
+      const params = rows.flatMap((o) => [o.tag, JSON.stringify(o.order ? { order_id: Number(o.order.id) } : resultOf(o.refused)), at])
+      const marked = rowsStmt(
+        sqlite,
+        "UPDATE trade_commands SET status = 'done', result = v.column2, done_at = v.column3 FROM (",
+        '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+        rows.length,
+        ") AS v WHERE trade_commands.id = v.column1 AND trade_commands.status = 'taken'",
+      ).run(...params).changes
+      if (marked !== rows.length) throw new Error(`trade commands ${rows.map((o) => o.tag).join(', ')}: ${rows.length - marked} were not ours to finish (another engine took them?)`)
+    })
+  })
   const announce = (id: number) => {
     finished.push(id)
     if (finished.length === 1) setImmediate(() => bus.publish(topics.done, { ids: finished.splice(0) }))
@@ -107,20 +131,17 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
     } catch {
       // A body no API process wrote: refused below like any malformed one.
     }
-    const also = (r: OrderRow) => markDone(id, { order_id: Number(r.id) })
+    // Tagged with the command's id: the exchange marks it done in the batch that applies or refuses it.
     const run =
       row.kind === 'place' && placeCheck.Check(body)
-        ? exchange.place(userId, body as PlaceInput, also)
+        ? exchange.place(userId, body as PlaceInput, id)
         : row.kind === 'cancel' && cancelCheck.Check(body)
-          ? exchange.cancel(userId, (body as { orderId: number }).orderId, also)
-          : Promise.reject(new TradeRejected('bad_command'))
-    const p = run
-      .catch(async (e: unknown) => {
+          ? exchange.cancel(userId, (body as { orderId: number }).orderId, id)
+          : null
+    const p = (run ?? atomically(exchange.conn, () => markDone(id, resultOf(new TradeRejected('bad_command')))))
+      .catch((e: unknown) => {
+        // A refusal was marked in its batch; anything else left the command taken.
         if (!(e instanceof TradeRejected)) throw e
-        const d = e.detail
-        const result: Result = { rejected: e.reason, detail: { asset: d.asset, current: d.current?.toString(), required: d.required?.toString(), max: d.max } }
-        // Nothing was written for a refusal: its mark is a write of its own.
-        await atomically(exchange.conn, () => markDone(id, result))
       })
       .then(
         () => {

@@ -19,6 +19,8 @@ import { exchangeStatements } from '../../server/exchange/statements.ts'
 import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rng } from './support/rng.ts'
+import { standings, topScores } from '../../server/modules/activity/scores.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-rebuild-prop-'))
 const databases: TestDatabase[] = []
@@ -67,19 +69,6 @@ function installFaults(sqlite: SqlConnection): void {
   `)
 }
 
-/** mulberry32: a small seeded PRNG, so a failure names the seed that reproduces it. */
-function rng(seed: number) {
-  let a = seed >>> 0
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! }
-}
-
 /** Seeds to run; NADI_PROP_SEED=<n> runs one (to reproduce a failure). */
 const SEEDS = process.env.NADI_PROP_SEED ? [Number(process.env.NADI_PROP_SEED)] : [20261124, 7, 1234567, 99991, 31337]
 const BATCHES = 160
@@ -99,6 +88,12 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
     for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 10_000_000n * 100_000_000n })
   }
+  // A trading activity over the whole run: the scores a failed batch staged must go with it.
+  const activity = Number(
+    sqlite
+      .prepare("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)")
+      .run(clock, clock + 86_400_000).lastInsertRowid,
+  )
   installFaults(sqlite)
   const arm = sqlite.prepare('UPDATE fault SET journal_from = ?, posting = ?')
   const errors: unknown[] = []
@@ -197,6 +192,10 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   const injected = lost.filter((l) => orderByCid.get(l.userId, l.cid) !== undefined)
   expect(injected).toEqual([])
   expect(audit(sqlite).violations).toEqual([])
+  // The activity's scores are what the committed deals add up to.
+  const reference = standings(sqlite, 'trading', Date.UTC(2026, 10, 24, 12), clock + 1).map((x) => [x.userId, x.score])
+  expect(topScores(sqlite, activity, 100).map((x) => [x.userId, x.score])).toEqual(reference)
+  expect(reference.length).toBeGreaterThan(0)
   // The run really exercised what it claims.
   expect(forcedCommand).toBeGreaterThan(5)
   expect(forcedCommit).toBeGreaterThan(5)

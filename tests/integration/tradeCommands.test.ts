@@ -56,9 +56,10 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     ex1.start()
     const insert = sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0)")
     const finished = Number(insert.run(defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })).lastInsertRowid)
-    await ex1.place(1, { side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' }, (row) => {
-      sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?").run(JSON.stringify({ order_id: Number(row.id) }), finished)
+    ex1.alsoWrite(([o]) => {
+      sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?").run(JSON.stringify({ order_id: Number(o!.order!.id) }), o!.tag)
     })
+    await ex1.place(1, { side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' }, finished)
     await ex1.close()
     const orphan = Number(insert.run(defaultSpec.instId, 2, JSON.stringify({ side: 'buy', type: 'limit', price: 1200, lots: 1000, clientOrderId: 'orphan' })).lastInsertRowid)
     const junk = Number(sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, 1, 'place', '{\"side\":\"buy\",\"price\":-1}', 0)").run(defaultSpec.instId).lastInsertRowid)

@@ -1,0 +1,208 @@
+// What a batch of the market's commands writes, gathered in memory while the commands run and written
+// at the end with a fixed number of statements: one multi-row statement per table (journal, new
+// orders, changed orders, fills, deals) for up to ROWS rows, whatever the number of commands. On
+// PostgreSQL every statement is a round trip; written command by command, a batch of N commands cost
+// O(N) of them (issue 34 §3).
+//
+// The rows are exactly those the commands would have written one after the other: an order placed and
+// then filled or cancelled later in the same batch is inserted once as it ended; an existing order
+// changed by several commands is updated once with the last command's state and the sum of their fees.
+
+import type { SqlConnection } from '../db/connection.ts'
+import { rowsStmt } from '../ledger/statements.ts'
+import type { OrderRow } from './statements.ts'
+
+const ORDER_COLUMNS = 'id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at'
+
+/** Rows per statement: 18 parameters an order row, so 9,000 at most, far below SQLite's 32,766 and PostgreSQL's 65,535. */
+export const ROWS = 500
+
+/** How an order stands after the commands so far: what an UPDATE of an order the batch did not place sets. */
+interface OrderChange {
+  filled: bigint
+  filledQuote: bigint
+  /** Added to the stored fee (the fills of several commands add up). */
+  feeDelta: bigint
+  status: string
+  cancelReason: string | null
+  updatedAt: number
+}
+
+type FillRow = [id: number, instId: string, makerOrderId: number, takerOrderId: number, takerSide: string, price: bigint, size: bigint, quote: bigint, at: number]
+type DealRow = [fillId: number, orderId: number, userId: number, side: string, role: string, price: bigint, size: bigint, quote: bigint, fee: bigint, feeAsset: string, at: number]
+
+/** Calls `write(slice)` for each ROWS-long slice of `all`. */
+export function inChunks<T>(all: readonly T[], write: (slice: readonly T[]) => void): void {
+  for (let from = 0; from < all.length; from += ROWS) write(all.slice(from, from + ROWS))
+}
+
+export class BatchWrites {
+  private readonly journal: [instId: string, command: string, at: number][] = []
+  /** Orders placed in this batch, as they stand now: inserted at the end. */
+  private readonly placed = new Map<number, OrderRow>()
+  /** Orders stored before this batch, whose rows were read for it (a cancel's, a repeated client id's): kept current for answers. */
+  private readonly known = new Map<number, OrderRow>()
+  private readonly changes = new Map<number, OrderChange>()
+  private readonly byClientId = new Map<string, number>()
+  private readonly fills: FillRow[] = []
+  private readonly deals: DealRow[] = []
+
+  /** Rows stored before the batch that its commands may answer with. */
+  know(rows: Iterable<OrderRow>): void {
+    for (const r of rows) {
+      this.known.set(Number(r.id), { ...r })
+      this.byClientId.set(clientKey(Number(r.user_id), r.client_order_id), Number(r.id))
+    }
+  }
+
+  /** The order placed under this client id: in this batch, or stored and read for it. */
+  orderByClientId(userId: number, clientOrderId: string): OrderRow | undefined {
+    const id = this.byClientId.get(clientKey(userId, clientOrderId))
+    return id === undefined ? undefined : this.order(id)
+  }
+
+  /** The order as the commands so far left it, when its whole row is known here. */
+  order(id: number): OrderRow | undefined {
+    const r = this.placed.get(id) ?? this.known.get(id)
+    return r && { ...r }
+  }
+
+  /** An accepted command's journal row; its index among the batch's, which become its seq once written. */
+  addJournal(instId: string, command: string, at: number): number {
+    return this.journal.push([instId, command, at]) - 1
+  }
+
+  get journaled(): number {
+    return this.journal.length
+  }
+
+  place(row: OrderRow): void {
+    const id = Number(row.id)
+    this.placed.set(id, row)
+    this.byClientId.set(clientKey(Number(row.user_id), row.client_order_id), id)
+  }
+
+  /** An order's new state after a command (fees added to what it had). */
+  change(id: number, filled: bigint, filledQuote: bigint, fee: bigint, status: string, cancelReason: string | null, at: number): void {
+    const row = this.placed.get(id) ?? this.known.get(id)
+    if (row) Object.assign(row, { filled, filled_quote: filledQuote, fee: row.fee + fee, status, cancel_reason: cancelReason, updated_at: BigInt(at) })
+    if (this.placed.has(id)) return
+    const prior = this.changes.get(id)
+    this.changes.set(id, { filled, filledQuote, feeDelta: (prior?.feeDelta ?? 0n) + fee, status, cancelReason, updatedAt: at })
+  }
+
+  fill(...row: FillRow): void {
+    this.fills.push(row)
+  }
+
+  deal(...row: DealRow): void {
+    this.deals.push(row)
+  }
+
+  /**
+   * Writes everything, one statement per table and ROWS rows; the journal's seqs in command order,
+   * and every order the batch touched as it now stands (for the pushes after the commit, which then
+   * read none). Throws when a row cannot be written (the batch must then be abandoned: nothing here
+   * is undone).
+   */
+  write(sqlite: SqlConnection): { seqs: bigint[]; orders: Map<number, OrderRow> } {
+    const orders = new Map(this.placed)
+    const seqs: bigint[] = []
+    inChunks(this.journal, (rows) => {
+      const got = rowsStmt(sqlite, 'INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', rows.length, ' RETURNING seq').all(...rows.flat()) as { seq: bigint }[]
+      // Both databases number a multi-row insert's rows in the order of its VALUES (SQLite's rowid,
+      // PostgreSQL's identity, one after the other); RETURNING's own order is not promised, so sorted.
+      seqs.push(...got.map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    })
+    if (seqs.length !== this.journal.length) throw new Error(`exchange: ${this.journal.length} journal rows written, ${seqs.length} numbered`)
+    inChunks([...this.placed.values()], (rows) => {
+      const params: unknown[] = []
+      for (const r of rows) {
+        params.push(r.id, r.user_id, r.client_order_id, r.inst_id, r.side, r.type, r.price, r.size, r.quote_amount, r.filled, r.filled_quote, r.fee, r.fee_asset, r.frozen, r.status, r.cancel_reason, r.created_at, r.updated_at)
+      }
+      rowsStmt(
+        sqlite,
+        `INSERT INTO trade_orders (${ORDER_COLUMNS})`,
+        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        rows.length,
+      ).run(...params)
+    })
+    inChunks([...this.changes], (rows) => {
+      const params: unknown[] = []
+      for (const [id, c] of rows) params.push(id, c.filled, c.filledQuote, c.feeDelta, c.status, c.cancelReason, c.updatedAt)
+      const changed = rowsStmt(
+        sqlite,
+        'UPDATE trade_orders SET filled = v.column2, filled_quote = v.column3, fee = fee + v.column4, status = v.column5, cancel_reason = v.column6, updated_at = v.column7 FROM (',
+        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+        rows.length,
+        `) AS v WHERE trade_orders.id = v.column1 RETURNING ${ORDER_COLUMNS}`,
+      ).all(...params) as OrderRow[]
+      if (changed.length !== rows.length) throw new Error(`exchange: ${rows.length} orders to update, ${changed.length} found`)
+      for (const r of changed) orders.set(Number(r.id), r)
+    })
+    inChunks(this.fills, (rows) => {
+      rowsStmt(sqlite, 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length).run(
+        ...rows.flat(),
+      )
+    })
+    inChunks(this.deals, (rows) => {
+      rowsStmt(
+        sqlite,
+        'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at)',
+        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        rows.length,
+      ).run(...rows.flat())
+    })
+    return { seqs, orders }
+  }
+}
+
+const clientKey = (userId: number, clientOrderId: string) => `${userId}\n${clientOrderId}`
+
+/**
+ * The stored rows a batch's commands may answer with, read in two statements: the orders its cancels
+ * name, and those its places' client ids already name (a repeated request answers its first order).
+ */
+export function readKnownOrders(sqlite: SqlConnection, ids: readonly number[], clientIds: readonly (readonly [userId: number, clientOrderId: string])[]): OrderRow[] {
+  const out: OrderRow[] = []
+  inChunks([...new Set(ids)], (rows) => {
+    out.push(...(rowsStmt(sqlite, 'SELECT o.* FROM (', '(CAST(? AS BIGINT))', rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1').all(...rows) as OrderRow[]))
+  })
+  inChunks(clientIds, (rows) => {
+    out.push(
+      ...(rowsStmt(sqlite, 'SELECT o.* FROM (', '(CAST(? AS BIGINT), CAST(? AS TEXT))', rows.length, ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2').all(
+        ...rows.flat(),
+      ) as OrderRow[]),
+    )
+  })
+  return out
+}
+
+/** The available balance of each (user, asset) trade account, read in one statement per ROWS accounts; those without an account hold 0. */
+export function readTradeAvailable(sqlite: SqlConnection, accounts: readonly (readonly [userId: number, asset: string])[]): Map<string, bigint> {
+  const out = new Map<string, bigint>(accounts.map(([userId, asset]) => [`${userId}:${asset}`, 0n]))
+  inChunks(accounts, (rows) => {
+    const got = rowsStmt(
+      sqlite,
+      'SELECT a.user_id, a.asset, a.available FROM (',
+      '(CAST(? AS BIGINT), CAST(? AS TEXT))',
+      rows.length,
+      ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
+    ).all(...rows.flat()) as { user_id: bigint; asset: string; available: bigint }[]
+    for (const r of got) out.set(`${r.user_id}:${r.asset}`, r.available)
+  })
+  return out
+}
+
+/** The trade accounts of these users, one statement per ROWS users: what user@balance pushes. */
+export function readTradeBalances(sqlite: SqlConnection, userIds: readonly number[]): { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] {
+  const out: { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] = []
+  inChunks(userIds, (rows) => {
+    out.push(
+      ...(rowsStmt(sqlite, 'SELECT a.user_id, a.asset, a.available, a.frozen FROM (', '(CAST(? AS BIGINT))', rows.length, ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'").all(
+        ...rows,
+      ) as { user_id: bigint; asset: string; available: bigint; frozen: bigint }[]),
+    )
+  })
+  return out
+}

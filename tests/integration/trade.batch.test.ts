@@ -1,0 +1,185 @@
+// The market's writer batches its round trips (issue 34 §3): a batch of commands costs a fixed number
+// of statements, whatever the number of commands in it, and writes exactly what the same commands
+// write one batch each — orders, fills, deals, journal, balances, activity scores, and each
+// command's answer or refusal. On both backends.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { SqlConnection, SqlStatement } from '../../server/db/connection.ts'
+import { openDatabase, type Connection } from '../../server/db/index.ts'
+import { migrate } from '../../server/db/migrate.ts'
+import { Exchange, TradeRejected, type PlaceInput } from '../../server/exchange/exchange.ts'
+import { defaultSpec } from '../../server/exchange/engine/index.ts'
+import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import '../../server/ledger/holders.ts'
+import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rng } from './support/rng.ts'
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-batch-'))
+const databases: TestDatabase[] = []
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true })
+  for (const d of databases) d.drop()
+})
+
+let n = 0
+function database(): ReturnType<typeof openDatabase> {
+  if (testBackend() === 'sqlite') return openDatabase(path.join(dir, `nadi-${++n}.sqlite`))
+  const d = freshDatabase()
+  databases.push(d)
+  return openDatabase(d.url)
+}
+
+/** The connection, with every statement it executes counted (prepared ones and exec alike). */
+function counting(real: SqlConnection): { sqlite: SqlConnection; count: () => number } {
+  let count = 0
+  const wrap = (s: SqlStatement): SqlStatement => {
+    const w: SqlStatement = {
+      get: (...p) => (count++, s.get(...p)),
+      all: (...p) => (count++, s.all(...p)),
+      run: (...p) => (count++, s.run(...p)),
+      iterate: (...p) => (count++, s.iterate(...p)),
+      pluck: (on = true) => (s.pluck(on), w),
+      raw: (on = true) => (s.raw(on), w),
+      safeIntegers: (on = true) => (s.safeIntegers(on), w),
+    }
+    return w
+  }
+  const sqlite = new Proxy(real, {
+    get(target, key) {
+      if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql))
+      if (key === 'exec') {
+        return (sql: string) => {
+          count++
+          target.exec(sql)
+          return sqlite
+        }
+      }
+      const v: unknown = Reflect.get(target, key, target)
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+    },
+  })
+  return { sqlite, count: () => count }
+}
+
+const UNITS = 100_000_000n
+const CLOCK = Date.UTC(2026, 11, 2, 12)
+
+/** A migrated database with users 1..users, each holding `usdt` and `nadi` in their trade account, and an activity measuring trading. */
+function market(users: number, usdt: bigint, nadi: bigint) {
+  const db = database()
+  migrate(db.sqlite)
+  const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+  for (let u = 1; u <= users; u++) {
+    add.run(u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
+    transfer(db.sqlite, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
+    transfer(db.sqlite, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
+  }
+  db.sqlite
+    .prepare("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)")
+    .run(CLOCK - 3_600_000, CLOCK + 3_600_000)
+  return db
+}
+
+/** Every push built, as if every user listened: the pushes after a commit read what they send. */
+const everyoneListens = { publish() {}, publishToUser() {} }
+
+const exchangeOn = (conn: Connection) => {
+  const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, publisher: everyoneListens })
+  ex.start()
+  return ex
+}
+
+describe('the market writer batches its round trips', () => {
+  it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
+    const db = market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
+    const { sqlite, count } = counting(db.sqlite)
+    const ex = exchangeOn({ sqlite, db: db.db })
+    let cid = 0
+    const rest = (user: number) => ex.place(user, { side: 'sell', type: 'limit', price: 3000, lots: 1000, clientOrderId: `r${++cid}` })
+    // Orders for the cancels and for the crossing buys to fill, in batches of their own.
+    const toCancel = await Promise.all(Array.from({ length: 70 }, (_, i) => ex.place(1 + (i % 4), { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: `c${i}` })))
+    await Promise.all(Array.from({ length: 70 }, (_, i) => rest(1 + (i % 4))))
+
+    /** One batch of `k` of each kind: a resting sell, a buy that fills one resting sell (fees both ways), a cancel. */
+    const statementsOf = async (k: number) => {
+      const before = count()
+      const jobs: Promise<unknown>[] = []
+      for (let i = 0; i < k; i++) {
+        jobs.push(ex.place(1 + (i % 2), { side: 'sell', type: 'limit', price: 3100, lots: 1000, clientOrderId: `s${++cid}` }))
+        jobs.push(ex.place(3 + (i % 2), { side: 'buy', type: 'limit', price: 3000, lots: 1000, clientOrderId: `b${++cid}` }))
+        jobs.push(ex.cancel(Number(toCancel[0]!.user_id), Number(toCancel.shift()!.id)))
+      }
+      await Promise.all(jobs)
+      // The candles are saved on the turn after the commit.
+      await new Promise((r) => setImmediate(r))
+      return count() - before
+    }
+    // The first fills make the fee pool's accounts (two statements more, once).
+    await statementsOf(1)
+    const one = await statementsOf(1)
+    const many = await statementsOf(66)
+    expect(many).toBe(one)
+    // Reads, one statement per table written, the posting, the pushes' balances and the candles: a small constant.
+    expect(one).toBeLessThanOrEqual(24)
+    expect((sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint) >= 67n).toBe(true)
+    expect(audit(db.sqlite).violations).toEqual([])
+    await ex.close()
+    await db.close()
+  })
+
+  it('a random sequence of commands sent as one batch writes what it writes one command per batch, answers included', { timeout: 60_000 }, async () => {
+    // Seeded: the same sequence for both runs.
+    const { next: rand, int } = rng(20261202)
+    // Little money, so freezes are refused once earlier commands of the same batch have taken it.
+    type Step = { user: number; place: PlaceInput } | { user: number; cancel: number }
+    const steps: Step[] = []
+    for (let i = 0; i < 300; i++) {
+      const user = 1 + int(4)
+      const r = int(20)
+      // Cancels name the order ids the sequence will give (1, 2, …), some not open any more, some another user's.
+      if (r < 4) steps.push({ user, cancel: 1 + int(i + 1) })
+      else if (r < 5) steps.push({ user, place: { side: 'sell', type: 'market', lots: 100 + int(3000), clientOrderId: `m${i}` } })
+      else if (r < 6) steps.push({ user, place: { side: 'buy', type: 'market', quote: 1_000_000 + int(4_000_000), clientOrderId: `q${i}` } })
+      // A client id used again now and then: the first order is the answer.
+      else steps.push({ user, place: { side: rand() < 0.5 ? 'buy' : 'sell', type: 'limit', price: 2480 + int(40), lots: 400 + int(4000), clientOrderId: r === 6 && i > 10 ? `l${i - 1 - int(10)}` : `l${i}` } })
+    }
+    const send = (ex: Exchange, s: Step) => ('cancel' in s ? ex.cancel(s.user, s.cancel) : ex.place(s.user, s.place))
+    const answer = (o: PromiseSettledResult<unknown>) =>
+      o.status === 'fulfilled' ? o.value : o.reason instanceof TradeRejected ? { refused: o.reason.reason, detail: o.reason.detail } : { error: String(o.reason) }
+    const tables = (sqlite: SqlConnection) => ({
+      orders: sqlite.prepare('SELECT * FROM trade_orders ORDER BY id').all(),
+      fills: sqlite.prepare('SELECT * FROM trade_fills ORDER BY id').all(),
+      deals: sqlite.prepare('SELECT * FROM trade_deals ORDER BY id').all(),
+      journal: sqlite.prepare('SELECT seq, inst_id, command, created_at FROM exchange_journal ORDER BY seq').all(),
+      balances: sqlite.prepare('SELECT user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY user_id, kind, asset').all(),
+      scores: sqlite.prepare('SELECT activity_id, user_id, score, reached_at FROM activity_scores ORDER BY activity_id, user_id').all(),
+    })
+
+    const run = async (batched: boolean) => {
+      const db = market(4, 30n * UNITS, 150n * UNITS)
+      const ex = exchangeOn(db)
+      let answers: unknown[]
+      if (batched) answers = (await Promise.allSettled(steps.map((s) => send(ex, s)))).map(answer)
+      else {
+        answers = []
+        for (const s of steps) answers.push(answer((await Promise.allSettled([send(ex, s)]))[0]!))
+      }
+      const out = { answers, ...tables(db.sqlite), violations: audit(db.sqlite).violations }
+      await ex.close()
+      await db.close()
+      return out
+    }
+    const one = await run(false)
+    const all = await run(true)
+    expect(all).toEqual(one)
+    // The sequence exercised what it claims: fills, refusals of each kind, repeated client ids.
+    const refused = new Set(one.answers.flatMap((x) => ((x as { refused?: string }).refused ? [(x as { refused: string }).refused] : [])))
+    expect([...refused].sort()).toEqual(expect.arrayContaining(['insufficient_funds', 'not_owner', 'unknown_order']))
+    expect(one.fills.length).toBeGreaterThan(30)
+    expect(one.scores.length).toBeGreaterThan(0)
+    expect(one.violations).toEqual([])
+  })
+})
