@@ -78,10 +78,10 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     const svc = createRankingService(c)
     const last = Number(ranked.at(-1)!.userId)
     const t3 = performance.now()
-    const page = svc.daily(day, 1, 20)
+    const page = await svc.daily(day, 1, 20)
     const pageMs = performance.now() - t3
     const t4 = performance.now()
-    const mine = svc.mine(last, day)
+    const mine = await svc.mine(last, day)
     const mineMs = performance.now() - t4
 
     return [

@@ -155,7 +155,7 @@ describe('mining, nodes, savings and loans', () => {
     const pool = balance(app.ctx.sqlite, MINING, 'NADI').available
     transfer(app.ctx.sqlite, { ref: 'e2e:mining:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
     await expect(settleDue(later)).rejects.toBeInstanceOf(SettlementFundingShort)
-    const since = new Intl.DateTimeFormat(LANG_TAG.TW, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(dayStart(settlementHalt(app.ctx)!.day))
+    const since = new Intl.DateTimeFormat(LANG_TAG.TW, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(dayStart((await settlementHalt(app.ctx))!.day))
     const why = text('tw', 'mining.pause.reward_pool', { date: since })
 
     await page.goto(`${app.url}/ming`)

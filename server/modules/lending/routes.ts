@@ -15,7 +15,7 @@ export function lendingRoutes(app: App, lending: LendingService): void {
   app.get(
     '/api/v1/lending/list',
     { ...auth, schema: { tags, summary: 'Loan plans: loan-to-value of a node stake, daily interest, longest term', response: { 200: Envelope(Type.Array(LoanPlan)) } } },
-    async (req) => ok(req, lending.list()),
+    async (req) => ok(req, await lending.list()),
   )
   app.get(
     '/api/v1/lending/info',
@@ -23,7 +23,7 @@ export function lendingRoutes(app: App, lending: LendingService): void {
       ...auth,
       schema: { tags, summary: 'The caller’s borrowing: each active node’s stake, debt and what is left to borrow per plan; loans; total debt; fund USDT', response: { 200: Envelope(LendingInfo) } },
     },
-    async (req) => ok(req, lending.info(uid(req))),
+    async (req) => ok(req, await lending.info(uid(req))),
   )
   app.post(
     '/api/v1/lending/borrow',

@@ -12,6 +12,7 @@ import { formatMoney, parseAmount } from '../../../contract/money.ts'
 import { lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -45,12 +46,9 @@ interface LoanRow {
 }
 
 const SQL = {
-  plans: 'SELECT * FROM loan_plans WHERE active = 1 ORDER BY sort, id',
   plan: 'SELECT * FROM loan_plans WHERE id = ? AND active = 1',
-  nodes: "SELECT n.id, n.user_id, n.amount, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.user_id = ? AND n.status = 'active' ORDER BY n.id",
   node: 'SELECT id, user_id, amount, status FROM node_orders WHERE id = ?',
   nodeDebt: "SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE node_id = ? AND status = 'open'",
-  loans: 'SELECT * FROM loans WHERE user_id = ? ORDER BY (status = \'open\') DESC, id DESC LIMIT 100',
   loan: 'SELECT * FROM loans WHERE id = ?',
   insert: `INSERT INTO loans (user_id, plan_id, node_id, principal, debt, daily_rate_ppm, start_day, due_day, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -68,6 +66,16 @@ const SQL = {
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** What the lending screens read, outside any transaction. */
+const READS = statements({
+  plans: statement<PlanRow, []>('SELECT * FROM loan_plans WHERE active = 1 ORDER BY sort, id'),
+  nodes: statement<{ id: bigint; amount: bigint; type: 'elite' | 'core' | 'genesis' }, [userId: number]>(
+    "SELECT n.id, n.user_id, n.amount, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.user_id = ? AND n.status = 'active' ORDER BY n.id",
+  ),
+  loans: statement<LoanRow, [userId: number]>("SELECT * FROM loans WHERE user_id = ? ORDER BY (status = 'open') DESC, id DESC LIMIT 100"),
+  nodeDebt: statement<{ debt: bigint }, [nodeId: bigint]>(SQL.nodeDebt),
+})
 
 const planWire = (p: PlanRow): LoanPlan => ({ id: Number(p.id), ltv: ppmPercent(p.ltv_ppm), daily_rate: ppmPercent(p.daily_rate_ppm), max_days: Number(p.max_days) })
 
@@ -99,14 +107,15 @@ export type LendingService = ReturnType<typeof createLendingService>
 export function createLendingService(ctx: Ctx) {
   const s = () => stmts(ctx)
 
-  function info(userId: number): LendingInfo {
-    const plans = s().plans.all() as PlanRow[]
-    const nodes = s().nodes.all(userId) as { id: bigint; amount: bigint; type: 'elite' | 'core' | 'genesis' }[]
-    const loans = s().loans.all(userId) as LoanRow[]
+  async function info(userId: number): Promise<LendingInfo> {
+    const plans = await ctx.sql.all(READS.plans)
+    const nodes = await ctx.sql.all(READS.nodes, userId)
+    const loans = await ctx.sql.all(READS.loans, userId)
     const debt = loans.filter((l) => l.status === 'open').reduce((a, l) => a + l.debt, 0n)
+    const owing = await Promise.all(nodes.map(async (n) => (await ctx.sql.get(READS.nodeDebt, n.id))!.debt))
     return {
-      collateral: nodes.map((n) => {
-        const owed = (s().nodeDebt.get(n.id) as { debt: bigint }).debt
+      collateral: nodes.map((n, i) => {
+        const owed = owing[i]!
         return {
           node_order_id: Number(n.id),
           type: n.type,
@@ -122,7 +131,7 @@ export function createLendingService(ctx: Ctx) {
   }
 
   return {
-    list: (): LoanPlan[] => (s().plans.all() as PlanRow[]).map(planWire),
+    list: async (): Promise<LoanPlan[]> => (await ctx.sql.all(READS.plans)).map(planWire),
     info,
 
     async borrow(userId: number, body: BorrowBody): Promise<Loan> {

@@ -16,7 +16,7 @@ export function miningRoutes(app: App, mining: MiningService): void {
   app.get(
     '/api/v1/mining/info',
     { ...auth, schema: { tags, summary: 'The caller’s power, today’s estimate, yesterday’s earnings, and the destroy/joint terms', response: { 200: Envelope(MiningInfo) } } },
-    async (req) => ok(req, mining.info(uid(req))),
+    async (req) => ok(req, await mining.info(uid(req))),
   )
   app.post(
     '/api/v1/mining/destroy',
@@ -48,11 +48,11 @@ export function miningRoutes(app: App, mining: MiningService): void {
   app.get(
     '/api/v1/mining/destroyList',
     { ...auth, schema: { tags, summary: 'Destroy, joint and trial records: price, amount, USDT value, date, status (1 trial, 2 paused, 3 permanent, 4 unknown)', querystring: MiningPageQuery, response: { 200: Envelope(Paged(DestroyRecord)) } } },
-    async (req) => ok(req, mining.destroyList(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await mining.destroyList(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/mining/powerLog',
     { ...auth, schema: { tags, summary: 'The power log: type, bought power, gift power, released, remaining', querystring: MiningPageQuery, response: { 200: Envelope(Paged(PowerLogItem)) } } },
-    async (req) => ok(req, mining.powerLog(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await mining.powerLog(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
 }

@@ -12,6 +12,7 @@ import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -41,14 +42,32 @@ const SQL = {
   buy: `INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at)
         VALUES (@user, @kind, @order, @position, @asset, @amount, @price, @usdt, @power, @gift, @at)`,
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
-  positions: `SELECT * FROM positions WHERE user_id = ? AND kind IN ('device', 'destroy', 'joint', 'trial', 'node') ORDER BY id DESC`,
-  // SPEC §3 flow pool: NADI in circulation, what users hold (available and frozen, fund and trade).
-  circulating: "SELECT coalesce(sum(available + frozen), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'",
-  yesterday: `SELECT coalesce(sum(l.amount), 0) AS s FROM settlement_lines l JOIN positions p ON p.id = l.position_id
-              WHERE p.user_id = ? AND p.kind IN ('device', 'destroy', 'joint', 'trial', 'node') AND l.day = ?`,
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+const KINDS_IN = `kind IN (${MINING_KINDS.map((k) => `'${k}'`).join(', ')})`
+type Sum = { s: bigint }
+type Page = [userId: number, limit: number, offset: number]
+type BuyRow = { id: bigint; kind: 'destroy' | 'joint' | 'trial'; asset: string; amount: bigint; price: bigint; usdt_value: bigint; created_at: bigint; pstatus: PositionRow['status'] }
+
+/** What the mining page reads, outside any transaction. */
+const READS = statements({
+  positions: statement<PositionRow, [userId: number]>(`SELECT * FROM positions WHERE user_id = ? AND ${KINDS_IN} ORDER BY id DESC`),
+  // SPEC §3 flow pool: NADI in circulation, what users hold (available and frozen, fund and trade).
+  circulating: statement<Sum, []>("SELECT coalesce(sum(available + frozen), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'"),
+  yesterday: statement<Sum, [userId: number, day: number]>(
+    `SELECT coalesce(sum(l.amount), 0) AS s FROM settlement_lines l JOIN positions p ON p.id = l.position_id
+     WHERE p.user_id = ? AND p.${KINDS_IN} AND l.day = ?`,
+  ),
+  buyCount: statement<{ n: bigint }, [userId: number]>('SELECT count(*) AS n FROM mining_buys WHERE user_id = ?'),
+  buys: statement<BuyRow, Page>(
+    `SELECT b.*, p.status AS pstatus FROM mining_buys b JOIN positions p ON p.id = b.position_id
+     WHERE b.user_id = ? ORDER BY b.id DESC LIMIT ? OFFSET ?`,
+  ),
+  positionCount: statement<{ n: bigint }, [userId: number]>(`SELECT count(*) AS n FROM positions WHERE user_id = ? AND ${KINDS_IN}`),
+  positionPage: statement<PositionRow, Page>(`SELECT * FROM positions WHERE user_id = ? AND ${KINDS_IN} ORDER BY id DESC LIMIT ? OFFSET ?`),
+})
 
 export interface MiningDeps {
   /** The NADI price (USDT, units of 1e-8): the market's last, else the reference. */
@@ -124,11 +143,11 @@ export const FLOW_POOL_TTL_MS = 60_000
 export function createMiningService(ctx: Ctx, orders: OrdersService, deps: MiningDeps) {
   const cfg = ctx.config.mining
   const s = () => stmts(ctx)
-  const pause = () => miningPause(settlementHalt(ctx), dayStart)
+  const pause = async () => miningPause(await settlementHalt(ctx), dayStart)
   let flow: { at: number; amount: bigint } | null = null
-  function flowPool(): bigint {
+  async function flowPool(): Promise<bigint> {
     const now = ctx.now()
-    if (!flow || now - flow.at >= FLOW_POOL_TTL_MS || now < flow.at) flow = { at: now, amount: (s().circulating.get() as { s: bigint }).s }
+    if (!flow || now - flow.at >= FLOW_POOL_TTL_MS || now < flow.at) flow = { at: now, amount: (await ctx.sql.get(READS.circulating))!.s }
     return flow.amount
   }
 
@@ -170,8 +189,8 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
   }
 
   return {
-    info(userId: number): MiningInfo {
-      const rows = s().positions.all(userId) as PositionRow[]
+    async info(userId: number): Promise<MiningInfo> {
+      const rows = await ctx.sql.all(READS.positions, userId)
       const today = dayOf(ctx.now())
       let power = 0n
       let trial = 0n
@@ -183,7 +202,7 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
         const due = Number(p.start_day) <= today && (p.end_day === null || today < Number(p.end_day)) && (today - Number(p.start_day) + 1) % Number(p.period_days) === 0
         if (due) estimate += periodAmount(p.base, p.rate_ppm, p.remaining)
       }
-      const yesterday = (s().yesterday.get(userId, today - 1) as { s: bigint }).s
+      const yesterday = (await ctx.sql.get(READS.yesterday, userId, today - 1))!.s
       return {
         power: formatMoney(power),
         trial_power: formatMoney(trial),
@@ -196,10 +215,10 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
         joint_multiplier: ppmTimes(cfg.jointMultiplierPpm),
         gift_percent: ppmPercent(cfg.giftPpm),
         release_percent: ppmPercent(BigInt(cfg.releasePpm)),
-        pause: pause(),
+        pause: await pause(),
         // The destroy pool is maintained by the ledger: destroy mining is the only thing that burns.
         destroy_pool: formatMoney(ledger.balance(ctx.sqlite, ledger.BURNED, 'NADI').available),
-        flow_pool: formatMoney(flowPool()),
+        flow_pool: formatMoney(await flowPool()),
       }
     },
 
@@ -223,15 +242,10 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       return { quote_id: id, price: formatMoney(price), expires_at: expiresAt }
     },
 
-    destroyList(userId: number, page: number, pageSize: number): PagedList<DestroyRecord> {
-      const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM mining_buys WHERE user_id = ?').get(userId) as { n: bigint }
-      const rows = ctx.sqlite
-        .prepare(
-          `SELECT b.*, p.status AS pstatus FROM mining_buys b JOIN positions p ON p.id = b.position_id
-           WHERE b.user_id = ? ORDER BY b.id DESC LIMIT ? OFFSET ?`,
-        )
-        .all(userId, pageSize, (page - 1) * pageSize) as { id: bigint; kind: 'destroy' | 'joint' | 'trial'; asset: string; amount: bigint; price: bigint; usdt_value: bigint; created_at: bigint; pstatus: PositionRow['status'] }[]
-      const paused = pause()
+    async destroyList(userId: number, page: number, pageSize: number): Promise<PagedList<DestroyRecord>> {
+      const { n } = (await ctx.sql.get(READS.buyCount, userId))!
+      const rows = await ctx.sql.all(READS.buys, userId, pageSize, (page - 1) * pageSize)
+      const paused = await pause()
       return {
         total: Number(n),
         list: rows.map((r) => {
@@ -251,11 +265,10 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       }
     },
 
-    powerLog(userId: number, page: number, pageSize: number): PagedList<PowerLogItem> {
-      const kinds = MINING_KINDS.map((k) => `'${k}'`).join(', ')
-      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM positions WHERE user_id = ? AND kind IN (${kinds})`).get(userId) as { n: bigint }
-      const rows = ctx.sqlite.prepare(`SELECT * FROM positions WHERE user_id = ? AND kind IN (${kinds}) ORDER BY id DESC LIMIT ? OFFSET ?`).all(userId, pageSize, (page - 1) * pageSize) as PositionRow[]
-      const paused = pause()
+    async powerLog(userId: number, page: number, pageSize: number): Promise<PagedList<PowerLogItem>> {
+      const { n } = (await ctx.sql.get(READS.positionCount, userId))!
+      const rows = await ctx.sql.all(READS.positionPage, userId, pageSize, (page - 1) * pageSize)
+      const paused = await pause()
       return {
         total: Number(n),
         list: rows.map((p) => {

@@ -23,7 +23,7 @@ export function nodeRoutes(app: App, node: NodeService): void {
         response: { 200: Envelope(NodeConfig) },
       },
     },
-    async (req) => ok(req, node.config(uid(req))),
+    async (req) => ok(req, await node.config(uid(req))),
   )
   app.post(
     '/api/v1/node/buy',
@@ -51,6 +51,6 @@ export function nodeRoutes(app: App, node: NodeService): void {
         response: { 200: Envelope(Paged(MyNode)) },
       },
     },
-    async (req) => ok(req, node.getOrder(uid(req), req.body?.page ?? 1, req.body?.page_size ?? PAGE_SIZE_DEFAULT, req.body?.tier_id)),
+    async (req) => ok(req, await node.getOrder(uid(req), req.body?.page ?? 1, req.body?.page_size ?? PAGE_SIZE_DEFAULT, req.body?.tier_id)),
   )
 }

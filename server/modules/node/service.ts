@@ -28,6 +28,7 @@ import type { PayOrder } from '../../../contract/orders.ts'
 import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
@@ -79,9 +80,7 @@ export interface NodeRow {
 }
 
 const SQL = {
-  tiers: 'SELECT * FROM node_tiers WHERE active = 1 ORDER BY sort, id',
   tier: 'SELECT * FROM node_tiers WHERE id = ?',
-  held: "SELECT tier_id, count(*) AS n FROM node_orders WHERE user_id = ? AND status IN ('pending', 'active') GROUP BY tier_id",
   heldOf: "SELECT count(*) AS n FROM node_orders WHERE user_id = ? AND tier_id = ? AND status IN ('pending', 'active')",
   // One intent, one order: the caller's order of this tier still waiting for payment, if any.
   waiting: `SELECT o.id FROM node_orders n JOIN pay_orders o ON o.id = n.order_id
@@ -99,16 +98,6 @@ const SQL = {
   // Raised, never lowered: the row is left alone when its level is already as high.
   level: 'UPDATE users SET level = @level WHERE id = @user AND level < @level',
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
-  mine: `SELECT n.*, o.order_no, t.type, coalesce(p.paid, 0) AS mined,
-                (SELECT coalesce(sum(amount), 0) FROM node_fee_shares f WHERE f.node_id = n.id) AS fee_share,
-                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'USDT') AS dividend_usdt,
-                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'NADI') AS dividend_nadi,
-                (SELECT coalesce(sum(debt), 0) FROM loans l WHERE l.node_id = n.id AND l.status = 'open') AS loan_debt
-         FROM node_orders n JOIN pay_orders o ON o.id = n.order_id JOIN node_tiers t ON t.id = n.tier_id
-         LEFT JOIN positions p ON p.id = n.position_id
-         WHERE n.user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
-         ORDER BY n.id DESC LIMIT @limit OFFSET @offset`,
-  mineCount: "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
   // The fee share's source: the day's confirmed withdrawals' fees (the fees account received them that day).
   withdrawFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
   // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).
@@ -128,6 +117,28 @@ const SQL = {
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+type Mine = { user: number; tier: number | null }
+
+/** What the node screens read, outside any transaction. */
+const READS = statements({
+  tiers: statement<TierRow, []>('SELECT * FROM node_tiers WHERE active = 1 ORDER BY sort, id'),
+  held: statement<{ tier_id: bigint; n: bigint }, [userId: number]>(
+    "SELECT tier_id, count(*) AS n FROM node_orders WHERE user_id = ? AND status IN ('pending', 'active') GROUP BY tier_id",
+  ),
+  mine: statement<MineRow, [Mine & { limit: number; offset: number }]>(`SELECT n.*, o.order_no, t.type, coalesce(p.paid, 0) AS mined,
+                (SELECT coalesce(sum(amount), 0) FROM node_fee_shares f WHERE f.node_id = n.id) AS fee_share,
+                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'USDT') AS dividend_usdt,
+                (SELECT coalesce(sum(amount), 0) FROM node_dividends d WHERE d.node_id = n.id AND d.asset = 'NADI') AS dividend_nadi,
+                (SELECT coalesce(sum(debt), 0) FROM loans l WHERE l.node_id = n.id AND l.status = 'open') AS loan_debt
+         FROM node_orders n JOIN pay_orders o ON o.id = n.order_id JOIN node_tiers t ON t.id = n.tier_id
+         LEFT JOIN positions p ON p.id = n.position_id
+         WHERE n.user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR n.tier_id = @tier) AND n.status <> 'cancelled'
+         ORDER BY n.id DESC LIMIT @limit OFFSET @offset`),
+  mineCount: statement<{ n: bigint }, [Mine]>(
+    "SELECT count(*) AS n FROM node_orders WHERE user_id = @user AND (CAST(@tier AS BIGINT) IS NULL OR tier_id = @tier) AND status <> 'cancelled'",
+  ),
+})
 
 const tierWire = (t: TierRow, held: number): NodeTier => ({
   id: Number(t.id),
@@ -184,9 +195,9 @@ export type NodeService = ReturnType<typeof createNodeService>
 export function createNodeService(ctx: Ctx, orders: OrdersService) {
   const s = () => stmts(ctx)
   return {
-    config(userId: number): NodeConfig {
-      const held = new Map((s().held.all(userId) as { tier_id: bigint; n: bigint }[]).map((r) => [r.tier_id, Number(r.n)]))
-      const tiers = (s().tiers.all() as TierRow[]).map((t) => tierWire(t, held.get(t.id) ?? 0))
+    async config(userId: number): Promise<NodeConfig> {
+      const held = new Map((await ctx.sql.all(READS.held, userId)).map((r) => [r.tier_id, Number(r.n)]))
+      const tiers = (await ctx.sql.all(READS.tiers)).map((t) => tierWire(t, held.get(t.id) ?? 0))
       return { tiers, fee_pool_share: ppmPercent(ctx.config.node.feePoolPpm), dividend_pool_share: ppmPercent(ctx.config.node.dividendPoolPpm) }
     },
 
@@ -228,10 +239,10 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
       return orders.detail(userId, lang, id)
     },
 
-    getOrder(userId: number, page: number, pageSize: number, tierId: number | undefined): PagedList<MyNode> {
+    async getOrder(userId: number, page: number, pageSize: number, tierId: number | undefined): Promise<PagedList<MyNode>> {
       const tier = tierId ?? null
-      const total = Number((s().mineCount.get({ user: userId, tier }) as { n: bigint }).n)
-      const rows = s().mine.all({ user: userId, tier, limit: pageSize, offset: (page - 1) * pageSize }) as MineRow[]
+      const total = Number((await ctx.sql.get(READS.mineCount, { user: userId, tier }))!.n)
+      const rows = await ctx.sql.all(READS.mine, { user: userId, tier, limit: pageSize, offset: (page - 1) * pageSize })
       const today = dayOf(ctx.now())
       return { total, list: rows.map((r) => nodeWire(r, today)) }
     },

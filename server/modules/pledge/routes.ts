@@ -16,12 +16,12 @@ export function pledgeRoutes(app: App, pledge: PledgeService): void {
   app.get(
     '/api/v1/pledge/list',
     { ...auth, schema: { tags, summary: 'Savings products: term, minimum, day and month rates, capacity and what is left of it, power pool', response: { 200: Envelope(Type.Array(PledgeProduct)) } } },
-    async (req) => ok(req, pledge.list(req.lang)),
+    async (req) => ok(req, await pledge.list(req.lang)),
   )
   app.get(
     '/api/v1/pledge/detail',
     { ...auth, schema: { tags, summary: 'One savings product', querystring: PledgeIdQuery, response: { 200: Envelope(PledgeProduct) } } },
-    async (req) => ok(req, pledge.detail(req.lang, req.query.id)),
+    async (req) => ok(req, await pledge.detail(req.lang, req.query.id)),
   )
   app.post(
     '/api/v1/pledge/pledge',
@@ -39,16 +39,16 @@ export function pledgeRoutes(app: App, pledge: PledgeService): void {
   app.get(
     '/api/v1/pledge/myList',
     { ...auth, schema: { tags, summary: 'The caller’s pledges: term dates, remaining days, income, release amount, time and rate, status', querystring: PledgePageQuery, response: { 200: Envelope(Paged(MyPledge)) } } },
-    async (req) => ok(req, pledge.myList(uid(req), req.lang, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await pledge.myList(uid(req), req.lang, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/pledge/releaseLog',
     { ...auth, schema: { tags, summary: 'One pledge of the caller: its release log and its income by day', querystring: PledgeIdQuery, response: { 200: Envelope(PledgeReleaseLog) } } },
-    async (req) => ok(req, pledge.releaseLog(uid(req), req.lang, req.query.id)),
+    async (req) => ok(req, await pledge.releaseLog(uid(req), req.lang, req.query.id)),
   )
   app.get(
     '/api/v1/pledge/incomeLog',
     { ...auth, schema: { tags, summary: 'The income record: interest each settled day paid the caller’s pledges, newest first', querystring: PledgePageQuery, response: { 200: Envelope(Paged(PledgeIncome)) } } },
-    async (req) => ok(req, pledge.incomeLog(uid(req), req.lang, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await pledge.incomeLog(uid(req), req.lang, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
 }

@@ -23,6 +23,7 @@ import {
 import { daysLeft, lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -36,7 +37,6 @@ type ProductRow = Selectable<PledgeProductsTable>
 type PledgeRow = Selectable<PledgesTable> & { paid?: bigint }
 
 const SQL = {
-  products: 'SELECT * FROM pledge_products WHERE active = 1 ORDER BY sort, id',
   product: 'SELECT * FROM pledge_products WHERE id = ?',
   // The capacity guard: the row changes only while the pledge fits (the table's CHECK backs it).
   take: 'UPDATE pledge_products SET pledged = pledged + @amount WHERE id = @id AND active = 1 AND pledged + @amount <= total_pledge',
@@ -45,17 +45,40 @@ const SQL = {
   position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
              VALUES (@user, 'pledge', 'NADI', @base, @rate, @period, NULL, @start, @end, @source, @at)`,
   link: 'UPDATE pledges SET position_id = ? WHERE id = ?',
-  withPaid: `SELECT g.*, coalesce(p.paid, 0) AS paid FROM pledges g LEFT JOIN positions p ON p.id = g.position_id`,
   due: "SELECT id, user_id, product_id, amount FROM pledges WHERE status = 'waiting' AND end_day - 1 <= ? ORDER BY id",
   redeem: "UPDATE pledges SET status = 'redeemed', released_at = ? WHERE id = ? AND status = 'waiting'",
   giveBack: 'UPDATE pledge_products SET pledged = pledged - ? WHERE id = ?',
   release: 'INSERT INTO pledge_releases (pledge_id, day, amount, created_at) VALUES (?, ?, ?, ?)',
-  releases: 'SELECT * FROM pledge_releases WHERE pledge_id = ? ORDER BY day',
-  income: `SELECT l.day AS day, l.amount AS amount FROM settlement_lines l WHERE l.position_id = ? ORDER BY l.day DESC LIMIT 1000`,
-  names: 'SELECT id, name FROM pledge_products',
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+const WITH_PAID = 'SELECT g.*, coalesce(p.paid, 0) AS paid FROM pledges g LEFT JOIN positions p ON p.id = g.position_id'
+const INCOME_OF_USER = 'FROM settlement_lines l JOIN pledges g ON g.position_id = l.position_id WHERE g.user_id = ?'
+type Page = [userId: number, limit: number, offset: number]
+
+/**
+ * What the pledge screens read. Outside a transaction through ctx.sql; `own` and `names` also answer a
+ * keyed pledge inside its transaction, where they run on the synchronous connection (same text).
+ */
+const READS = statements({
+  products: statement<ProductRow, []>('SELECT * FROM pledge_products WHERE active = 1 ORDER BY sort, id'),
+  product: statement<ProductRow, [id: number]>(SQL.product),
+  names: statement<{ id: bigint; name: string }, []>('SELECT id, name FROM pledge_products'),
+  own: statement<PledgeRow, [id: number, userId: number]>(`${WITH_PAID} WHERE g.id = ? AND g.user_id = ?`),
+  count: statement<{ n: bigint }, [userId: number]>('SELECT count(*) AS n FROM pledges WHERE user_id = ?'),
+  page: statement<PledgeRow, Page>(`${WITH_PAID} WHERE g.user_id = ? ORDER BY g.id DESC LIMIT ? OFFSET ?`),
+  releases: statement<{ day: bigint; amount: bigint; created_at: bigint }, [pledgeId: bigint]>('SELECT * FROM pledge_releases WHERE pledge_id = ? ORDER BY day'),
+  income: statement<{ day: bigint; amount: bigint }, [positionId: bigint]>(
+    'SELECT l.day AS day, l.amount AS amount FROM settlement_lines l WHERE l.position_id = ? ORDER BY l.day DESC LIMIT 1000',
+  ),
+  incomeCount: statement<{ n: bigint }, [userId: number]>(`SELECT count(*) AS n ${INCOME_OF_USER}`),
+  incomePage: statement<{ pledge_id: bigint; product_id: bigint; day: bigint; amount: bigint }, Page>(
+    `SELECT g.id AS pledge_id, g.product_id AS product_id, l.day AS day, l.amount AS amount ${INCOME_OF_USER} ORDER BY l.day DESC, g.id DESC LIMIT ? OFFSET ?`,
+  ),
+})
+
+type NameRow = { id: bigint; name: string }
 
 const termsOf = (p: ProductRow): PledgeTerms => ({
   day: Number(p.day),
@@ -121,9 +144,10 @@ export function createPledgeService(ctx: Ctx) {
     }
   }
 
-  function names(lang: LangCode): Map<bigint, string> {
-    return new Map((s().names.all() as { id: bigint; name: string }[]).map((r) => [r.id, pickText(r.name, lang)]))
-  }
+  const byName = (rows: NameRow[], lang: LangCode) => new Map(rows.map((r) => [r.id, pickText(r.name, lang)]))
+  /** Inside the pledge's transaction (its keyed answer). */
+  const names = (lang: LangCode) => byName(ctx.sqlite.prepare(READS.names.text).all() as NameRow[], lang)
+  const namesNow = async (lang: LangCode) => byName(await ctx.sql.all(READS.names), lang)
 
   function pledgeWire(g: PledgeRow, name: string): MyPledge {
     const term = { startDay: Number(g.start_day), endDay: Number(g.end_day) }
@@ -151,19 +175,20 @@ export function createPledgeService(ctx: Ctx) {
   }
 
   /** The caller's pledge; another user's is answered like an unknown one. */
-  function own(userId: number, id: number): PledgeRow {
-    const g = ctx.sqlite.prepare(`${SQL.withPaid} WHERE g.id = ? AND g.user_id = ?`).get(id, userId) as PledgeRow | undefined
+  function found(g: PledgeRow | undefined): PledgeRow {
     if (!g) throw notFound('errors.pledgeNotFound')
     return g
   }
+  /** Inside the pledge's transaction (its keyed answer). */
+  const own = (userId: number, id: number) => found(ctx.sqlite.prepare(READS.own.text).get(id, userId) as PledgeRow | undefined)
 
   return {
-    list(lang: LangCode): PledgeProduct[] {
-      return (s().products.all() as ProductRow[]).map((p) => productWire(p, lang))
+    async list(lang: LangCode): Promise<PledgeProduct[]> {
+      return (await ctx.sql.all(READS.products)).map((p) => productWire(p, lang))
     },
 
-    detail(lang: LangCode, id: number): PledgeProduct {
-      const p = s().product.get(id) as ProductRow | undefined
+    async detail(lang: LangCode, id: number): Promise<PledgeProduct> {
+      const p = await ctx.sql.get(READS.product, id)
       if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
       return productWire(p, lang)
     },
@@ -218,33 +243,30 @@ export function createPledgeService(ctx: Ctx) {
       return answer(id)
     },
 
-    myList(userId: number, lang: LangCode, page: number, pageSize: number): PagedList<MyPledge> {
-      const { n } = ctx.sqlite.prepare('SELECT count(*) AS n FROM pledges WHERE user_id = ?').get(userId) as { n: bigint }
-      const rows = ctx.sqlite.prepare(`${SQL.withPaid} WHERE g.user_id = ? ORDER BY g.id DESC LIMIT ? OFFSET ?`).all(userId, pageSize, (page - 1) * pageSize) as PledgeRow[]
-      const byId = names(lang)
+    async myList(userId: number, lang: LangCode, page: number, pageSize: number): Promise<PagedList<MyPledge>> {
+      const { n } = (await ctx.sql.get(READS.count, userId))!
+      const rows = await ctx.sql.all(READS.page, userId, pageSize, (page - 1) * pageSize)
+      const byId = await namesNow(lang)
       return { total: Number(n), list: rows.map((g) => pledgeWire(g, byId.get(g.product_id) ?? '')) }
     },
 
-    releaseLog(userId: number, lang: LangCode, id: number): PledgeReleaseLog {
-      const g = own(userId, id)
-      const name = names(lang).get(g.product_id) ?? ''
-      const releases = (s().releases.all(g.id) as { day: bigint; amount: bigint; created_at: bigint }[]).map((r) => ({
+    async releaseLog(userId: number, lang: LangCode, id: number): Promise<PledgeReleaseLog> {
+      const g = found(await ctx.sql.get(READS.own, id, userId))
+      const name = (await namesNow(lang)).get(g.product_id) ?? ''
+      const releases = (await ctx.sql.all(READS.releases, g.id)).map((r) => ({
         amount: formatMoney(r.amount),
         at: Number(r.created_at),
         day: Number(r.day) * DAY_MS,
       }))
-      const income = g.position_id === null ? [] : (s().income.all(g.position_id) as { day: bigint; amount: bigint }[]).map((l) => ({ pledge_id: Number(g.id), name, day: Number(l.day) * DAY_MS, amount: formatMoney(l.amount) }))
+      const income = g.position_id === null ? [] : (await ctx.sql.all(READS.income, g.position_id)).map((l) => ({ pledge_id: Number(g.id), name, day: Number(l.day) * DAY_MS, amount: formatMoney(l.amount) }))
       return { pledge: pledgeWire(g, name), releases, income }
     },
 
     /** The income record: every settled day of every pledge of the caller, newest first. */
-    incomeLog(userId: number, lang: LangCode, page: number, pageSize: number): PagedList<PledgeIncome> {
-      const from = `FROM settlement_lines l JOIN pledges g ON g.position_id = l.position_id WHERE g.user_id = ?`
-      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n ${from}`).get(userId) as { n: bigint }
-      const rows = ctx.sqlite
-        .prepare(`SELECT g.id AS pledge_id, g.product_id AS product_id, l.day AS day, l.amount AS amount ${from} ORDER BY l.day DESC, g.id DESC LIMIT ? OFFSET ?`)
-        .all(userId, pageSize, (page - 1) * pageSize) as { pledge_id: bigint; product_id: bigint; day: bigint; amount: bigint }[]
-      const byId = names(lang)
+    async incomeLog(userId: number, lang: LangCode, page: number, pageSize: number): Promise<PagedList<PledgeIncome>> {
+      const { n } = (await ctx.sql.get(READS.incomeCount, userId))!
+      const rows = await ctx.sql.all(READS.incomePage, userId, pageSize, (page - 1) * pageSize)
+      const byId = await namesNow(lang)
       return { total: Number(n), list: rows.map((r) => ({ pledge_id: Number(r.pledge_id), name: byId.get(r.product_id) ?? '', day: Number(r.day) * DAY_MS, amount: formatMoney(r.amount) })) }
     },
   }

@@ -12,13 +12,13 @@ export const RANKING_COMMANDS: Command[] = [
     words: ['ranking', 'status'],
     args: '',
     summary: 'the prize pools (balance, today’s accrual, prize shares), today’s top of the daily ranking and the total ranking’s top',
-    run(args, env) {
+    async run(args, env) {
       if (args.length) {
         env.io.err('usage: ranking status')
         return 2
       }
-      const { sqlite } = env.database()
-      const ctx = { sqlite: sqlite as SqlConnection, config: env.config, now: Date.now }
+      const { sqlite, sql } = env.database()
+      const ctx = { sqlite: sqlite as SqlConnection, sql, config: env.config, now: Date.now }
       const p = poolsNow(ctx.sqlite, env.config.ranking, ctx.now())
       env.io.out(`today ${isoDay(p.day)} (the daily pool pays its top ${p.daily.top} when it ends, UTC)`)
       for (const [name, pool] of [
@@ -34,8 +34,8 @@ export const RANKING_COMMANDS: Command[] = [
         if (rows.length === 0) env.io.out('  (nobody yet)')
         for (const r of rows) env.io.out(`  #${r.rank}  user ${r.user_id} ${r.name}  ${r.amount} USDT`)
       }
-      show('today’s ranking:', svc.daily(undefined, 1, p.daily.top).list)
-      show('total ranking:', svc.total(1, p.total.top).list)
+      show('today’s ranking:', (await svc.daily(undefined, 1, p.daily.top)).list)
+      show('total ranking:', (await svc.total(1, p.total.top)).list)
       return 0
     },
   },

@@ -26,16 +26,16 @@ export function rankingRoutes(app: App, ranking: RankingService): void {
         response: { 200: Envelope(DailyRanking) },
       },
     },
-    async (req) => ok(req, ranking.daily(req.query.day, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await ranking.daily(req.query.day, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/ranking/total',
     { ...auth, schema: { tags, summary: 'The total ranking since launch (team performance), with the last total payout’s prizes; paged', querystring: TotalQuery, response: { 200: Envelope(TotalRanking) } } },
-    async (req) => ok(req, ranking.total(req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await ranking.total(req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/ranking/mine',
     { ...auth, schema: { tags, summary: 'The caller’s own rank, amount and prize: in a day’s ranking (today by default) and in the total', querystring: MineQuery, response: { 200: Envelope(MyRanking) } } },
-    async (req) => ok(req, ranking.mine(req.user!.id, req.query.day)),
+    async (req) => ok(req, await ranking.mine(req.user!.id, req.query.day)),
   )
 }

@@ -27,6 +27,7 @@ import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyR
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { badRequest } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -75,30 +76,6 @@ const SQL = {
   // partial index that leaves the roots out, and names the order it holds.
   topTotal: `SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
              WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @n`,
-  countDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT}`,
-  countTotal: 'SELECT count(*) AS n FROM users WHERE is_root = 0 AND team_performance > 0',
-  // A page is read off the ranking index alone (a covering range: no table row is visited while
-  // skipping), then only its rows are joined to names and prizes. How deep a page may go is capped
-  // (RANKING_SHOWN), so the skip is bounded too.
-  pageDay: `SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
-            FROM (SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT}
-                   ORDER BY ${ORDER} LIMIT @limit OFFSET @offset) d
-            JOIN users u ON u.id = d.user_id
-            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = @day
-            ORDER BY d.amount DESC, d.reached_at, d.user_id`,
-  pageTotal: `SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
-              FROM (SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
-                     WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @limit OFFSET @offset) t
-              JOIN users u ON u.id = t.user_id
-              LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
-              ORDER BY t.amount DESC, t.reached_at, t.user_id`,
-  myDay: `SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`,
-  myTotal: 'SELECT team_performance AS amount, team_reached_at AS reached_at FROM users WHERE id = @user AND is_root = 0 AND team_performance > 0',
-  // Rank = how many rank strictly before, plus one; a range of the ranking index.
-  aheadDay: `SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`,
-  aheadTotal: `SELECT count(*) AS n FROM users WHERE is_root = 0 AND (team_performance > @amount
-                 OR (team_performance = @amount AND (team_reached_at < @reached OR (team_reached_at = @reached AND id < @user))))`,
-  myPrize: 'SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day',
 } as const
 
 const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
@@ -243,6 +220,41 @@ export function poolsNow(sqlite: SqlConnection, cfg: Config['ranking'], now: num
 }
 
 type PageRow = Ranked & { name: string; prize_usdt: bigint | null; prize_nadi: bigint | null }
+
+type Prize = { prize_usdt: bigint; prize_nadi: bigint }
+type Day = { day: number }
+type Window = { limit: number; offset: number }
+
+/** What the ranking pages read, outside any transaction (the payout guard and the last payout are the settlement's too). */
+const READS = statements({
+  countDay: statement<{ n: bigint }, [Day]>(`SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT}`),
+  countTotal: statement<{ n: bigint }, []>('SELECT count(*) AS n FROM users WHERE is_root = 0 AND team_performance > 0'),
+  // A page is read off the ranking index alone (a covering range: no table row is visited while
+  // skipping), then only its rows are joined to names and prizes. How deep a page may go is capped
+  // (RANKING_SHOWN), so the skip is bounded too.
+  pageDay: statement<PageRow, [Day & Window]>(`SELECT d.user_id, d.amount, d.reached_at, u.name, r.prize_usdt, r.prize_nadi
+            FROM (SELECT user_id, amount, reached_at FROM ranking_days WHERE day = @day AND ${NOT_ROOT}
+                   ORDER BY ${ORDER} LIMIT @limit OFFSET @offset) d
+            JOIN users u ON u.id = d.user_id
+            LEFT JOIN ranking_results r ON r.user_id = d.user_id AND r.pool = 'daily' AND r.day = @day
+            ORDER BY d.amount DESC, d.reached_at, d.user_id`),
+  pageTotal: statement<PageRow, [Window & { paid: bigint | null }]>(`SELECT t.user_id, t.amount, t.reached_at, u.name, r.prize_usdt, r.prize_nadi
+              FROM (SELECT id AS user_id, team_performance AS amount, team_reached_at AS reached_at FROM users
+                     WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @limit OFFSET @offset) t
+              JOIN users u ON u.id = t.user_id
+              LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
+              ORDER BY t.amount DESC, t.reached_at, t.user_id`),
+  payout: statement<{ pool: PoolName }, [{ pool: PoolName; day: number }]>(SQL.payout),
+  lastPayout: statement<{ day: bigint | null }, [{ pool: PoolName }]>(SQL.lastPayout),
+  myDay: statement<{ amount: bigint; reached_at: bigint }, [Day & { user: number }]>(`SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`),
+  myTotal: statement<{ amount: bigint; reached_at: bigint }, [{ user: number }]>('SELECT team_performance AS amount, team_reached_at AS reached_at FROM users WHERE id = @user AND is_root = 0 AND team_performance > 0'),
+  // Rank = how many rank strictly before, plus one; a range of the ranking index.
+  aheadDay: statement<{ n: bigint }, [Day & { amount: bigint; reached: bigint; user: number }]>(`SELECT count(*) AS n FROM ranking_days WHERE day = @day AND ${NOT_ROOT} AND (amount > @amount OR (amount = @amount AND (reached_at < @reached OR (reached_at = @reached AND user_id < @user))))`),
+  aheadTotal: statement<{ n: bigint }, [{ amount: bigint; reached: bigint; user: number }]>(`SELECT count(*) AS n FROM users WHERE is_root = 0 AND (team_performance > @amount
+                 OR (team_performance = @amount AND (team_reached_at < @reached OR (team_reached_at = @reached AND id < @user))))`),
+  myPrize: statement<Prize, [{ user: number; pool: PoolName; day: number | bigint }]>('SELECT prize_usdt, prize_nadi FROM ranking_results WHERE user_id = @user AND pool = @pool AND day = @day'),
+})
+
 const rowWire = (r: PageRow, rank: number): RankRow => ({
   rank,
   user_id: Number(r.user_id),
@@ -275,20 +287,22 @@ export type RankingService = ReturnType<typeof createRankingService>
 const COUNTS_KEPT = 10_000
 const countsSeen = new WeakMap<SqlConnection, { version: number; counts: Map<string, number> }>()
 
-function countOnce(sqlite: SqlConnection, key: string, count: () => bigint): number {
+async function countOnce(sqlite: SqlConnection, key: string, count: () => Promise<bigint>): Promise<number> {
   const version = rankingVersion(sqlite)
   let seen = countsSeen.get(sqlite)
   if (!seen || seen.version !== version || seen.counts.size >= COUNTS_KEPT) countsSeen.set(sqlite, (seen = { version, counts: new Map() }))
   const known = seen.counts.get(key)
   if (known !== undefined) return known
-  const n = Number(count())
+  // Counted under the version read before the count: a figure changing meanwhile bumps it, and the next ask counts again.
+  const n = Number(await count())
   seen.counts.set(key, n)
   return n
 }
 
-export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>) {
-  const s = () => stmts(ctx.sqlite)
-  const count = (key: string, f: () => bigint) => countOnce(ctx.sqlite, key, f)
+export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'sql' | 'config' | 'now'>) {
+  const count = (key: string, f: () => Promise<bigint>) => countOnce(ctx.sqlite, key, f)
+  const n = async (q: Promise<{ n: bigint } | undefined>) => (await q)!.n
+  const lastTotalPayout = async () => (await ctx.sql.get(READS.lastPayout, { pool: 'total' }))!.day
   /** A named day, or today; a day after today is refused (nothing to read, and a typo should say so). */
   const dayOrToday = (day: number | undefined): number => {
     const today = dayOf(ctx.now())
@@ -296,45 +310,47 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>
     if (day > today) throw badRequest('ranking.errors.futureDay', { day: isoDay(day), today: isoDay(today) })
     return day
   }
-  const myRank = (row: { amount: bigint; reached_at: bigint } | undefined, ahead: (r: { amount: bigint; reached_at: bigint }) => number, prize: { prize_usdt: bigint; prize_nadi: bigint } | undefined): MyRank =>
+  const myRank = async (row: { amount: bigint; reached_at: bigint } | undefined, ahead: (r: { amount: bigint; reached_at: bigint }) => Promise<number>, prize: Prize | undefined): Promise<MyRank> =>
     row
-      ? { rank: ahead(row) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
+      ? { rank: (await ahead(row)) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
       : { rank: null, amount: '0', prize_usdt: null, prize_nadi: null }
   return {
     pools: (): RankingPools => poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()),
 
-    daily(dayAsked: number | undefined, page: number, pageSize: number): DailyRanking {
+    async daily(dayAsked: number | undefined, page: number, pageSize: number): Promise<DailyRanking> {
       const day = dayOrToday(dayAsked)
-      const total = count(`day:${day}`, () => (s().countDay.get({ day }) as { n: bigint }).n)
+      const total = await count(`day:${day}`, () => n(ctx.sql.get(READS.countDay, { day })))
       const { offset, limit } = pageWindow(page, pageSize, total)
-      const rows = s().pageDay.all({ day, limit, offset }) as PageRow[]
+      const rows = await ctx.sql.all(READS.pageDay, { day, limit, offset })
+      const paid = (await ctx.sql.get(READS.payout, { pool: 'daily', day })) !== undefined
       return {
         day,
         live: day === dayOf(ctx.now()),
-        paid: s().payout.get({ pool: 'daily', day }) !== undefined,
+        paid,
         list: rows.map((r, i) => rowWire(r, offset + i + 1)),
         total,
       }
     },
 
-    total(page: number, pageSize: number): TotalRanking {
-      const total = count('total', () => (s().countTotal.get() as { n: bigint }).n)
+    async total(page: number, pageSize: number): Promise<TotalRanking> {
+      const total = await count('total', () => n(ctx.sql.get(READS.countTotal)))
       const { offset, limit } = pageWindow(page, pageSize, total)
-      const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
-      const rows = s().pageTotal.all({ paid: last, limit, offset }) as PageRow[]
+      const last = await lastTotalPayout()
+      const rows = await ctx.sql.all(READS.pageTotal, { paid: last, limit, offset })
       return { list: rows.map((r, i) => rowWire(r, offset + i + 1)), total, paid_day: last === null ? null : Number(last) }
     },
 
-    mine(userId: number, dayAsked: number | undefined): MyRanking {
+    async mine(userId: number, dayAsked: number | undefined): Promise<MyRanking> {
       const day = dayOrToday(dayAsked)
-      const d = s().myDay.get({ day, user: userId }) as { amount: bigint; reached_at: bigint } | undefined
-      const t = s().myTotal.get({ user: userId }) as { amount: bigint; reached_at: bigint } | undefined
-      const last = (s().lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
-      type Prize = { prize_usdt: bigint; prize_nadi: bigint } | undefined
+      const d = await ctx.sql.get(READS.myDay, { day, user: userId })
+      const t = await ctx.sql.get(READS.myTotal, { user: userId })
+      const last = await lastTotalPayout()
+      const dailyPrize = await ctx.sql.get(READS.myPrize, { user: userId, pool: 'daily', day })
+      const totalPrize = last === null ? undefined : await ctx.sql.get(READS.myPrize, { user: userId, pool: 'total', day: last })
       return {
         day,
-        daily: myRank(d, (r) => count(`ahead:${day}:${userId}`, () => (s().aheadDay.get({ day, amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n), s().myPrize.get({ user: userId, pool: 'daily', day }) as Prize),
-        total: myRank(t, (r) => count(`ahead:total:${userId}`, () => (s().aheadTotal.get({ amount: r.amount, reached: r.reached_at, user: userId }) as { n: bigint }).n), last === null ? undefined : (s().myPrize.get({ user: userId, pool: 'total', day: last }) as Prize)),
+        daily: await myRank(d, (r) => count(`ahead:${day}:${userId}`, () => n(ctx.sql.get(READS.aheadDay, { day, amount: r.amount, reached: r.reached_at, user: userId }))), dailyPrize),
+        total: await myRank(t, (r) => count(`ahead:total:${userId}`, () => n(ctx.sql.get(READS.aheadTotal, { amount: r.amount, reached: r.reached_at, user: userId }))), totalPrize),
       }
     },
   }

@@ -4,20 +4,26 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
 import { onlyFlags, positiveAmount, unlessRefused, UsageError } from '../../commands/args.ts'
 import * as ledger from '../../ledger/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { fundFromTreasury } from '../settlement/commands.ts'
 import { dayOf, dayStart } from './schedule.ts'
 import { ReleaseFundingShort, releaseDue } from './service.ts'
+
+const STATUS = statements({
+  last: statement<{ day: bigint; plans: bigint; users: bigint; total: bigint; posted_at: bigint }, []>('SELECT * FROM release_days ORDER BY day DESC LIMIT 1'),
+  open: statement<{ n: bigint; next: bigint | null }, []>("SELECT count(*) AS n, min(start_day + released_days) AS next FROM release_plans WHERE status = 'releasing'"),
+})
 
 export const RELEASE_COMMANDS: Command[] = [
   {
     words: ['release', 'status'],
     args: '',
     summary: 'the release job: last day posted, plans still releasing, the next due day and what it needs, the release account',
-    run(args, env) {
+    async run(args, env) {
       onlyFlags('release status', args)
-      const { sqlite } = env.database()
-      const last = sqlite.prepare('SELECT * FROM release_days ORDER BY day DESC LIMIT 1').get() as { day: bigint; plans: bigint; users: bigint; total: bigint; posted_at: bigint } | undefined
-      const open = sqlite.prepare("SELECT count(*) AS n, min(start_day + released_days) AS next FROM release_plans WHERE status = 'releasing'").get() as { n: bigint; next: bigint | null }
+      const { sqlite, sql } = env.database()
+      const last = await sql.get(STATUS.last)
+      const open = (await sql.get(STATUS.open))!
       const fundNadi = ledger.balance(sqlite, ledger.RELEASES, 'NADI').available
       const day = (d: bigint | number) => new Date(dayStart(Number(d))).toISOString().slice(0, 10)
       env.io.out(

@@ -16,6 +16,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import type { ReleasePlansTable } from '../../db/schema.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -27,7 +28,6 @@ export type PlanRow = Selectable<ReleasePlansTable>
 const SQL = {
   insertPlan: `INSERT INTO release_plans (user_id, order_id, area, asset, total, days, start_day, price, value, created_at)
                VALUES (?, ?, ?, 'NADI', ?, ?, ?, ?, ?, ?)`,
-  nextDay: "SELECT min(start_day + released_days) AS day FROM release_plans WHERE status = 'releasing'",
   lines: `INSERT INTO release_lines (plan_id, day, amount)
           SELECT id, @day, total / days + (CASE WHEN @day - start_day < total % days THEN 1 ELSE 0 END)
           FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day
@@ -48,6 +48,9 @@ const SQL = {
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** The first day with an instalment due: looked up before each day's transaction, outside it. */
+const NEXT_DAY = statement<{ day: bigint | null }, []>("SELECT min(start_day + released_days) AS day FROM release_plans WHERE status = 'releasing'")
 
 export interface NewPlan {
   userId: bigint
@@ -174,7 +177,7 @@ export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' 
   const today = dayOf(ctx.now())
   const done: DayReleased[] = []
   for (;;) {
-    const next = (stmts(ctx).nextDay.get() as { day: bigint | null }).day
+    const next = (await ctx.sql.get(NEXT_DAY))!.day
     if (next === null || Number(next) > today) return done
     try {
       const posted = await atomically(ctx, () => transaction(ctx.sqlite, () => releaseDay(ctx, Number(next), ctx.now())))

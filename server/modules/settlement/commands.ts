@@ -4,11 +4,11 @@
 // the server's job, whose feature steps (node fee shares, ranking prizes) are registered in the server.
 // `fund` moves money from the treasury to the platform accounts that pay users (./funding.ts).
 import crypto from 'node:crypto'
-import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { UsageError } from '../../commands/args.ts'
 import { atomically } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf } from '../release/schedule.ts'
 import { describeFunded, fundAccount, parseFund, type FundRequest } from './funding.ts'
@@ -42,22 +42,25 @@ export function parseStatusArgs(args: readonly string[]): number | null {
   return n <= DAYS_MAX ? n : null
 }
 
+const STATUS = statements({
+  days: statement<DayRow, [{ days: number }]>('SELECT * FROM settlement_days ORDER BY day DESC LIMIT @days'),
+  totals: statement<TotalRow, [{ from: bigint; to: bigint }]>('SELECT * FROM settlement_totals WHERE day BETWEEN @from AND @to ORDER BY day DESC, kind, asset'),
+})
+
 export const SETTLEMENT_COMMANDS: Command[] = [
   {
     words: ['settlement', 'status'],
     args: '[--days N]',
     summary: 'the daily settlement: the last N settled days (positions, users, computed / paid / dust per kind and asset, when), the next day due, the funding accounts',
-    run(args, env) {
+    async run(args, env) {
       const days = parseStatusArgs(args)
       if (days === null) {
         env.io.err(`usage: settlement status [--days 1…${DAYS_MAX}]`)
         return 2
       }
-      const sqlite = env.database().sqlite as SqlConnection
-      const settled = sqlite.prepare('SELECT * FROM settlement_days ORDER BY day DESC LIMIT @days').all({ days }) as DayRow[]
-      const totals = settled.length
-        ? (sqlite.prepare('SELECT * FROM settlement_totals WHERE day BETWEEN @from AND @to ORDER BY day DESC, kind, asset').all({ from: settled.at(-1)!.day, to: settled[0]!.day }) as TotalRow[])
-        : []
+      const { sqlite, sql } = env.database()
+      const settled = await sql.all(STATUS.days, { days })
+      const totals = settled.length ? await sql.all(STATUS.totals, { from: settled.at(-1)!.day, to: settled[0]!.day }) : []
       if (settled.length === 0) env.io.out('no day settled yet')
       for (const d of settled) {
         const secs = (Number(d.finished_at - d.started_at) / 1000).toFixed(1)

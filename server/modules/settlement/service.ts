@@ -19,6 +19,7 @@
 import type { Ctx } from '../../context.ts'
 import { dialectOf } from '../../db/connection.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
 import { formatMoney } from '../../../contract/money.ts'
@@ -62,7 +63,6 @@ const SQL = {
   total: 'INSERT INTO settlement_totals (day, kind, asset, lines, computed, paid, dust) VALUES (?, ?, ?, ?, ?, ?, ?)',
   record: 'INSERT INTO settlement_days (day, positions, users, started_at, finished_at) VALUES (?, ?, ?, ?, ?)',
   lastDay: 'SELECT max(day) AS day FROM settlement_days',
-  halt: 'SELECT value FROM settings WHERE key = @key',
   halted: 'INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   resumed: 'DELETE FROM settings WHERE key = @key',
   firstDue: "SELECT min(start_day) AS day FROM positions WHERE status = 'active'",
@@ -107,10 +107,11 @@ export interface SettlementHalt {
   asset: string
 }
 const HALT_KEY = 'settlement.halt'
+const HALT = statement<{ value: string }, [{ key: string }]>('SELECT value FROM settings WHERE key = @key')
 
 /** The settlement's stop, or null while it runs (one indexed read: mining shows it on every record). */
-export function settlementHalt(ctx: Pick<Ctx, 'sqlite'>): SettlementHalt | null {
-  const r = stmts(ctx).halt.get({ key: HALT_KEY }) as { value: string } | undefined
+export async function settlementHalt(ctx: Pick<Ctx, 'sql'>): Promise<SettlementHalt | null> {
+  const r = await ctx.sql.get(HALT, { key: HALT_KEY })
   return r ? (JSON.parse(r.value) as SettlementHalt) : null
 }
 

@@ -177,11 +177,15 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       const { list, total } = await read(() =>
         ledger.entriesFor(sqlite, userId, { page: q.page ?? 1, pageSize: q.page_size ?? 10, bucket: 'available', ...(q.type ? { reason: q.type } : {}) }),
       )
+      const refs = list.map((e) => moneyLink(e.reason, e.ref, e.meta))
+      // A node's link names its tier: read once per node on the page, after the ledger's read.
+      const tiers = new Map<number, number | null>()
+      for (const ref of refs) if (ref?.screen === 'node' && !tiers.has(ref.node_id)) tiers.set(ref.node_id, await nodeTier(ctx, ref.node_id))
       return {
         total,
-        list: list.map((e) => {
-          const ref = moneyLink(e.reason, e.ref, e.meta)
-          const link = ref && resolveLink(ref, (node) => nodeTier(ctx, node))
+        list: list.map((e, i) => {
+          const ref = refs[i]
+          const link = ref && resolveLink(ref, (node) => tiers.get(node) ?? null)
           return {
             id: Number(e.entryId),
             type: e.reason,
@@ -197,7 +201,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
 
     /** What the caller's positions earned on one settled day (the detail of its settlement record). */
     async earnings(userId: number, day: string): Promise<DayEarnings> {
-      return read(() => dayEarnings(ctx, userId, day))
+      return dayEarnings(ctx, userId, day)
     },
 
     /**

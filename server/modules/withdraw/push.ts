@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.ts'
+import { statement } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { toWire, type WithdrawalRow } from './store.ts'
 
@@ -7,31 +8,32 @@ import { toWire, type WithdrawalRow } from './store.ts'
 // line in another process — so they are read back from the table rather than announced by each:
 // a short poll of what changed since the last look, deduplicated on (id, updated_at, status).
 
+const CHANGED_SINCE = statement<WithdrawalRow, [since: bigint]>('SELECT * FROM withdrawals WHERE updated_at >= ? ORDER BY updated_at, id')
+
 export type WithdrawPush = (userId: number, withdrawal: ReturnType<typeof toWire>) => void
 
 export function startWithdrawPushes(ctx: Ctx, push: WithdrawPush, everyMs = 1000): () => void {
   let since = BigInt(ctx.now())
   let seen = new Set<string>()
-  const stmt = ctx.sqlite.prepare('SELECT * FROM withdrawals WHERE updated_at >= ? ORDER BY updated_at, id')
   const required = ctx.config.limits.withdrawConfirmations
   return startJobs(ctx, [
     {
       name: 'withdraw-pushes',
       everyMs,
       run: async () => {
-        const rows = stmt.all(since) as WithdrawalRow[]
+        const rows = await ctx.sql.all(CHANGED_SINCE, since)
+        const last = rows.at(-1)
+        if (!last) return
         const next = new Set<string>()
         for (const r of rows) {
           const key = `${r.id}:${r.updated_at}:${r.status}:${r.confirmations}`
           // Rows stamped in the last millisecond seen are read again next time; keys tell them apart.
-          if (r.updated_at === (rows.at(-1) as WithdrawalRow).updated_at) next.add(key)
+          if (r.updated_at === last.updated_at) next.add(key)
           if (seen.has(key)) continue
           push(Number(r.user_id), toWire(r, required))
         }
-        if (rows.length) {
-          since = (rows.at(-1) as WithdrawalRow).updated_at
-          seen = next
-        }
+        since = last.updated_at
+        seen = next
       },
     },
   ])

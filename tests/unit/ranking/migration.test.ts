@@ -41,27 +41,27 @@ function seedTree(c: Database_): void {
 }
 
 function service(c: Database_) {
-  return createRankingService({ sqlite: c.sqlite, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
+  return createRankingService({ sqlite: c.sqlite, sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 }
 
 describe('the root in the total ranking', () => {
-  it('a database with team performance before 018 has no root in the total ranking once migrated to the latest', () => {
+  it('a database with team performance before 018 has no root in the total ranking once migrated to the latest', async () => {
     const c = before(18)
     seedTree(c)
     migrate(c.sqlite)
-    const total = service(c).total(1, 20)
+    const total = await service(c).total(1, 20)
     expect(total.list.map((r) => [r.rank, r.user_id])).toEqual([[1, 2]])
     expect(total.total).toBe(1)
-    expect(service(c).mine(1, undefined).total.rank).toBeNull()
+    expect((await service(c).mine(1, undefined)).total.rank).toBeNull()
   })
 
-  it('a database 018 already ranked the root in (the old backfill) has it removed by the later migrations', () => {
+  it('a database 018 already ranked the root in (the old backfill) has it removed by the later migrations', async () => {
     const c = before(20)
     seedTree(c)
     // What the old 018 backfill left behind.
     c.sqlite.exec('INSERT INTO ranking_totals (user_id, amount, reached_at) VALUES (1, 500000000000, 0), (2, 100000000000, 0)')
     migrate(c.sqlite)
-    expect(service(c).total(1, 20).list.map((r) => r.user_id)).toEqual([2])
+    expect((await service(c).total(1, 20)).list.map((r) => r.user_id)).toEqual([2])
   })
 
   it('pay-total never pays a root, even one that has a ranking figure', () => {

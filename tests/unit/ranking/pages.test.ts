@@ -35,11 +35,12 @@ function seeded(): Database_ {
   return c
 }
 
-const service = (c: Database_) => createRankingService({ sqlite: c.sqlite, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
+const service = (c: Database_) => createRankingService({ sqlite: c.sqlite, sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 
-function refusal(f: () => unknown): ApiError {
+/** The ApiError a read refuses with, thrown or as its promise's rejection. */
+async function refusal(f: () => unknown): Promise<ApiError> {
   try {
-    f()
+    await f()
   } catch (err) {
     if (err instanceof ApiError) return err
     throw err
@@ -48,7 +49,7 @@ function refusal(f: () => unknown): ApiError {
 }
 
 describe('ranking pages', () => {
-  it('read in ranking order off the index, the page at the cap stopping at it, and a page beyond refused', () => {
+  it('read in ranking order off the index, the page at the cap stopping at it, and a page beyond refused', async () => {
     const c = seeded()
     const svc = service(c)
     const entries = (c.sqlite.prepare('SELECT id, team_performance, team_reached_at FROM users WHERE is_root = 0').all() as { id: bigint; team_performance: bigint; team_reached_at: bigint }[]).map(
@@ -56,12 +57,12 @@ describe('ranking pages', () => {
     )
     const want = rank(entries)
     for (const read of [(p: number, size: number) => svc.daily(DAY, p, size), (p: number, size: number) => svc.total(p, size)]) {
-      const deep = read(RANKING_SHOWN / 100, 100)
+      const deep = await read(RANKING_SHOWN / 100, 100)
       expect(deep.total).toBe(RANKING_SHOWN + 5)
       expect(deep.list.map((r) => [r.rank, r.user_id])).toEqual(want.slice(RANKING_SHOWN - 100, RANKING_SHOWN).map((e) => [e.rank, Number(e.userId)]))
       // 30 a page: page 334 starts at 9,990 and stops at 10,000.
-      expect(read(334, 30).list.map((r) => r.rank)).toEqual(Array.from({ length: 10 }, (_, i) => 9991 + i))
-      const err = refusal(() => read(RANKING_SHOWN / 100 + 1, 100))
+      expect((await read(334, 30)).list.map((r) => r.rank)).toEqual(Array.from({ length: 10 }, (_, i) => 9991 + i))
+      const err = await refusal(() => read(RANKING_SHOWN / 100 + 1, 100))
       expect([err.status, err.key, err.params]).toEqual([400, 'ranking.errors.pageTooDeep', { page: 101, shown: RANKING_SHOWN, pages: 100 }])
       expect(translate('EN', err.key, err.params)).toMatch(/top 10000 only/)
     }
@@ -69,7 +70,7 @@ describe('ranking pages', () => {
 })
 
 describe('team list pages', () => {
-  it('go as deep as TEAM_LIST_SHOWN members; beyond is refused, and the search still finds anyone', () => {
+  it('go as deep as TEAM_LIST_SHOWN members; beyond is refused, and the search still finds anyone', async () => {
     const c = openDatabase(':memory:')
     open.push(c)
     migrate(c.sqlite)
@@ -82,7 +83,7 @@ describe('team list pages', () => {
     const last = team.list(1, TEAM_LIST_SHOWN / 10, 10, undefined)
     expect(last.list.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => TEAM_LIST_SHOWN - 8 + i))
     expect(team.list(1, Math.ceil(TEAM_LIST_SHOWN / 30), 30, undefined).list).toHaveLength(TEAM_LIST_SHOWN % 30 || 30)
-    const err = refusal(() => team.list(1, TEAM_LIST_SHOWN / 10 + 1, 10, undefined))
+    const err = await refusal(() => team.list(1, TEAM_LIST_SHOWN / 10 + 1, 10, undefined))
     expect([err.status, err.key, err.params]).toEqual([400, 'team.errors.pageTooDeep', { shown: TEAM_LIST_SHOWN }])
     expect(translate('JP', err.key, err.params)).toContain(String(TEAM_LIST_SHOWN))
     expect(team.list(1, 1, 10, String(n + 1)).list.map((m) => m.id)).toEqual([n + 1])
