@@ -96,7 +96,7 @@ describe('the market writer batches its round trips', () => {
   it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
     const db = market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
     const { sqlite, count } = counting(db.sqlite)
-    const ex = exchangeOn({ sqlite, db: db.db })
+    const ex = exchangeOn({ sqlite, db: db.db, sql: db.sql })
     let cid = 0
     const rest = (user: number) => ex.place(user, { side: 'sell', type: 'limit', price: 3000, lots: 1000, clientOrderId: `r${++cid}` })
     // Orders for the cancels and for the crossing buys to fill, in batches of their own.
