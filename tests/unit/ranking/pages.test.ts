@@ -47,6 +47,15 @@ function refusal(f: () => unknown): ApiError {
   throw new Error('not refused')
 }
 
+async function refusalOf(p: Promise<unknown>): Promise<ApiError> {
+  const err = await p.then(
+    () => new Error('not refused'),
+    (e: unknown) => e,
+  )
+  if (err instanceof ApiError) return err
+  throw err
+}
+
 describe('ranking pages', () => {
   it('read in ranking order off the index, the page at the cap stopping at it, and a page beyond refused', () => {
     const c = seeded()
@@ -69,7 +78,7 @@ describe('ranking pages', () => {
 })
 
 describe('team list pages', () => {
-  it('go as deep as TEAM_LIST_SHOWN members; beyond is refused, and the search still finds anyone', () => {
+  it('go as deep as TEAM_LIST_SHOWN members; beyond is refused, and the search still finds anyone', async () => {
     const c = openDatabase(':memory:')
     open.push(c)
     migrate(c.sqlite)
@@ -78,13 +87,13 @@ describe('team list pages', () => {
       INSERT INTO users (id, wallet_address, code, name, depth, created_at, team_num) VALUES (1, '0x${'0'.repeat(39)}1', 'C1', 'top', 0, 0, ${n});
       WITH RECURSIVE n(x) AS (SELECT 2 UNION ALL SELECT x + 1 FROM n WHERE x < ${n + 1})
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at) SELECT x, printf('0x%040x', x), 'C' || x, 'u' || x, 1, 1, 0 FROM n;`)
-    const team = createTeamService({ sqlite: c.sqlite })
-    const last = team.list(1, TEAM_LIST_SHOWN / 10, 10, undefined)
+    const team = createTeamService({ sql: c.sql })
+    const last = await team.list(1, TEAM_LIST_SHOWN / 10, 10, undefined)
     expect(last.list.map((m) => m.id)).toEqual(Array.from({ length: 10 }, (_, i) => TEAM_LIST_SHOWN - 8 + i))
-    expect(team.list(1, Math.ceil(TEAM_LIST_SHOWN / 30), 30, undefined).list).toHaveLength(TEAM_LIST_SHOWN % 30 || 30)
-    const err = refusal(() => team.list(1, TEAM_LIST_SHOWN / 10 + 1, 10, undefined))
+    expect((await team.list(1, Math.ceil(TEAM_LIST_SHOWN / 30), 30, undefined)).list).toHaveLength(TEAM_LIST_SHOWN % 30 || 30)
+    const err = await refusalOf(team.list(1, TEAM_LIST_SHOWN / 10 + 1, 10, undefined))
     expect([err.status, err.key, err.params]).toEqual([400, 'team.errors.pageTooDeep', { shown: TEAM_LIST_SHOWN }])
     expect(translate('JP', err.key, err.params)).toContain(String(TEAM_LIST_SHOWN))
-    expect(team.list(1, 1, 10, String(n + 1)).list.map((m) => m.id)).toEqual([n + 1])
+    expect((await team.list(1, 1, 10, String(n + 1))).list.map((m) => m.id)).toEqual([n + 1])
   })
 })
