@@ -19,12 +19,12 @@ const DEPTH = 10_000
 const MEMBERS = 100_000
 const USDT = 100_000_000_000n // 1,000 USDT
 
-async function withDb<T>(fn: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => T | Promise<T>): Promise<T> {
+async function withDb<T>(fn: (sqlite: ReturnType<typeof openDatabase>['sqlite'], sql: ReturnType<typeof openDatabase>['sql']) => T | Promise<T>): Promise<T> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-team-'))
   const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
   try {
     migrate(conn.sqlite)
-    return await fn(conn.sqlite)
+    return await fn(conn.sqlite, conn.sql)
   } finally {
     await conn.close()
     conn.sqlite.close()
@@ -62,7 +62,7 @@ async function deepPurchase(ctx: BenchContext): Promise<Row> {
 }
 
 async function firstPage(ctx: BenchContext, shape: 'random' | 'star'): Promise<Row> {
-  return withDb((sqlite) => {
+  return withDb(async (sqlite, sql) => {
     ctx.log(`team: seeding ${MEMBERS.toLocaleString('en-US')} members (${shape})…`)
     const insert = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at) VALUES (@id, @addr, @code, @name, @inviter, @depth, 0)')
     const depth = new Int32Array(MEMBERS + 2)
@@ -77,12 +77,12 @@ async function firstPage(ctx: BenchContext, shape: 'random' | 'star'): Promise<R
       }
       sqlite.prepare('UPDATE users SET team_num = @n, zhi_num = (SELECT count(*) FROM users WHERE inviter_id = 1) WHERE id = 1').run({ n: MEMBERS })
     })
-    const team = createTeamService({ sqlite })
+    const team = createTeamService({ sql })
     const samples: number[] = []
     let listed = 0
     for (let i = 0; i < ctx.runs + 1; i++) {
       const t0 = performance.now()
-      const page = team.list(1, 1, 10, undefined)
+      const page = await team.list(1, 1, 10, undefined)
       if (i > 0) samples.push(performance.now() - t0)
       listed = page.total === MEMBERS ? page.list.length : -1
     }

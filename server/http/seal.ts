@@ -20,7 +20,7 @@ import { BODY_DEPTH_MAX, bodyProblem } from './body.ts'
 import { invalidField, tooMany, unauthorized } from './errors.ts'
 import { StoredLimiter } from './rateLimit.ts'
 import { ok } from './reply.ts'
-import { openRequest, sealAnswer, sealedAnswerText, socketSigned } from './sealCrypto.ts'
+import { openRequest, sealAnswer, sealedAnswerText, socketSigned, type HandshakeKeys } from './sealCrypto.ts'
 import { handshakeStore, memoryReplayStore, tableReplayStore, type HandshakeStore, type ReplayStore } from './sealStore.ts'
 import type { EnvelopeSettings } from './settings.ts'
 import type { App } from './types.ts'
@@ -74,6 +74,19 @@ interface Refusal {
   params?: Record<string, string | number>
 }
 
+/** What opening a request comes to: passed (null) or refused, at once or after the database. */
+type Opened = Refusal | null | Promise<Refusal | null>
+
+/** A sealed request read, about to be opened under its handshake's keys. */
+interface Unopened {
+  req: FastifyRequest
+  /** `METHOD /route` */
+  id: string
+  get: boolean
+  sealed: SealedRequest
+  now: number
+}
+
 const refusal = (status: number, code: number, key: string, o: Omit<Refusal, 'status' | 'code' | 'key'> = {}): Refusal => ({ status, code, key, ...o })
 
 /** A GET's four envelope params as the schema wants them: the timestamp arrives as text. */
@@ -117,10 +130,10 @@ export function readSealedBody(text: string): SealedRequest | null {
  */
 export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey): Envelope {
   const { config } = ctx
-  const handshakes = handshakeStore(ctx.sqlite, key.signing, config.envelope.handshakeTtlMs)
+  const handshakes = handshakeStore(ctx.sql, key.signing, config.envelope.handshakeTtlMs)
   // --role all is the only process answering: its memory sees every request. Role processes share a table.
-  const replays = config.role === 'all' ? memoryReplayStore() : tableReplayStore(ctx.sqlite)
-  const perIp = new StoredLimiter(ctx.sqlite, 'handshake-ip', config.envelope.handshakePerIp, 60_000)
+  const replays = config.role === 'all' ? memoryReplayStore() : tableReplayStore(ctx.sql)
+  const perIp = new StoredLimiter(ctx.sql, 'handshake-ip', config.envelope.handshakePerIp, 60_000)
   app.decorateRequest('seal', null)
 
   /** The route of a request that may come sealed: an API route the envelope does not leave plain. */
@@ -129,8 +142,13 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
     return route !== undefined && route.startsWith('/api/') && !sealedNever(req.method, route) ? route : null
   }
 
-  /** Opens a sealed request to `route` in place (req.body or req.query, req.seal); a refusal when it may not pass. */
-  const open = (req: FastifyRequest, route: string): Refusal | null => {
+  /**
+   * Opens a sealed request to `route` in place (req.body or req.query, req.seal); a refusal when it may
+   * not pass. At once when this process holds the handshake's keys and remembers signs itself; after
+   * the database otherwise (a handshake made on another process or before a restart, a role process's
+   * shared table of signs), when the request is opened outside its batch.
+   */
+  const open = (req: FastifyRequest, route: string): Opened => {
     const id = `${req.method} ${route}`
     const get = req.method === 'GET' || req.method === 'HEAD'
     const carried: unknown = get ? req.query : req.body
@@ -138,11 +156,14 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
     if (!present) return PLAIN_OR_SEALED.has(id) ? null : refusal(400, SEAL_CODE.REQUIRED, 'errors.sealRequired')
     const candidate = get ? envelopeOfQuery(carried) : carried
     if (!(candidate instanceof ReadSealedBody) && !sealedRequest.Check(candidate)) return refusal(400, SEAL_CODE.INVALID, 'errors.sealInvalid')
-    const sealed = candidate
-    const now = ctx.now()
+    const request: Unopened = { req, id, get, sealed: candidate, now: ctx.now() }
+    const cached = handshakes.cached(candidate.handshake)
+    return cached !== undefined ? openWith(request, cached) : handshakes.keysOf(candidate.handshake).then((keys) => openWith(request, keys))
+  }
+
+  const openWith = ({ req, id, get, sealed, now }: Unopened, keys: HandshakeKeys | null): Opened => {
     // A renewal is the one request an expired handshake may still seal, for a session bound to it.
     const renewal = id === `POST ${HANDSHAKE_PATH}` && req.user !== null
-    const keys = handshakes.keysOf(sealed.handshake)
     if (!keys || (keys.expiresAt <= now && !renewal)) return refusal(400, SEAL_CODE.RENEW, 'errors.sealRenew')
     if (Math.abs(sealed.timestamp - now) > SEAL_WINDOW_MS) return refusal(400, SEAL_CODE.CLOCK, 'errors.sealClock', { data: { server_time: now } })
     const idem = req.headers['idempotency-key']
@@ -150,12 +171,20 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
     const plain = openRequest(keys, { method: req.method, path, idempotencyKey: typeof idem === 'string' ? idem : '' }, sealed)
     if (typeof plain === 'string') return refusal(400, SEAL_CODE.INVALID, 'errors.sealInvalid')
     // Only a sign that matched is remembered: made-up ones cannot fill the store.
-    if (!replays.fresh(sealed.sign, now)) return refusal(400, SEAL_CODE.REPLAY, 'errors.sealReplay')
-    // A token lifted from a log, sent under the thief's own handshake, is refused as "sign in again".
-    if (req.user && !renewal && req.user.handshakeId !== sealed.handshake) return refusal(401, CODE.UNAUTHORIZED, 'errors.sealSession')
-    // Opened: from here every answer, a refusal of what was inside included, goes sealed.
-    req.seal = { keys, sign: sealed.sign, method: req.method, path }
-    // The same refusals as a plain body or query (server/http/body.ts).
+    const fresh = replays.fresh(sealed.sign, now)
+    const admit = (unseen: boolean): Refusal | null => {
+      if (!unseen) return refusal(400, SEAL_CODE.REPLAY, 'errors.sealReplay')
+      // A token lifted from a log, sent under the thief's own handshake, is refused as "sign in again".
+      if (req.user && !renewal && req.user.handshakeId !== sealed.handshake) return refusal(401, CODE.UNAUTHORIZED, 'errors.sealSession')
+      // Opened: from here every answer, a refusal of what was inside included, goes sealed.
+      req.seal = { keys, sign: sealed.sign, method: req.method, path }
+      return readOpened(req, get, plain)
+    }
+    return typeof fresh === 'boolean' ? admit(fresh) : fresh.then(admit)
+  }
+
+  /** The opened plain text in place of the envelope: the same refusals as a plain body or query (server/http/body.ts). */
+  const readOpened = (req: FastifyRequest, get: boolean, plain: Buffer): Refusal | null => {
     if (plain.length > config.bodyLimit) return refusal(413, 413, 'errors.bodyTooLarge')
     let opened: unknown
     try {
@@ -206,12 +235,16 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
     },
     open: (batch) => {
       const outcomes = batch.map(({ req, route }) => attempt(() => open(req, route)))
+      const goOn = ({ req, reply, done }: Opening, refused: Refusal | null | Error) => {
+        if (refused === null) return done()
+        if (refused instanceof Error) return done(refused as FastifyError)
+        void reply.status(refused.status).send({ code: refused.code, msg: translate(req.lang, refused.key, refused.params), data: refused.data ?? null })
+      }
       return () =>
-        batch.forEach(({ req, reply, done }, i) => {
-          const refused = outcomes[i]!
-          if (refused === null) return done()
-          if (refused instanceof Error) return done(refused as FastifyError)
-          void reply.status(refused.status).send({ code: refused.code, msg: translate(req.lang, refused.key, refused.params), data: refused.data ?? null })
+        batch.forEach((item, i) => {
+          const outcome = outcomes[i]!
+          if (outcome instanceof Promise) outcome.then((o) => goOn(item, o), (e: unknown) => goOn(item, asError(e)))
+          else goOn(item, outcome)
         })
     },
   })
@@ -249,12 +282,12 @@ export function envelope(app: App, ctx: Ctx, auth: AuthService, key: EnvelopeKey
     },
     async (req) => {
       const now = ctx.now()
-      if (!perIp.take(req.ip, now)) throw tooMany()
+      if (!(await perIp.take(req.ip, now))) throw tooMany()
       const old = req.seal?.keys.handshake
       const user = req.user
       const renewing = old !== undefined && user !== null
       if (renewing && user.handshakeId !== old && user.previousHandshakeId !== old) throw unauthorized('errors.sealSession')
-      const answer = handshakes.make(req.body.key, now)
+      const answer = await handshakes.make(req.body.key, now)
       if (!answer) throw invalidField('key')
       // Checked again in the statement that binds: a concurrent renewal or sign-out may have moved the session.
       if (renewing && !(await auth.renewHandshake(user.sessionId, old, answer.handshake))) throw unauthorized('errors.sealSession')
@@ -358,9 +391,11 @@ function attempt<R>(f: () => R): R | Error {
   try {
     return f()
   } catch (e) {
-    return e instanceof Error ? e : new Error(String(e))
+    return asError(e)
   }
 }
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
 
 async function streamBytes(payload: Readable): Promise<Buffer> {
   const chunks: Buffer[] = []
@@ -377,8 +412,8 @@ export async function socketProof(env: Envelope, auth: AuthService, now: number,
   if (typeof token !== 'string' || typeof handshake !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string') return null
   const ts = Number(timestamp)
   if (!/^\d{1,16}$/.test(timestamp) || Math.abs(ts - now) > SEAL_WINDOW_MS) return null
-  const keys = env.handshakes.keysOf(handshake)
-  if (!keys || keys.expiresAt <= now || !socketSigned(keys, ts, token, sign) || !env.replays.fresh(sign, now)) return null
+  const keys = env.handshakes.cached(handshake) ?? (await env.handshakes.keysOf(handshake))
+  if (!keys || keys.expiresAt <= now || !socketSigned(keys, ts, token, sign) || !(await env.replays.fresh(sign, now))) return null
   const user = await auth.authenticate(token)
   return user && user.handshakeId === handshake ? user : null
 }

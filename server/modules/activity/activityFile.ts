@@ -15,6 +15,7 @@ import { Money } from '../../../contract/envelope.ts'
 import { Measure as MeasureSchema, type Measure } from '../../../contract/activity.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { transaction } from '../../db/index.ts'
+import { statement, type Queryable } from '../../db/query/types.ts'
 import { ASSETS, INT64_MAX } from '../../ledger/index.ts'
 import { prizeProblems, prizeTotals, statusAt, type PrizeRange } from './rules.ts'
 import { rebuildScores } from './scores.ts'
@@ -113,15 +114,25 @@ const texts = (t: Record<string, string>) => JSON.stringify(Object.fromEntries(L
 const samePrizes = (a: readonly PrizeRange[], b: readonly PrizeRange[]) =>
   a.length === b.length && a.every((p, i) => p.from === b[i]!.from && p.to === b[i]!.to && p.asset === b[i]!.asset && p.amount === b[i]!.amount)
 
-/** The prize table of an activity as stored, in rank order. */
+interface PrizeRow {
+  rank_from: bigint
+  rank_to: bigint
+  asset: string
+  amount: bigint
+}
+
+const PRIZES = statement<PrizeRow, [{ id: bigint | number }]>('SELECT rank_from, rank_to, asset, amount FROM activity_prizes WHERE activity_id = @id ORDER BY rank_from')
+
+const prizeRange = (r: PrizeRow): PrizeRange => ({ from: Number(r.rank_from), to: Number(r.rank_to), asset: r.asset, amount: r.amount })
+
+/** The prize table of an activity as stored, in rank order; in the caller's synchronous transaction (a load, the payout). */
 export function storedPrizes(sqlite: SqlConnection, activityId: bigint | number): PrizeRange[] {
-  const rows = sqlite.prepare('SELECT rank_from, rank_to, asset, amount FROM activity_prizes WHERE activity_id = @id ORDER BY rank_from').all({ id: activityId }) as {
-    rank_from: bigint
-    rank_to: bigint
-    asset: string
-    amount: bigint
-  }[]
-  return rows.map((r) => ({ from: Number(r.rank_from), to: Number(r.rank_to), asset: r.asset, amount: r.amount }))
+  return (sqlite.prepare(PRIZES.text).all({ id: activityId }) as PrizeRow[]).map(prizeRange)
+}
+
+/** The prize table, as storedPrizes, awaited: a request's read. */
+export async function readStoredPrizes(q: Queryable, activityId: bigint | number): Promise<PrizeRange[]> {
+  return (await q.all(PRIZES, { id: activityId })).map(prizeRange)
 }
 
 /**

@@ -16,7 +16,7 @@ import { MEASURE_UNIT } from '../../../contract/activity.ts'
 import { ActivityFileInvalid, checkActivityFile, loadActivities, storedPrizes } from './activityFile.ts'
 import { payDueActivities, SETTLE_GRACE_MS } from './payout.ts'
 import { prizeTotals, statusAt, type PrizeRange } from './rules.ts'
-import { participants, topScores } from './scores.ts'
+import { readParticipants, readTopScores } from './scores.ts'
 import { pickText, scoreText, type ActivityRow } from './service.ts'
 
 const iso = (ms: bigint | number) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z')
@@ -91,7 +91,7 @@ export const ACTIVITY_COMMANDS: Command[] = [
     words: ['activity', 'status'],
     args: '<slug>',
     summary: 'one activity: window and status, prizes against the prize account, the leaderboard top 10, and its payout (paid ranks, or why it halted)',
-    run(args, env) {
+    async run(args, env) {
       if (args.length !== 1) return usage(env, 'usage: activity status <slug>')
       const sqlite = env.database().sqlite as SqlConnection
       const now = Date.now()
@@ -124,8 +124,9 @@ export const ACTIVITY_COMMANDS: Command[] = [
         lines.push(`paid ${iso(r.settled_at)}: ${winners.length} of ${ranks} prize ranks had a winner`)
         for (const w of winners) lines.push(`  #${w.rank} user ${w.user_id} score ${scoreText(r.measure, w.score)} → ${formatMoney(w.amount)} ${w.asset} (ref activity:${r.id}:rank:${w.rank})`)
       } else if (statusAt(Number(r.starts_at), Number(r.ends_at), now) !== 'upcoming') {
-        lines.push(`participants: ${participants(sqlite, Number(r.id))}; top 10:`)
-        for (const [i, s] of topScores(sqlite, Number(r.id), 10).entries()) lines.push(`  #${i + 1} user ${s.userId} ${s.name} ${scoreText(r.measure, s.score)} (reached ${iso(s.reachedAt)})`)
+        const { sql } = env.database()
+        lines.push(`participants: ${await readParticipants(sql, Number(r.id))}; top 10:`)
+        for (const [i, s] of (await readTopScores(sql, Number(r.id), 10)).entries()) lines.push(`  #${i + 1} user ${s.userId} ${s.name} ${scoreText(r.measure, s.score)} (reached ${iso(s.reachedAt)})`)
       }
       env.io.out(lines.join('\n'))
       return r.halted ? 1 : 0

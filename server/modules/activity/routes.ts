@@ -21,12 +21,12 @@ export function activityRoutes(app: App, activities: ActivityService): void {
         response: { 200: Envelope(Paged(ActivityItem)) },
       },
     },
-    async (req) => ok(req, activities.list(req.lang, req.query.status, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await activities.list(req.lang, req.query.status, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/activity/detail',
     { ...auth, schema: { tags, summary: 'One activity: texts, cover, window, measure, prizes, and the server time for its countdown', querystring: ActivityIdQuery, response: { 200: Envelope(ActivityDetail) } } },
-    async (req) => ok(req, activities.detail(req.lang, req.query.id)),
+    async (req) => ok(req, await activities.detail(req.lang, req.query.id)),
   )
   app.get(
     '/api/v1/activity/rank',
@@ -40,6 +40,6 @@ export function activityRoutes(app: App, activities: ActivityService): void {
         response: { 200: Envelope(ActivityRank) },
       },
     },
-    async (req) => ok(req, activities.rank(req.lang, req.query.id, req.user!.id, req.query.limit ?? RANK_LIMIT_DEFAULT, req.query.user_id)),
+    async (req) => ok(req, await activities.rank(req.lang, req.query.id, req.user!.id, req.query.limit ?? RANK_LIMIT_DEFAULT, req.query.user_id)),
   )
 }

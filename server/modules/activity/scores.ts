@@ -13,6 +13,7 @@ import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { rowsStmt } from '../../ledger/statements.ts'
+import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import type { DB } from '../../db/schema.ts'
 import { rankScores, type Ranked } from './rules.ts'
 
@@ -172,40 +173,55 @@ export interface ScoreRow {
   reachedAt: number
 }
 
-const BOARD = {
-  top: `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
-        WHERE s.activity_id = @id ORDER BY s.score DESC, s.reached_at, s.user_id LIMIT @limit OFFSET @offset`,
-  one: `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
-        WHERE s.activity_id = @id AND s.user_id = @user`,
-  count: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id',
+type Raw = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
+type Count = { n: bigint }
+type Ahead = [{ id: number; score: bigint; reached: number; user: number }]
+
+const BOARD = statements({
+  top: statement<Raw, [{ id: number; limit: number; offset: number }]>(
+    `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
+     WHERE s.activity_id = @id ORDER BY s.score DESC, s.reached_at, s.user_id LIMIT @limit OFFSET @offset`,
+  ),
+  one: statement<Raw, [{ id: number; user: number }]>(
+    `SELECT s.user_id, s.score, s.reached_at, u.name FROM activity_scores s JOIN users u ON u.id = s.user_id
+     WHERE s.activity_id = @id AND s.user_id = @user`,
+  ),
+  count: statement<Count, [{ id: number }]>('SELECT count(*) AS n FROM activity_scores WHERE activity_id = @id'),
   // Those ahead of a score: a higher score, or the same reached earlier (then a lower id). Two ranges
   // of the board index, counted without reading the rows.
-  aheadHigher: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id AND score > @score',
-  aheadTied: 'SELECT count(*) FROM activity_scores WHERE activity_id = @id AND score = @score AND (reached_at, user_id) < (@reached, @user)',
-} as const
+  aheadHigher: statement<Count, Ahead>('SELECT count(*) AS n FROM activity_scores WHERE activity_id = @id AND score > @score'),
+  aheadTied: statement<Count, Ahead>('SELECT count(*) AS n FROM activity_scores WHERE activity_id = @id AND score = @score AND (reached_at, user_id) < (@reached, @user)'),
+})
 
-type Raw = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
+/** The payout reads the board inside its write transaction, on the synchronous connection: the same text. */
+const BOARD_IN_TRANSACTION = { top: BOARD.top.text } as const
+
 const row = (r: Raw): ScoreRow => ({ userId: Number(r.user_id), name: r.name, score: r.score, reachedAt: Number(r.reached_at) })
 
-/** The board's places from `offset` (0-based), at most `limit`, in rank order. */
+/** The board's places from `offset` (0-based), at most `limit`, in rank order; in the caller's synchronous transaction. */
 export function topScores(sqlite: SqlConnection, activityId: number, limit: number, offset = 0): ScoreRow[] {
-  return (preparedOnce(sqlite, BOARD).top.all({ id: activityId, limit, offset }) as Raw[]).map(row)
+  return (preparedOnce(sqlite, BOARD_IN_TRANSACTION).top.all({ id: activityId, limit, offset }) as Raw[]).map(row)
+}
+
+/** The board's places, as topScores, awaited: a request's read. */
+export async function readTopScores(q: Queryable, activityId: number, limit: number, offset = 0): Promise<ScoreRow[]> {
+  return (await q.all(BOARD.top, { id: activityId, limit, offset })).map(row)
 }
 
 /** One user's score row, or null when they have none. */
-export function scoreOf(sqlite: SqlConnection, activityId: number, userId: number): ScoreRow | null {
-  const r = preparedOnce(sqlite, BOARD).one.get({ id: activityId, user: userId }) as Raw | undefined
+export async function readScoreOf(q: Queryable, activityId: number, userId: number): Promise<ScoreRow | null> {
+  const r = await q.get(BOARD.one, { id: activityId, user: userId })
   return r ? row(r) : null
 }
 
 /** How many users have a score in the activity. */
-export function participants(sqlite: SqlConnection, activityId: number): number {
-  return Number(preparedOnce(sqlite, BOARD).count.pluck().get({ id: activityId }) as bigint)
+export async function readParticipants(q: Queryable, activityId: number): Promise<number> {
+  return Number((await q.get(BOARD.count, { id: activityId }))!.n)
 }
 
 /** The rank of a score row: 1 + those ahead of it on the board. */
-export function rankOf(sqlite: SqlConnection, activityId: number, s: ScoreRow): number {
-  const b = preparedOnce(sqlite, BOARD)
+export async function readRankOf(q: Queryable, activityId: number, s: ScoreRow): Promise<number> {
   const args = { id: activityId, score: s.score, reached: s.reachedAt, user: s.userId }
-  return 1 + Number(b.aheadHigher.pluck().get(args) as bigint) + Number(b.aheadTied.pluck().get(args) as bigint)
+  const [higher, tied] = await Promise.all([q.get(BOARD.aheadHigher, args), q.get(BOARD.aheadTied, args)])
+  return 1 + Number(higher!.n) + Number(tied!.n)
 }

@@ -66,14 +66,14 @@ export function createAuthService(ctx: Ctx) {
   const sessionEnded = new Set<(sessionId: number) => void>()
   const { db, config } = ctx
   // In the database: every api process behind a balancer counts against the same limits.
-  const perAddress = new StoredLimiter(ctx.sqlite, 'login-address', config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
-  const perIp = new StoredLimiter(ctx.sqlite, 'login-ip', config.rateLimit.loginPerIp, config.rateLimit.windowMs)
+  const perAddress = new StoredLimiter(ctx.sql, 'login-address', config.rateLimit.loginPerAddress, config.rateLimit.windowMs)
+  const perIp = new StoredLimiter(ctx.sql, 'login-ip', config.rateLimit.loginPerIp, config.rateLimit.windowMs)
 
-  function limit(ip: string, address: string) {
+  async function limit(ip: string, address: string) {
     const now = ctx.now()
     // Both counters advance, so a flood from one IP cannot hide behind many addresses or vice versa.
-    const ipOk = perIp.take(ip, now)
-    const addressOk = perAddress.take(address, now)
+    const ipOk = await perIp.take(ip, now)
+    const addressOk = await perAddress.take(address, now)
     if (!ipOk || !addressOk) throw tooMany()
   }
 
@@ -104,13 +104,13 @@ export function createAuthService(ctx: Ctx) {
     },
 
     async isRegistered(address: string, meta: RequestMeta): Promise<boolean> {
-      limit(meta.ip, address.toLowerCase())
+      await limit(meta.ip, address.toLowerCase())
       return (await findUserByAddress(address)) !== undefined
     },
 
     async loginMessage(q: LoginMessageQuery, meta: RequestMeta): Promise<LoginMessage> {
       const address = q.address.toLowerCase()
-      limit(meta.ip, address)
+      await limit(meta.ip, address)
       const registered = (await findUserByAddress(address)) !== undefined
       let inviteCode: string | null = null
       if (!registered) {
@@ -150,7 +150,7 @@ export function createAuthService(ctx: Ctx) {
 
     async login(body: LoginBody, meta: RequestMeta): Promise<LoginResult> {
       const address = body.address.toLowerCase()
-      limit(meta.ip, address)
+      await limit(meta.ip, address)
       const nonce = nonceOf(body.message)
       if (!nonce) throw badRequest('errors.loginMessageInvalid')
       // The nonce is spent by any attempt that names it, successful or not: a message is tried once.

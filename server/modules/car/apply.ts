@@ -22,6 +22,7 @@ import {
 import { checkText, trimText } from '../../../contract/addressRules.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, type Connection } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { badRequest, conflict, notFound, type ApiError } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { documentLabel, type UploadService } from '../upload/service.ts'
@@ -52,7 +53,7 @@ export interface CarApplicationRow {
 const SQL = {
   car: `SELECT p.id, p.name, p.cover FROM products p WHERE p.id = ? AND p.area = 'car' AND p.active = 1
           AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)`,
-  openOf: "SELECT count(*) FROM car_applications WHERE user_id = ? AND status IN ('submitted', 'reviewing')",
+  openOf: "SELECT count(*) AS n FROM car_applications WHERE user_id = ? AND status IN ('submitted', 'reviewing')",
   insert: `INSERT INTO car_applications (user_id, goods_id, goods_name, cover, name, phone, id_number, city, remark, id_front, id_back, driver_licence, created_at, updated_at)
            VALUES (@user_id, @goods_id, @goods_name, @cover, @name, @phone, @id_number, @city, @remark, @id_front, @id_back, @driver_licence, @now, @now) RETURNING *`,
   get: 'SELECT * FROM car_applications WHERE id = ?',
@@ -62,6 +63,12 @@ const SQL = {
 } as const
 
 const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
+
+/** What an application reads before its transaction, awaited; the transaction asks openOf again on its own connection. */
+const BEFORE = statements({
+  car: statement<{ id: bigint; name: string; cover: string }, [goodsId: number]>(SQL.car),
+  openOf: statement<{ n: bigint }, [userId: number]>(SQL.openOf),
+})
 
 /** The first problem of a body in the order of the form, as the error a user reads. */
 const PROBLEM_ORDER: CarApplyField[] = ['goods_id', 'name', 'phone', 'id_number', 'city', ...CAR_DOCUMENTS, 'remark']
@@ -120,9 +127,9 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
         if (p) throw problemError(f, p, lang)
       }
       const a = cleanCarApply(body)
-      const car = s().car.get(body.goods_id) as { id: bigint; name: string; cover: string } | undefined
+      const car = await ctx.sql.get(BEFORE.car, body.goods_id)
       if (!car) throw notFound('errors.goodsNotFound')
-      if (openOf(userId) >= max) throw conflict('errors.carApplyLimit', { max })
+      if (Number((await ctx.sql.get(BEFORE.openOf, userId))!.n) >= max) throw conflict('errors.carApplyLimit', { max })
 
       const docs = CAR_DOCUMENTS.flatMap((d) => {
         const key = a[d]
@@ -142,12 +149,13 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
     },
 
     /** The caller's applications, newest first, optionally of one status. */
-    list(userId: number, lang: LangCode, q: { page: number; pageSize: number; status?: CarApplyStatus | undefined }): PagedList<CarApplication> {
+    async list(userId: number, lang: LangCode, q: { page: number; pageSize: number; status?: CarApplyStatus | undefined }): Promise<PagedList<CarApplication>> {
       const where = q.status ? 'user_id = ? AND status = ?' : 'user_id = ?'
       const args: (number | string)[] = q.status ? [userId, q.status] : [userId]
-      const total = Number(ctx.sqlite.prepare(`SELECT count(*) FROM car_applications WHERE ${where}`).pluck().get(...args))
-      const rows = ctx.sqlite.prepare(`SELECT * FROM car_applications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...args, q.pageSize, (q.page - 1) * q.pageSize) as CarApplicationRow[]
-      return { total, list: rows.map((r) => toWire(r, lang)) }
+      // One of two texts, by whether a status is asked for; typed here, where each is written.
+      const { n } = (await ctx.sql.get(statement<{ n: bigint }>(`SELECT count(*) AS n FROM car_applications WHERE ${where}`), ...args))!
+      const rows = await ctx.sql.all(statement<CarApplicationRow>(`SELECT * FROM car_applications WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`), ...args, q.pageSize, (q.page - 1) * q.pageSize)
+      return { total: Number(n), list: rows.map((r) => toWire(r, lang)) }
     },
   }
 }

@@ -55,6 +55,6 @@ export function carApplyRoutes(app: App, applications: CarApplyService) {
       preHandler: requireAuth,
       schema: { tags, summary: 'The caller’s car applications, newest first, with their status and the reason of a rejection', querystring: CarApplyListQuery, response: { 200: Envelope(Paged(CarApplication)) } },
     },
-    async (req) => ok(req, applications.list(uid(req), req.lang, { page: req.query.page ?? 1, pageSize: req.query.page_size ?? PAGE_SIZE_DEFAULT, status: req.query.status })),
+    async (req) => ok(req, await applications.list(uid(req), req.lang, { page: req.query.page ?? 1, pageSize: req.query.page_size ?? PAGE_SIZE_DEFAULT, status: req.query.status })),
   )
 }

@@ -15,7 +15,7 @@ export function deviceRoutes(app: App, devices: DeviceService): void {
   app.get(
     '/api/v1/machine/deviceList',
     { ...auth, schema: { tags, summary: 'The caller’s devices: product, specification, power, status (pending, success, failed), activation time, order number', response: { 200: Envelope(DeviceList) } } },
-    async (req) => ok(req, { list: devices.list(uid(req), req.lang) }),
+    async (req) => ok(req, { list: await devices.list(uid(req), req.lang) }),
   )
   app.post(
     '/api/v1/machine/activate',

@@ -9,6 +9,7 @@ import { ATTEMPT_WINDOW_MS, attemptAllowed, formatCode, makeCode, normalizeCode 
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -115,33 +116,40 @@ interface DeviceRow {
   created_at: bigint
 }
 
+type ListedRow = DeviceRow & { order_no: string; name: string; spec_name: string; cover: string; shipped: bigint; last_ok: bigint | null }
+
+/** The caller's devices, newest first, read outside any transaction: the same text the activation's answer reads inside its own. */
+const LIST = statement<ListedRow, [userId: number]>(SQL.list)
+
+function deviceWire(d: ListedRow, lang: LangCode): Device {
+  const status: DeviceStatus = d.status === 'success' ? 'success' : d.last_ok === 0n ? 'failed' : 'pending'
+  return {
+    id: Number(d.id),
+    goods_id: Number(d.product_id),
+    name: pickText(d.name, lang),
+    spec_name: pickText(d.spec_name, lang),
+    cover: d.cover,
+    power: formatMoney(d.power),
+    status,
+    shipped: d.shipped === 1n,
+    activated_at: d.activated_at === null ? null : Number(d.activated_at),
+    mining_from: d.activated_at === null ? null : dayStart(dayOf(Number(d.activated_at)) + 1),
+    order_id: Number(d.order_id),
+    order_no: d.order_no,
+    created_at: Number(d.created_at),
+  }
+}
+
 export function createDeviceService(ctx: Ctx) {
   const s = () => stmts(ctx)
 
-  function list(userId: number, lang: LangCode): Device[] {
-    const rows = s().list.all(userId) as (DeviceRow & { order_no: string; name: string; spec_name: string; cover: string; shipped: bigint; last_ok: bigint | null })[]
-    return rows.map((d) => {
-      const status: DeviceStatus = d.status === 'success' ? 'success' : d.last_ok === 0n ? 'failed' : 'pending'
-      return {
-        id: Number(d.id),
-        goods_id: Number(d.product_id),
-        name: pickText(d.name, lang),
-        spec_name: pickText(d.spec_name, lang),
-        cover: d.cover,
-        power: formatMoney(d.power),
-        status,
-        shipped: d.shipped === 1n,
-        activated_at: d.activated_at === null ? null : Number(d.activated_at),
-        mining_from: d.activated_at === null ? null : dayStart(dayOf(Number(d.activated_at)) + 1),
-        order_id: Number(d.order_id),
-        order_no: d.order_no,
-        created_at: Number(d.created_at),
-      }
-    })
-  }
+  /** In the activation's transaction: its answer, kept with the idempotency key. */
+  const listIn = (userId: number, lang: LangCode): Device[] => (s().list.all(userId) as ListedRow[]).map((d) => deviceWire(d, lang))
 
   return {
-    list,
+    async list(userId: number, lang: LangCode): Promise<Device[]> {
+      return (await ctx.sql.all(LIST, userId)).map((d) => deviceWire(d, lang))
+    },
 
     /**
      * Activates the caller's device with its code. A refusal changes no device, code or position; it
@@ -150,7 +158,7 @@ export function createDeviceService(ctx: Ctx) {
      */
     async activate(userId: number, lang: LangCode, deviceId: number, rawCode: string): Promise<Device> {
       const now = ctx.now()
-      const activated = () => list(userId, lang).find((x) => x.id === deviceId)!
+      const activated = () => listIn(userId, lang).find((x) => x.id === deviceId)!
       // A refused attempt commits too (it is counted): its refusal is the answer kept with it.
       answerKeyedAs((refused: ApiError | null) => refused ?? activated())
       const outcome = await atomically(ctx, (): ApiError | null => {

@@ -12,21 +12,21 @@ export function goldRoutes(app: App, deps: ShopDeps): void {
   app.get(
     '/api/v1/gold/categoryList',
     { schema: { tags, summary: 'The gold categories (bars, coins, jewellery…)', response: { 200: Envelope(Type.Array(GoldCategory)) } } },
-    async (req) => ok(req, deps.goods.goldCategories(req.lang)),
+    async (req) => ok(req, await deps.goods.goldCategories(req.lang)),
   )
   app.get(
     '/api/v1/gold/price',
     { schema: { tags, summary: 'The gold reference price per gram in USDT, its 24 h change and recent path', response: { 200: Envelope(GoldPrice) } } },
-    async (req) => ok(req, deps.goods.goldPrice()),
+    async (req) => ok(req, await deps.goods.goldPrice()),
   )
   app.get(
     '/api/v1/gold/group',
     { schema: { tags, summary: 'The mall’s shelves: hot, new, then each category, a few products each', response: { 200: Envelope(Type.Array(GoldGroup)) } } },
-    async (req) => ok(req, deps.goods.goldGroups(req.lang)),
+    async (req) => ok(req, await deps.goods.goldGroups(req.lang)),
   )
   app.get(
     '/api/v1/gold/banner',
     { schema: { tags, summary: 'The mall’s banners; each links to the product it advertises', response: { 200: Envelope(Type.Array(GoldBanner)) } } },
-    async (req) => ok(req, deps.goods.goldBanners(req.lang)),
+    async (req) => ok(req, await deps.goods.goldBanners(req.lang)),
   )
 }

@@ -44,13 +44,14 @@ export function shopRoutes(app: App, area: Area, deps: ShopDeps, parts: ShopPart
     async (req, reply) => {
       const q = { page: req.query.page ?? 1, pageSize: req.query.page_size ?? PAGE_SIZE_DEFAULT, kind: req.query.kind, categoryId: req.query.category_id }
       const key = `list|${area}|${req.lang}|${q.page}|${q.pageSize}|${q.kind ?? ''}|${q.categoryId ?? ''}`
-      return json(reply, cached(key, deps.ctx.now(), () => JSON.stringify(ok(req, deps.goods.list(area, req.lang, q)))))
+      return json(reply, await cached(key, deps.ctx.now(), async () => JSON.stringify(ok(req, await deps.goods.list(area, req.lang, q)))))
     },
   )
   app.get(
     `${base}/goodsDetail`,
     { schema: { tags, summary: 'One product with its specifications (price, stock, power) to choose from', querystring: GoodsDetailQuery, response: { 200: Envelope(GoodsDetail) } } },
-    async (req, reply) => json(reply, cached(`detail|${area}|${req.lang}|${req.query.id}`, deps.ctx.now(), () => JSON.stringify(ok(req, deps.goods.detail(area, req.lang, req.query.id))))),
+    async (req, reply) =>
+      json(reply, await cached(`detail|${area}|${req.lang}|${req.query.id}`, deps.ctx.now(), async () => JSON.stringify(ok(req, await deps.goods.detail(area, req.lang, req.query.id))))),
   )
   app.get(
     `${base}/releaseOrderList`,

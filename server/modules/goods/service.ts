@@ -9,6 +9,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
@@ -49,6 +50,23 @@ const GOLD_POINTS = 96
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
+type PricePoint = { at: bigint; price: bigint }
+
+/** The catalog's reads outside any transaction, awaited: the same texts the synchronous helpers prepare. */
+const READ = statements({
+  product: statement<ProductRow, [id: number]>(SQL.product),
+  specsOf: statement<SpecRow, [productId: bigint | number]>(SQL.specsOf),
+  goldNow: statement<PricePoint, []>(SQL.goldNow),
+  goldAt: statement<PricePoint, [at: number]>(SQL.goldAt),
+  goldSince: statement<PricePoint, [since: number]>(SQL.goldSince),
+  categories: statement<{ id: bigint; name: string }, []>(SQL.categories),
+  mallBanners: statement<{ id: bigint; image: string; link: string | null }, []>(SQL.mallBanners),
+  bannerTexts: statement<{ lang: string; title: string }, [bannerId: bigint]>(SQL.bannerTexts),
+  goldShelves: statement<ProductRow, []>(
+    "SELECT p.* FROM products p WHERE p.area = 'gold' AND p.active = 1 AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1) ORDER BY p.sort, p.id",
+  ),
+})
+
 // What the catalog answers changes only when stock, a product or the gold price does: every such
 // write in this process bumps the database's catalog version, and answers are kept (serialized)
 // under it. They also expire after CACHE_TTL_MS, for writes made by another process (a CLI run on
@@ -65,11 +83,12 @@ export function catalogChanged(sqlite: object): void {
 /** A small cache of serialized answers, keyed by what was asked and the catalog version. */
 export function catalogCache(sqlite: object) {
   const kept = new Map<string, { at: number; version: number; body: string }>()
-  return (key: string, now: number, make: () => string): string => {
+  return async (key: string, now: number, make: () => Promise<string>): Promise<string> => {
+    // The version before the read: a write landing while it is awaited leaves this answer stale, not current.
     const version = versions.get(sqlite) ?? 0
     const hit = kept.get(key)
     if (hit && hit.version === version && now - hit.at < CACHE_TTL_MS) return hit.body
-    const body = make()
+    const body = await make()
     if (kept.size >= CACHE_MAX) kept.delete(kept.keys().next().value as string)
     kept.set(key, { at: now, version, body })
     return body
@@ -160,7 +179,7 @@ const tagsOf = (json: string): string[] => {
 export type GoodsService = ReturnType<typeof createGoodsService>
 
 export function createGoodsService(ctx: Ctx) {
-  const s = () => stmts(ctx)
+  const { sql } = ctx
 
   function specWire(r: SpecRow, lang: LangCode, gold: bigint | null): GoodsSpec {
     return {
@@ -193,19 +212,22 @@ export function createGoodsService(ctx: Ctx) {
     }
   }
 
-  const goldFor = (area: Area) => (area === 'gold' ? goldPriceNow(ctx) : null)
+  /** The gold price per gram now, as goldPriceNow answers it. */
+  const goldNow = async () => (await sql.get(READ.goldNow))?.price ?? ctx.config.commerce.goldPrice
+  const goldFor = async (area: Area) => (area === 'gold' ? await goldNow() : null)
+  const items = (rows: ProductRow[], lang: LangCode, gold: bigint | null) => Promise.all(rows.map(async (p) => itemWire(p, await sql.all(READ.specsOf, p.id), lang, gold)))
 
   /** An active product of the area with at least one active specification; anything else is unknown. */
-  function activeProduct(area: Area, id: number): { p: ProductRow; specs: SpecRow[] } {
-    const p = productOf(ctx, id)
+  async function activeProduct(area: Area, id: number): Promise<{ p: ProductRow; specs: SpecRow[] }> {
+    const p = await sql.get(READ.product, id)
     if (!p || p.area !== area || p.active !== 1n) throw notFound('errors.goodsNotFound')
-    const specs = s().specsOf.all(id) as SpecRow[]
+    const specs = await sql.all(READ.specsOf, id)
     if (specs.length === 0) throw notFound('errors.goodsNotFound')
     return { p, specs }
   }
 
   return {
-    list(area: Area, lang: LangCode, q: { page: number; pageSize: number; kind?: string; categoryId?: number }): PagedList<GoodsItem> {
+    async list(area: Area, lang: LangCode, q: { page: number; pageSize: number; kind?: string; categoryId?: number }): Promise<PagedList<GoodsItem>> {
       let where = 'p.area = ? AND p.active = 1 AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)'
       const args: (string | number)[] = [area]
       if (q.kind !== undefined) {
@@ -216,17 +238,16 @@ export function createGoodsService(ctx: Ctx) {
         where += ' AND p.category_id = ?'
         args.push(q.categoryId)
       }
-      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM products p WHERE ${where}`).get(...args) as { n: bigint }
-      const rows = ctx.sqlite
-        .prepare(`SELECT p.* FROM products p WHERE ${where} ORDER BY p.sort, p.id LIMIT ? OFFSET ?`)
-        .all(...args, q.pageSize, (q.page - 1) * q.pageSize) as ProductRow[]
-      const gold = goldFor(area)
-      return { total: Number(n), list: rows.map((p) => itemWire(p, s().specsOf.all(p.id) as SpecRow[], lang, gold)) }
+      // The filters asked for pick one of four texts; each is a statement of its own, typed once here.
+      const { n } = (await sql.get(statement<{ n: bigint }>(`SELECT count(*) AS n FROM products p WHERE ${where}`), ...args))!
+      const rows = await sql.all(statement<ProductRow>(`SELECT p.* FROM products p WHERE ${where} ORDER BY p.sort, p.id LIMIT ? OFFSET ?`), ...args, q.pageSize, (q.page - 1) * q.pageSize)
+      const gold = await goldFor(area)
+      return { total: Number(n), list: await items(rows, lang, gold) }
     },
 
-    detail(area: Area, lang: LangCode, id: number): GoodsDetail {
-      const { p, specs } = activeProduct(area, id)
-      const gold = goldFor(area)
+    async detail(area: Area, lang: LangCode, id: number): Promise<GoodsDetail> {
+      const { p, specs } = await activeProduct(area, id)
+      const gold = await goldFor(area)
       let images: string[] = []
       try {
         const v = JSON.parse(p.images) as unknown
@@ -243,45 +264,43 @@ export function createGoodsService(ctx: Ctx) {
       }
     },
 
-    goldCategories(lang: LangCode): GoldCategory[] {
-      return (s().categories.all() as { id: bigint; name: string }[]).map((c) => ({ id: Number(c.id), name: pickText(c.name, lang) }))
+    async goldCategories(lang: LangCode): Promise<GoldCategory[]> {
+      return (await sql.all(READ.categories)).map((c) => ({ id: Number(c.id), name: pickText(c.name, lang) }))
     },
 
-    goldPrice(): GoldPrice {
+    async goldPrice(): Promise<GoldPrice> {
       const now = ctx.now()
-      const latest = s().goldNow.get() as { at: bigint; price: bigint } | undefined
+      const latest = await sql.get(READ.goldNow)
       const price = latest?.price ?? ctx.config.commerce.goldPrice
       const at = latest ? Number(latest.at) : now
-      const dayAgo = (s().goldAt.get(now - DAY_MS) as { price: bigint } | undefined) ?? (s().goldSince.get(now - DAY_MS) as { price: bigint } | undefined)
-      const points = s().goldSince.all(now - DAY_MS) as { at: bigint; price: bigint }[]
+      const dayAgo = (await sql.get(READ.goldAt, now - DAY_MS)) ?? (await sql.get(READ.goldSince, now - DAY_MS))
+      const points = await sql.all(READ.goldSince, now - DAY_MS)
       const step = Math.max(1, Math.ceil(points.length / GOLD_POINTS))
       const history = points.filter((_, i) => i % step === 0 || i === points.length - 1).map((r) => ({ at: Number(r.at), price: formatMoney(r.price) }))
       return { price: formatMoney(price), at, change_24h: percentChange(dayAgo?.price ?? price, price), history }
     },
 
     /** The mall's shelves: hot, new, then each category, a few products each (empty shelves left out). */
-    goldGroups(lang: LangCode, perGroup = 4): GoldGroup[] {
-      const gold = goldPriceNow(ctx)
-      const all = ctx.sqlite
-        .prepare(
-          "SELECT p.* FROM products p WHERE p.area = 'gold' AND p.active = 1 AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1) ORDER BY p.sort, p.id",
-        )
-        .all() as ProductRow[]
-      const items = all.map((p) => itemWire(p, s().specsOf.all(p.id) as SpecRow[], lang, gold))
+    async goldGroups(lang: LangCode, perGroup = 4): Promise<GoldGroup[]> {
+      const gold = await goldNow()
+      const shelved = await items(await sql.all(READ.goldShelves), lang, gold)
+      const categories = await this.goldCategories(lang)
       const groups: GoldGroup[] = [
-        { key: 'hot', title: translate(lang, 'goods.groupHot'), list: items.filter((i) => i.tags.includes('hot')).slice(0, perGroup) },
-        { key: 'new', title: translate(lang, 'goods.groupNew'), list: items.filter((i) => i.tags.includes('new')).slice(0, perGroup) },
-        ...this.goldCategories(lang).map((c) => ({ key: `category:${c.id}`, title: c.name, list: items.filter((i) => i.category_id === c.id).slice(0, perGroup) })),
+        { key: 'hot', title: translate(lang, 'goods.groupHot'), list: shelved.filter((i) => i.tags.includes('hot')).slice(0, perGroup) },
+        { key: 'new', title: translate(lang, 'goods.groupNew'), list: shelved.filter((i) => i.tags.includes('new')).slice(0, perGroup) },
+        ...categories.map((c) => ({ key: `category:${c.id}`, title: c.name, list: shelved.filter((i) => i.category_id === c.id).slice(0, perGroup) })),
       ]
       return groups.filter((g) => g.list.length > 0)
     },
 
-    goldBanners(lang: LangCode): GoldBanner[] {
-      return (s().mallBanners.all() as { id: bigint; image: string; link: string | null }[]).map((b) => {
-        const texts = s().bannerTexts.all(b.id) as { lang: string; title: string }[]
-        const t = texts.find((x) => x.lang === LOCALE_FILE[lang]) ?? texts.find((x) => x.lang === 'tw') ?? texts[0]
-        return { id: Number(b.id), image: b.image, title: t?.title ?? '', link: b.link }
-      })
+    async goldBanners(lang: LangCode): Promise<GoldBanner[]> {
+      return Promise.all(
+        (await sql.all(READ.mallBanners)).map(async (b) => {
+          const texts = await sql.all(READ.bannerTexts, b.id)
+          const t = texts.find((x) => x.lang === LOCALE_FILE[lang]) ?? texts.find((x) => x.lang === 'tw') ?? texts[0]
+          return { id: Number(b.id), image: b.image, title: t?.title ?? '', link: b.link }
+        }),
+      )
     },
   }
 }

@@ -13,6 +13,7 @@ import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { json, readJsonFile, UsageError, unlessRefused } from '../../commands/args.ts'
 import { parseInstant } from '../../commands/fileSchemas.ts'
 import { atomically } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import type { StoredState } from '../../db/schema.ts'
 import { checkBannerFile, checkNoticeFile, ContentFileInvalid, loadBanners, loadNotices, publishKeyed, removeBanner, unpublishKeyed } from './contentFile.ts'
 import { ContentRefused, statusAt } from './rules.ts'
@@ -32,6 +33,18 @@ interface ListedRow {
   published_at: bigint
   title: string | null
 }
+
+// The operator's lists: everything, drafts and hidden rows included, with the English title.
+const LISTED = statements({
+  notices: statement<ListedRow & { pinned: bigint }, []>(
+    `SELECT n.id, n.key, n.state, n.published_at, n.pinned, t.title FROM notices n LEFT JOIN notice_texts t ON t.notice_id = n.id AND t.lang = 'en'
+     ORDER BY n.pinned DESC, n.published_at DESC, n.id DESC`,
+  ),
+  banners: statement<ListedRow & { sort: bigint; image: string; link: string | null }, []>(
+    `SELECT b.id, b.key, b.state, b.published_at, b.sort, b.image, b.link, t.title FROM banners b LEFT JOIN banner_texts t ON t.banner_id = b.id AND t.lang = 'en'
+     WHERE b.place = 'home' ORDER BY b.sort, b.id`,
+  ),
+})
 
 /** Rows as the operator reads them: the derived status, and "-" for a row loaded before keys. */
 function listed(r: ListedRow, now: number) {
@@ -119,15 +132,9 @@ export const NOTICE_COMMANDS: Command[] = [
     words: ['notice', 'list'],
     args: '[--json]',
     summary: 'every notice, pinned first then newest: key, status, moment, pin and English title',
-    run(args, env) {
-      const sqlite = env.database().sqlite as SqlConnection
+    async run(args, env) {
       const now = Date.now()
-      const rows = sqlite
-        .prepare(
-          `SELECT n.id, n.key, n.state, n.published_at, n.pinned, t.title FROM notices n LEFT JOIN notice_texts t ON t.notice_id = n.id AND t.lang = 'en'
-           ORDER BY n.pinned DESC, n.published_at DESC, n.id DESC`,
-        )
-        .all() as (ListedRow & { pinned: bigint })[]
+      const rows = await env.database().sql.all(LISTED.notices)
       const list = rows.map((r) => ({ ...listed(r, now), pinned: r.pinned === 1n }))
       return printList(env, args, 'notice list', list, (r: (typeof list)[number]) => `#${r.id} ${r.key ?? '-'} [${r.status}]${r.pinned ? ' pinned' : ''} ${r.published_at}  ${r.title}`)
     },
@@ -140,15 +147,9 @@ export const BANNER_COMMANDS: Command[] = [
     words: ['banner', 'list'],
     args: '[--json]',
     summary: 'every home banner in the order shown: key, status, order, image, link and English title',
-    run(args, env) {
-      const sqlite = env.database().sqlite as SqlConnection
+    async run(args, env) {
       const now = Date.now()
-      const rows = sqlite
-        .prepare(
-          `SELECT b.id, b.key, b.state, b.published_at, b.sort, b.image, b.link, t.title FROM banners b LEFT JOIN banner_texts t ON t.banner_id = b.id AND t.lang = 'en'
-           WHERE b.place = 'home' ORDER BY b.sort, b.id`,
-        )
-        .all() as (ListedRow & { sort: bigint; image: string; link: string | null })[]
+      const rows = await env.database().sql.all(LISTED.banners)
       const list = rows.map((r) => ({ ...listed(r, now), sort: Number(r.sort), image: r.image, link: r.link }))
       return printList(env, args, 'banner list', list, (r: (typeof list)[number]) => `#${r.id} ${r.key ?? '-'} [${r.status}] sort ${r.sort} ${r.image} → ${r.link ?? '(no link)'}  ${r.title}`)
     },

@@ -36,7 +36,7 @@ export function createNoticeService(ctx: Ctx) {
   return {
     async list(lang: LangCode, page: number, pageSize: number): Promise<PagedList<NoticeItem>> {
       const live = db.selectFrom('notices').where('state', '=', 'published').where('published_at', '<=', BigInt(ctx.now()))
-      const [{ n }] = (await live.select((eb) => eb.fn.countAll<bigint>().as('n')).execute()) as [{ n: bigint }]
+      const { n } = await live.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
       const rows = await live
         .select(['id', 'pinned', 'published_at'])
         .orderBy('pinned', 'desc')
@@ -86,7 +86,7 @@ export function createNoticeService(ctx: Ctx) {
         .where(({ not, exists, selectFrom }) =>
           not(exists(selectFrom('notice_reads as r').select('r.notice_id').whereRef('r.notice_id', '=', 'notices.id').where('r.user_id', '=', BigInt(userId)))),
         )
-      const [{ n }] = (await unread.select((eb) => eb.fn.countAll<bigint>().as('n')).execute()) as [{ n: bigint }]
+      const { n } = await unread.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
       const rows = await unread.select('id').orderBy('published_at', 'desc').orderBy('id', 'desc').limit(UNREAD_IDS).execute()
       return { count: Number(n), ids: rows.map((r) => Number(r.id)) }
     },

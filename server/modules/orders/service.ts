@@ -7,10 +7,11 @@ import type { LangCode } from '../../../contract/constants.ts'
 import type { Ctx } from '../../context.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatus, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
 import { giveBackStock, retakeStock, stockToRetake } from '../goods/service.ts'
 import { giveBackSeat, retakeSeat, seatToRetake } from '../node/seats.ts'
 import { chainPaymentArrival, type Retake } from './holdRules.ts'
@@ -52,14 +53,25 @@ export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
   return Number(r.lastInsertRowid)
 }
 
+const BY_ID = 'SELECT * FROM pay_orders WHERE id = ?'
+
 // Asked once per order answered (a list answers many): prepared once per connection.
 const LINE_SQL = { first: 'SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1' } as const
-const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) => preparedOnce(ctx.sqlite, LINE_SQL).first.get(id) as { name: string; quantity: bigint } | undefined
+type FirstLine = { name: string; quantity: bigint }
+const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) => preparedOnce(ctx.sqlite, LINE_SQL).first.get(id) as FirstLine | undefined
 
 /** An order as the app sees it; what it is for is its product's name for a product order. */
 export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: LangCode): PayOrder {
-  const p = paymentStatusNow(ctx, orderRef(r.id))
-  const line = firstLine(ctx, r.id)
+  return payOrderOf(r, paymentStatusNow(ctx, orderRef(r.id)), firstLine(ctx, r.id), lang)
+}
+
+/** payOrderWire, awaited: for a read outside any transaction. */
+async function readPayOrderWire(ctx: Ctx, r: Row, lang: LangCode): Promise<PayOrder> {
+  const [p, line] = await Promise.all([paymentStatus(ctx, orderRef(r.id)), ctx.sql.get(READ.firstLine, r.id)])
+  return payOrderOf(r, p, line, lang)
+}
+
+function payOrderOf(r: Row, p: Payment | null, line: FirstLine | undefined, lang: LangCode): PayOrder {
   return {
     id: Number(r.id),
     order_no: r.order_no,
@@ -87,6 +99,16 @@ const LIST_SQL = {
   count: `SELECT count(*) AS n FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status)`,
   page: `SELECT o.* FROM pay_orders o WHERE o.user_id = @user AND (CAST(@status AS TEXT) IS NULL OR ${STATUS_SQL} = @status) ORDER BY o.id DESC LIMIT @limit OFFSET @offset`,
 } as const
+
+type ListParams = { user: number; status: PayOrderStatus | null }
+
+/** The reads of the list and the detail, outside any transaction: the texts the synchronous side prepares. */
+const READ = statements({
+  byId: statement<Row, [id: number]>(BY_ID),
+  count: statement<{ n: bigint }, [ListParams]>(LIST_SQL.count),
+  page: statement<Row, [ListParams & { limit: number; offset: number }]>(LIST_SQL.page),
+  firstLine: statement<FirstLine, [orderId: bigint]>(LINE_SQL.first),
+})
 
 // A chain payment under way comes before the cancellation: its hash may come after the order ended,
 // and the order is then reinstated and paid or the money credited (chainPaymentArrives) — processing.
@@ -122,7 +144,7 @@ export interface OrdersService {
 }
 
 export function createOrdersService(ctx: Ctx): OrdersService {
-  const byId = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?')
+  const byId = ctx.sqlite.prepare(BY_ID)
 
   function own(userId: number, id: number): Row {
     const r = byId.get(id) as Row | undefined
@@ -132,6 +154,12 @@ export function createOrdersService(ctx: Ctx): OrdersService {
   }
 
   const wire = (r: Row, lang: LangCode): PayOrder => payOrderWire(ctx, r, lang)
+
+  async function readOwn(userId: number, id: number): Promise<Row> {
+    const r = await ctx.sql.get(READ.byId, id)
+    if (!r || Number(r.user_id) !== userId) throw notFound('errors.orderNotFound')
+    return r
+  }
 
   /** Inside a balance payment's transaction: the order must still be open and in time. */
   const payable = (id: number) => () => {
@@ -143,14 +171,13 @@ export function createOrdersService(ctx: Ctx): OrdersService {
 
   return {
     async list(userId, lang, status, page, pageSize) {
-      const s = preparedOnce(ctx.sqlite, LIST_SQL)
       const args = { user: userId, status: status ?? null }
-      const { n } = s.count.get(args) as { n: bigint }
-      const rows = s.page.all({ ...args, limit: pageSize, offset: (page - 1) * pageSize }) as Row[]
-      return { total: Number(n), list: rows.map((r) => wire(r, lang)) }
+      const { n } = (await ctx.sql.get(READ.count, args))!
+      const rows = await ctx.sql.all(READ.page, { ...args, limit: pageSize, offset: (page - 1) * pageSize })
+      return { total: Number(n), list: await Promise.all(rows.map((r) => readPayOrderWire(ctx, r, lang))) }
     },
     async detail(userId, lang, id) {
-      return wire(own(userId, id), lang)
+      return readPayOrderWire(ctx, await readOwn(userId, id), lang)
     },
     detailNow: (userId, lang, id) => wire(own(userId, id), lang),
     async payTargets(userId, id) {

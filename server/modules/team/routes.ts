@@ -14,7 +14,7 @@ export function teamRoutes(app: App, team: TeamService) {
       preHandler: requireAuth,
       schema: { tags: ['team'], summary: 'The caller’s team figures: direct and team counts and performance, and the elite, core and genesis nodes held in the team', response: { 200: Envelope(TeamInfo) } },
     },
-    async (req) => ok(req, team.info(req.user!.id)), // requireAuth guarantees a user
+    async (req) => ok(req, await team.info(req.user!.id)), // requireAuth guarantees a user
   )
 
   app.get(
@@ -28,6 +28,6 @@ export function teamRoutes(app: App, team: TeamService) {
         response: { 200: Envelope(Paged(TeamMember)) },
       },
     },
-    async (req) => ok(req, team.list(req.user!.id, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT, req.query.search)),
+    async (req) => ok(req, await team.list(req.user!.id, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT, req.query.search)),
   )
 }

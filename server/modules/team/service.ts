@@ -7,8 +7,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { TeamInfo, TeamMember } from '../../../contract/team.ts'
 import { pageCount, parseTeamSearch, TEAM_LIST_SHOWN } from '../../../contract/teamRules.ts'
 import type { Ctx } from '../../context.ts'
-import { dialectOf } from '../../db/connection.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { badRequest, notFound } from '../../http/errors.ts'
 import { agentSql } from './agent.ts'
 
@@ -19,7 +18,7 @@ const MEMBER = `u.id, u.name, u.wallet_address, u.level, u.zhi_num, u.team_num, 
 const NEXT = `CASE step.k WHEN 0 THEN (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.id)
                 ELSE (SELECT min(c.id) FROM users c WHERE c.inviter_id = down.parent AND c.id > down.id) END`
 
-const SQL = {
+const TEXT = {
   me: 'SELECT id, depth, zhi_num, team_num, zhi_performance, team_performance, team_elite, team_core, team_genesis FROM users WHERE id = @me',
   // Breadth first from the caller, in (generation, id) order, without ever queueing a member's whole
   // list of children: the walk goes child to child. Each member it hands out brings in at most two
@@ -54,9 +53,7 @@ const SQL = {
 // PostgreSQL implements neither ORDER BY nor LIMIT inside a recursive query, so the priority-queue walk
 // above cannot be written for it: there the page comes from the plain walk down the subtree (one
 // users_inviter step per member), sorted after. Same rows, same order; the cost is the team's size.
-const SQL_PG = {
-  ...SQL,
-  page: `WITH RECURSIVE down(id, gen) AS (
+const PAGE_PG = `WITH RECURSIVE down(id, gen) AS (
            SELECT id, 1 FROM users WHERE inviter_id = @me
            UNION ALL
            SELECT u.id, down.gen + 1 FROM down JOIN users u ON u.inviter_id = down.id
@@ -64,8 +61,7 @@ const SQL_PG = {
          SELECT ${MEMBER}, down.gen AS generation
            FROM down JOIN users u ON u.id = down.id
           ORDER BY down.gen, down.id
-          LIMIT @size OFFSET @skip`,
-} as const
+          LIMIT @size OFFSET @skip`
 
 interface MeRow {
   id: bigint
@@ -93,6 +89,16 @@ interface MemberRow {
   generation: bigint
 }
 
+type PageParams = [{ me: number; upTo: number; size: number; skip: number }]
+
+const TEAM = statements({
+  me: statement<MeRow, [{ me: number }]>(TEXT.me),
+  page: statement<MemberRow, PageParams>(TEXT.page),
+  pagePg: statement<MemberRow, PageParams>(PAGE_PG),
+  below: statement<{ found: bigint }, [{ target: number; me: number; depth: bigint }]>(TEXT.below),
+  member: statement<MemberRow, [{ target: number; depth: bigint }]>(TEXT.member),
+})
+
 const wire = (r: MemberRow): TeamMember => ({
   id: Number(r.id),
   name: r.name,
@@ -118,18 +124,19 @@ export function checkPage(page: number, pageSize: number, total: number): void {
   if (page > pages) throw badRequest('team.errors.pageOutOfRange', { pages })
 }
 
-export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
-  const s = () => preparedOnce(ctx.sqlite, dialectOf(ctx.sqlite) === 'postgres' ? SQL_PG : SQL)
+export function createTeamService(ctx: Pick<Ctx, 'sql'>) {
+  const { sql } = ctx
+  const page = sql.dialect === 'postgres' ? TEAM.pagePg : TEAM.page
 
-  function me(userId: number): MeRow {
-    const row = s().me.get({ me: userId }) as MeRow | undefined
+  async function me(userId: number): Promise<MeRow> {
+    const row = await sql.get(TEAM.me, { me: userId })
     if (!row) throw notFound('errors.userNotFound')
     return row
   }
 
   return {
-    info(userId: number): TeamInfo {
-      const m = me(userId)
+    async info(userId: number): Promise<TeamInfo> {
+      const m = await me(userId)
       return {
         zhi_num: Number(m.zhi_num),
         team_num: Number(m.team_num),
@@ -139,24 +146,24 @@ export function createTeamService(ctx: Pick<Ctx, 'sqlite'>) {
       }
     },
 
-    list(userId: number, page: number, pageSize: number, search: string | undefined): PagedList<TeamMember> {
+    async list(userId: number, pageNo: number, pageSize: number, search: string | undefined): Promise<PagedList<TeamMember>> {
       const q = parseTeamSearch(search)
       if (!q.ok) throw badRequest(q.error)
-      const m = me(userId)
+      const m = await me(userId)
       if (q.id !== null) {
-        const found = q.id !== userId && s().below.get({ target: q.id, me: userId, depth: m.depth }) !== undefined
+        const found = q.id !== userId && (await sql.get(TEAM.below, { target: q.id, me: userId, depth: m.depth })) !== undefined
         const total = found ? 1 : 0
-        checkPage(page, pageSize, total)
-        if (!found || page > 1) return { total, list: [] }
-        return { total, list: [wire(s().member.get({ target: q.id, depth: m.depth }) as MemberRow)] }
+        checkPage(pageNo, pageSize, total)
+        if (!found || pageNo > 1) return { total, list: [] }
+        return { total, list: [wire((await sql.get(TEAM.member, { target: q.id, depth: m.depth }))!)] }
       }
       const total = Number(m.team_num)
-      checkPage(page, pageSize, total)
-      const skip = (page - 1) * pageSize
+      checkPage(pageNo, pageSize, total)
+      const skip = (pageNo - 1) * pageSize
       // The walk to a page costs its depth in the list: bounded by TEAM_LIST_SHOWN (the search finds deeper members).
-      if (page > 1 && skip >= TEAM_LIST_SHOWN) throw badRequest('team.errors.pageTooDeep', { shown: TEAM_LIST_SHOWN })
+      if (pageNo > 1 && skip >= TEAM_LIST_SHOWN) throw badRequest('team.errors.pageTooDeep', { shown: TEAM_LIST_SHOWN })
       const size = Math.min(pageSize, TEAM_LIST_SHOWN - skip)
-      const rows = s().page.all({ me: userId, upTo: skip + size, size, skip }) as MemberRow[]
+      const rows = await sql.all(page, { me: userId, upTo: skip + size, size, skip })
       return { total, list: rows.map(wire) }
     },
   }

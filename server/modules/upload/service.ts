@@ -14,6 +14,7 @@ import type { PresignBody, PresignedUpload, UploadDone } from '../../../contract
 import { SIGNATURE_BYTES, UPLOAD_KEY_PATTERN, UPLOAD_TYPES, checkUpload, matchesSignature, megabytes, type UploadPurpose, type UploadType } from '../../../contract/uploadRules.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { localStore, s3Store, type LocalStore, type UploadStore } from './store.ts'
@@ -53,6 +54,15 @@ const SQL = {
 } as const
 
 const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
+
+type Stale = { key: string; store: string }
+
+/** The reads outside any transaction (a PUT's URL, a file shown back, the checks before a use, the sweep), awaited. */
+const READ = statements({
+  get: statement<UploadRow, [key: string]>(SQL.get),
+  expired: statement<Stale, [{ local: number; s3: number }]>(SQL.expired),
+  unused: statement<Stale, [before: number]>(SQL.unused),
+})
 const UPLOAD_KEY_RE = new RegExp(UPLOAD_KEY_PATTERN)
 
 /** The upload secret: NADI_UPLOAD_SECRET, else one made on first use and kept in the database (URLs outlive a restart). */
@@ -88,7 +98,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
   const s = () => stmts(ctx.sqlite)
   const cfg = ctx.config.upload
   const st = store ?? (await openUploadStore(ctx))
-  const rowOf = (key: string) => s().get.get(key) as UploadRow | undefined
+  const rowOf = (key: string) => ctx.sql.get(READ.get, key)
   let secret: string | undefined
   const grantOf = (r: UploadRow): UploadGrant => ({ key: r.key, userId: Number(r.user_id), size: Number(r.size), contentType: r.content_type, expiresAt: Number(r.expires_at) })
 
@@ -127,7 +137,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       if (st.kind !== 'local') throw notFound()
       const local = st as LocalStore
       const expiresAt = typeof q.expires === 'string' && /^[0-9]{1,16}$/.test(q.expires) ? Number(q.expires) : NaN
-      const row = UPLOAD_KEY_RE.test(key) ? rowOf(key) : undefined
+      const row = UPLOAD_KEY_RE.test(key) ? await rowOf(key) : undefined
       if (!row || row.store !== 'local' || !Number.isSafeInteger(expiresAt) || typeof q.signature !== 'string') throw forbidden('errors.uploadUrlInvalid')
       const g = { ...grantOf(row), expiresAt }
       if (!verifyGrant((secret ??= uploadSecret(ctx)), g, q.signature)) throw forbidden('errors.uploadUrlInvalid')
@@ -189,7 +199,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
     async check(userId: number, purpose: UploadPurpose, keys: { key: string; label: string }[]): Promise<Checked[]> {
       const out: Checked[] = []
       for (const { key, label } of keys) {
-        const row = rowOf(key)
+        const row = await rowOf(key)
         if (!row || Number(row.user_id) !== userId) throw notFound('errors.documentNotFound', { document: label })
         if (row.purpose !== purpose) throw badRequest('errors.documentWrongPurpose', { document: label })
         if (row.used_by !== null) throw conflict('errors.documentUsed', { document: label })
@@ -211,7 +221,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
 
     /** One of the caller's files, to show it back to them; anyone else's is not found. */
     async open(userId: number, key: string) {
-      const row = rowOf(key)
+      const row = await rowOf(key)
       // An S3 upload is recorded as stored only when used; until then the bucket says whether it is there.
       if (!row || Number(row.user_id) !== userId || row.store !== st.kind || (row.store === 'local' && row.uploaded_at === null)) throw notFound('errors.uploadNotFound')
       const file = await st.open(key)
@@ -222,7 +232,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
     /** Drops URLs that expired unused and files no application took within the keeping time; answers how many. */
     async sweep(): Promise<number> {
       const now = ctx.now()
-      const rows = [...(s().expired.all({ local: now - 3_600_000, s3: now - cfg.keepUnusedMs }) as { key: string; store: string }[]), ...(s().unused.all(now - cfg.keepUnusedMs) as { key: string; store: string }[])]
+      const rows = [...(await ctx.sql.all(READ.expired, { local: now - 3_600_000, s3: now - cfg.keepUnusedMs })), ...(await ctx.sql.all(READ.unused, now - cfg.keepUnusedMs))]
       let n = 0
       for (const r of rows) {
         if (r.store !== st.kind) continue

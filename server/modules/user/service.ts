@@ -37,7 +37,7 @@ export function createUserService(ctx: Ctx) {
 
     async zhiList(userId: number, page: number, pageSize: number): Promise<PagedList<ZhiItem>> {
       const base = db.selectFrom('users').where('inviter_id', '=', BigInt(userId))
-      const [{ n }] = (await base.select((eb) => eb.fn.countAll<bigint>().as('n')).execute()) as [{ n: bigint }]
+      const { n } = await base.select((eb) => eb.fn.countAll<bigint>().as('n')).executeTakeFirstOrThrow()
       checkPage(page, pageSize, Number(n))
       const rows = await base
         .select(['id', 'name', 'wallet_address', 'team_num', 'me_performance', 'level', 'created_at'])

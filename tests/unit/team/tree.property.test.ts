@@ -22,12 +22,13 @@ afterEach(async () => {
   }
 })
 
-function fresh() {
+function freshDatabase() {
   const c = openDatabase(':memory:')
   migrate(c.sqlite)
   open.push(c)
-  return c.sqlite
+  return c
 }
+const fresh = () => freshDatabase().sqlite
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
 function prng(seed: number) {
@@ -137,14 +138,15 @@ describe('team figures on random trees and purchases', () => {
 
 describe('the team list on random trees', () => {
   for (const seed of [11, 12, 13]) {
-    it(`seed ${seed}: pages follow the breadth-first order (generation, then ID) and search finds exactly the members below`, () => {
-      const sqlite = fresh()
+    it(`seed ${seed}: pages follow the breadth-first order (generation, then ID) and search finds exactly the members below`, async () => {
+      const c = freshDatabase()
+      const sqlite = c.sqlite
       const rand = prng(seed)
       const n = 50 + rand(150)
       const parent = randomTree(sqlite, n, rand)
       const kids = Array.from({ length: n + 1 }, () => [] as number[])
       for (let id = 2; id <= n; id++) kids[parent[id]!]!.push(id)
-      const team = createTeamService({ sqlite })
+      const team = createTeamService({ sql: c.sql })
       for (const me of [1, 2, 1 + rand(n), 1 + rand(n)]) {
         // Breadth first in JS: generation by generation, each sorted by ID.
         const order: { id: number; gen: number }[] = []
@@ -156,15 +158,15 @@ describe('the team list on random trees', () => {
         const pages = Math.max(1, Math.ceil(order.length / size))
         const got: { id: number; gen: number }[] = []
         for (let page = 1; page <= pages; page++) {
-          const p = team.list(me, page, size, undefined)
+          const p = await team.list(me, page, size, undefined)
           expect(p.total).toBe(order.length)
           got.push(...p.list.map((m) => ({ id: m.id, gen: m.generation })))
         }
         expect(got).toEqual(order)
-        expect(() => team.list(me, pages + 1, size, undefined)).toThrow()
+        await expect(team.list(me, pages + 1, size, undefined)).rejects.toThrow()
         const below = new Set(order.map((o) => o.id))
         for (let id = 1; id <= n + 2; id++) {
-          const r = team.list(me, 1, 10, String(id))
+          const r = await team.list(me, 1, 10, String(id))
           expect(r.list.map((m) => m.id), `me ${me}, search ${id}`).toEqual(below.has(id) ? [id] : [])
         }
       }
@@ -173,8 +175,9 @@ describe('the team list on random trees', () => {
 })
 
 describe('depth', () => {
-  it('a purchase 100,000 levels down reaches the root: the walk is a loop in SQLite, no stack, no recursion limit', () => {
-    const sqlite = fresh()
+  it('a purchase 100,000 levels down reaches the root: the walk is a loop in SQLite, no stack, no recursion limit', async () => {
+    const c = freshDatabase()
+    const sqlite = c.sqlite
     const N = 100_000
     sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${N + 1})
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, team_num, created_at)
@@ -183,9 +186,9 @@ describe('depth', () => {
     const stats = sqlite.prepare('SELECT count(*) AS n, min(team_performance) AS lo, max(team_performance) AS hi, sum(team_genesis) AS g FROM users WHERE id <= @last').get({ last: N }) as Record<string, bigint>
     expect(stats).toEqual({ n: BigInt(N), lo: parseMoney('12.5'), hi: parseMoney('12.5'), g: BigInt(N) })
     // The root finds the deepest member by ID, 100,000 generations down; its first page is the ten nearest.
-    const team = createTeamService({ sqlite })
-    expect(team.list(1, 1, 10, String(N + 1)).list).toMatchObject([{ id: N + 1, generation: N, me_performance: '12.5' }])
-    const first = team.list(1, 1, 10, undefined)
+    const team = createTeamService({ sql: c.sql })
+    expect((await team.list(1, 1, 10, String(N + 1))).list).toMatchObject([{ id: N + 1, generation: N, me_performance: '12.5' }])
+    const first = await team.list(1, 1, 10, undefined)
     expect(first.total).toBe(N)
     expect(first.list.map((m) => [m.id, m.generation, m.team_performance])).toEqual(Array.from({ length: 10 }, (_, i) => [i + 2, i + 1, '12.5']))
   })
