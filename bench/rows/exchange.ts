@@ -291,7 +291,9 @@ async function startApp(ctx: BenchContext, databaseUrl?: string): Promise<AppUnd
   const s = await startTradingServer(ctx, {
     label: 'exchange-app',
     traders: HTTP_USERS,
-    env: { NADI_DIST_DIR: ctx.dist, ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}) },
+    // The 50 users rest thousands of orders each over the windows: the per-user limit of open orders
+    // (200) would turn the later windows into refusals, and the fan-out's placer into an error.
+    env: { NADI_DIST_DIR: ctx.dist, NADI_TRADE_MAX_OPEN_ORDERS: '100000', ...(databaseUrl ? { NADI_DATABASE_URL: databaseUrl } : {}) },
     // Over HTTP, as the app signs in: through Fastify's inject, in this process, the sign-ins left
     // every later request's objects outliving the young generation (docs/envelope.md, "What it costs").
     signIn: (b, _config, origin, wallet) => signInHttp(origin, wallet, b.rootInviteCode),

@@ -153,16 +153,67 @@ export function orderMix(tokens: string[], tag: string): () => Request {
 }
 
 /** Alternating windows through one api process and through both, after a warm-up of each. */
-async function scaling(ctx: BenchContext, apis: [Child, Child], next: () => Request, label: string) {
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** The PostgreSQL server's processes: every backend is a process of its own. */
+function postgresPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres'
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
+
+/** Who used the two cores during a window: each process's CPU as a share of one core. */
+export type CpuShares = Record<string, number>
+
+async function withCpu(procs: { name: string; pid: number }[], run: () => Promise<LoadWindow>): Promise<{ w: LoadWindow; cpu: CpuShares }> {
+  const pgBefore = new Map(postgresPids().map((p) => [p, cpuMs(p)]))
+  const before = procs.map((p) => cpuMs(p.pid))
+  const self = process.cpuUsage()
+  const t0 = performance.now()
+  const w = await run()
+  const ms = performance.now() - t0
+  const cpu: CpuShares = {}
+  procs.forEach((p, i) => (cpu[p.name] = (cpuMs(p.pid) - before[i]!) / ms))
+  cpu.postgres = postgresPids().reduce((sum, p) => sum + (cpuMs(p) - (pgBefore.get(p) ?? 0)), 0) / ms
+  const used = process.cpuUsage(self)
+  cpu['load (this process)'] = (used.user + used.system) / 1000 / ms
+  return { w, cpu }
+}
+
+async function scaling(ctx: BenchContext, apis: [Child, Child], next: () => Request, label: string, procs: { name: string; pid: number }[]) {
   const one = [apis[0].base]
   const two = apis.map((a) => a.base)
   await drive(one, next, WARM_UP_MS)
   await drive(two, next, WARM_UP_MS)
   const w1: LoadWindow[] = []
   const w2: LoadWindow[] = []
+  const c1: CpuShares[] = []
+  const c2: CpuShares[] = []
   for (let i = 0; i < Math.min(ctx.runs, MAX_PAIRS); i++) {
-    w1.push(await drive(one, next, WINDOW_MS))
-    w2.push(await drive(two, next, WINDOW_MS))
+    const a = await withCpu(procs, () => drive(one, next, WINDOW_MS))
+    w1.push(a.w)
+    c1.push(a.cpu)
+    const b = await withCpu(procs, () => drive(two, next, WINDOW_MS))
+    w2.push(b.w)
+    c2.push(b.cpu)
   }
   const rate = (ws: LoadWindow[]) => summarize(ws.map((w) => (w.ok * 1000) / w.ms))
   const r1 = rate(w1)
@@ -173,7 +224,18 @@ async function scaling(ctx: BenchContext, apis: [Child, Child], next: () => Requ
   }, {})
   if (r1.median === 0 || r2.median === 0) throw new Error(`${label}: no request answered 200: ${JSON.stringify(notOk)}`)
   ctx.log(`processes: ${label} 1 api ${w1.map((w) => perSecond((w.ok * 1000) / w.ms)).join(', ')}; 2 apis ${w2.map((w) => perSecond((w.ok * 1000) / w.ms)).join(', ')}${Object.keys(notOk).length ? `; not 200: ${JSON.stringify(notOk)}` : ''}`)
-  return { r1, r2, w1, w2, notOk }
+  return { r1, r2, w1, w2, c1, c2, notOk }
+}
+
+/** All processes' median shares together: how much of the two cores the windows used. */
+function cpuTotal(cs: CpuShares[]): number {
+  return Object.keys(cs[0] ?? {}).reduce((sum, n) => sum + summarize(cs.map((c) => c[n] ?? 0)).median, 0)
+}
+
+/** The median share of each process over the windows, as "api A 0.81, …" (1.00 = one core). */
+function cpuLine(cs: CpuShares[]): string {
+  const names = Object.keys(cs[0] ?? {})
+  return names.map((n) => `${n} ${summarize(cs.map((c) => c[n] ?? 0)).median.toFixed(2)}`).join(', ')
 }
 
 function scalingRows(name: string, s: Awaited<ReturnType<typeof scaling>>, request: string): Row[] {
@@ -183,6 +245,8 @@ function scalingRows(name: string, s: Awaited<ReturnType<typeof scaling>>, reque
   return [
     info({ name: `${name}, 1 api process`, value: s.r1.median, unit: 'requests/s', format: perSecond, details: details(s.w1, s.r1) }),
     info({ name: `${name}, 2 api processes (client round-robin, no balancer)`, value: s.r2.median, unit: 'requests/s', format: perSecond, details: details(s.w2, s.r2) }),
+    info({ name: '  CPU, in cores, while 1 api process served', value: cpuTotal(s.c1), unit: 'cores', format: () => cpuLine(s.c1), details: { windows: s.c1 } }),
+    info({ name: '  CPU, in cores, while 2 api processes served', value: cpuTotal(s.c2), unit: 'cores', format: () => cpuLine(s.c2), details: { windows: s.c2 } }),
     {
       name: `  ratio 2 ÷ 1 api processes (median of ${ratio.n} adjacent window pairs)`,
       measured: `${ratio.median.toFixed(2)}× (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})`,
@@ -287,7 +351,8 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-processes-'))
   const conn = openDatabase(url)
   const count = (sql: string) => Number(conn.sqlite.prepare(sql).pluck().get() ?? 0)
-  const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000' }
+  // Throughput, not the per-user limit of open orders (200): the windows rest thousands per user.
+  const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000', NADI_TRADE_MAX_OPEN_ORDERS: '100000' }
   const started: { name: string; child: Child }[] = []
   const start = async (name: string, args: string[], ready: string, withEnv: Record<string, string> = env) => {
     const child = await startChild(dir, withEnv, ready, args)
@@ -307,8 +372,14 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     for (let i = 0; i < wallets.length; i += 8) tokens.push(...(await Promise.all(wallets.slice(i, i + 8).map((w) => signInHttp(a1.base, w, CODE)))))
     fundTraders(url, wallets.map((w) => w.address), 'bench-processes')
 
-    const reads = await scaling(ctx, [a1, a2], readMix(tokens), 'reads')
-    const orders = await scaling(ctx, [a1, a2], orderMix(tokens, 'o'), 'orders')
+    const procs = [
+      { name: 'api A', pid: a1.proc.pid! },
+      { name: 'api B', pid: a2.proc.pid! },
+      { name: 'engine', pid: leader.proc.pid! },
+      { name: 'jobs', pid: started.find((s) => s.name === 'jobs')!.child.proc.pid! },
+    ]
+    const reads = await scaling(ctx, [a1, a2], readMix(tokens), 'reads', procs)
+    const orders = await scaling(ctx, [a1, a2], orderMix(tokens, 'o'), 'orders', procs)
 
     // A server writing alone needs a database of its own: its writer lock is exclusive, the roles' shared.
     const allUrl = (await ctx.postgres()).database('processes_all')

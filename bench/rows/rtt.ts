@@ -40,7 +40,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   const proxy = await delayProxy({ host: u.hostname, port: Number(u.port) }, RTT_MS)
   const delayed = new URL(url)
   delayed.port = String(proxy.port)
-  const env = { NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000' }
+  const env = { NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000', NADI_TRADE_MAX_OPEN_ORDERS: '100000' }
   let server: Child | null = null
   const start = async (dbUrl: string) => (server = await startChild(dir, { ...env, NADI_DATABASE_URL: dbUrl }, READY))
   const stop = async () => {
