@@ -39,7 +39,11 @@ export const inviteRequired = () => new ApiError(401, CODE.OK, 'errors.inviteReq
  */
 export function raceRefusal(e: unknown): ApiError | null {
   const kind = constraintOf(e)
-  return kind === 'unique' || kind === 'check' ? conflict('errors.concurrentChange') : null
+  if (kind === 'unique' || kind === 'check') return conflict('errors.concurrentChange')
+  // Two processes' transactions that took rows in opposite orders (a deadlock PostgreSQL broke by
+  // aborting one), or a serialization failure: the aborted one kept nothing and may simply run again.
+  const code = e instanceof Error && 'code' in e ? e.code : undefined
+  return code === '40P01' || code === '40001' ? conflict('errors.concurrentChange') : null
 }
 
 /**

@@ -30,6 +30,13 @@ describe('raceRefusal', () => {
     }
   })
 
+  it('answers a transaction PostgreSQL aborted to break a deadlock, or for a serialization failure, the same way: nothing of it was kept', () => {
+    for (const code of ['40P01', '40001']) {
+      const r = raceRefusal(Object.assign(new Error('deadlock detected'), { code }))
+      expect([r?.status, r && translate('EN', r.key)]).toEqual([409, expect.stringMatching(/at the same moment/)])
+    }
+  })
+
   it('leaves the server’s own faults alone: a foreign key, a missing value, any other error', () => {
     for (const e of [refusedBy('INSERT INTO t (ref, n, p) VALUES (\'b\', 1, 99)'), Object.assign(new Error('fk'), { code: '23503' }), Object.assign(new Error('nn'), { code: '23502' }), new Error('boom'), null]) {
       expect(raceRefusal(e)).toBeNull()
