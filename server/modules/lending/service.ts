@@ -156,7 +156,14 @@ export function createLendingService(ctx: Ctx) {
         const loanId = Number(
           s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.endDay, now).lastInsertRowid,
         )
-        ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
+        try {
+          ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
+        } catch (e) {
+          // The loans account read enough above, but a borrow on another process took it meanwhile:
+          // the ledger refuses to go below zero, and the user is told as if it had been short at once.
+          if (e instanceof ledger.InsufficientFunds) throw conflict('errors.loanFundsShort')
+          throw e
+        }
         return loanId
       })
       return loanWire(s().loan.get(id) as LoanRow)
