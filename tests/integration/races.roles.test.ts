@@ -287,20 +287,3 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
     expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
   })
 })
-
-it.runIf(on)('6 holders borrowing 100 USDT at once across two api processes from a loans account of 300: exactly 3 lent, the rest told the loan funds are short, the account never below 0', { timeout: 120_000 }, async () => {
-  const stake = 1_000n * UNIT
-  const { tierId, planId } = await catalogue((sqlite) => {
-    const made = lendingCatalogue(sqlite, { type: 'elite', stake, plan: 'dry', loansFund: 1n })
-    // Test set-up only: the loans account (shared with the tests above) left with exactly 300 USDT.
-    const extra = balance(sqlite, LOANS, 'USDT').available - 300n * UNIT
-    if (extra > 0n) transfer(sqlite, { ref: 'race:loans:drain', reason: 'loan_fund', from: LOANS, to: custody('bsc'), asset: 'USDT', amount: extra })
-    return made
-  })
-  const holders = await Promise.all(Array.from({ length: 6 }, () => nodeHolder(tierId, stake)))
-  const answers = await Promise.all(holders.map(({ me, node }, i) => post(i % 2, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })))
-  expect(answers.filter((a) => a.status >= 500)).toEqual([])
-  expect(answers.filter((a) => a.status === 200)).toHaveLength(3)
-  for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([409, translate('EN', 'errors.loanFundsShort')])
-  books((sqlite) => expect(balance(sqlite, LOANS, 'USDT').available).toBe(0n))
-})
