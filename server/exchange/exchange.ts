@@ -461,6 +461,13 @@ export class Exchange {
           else q.reject(a.error)
         }),
       (error: unknown) => {
+        // The transaction failed before the batch ran (its BEGIN, on a lost connection): the commands
+        // it was to take are still queued and nothing else will take them. They fail with it (a 503
+        // "try again"), and the next command arms a new batch.
+        if (this.armed) {
+          this.armed = false
+          taken = this.queue.splice(0, this.o.maxBatch ?? 500)
+        }
         for (const q of taken) q.reject(error)
       },
     )
