@@ -1,5 +1,6 @@
 import { atomically, type Connection } from './index.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from './keyedEffect.ts'
+import type { Tx } from './query/types.ts'
 
 // Group commit: many actions, one transaction, one commit. Each committed transaction costs a WAL
 // append of its pages and, every ~1000 pages, a checkpoint with fsyncs on the committing thread; a
@@ -30,6 +31,8 @@ export interface GroupCommitOptions {
    * a whole (e.g. one netted ledger posting). Throwing aborts the batch like a failed commit.
    */
   beforeCommit?(): void
+  /** beforeCommit, for the batches of the asynchronous way (write): through the batch's tx. */
+  beforeCommitIn?(tx: Tx): Promise<void>
   /** Called after each commit with the actions it carried, before any of them is answered. */
   onCommit?(size: number): void
   /** Called when a batch's transaction failed and none of it was kept, before its actions are rejected. */
@@ -45,8 +48,15 @@ interface Item {
   reject(e: unknown): void
 }
 
+/** An action of the asynchronous way: its statements go through the batch's transaction. */
+interface TxItem extends Omit<Item, 'fn'> {
+  fn: (tx: Tx) => Promise<unknown>
+}
+
 export class GroupCommit {
   private queue: Item[] = []
+  /** Actions of the asynchronous way, batched in transactions of their own (conn.sql), apart from the synchronous ones. */
+  private txQueue: TxItem[] = []
   private scheduled = false
   private flushing: Promise<void> | null = null
   private readonly maxDelayMs: number
@@ -77,15 +87,28 @@ export class GroupCommit {
     })
   }
 
+  /**
+   * submit, for an action of the asynchronous way: fn runs its statements through the batch's `tx`
+   * (never anything outside it: the transaction holds its rows until the batch commits). Resolves
+   * once the batch is committed, or rejects as submit does.
+   */
+  write<T>(fn: (tx: Tx) => Promise<T>, opts: { atomic?: boolean } = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('group commit is closed'))
+    return new Promise<T>((resolve, reject) => {
+      this.txQueue.push({ fn, atomic: opts.atomic === true, keyed: currentKeyedEffect(), resolve: resolve as (v: unknown) => void, reject })
+      this.schedule()
+    })
+  }
+
   /** Actions waiting for their batch. */
   get pending(): number {
-    return this.queue.length
+    return this.queue.length + this.txQueue.length
   }
 
   /** Commits what is queued and refuses new actions. */
   async close(): Promise<void> {
     this.closed = true
-    while (this.queue.length || this.flushing) await this.flush()
+    while (this.pending || this.flushing) await this.flush()
   }
 
   private schedule(): void {
@@ -94,7 +117,7 @@ export class GroupCommit {
     const go = () => void this.flush()
     // The batch serves every request in it: it must not run in the scope of the one that scheduled it.
     outsideKeyedEffect(() => {
-      if (this.queue.length >= this.maxBatch || this.maxDelayMs === 0) setImmediate(go)
+      if (this.pending >= this.maxBatch || this.maxDelayMs === 0) setImmediate(go)
       else setTimeout(go, this.maxDelayMs)
     })
   }
@@ -103,10 +126,10 @@ export class GroupCommit {
   async flush(): Promise<void> {
     if (this.flushing) return this.flushing
     this.scheduled = false
-    if (this.queue.length === 0) return
+    if (this.pending === 0) return
     this.flushing = outsideKeyedEffect(() => this.run()).finally(() => {
       this.flushing = null
-      if (this.queue.length) this.schedule()
+      if (this.pending) this.schedule()
     })
     return this.flushing
   }
@@ -138,7 +161,60 @@ export class GroupCommit {
     return value
   }
 
+  /** One action of the asynchronous way in its savepoint (an atomic one without, unless a key is written beside it). */
+  private isolatedTx(item: TxItem, tx: Tx): Promise<unknown> {
+    const { fn, keyed } = item
+    if (!keyed) return item.atomic ? fn(tx) : tx.savepoint(fn)
+    return tx.savepoint(async (t) => {
+      const value = await fn(t)
+      await keyed.recordIn(t, value)
+      return value
+    })
+  }
+
   private async run(): Promise<void> {
+    while (this.pending) {
+      await this.runSync()
+      await this.runTx()
+    }
+  }
+
+  private async runTx(): Promise<void> {
+    while (this.txQueue.length) {
+      const batch = this.txQueue.splice(0, this.maxBatch)
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
+      // Without savepoints, an action that refused after writing would leave its writes in the batch;
+      // a keyed one always has its own (its key is written beside its effect).
+      const isolate = this.opts.isolate ?? true
+      try {
+        await this.conn.sql.transaction(
+          async (tx) => {
+            for (const item of batch) {
+              try {
+                outcomes.push({ ok: true, value: await (isolate || item.keyed ? this.isolatedTx(item, tx) : item.fn(tx)) })
+              } catch (error) {
+                outcomes.push({ ok: false, error })
+              }
+            }
+            await this.opts.beforeCommitIn?.(tx)
+          },
+          { durable: this.opts.durable },
+        )
+      } catch (error) {
+        this.opts.onAbort?.(error)
+        for (const item of batch) item.reject(error)
+        continue
+      }
+      this.opts.onCommit?.(batch.length)
+      batch.forEach((item, i) => {
+        const o = outcomes[i]!
+        if (o.ok) item.resolve(o.value)
+        else item.reject(o.error)
+      })
+    }
+  }
+
+  private async runSync(): Promise<void> {
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.maxBatch)
       const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []

@@ -2,7 +2,8 @@ import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { constraintOf } from '../db/errors.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
-import { ENTRY_ID_SPAN, rowsStmt, statements, type AccountRow, type EntryAccountRow, type PostingRow, type Statements } from './statements.ts'
+import { all, get, isSync, isTx, run, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
+import { ENTRY_ID_SPAN, LEDGER, rowsStatement, type AccountRow } from './statements.ts'
 import {
   accountKey,
   BUCKETS,
@@ -195,9 +196,9 @@ function planSignature(plan: Plan): string[] {
 }
 
 /** The same lines for a stored posting. */
-function storedSignature(st: Statements, postingId: bigint): string[] {
+function* storedSignature(postingId: bigint): Steps<string[]> {
   const first = postingId * ENTRY_ID_SPAN
-  const rows = st.entriesOfPosting.all(first, first + ENTRY_ID_SPAN - 1n) as EntryAccountRow[]
+  const rows = yield* all(LEDGER.entriesOfPosting, first, first + ENTRY_ID_SPAN - 1n)
   return rows
     .map((r) => {
       const account: AccountRef = r.user_id === null ? { platform: r.kind as `custody:${string}` } : { user: r.user_id, kind: r.kind as 'fund' }
@@ -206,16 +207,24 @@ function storedSignature(st: Statements, postingId: bigint): string[] {
     .sort()
 }
 
-function replay(st: Statements, existing: PostingRow, plan: Plan): PostResult {
+/** The posting already made under plan's ref: the same content answers it again, other content is a RefConflict. */
+function* replay(plan: Plan): Steps<PostResult> {
+  const existing = yield* get(LEDGER.postingByRef, plan.ref)
+  if (!existing) throw new Error(`ledger: posting ${plan.ref} was refused as a duplicate and then not found`)
   const diff: string[] = []
   if (existing.reason !== plan.reason) diff.push(`reason "${existing.reason}" ≠ "${plan.reason}"`)
   if (existing.user_id !== plan.userId) diff.push(`user ${existing.user_id} ≠ ${plan.userId}`)
   if (existing.meta !== plan.meta) diff.push(`meta ${existing.meta} ≠ ${plan.meta}`)
-  const stored = storedSignature(st, existing.id).join(', ')
+  const stored = (yield* storedSignature(existing.id)).join(', ')
   const wanted = planSignature(plan).join(', ')
   if (stored !== wanted) diff.push(`entries [${stored}] ≠ [${wanted}]`)
   if (diff.length) throw new RefConflict(plan.ref, existing.id, diff.join('; '))
   return { id: existing.id, ref: existing.ref, replayed: true }
+}
+
+function accountRow(leg: Leg): Steps<AccountRow | undefined> {
+  const a = leg.account
+  return 'user' in a ? get(LEDGER.userAccount, a.user, a.kind, leg.asset) : get(LEDGER.platformAccount, a.platform, leg.asset)
 }
 
 /**
@@ -229,23 +238,21 @@ function replay(st: Statements, existing: PostingRow, plan: Plan): PostResult {
  * waits for the first, then finds it), the delta updates applied under the row's lock, and the
  * table's CHECK that no user balance is below zero — a refusal there is the same InsufficientFunds.
  */
-function apply(st: Statements, plan: Plan): PostResult {
+function* apply(plan: Plan): Steps<PostResult> {
   let inserted
   try {
-    inserted = st.insertPosting.run(plan.ref, plan.reason, plan.userId, plan.meta, plan.at)
+    inserted = yield* get(LEDGER.insertPosting, plan.ref, plan.reason, plan.userId, plan.meta, plan.at)
   } catch (e) {
     if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no user ${plan.userId}`)
     throw e
   }
-  if (inserted.changes === 0) return replay(st, st.postingByRef.get(plan.ref) as PostingRow, plan)
-  const postingId = BigInt(inserted.lastInsertRowid)
+  if (!inserted) return yield* replay(plan)
+  const postingId = BigInt(inserted.id)
 
   const rows: (AccountRow | undefined)[] = []
   for (const leg of plan.legs) {
     const a = leg.account
-    const row = (
-      'user' in a ? st.userAccount.get(a.user, a.kind, leg.asset) : st.platformAccount.get(a.platform, leg.asset)
-    ) as AccountRow | undefined
+    const row = yield* accountRow(leg)
     rows.push(row)
     const custodial = 'platform' in a && isCustodyKind(a.platform)
     for (const b of BUCKETS) {
@@ -263,7 +270,7 @@ function apply(st: Statements, plan: Plan): PostResult {
   const ids: bigint[] = new Array<bigint>(plan.legs.length)
   const existing = plan.legs.map((_, i) => i).filter((i) => rows[i] !== undefined)
   if (existing.length > 1) existing.sort((x, y) => (rows[x]!.id < rows[y]!.id ? -1 : 1))
-  for (const i of existing) updateBalance(st, plan.legs[i]!, (ids[i] = rows[i]!.id), rows[i]!)
+  for (const i of existing) yield* updateBalance(plan.legs[i]!, (ids[i] = rows[i]!.id), rows[i]!)
   for (let i = 0; i < plan.legs.length; i++) {
     if (rows[i] !== undefined) continue
     const leg = plan.legs[i]!
@@ -271,18 +278,19 @@ function apply(st: Statements, plan: Plan): PostResult {
     const owner = 'user' in a ? a.user : null
     let made
     try {
-      made = st.insertAccount.run(owner, 'user' in a ? a.kind : a.platform, leg.asset, leg.available, leg.frozen, plan.at)
+      made = yield* get(LEDGER.insertAccount, owner, 'user' in a ? a.kind : a.platform, leg.asset, leg.available, leg.frozen, plan.at)
     } catch (e) {
       const c = constraintOf(e)
       if (c === 'foreignKey') throw new InvalidPosting(`no user ${owner}`)
       if (c === 'check') throw new InsufficientFunds(a, leg.asset, leg.available < 0n ? 'available' : 'frozen', 0n, -(leg.available < 0n ? leg.available : leg.frozen))
       throw e
     }
-    if (made.changes === 1) ids[i] = BigInt(made.lastInsertRowid)
+    if (made) ids[i] = BigInt(made.id)
     else {
       // Another connection made the account since it was read: change it as any other.
-      const row = ('user' in a ? st.userAccount.get(a.user, a.kind, leg.asset) : st.platformAccount.get(a.platform, leg.asset)) as AccountRow
-      updateBalance(st, leg, (ids[i] = row.id), row)
+      const row = yield* accountRow(leg)
+      if (!row) throw new Error(`ledger: account ${leg.key} was refused as a duplicate and then not found`)
+      yield* updateBalance(leg, (ids[i] = row.id), row)
     }
   }
 
@@ -290,16 +298,16 @@ function apply(st: Statements, plan: Plan): PostResult {
   for (let i = 0; i < plan.legs.length; i++) {
     const leg = plan.legs[i] as Leg
     const owner = 'user' in leg.account ? leg.account.user : null
-    if (leg.available !== 0n) st.insertEntry.run(entryId++, postingId, ids[i], owner, 'available', leg.available)
-    if (leg.frozen !== 0n) st.insertEntry.run(entryId++, postingId, ids[i], owner, 'frozen', leg.frozen)
+    if (leg.available !== 0n) yield* run(LEDGER.insertEntry, entryId++, postingId, ids[i]!, owner, 'available', leg.available)
+    if (leg.frozen !== 0n) yield* run(LEDGER.insertEntry, entryId++, postingId, ids[i]!, owner, 'frozen', leg.frozen)
   }
   return { id: postingId, ref: plan.ref, replayed: false }
 }
 
 /** A leg's delta on its account; the CHECK's refusal (a concurrent debit got there first) is InsufficientFunds. */
-function updateBalance(st: Statements, leg: Leg, accountId: bigint, seen: AccountRow): void {
+function* updateBalance(leg: Leg, accountId: bigint, seen: AccountRow): Steps<void> {
   try {
-    st.updateAccount.run(leg.available, leg.frozen, accountId)
+    yield* run(LEDGER.updateAccount, leg.available, leg.frozen, accountId)
   } catch (e) {
     if (constraintOf(e) !== 'check') throw e
     const b: Bucket = seen.available + leg.available < 0n || leg.available < 0n ? 'available' : 'frozen'
@@ -310,29 +318,29 @@ function updateBalance(st: Statements, leg: Leg, accountId: bigint, seen: Accoun
 const txns = new WeakMap<SqlConnection, SqlTransaction<(plan: Plan) => PostResult>>()
 
 /**
- * Records one double-entry posting and updates the balances, atomically. Synchronous: call it inside
- * the caller's transaction (`transaction(sqlite, () => { …business change…; post(sqlite, …) })`) so
- * both commit or neither does. It runs in a savepoint there, so a refused posting leaves the caller's
- * transaction usable; called outside one, it opens its own IMMEDIATE transaction. A transaction open
- * on the connection that is not one of ours (a Kysely transaction awaiting between its statements) is
- * refused with ForeignTransactionError: the posting would join it and be undone by its rollback.
- * From async code, post through atomically (server/db/index.ts).
+ * Records one double-entry posting and updates the balances, atomically. Call it inside the caller's
+ * transaction so both commit or neither does: with its `tx` (`ctx.sql.transaction(async (tx) => { …;
+ * await post(tx, …) })`), or, from the callers not yet asynchronous, with the synchronous connection
+ * inside `transaction(sqlite, …)` / `atomically`. It runs in a savepoint there, so a refused posting
+ * leaves the caller's transaction usable; given the database (`ctx.sql`) or the synchronous connection
+ * outside a transaction, it opens its own. On the synchronous connection a transaction open that is
+ * not one of ours (a Kysely transaction awaiting between its statements) is refused with
+ * ForeignTransactionError: the posting would join it and be undone by its rollback.
  *
  * Refusals are thrown before anything is written: InvalidPosting (bad amount, asset, account, entries
  * that do not sum to zero per asset), InsufficientFunds (a bucket of a non-custody account would go
  * below zero), RefConflict (the ref was posted with different content). The same ref with the same
  * content returns the first posting with `replayed: true`.
  */
-export function post(sqlite: SqlConnection, input: PostingInput): PostResult {
+export function post<C extends On>(on: C, input: PostingInput): Answer<C, PostResult>
+export function post(on: On, input: PostingInput): PostResult | Promise<PostResult> {
   const plan = compile(input)
-  let run = txns.get(sqlite)
-  if (!run) {
-    const st = statements(sqlite)
-    txns.set(sqlite, (run = sqlite.transaction((p: Plan) => apply(st, p))))
-  }
-  if (!sqlite.inTransaction) return run.immediate(plan)
-  if (!inOwnTransaction(sqlite)) throw new ForeignTransactionError('ledger.post')
-  return run(plan)
+  if (!isSync(on)) return isTx(on) ? on.savepoint((tx) => runOn(tx, apply(plan))) : on.transaction((tx) => runOn(tx, apply(plan)))
+  let go = txns.get(on)
+  if (!go) txns.set(on, (go = on.transaction((p: Plan) => runSync(on, apply(p)))))
+  if (!on.inTransaction) return go.immediate(plan)
+  if (!inOwnTransaction(on)) throw new ForeignTransactionError('ledger.post')
+  return go(plan)
 }
 
 // ── Many postings at once ───────────────────────────────────────────────────────────────────────
@@ -375,8 +383,10 @@ interface Held {
   deltaFrozen: bigint
 }
 
+type UserAccountRow = AccountRow & { user_id: bigint; kind: 'fund' | 'trade'; asset: string }
+
 /** Ids and balances of the chunk's accounts, by accountKey (those that do not exist yet are absent). */
-function readAccounts(sqlite: SqlConnection, st: Statements, legs: Leg[]): Map<string, AccountRow> {
+function* readAccounts(legs: Leg[]): Steps<Map<string, AccountRow>> {
   const found = new Map<string, AccountRow>()
   const users = legs.filter((l) => 'user' in l.account)
   if (users.length) {
@@ -385,39 +395,33 @@ function readAccounts(sqlite: SqlConnection, st: Statements, legs: Leg[]): Map<s
       const a = l.account as { user: bigint; kind: string }
       params.push(a.user, a.kind, l.asset)
     }
-    const read = rowsStmt(
-      sqlite,
+    const read = rowsStatement<UserAccountRow>(
       'SELECT a.id, a.user_id, a.kind, a.asset, a.available, a.frozen FROM (',
       '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT))',
       users.length,
       ') AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = v.column2 AND a.asset = v.column3 WHERE a.user_id IS NOT NULL',
     )
-    for (const r of read.all(...params) as (AccountRow & { user_id: bigint; kind: 'fund' | 'trade'; asset: string })[]) {
-      found.set(accountKey({ user: r.user_id, kind: r.kind }, r.asset), r)
-    }
+    for (const r of yield* all(read, ...params)) found.set(accountKey({ user: r.user_id, kind: r.kind }, r.asset), r)
   }
   // The platform's accounts are few (a funding account and the dust, for a settled day): one read each.
   for (const l of legs) {
     if (!('platform' in l.account)) continue
-    const row = st.platformAccount.get(l.account.platform, l.asset) as AccountRow | undefined
+    const row = yield* get(LEDGER.platformAccount, l.account.platform, l.asset)
     if (row) found.set(l.key, row)
   }
   return found
 }
 
 /** One chunk of postMany: its postings, accounts and entries as apply() writes them; the balances' changes are summed in `held`. */
-function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: Map<string, Held>, results: Map<string, PostResult>): void {
+function* applyChunk(chunk: Plan[], held: Map<string, Held>, results: Map<string, PostResult>): Steps<void> {
   const params: unknown[] = []
   for (const p of chunk) params.push(p.ref, p.reason, p.userId, p.meta, p.at)
   let inserted: { id: bigint; ref: string }[]
   try {
-    inserted = rowsStmt(
-      sqlite,
-      'INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at)',
-      '(?, ?, ?, ?, ?)',
-      chunk.length,
-      ' ON CONFLICT (ref) DO NOTHING RETURNING id, ref',
-    ).all(...params) as { id: bigint; ref: string }[]
+    inserted = yield* all(
+      rowsStatement<{ id: bigint; ref: string }>('INSERT INTO ledger_postings (ref, reason, user_id, meta, created_at)', '(?, ?, ?, ?, ?)', chunk.length, ' ON CONFLICT (ref) DO NOTHING RETURNING id, ref'),
+      ...params,
+    )
   } catch (e) {
     if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no such user among ${[...new Set(chunk.map((p) => p.userId))].join(', ')}`)
     throw e
@@ -437,7 +441,7 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: 
     }
   }
   const legs = [...distinct.values()]
-  let rows = legs.length ? readAccounts(sqlite, st, legs) : new Map<string, AccountRow>()
+  let rows = legs.length ? yield* readAccounts(legs) : new Map<string, AccountRow>()
   const missing = legs.filter((l) => !rows.has(l.key))
   if (missing.length) {
     // Made empty here and credited by the update below, with the accounts that exist: one statement
@@ -448,14 +452,12 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: 
       made.push('user' in a ? a.user : null, 'user' in a ? a.kind : a.platform, l.asset, madeAt.get(l.key))
     }
     try {
-      rowsStmt(sqlite, 'INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at)', '(?, ?, ?, 0, 0, ?)', missing.length, ' ON CONFLICT DO NOTHING').run(
-        ...made,
-      )
+      yield* run(rowsStatement('INSERT INTO ledger_accounts (user_id, kind, asset, available, frozen, created_at)', '(?, ?, ?, 0, 0, ?)', missing.length, ' ON CONFLICT DO NOTHING'), ...made)
     } catch (e) {
       if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no such user among ${missing.map((l) => ('user' in l.account ? l.account.user : '')).join(', ')}`)
       throw e
     }
-    rows = readAccounts(sqlite, st, legs)
+    rows = yield* readAccounts(legs)
   }
 
   // Each posting checked against the balances the ones before it left, and a replay answered in its
@@ -466,7 +468,7 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: 
   }
   for (const p of chunk) {
     if (!ids.has(p.ref)) {
-      results.set(p.ref, replay(st, st.postingByRef.get(p.ref) as PostingRow, p))
+      results.set(p.ref, yield* replay(p))
       continue
     }
     for (const leg of p.legs) {
@@ -504,7 +506,7 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: 
     }
     results.set(p.ref, { id: postingId, ref: p.ref, replayed: false })
   }
-  if (count) rowsStmt(sqlite, 'INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count).run(...entries)
+  if (count) yield* run(rowsStatement('INSERT INTO ledger_entries (id, posting_id, account_id, user_id, bucket, delta)', '(?, ?, ?, ?, ?, ?)', count), ...entries)
 }
 
 /**
@@ -513,12 +515,12 @@ function applyChunk(sqlite: SqlConnection, st: Statements, chunk: Plan[], held: 
  * each chunk's postings would pile up hundreds of versions within the transaction that each foreign
  * key check of an entry and each later update walks.
  */
-function applyBalances(sqlite: SqlConnection, held: Map<string, Held>): void {
+function* applyBalances(held: Map<string, Held>): Steps<void> {
   // In the order of the accounts' ids, as apply() changes them (see there): a plan that probes the
   // primary key along the list takes the row locks in that order.
-  const all = [...held.values()].filter((h) => h.deltaAvailable !== 0n || h.deltaFrozen !== 0n).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
-  for (let from = 0; from < all.length; from += CHUNK_ACCOUNTS) {
-    const changes = all.slice(from, from + CHUNK_ACCOUNTS)
+  const changed = [...held.values()].filter((h) => h.deltaAvailable !== 0n || h.deltaFrozen !== 0n).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
+  for (let from = 0; from < changed.length; from += CHUNK_ACCOUNTS) {
+    const changes = changed.slice(from, from + CHUNK_ACCOUNTS)
     const deltas: unknown[] = []
     for (const h of changes) {
       // The sum of a batch's deltas can leave 64 bits only where a custody account swings from one
@@ -527,13 +529,15 @@ function applyBalances(sqlite: SqlConnection, held: Map<string, Held>): void {
       deltas.push(h.id, h.deltaAvailable, h.deltaFrozen)
     }
     try {
-      rowsStmt(
-        sqlite,
-        'UPDATE ledger_accounts SET available = available + v.column2, frozen = frozen + v.column3 FROM (',
-        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
-        changes.length,
-        ') AS v WHERE ledger_accounts.id = v.column1',
-      ).run(...deltas)
+      yield* run(
+        rowsStatement(
+          'UPDATE ledger_accounts SET available = available + v.column2, frozen = frozen + v.column3 FROM (',
+          '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
+          changes.length,
+          ') AS v WHERE ledger_accounts.id = v.column1',
+        ),
+        ...deltas,
+      )
     } catch (e) {
       if (constraintOf(e) !== 'check') throw e
       // A concurrent debit got there first: the first account of these the batch takes from, as seen.
@@ -545,38 +549,41 @@ function applyBalances(sqlite: SqlConnection, held: Map<string, Held>): void {
   }
 }
 
+function* applyMany(plans: Plan[]): Steps<PostResult[]> {
+  const results = new Map<string, PostResult>()
+  const held = new Map<string, Held>()
+  for (const chunk of chunksOf(plans)) yield* applyChunk(chunk, held, results)
+  yield* applyBalances(held)
+  return plans.map((p) => results.get(p.ref) as PostResult)
+}
+
 const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => PostResult[]>>()
 
 /**
  * Records many postings, with the same result and guarantees as calling post for each in order
  * (replays, RefConflict, InsufficientFunds judged against what the postings before left), but
  * set-based: a few multi-row statements per chunk of postings. All or nothing: any refusal undoes
- * the whole batch. Transactions as post: in the caller's (a savepoint) or its own IMMEDIATE one.
+ * the whole batch. Transactions as post: in the caller's (a savepoint) or its own.
  * Refs must be distinct within the batch.
  */
-export function postMany(sqlite: SqlConnection, inputs: PostingInput[]): PostResult[] {
+export function postMany<C extends On>(on: C, inputs: PostingInput[]): Answer<C, PostResult[]>
+export function postMany(on: On, inputs: PostingInput[]): PostResult[] | Promise<PostResult[]> {
   const plans = inputs.map(compile)
   const refs = new Set<string>()
   for (const p of plans) {
     if (refs.has(p.ref)) throw new InvalidPosting(`ref ${p.ref} appears twice in one batch`)
     refs.add(p.ref)
   }
-  if (plans.length === 0) return []
-  let run = batchTxns.get(sqlite)
-  if (!run) {
-    const st = statements(sqlite)
-    run = sqlite.transaction((ps: Plan[]) => {
-      const results = new Map<string, PostResult>()
-      const held = new Map<string, Held>()
-      for (const chunk of chunksOf(ps)) applyChunk(sqlite, st, chunk, held, results)
-      applyBalances(sqlite, held)
-      return ps.map((p) => results.get(p.ref) as PostResult)
-    })
-    batchTxns.set(sqlite, run)
+  if (!isSync(on)) {
+    if (plans.length === 0) return Promise.resolve([])
+    return isTx(on) ? on.savepoint((tx) => runOn(tx, applyMany(plans))) : on.transaction((tx) => runOn(tx, applyMany(plans)))
   }
-  if (!sqlite.inTransaction) return run.immediate(plans)
-  if (!inOwnTransaction(sqlite)) throw new ForeignTransactionError('ledger.postMany')
-  return run(plans)
+  if (plans.length === 0) return []
+  let go = batchTxns.get(on)
+  if (!go) batchTxns.set(on, (go = on.transaction((ps: Plan[]) => runSync(on, applyMany(ps)))))
+  if (!on.inTransaction) return go.immediate(plans)
+  if (!inOwnTransaction(on)) throw new ForeignTransactionError('ledger.postMany')
+  return go(plans)
 }
 
 // ── The common operations, one line each ────────────────────────────────────────────────────────
@@ -586,28 +593,28 @@ type Amounted = PostingHeader & { asset: Asset; amount: bigint }
 const header = (p: PostingHeader): PostingHeader => ({ ref: p.ref, reason: p.reason, userId: p.userId, meta: p.meta, at: p.at })
 
 /** available of `from` → available of `to` (deposit, withdrawal, fund↔trade, user→user, fee, burn…). */
-export function transfer(sqlite: SqlConnection, p: Amounted & { from: AccountRef; to: AccountRef }): PostResult {
-  return post(sqlite, { ...header(p), moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount }] })
+export function transfer<C extends On>(on: C, p: Amounted & { from: AccountRef; to: AccountRef }): Answer<C, PostResult> {
+  return post(on, { ...header(p), moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount }] })
 }
 
 /** available → frozen of the same account (an order placed, a withdrawal requested). */
-export function freeze(sqlite: SqlConnection, p: Amounted & { account: AccountRef }): PostResult {
+export function freeze<C extends On>(on: C, p: Amounted & { account: AccountRef }): Answer<C, PostResult> {
   const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
-  return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'available', toBucket: 'frozen' }] })
+  return post(on, { ...header(p), moves: [{ ...m, fromBucket: 'available', toBucket: 'frozen' }] })
 }
 
 /** frozen → available of the same account (an order cancelled, a withdrawal refunded). */
-export function unfreeze(sqlite: SqlConnection, p: Amounted & { account: AccountRef }): PostResult {
+export function unfreeze<C extends On>(on: C, p: Amounted & { account: AccountRef }): Answer<C, PostResult> {
   const m = { from: p.account, to: p.account, asset: p.asset, amount: p.amount }
-  return post(sqlite, { ...header(p), moves: [{ ...m, fromBucket: 'frozen', toBucket: 'available' }] })
+  return post(on, { ...header(p), moves: [{ ...m, fromBucket: 'frozen', toBucket: 'available' }] })
 }
 
 /**
  * frozen of `from` → available of `to` (a fill paid to the counterparty, a withdrawal sent to the
  * chain). Several legs at once (e.g. the fee to FEES) are one `post` with several moves.
  */
-export function settleFrozen(sqlite: SqlConnection, p: Amounted & { from: AccountRef; to: AccountRef; toBucket?: Bucket }): PostResult {
-  return post(sqlite, {
+export function settleFrozen<C extends On>(on: C, p: Amounted & { from: AccountRef; to: AccountRef; toBucket?: Bucket }): Answer<C, PostResult> {
+  return post(on, {
     ...header(p),
     moves: [{ from: p.from, to: p.to, asset: p.asset, amount: p.amount, fromBucket: 'frozen', toBucket: p.toBucket ?? 'available' }],
   })

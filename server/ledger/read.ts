@@ -1,5 +1,6 @@
 import type { SqlConnection } from '../db/connection.ts'
-import { ENTRY_ID_SPAN, statements, stmt, type AccountRow, type EntryAccountRow, type PostingRow } from './statements.ts'
+import { all, get, isSync, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
+import { ENTRY_ID_SPAN, LEDGER, stmt, type AccountRow } from './statements.ts'
 import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
 
 const userIdOf = (id: UserId): bigint => {
@@ -8,34 +9,47 @@ const userIdOf = (id: UserId): bigint => {
   return n
 }
 
-function row(sqlite: SqlConnection, account: AccountRef, asset: Asset): AccountRow | undefined {
-  const st = statements(sqlite)
-  return ('user' in account ? st.userAccount.get(account.user, account.kind, asset) : st.platformAccount.get(account.platform, asset)) as
-    | AccountRow
-    | undefined
+function row(account: AccountRef, asset: Asset): Steps<AccountRow | undefined> {
+  return 'user' in account ? get(LEDGER.userAccount, account.user, account.kind, asset) : get(LEDGER.platformAccount, account.platform, asset)
+}
+
+/** Steps on the synchronous connection at once, or awaited on the asynchronous way. */
+function on<C extends On, T>(c: C, steps: Steps<T>): Answer<C, T> {
+  return (isSync(c) ? runSync(c, steps) : runOn(c, steps)) as Answer<C, T> // the branch taken is the one C names
+}
+
+function* idOf(account: AccountRef, asset: Asset): Steps<bigint | null> {
+  return (yield* row(account, asset))?.id ?? null
 }
 
 /** The database id of an account, or null while it has never been used. For frozen holders. */
-export function accountId(sqlite: SqlConnection, account: AccountRef, asset: Asset): bigint | null {
-  return row(sqlite, account, asset)?.id ?? null
+export function accountId<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, bigint | null> {
+  return on(c, idOf(account, asset))
 }
 
-/** One account's buckets; zero for an account never used. */
-export function balance(sqlite: SqlConnection, account: AccountRef, asset: Asset): Balance {
-  const r = row(sqlite, account, asset)
+function* balanceOf(account: AccountRef, asset: Asset): Steps<Balance> {
+  const r = yield* row(account, asset)
   return { available: r?.available ?? 0n, frozen: r?.frozen ?? 0n }
 }
 
-/** Both accounts of every known asset for a user, zeros included. One indexed read. */
-export function balances(sqlite: SqlConnection, userId: UserId): UserBalances {
+/** One account's buckets; zero for an account never used. */
+export function balance<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, Balance> {
+  return on(c, balanceOf(account, asset))
+}
+
+function* balancesOf(userId: UserId): Steps<UserBalances> {
   const out = {} as UserBalances
   for (const a of ASSETS) out[a] = { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } }
-  const rows = statements(sqlite).userBalances.all(userIdOf(userId)) as { kind: UserAccountKind; asset: Asset; available: bigint; frozen: bigint }[]
-  for (const r of rows) {
+  for (const r of yield* all(LEDGER.userBalances, userIdOf(userId))) {
     const slot = (out[r.asset] ??= { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } })
     slot[r.kind] = { available: r.available, frozen: r.frozen }
   }
   return out
+}
+
+/** Both accounts of every known asset for a user, zeros included. One indexed read. */
+export function balances<C extends On>(c: C, userId: UserId): Answer<C, UserBalances> {
+  return on(c, balancesOf(userId))
 }
 
 export interface PostingRecord {
@@ -48,13 +62,11 @@ export interface PostingRecord {
   entries: { accountId: bigint; userId: bigint | null; kind: string; asset: Asset; bucket: Bucket; delta: bigint }[]
 }
 
-/** A posting by its ref, with its entries; null if none. */
-export function findPosting(sqlite: SqlConnection, ref: string): PostingRecord | null {
-  const st = statements(sqlite)
-  const p = st.postingByRef.get(ref) as PostingRow | undefined
+function* postingOf(ref: string): Steps<PostingRecord | null> {
+  const p = yield* get(LEDGER.postingByRef, ref)
   if (!p) return null
   const first = p.id * ENTRY_ID_SPAN
-  const entries = (st.entriesOfPosting.all(first, first + ENTRY_ID_SPAN - 1n) as EntryAccountRow[]).map((e) => ({
+  const entries = (yield* all(LEDGER.entriesOfPosting, first, first + ENTRY_ID_SPAN - 1n)).map((e) => ({
     accountId: e.account_id,
     userId: e.user_id,
     kind: e.kind,
@@ -63,6 +75,11 @@ export function findPosting(sqlite: SqlConnection, ref: string): PostingRecord |
     delta: e.delta,
   }))
   return { id: p.id, ref: p.ref, reason: p.reason, userId: p.user_id, meta: p.meta === null ? null : JSON.parse(p.meta), createdAt: Number(p.created_at), entries }
+}
+
+/** A posting by its ref, with its entries; null if none. */
+export function findPosting<C extends On>(c: C, ref: string): Answer<C, PostingRecord | null> {
+  return on(c, postingOf(ref))
 }
 
 /** One change to one of the user's account buckets, as money records show it. */

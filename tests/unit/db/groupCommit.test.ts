@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database_ } from '../../../server/db/index.ts'
 import { GroupCommit } from '../../../server/db/groupCommit.ts'
+import { statement, type Tx } from '../../../server/db/query/types.ts'
 
 let open: Database_[] = []
 const dirs: string[] = []
@@ -26,7 +27,42 @@ function fileDb(): { conn: Database_; file: string } {
 
 const insert = (conn: Database_, k: number, v: number) => () => conn.sqlite.prepare('INSERT INTO t (k, v) VALUES (?, ?)').run(k, v).changes
 
+const INSERT = statement<never, [k: number, v: number]>('INSERT INTO t (k, v) VALUES (?, ?)')
+const insertIn = (k: number, v: number) => async (tx: Tx) => (await tx.run(INSERT, k, v)).changes
+
 describe('group commit', () => {
+  it('actions of the asynchronous way commit together in their own transaction; a refused one rejects alone, its writes undone', async () => {
+    const { conn } = fileDb()
+    const sizes: number[] = []
+    const gc = new GroupCommit(conn, { onCommit: (n) => sizes.push(n) })
+    const outcomes = await Promise.allSettled([
+      gc.write(insertIn(1, 1)),
+      gc.write(async (tx) => {
+        await insertIn(2, 2)(tx)
+        await insertIn(3, -1)(tx) // CHECK fails after the first insert of this action
+      }),
+      gc.write(insertIn(4, 4)),
+      gc.submit(insert(conn, 5, 5)),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
+    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 4, 5])
+    // The synchronous action and the three of the asynchronous way: two batches, two commits.
+    expect(sizes.sort()).toEqual([1, 3])
+  })
+
+  it('a batch of the asynchronous way whose beforeCommitIn throws keeps none of it and rejects every action', async () => {
+    const { conn } = fileDb()
+    const gc = new GroupCommit(conn, {
+      beforeCommitIn: async (tx) => {
+        await insertIn(9, 9)(tx)
+        throw new Error('refused as a whole')
+      },
+    })
+    const outcomes = await Promise.allSettled([gc.write(insertIn(1, 1)), gc.write(insertIn(2, 2))])
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).message : 'kept'))).toEqual(['refused as a whole', 'refused as a whole'])
+    expect(conn.sqlite.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(0n)
+  })
+
   it('actions submitted in the same turn commit together, in one transaction', async () => {
     const { conn } = fileDb()
     const sizes: number[] = []

@@ -22,6 +22,7 @@ import {
   type Asset,
   type Bucket,
   type PostingInput,
+  type PostResult,
 } from '../../../server/ledger/index.ts'
 import { freshDb, prng, type TestDb } from './support.ts'
 
@@ -58,10 +59,22 @@ function errorOf(fn: () => unknown): Error | null {
   }
 }
 
+async function errorOfAsync(fn: () => Promise<unknown>): Promise<Error | null> {
+  try {
+    await fn()
+    return null
+  } catch (e) {
+    return e as Error
+  }
+}
+
 describe('postMany', () => {
-  it('leaves the same postings, entries and balances as post one by one, and refuses what post would refuse (seeded random batches)', () => {
+  it('leaves the same postings, entries and balances as post one by one, and refuses what post would refuse (seeded random batches), synchronously and awaited', async () => {
     const one = db()
     const many = db()
+    // The same batches awaited on the asynchronous way: one by one in a transaction, and as one postMany.
+    const oneAsync = db()
+    const manyAsync = db()
     const rng = prng(20261127)
     const user = () => BigInt(1 + rng.int(USERS))
     const userAccount = (): AccountRef => (rng.chance(0.6) ? fund(user()) : trade(user()))
@@ -114,7 +127,7 @@ describe('postMany', () => {
 
       const expected = errorOf(() => transaction(one.sqlite, () => inputs.map((p) => post(one.sqlite, p))))
       const before = contents(many)
-      let results: ReturnType<typeof postMany> = []
+      let results: PostResult[] = []
       const got = errorOf(() => (results = postMany(many.sqlite, inputs)))
       expect(got?.constructor, `batch ${batch}: ${got?.message} / ${expected?.message}`).toBe(expected?.constructor)
       if (got) {
@@ -129,6 +142,13 @@ describe('postMany', () => {
         posted.push(...inputs.filter((_, i) => !results[i]!.replayed))
       }
       expect(contents(many), `after batch ${batch}`).toEqual(contents(one))
+
+      const gotOne = await errorOfAsync(() => oneAsync.sql.transaction(async (tx) => { for (const p of inputs) await post(tx, p) }))
+      const gotMany = await errorOfAsync(() => postMany(manyAsync.sql, inputs))
+      expect(gotOne?.message, `batch ${batch}, awaited one by one`).toBe(expected?.message)
+      expect(gotMany?.message, `batch ${batch}, awaited as one`).toBe(expected?.message)
+      expect(contents(oneAsync), `after batch ${batch}, awaited one by one`).toEqual(contents(one))
+      expect(contents(manyAsync), `after batch ${batch}, awaited as one`).toEqual(contents(one))
     }
     // The seed must exercise each path, or this test proves less than it says.
     expect(outcomes.posted).toBeGreaterThan(2)

@@ -3,9 +3,12 @@
 import type { SqlConnection } from '../../../server/db/connection.ts'
 import { openDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
+import type { Sql } from '../../../server/db/query/types.ts'
 
 export interface TestDb {
   sqlite: SqlConnection
+  /** The asynchronous way over the same connection. */
+  sql: Sql
   /** Ids of the users created, 1…n. */
   users: bigint[]
   /** Counts of postings and entries: "nothing was written" is these plus the balances unchanged. */
@@ -14,7 +17,7 @@ export interface TestDb {
 }
 
 export function freshDb(userCount = 4): TestDb {
-  const { sqlite } = openDatabase(':memory:')
+  const { sqlite, sql } = openDatabase(':memory:')
   migrate(sqlite)
   const insert = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
   const users: bigint[] = []
@@ -22,6 +25,7 @@ export function freshDb(userCount = 4): TestDb {
   const count = (table: string) => Number(sqlite.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get())
   return {
     sqlite,
+    sql,
     users,
     counts: () => ({ postings: count('ledger_postings'), entries: count('ledger_entries'), accounts: count('ledger_accounts') }),
     close: () => sqlite.close(),
