@@ -5,36 +5,48 @@
 // run one after the other they took ~32 minutes of CI, side by side they share the two cores. Both
 // runs use the same vitest.config.ts; each starts its own PostgreSQL cluster (its globalSetup).
 //
-// The first run's output streams; the browser's is held and printed whole when it ends, so the two
-// never interleave line by line. Arguments (`npm test -- tests/unit/x.test.ts`) mean one plain
+// The first run's output streams; the browser's is held and printed whole once both have ended, so
+// the two never interleave line by line and the end of the log (what CI keeps) holds the browser's
+// summary and, last, the files that failed in either run. Arguments (`npm test -- tests/unit/x.test.ts`) mean one plain
 // `vitest run` with them, as before.
 import { spawn } from 'node:child_process'
 
 const vitest = ['node_modules/vitest/vitest.mjs', 'run']
 
+/** Resolves with the exit code and what the run printed (held, or streamed and copied). */
 function run(args, { hold }) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...vitest, ...args], { stdio: hold ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env })
-    const held = []
-    if (hold) {
-      child.stdout.on('data', (d) => held.push(d))
-      child.stderr.on('data', (d) => held.push(d))
+    const child = spawn(process.execPath, [...vitest, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env })
+    const out = []
+    const keep = (stream) => (d) => {
+      out.push(d)
+      if (!hold) stream.write(d)
     }
-    child.on('close', (code, signal) => {
-      if (hold) process.stdout.write(Buffer.concat(held))
-      resolve(code ?? (signal ? 1 : 0))
-    })
+    child.stdout.on('data', keep(process.stdout))
+    child.stderr.on('data', keep(process.stderr))
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), text: Buffer.concat(out).toString('utf8') }))
   })
 }
 
+/** The test files a vitest run reported failing (its "FAIL" lines), colours stripped. */
+function failedFiles(text) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '')
+  return [...new Set([...plain.matchAll(/^\s*(?:FAIL|❯|×)\s+(?:\S+\s+)?(tests\/\S+\.test\.tsx?)/gm)].map((m) => m[1]))]
+}
+
 const extra = process.argv.slice(2)
-if (extra.length) process.exit(await run(extra, { hold: false }))
+if (extra.length) process.exit((await run(extra, { hold: false })).code)
 
 const started = Date.now()
 const [rest, browser] = await Promise.all([
   run(['--project', 'unit', '--project', 'integration', '--project', 'integration-pg'], { hold: false }),
   run(['--project', 'e2e'], { hold: true }),
 ])
+process.stdout.write(browser.text)
 const minutes = ((Date.now() - started) / 60_000).toFixed(1)
-console.log(`\nnpm test: unit + integration + integration-pg ${rest === 0 ? 'passed' : 'FAILED'}, e2e ${browser === 0 ? 'passed' : 'FAILED'} (${minutes} min side by side)`)
-process.exit(rest === 0 && browser === 0 ? 0 : 1)
+for (const [name, r] of [['unit + integration + integration-pg', rest], ['e2e', browser]]) {
+  const failed = r.code === 0 ? [] : failedFiles(r.text)
+  if (failed.length) console.log(`\n${name} failed in: ${failed.join(', ')}`)
+}
+console.log(`\nnpm test: unit + integration + integration-pg ${rest.code === 0 ? 'passed' : 'FAILED'}, e2e ${browser.code === 0 ? 'passed' : 'FAILED'} (${minutes} min side by side)`)
+process.exit(rest.code === 0 && browser.code === 0 ? 0 : 1)
