@@ -3,7 +3,6 @@
 // application is submitted → reviewing → approved | rejected, moved by an operator (`server/cli.ts car …`).
 // Every refusal happens before the one transaction that writes, or rolls it back: a refused request
 // changes nothing, and a file becomes part of one application at most.
-import type { SqlConnection } from '../../db/connection.ts'
 import type { LangCode } from '../../../contract/constants.ts'
 import { ADDRESS_LIMITS } from '../../../contract/addressRules.ts'
 import type { PagedList } from '../../../contract/envelope.ts'
@@ -21,7 +20,7 @@ import {
 } from '../../../contract/car.ts'
 import { checkText, trimText } from '../../../contract/addressRules.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce, type Connection } from '../../db/index.ts'
+import type { Connection } from '../../db/index.ts'
 import { statement, statements } from '../../db/query/types.ts'
 import { badRequest, conflict, notFound, type ApiError } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
@@ -50,24 +49,24 @@ export interface CarApplicationRow {
   decided_at: bigint | null
 }
 
-const SQL = {
-  car: `SELECT p.id, p.name, p.cover FROM products p WHERE p.id = ? AND p.area = 'car' AND p.active = 1
-          AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)`,
-  openOf: "SELECT count(*) AS n FROM car_applications WHERE user_id = ? AND status IN ('submitted', 'reviewing')",
-  insert: `INSERT INTO car_applications (user_id, goods_id, goods_name, cover, name, phone, id_number, city, remark, id_front, id_back, driver_licence, created_at, updated_at)
+const S = statements({
+  car: statement<{ id: bigint; name: string; cover: string }, [goodsId: number]>(`SELECT p.id, p.name, p.cover FROM products p WHERE p.id = ? AND p.area = 'car' AND p.active = 1
+          AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)`),
+  openOf: statement<{ n: bigint }, [userId: number]>("SELECT count(*) AS n FROM car_applications WHERE user_id = ? AND status IN ('submitted', 'reviewing')"),
+  insert: statement<CarApplicationRow, [Omit<ReturnType<typeof cleanCarApply>, 'goods_id'> & { user_id: number; goods_id: bigint; goods_name: string; cover: string; now: number }]>(
+    `INSERT INTO car_applications (user_id, goods_id, goods_name, cover, name, phone, id_number, city, remark, id_front, id_back, driver_licence, created_at, updated_at)
            VALUES (@user_id, @goods_id, @goods_name, @cover, @name, @phone, @id_number, @city, @remark, @id_front, @id_back, @driver_licence, @now, @now) RETURNING *`,
-  get: 'SELECT * FROM car_applications WHERE id = ?',
-  review: "UPDATE car_applications SET status = 'reviewing', reviewed_at = @now, updated_at = @now WHERE id = @id AND status = 'submitted' RETURNING *",
-  approve: "UPDATE car_applications SET status = 'approved', reviewed_at = coalesce(reviewed_at, @now), decided_at = @now, updated_at = @now WHERE id = @id AND status IN ('submitted', 'reviewing') RETURNING *",
-  reject: "UPDATE car_applications SET status = 'rejected', reason = @reason, reviewed_at = coalesce(reviewed_at, @now), decided_at = @now, updated_at = @now WHERE id = @id AND status IN ('submitted', 'reviewing') RETURNING *",
-} as const
-
-const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
-
-/** What an application reads before its transaction, awaited; the transaction asks openOf again on its own connection. */
-const BEFORE = statements({
-  car: statement<{ id: bigint; name: string; cover: string }, [goodsId: number]>(SQL.car),
-  openOf: statement<{ n: bigint }, [userId: number]>(SQL.openOf),
+  ),
+  get: statement<CarApplicationRow, [id: number]>('SELECT * FROM car_applications WHERE id = ?'),
+  review: statement<CarApplicationRow, [{ now: number; id: number }]>(
+    "UPDATE car_applications SET status = 'reviewing', reviewed_at = @now, updated_at = @now WHERE id = @id AND status = 'submitted' RETURNING *",
+  ),
+  approve: statement<CarApplicationRow, [{ now: number; id: number }]>(
+    "UPDATE car_applications SET status = 'approved', reviewed_at = coalesce(reviewed_at, @now), decided_at = @now, updated_at = @now WHERE id = @id AND status IN ('submitted', 'reviewing') RETURNING *",
+  ),
+  reject: statement<CarApplicationRow, [{ now: number; id: number; reason: string | undefined }]>(
+    "UPDATE car_applications SET status = 'rejected', reason = @reason, reviewed_at = coalesce(reviewed_at, @now), decided_at = @now, updated_at = @now WHERE id = @id AND status IN ('submitted', 'reviewing') RETURNING *",
+  ),
 })
 
 /** The first problem of a body in the order of the form, as the error a user reads. */
@@ -114,9 +113,7 @@ export function toWire(r: CarApplicationRow, lang: LangCode): CarApplication {
 export type CarApplyService = ReturnType<typeof createCarApplyService>
 
 export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
-  const s = () => stmts(ctx.sqlite)
   const max = ctx.config.carApply.maxOpen
-  const openOf = (userId: number) => Number(s().openOf.pluck().get(userId))
 
   return {
     /** Submits an application: every rule checked, the documents' files verified, then one transaction. */
@@ -127,9 +124,9 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
         if (p) throw problemError(f, p, lang)
       }
       const a = cleanCarApply(body)
-      const car = await ctx.sql.get(BEFORE.car, body.goods_id)
+      const car = await ctx.sql.get(S.car, body.goods_id)
       if (!car) throw notFound('errors.goodsNotFound')
-      if (Number((await ctx.sql.get(BEFORE.openOf, userId))!.n) >= max) throw conflict('errors.carApplyLimit', { max })
+      if (Number((await ctx.sql.get(S.openOf, userId))!.n) >= max) throw conflict('errors.carApplyLimit', { max })
 
       const docs = CAR_DOCUMENTS.flatMap((d) => {
         const key = a[d]
@@ -137,12 +134,12 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
       })
       const checked = await uploads.check(userId, 'car_apply', docs)
       answerKeyedAs((inserted: Parameters<typeof toWire>[0]) => toWire(inserted, lang))
-      const row = await atomically(ctx, () => {
+      const row = await ctx.sql.transaction(async (tx) => {
         // Again inside the transaction: another request of the same user may have landed meanwhile.
-        if (openOf(userId) >= max) throw conflict('errors.carApplyLimit', { max })
+        if (Number((await tx.get(S.openOf, userId))!.n) >= max) throw conflict('errors.carApplyLimit', { max })
         const now = ctx.now()
-        const inserted = s().insert.get({ user_id: userId, goods_id: car.id, goods_name: car.name, cover: car.cover, ...a, now }) as CarApplicationRow
-        uploads.use(userId, 'car_apply', inserted.id, checked, now)
+        const inserted = (await tx.get(S.insert, { user_id: userId, goods_id: car.id, goods_name: car.name, cover: car.cover, ...a, now }))!
+        await uploads.use(tx, userId, 'car_apply', inserted.id, checked, now)
         return inserted
       })
       return toWire(row, lang)
@@ -169,17 +166,17 @@ export class CarApplyRefused extends Error {
 
 export const REASON_MAX = 200
 
-export function applicationsIn(conn: Pick<Connection, 'sqlite'>, statuses: readonly CarApplyStatus[], limit = 10_000): CarApplicationRow[] {
+export function applicationsIn(conn: Pick<Connection, 'sql'>, statuses: readonly CarApplyStatus[], limit = 10_000): Promise<CarApplicationRow[]> {
   const marks = statuses.map(() => '?').join(', ')
-  return conn.sqlite.prepare(`SELECT * FROM car_applications WHERE status IN (${marks}) ORDER BY id LIMIT ?`).all(...statuses, limit) as CarApplicationRow[]
+  // One text per number of statuses asked for; typed here, where it is written.
+  return conn.sql.all(statement<CarApplicationRow>(`SELECT * FROM car_applications WHERE status IN (${marks}) ORDER BY id LIMIT ?`), ...statuses, limit)
 }
 
-function move(conn: Connection, id: number, now: number, step: 'review' | 'approve' | 'reject', reason?: string): Promise<CarApplicationRow> {
-  return atomically(conn, () => {
-    const s = stmts(conn.sqlite)
-    const row = step === 'reject' ? s.reject.get({ now, id, reason }) : s[step].get({ now, id })
-    if (row) return row as CarApplicationRow
-    const current = s.get.get(id) as CarApplicationRow | undefined
+function move(conn: Pick<Connection, 'sql'>, id: number, now: number, step: 'review' | 'approve' | 'reject', reason?: string): Promise<CarApplicationRow> {
+  return conn.sql.transaction(async (tx) => {
+    const row = step === 'reject' ? await tx.get(S.reject, { now, id, reason }) : await tx.get(S[step], { now, id })
+    if (row) return row
+    const current = await tx.get(S.get, id)
     if (!current) throw new CarApplyRefused(`no car application #${id}`)
     const from = step === 'review' ? 'submitted' : `${OPEN_STATUSES.join(' or ')}`
     throw new CarApplyRefused(`car application #${id} is ${current.status}, not ${from}`)
@@ -187,11 +184,11 @@ function move(conn: Connection, id: number, now: number, step: 'review' | 'appro
 }
 
 /** submitted → reviewing: an operator has taken it up. */
-export const reviewApplication = (conn: Connection, id: number, now = Date.now()) => move(conn, id, now, 'review')
+export const reviewApplication = (conn: Pick<Connection, 'sql'>, id: number, now = Date.now()) => move(conn, id, now, 'review')
 /** submitted | reviewing → approved. */
-export const approveApplication = (conn: Connection, id: number, now = Date.now()) => move(conn, id, now, 'approve')
+export const approveApplication = (conn: Pick<Connection, 'sql'>, id: number, now = Date.now()) => move(conn, id, now, 'approve')
 /** submitted | reviewing → rejected, with the reason the applicant reads (one line, at most REASON_MAX characters). */
-export function rejectApplication(conn: Connection, id: number, reason: string, now = Date.now()): Promise<CarApplicationRow> {
+export function rejectApplication(conn: Pick<Connection, 'sql'>, id: number, reason: string, now = Date.now()): Promise<CarApplicationRow> {
   const problem = checkText(reason, REASON_MAX)
   if (problem === 'required') return Promise.reject(new CarApplyRefused('a rejection needs a reason the applicant can read'))
   if (problem === 'tooLong') return Promise.reject(new CarApplyRefused(`the reason is at most ${REASON_MAX} characters`))

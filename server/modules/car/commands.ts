@@ -10,12 +10,12 @@ export const CAR_COMMANDS: Command[] = [
     words: ['car', 'list'],
     args: '[--status <s>|open|all] [--json]',
     summary: 'list car applications, by default the open ones (submitted, reviewing), with the applicant and their documents',
-    run(args, env) {
+    async run(args, env) {
       const rest = [...args]
       const statuses = statusFlag('car list', rest, CAR_APPLY_STATUSES, OPEN_STATUSES)
       const asJson = rest.includes('--json')
       onlyFlags('car list', rest, ['--json'])
-      const rows = applicationsIn(env.database(), statuses)
+      const rows = await applicationsIn(env.database(), statuses)
       if (asJson) {
         env.io.out(json(rows))
         return 0

@@ -8,13 +8,11 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { IncomingMessage } from 'node:http'
-import type { SqlConnection } from '../../db/connection.ts'
 import { CODE, type LangCode } from '../../../contract/constants.ts'
 import type { PresignBody, PresignedUpload, UploadDone } from '../../../contract/upload.ts'
 import { SIGNATURE_BYTES, UPLOAD_KEY_PATTERN, UPLOAD_TYPES, checkUpload, matchesSignature, megabytes, type UploadPurpose, type UploadType } from '../../../contract/uploadRules.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce, transaction } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { localStore, s3Store, type LocalStore, type UploadStore } from './store.ts'
@@ -35,54 +33,54 @@ export interface UploadRow {
   used_at: bigint | null
 }
 
-const SQL = {
-  insert: 'INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-  get: 'SELECT * FROM uploads WHERE key = ?',
-  // URLs still open (not expired, not uploaded) plus files uploaded and not yet part of anything.
-  open: 'SELECT count(*) FROM uploads WHERE user_id = ? AND used_by IS NULL AND (uploaded_at IS NOT NULL OR expires_at > ?)',
-  stored: 'UPDATE uploads SET uploaded_at = ? WHERE key = ? AND uploaded_at IS NULL',
-  use: `UPDATE uploads SET used_by = @usedBy, used_at = @now, uploaded_at = coalesce(uploaded_at, @now), etag = coalesce(etag, @etag)
-        WHERE key = @key AND user_id = @userId AND purpose = @purpose AND used_by IS NULL`,
-  // A local URL never PUT is dead an hour after it expires; a bucket's may hold a file nobody has
-  // verified yet (it is verified when used), so it is kept as long as an unused upload is.
-  expired: `SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NULL
-            AND ((store = 'local' AND expires_at < @local) OR (store = 's3' AND expires_at < @s3)) LIMIT 500`,
-  unused: 'SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NOT NULL AND uploaded_at < ? LIMIT 500',
-  drop: 'DELETE FROM uploads WHERE key = ? AND used_by IS NULL',
-  secret: 'SELECT value FROM settings WHERE key = ?',
-  keepSecret: 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
-} as const
-
-const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
-
 type Stale = { key: string; store: string }
 
-/** The reads outside any transaction (a PUT's URL, a file shown back, the checks before a use, the sweep), awaited. */
-const READ = statements({
-  get: statement<UploadRow, [key: string]>(SQL.get),
-  expired: statement<Stale, [{ local: number; s3: number }]>(SQL.expired),
-  unused: statement<Stale, [before: number]>(SQL.unused),
+const S = statements({
+  insert: statement<never, [key: string, userId: number, purpose: string, type: string, size: number, store: string, at: number, expiresAt: number]>(
+    'INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ),
+  get: statement<UploadRow, [key: string]>('SELECT * FROM uploads WHERE key = ?'),
+  // URLs still open (not expired, not uploaded) plus files uploaded and not yet part of anything.
+  open: statement<{ n: bigint }, [userId: number, now: number]>(
+    'SELECT count(*) AS n FROM uploads WHERE user_id = ? AND used_by IS NULL AND (uploaded_at IS NOT NULL OR expires_at > ?)',
+  ),
+  stored: statement<never, [at: number, key: string]>('UPDATE uploads SET uploaded_at = ? WHERE key = ? AND uploaded_at IS NULL'),
+  use: statement<never, [{ usedBy: number | bigint; now: number; etag: string | null; key: string; userId: number; purpose: string }]>(
+    `UPDATE uploads SET used_by = @usedBy, used_at = @now, uploaded_at = coalesce(uploaded_at, @now), etag = coalesce(etag, @etag)
+        WHERE key = @key AND user_id = @userId AND purpose = @purpose AND used_by IS NULL`,
+  ),
+  // A local URL never PUT is dead an hour after it expires; a bucket's may hold a file nobody has
+  // verified yet (it is verified when used), so it is kept as long as an unused upload is.
+  expired: statement<Stale, [{ local: number; s3: number }]>(`SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NULL
+            AND ((store = 'local' AND expires_at < @local) OR (store = 's3' AND expires_at < @s3)) LIMIT 500`),
+  unused: statement<Stale, [before: number]>('SELECT key, store FROM uploads WHERE used_by IS NULL AND uploaded_at IS NOT NULL AND uploaded_at < ? LIMIT 500'),
+  drop: statement<never, [key: string]>('DELETE FROM uploads WHERE key = ? AND used_by IS NULL'),
+  secret: statement<{ value: string }, [key: string]>('SELECT value FROM settings WHERE key = ?'),
+  keepSecret: statement<never, [key: string, value: string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING'),
 })
 const UPLOAD_KEY_RE = new RegExp(UPLOAD_KEY_PATTERN)
 
-/** The upload secret: NADI_UPLOAD_SECRET, else one made on first use and kept in the database (URLs outlive a restart). */
-function uploadSecret(ctx: Pick<Ctx, 'sqlite' | 'config'>): string {
+/**
+ * The upload secret: NADI_UPLOAD_SECRET, else one made on first use and kept in the database (URLs
+ * outlive a restart). Two processes making one at once keep the first: both then read that one.
+ */
+async function uploadSecret(ctx: Pick<Ctx, 'sql' | 'config'>): Promise<string> {
   const configured = ctx.config.upload.secret
   if (configured) return configured.reveal()
-  const s = stmts(ctx.sqlite)
-  const read = () => (s.secret.get('upload.secret') as { value: string } | undefined)?.value
-  const have = read()
+  const read = async () => (await ctx.sql.get(S.secret, 'upload.secret'))?.value
+  const have = await read()
   if (have) return have
-  transaction(ctx.sqlite, () => s.keepSecret.run('upload.secret', crypto.randomBytes(32).toString('base64url')))
-  return read()!
+  await ctx.sql.run(S.keepSecret, 'upload.secret', crypto.randomBytes(32).toString('base64url'))
+  return (await read())!
 }
 
 /** The store the configuration names: the data folder, or the S3-compatible bucket. */
-export async function openUploadStore(ctx: Pick<Ctx, 'sqlite' | 'config'>): Promise<UploadStore> {
+export async function openUploadStore(ctx: Pick<Ctx, 'sql' | 'config'>): Promise<UploadStore> {
   const u = ctx.config.upload
   if (u.s3) return s3Store(u.s3, u.urlTtlMs)
-  let secret: string | undefined
-  return localStore(u.dir, () => (secret ??= uploadSecret(ctx)))
+  // Read before the store serves: it signs URLs synchronously.
+  const secret = await uploadSecret(ctx)
+  return localStore(u.dir, () => secret)
 }
 
 const tooMany = (max: number) => new ApiError(429, CODE.RATE_LIMITED, 'errors.uploadTooMany', { max })
@@ -95,10 +93,9 @@ const mediaType = (raw: string | undefined) => (raw ?? '').split(';')[0]!.trim()
 export type UploadService = Awaited<ReturnType<typeof createUploadService>>
 
 export async function createUploadService(ctx: Ctx, store?: UploadStore) {
-  const s = () => stmts(ctx.sqlite)
   const cfg = ctx.config.upload
   const st = store ?? (await openUploadStore(ctx))
-  const rowOf = (key: string) => ctx.sql.get(READ.get, key)
+  const rowOf = (key: string) => ctx.sql.get(S.get, key)
   let secret: string | undefined
   const grantOf = (r: UploadRow): UploadGrant => ({ key: r.key, userId: Number(r.user_id), size: Number(r.size), contentType: r.content_type, expiresAt: Number(r.expires_at) })
 
@@ -119,10 +116,10 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       // transaction; a URL whose row was refused opens nothing.
       const p = await st.presign({ key, userId, size: body.size, contentType: type, expiresAt }, requestOrigin)
       const grant: PresignedUpload = { url: p.url, method: 'PUT', headers: p.headers, key, expires_at: expiresAt }
-      await atomically(ctx, () => {
-        const open = Number(s().open.pluck().get(userId, now))
+      await ctx.sql.transaction(async (tx) => {
+        const open = Number((await tx.get(S.open, userId, now))!.n)
         if (open >= cfg.openPerUser) throw tooMany(cfg.openPerUser)
-        s().insert.run(key, userId, body.purpose, type, body.size, st.kind, now, expiresAt)
+        await tx.run(S.insert, key, userId, body.purpose, type, body.size, st.kind, now, expiresAt)
         return grant
       })
       return grant
@@ -140,7 +137,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       const row = UPLOAD_KEY_RE.test(key) ? await rowOf(key) : undefined
       if (!row || row.store !== 'local' || !Number.isSafeInteger(expiresAt) || typeof q.signature !== 'string') throw forbidden('errors.uploadUrlInvalid')
       const g = { ...grantOf(row), expiresAt }
-      if (!verifyGrant((secret ??= uploadSecret(ctx)), g, q.signature)) throw forbidden('errors.uploadUrlInvalid')
+      if (!verifyGrant((secret ??= await uploadSecret(ctx)), g, q.signature)) throw forbidden('errors.uploadUrlInvalid')
       if (ctx.now() > g.expiresAt) throw forbidden('errors.uploadUrlExpired')
       if (row.uploaded_at !== null) throw conflict('errors.uploadUrlUsed')
       if (mediaType(req.headers['content-type']) !== g.contentType) throw unsupported('errors.uploadTypeMismatch', { type: g.contentType })
@@ -177,7 +174,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
         }
         if (refusal) throw refusal
         if (seen !== g.size) throw badRequest('errors.uploadSizeMismatch', { size: g.size })
-        const stored = await atomically(ctx, () => s().stored.run(ctx.now(), g.key).changes)
+        const stored = (await ctx.sql.run(S.stored, ctx.now(), g.key)).changes
         if (stored !== 1) throw conflict('errors.uploadUrlUsed')
         const final = local.pathOf(g.key)
         await fs.promises.mkdir(path.dirname(final), { recursive: true })
@@ -213,9 +210,9 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
     },
 
     /** Inside the caller's transaction: the checked files become part of `usedBy`; one taken meanwhile refuses the whole. */
-    use(userId: number, purpose: UploadPurpose, usedBy: number | bigint, checked: Checked[], now: number): void {
+    async use(tx: Tx, userId: number, purpose: UploadPurpose, usedBy: number | bigint, checked: Checked[], now: number): Promise<void> {
       for (const c of checked) {
-        if (s().use.run({ usedBy, now, etag: c.etag, key: c.key, userId, purpose }).changes !== 1) throw conflict('errors.documentUsed', { document: c.label })
+        if ((await tx.run(S.use, { usedBy, now, etag: c.etag, key: c.key, userId, purpose })).changes !== 1) throw conflict('errors.documentUsed', { document: c.label })
       }
     },
 
@@ -232,12 +229,12 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
     /** Drops URLs that expired unused and files no application took within the keeping time; answers how many. */
     async sweep(): Promise<number> {
       const now = ctx.now()
-      const rows = [...(await ctx.sql.all(READ.expired, { local: now - 3_600_000, s3: now - cfg.keepUnusedMs })), ...(await ctx.sql.all(READ.unused, now - cfg.keepUnusedMs))]
+      const rows = [...(await ctx.sql.all(S.expired, { local: now - 3_600_000, s3: now - cfg.keepUnusedMs })), ...(await ctx.sql.all(S.unused, now - cfg.keepUnusedMs))]
       let n = 0
       for (const r of rows) {
         if (r.store !== st.kind) continue
         await st.remove(r.key).catch((err: unknown) => ctx.log.warn({ err, key: r.key }, 'upload sweep: could not remove a file'))
-        n += await atomically(ctx, () => s().drop.run(r.key).changes)
+        n += (await ctx.sql.run(S.drop, r.key)).changes
       }
       return n
     },
