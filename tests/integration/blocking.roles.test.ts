@@ -3,37 +3,28 @@
 // write the row, waits for it. Meanwhile the same api process answers health, config, another user's
 // reads and socket pings within 50 ms: nothing holds its event loop while a statement is in flight.
 
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import pg from 'pg'
 import WebSocket from 'ws'
 import { Wallet } from 'ethers'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { killChildren, signInHttp, startChild, type Child } from './support/child.ts'
-import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rolesOnPostgres, signInHttp, type Child, type RolesOnPostgres } from './support/child.ts'
+import { testBackend, type TestDatabase } from '../support/pg.ts'
 
 const CODE = 'BLOCK001'
 const HOLD_MS = 3000
 const on = testBackend() === 'postgres'
+let roles: RolesOnPostgres | undefined
 let db: TestDatabase
-let dir: string
 let api: Child
 
 beforeAll(async () => {
   if (!on) return
-  db = freshDatabase()
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-blocking-'))
-  const env = { NADI_DATABASE_URL: db.url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000' }
-  await startChild(dir, env, '/api/v1/common/health', ['--role', 'engine'])
-  api = await startChild(dir, env, '/api/v1/trade/market', ['--role', 'api'])
+  roles = await rolesOnPostgres('blocking', CODE, 1)
+  db = roles.db
+  api = roles.apis[0]!
 }, 120_000)
 
-afterAll(() => {
-  killChildren()
-  db?.drop()
-  if (dir) fs.rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => roles?.stop())
 
 async function timed(url: string, token?: string): Promise<{ ms: number; status: number }> {
   const t0 = performance.now()

@@ -5,8 +5,6 @@
 
 import { spawn } from 'node:child_process'
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
@@ -20,31 +18,23 @@ import { pgBinDir } from '../../server/db/pg/cluster.ts'
 import type { Ctx } from '../../server/context.ts'
 import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
-import { killChildren, signInHttp, startChild, type Child } from './support/child.ts'
-import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { rolesOnPostgres, signInHttp, type Child, type RolesOnPostgres } from './support/child.ts'
+import { testBackend, type TestDatabase } from '../support/pg.ts'
 
 const CODE = 'RACE0001'
 const UNIT = 100_000_000n
 const on = testBackend() === 'postgres'
+let roles: RolesOnPostgres | undefined
 let db: TestDatabase
-let dir: string
 let apis: Child[] = []
 
 beforeAll(async () => {
   if (!on) return
-  db = freshDatabase()
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-races-'))
-  const env = { NADI_DATABASE_URL: db.url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000' }
-  // The engine migrates and seeds first; then two api processes.
-  await startChild(dir, env, '/api/v1/common/health', ['--role', 'engine'])
-  apis = await Promise.all([0, 1].map(() => startChild(dir, env, '/api/v1/trade/market', ['--role', 'api'])))
+  roles = await rolesOnPostgres('races', CODE, 2)
+  ;({ db, apis } = roles)
 }, 120_000)
 
-afterAll(() => {
-  killChildren()
-  db?.drop()
-  if (dir) fs.rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => roles?.stop())
 
 /** One user, signed in through the first api process, with `amount` in the fund account. */
 async function funded(asset: 'USDT' | 'NADI', amount: bigint): Promise<{ token: string; userId: number }> {

@@ -3,6 +3,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,6 +13,7 @@ import { parseMoney } from '../../../contract/money.ts'
 import { openDatabase, transaction } from '../../../server/db/index.ts'
 import { custody, trade, transfer } from '../../../server/ledger/index.ts'
 import { serverArgs } from '../../support/serverBundle.ts'
+import { freshDatabase, type TestDatabase } from '../../support/pg.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -186,4 +188,32 @@ export function startRefused(dir: string, env: Record<string, string> = {}, args
       resolve({ code, out })
     })
   })
+}
+
+/** The roles' shape of the race and blocking tests: a PostgreSQL database of its own, an engine (which migrates and seeds) and `apis` api processes on it. */
+export interface RolesOnPostgres {
+  db: TestDatabase
+  dir: string
+  apis: Child[]
+  /** Stops every process, drops the database and the folder. */
+  stop(): void
+}
+
+export async function rolesOnPostgres(name: string, inviteCode: string, apis: number): Promise<RolesOnPostgres> {
+  const db = freshDatabase()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `nadi-${name}-`))
+  const stop = () => {
+    killChildren()
+    db.drop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    const env = { NADI_DATABASE_URL: db.url, NADI_ROOT_INVITE_CODE: inviteCode, NADI_LOGIN_PER_IP: '100000' }
+    await startChild(dir, env, '/api/v1/common/health', ['--role', 'engine'])
+    const started = await Promise.all(Array.from({ length: apis }, () => startChild(dir, env, '/api/v1/trade/market', ['--role', 'api'])))
+    return { db, dir, apis: started, stop }
+  } catch (e) {
+    stop()
+    throw e
+  }
 }
