@@ -121,6 +121,24 @@ it('a statement of the database run from inside a transaction is refused rather 
   expect(await conn.sql.all(byOwner, 3)).toEqual([])
 })
 
+it('work scheduled from inside a transaction that runs after it ended is outside it: it waits for the next transaction open then, as any other statement', async () => {
+  let later!: Promise<string[]>
+  await conn.sql.transaction(async (tx) => {
+    await tx.get(add, 5, 'first', 1n)
+    // A callback left running (a publish, a log line that reads): it inherits this async context.
+    later = new Promise((r) => setTimeout(r, 30)).then(async () => (onPg ? (await conn.sql.transaction(async (t) => t.all(byOwner, 5))) : await conn.sql.all(byOwner, 5)).map((n) => n.body))
+  })
+  // Another transaction is open when the callback runs: it is not the callback's own.
+  await conn.sql.transaction(async (tx) => {
+    await tx.get(add, 5, 'second', 1n)
+    await new Promise((r) => setTimeout(r, 80))
+  })
+  // Answered, not refused as a statement "from inside" (on SQLite it waited for the second commit).
+  const seen = await later
+  expect(seen[0]).toBe('first')
+  if (!onPg) expect(seen).toEqual(['first', 'second'])
+})
+
 it.runIf(onPg)('while a statement waits 1 s for a lock another connection holds, the event loop keeps turning', async () => {
   const { id } = (await conn.sql.get(add, 4, 'locked', 10n))!
   const other = new pg.Client({ connectionString: url })

@@ -161,7 +161,7 @@ class PgTx extends On implements Tx {
 }
 
 /** The pool whose transaction this async context runs in: the gate is held, and a second one would wait for itself. */
-const inside = new AsyncLocalStorage<PgPool>()
+const inside = new AsyncLocalStorage<{ pool: PgPool; open: boolean }>()
 
 export class PgPool extends On implements Sql {
   readonly dialect = 'postgres' as const
@@ -191,15 +191,18 @@ export class PgPool extends On implements Sql {
 
   /** True inside one of this pool's transactions (in its async context): another would wait for the gate it holds. */
   get insideTransaction(): boolean {
-    return inside.getStore() === this
+    // Work scheduled from inside a transaction carries the marker on after it ended: only an open one counts.
+    const mark = inside.getStore()
+    return mark?.pool === this && mark.open
   }
 
   async transaction<T>(fn: (tx: Tx) => Promise<T>, _opts: TransactionOptions = {}): Promise<T> {
     // Every PostgreSQL commit is durable (synchronous_commit = on): `durable` asks nothing more.
     if (this.insideTransaction) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
     const keyed = currentKeyedEffect()
+    const mark = { pool: this, open: true }
     const body = () =>
-      inside.run(this, async () => {
+      inside.run(mark, async () => {
         let conn: pg.PoolClient
         try {
           conn = await this.pool.connect()
@@ -219,6 +222,7 @@ export class PgPool extends On implements Sql {
           else await tx.raw('ROLLBACK').catch((r: unknown) => void (broken = r as Error))
           throw e
         } finally {
+          mark.open = false
           // A connection that failed is closed rather than handed to the next request.
           conn.release(broken)
         }

@@ -15,8 +15,12 @@ import type { Params, RunResult, Sql, Statement, TransactionOptions, Tx } from '
 
 type Db = Kysely<never>
 
-/** The transaction this async context runs inside: a statement outside it while it is open would wait for itself. */
-const inside = new AsyncLocalStorage<SqliteSql>()
+/**
+ * The transaction this async context runs inside: a statement outside it while it is open would wait
+ * for itself. `open` is cleared when it ends, since work scheduled from inside it (a callback, a
+ * promise left running) carries the marker on after the transaction is gone.
+ */
+const inside = new AsyncLocalStorage<{ sql: SqliteSql; open: boolean }>()
 
 let savepoints = 0
 
@@ -107,7 +111,8 @@ export class SqliteSql implements Sql {
   /** Runs `fn` at once when no transaction is open, else once the open one ended. */
   private outside<T>(fn: (q: SqliteTx) => Promise<T>): Promise<T> {
     if (!this.q.conn.inTransaction) return fn(this.direct)
-    if (inside.getStore() === this) {
+    const mark = inside.getStore()
+    if (mark?.sql === this && mark.open) {
       return Promise.reject(new Error('a statement outside the transaction was run from inside it (use the transaction’s tx): it would wait for itself'))
     }
     return this.db.connection().execute(() => fn(this.direct))
@@ -136,8 +141,9 @@ export class SqliteSql implements Sql {
     // A keyed request's answer is written in the transaction of its effect (server/db/keyedEffect.ts).
     const keyed = currentKeyedEffect()
     const conn = this.q.conn
-    return this.db.connection().execute(() =>
-      inside.run(this, async () => {
+    return this.db.connection().execute(() => {
+      const mark = { sql: this, open: true }
+      return inside.run(mark, async () => {
         if (conn.inTransaction) throw new ForeignTransactionError('transaction (a transaction is open on the connection outside Kysely)')
         const before = opts.durable ? String(conn.pragma('synchronous', { simple: true })) : null
         if (before !== null) conn.pragma('synchronous = FULL')
@@ -153,10 +159,11 @@ export class SqliteSql implements Sql {
             throw e
           }
         } finally {
+          mark.open = false
           if (before !== null) conn.pragma(`synchronous = ${before}`)
         }
-      }),
-    )
+      })
+    })
   }
 
   async close(): Promise<void> {}
