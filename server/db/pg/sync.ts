@@ -25,8 +25,6 @@ import { createRequire } from 'node:module'
 import type { SqlConnection, SqlTransaction } from '../connection.ts'
 import { numberPlaceholders, PARSERS, PgConnectionLost, PgError, TEXT, paramsOf, type Param, type Slot } from './wire.ts'
 
-export { PgConnectionLost, PgError, numberPlaceholders }
-
 /** The part of the `libpq` addon used here. */
 interface PQ {
   connectSync(params: string): void

@@ -2,7 +2,7 @@
 // the migrations' translation, the order a move copies tables in, and constraint errors by kind.
 
 import { describe, expect, it } from 'vitest'
-import { numberPlaceholders } from '../../../server/db/pg/sync.ts'
+import { numberPlaceholders } from '../../../server/db/pg/wire.ts'
 import { toPostgres } from '../../../server/db/pg/migrations.ts'
 import { copyOrder } from '../../../server/db/move.ts'
 import { constraintOf } from '../../../server/db/errors.ts'
