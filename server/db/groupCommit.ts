@@ -124,8 +124,10 @@ export class GroupCommit {
 
   /** Commits the queued actions, maxBatch at a time. */
   async flush(): Promise<void> {
-    if (this.flushing) return this.flushing
+    // Cleared first: a scheduled flush that finds one running leaves the new actions to it or to the
+    // schedule() after it; left set, no later action would be scheduled again.
     this.scheduled = false
+    if (this.flushing) return this.flushing
     if (this.pending === 0) return
     this.flushing = outsideKeyedEffect(() => this.run()).finally(() => {
       this.flushing = null

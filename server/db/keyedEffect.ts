@@ -23,6 +23,9 @@ export interface KeyedEffect {
    */
   claim(): void
   release(): void
+  /** claim and release, for an effect in an asynchronous transaction (the market's batch): written through its tx. */
+  claimIn(tx: Queryable): Promise<void>
+  releaseIn(tx: Queryable): Promise<void>
   /**
    * The route answers `map(value)` rather than the effect's value itself (e.g. a stored row turned into
    * its wire form): set by the service before its transaction, so the recorded answer is the one sent.

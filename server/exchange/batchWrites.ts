@@ -8,8 +8,8 @@
 // then filled or cancelled later in the same batch is inserted once as it ended; an existing order
 // changed by several commands is updated once with the last command's state and the sum of their fees.
 
-import type { SqlConnection } from '../db/connection.ts'
-import { rowsStmt } from '../ledger/statements.ts'
+import type { Queryable } from '../db/query/types.ts'
+import { rowsStatement } from '../ledger/statements.ts'
 import type { OrderRow } from './statements.ts'
 
 const ORDER_COLUMNS = 'id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at'
@@ -31,9 +31,11 @@ interface OrderChange {
 type FillRow = [id: number, instId: string, makerOrderId: number, takerOrderId: number, takerSide: string, price: bigint, size: bigint, quote: bigint, at: number]
 type DealRow = [fillId: number, orderId: number, userId: number, side: string, role: string, price: bigint, size: bigint, quote: bigint, fee: bigint, feeAsset: string, at: number]
 
-/** Calls `write(slice)` for each ROWS-long slice of `all`. */
-export function inChunks<T>(all: readonly T[], write: (slice: readonly T[]) => void): void {
-  for (let from = 0; from < all.length; from += ROWS) write(all.slice(from, from + ROWS))
+/** The ROWS-long slices of `all`, in order: one statement each. */
+export function chunks<T>(all: readonly T[]): (readonly T[])[] {
+  const out: (readonly T[])[] = []
+  for (let from = 0; from < all.length; from += ROWS) out.push(all.slice(from, from + ROWS))
+  return out
 }
 
 export class BatchWrites {
@@ -100,59 +102,55 @@ export class BatchWrites {
   }
 
   /**
-   * Writes everything, one statement per table and ROWS rows; the journal's seqs in command order,
-   * and every order the batch touched as it now stands (for the pushes after the commit, which then
-   * read none). Throws when a row cannot be written (the batch must then be abandoned: nothing here
-   * is undone).
+   * Writes everything through the batch's tx, one statement per table and ROWS rows; the journal's
+   * seqs in command order, and every order the batch touched as it now stands (for the pushes after
+   * the commit, which then read none). Throws when a row cannot be written (the batch must then be
+   * abandoned: nothing here is undone).
    */
-  write(sqlite: SqlConnection): { seqs: bigint[]; orders: Map<number, OrderRow> } {
+  async write(tx: Queryable): Promise<{ seqs: bigint[]; orders: Map<number, OrderRow> }> {
     const orders = new Map(this.placed)
     const seqs: bigint[] = []
-    inChunks(this.journal, (rows) => {
-      const got = rowsStmt(sqlite, 'INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', rows.length, ' RETURNING seq').all(...rows.flat()) as { seq: bigint }[]
+    for (const rows of chunks(this.journal)) {
+      const got = await tx.all(rowsStatement<{ seq: bigint }>('INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', rows.length, ' RETURNING seq'), ...rows.flat())
       // Both databases number a multi-row insert's rows in the order of its VALUES (SQLite's rowid,
       // PostgreSQL's identity, one after the other); RETURNING's own order is not promised, so sorted.
-      seqs.push(...got.map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
-    })
+      seqs.push(...got.map((r) => r.seq).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    }
     if (seqs.length !== this.journal.length) throw new Error(`exchange: ${this.journal.length} journal rows written, ${seqs.length} numbered`)
-    inChunks([...this.placed.values()], (rows) => {
+    for (const rows of chunks([...this.placed.values()])) {
       const params: unknown[] = []
       for (const r of rows) {
         params.push(r.id, r.user_id, r.client_order_id, r.inst_id, r.side, r.type, r.price, r.size, r.quote_amount, r.filled, r.filled_quote, r.fee, r.fee_asset, r.frozen, r.status, r.cancel_reason, r.created_at, r.updated_at)
       }
-      rowsStmt(
-        sqlite,
-        `INSERT INTO trade_orders (${ORDER_COLUMNS})`,
-        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        rows.length,
-      ).run(...params)
-    })
-    inChunks([...this.changes], (rows) => {
+      await tx.run(rowsStatement(`INSERT INTO trade_orders (${ORDER_COLUMNS})`, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length), ...params)
+    }
+    for (const rows of chunks([...this.changes])) {
       const params: unknown[] = []
       for (const [id, c] of rows) params.push(id, c.filled, c.filledQuote, c.feeDelta, c.status, c.cancelReason, c.updatedAt)
-      const changed = rowsStmt(
-        sqlite,
-        'UPDATE trade_orders SET filled = v.column2, filled_quote = v.column3, fee = fee + v.column4, status = v.column5, cancel_reason = v.column6, updated_at = v.column7 FROM (',
-        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))',
-        rows.length,
-        `) AS v WHERE trade_orders.id = v.column1 RETURNING ${ORDER_COLUMNS}`,
-      ).all(...params) as OrderRow[]
+      const changed = await tx.all(
+        rowsStatement<OrderRow>(
+          'UPDATE trade_orders SET filled = v.column2, filled_quote = v.column3, fee = fee + v.column4, status = v.column5, cancel_reason = v.column6, updated_at = v.column7 FROM (',
+          '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+          rows.length,
+          `) AS v WHERE trade_orders.id = v.column1 RETURNING ${ORDER_COLUMNS}`,
+        ),
+        ...params,
+      )
       if (changed.length !== rows.length) throw new Error(`exchange: ${rows.length} orders to update, ${changed.length} found`)
       for (const r of changed) orders.set(Number(r.id), r)
-    })
-    inChunks(this.fills, (rows) => {
-      rowsStmt(sqlite, 'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length).run(
+    }
+    for (const rows of chunks(this.fills)) {
+      await tx.run(
+        rowsStatement('INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length),
         ...rows.flat(),
       )
-    })
-    inChunks(this.deals, (rows) => {
-      rowsStmt(
-        sqlite,
-        'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at)',
-        '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        rows.length,
-      ).run(...rows.flat())
-    })
+    }
+    for (const rows of chunks(this.deals)) {
+      await tx.run(
+        rowsStatement('INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length),
+        ...rows.flat(),
+      )
+    }
     return { seqs, orders }
   }
 }
@@ -163,46 +161,61 @@ const clientKey = (userId: number, clientOrderId: string) => `${userId}\n${clien
  * The stored rows a batch's commands may answer with, read in two statements: the orders its cancels
  * name, and those its places' client ids already name (a repeated request answers its first order).
  */
-export function readKnownOrders(sqlite: SqlConnection, ids: readonly number[], clientIds: readonly (readonly [userId: number, clientOrderId: string])[]): OrderRow[] {
+export async function readKnownOrders(
+  tx: Queryable,
+  ids: readonly number[],
+  clientIds: readonly (readonly [userId: number, clientOrderId: string])[],
+): Promise<OrderRow[]> {
   const out: OrderRow[] = []
-  inChunks([...new Set(ids)], (rows) => {
-    out.push(...(rowsStmt(sqlite, 'SELECT o.* FROM (', '(CAST(? AS BIGINT))', rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1').all(...rows) as OrderRow[]))
-  })
-  inChunks(clientIds, (rows) => {
+  for (const rows of chunks([...new Set(ids)])) {
+    out.push(...(await tx.all(rowsStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT))', rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1'), ...rows)))
+  }
+  for (const rows of chunks(clientIds)) {
     out.push(
-      ...(rowsStmt(sqlite, 'SELECT o.* FROM (', '(CAST(? AS BIGINT), CAST(? AS TEXT))', rows.length, ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2').all(
+      ...(await tx.all(
+        rowsStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT), CAST(? AS TEXT))', rows.length, ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2'),
         ...rows.flat(),
-      ) as OrderRow[]),
+      )),
     )
-  })
+  }
   return out
 }
 
 /** The available balance of each (user, asset) trade account, read in one statement per ROWS accounts; those without an account hold 0. */
-export function readTradeAvailable(sqlite: SqlConnection, accounts: readonly (readonly [userId: number, asset: string])[]): Map<string, bigint> {
+export async function readTradeAvailable(tx: Queryable, accounts: readonly (readonly [userId: number, asset: string])[]): Promise<Map<string, bigint>> {
   const out = new Map<string, bigint>(accounts.map(([userId, asset]) => [`${userId}:${asset}`, 0n]))
-  inChunks(accounts, (rows) => {
-    const got = rowsStmt(
-      sqlite,
-      'SELECT a.user_id, a.asset, a.available FROM (',
-      '(CAST(? AS BIGINT), CAST(? AS TEXT))',
-      rows.length,
-      ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
-    ).all(...rows.flat()) as { user_id: bigint; asset: string; available: bigint }[]
+  for (const rows of chunks(accounts)) {
+    const got = await tx.all(
+      rowsStatement<{ user_id: bigint; asset: string; available: bigint }>(
+        'SELECT a.user_id, a.asset, a.available FROM (',
+        '(CAST(? AS BIGINT), CAST(? AS TEXT))',
+        rows.length,
+        ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
+      ),
+      ...rows.flat(),
+    )
     for (const r of got) out.set(`${r.user_id}:${r.asset}`, r.available)
-  })
+  }
   return out
 }
 
+export interface TradeBalanceRow {
+  user_id: bigint
+  asset: string
+  available: bigint
+  frozen: bigint
+}
+
 /** The trade accounts of these users, one statement per ROWS users: what user@balance pushes. */
-export function readTradeBalances(sqlite: SqlConnection, userIds: readonly number[]): { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] {
-  const out: { user_id: bigint; asset: string; available: bigint; frozen: bigint }[] = []
-  inChunks(userIds, (rows) => {
+export async function readTradeBalances(sql: Queryable, userIds: readonly number[]): Promise<TradeBalanceRow[]> {
+  const out: TradeBalanceRow[] = []
+  for (const rows of chunks(userIds)) {
     out.push(
-      ...(rowsStmt(sqlite, 'SELECT a.user_id, a.asset, a.available, a.frozen FROM (', '(CAST(? AS BIGINT))', rows.length, ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'").all(
+      ...(await sql.all(
+        rowsStatement<TradeBalanceRow>('SELECT a.user_id, a.asset, a.available, a.frozen FROM (', '(CAST(? AS BIGINT))', rows.length, ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'"),
         ...rows,
-      ) as { user_id: bigint; asset: string; available: bigint; frozen: bigint }[]),
+      )),
     )
-  })
+  }
   return out
 }

@@ -5,7 +5,8 @@
 
 import { parseMoney } from '../../contract/money.ts'
 import type { Ctx } from '../context.ts'
-import { atomically, transaction } from '../db/index.ts'
+import { transaction } from '../db/index.ts'
+import { statement, statements } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { lotsOf, ticksOf, type MarketSpec } from './engine/index.ts'
 import type { SqlConnection } from '../db/connection.ts'
@@ -27,19 +28,24 @@ const MAKER = { code: 'DEMOMAKER', name: 'Demo market maker' }
 const TAKER = { code: 'DEMOTAKER', name: 'Demo trader' }
 const FUNDS = { USDT: 5_000_000n * 100_000_000n, NADI: 20_000_000n * 100_000_000n }
 
+const DEMO = statements({
+  userByCode: statement<{ id: bigint }, [code: string]>('SELECT id FROM users WHERE code = ?'),
+  insertUser: statement<{ id: bigint }, [code: string, name: string, at: number]>('INSERT INTO users (code, name, created_at) VALUES (?, ?, ?) RETURNING id'),
+  openOrdersOf: statement<{ id: bigint }, [user: number]>("SELECT id FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id"),
+})
+
 async function demoUser(ctx: Ctx, who: { code: string; name: string }): Promise<number> {
-  const found = ctx.sqlite.prepare('SELECT id FROM users WHERE code = ?').get(who.code) as { id: bigint } | undefined
-  const id = found
-    ? Number(found.id)
-    : Number(ctx.sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, ?)').run(who.code, who.name, ctx.now()).lastInsertRowid)
-  await atomically(ctx, () => {
+  return ctx.sql.transaction(async (tx) => {
+    const row = (await tx.get(DEMO.userByCode, who.code)) ?? (await tx.get(DEMO.insertUser, who.code, who.name, ctx.now()))
+    if (!row) throw new Error(`demo market: the user ${who.code} was neither found nor made`)
+    const user = Number(row.id)
     for (const asset of ['USDT', 'NADI'] as const) {
       const ref = `demo:market:${who.code}:${asset}`
-      if (ledger.findPosting(ctx.sqlite, ref)) continue
-      ledger.transfer(ctx.sqlite, { ref, reason: 'demo_fund', from: ledger.custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: ledger.trade(id), asset, amount: FUNDS[asset], at: ctx.now() })
+      if (await ledger.findPosting(tx, ref)) continue
+      await ledger.transfer(tx, { ref, reason: 'demo_fund', from: ledger.custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: ledger.trade(user), asset, amount: FUNDS[asset], at: ctx.now() })
     }
+    return user
   })
-  return id
 }
 
 /** Starts the demo market; resolves with a stop function that waits for a move in flight. */
@@ -57,9 +63,7 @@ export async function startDemoMarket(ctx: Ctx, exchange: Exchange, opts: DemoMa
   const last = exchange.lastPrice()
   let mid = (last === null ? null : ticksOf(spec, last)) ?? startTicks
   let seq = Date.now()
-  const resting: number[] = (
-    ctx.sqlite.prepare("SELECT id FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id").pluck().all(maker) as bigint[]
-  ).map(Number)
+  const resting: number[] = (await ctx.sql.all(DEMO.openOrdersOf, maker)).map((r) => Number(r.id))
   const clientId = (tag: string) => `demo-${tag}-${(seq++).toString(36)}`
   const lot = (nadi: number) => lotsOf(spec, BigInt(Math.round(nadi * 100)) * 1_000_000n) ?? 1
 

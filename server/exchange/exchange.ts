@@ -31,6 +31,7 @@ import type { Connection } from '../db/index.ts'
 import type { SqlConnection } from '../db/connection.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
+import type { Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
 import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
@@ -51,7 +52,7 @@ import {
   type RejectReason,
 } from './engine/index.ts'
 import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
-import { exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
+import { EXCHANGE, exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
 import { MarketFault, replayJournal } from './journal.ts'
 import { overOpenLimit } from './openLimit.ts'
 import { planRepair } from './repair.ts'
@@ -66,7 +67,7 @@ export type Outcome = { tag: number; order: OrderRow; refused: null } | { tag: n
  * commands that asked for them done (server/roles/tradeCommands.ts), so a command is applied once even
  * when the process dies between the two. Throwing abandons the batch.
  */
-export type AlsoWrite = (outcomes: Outcome[]) => void
+export type AlsoWrite = (tx: Tx, outcomes: Outcome[]) => Promise<void>
 
 /** A command waiting for its batch. */
 interface Queued {
@@ -194,13 +195,13 @@ export class Exchange {
     this.fees = o.fees
     this.engine = new Engine(o.spec)
     this.st = exchangeStatements(o.conn.sqlite)
-    this.money = new BatchMoney(o.conn.sqlite)
+    this.money = new BatchMoney()
     this.gc = new GroupCommit(o.conn, {
       maxBatch: o.maxBatch ?? 500,
       // Commands write nothing before they can still be refused, and abort the batch if they fail after.
       isolate: false,
       maxDelayMs: o.maxDelayMs ?? 0,
-      beforeCommit: () => {
+      beforeCommitIn: async () => {
         if (this.diverged) throw new Error('exchange: a batch failed while writing; it is abandoned')
       },
       onCommit: () => this.afterCommit(),
@@ -429,6 +430,7 @@ export class Exchange {
     this.closed = true
     while (this.queue.length || this.armed) await this.gc.flush()
     await this.gc.close()
+    await Promise.all([this.userPushes, this.candleSaves])
   }
 
   private enqueue(command: Queued['command'], tag: number | undefined): Promise<OrderRow> {
@@ -447,11 +449,11 @@ export class Exchange {
     let taken: Queued[] = []
     // The batch serves every request in it: not the scope of the one that armed it.
     void outsideKeyedEffect(() =>
-      this.gc.submit(() => {
+      this.gc.write((tx) => {
         this.armed = false
         taken = this.queue.splice(0, this.o.maxBatch ?? 500)
         if (this.queue.length) this.arm()
-        return this.runBatch(taken)
+        return this.runBatch(tx, taken)
       }),
     ).then(
       (answers) =>
@@ -477,8 +479,7 @@ export class Exchange {
    * A batch's commands, in the group commit's transaction: read, run, write (see the top of this
    * file). Answers each command; throws only when the batch must be abandoned (diverged is set).
    */
-  private runBatch(taken: Queued[]): Answer[] {
-    const sqlite = this.o.conn.sqlite
+  private async runBatch(tx: Tx, taken: Queued[]): Promise<Answer[]> {
     // Nothing of an abandoned batch carries over.
     this.w = new BatchWrites()
     this.scored = []
@@ -486,50 +487,57 @@ export class Exchange {
     try {
       const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
       this.w.know(
-        readKnownOrders(
-          sqlite,
+        await readKnownOrders(
+          tx,
           taken.flatMap((q) => (q.command.kind === 'cancel' ? [q.command.orderId] : [])),
           [...new Map(places.map((p) => [`${p.userId}\n${p.input.clientOrderId}`, [p.userId, p.input.clientOrderId] as const])).values()],
         ),
       )
       const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
-      this.money.startBatch(readTradeAvailable(sqlite, [...accounts.values()]))
+      this.money.startBatch(await readTradeAvailable(tx, [...accounts.values()]))
     } catch (e) {
       this.diverged = true
       throw e
     }
-    const answers = taken.map((q): Answer => {
+    const answers: Answer[] = []
+    for (const q of taken) {
       // Claimed first, so a key another request holds refuses the command before it is applied.
       try {
-        q.keyed?.claim()
+        await q.keyed?.claimIn(tx)
       } catch (error) {
-        return { ok: false, error }
+        answers.push({ ok: false, error })
+        continue
       }
       try {
         const c = q.command
-        return { ok: true, row: c.kind === 'place' ? this.placeNow(c.userId, c.input) : this.cancelNow(c.userId, c.orderId) }
+        answers.push({ ok: true, row: c.kind === 'place' ? this.placeNow(c.userId, c.input) : this.cancelNow(c.userId, c.orderId) })
       } catch (error) {
         if (this.diverged) throw error
-        q.keyed?.release()
-        return { ok: false, error }
+        try {
+          await q.keyed?.releaseIn(tx)
+        } catch (e) {
+          this.diverged = true
+          throw e
+        }
+        answers.push({ ok: false, error })
       }
-    })
+    }
     try {
-      const { seqs, orders } = this.w.write(sqlite)
+      const { seqs, orders } = await this.w.write(tx)
       this.written = orders
-      scoreFills(sqlite, this.scored)
-      this.postBatch(seqs)
+      await scoreFills(tx, this.scored)
+      await this.postBatch(tx, seqs)
       const outcomes: Outcome[] = []
-      taken.forEach((q, i) => {
+      for (const [i, q] of taken.entries()) {
         const a = answers[i] as Answer
-        if (a.ok) q.keyed?.record(a.row)
-        if (q.tag === undefined) return
+        if (a.ok) await q.keyed?.recordIn(tx, a.row)
+        if (q.tag === undefined) continue
         if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
         else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
-      })
+      }
       if (outcomes.length) {
         if (!this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
-        this.also(outcomes)
+        await this.also(tx, outcomes)
       }
     } catch (e) {
       this.diverged = true
@@ -690,14 +698,14 @@ export class Exchange {
   private readonly cancelReasons = new Map<number, CancelReason>()
 
   /** The batch's money: one posting per committed batch (per MAX_ENTRIES), each account's moves netted, written set-based. */
-  private postBatch(seqs: bigint[]): void {
+  private async postBatch(tx: Tx, seqs: bigint[]): Promise<void> {
     const at = this.o.now()
     const postings = this.money.take().map((p) => {
       const first = seqs[p.first] as bigint
       const last = seqs[p.last] as bigint
       return { ref: `trade:${this.spec.instId}:${last}`, reason: 'trade', userId: null, entries: p.list, at, meta: { journal: [String(first), String(last)] } }
     })
-    if (postings.length) ledger.postMany(this.o.conn.sqlite, postings)
+    if (postings.length) await ledger.postMany(tx, postings)
   }
 
   // ── After a commit: publish ───────────────────────────────────────────────────────────────────
@@ -712,8 +720,8 @@ export class Exchange {
       this.sinceSnapshot = 0
       // In a batch of its own turn: the book as it stands after every journal entry committed before it.
       void this.gc
-        .submit(() => {
-          if (!this.diverged && !this.fault) this.st.insertSnapshot.run(this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
+        .write(async (tx) => {
+          if (!this.diverged && !this.fault) await tx.run(EXCHANGE.insertSnapshot, this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
         })
         .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
     }
@@ -749,9 +757,22 @@ export class Exchange {
       this.saveCandles([...candles.values()])
     }
     if (!pub) return
+    // One batch's pushes after the other's: each reads after its own commit, and a user's last push is
+    // the newest state even when a read of an earlier batch answers late.
+    this.userPushes = this.userPushes
+      .then(() => this.pushToUsers(pub, orders, users, written))
+      .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: pushing orders and balances to their owners failed'))
+  }
+
+  private candleSaves: Promise<void> = Promise.resolve()
+  /** The private pushes of the batches committed so far, in commit order. */
+  private userPushes: Promise<void> = Promise.resolve()
+
+  private async pushToUsers(pub: Publisher, orders: Set<number>, users: Set<number>, written: Map<number, OrderRow>): Promise<void> {
+    const sql = this.o.conn.sql
     const listens = (stream: string, userId: number) => pub.listening?.(stream, userId) ?? true
     for (const id of orders) {
-      const row = written.get(id) ?? (this.st.orderById.get(id) as OrderRow | undefined)
+      const row = written.get(id) ?? (await sql.get(EXCHANGE.orderById, id))
       if (row && listens('user@update_order', Number(row.user_id))) {
         pub.publishToUser(Number(row.user_id), 'user@update_order', { arg: { channel: 'user@update_order' }, action: 'update', data: [toWireOrder(row)] })
       }
@@ -760,7 +781,7 @@ export class Exchange {
     const listening = [...users].filter((u) => listens('user@balance', u))
     if (!listening.length) return
     const held = new Map<number, Map<string, { available: bigint; frozen: bigint }>>()
-    for (const r of readTradeBalances(this.o.conn.sqlite, listening)) {
+    for (const r of await readTradeBalances(sql, listening)) {
       const u = Number(r.user_id)
       if (!held.has(u)) held.set(u, new Map())
       held.get(u)!.set(r.asset, r)
@@ -773,18 +794,15 @@ export class Exchange {
   /** Candles as they stand, saved so history outlives the process (best effort: fills can rebuild them). */
   private saveCandles(changes: CandleChange[]): void {
     if (!changes.length) return
-    const sqlite = this.o.conn.sqlite
-    setImmediate(() => {
-      try {
-        if (sqlite.open && !sqlite.inTransaction) {
-          sqlite.transaction(() => {
-            for (const { bar, candle: c } of changes) this.st.upsertCandle.run(this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote)
-          })()
-        }
-      } catch (e) {
-        this.o.log?.error({ err: e }, 'exchange: saving candles failed (they are rebuilt from fills at start)')
-      }
-    })
+    // A transaction of its own, not the batch's: a candle that fails to save must not cost the trades.
+    // One save after the other, so a candle's older state never lands after its newer one.
+    this.candleSaves = this.candleSaves
+      .then(() =>
+        this.o.conn.sql.transaction(async (tx) => {
+          for (const { bar, candle: c } of changes) await tx.run(EXCHANGE.upsertCandle, this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote)
+        }),
+      )
+      .catch((e: unknown) => this.o.log?.error({ err: e }, 'exchange: saving candles failed (they are rebuilt from fills at start)'))
   }
 
   private bookFrame(action: 'snapshot' | 'update', data: BookData) {
@@ -920,8 +938,6 @@ class BatchMoney {
   /** Trade accounts' available at the batch's start, by `${userId}:${asset}`. */
   private base = new Map<string, bigint>()
 
-  constructor(private readonly sqlite: import('../db/connection.ts').SqlConnection) {}
-
   /** A new batch, with the trade balances its places were read for. */
   startBatch(tradeAvailable: Map<string, bigint>): void {
     this.reset()
@@ -933,7 +949,10 @@ class BatchMoney {
     const key = `${ledger.accountKey(account, asset)}|available`
     let delta = (this.kept.get(key)?.delta ?? 0n) + (this.staged.get(key)?.delta ?? 0n)
     for (const seg of this.done) delta += seg.byKey.get(key)?.delta ?? 0n
-    return (this.base.get(`${userId}:${asset}`) ?? ledger.balance(this.sqlite, account, asset).available) + delta
+    // Every place's account was read at the batch's start (readTradeAvailable: 0 when it has none).
+    const base = this.base.get(`${userId}:${asset}`)
+    if (base === undefined) throw new Error(`exchange: the trade balance of user ${userId} in ${asset} was not read for this batch`)
+    return base + delta
   }
 
   move(account: ledger.AccountRef, asset: 'USDT' | 'NADI', available: bigint, frozen: bigint): void {

@@ -1,8 +1,10 @@
 import type { SqlConnection } from '../db/connection.ts'
 import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
+import { statement, statements } from '../db/query/types.ts'
 
-// The exchange's SQL: synchronous, prepared once, plain and portable like the ledger's. A batch's
+// The exchange's SQL: prepared once on the synchronous connection (replay at start, the reads not yet
+// moved), typed in EXCHANGE for the asynchronous way; plain and portable like the ledger's. A batch's
 // writes are multi-row statements of their own (./batchWrites.ts).
 
 const SQL = {
@@ -28,6 +30,13 @@ const SQL = {
 } as const
 
 export type ExchangeStatements = Prepared<typeof SQL>
+
+/** The same SQL for the asynchronous way, typed (the market's writer and its pushes). */
+export const EXCHANGE = statements({
+  insertSnapshot: statement<never, [instId: string, body: string, at: number]>(SQL.insertSnapshot),
+  orderById: statement<OrderRow, [id: number]>(SQL.orderById),
+  upsertCandle: statement<never, [instId: string, bar: string, ts: number, open: bigint, high: bigint, low: bigint, close: bigint, vol: bigint, volQuote: bigint]>(SQL.upsertCandle),
+})
 
 export function exchangeStatements(sqlite: SqlConnection): ExchangeStatements {
   return preparedOnce(sqlite, SQL)

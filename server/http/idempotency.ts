@@ -109,6 +109,11 @@ export function idempotency(app: App, ctx: Ctx) {
       },
       claim: () => write(null, null),
       release: () => void release.run(scope, key, k.holder),
+      claimIn: async (tx) => {
+        if ((await tx.run(KEYS.record, scope, key, hash, null, null, at, k.holder)).changes === 0) throw conflict('errors.requestInProgress')
+        k.touched = true
+      },
+      releaseIn: async (tx) => void (await tx.run(KEYS.release, scope, key, k.holder)),
       answerAs: (m) => void (map = m),
     }
     return k

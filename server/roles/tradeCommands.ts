@@ -17,10 +17,10 @@ import { Compile } from 'typebox/compile'
 import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SqlConnection } from '../db/connection.ts'
-import { atomically } from '../db/index.ts'
+import { statement, statements, type Tx } from '../db/query/types.ts'
 import { TradeRejected, type Exchange, type Outcome, type PlaceInput } from '../exchange/exchange.ts'
-import { inChunks } from '../exchange/batchWrites.ts'
-import { rowsStmt } from '../ledger/statements.ts'
+import { chunks } from '../exchange/batchWrites.ts'
+import { rowsStatement } from '../ledger/statements.ts'
 import { exchangeStatements, type OrderRow } from '../exchange/statements.ts'
 import type { Bus } from './bus.ts'
 import { ENGINE_KEY } from './leader.ts'
@@ -72,6 +72,15 @@ function resultOf(e: TradeRejected): Result {
 
 // ── The engine's side ─────────────────────────────────────────────────────────────────────────────
 
+type Row = { id: bigint; user_id: bigint; kind: string; body: string }
+
+const ENGINE = statements({
+  claim: statement<never, [instId: string]>("UPDATE trade_commands SET status = 'taken' WHERE inst_id = ? AND status = 'pending'"),
+  taken: statement<Row, [instId: string]>("SELECT id, user_id, kind, body FROM trade_commands WHERE inst_id = ? AND status = 'taken' ORDER BY id LIMIT 1000"),
+  done: statement<never, [result: string, at: number, id: number]>("UPDATE trade_commands SET status = 'done', result = ?, done_at = ? WHERE id = ? AND status = 'taken'"),
+  prune: statement<never, [instId: string, before: number]>("DELETE FROM trade_commands WHERE inst_id = ? AND status IN ('done', 'abandoned') AND created_at < ?"),
+})
+
 export interface CommandServer {
   /** Stops taking commands and waits for those applied to commit. */
   close(): Promise<void>
@@ -83,13 +92,9 @@ export interface CommandServer {
  * API processes. `everyMs`: how often it looks without a wake-up (and at the orphans of a dead leader).
  */
 export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pick<FastifyBaseLogger, 'warn' | 'error'>; now: () => number; everyMs?: number }): CommandServer {
-  const sqlite = exchange.conn.sqlite
+  const sql = exchange.conn.sql
   const inst = exchange.spec.instId
   const topics = commandTopics(inst)
-  const claim = sqlite.prepare("UPDATE trade_commands SET status = 'taken' WHERE inst_id = ? AND status = 'pending'")
-  const taken = sqlite.prepare("SELECT id, user_id, kind, body FROM trade_commands WHERE inst_id = ? AND status = 'taken' ORDER BY id LIMIT 1000")
-  const done = sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ?, done_at = ? WHERE id = ? AND status = 'taken'")
-  const prune = sqlite.prepare("DELETE FROM trade_commands WHERE inst_id = ? AND status IN ('done', 'abandoned') AND created_at < ?")
   /** Submitted by this leader and not yet committed: a look meanwhile must not apply them twice. */
   const inFlight = new Set<number>()
   const finished: number[] = []
@@ -98,23 +103,25 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
   let again = false
   const applying = new Set<Promise<unknown>>()
 
-  const markDone = (id: number, result: Result) => {
-    if (done.run(JSON.stringify(result), opts.now(), id).changes !== 1) throw new Error(`trade command ${id} was not ours to finish (another engine took it?)`)
+  const markDone = async (tx: Tx, id: number, result: Result) => {
+    if ((await tx.run(ENGINE.done, JSON.stringify(result), opts.now(), id)).changes !== 1) throw new Error(`trade command ${id} was not ours to finish (another engine took it?)`)
   }
   // A batch's commands marked done in one statement, in the batch's transaction.
-  exchange.alsoWrite((outcomes: Outcome[]) => {
+  exchange.alsoWrite(async (tx, outcomes: Outcome[]) => {
     const at = opts.now()
-    inChunks(outcomes, (rows) => {
+    for (const rows of chunks(outcomes)) {
       const params = rows.flatMap((o) => [o.tag, JSON.stringify(o.order ? { order_id: Number(o.order.id) } : resultOf(o.refused)), at])
-      const marked = rowsStmt(
-        sqlite,
-        "UPDATE trade_commands SET status = 'done', result = v.column2, done_at = v.column3 FROM (",
-        '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))',
-        rows.length,
-        ") AS v WHERE trade_commands.id = v.column1 AND trade_commands.status = 'taken'",
-      ).run(...params).changes
+      const { changes: marked } = await tx.run(
+        rowsStatement(
+          "UPDATE trade_commands SET status = 'done', result = v.column2, done_at = v.column3 FROM (",
+          '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+          rows.length,
+          ") AS v WHERE trade_commands.id = v.column1 AND trade_commands.status = 'taken'",
+        ),
+        ...params,
+      )
       if (marked !== rows.length) throw new Error(`trade commands ${rows.map((o) => o.tag).join(', ')}: ${rows.length - marked} were not ours to finish (another engine took them?)`)
-    })
+    }
   })
   const announce = (id: number) => {
     finished.push(id)
@@ -138,7 +145,7 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
         : row.kind === 'cancel' && cancelCheck.Check(body)
           ? exchange.cancel(userId, (body as { orderId: number }).orderId, id)
           : null
-    const p = (run ?? atomically(exchange.conn, () => markDone(id, resultOf(new TradeRejected('bad_command')))))
+    const p = (run ?? sql.transaction((tx) => markDone(tx, id, resultOf(new TradeRejected('bad_command')))))
       .catch((e: unknown) => {
         // A refusal was marked in its batch; anything else left the command taken.
         if (!(e instanceof TradeRejected)) throw e
@@ -158,12 +165,11 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
     applying.add(p)
   }
 
-  type Row = { id: bigint; user_id: bigint; kind: string; body: string }
-  // Claimed and read in one transaction, queued with the exchange's own batches on the connection.
+  // Claimed and read in one transaction.
   const claimed = () =>
-    atomically(exchange.conn, () => {
-      claim.run(inst)
-      return taken.all(inst) as Row[]
+    sql.transaction(async (tx) => {
+      await tx.run(ENGINE.claim, inst)
+      return tx.all(ENGINE.taken, inst)
     })
   const look = async () => {
     if (closed) return
@@ -188,11 +194,7 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
   const timer = setInterval(() => void look(), opts.everyMs ?? 250)
   // Answered commands are kept a day, for support; then they go.
   const pruner = setInterval(() => {
-    try {
-      prune.run(inst, opts.now() - 86_400_000)
-    } catch (err) {
-      opts.log.warn({ err }, 'engine: pruning old trading commands failed')
-    }
+    sql.run(ENGINE.prune, inst, opts.now() - 86_400_000).catch((err: unknown) => opts.log.warn({ err }, 'engine: pruning old trading commands failed'))
   }, 3_600_000)
   pruner.unref()
   void look()

@@ -6,6 +6,7 @@
 
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { Exchange, TradeRejected } from '../../server/exchange/exchange.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
@@ -56,8 +57,8 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     ex1.start()
     const insert = sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0)")
     const finished = Number(insert.run(defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })).lastInsertRowid)
-    ex1.alsoWrite(([o]) => {
-      sqlite.prepare("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?").run(JSON.stringify({ order_id: Number(o!.order!.id) }), o!.tag)
+    ex1.alsoWrite(async (tx, [o]) => {
+      await tx.run(statement<never, [string, number]>("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?"), JSON.stringify({ order_id: Number(o!.order!.id) }), o!.tag)
     })
     await ex1.place(1, { side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' }, finished)
     await ex1.close()

@@ -12,7 +12,7 @@ import type { SqlConnection } from '../../db/connection.ts'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { rowsStmt } from '../../ledger/statements.ts'
+import { rowsStatement } from '../../ledger/statements.ts'
 import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import type { DB } from '../../db/schema.ts'
 import { rankScores, type Ranked } from './rules.ts'
@@ -127,21 +127,23 @@ const FILLS_PER_STATEMENT = 500
 /**
  * scoreFill for many fills in one statement per FILLS_PER_STATEMENT (the market's batch): the same
  * rows as one call per fill, each (activity, user) summed first, since one statement may not upsert
- * a row twice on PostgreSQL.
+ * a row twice on PostgreSQL. Through the market's batch tx (its only caller).
  */
-export function scoreFills(sqlite: SqlConnection, fills: readonly { buyerId: number; sellerId: number; quote: bigint; at: number }[]): void {
+export async function scoreFills(tx: Queryable, fills: readonly { buyerId: number; sellerId: number; quote: bigint; at: number }[]): Promise<void> {
   const counted = fills.filter((f) => f.quote > 0n)
   for (let from = 0; from < counted.length; from += FILLS_PER_STATEMENT) {
     const chunk = counted.slice(from, from + FILLS_PER_STATEMENT)
     const params = chunk.flatMap((f) => [f.buyerId, f.quote, f.at, f.sellerId, f.quote, f.at])
-    rowsStmt(
-      sqlite,
-      'INSERT INTO activity_scores (activity_id, user_id, score, reached_at) SELECT a.id, u.id, SUM(v.column2), MAX(v.column3) FROM (',
-      '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)), (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
-      chunk.length,
-      `) AS v JOIN users u ON u.id = v.column1 JOIN activities a ON a.measure = 'trading' AND a.ends_at > v.column3 AND a.starts_at <= v.column3
+    await tx.run(
+      rowsStatement(
+        'INSERT INTO activity_scores (activity_id, user_id, score, reached_at) SELECT a.id, u.id, SUM(v.column2), MAX(v.column3) FROM (',
+        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)), (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
+        chunk.length,
+        `) AS v JOIN users u ON u.id = v.column1 JOIN activities a ON a.measure = 'trading' AND a.ends_at > v.column3 AND a.starts_at <= v.column3
         WHERE u.wallet_address IS NOT NULL GROUP BY a.id, u.id ${UPSERT}`,
-    ).run(...params)
+      ),
+      ...params,
+    )
   }
 }
 
