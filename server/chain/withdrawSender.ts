@@ -11,9 +11,8 @@
 // Nothing new is sent on a chain while one of its stored transactions is unknown to the node, so a
 // restart never hands a stored transaction's nonce to another withdrawal.
 //
-// Every change of a withdrawal is a synchronous transaction of the store, run through atomically
-// (server/db/index.ts): it waits for any Kysely transaction open on the shared connection to end, so
-// the change commits on its own and is never a savepoint another request's rollback could undo.
+// Every change of a withdrawal is a transaction of its own (the store's), never opened around a chain
+// call: it commits on its own and is never a savepoint another request's rollback could undo.
 //
 // Outcomes: enough confirmations → confirmed (amount → custody:<chain>, fee → fees); a send that fails
 // before anything is stored (the hot wallet holds too little, the transfer would revert, or the node
@@ -21,7 +20,6 @@
 // whose nonce another transaction took, once that is `required` blocks deep → failed and refunded.
 import type { SqlConnection } from '../db/connection.ts'
 import type { Ctx } from '../context.ts'
-import { atomically } from '../db/index.ts'
 import type { Job } from '../jobs/scheduler.ts'
 import {
   chainsWithWork,
@@ -103,9 +101,6 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
         }
       : undefined)
 
-  /** Runs a synchronous change of the store as its own transaction (see the note at the top). */
-  const write = <T>(fn: () => T): Promise<T> => atomically(ctx, fn)
-
   /** chain → when sending may be tried again after a failure that may heal, and how many in a row. */
   const backoff = new Map<string, { until: number; streak: number }>()
   /** withdrawal id → block height at which its stored transaction was first seen to have lost its nonce. */
@@ -113,7 +108,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
 
   /** Follows the chain's broadcast withdrawals; answers whether one is unknown to the node (then nothing new is sent). */
   async function watch(chain: string, report: PassReport): Promise<boolean> {
-    const watching = inStatus(ctx, ['broadcast'], { chain })
+    const watching = await inStatus(ctx, ['broadcast'], { chain })
     if (watching.length === 0) return false
     const head = await gw.blockNumber(chain)
     let blocked = false
@@ -123,25 +118,25 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
         noncesLost.delete(w.id)
         const confirmations = Math.max(1, head - r.blockNumber + 1)
         if (confirmations < required) {
-          if (BigInt(confirmations) !== w.confirmations || BigInt(r.blockNumber) !== w.block_number) await write(() => noteConfirmations(ctx, w.id, confirmations, r.blockNumber))
+          if (BigInt(confirmations) !== w.confirmations || BigInt(r.blockNumber) !== w.block_number) await noteConfirmations(ctx, w.id, confirmations, r.blockNumber)
           report.confirming++
         } else if (r.status === 'reverted') {
-          if (await write(() => fail(ctx, w.id, ['broadcast'], 'reverted', `transaction ${w.tx_hash} reverted in block ${r.blockNumber}`))) {
+          if (await fail(ctx, w.id, ['broadcast'], 'reverted', `transaction ${w.tx_hash} reverted in block ${r.blockNumber}`)) {
             report.failed++
             log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash }, 'withdrawal transaction reverted: refunded')
           }
         } else if (!paysOut(r, w)) {
           // Cannot happen for bytes we signed; if it does, a person must look before money moves.
-          await write(() => noteConfirmations(ctx, w.id, confirmations, r.blockNumber, 'the receipt does not show this transfer'))
+          await noteConfirmations(ctx, w.id, confirmations, r.blockNumber, 'the receipt does not show this transfer')
           log.error({ withdrawal: Number(w.id), chain, tx: w.tx_hash }, 'withdrawal receipt does not show the expected transfer; left for an operator')
-        } else if (await write(() => confirm(ctx, w.id, confirmations, r.blockNumber))) {
+        } else if (await confirm(ctx, w.id, confirmations, r.blockNumber)) {
           report.confirmed++
           log.info({ withdrawal: Number(w.id), chain, tx: w.tx_hash, block: r.blockNumber }, 'withdrawal confirmed')
         }
         continue
       }
       // Not mined (yet, or any more after a reorg): make sure the node has the stored bytes.
-      if (w.confirmations !== 0n) await write(() => noteConfirmations(ctx, w.id, 0, null))
+      if (w.confirmations !== 0n) await noteConfirmations(ctx, w.id, 0, null)
       try {
         await gw.rebroadcast(chain, w.raw_tx!)
         noncesLost.delete(w.id)
@@ -154,7 +149,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
           noncesLost.set(w.id, since)
           if (head - since + 1 >= required) {
             noncesLost.delete(w.id)
-            if (await write(() => fail(ctx, w.id, ['broadcast'], 'dropped', `nonce ${w.nonce} was used by another transaction: ${message(err)}`))) {
+            if (await fail(ctx, w.id, ['broadcast'], 'dropped', `nonce ${w.nonce} was used by another transaction: ${message(err)}`)) {
               report.failed++
               log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash, nonce: Number(w.nonce) }, 'withdrawal transaction dropped: refunded')
             }
@@ -162,7 +157,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
           }
         }
         blocked = true
-        await write(() => noteConfirmations(ctx, w.id, 0, null, `broadcast again failed: ${message(err)}`))
+        await noteConfirmations(ctx, w.id, 0, null, `broadcast again failed: ${message(err)}`)
         log.warn({ withdrawal: Number(w.id), chain, tx: w.tx_hash, err: message(err) }, 'stored withdrawal transaction not accepted by the node; retrying')
       }
     }
@@ -175,10 +170,10 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
     const state = { stored: false }
     try {
       const hash = await gw.sendToken(w.chain, COIN, w.address, toTokenUnits(w.amount), {
-        // The gateway awaits this before it broadcasts: the durable store goes through atomically, so it
-        // is committed on its own (synced to disk) before the bytes leave.
+        // The gateway awaits this before it broadcasts: markBroadcast commits it on its own, durably
+        // (synced to disk), before the bytes leave.
         beforeBroadcast: async (tx) => {
-          const row = await atomically(ctx, () => markBroadcast(ctx, w.id, { ...tx, from: gw.hotWalletAddress() }), { durable: true })
+          const row = await markBroadcast(ctx, w.id, { ...tx, from: gw.hotWalletAddress() })
           state.stored = true
           await afterStore?.(row)
         },
@@ -195,13 +190,13 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
       }
       if (err instanceof WithdrawStateError) return 'gone' // rejected meanwhile: nothing was sent
       if (isPermanent(err)) {
-        if (await write(() => fail(ctx, w.id, ['approved'], 'send_failed', message(err)))) report.failed++
+        if (await fail(ctx, w.id, ['approved'], 'send_failed', message(err))) report.failed++
         log.warn({ withdrawal: Number(w.id), chain: w.chain, err: message(err) }, 'withdrawal could not be sent: refunded')
         return 'failed'
       }
-      const row = await write(() => noteAttempt(ctx, w.id, message(err)))
+      const row = await noteAttempt(ctx, w.id, message(err))
       if (row && row.attempts >= BigInt(settings.sendAttempts)) {
-        if (await write(() => fail(ctx, w.id, ['approved'], 'send_failed', `gave up after ${row.attempts} attempts: ${message(err)}`))) report.failed++
+        if (await fail(ctx, w.id, ['approved'], 'send_failed', `gave up after ${row.attempts} attempts: ${message(err)}`)) report.failed++
         log.warn({ withdrawal: Number(w.id), chain: w.chain, err: message(err) }, 'withdrawal could not be sent after every attempt: refunded')
       } else {
         log.warn({ withdrawal: Number(w.id), chain: w.chain, attempt: Number(row?.attempts ?? 0), err: message(err) }, 'withdrawal send failed; retrying')
@@ -216,7 +211,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
     if (await watch(chain, report)) return
     const wait = backoff.get(chain)
     if (wait && ctx.now() < wait.until) return
-    for (const w of inStatus(ctx, ['approved'], { chain, limit: PER_PASS })) {
+    for (const w of await inStatus(ctx, ['approved'], { chain, limit: PER_PASS })) {
       const outcome = await send(w, report)
       if (outcome === 'retry') return
     }
@@ -225,7 +220,7 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
   async function pass(): Promise<PassReport> {
     const report: PassReport = { sent: 0, confirmed: 0, failed: 0, confirming: 0 }
     await Promise.all(
-      chainsWithWork(ctx).map((chain) =>
+      (await chainsWithWork(ctx)).map((chain) =>
         chainPass(chain, report).catch((err: unknown) => log.error({ chain, err: message(err) }, 'withdrawal pass failed on this chain; retried next pass')),
       ),
     )

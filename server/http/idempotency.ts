@@ -54,8 +54,8 @@ const KEYS = statements({
 export function idempotency(app: App, ctx: Ctx) {
   const { db, sqlite } = ctx
   app.decorateRequest('idempotency', null)
-  // Inside an effect's transaction, and after the handler: a row no other request holds, or this
-  // request's own row (an effect's answer rewritten by the one the route sent).
+  // Inside a synchronous effect's transaction (atomically, commits.submit): a row no other request
+  // holds, or this request's own row. The asynchronous way writes the same statements through its tx.
   const record = sqlite.prepare(KEYS.record.text)
   const release = sqlite.prepare(KEYS.release.text)
   /** Keys whose request is running in this process: a repeat meanwhile is refused without running. */
@@ -188,7 +188,7 @@ export function idempotency(app: App, ctx: Ctx) {
       if (ctx.config.env === 'test') throw new Error(`${problem}: kept ${idem.kept.status} ${idem.kept.body}, sent ${status} ${String(payload)}`)
       ctx.log.error({ route: req.routeOptions.url }, problem)
     }
-    if (keep) await ctx.commits.submit(() => record.run(idem.scope, idem.key, idem.hash, status, payload, idem.at, idem.holder), { atomic: true })
+    if (keep) await ctx.commits.write((tx) => tx.run(KEYS.record, idem.scope, idem.key, idem.hash, status, payload, idem.at, idem.holder), { atomic: true })
     return payload
   })
 

@@ -15,7 +15,8 @@ import { parseMoney } from '../../contract/money.ts'
 import type { DevChains } from '../../server/chain/devChains.ts'
 import type { Gateway } from '../../server/chain/gateway.ts'
 import { toTokenUnits } from '../../server/chain/units.ts'
-import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
+import { openDatabase, type Database_ } from '../../server/db/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
 import '../../server/modules/withdraw/frozen.ts'
 import { create, type WithdrawalRow } from '../../server/modules/withdraw/store.ts'
@@ -69,15 +70,20 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
 
     // The batch, committed at once: five users funded, each with one approved withdrawal.
     database = openDatabase(pg.url)
-    const { sqlite, db } = database
-    const store = { sqlite, db, now: () => Date.now() }
-    const queued = transaction(sqlite, () =>
-      BATCH.map((w, i) => {
-        const userId = BigInt(sqlite.prepare("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)").run(Wallet.createRandom().address.toLowerCase(), `WDF${i}`, Date.now()).lastInsertRowid)
-        transfer(sqlite, { ref: `test:deposit:wdfail:${userId}`, reason: 'deposit', from: custody(w.chain), to: fund(userId), asset: 'NADI', amount: FUNDED })
-        return create(store, { userId, chain: w.chain, amount: parseMoney(w.amount)!, fee: FEE, address: Wallet.createRandom().address, autoApprove: true })
-      }),
+    const { sqlite, db, sql } = database
+    const store = { db, now: () => Date.now() }
+    const newUser = statement<{ id: bigint }, [address: string, code: string, at: number]>(
+      "INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?) RETURNING id",
     )
+    const queued = await sql.transaction(async (tx) => {
+      const made: WithdrawalRow[] = []
+      for (const [i, w] of BATCH.entries()) {
+        const userId = (await tx.get(newUser, Wallet.createRandom().address.toLowerCase(), `WDF${i}`, Date.now()))!.id
+        await transfer(tx, { ref: `test:deposit:wdfail:${userId}`, reason: 'deposit', from: custody(w.chain), to: fund(userId), asset: 'NADI', amount: FUNDED })
+        made.push(await create(tx, store, { userId, chain: w.chain, amount: parseMoney(w.amount)!, fee: FEE, address: Wallet.createRandom().address, autoApprove: true }))
+      }
+      return made
+    })
     expect(queued.map((w) => w.status)).toEqual(BATCH.map(() => 'approved'))
 
     const rows = () => sqlite.prepare('SELECT * FROM withdrawals ORDER BY id').all() as WithdrawalRow[]

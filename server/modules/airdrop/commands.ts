@@ -6,8 +6,8 @@ import path from 'node:path'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
 import { unlessRefused, UsageError } from '../../commands/args.ts'
-import { atomically } from '../../db/index.ts'
 import * as ledger from '../../ledger/index.ts'
+import { airdropMultipliers } from '../node/airdrop.ts'
 import { isoDay } from '../settlement/service.ts'
 import { AIRDROP_USAGE, parseAirdrop, parseMemeSupply, parseUserList } from './rules.ts'
 import { AirdropRefused, airdrop } from './service.ts'
@@ -40,7 +40,8 @@ export const AIRDROP_COMMANDS: Command[] = [
         'airdrop',
         [AirdropRefused],
         async () => {
-          const r = await atomically(db, () => airdrop(db.sqlite, { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }, Date.now()))
+          const terms = { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }
+          const r = await db.sql.transaction((tx) => airdrop(tx, terms, Date.now(), (day) => airdropMultipliers(db, day)))
           env.io.out(
             `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
               ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,
@@ -61,10 +62,9 @@ export const AIRDROP_COMMANDS: Command[] = [
       const req = parseMemeSupply(args, env.config.chain.networks.map((n) => n.key))
       if ('problem' in req) throw new UsageError(req.problem)
       const db = env.database()
-      const { sqlite } = db
       const ref = `meme:supply:${crypto.randomUUID()}`
-      await atomically(db, () => ledger.transfer(sqlite, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(req.chain), to: ledger.TREASURY, asset: 'MEME', amount: req.amount, at: Date.now() }))
-      env.io.out(`treasury: ${formatMoney(ledger.balance(sqlite, ledger.TREASURY, 'MEME').available)} MEME (+${formatMoney(req.amount)} from ${req.chain})`)
+      await ledger.transfer(db.sql, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(req.chain), to: ledger.TREASURY, asset: 'MEME', amount: req.amount, at: Date.now() })
+      env.io.out(`treasury: ${formatMoney((await ledger.balance(db.sql, ledger.TREASURY, 'MEME')).available)} MEME (+${formatMoney(req.amount)} from ${req.chain})`)
       return 0
     },
   },

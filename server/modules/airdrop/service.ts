@@ -4,14 +4,13 @@
 // mistake — credits only who was not credited yet, and with the same terms posts nothing. The terms
 // (asset, amount per user, day, and who: all users or a fingerprint of the list) are recorded in every
 // posting's meta; a re-run with other terms is refused — a re-run of a listed airdrop that forgot its
-// list would otherwise credit everyone. The platform's root account is never credited. All or nothing: one transaction (the caller's), refused whole when the treasury is short.
+// list would otherwise credit everyone. The platform's root account is never credited. All or nothing:
+// one transaction (the caller's tx), refused whole when the treasury is short.
 import { createHash } from 'node:crypto'
-import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import * as ledger from '../../ledger/index.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
-import { airdropMultipliers } from '../node/airdrop.ts'
 import { airdropAmount, airdropRef, type UserToken } from './rules.ts'
 
 export class AirdropRefused extends Error {
@@ -38,23 +37,24 @@ export interface AirdropResult {
   treasury: bigint
 }
 
-const SQL = {
+type UserRow = { id: bigint; is_root: bigint }
+
+const S = statements({
   // The ref's prefix as a range, so the unique index on ref answers it.
-  recorded: 'SELECT meta FROM ledger_postings WHERE ref >= @lo AND ref < @hi ORDER BY ref LIMIT 1',
-  all: 'SELECT id FROM users WHERE is_root = 0 ORDER BY id',
-  byId: 'SELECT id, is_root FROM users WHERE id = ?',
-  byAddress: 'SELECT id, is_root FROM users WHERE wallet_address = ?',
-} as const
+  recorded: statement<{ meta: string | null }, [{ lo: string; hi: string }]>('SELECT meta FROM ledger_postings WHERE ref >= @lo AND ref < @hi ORDER BY ref LIMIT 1'),
+  all: statement<{ id: bigint }, []>('SELECT id FROM users WHERE is_root = 0 ORDER BY id'),
+  byId: statement<UserRow, [id: bigint]>('SELECT id, is_root FROM users WHERE id = ?'),
+  byAddress: statement<UserRow, [address: string]>('SELECT id, is_root FROM users WHERE wallet_address = ?'),
+})
 
 const iso = (day: number) => new Date(dayStart(day)).toISOString().slice(0, 10)
 
-function users(sqlite: SqlConnection, who: Airdrop['users']): bigint[] {
-  const s = preparedOnce(sqlite, SQL)
-  if (who === 'all') return (s.all.all() as { id: bigint }[]).map((r) => r.id)
+async function users(tx: Tx, who: Airdrop['users']): Promise<bigint[]> {
+  if (who === 'all') return (await tx.all(S.all)).map((r) => r.id)
   const ids = new Set<bigint>()
   const unknown: string[] = []
   for (const t of who) {
-    const r = ('id' in t ? s.byId.get(t.id) : s.byAddress.get(t.address)) as { id: bigint; is_root: bigint } | undefined
+    const r = 'id' in t ? await tx.get(S.byId, t.id) : await tx.get(S.byAddress, t.address)
     if (r?.is_root) throw new AirdropRefused(`user ${r.id} is the platform's root account, which is never credited`)
     if (r) ids.add(r.id)
     else unknown.push('id' in t ? `user ${t.id}` : t.address)
@@ -63,12 +63,18 @@ function users(sqlite: SqlConnection, who: Airdrop['users']): bigint[] {
   return [...ids].sort((a, b) => (a < b ? -1 : 1))
 }
 
-/** Runs in the caller's transaction (synchronous). Throws AirdropRefused, having written nothing. */
-export function airdrop(sqlite: SqlConnection, a: Airdrop, now: number): AirdropResult {
+/** Each user's node airdrop multiplier above 1 on a day (node/airdrop.ts: airdropMultipliers). */
+export type MultipliersOn = (day: number) => Map<bigint, number>
+
+/**
+ * Runs in the caller's transaction `tx`. Throws AirdropRefused, having written nothing. The
+ * multipliers are read outside tx (node_orders, which the airdrop does not write).
+ */
+export async function airdrop(tx: Tx, a: Airdrop, now: number, multipliersOn: MultipliersOn): Promise<AirdropResult> {
   const prefix = `airdrop:${a.id}:`
-  const seen = preparedOnce(sqlite, SQL).recorded.get({ lo: prefix, hi: `airdrop:${a.id};` }) as { meta: string | null } | undefined
+  const seen = await tx.get(S.recorded, { lo: prefix, hi: `airdrop:${a.id};` })
   let day = a.day ?? dayOf(now)
-  const eligible = users(sqlite, a.users)
+  const eligible = await users(tx, a.users)
   const scope = a.users === 'all' ? 'all users' : `${eligible.length} listed users (${createHash('sha256').update(eligible.join(',')).digest('hex').slice(0, 16)})`
   if (seen) {
     const m = JSON.parse(seen.meta ?? '{}') as { asset?: string; per_user?: string; day?: string; users?: string }
@@ -79,12 +85,12 @@ export function airdrop(sqlite: SqlConnection, a: Airdrop, now: number): Airdrop
   }
   if (day > dayOf(now)) throw new AirdropRefused(`--day ${iso(day)} has not come yet: the multipliers are the nodes held on a day that has begun`)
 
-  const multipliers = airdropMultipliers({ sqlite }, day)
+  const multipliers = multipliersOn(day)
   const plan: { user: bigint; amount: bigint; multiplier: number }[] = []
   let already = 0
   let total = 0n
   for (const user of eligible) {
-    if (ledger.findPosting(sqlite, airdropRef(a.id, user))) {
+    if (await ledger.findPosting(tx, airdropRef(a.id, user))) {
       already++
       continue
     }
@@ -93,11 +99,11 @@ export function airdrop(sqlite: SqlConnection, a: Airdrop, now: number): Airdrop
     plan.push({ user, amount, multiplier })
     total += amount
   }
-  const held = ledger.balance(sqlite, ledger.TREASURY, a.asset).available
+  const held = (await ledger.balance(tx, ledger.TREASURY, a.asset)).available
   if (held < total) throw new AirdropRefused(`the treasury has ${formatMoney(held)} ${a.asset}, the airdrop needs ${formatMoney(total)} ${a.asset} for ${plan.length} users`)
   const meta = { airdrop: a.id, asset: a.asset, per_user: formatMoney(a.perUser), day: iso(day), users: scope }
   for (const p of plan) {
-    ledger.transfer(sqlite, {
+    await ledger.transfer(tx, {
       ref: airdropRef(a.id, p.user),
       reason: 'airdrop',
       userId: p.user,
@@ -115,6 +121,6 @@ export function airdrop(sqlite: SqlConnection, a: Airdrop, now: number): Airdrop
     multiplied: plan.filter((p) => p.multiplier > 1).length,
     already,
     total,
-    treasury: ledger.balance(sqlite, ledger.TREASURY, a.asset).available,
+    treasury: (await ledger.balance(tx, ledger.TREASURY, a.asset)).available,
   }
 }

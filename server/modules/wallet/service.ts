@@ -20,9 +20,7 @@ import type {
   TransferRecord,
 } from '../../../contract/wallet.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically } from '../../db/index.ts'
 import type { ExchangeQuotesTable, WalletExchangesTable, WalletTransfersTable } from '../../db/schema.ts'
-import { exec, row } from '../../db/sql.ts'
 import { ApiError, badRequest, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { aboveAvailable, amountZero } from './amount.ts'
@@ -100,8 +98,8 @@ export type WalletService = ReturnType<typeof createWalletService>
 
 /**
  * Balances, fund ↔ trade transfers, NADI ↔ USDT exchange and money records. Every action that moves
- * money is one synchronous transaction, run through atomically (server/db/index.ts), holding its own
- * record and its ledger posting.
+ * money is one group-commit action (ctx.commits.write) holding its own record and its ledger posting,
+ * all through the batch's transaction.
  */
 export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
   const { db, sqlite } = ctx
@@ -115,12 +113,12 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
     return last !== null && last > 0n ? last : referencePrice
   }
 
-  /** Reads the ledger on the connection no Kysely transaction is using (see atomically in server/db/index.ts). */
+  /** Reads what is still synchronous on the connection no Kysely transaction is using (see atomically in server/db/index.ts). */
   const read = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
 
   return {
     async balances(userId: number): Promise<Balances> {
-      const b = await read(() => ledger.balances(sqlite, userId))
+      const b = await ledger.balances(ctx.sql, userId)
       const bucket = (x: ledger.Balance) => ({ available: formatMoney(x.available), frozen: formatMoney(x.frozen) })
       const assets: AssetBalance[] = WALLET_ASSETS.map((asset) => {
         const a = b[asset] ?? { fund: { available: 0n, frozen: 0n }, trade: { available: 0n, frozen: 0n } }
@@ -142,18 +140,17 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       const from = accountOf(body.from, userId)
       const to = accountOf(body.to, userId)
       const now = ctx.now()
-      return ctx.commits.submit(() => {
-        const available = ledger.balance(sqlite, from, body.asset).available
+      return ctx.commits.write(async (tx) => {
+        const available = (await ledger.balance(tx, from, body.asset)).available
         if (available < amount) throw aboveAvailable(body.asset, available)
-        const rec = row(
-          sqlite,
+        const rec = (await tx.row(
           db
             .insertInto('wallet_transfers')
             .values({ user_id: BigInt(userId), asset: body.asset, amount, from_account: body.from, to_account: body.to, created_at: BigInt(now) })
             .returningAll(),
-        )!
+        ))!
         try {
-          ledger.transfer(sqlite, { ref: `transfer:${rec.id}`, reason: 'transfer', userId, from, to, asset: body.asset, amount, at: now, meta: { transfer_id: rec.id } })
+          await ledger.transfer(tx, { ref: `transfer:${rec.id}`, reason: 'transfer', userId, from, to, asset: body.asset, amount, at: now, meta: { transfer_id: rec.id } })
         } catch (err) {
           if (err instanceof ledger.InsufficientFunds) throw aboveAvailable(body.asset, err.current)
           throw err
@@ -219,20 +216,18 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
       if (receive <= 0n) throw badRequest('errors.exchangeAmountTooSmall')
       const now = ctx.now()
       const id = crypto.randomBytes(18).toString('base64url')
-      return ctx.commits.submit(() => {
-        const available = ledger.balance(sqlite, ledger.fund(userId), q.from).available
+      return ctx.commits.write(async (tx) => {
+        const available = (await ledger.balance(tx, ledger.fund(userId), q.from)).available
         if (available < amount) throw aboveAvailable(q.from, available)
-        if (ledger.balance(sqlite, ledger.TREASURY, q.to).available < gross) throw treasuryShort(q.to)
-        exec(
-          sqlite,
+        if ((await ledger.balance(tx, ledger.TREASURY, q.to)).available < gross) throw treasuryShort(q.to)
+        await tx.exec(
           db
             .deleteFrom('exchange_quotes')
             .where('user_id', '=', BigInt(userId))
             .where('used_at', 'is', null)
             .where('expires_at', '<', BigInt(now - QUOTE_KEEP_MS)),
         )
-        const stored = row(
-          sqlite,
+        const stored = (await tx.row(
           db
             .insertInto('exchange_quotes')
             .values({
@@ -249,7 +244,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
               used_at: null,
             })
             .returningAll(),
-        )!
+        ))!
         return quoteToWire(stored)
       })
     },
@@ -260,19 +255,18 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
      */
     async exchange(userId: number, quoteId: string): Promise<ExchangeRecord> {
       const now = ctx.now()
-      return ctx.commits.submit(() => {
-        const q = row(sqlite, db.selectFrom('exchange_quotes').selectAll().where('id', '=', quoteId))
+      return ctx.commits.write(async (tx) => {
+        const q = await tx.row(db.selectFrom('exchange_quotes').selectAll().where('id', '=', quoteId))
         const refusal = quoteRefusal(q, userId, now)
         if (!q || refusal === 'missing') throw notFound('errors.quoteNotFound')
         if (refusal === 'used') throw conflict('errors.quoteUsed')
         if (refusal === 'expired') throw conflict('errors.quoteExpired')
-        if (exec(sqlite, db.updateTable('exchange_quotes').set({ used_at: BigInt(now) }).where('id', '=', q.id).where('used_at', 'is', null)) !== 1) {
+        if ((await tx.exec(db.updateTable('exchange_quotes').set({ used_at: BigInt(now) }).where('id', '=', q.id).where('used_at', 'is', null))) !== 1) {
           throw conflict('errors.quoteUsed')
         }
         const from = q.from_asset as Asset
         const to = q.to_asset as Asset
-        const rec = row(
-          sqlite,
+        const rec = (await tx.row(
           db
             .insertInto('wallet_exchanges')
             .values({
@@ -287,7 +281,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
               created_at: BigInt(now),
             })
             .returningAll(),
-        )!
+        ))!
         const me = ledger.fund(userId)
         const moves: ledger.Move[] = [
           { from: me, to: ledger.TREASURY, asset: from, amount: q.amount },
@@ -295,7 +289,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
         ]
         if (q.fee > 0n) moves.push({ from: ledger.TREASURY, to: ledger.FEES, asset: to, amount: q.fee })
         try {
-          ledger.post(sqlite, {
+          await ledger.post(tx, {
             ref: `exchange:${rec.id}`,
             reason: 'exchange',
             userId,
@@ -335,11 +329,11 @@ const DEMO_TREASURY_CHAIN: Record<HeldAsset, string> = { USDT: 'bsc', NADI: 'nad
 export async function fundDemoTreasury(ctx: Ctx, amount = ctx.config.walletExchange.demoTreasury): Promise<void> {
   if (amount <= 0n) return
   const now = ctx.now()
-  await atomically(ctx, () => {
+  await ctx.sql.transaction(async (tx) => {
     for (const asset of WALLET_ASSETS) {
       const ref = `demo:treasury:${asset}`
-      if (ledger.findPosting(ctx.sqlite, ref)) continue
-      ledger.transfer(ctx.sqlite, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(DEMO_TREASURY_CHAIN[asset]), to: ledger.TREASURY, asset, amount, at: now })
+      if (await ledger.findPosting(tx, ref)) continue
+      await ledger.transfer(tx, { ref, reason: 'treasury_fund', userId: null, from: ledger.custody(DEMO_TREASURY_CHAIN[asset]), to: ledger.TREASURY, asset, amount, at: now })
     }
   })
 }

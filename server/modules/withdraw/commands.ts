@@ -3,7 +3,6 @@
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
 import { json, onlyFlags, statusFlag, unlessRefused, UsageError } from '../../commands/args.ts'
-import { atomically } from '../../db/index.ts'
 import * as withdrawals from './store.ts'
 
 const ALL_STATUSES: readonly withdrawals.WithdrawStatus[] = ['requested', 'approved', 'broadcast', 'confirmed', 'failed']
@@ -18,12 +17,12 @@ export const WITHDRAW_COMMANDS: Command[] = [
     words: ['withdraw', 'list'],
     args: '[--status <s>|open|all] [--json]',
     summary: 'list withdrawals, by default the open ones (requested, approved, broadcast); requested ones wait for `withdraw approve` or `withdraw reject`',
-    run(args, env) {
+    async run(args, env) {
       const rest = [...args]
       const asJson = rest.includes('--json')
       const statuses = statusFlag('withdraw list', rest, ALL_STATUSES, withdrawals.OPEN_STATUSES)
       onlyFlags('withdraw list', rest, ['--json'])
-      const rows = withdrawals.inStatus({ ...env.database(), now: Date.now }, statuses, { limit: 10_000 })
+      const rows = await withdrawals.inStatus({ ...env.database(), now: Date.now }, statuses, { limit: 10_000 })
       if (asJson) {
         env.io.out(json(rows.map(({ raw_tx: _raw, ...r }) => r)))
         return 0
@@ -62,7 +61,7 @@ export const WITHDRAW_COMMANDS: Command[] = [
       const id = withdrawalId(args[0]!)
       return unlessRefused(env, 'withdraw approve', [withdrawals.WithdrawStateError], async () => {
         const store = { ...env.database(), now: Date.now }
-        const row = await atomically(store, () => withdrawals.approve(store, id))
+        const row = await withdrawals.approve(store, id)
         env.io.out(`withdrawal #${row.id} approved: ${formatMoney(row.amount)} ${row.coin} to ${row.address} on ${row.chain}`)
         return 0
       })
@@ -80,7 +79,7 @@ export const WITHDRAW_COMMANDS: Command[] = [
       const reason = args.slice(1).join(' ').trim() || null
       return unlessRefused(env, 'withdraw reject', [withdrawals.WithdrawStateError], async () => {
         const store = { ...env.database(), now: Date.now }
-        const row = await atomically(store, () => withdrawals.reject(store, id, reason))
+        const row = await withdrawals.reject(store, id, reason)
         env.io.out(`withdrawal #${row.id} rejected; ${formatMoney(row.amount + row.fee)} ${row.coin} returned to user ${row.user_id}`)
         return 0
       })

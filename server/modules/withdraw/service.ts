@@ -69,8 +69,8 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
       if (refused(body.chain, address)) throw badRequest('errors.withdrawAddressNotAllowed')
       answerKeyedAs((row: Parameters<typeof toWire>[0]) => toWire(row, required))
       try {
-        const row = await ctx.commits.submit(() =>
-          create(ctx, {
+        const row = await ctx.commits.write((tx) =>
+          create(tx, ctx, {
             userId: BigInt(userId),
             chain: body.chain,
             amount,
@@ -98,17 +98,18 @@ export function createWithdrawService(ctx: Ctx, settings: WithdrawSettings) {
     async list(userId: number, page: number, pageSize: number): Promise<{ list: Withdrawal[]; total: number }> {
       const uid = BigInt(userId)
       const [rows, count] = await Promise.all([
-        ctx.db
-          .selectFrom('withdrawals')
-          .selectAll()
-          .where('user_id', '=', uid)
-          .orderBy('id', 'desc')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
-          .execute(),
-        ctx.db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<bigint>().as('n')).where('user_id', '=', uid).executeTakeFirstOrThrow(),
+        ctx.sql.rows(
+          ctx.db
+            .selectFrom('withdrawals')
+            .selectAll()
+            .where('user_id', '=', uid)
+            .orderBy('id', 'desc')
+            .limit(pageSize)
+            .offset((page - 1) * pageSize),
+        ),
+        ctx.sql.row(ctx.db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<bigint>().as('n')).where('user_id', '=', uid)),
       ])
-      return { list: rows.map((r) => toWire(r, required)), total: Number(count.n) }
+      return { list: rows.map((r) => toWire(r, required)), total: Number(count?.n ?? 0n) }
     },
   }
 }

@@ -4,19 +4,18 @@
 //   requested → approved → broadcast → confirmed          (settle: amount → custody:<chain>, fee → fees)
 //   requested | approved | broadcast → failed              (refund: amount + fee back to available)
 //
-// Synchronous (better-sqlite3, like the ledger), so the HTTP service, the sender job and the operator's
-// command line share it. Queries are built with Kysely and run on the synchronous connection; every
-// update names the status it expects, so a change that lost a race changes nothing. Every change is a
-// transaction (server/db/index.ts), which refuses to run inside a Kysely transaction left open on the
-// shared connection: async callers run these functions through atomically(store, () => …).
-import type { SqlConnection } from '../../db/connection.ts'
-import type { Compilable, Selectable, Updateable } from 'kysely'
+// On the asynchronous way (ctx.sql), shared by the HTTP service, the sender job and the operator's
+// command line. Queries are built with Kysely; every update names the status it expects, so a change
+// that lost a race (another process, an operator) changes nothing. Each change is its own transaction;
+// a request runs inside the group commit's batch instead, so create takes that batch's tx.
+import type { Selectable, Updateable } from 'kysely'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Withdrawal } from '../../../contract/withdraw.ts'
 import type { ChainKey } from '../../../contract/recharge.ts'
-import { durableTransaction, transaction, type Db } from '../../db/index.ts'
+import type { Db } from '../../db/index.ts'
+import type { Sql, Tx } from '../../db/query/types.ts'
 import type { WithdrawalsTable } from '../../db/schema.ts'
-import { balance, custody, FEES, freeze, fund, post, unfreeze, type Move } from '../../ledger/index.ts'
+import { balance, custody, FEES, freeze, fund, InsufficientFunds, post, unfreeze, type Move } from '../../ledger/index.ts'
 
 export type WithdrawalRow = Selectable<WithdrawalsTable>
 export type WithdrawStatus = WithdrawalRow['status']
@@ -25,9 +24,9 @@ export type FailReason = NonNullable<WithdrawalRow['fail_reason']>
 export const OPEN_STATUSES: readonly WithdrawStatus[] = ['requested', 'approved', 'broadcast']
 export const COIN = 'NADI'
 
-/** What the state machine needs: the synchronous connection, Kysely to build queries, a clock. */
+/** What the state machine needs: the database, Kysely to build queries, a clock. */
 export interface Store {
-  sqlite: SqlConnection
+  sql: Sql
   db: Db
   now: () => number
 }
@@ -55,35 +54,23 @@ export class WithdrawBalanceError extends Error {
   }
 }
 
-// ── Kysely on the synchronous connection ────────────────────────────────────────────────────────
-
-function one<O>(sqlite: SqlConnection, q: Compilable<O>): O | undefined {
-  const c = q.compile()
-  return sqlite.prepare(c.sql).get(...c.parameters) as O | undefined
-}
-
-function many<O>(sqlite: SqlConnection, q: Compilable<O>): O[] {
-  const c = q.compile()
-  return sqlite.prepare(c.sql).all(...c.parameters) as O[]
-}
-
 // ── Reading ─────────────────────────────────────────────────────────────────────────────────────
 
-export function byId(store: Store, id: bigint): WithdrawalRow | null {
-  return one(store.sqlite, store.db.selectFrom('withdrawals').selectAll().where('id', '=', id)) ?? null
+export async function byId(store: Store, id: bigint): Promise<WithdrawalRow | null> {
+  return (await store.sql.row(store.db.selectFrom('withdrawals').selectAll().where('id', '=', id))) ?? null
 }
 
 /** Withdrawals in the given statuses, oldest first (all chains unless one is named). */
-export function inStatus(store: Store, statuses: readonly WithdrawStatus[], opts: { chain?: string; limit?: number } = {}): WithdrawalRow[] {
+export function inStatus(store: Store, statuses: readonly WithdrawStatus[], opts: { chain?: string; limit?: number } = {}): Promise<WithdrawalRow[]> {
   let q = store.db.selectFrom('withdrawals').selectAll().where('status', 'in', [...statuses])
   if (opts.chain !== undefined) q = q.where('chain', '=', opts.chain)
-  return many(store.sqlite, q.orderBy('id', 'asc').limit(opts.limit ?? 1000))
+  return store.sql.rows(q.orderBy('id', 'asc').limit(opts.limit ?? 1000))
 }
 
 /** The chains that have withdrawals to send or to watch. */
-export function chainsWithWork(store: Store): string[] {
+export async function chainsWithWork(store: Store): Promise<string[]> {
   const q = store.db.selectFrom('withdrawals').select('chain').distinct().where('status', 'in', ['approved', 'broadcast']).orderBy('chain')
-  return many(store.sqlite, q).map((r) => r.chain)
+  return (await store.sql.rows(q)).map((r) => r.chain)
 }
 
 export function toWire(r: WithdrawalRow, required: number): Withdrawal {
@@ -119,36 +106,37 @@ export interface NewWithdrawal {
 }
 
 /**
- * Records a withdrawal and freezes amount + fee in the user's fund NADI, in one transaction. Throws
- * WithdrawBalanceError (nothing written) when they do not fit in what is available.
+ * Records a withdrawal and freezes amount + fee in the user's fund NADI, in the caller's transaction
+ * `tx` (a request's group-commit batch). Throws WithdrawBalanceError when they do not fit in what is
+ * available: before anything is written when the read already shows it, else from the ledger's
+ * refusal of the freeze, after the insert — the caller's transaction (or savepoint) must roll back.
  */
-export function create(store: Store, w: NewWithdrawal): WithdrawalRow {
-  const { sqlite, db } = store
+export async function create(tx: Tx, store: Pick<Store, 'db' | 'now'>, w: NewWithdrawal): Promise<WithdrawalRow> {
+  const { db } = store
   const now = BigInt(store.now())
   const total = w.amount + w.fee
-  return transaction(sqlite, () => {
-    const { available } = balance(sqlite, fund(w.userId), COIN)
-    if (total > available) throw new WithdrawBalanceError(available, total)
-    const row = one(
-      sqlite,
-      db
-        .insertInto('withdrawals')
-        .values({
-          user_id: w.userId,
-          coin: COIN,
-          chain: w.chain,
-          amount: w.amount,
-          fee: w.fee,
-          address: w.address,
-          status: w.autoApprove ? 'approved' : 'requested',
-          approved_by: w.autoApprove ? 'auto' : null,
-          approved_at: w.autoApprove ? now : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll(),
-    )!
-    freeze(sqlite, {
+  const { available } = await balance(tx, fund(w.userId), COIN)
+  if (total > available) throw new WithdrawBalanceError(available, total)
+  const row = (await tx.row(
+    db
+      .insertInto('withdrawals')
+      .values({
+        user_id: w.userId,
+        coin: COIN,
+        chain: w.chain,
+        amount: w.amount,
+        fee: w.fee,
+        address: w.address,
+        status: w.autoApprove ? 'approved' : 'requested',
+        approved_by: w.autoApprove ? 'auto' : null,
+        approved_at: w.autoApprove ? now : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll(),
+  ))!
+  try {
+    await freeze(tx, {
       ref: ref(row.id, 'freeze'),
       reason: 'withdraw_freeze',
       account: fund(w.userId),
@@ -157,8 +145,12 @@ export function create(store: Store, w: NewWithdrawal): WithdrawalRow {
       meta: { withdrawal: row.id, chain: w.chain, address: w.address, amount: w.amount, fee: w.fee },
       at: Number(now),
     })
-    return row
-  })
+  } catch (err) {
+    // The read above may be stale beside another connection; the ledger's refusal is the same answer.
+    if (err instanceof InsufficientFunds) throw new WithdrawBalanceError(err.current, total)
+    throw err
+  }
+  return row
 }
 
 /**
@@ -171,13 +163,13 @@ function move(
   from: readonly WithdrawStatus[],
   to: WithdrawStatus,
   set: Updateable<WithdrawalsTable> = {},
-  ledger?: (row: WithdrawalRow) => void,
-): WithdrawalRow | null {
-  const { sqlite, db } = store
+  ledger?: (tx: Tx, row: WithdrawalRow) => Promise<unknown>,
+  opts: { durable?: boolean } = {},
+): Promise<WithdrawalRow | null> {
+  const { db } = store
   const now = BigInt(store.now())
-  return transaction(sqlite, () => {
-    const row = one(
-      sqlite,
+  return store.sql.transaction(async (tx) => {
+    const row = await tx.row(
       db
         .updateTable('withdrawals')
         .set({ ...set, status: to, updated_at: now })
@@ -186,18 +178,18 @@ function move(
         .returningAll(),
     )
     if (!row) return null
-    ledger?.(row)
+    await ledger?.(tx, row)
     return row
-  })
+  }, opts)
 }
 
-function orThrow(store: Store, id: bigint, from: readonly WithdrawStatus[], row: WithdrawalRow | null): WithdrawalRow {
+async function orThrow(store: Store, id: bigint, from: readonly WithdrawStatus[], row: WithdrawalRow | null): Promise<WithdrawalRow> {
   if (row) return row
-  throw new WithdrawStateError(id, byId(store, id)?.status ?? null, from)
+  throw new WithdrawStateError(id, (await byId(store, id))?.status ?? null, from)
 }
 
-function refund(store: Store, row: WithdrawalRow, reason: FailReason): void {
-  unfreeze(store.sqlite, {
+function refund(tx: Tx, store: Store, row: WithdrawalRow, reason: FailReason) {
+  return unfreeze(tx, {
     ref: ref(row.id, 'refund'),
     reason: 'withdraw_refund',
     account: fund(row.user_id),
@@ -209,18 +201,18 @@ function refund(store: Store, row: WithdrawalRow, reason: FailReason): void {
 }
 
 /** An operator approves a withdrawal that waits for one. */
-export function approve(store: Store, id: bigint): WithdrawalRow {
+export async function approve(store: Store, id: bigint): Promise<WithdrawalRow> {
   const from = ['requested'] as const
   const now = BigInt(store.now())
-  return orThrow(store, id, from, move(store, id, from, 'approved', { approved_by: 'operator', approved_at: now }))
+  return orThrow(store, id, from, await move(store, id, from, 'approved', { approved_by: 'operator', approved_at: now }))
 }
 
 /** An operator refuses a withdrawal not yet signed: it fails and its funds are returned. */
-export function reject(store: Store, id: bigint, note: string | null): WithdrawalRow {
+export async function reject(store: Store, id: bigint, note: string | null): Promise<WithdrawalRow> {
   const from = ['requested', 'approved'] as const
   const now = BigInt(store.now())
   const set = { fail_reason: 'rejected', fail_detail: note, finished_at: now } as const
-  return orThrow(store, id, from, move(store, id, from, 'failed', set, (row) => refund(store, row, 'rejected')))
+  return orThrow(store, id, from, await move(store, id, from, 'failed', set, (tx, row) => refund(tx, store, row, 'rejected')))
 }
 
 export interface StoredTx {
@@ -236,64 +228,56 @@ export interface StoredTx {
  * from here on the withdrawal is only ever finished by watching this very transaction. Throws
  * WithdrawStateError when the withdrawal is no longer approved (then nothing is broadcast).
  *
- * The commit is synced to disk (synchronous = FULL): NORMAL loses nothing on a process crash, but
- * could lose the last commits on a power cut, and for a signed transaction about to be broadcast that
- * would mean sending it twice. Inside an outer transaction that one must be durable too
- * (atomically(store, …, { durable: true })); durableTransaction throws otherwise.
+ * The commit is synced to disk (durable: synchronous = FULL on SQLite): NORMAL loses nothing on a
+ * process crash, but could lose the last commits on a power cut, and for a signed transaction about
+ * to be broadcast that would mean sending it twice.
  */
-export function markBroadcast(store: Store, id: bigint, tx: StoredTx): WithdrawalRow {
+export async function markBroadcast(store: Store, id: bigint, signed: StoredTx): Promise<WithdrawalRow> {
   const from = ['approved'] as const
-  const set = { tx_hash: tx.hash, raw_tx: tx.raw, nonce: BigInt(tx.nonce), from_address: tx.from, broadcast_at: BigInt(store.now()), last_error: null }
-  return orThrow(store, id, from, durableTransaction(store.sqlite, () => move(store, id, from, 'broadcast', set)))
+  const set = { tx_hash: signed.hash, raw_tx: signed.raw, nonce: BigInt(signed.nonce), from_address: signed.from, broadcast_at: BigInt(store.now()), last_error: null }
+  return orThrow(store, id, from, await move(store, id, from, 'broadcast', set, undefined, { durable: true }))
 }
 
 /** A send that failed before anything was signed and stored: counted, the withdrawal stays approved. */
-export function noteAttempt(store: Store, id: bigint, error: string): WithdrawalRow | null {
-  const { sqlite, db } = store
-  return transaction(
-    sqlite,
-    () =>
-      one(
-        sqlite,
-        db
-          .updateTable('withdrawals')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1n), last_error: error.slice(0, 500), updated_at: BigInt(store.now()) }))
-          .where('id', '=', id)
-          .where('status', '=', 'approved')
-          .returningAll(),
-      ) ?? null,
+export async function noteAttempt(store: Store, id: bigint, error: string): Promise<WithdrawalRow | null> {
+  const { sql, db } = store
+  return (
+    (await sql.row(
+      db
+        .updateTable('withdrawals')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1n), last_error: error.slice(0, 500), updated_at: BigInt(store.now()) }))
+        .where('id', '=', id)
+        .where('status', '=', 'approved')
+        .returningAll(),
+    )) ?? null
   )
 }
 
 /** Progress of a broadcast withdrawal: its receipt's block and confirmations (0 while not mined). */
-export function noteConfirmations(store: Store, id: bigint, confirmations: number, blockNumber: number | null, error: string | null = null): void {
-  const { sqlite, db } = store
-  transaction(sqlite, () =>
-    one(
-      sqlite,
-      db
-        .updateTable('withdrawals')
-        .set({
-          confirmations: BigInt(confirmations),
-          block_number: blockNumber === null ? null : BigInt(blockNumber),
-          last_error: error?.slice(0, 500) ?? null,
-          updated_at: BigInt(store.now()),
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'broadcast')
-        .returning('id'),
-    ),
+export async function noteConfirmations(store: Store, id: bigint, confirmations: number, blockNumber: number | null, error: string | null = null): Promise<void> {
+  const { sql, db } = store
+  await sql.exec(
+    db
+      .updateTable('withdrawals')
+      .set({
+        confirmations: BigInt(confirmations),
+        block_number: blockNumber === null ? null : BigInt(blockNumber),
+        last_error: error?.slice(0, 500) ?? null,
+        updated_at: BigInt(store.now()),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'broadcast'),
   )
 }
 
 /** Enough confirmations: the amount goes to the chain's custody account and the fee to fees. */
-export function confirm(store: Store, id: bigint, confirmations: number, blockNumber: number): WithdrawalRow | null {
+export function confirm(store: Store, id: bigint, confirmations: number, blockNumber: number): Promise<WithdrawalRow | null> {
   const now = BigInt(store.now())
   const set = { confirmations: BigInt(confirmations), block_number: BigInt(blockNumber), finished_at: now, last_error: null }
-  return move(store, id, ['broadcast'], 'confirmed', set, (row) => {
+  return move(store, id, ['broadcast'], 'confirmed', set, (tx, row) => {
     const moves: Move[] = [{ from: fund(row.user_id), to: custody(row.chain), asset: COIN, amount: row.amount, fromBucket: 'frozen' }]
     if (row.fee > 0n) moves.push({ from: fund(row.user_id), to: FEES, asset: COIN, amount: row.fee, fromBucket: 'frozen' })
-    post(store.sqlite, {
+    return post(tx, {
       ref: ref(row.id, 'settle'),
       reason: 'withdraw',
       userId: row.user_id,
@@ -305,7 +289,7 @@ export function confirm(store: Store, id: bigint, confirmations: number, blockNu
 }
 
 /** The withdrawal cannot complete: it fails and amount + fee return to the user's available NADI. */
-export function fail(store: Store, id: bigint, from: readonly WithdrawStatus[], reason: FailReason, detail: string): WithdrawalRow | null {
+export function fail(store: Store, id: bigint, from: readonly WithdrawStatus[], reason: FailReason, detail: string): Promise<WithdrawalRow | null> {
   const set = { fail_reason: reason, fail_detail: detail.slice(0, 500), finished_at: BigInt(store.now()) }
-  return move(store, id, from, 'failed', set, (row) => refund(store, row, reason))
+  return move(store, id, from, 'failed', set, (tx, row) => refund(tx, store, row, reason))
 }
