@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts'
 import * as ledger from '../ledger/index.ts'
 import { checkCatalog, loadCatalog } from '../modules/goods/load.ts'
 import { seedGoldHistory } from '../modules/goods/goldWalk.ts'
-import { atomically } from './index.ts'
+import { statement, statements } from './query/types.ts'
 import { SEED_BANNERS, SEED_NOTICES } from './seed/content.ts'
 import { checkBannerFile, checkNoticeFile, loadBanners, loadNotices } from '../modules/notice/contentFile.ts'
 import { LANG_CODES, LOCALE_FILE } from '../../contract/constants.ts'
@@ -12,6 +12,13 @@ import { LANG_CODES, LOCALE_FILE } from '../../contract/constants.ts'
 const CATALOG = path.resolve(import.meta.dirname, 'seed/catalog.json')
 
 const DAY_MS = 86_400_000
+
+/** Whether a table the demo fills is still empty: each seed adds only to an empty one. */
+const ANY = statements({
+  homeBanner: statement<{ one: bigint }, []>("SELECT 1 AS one FROM banners WHERE place = 'home' LIMIT 1"),
+  notice: statement<{ one: bigint }, []>('SELECT 1 AS one FROM notices LIMIT 1'),
+  product: statement<{ one: bigint }, []>('SELECT 1 AS one FROM products LIMIT 1'),
+})
 
 /** The seed's texts (keyed by locale file) as a content file's (keyed by language code). */
 const asFileTexts = (t: Record<string, string>) => Object.fromEntries(LANG_CODES.map((l) => [l, t[LOCALE_FILE[l]]]))
@@ -22,12 +29,12 @@ const asFileTexts = (t: Record<string, string>) => Object.fromEntries(LANG_CODES
  */
 export async function seedDemo(ctx: Ctx): Promise<void> {
   const now = ctx.now()
-  await atomically(ctx, () => {
-    if (!ctx.sqlite.prepare("SELECT 1 FROM banners WHERE place = 'home' LIMIT 1").get()) {
+  await ctx.sql.transaction(async (tx) => {
+    if (!(await tx.get(ANY.homeBanner))) {
       const file = { banners: SEED_BANNERS.map((b) => ({ key: b.key, image: b.image, link: b.link, sort: b.sort, title: asFileTexts(b.title) })) }
-      loadBanners(ctx.sqlite, checkBannerFile(file, now), now)
+      await loadBanners(tx, checkBannerFile(file, now), now)
     }
-    if (!ctx.sqlite.prepare('SELECT 1 FROM notices LIMIT 1').get()) {
+    if (!(await tx.get(ANY.notice))) {
       const file = {
         notices: SEED_NOTICES.map((n) => ({
           key: n.key,
@@ -38,7 +45,7 @@ export async function seedDemo(ctx: Ctx): Promise<void> {
           publish_at: new Date(now - n.daysAgo * DAY_MS - 3_600_000).toISOString(),
         })),
       }
-      loadNotices(ctx.sqlite, checkNoticeFile(file, now), now)
+      await loadNotices(tx, checkNoticeFile(file, now), now)
     }
   })
 }
@@ -50,23 +57,23 @@ export async function seedDemo(ctx: Ctx): Promise<void> {
  */
 export async function seedDemoCatalog(ctx: Ctx): Promise<void> {
   const now = ctx.now()
-  if (!ctx.sqlite.prepare('SELECT 1 FROM products LIMIT 1').get()) {
+  if (!(await ctx.sql.get(ANY.product))) {
     const file = checkCatalog(JSON.parse(fs.readFileSync(CATALOG, 'utf8')))
-    await atomically(ctx, () => loadCatalog(ctx.sqlite, file, now))
+    await ctx.sql.transaction((tx) => loadCatalog(ctx, tx, file, now))
   }
   await seedGoldHistory(ctx)
   // The platform accounts that pay releases, mining and savings interest, funded once (DESIGN §11).
   const amount = ctx.config.commerce.demoReleaseFund
   if (amount > 0n) {
-    await atomically(ctx, () => {
+    await ctx.sql.transaction(async (tx) => {
       for (const [account, name] of [
         [ledger.RELEASES, 'releases'],
         [ledger.MINING, 'mining'],
         [ledger.SAVINGS, 'savings'],
       ] as const) {
         const ref = `demo:${name}:NADI`
-        if (ledger.findPosting(ctx.sqlite, ref)) continue
-        ledger.transfer(ctx.sqlite, { ref, reason: 'release_fund', userId: null, from: ledger.custody('nadi'), to: account, asset: 'NADI', amount, at: now })
+        if (await ledger.findPosting(tx, ref)) continue
+        await ledger.transfer(tx, { ref, reason: 'release_fund', userId: null, from: ledger.custody('nadi'), to: account, asset: 'NADI', amount, at: now })
       }
     })
   }

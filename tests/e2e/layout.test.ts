@@ -144,10 +144,12 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
 
   // Nodes and loans: a genesis tier stretched to its limits (seats, stake, power, rates), bought and
   // paid, and a loan against it with many digits (src/features/node, src/features/loan).
-  loadNodeFile(
-    app.ctx.sqlite,
-    checkNodeFile({ tiers: [{ type: 'genesis', seats: 10_000_000, limit_num: 1000, amount: '99999999.99999999', days: 3650, power: '9999999999.99999999', level_id: 99, withdraw_rate: '99.9999', machine_rate: '99.9999', airdrop_multiplier: 100 }] }),
-    Date.now(),
+  await app.ctx.sql.transaction((tx) =>
+    loadNodeFile(
+      tx,
+      checkNodeFile({ tiers: [{ type: 'genesis', seats: 10_000_000, limit_num: 1000, amount: '99999999.99999999', days: 3650, power: '9999999999.99999999', level_id: 99, withdraw_rate: '99.9999', machine_rate: '99.9999', airdrop_multiplier: 100 }] }),
+      Date.now(),
+    ),
   )
   const genesisTier = Number((app.ctx.sqlite.prepare("SELECT id FROM node_tiers WHERE type = 'genesis'").get() as { id: bigint }).id)
   const nodeOrder = await call<{ id: number }>('node/buy', { node_id: genesisTier })

@@ -156,7 +156,7 @@ describe('what is charged is what was shown (360 px)', () => {
     const { context, page, userId, errors } = await newcomer(PHONES[0])
     credit(userId, 100_000n)
     // A price per gram of eight decimals: weight × it has more than two.
-    recordGoldPrice(app.ctx, Date.now(), 10_082_625_99n)
+    await recordGoldPrice(app.ctx, app.ctx.sql, Date.now(), 10_082_625_99n)
     const bar = app.ctx.sqlite.prepare("SELECT p.id, s.id AS spec FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'gold' AND s.stock > 0 AND s.weight_mg IS NOT NULL ORDER BY p.sort, p.id, s.id LIMIT 1").get() as { id: bigint; spec: bigint }
     await page.goto(`${app.url}/mall/detail/${bar.id}`)
     await visible(page, 'spec-chip').first().waitFor()

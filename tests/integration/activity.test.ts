@@ -54,7 +54,7 @@ const entry = (over: Record<string, unknown> = {}) => ({
   ...over,
 })
 /** Loads activities at the server's clock, as `activity load` would at that moment. */
-const load = (s: TestServer, ...entries: Record<string, unknown>[]) => loadActivities(s.ctx.sqlite, checkActivityFile({ activities: entries }), s.clock.now())
+const load = (s: TestServer, ...entries: Record<string, unknown>[]) => s.ctx.sql.transaction(async (tx) => loadActivities(tx, checkActivityFile({ activities: entries }), s.clock.now()))
 const idOf = (s: TestServer, slug: string) => s.count('SELECT id FROM activities WHERE slug = ?', slug)
 
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -124,21 +124,21 @@ describe('activity load (the operator\'s file)', () => {
     const s = await start()
     const t0 = s.clock.now()
     const base = entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 5 * DAY) })
-    load(s, base)
+    await load(s, base)
     // Upcoming: anything may change.
-    load(s, { ...base, measure: 'destroy', prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '10' }] })
+    await load(s, { ...base, measure: 'destroy', prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '10' }] })
     expect(s.count("SELECT count(*) FROM activity_prizes WHERE activity_id = ? AND asset = 'NADI' AND rank_to = 2", idOf(s, 'test-race'))).toBe(1)
     const running = { ...base, measure: 'destroy', prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '10' }] }
     s.clock.advance(2 * DAY)
-    expect(() => load(s, { ...running, measure: 'purchases' })).toThrow(/has started; its measure can no longer change/)
-    expect(() => load(s, { ...running, prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '11' }] })).toThrow(/its prizes can no longer change/)
-    expect(() => load(s, { ...running, starts_at: iso(t0) })).toThrow(/its starts_at can no longer change/)
-    expect(() => load(s, { ...running, ends_at: iso(t0 + DAY + 1000) })).toThrow(/not into the past/)
-    expect(load(s, { ...running, title: T('New name'), ends_at: iso(t0 + 6 * DAY) })).toEqual({ added: 0, updated: 1 })
+    await expect(load(s, { ...running, measure: 'purchases' })).rejects.toThrow(/has started; its measure can no longer change/)
+    await expect(load(s, { ...running, prizes: [{ from: 1, to: 2, asset: 'NADI', amount: '11' }] })).rejects.toThrow(/its prizes can no longer change/)
+    await expect(load(s, { ...running, starts_at: iso(t0) })).rejects.toThrow(/its starts_at can no longer change/)
+    await expect(load(s, { ...running, ends_at: iso(t0 + DAY + 1000) })).rejects.toThrow(/not into the past/)
+    expect(await load(s, { ...running, title: T('New name'), ends_at: iso(t0 + 6 * DAY) })).toEqual({ added: 0, updated: 1 })
     s.clock.advance(5 * DAY)
-    expect(() => load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).toThrow(ActivityFileInvalid)
-    expect(() => load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).toThrow(/has ended; its ends_at can no longer change/)
-    expect(load(s, { ...running, ends_at: iso(t0 + 6 * DAY), body: T('Thanks for taking part') })).toEqual({ added: 0, updated: 1 })
+    await expect(load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).rejects.toThrow(ActivityFileInvalid)
+    await expect(load(s, { ...running, ends_at: iso(t0 + 8 * DAY) })).rejects.toThrow(/has ended; its ends_at can no longer change/)
+    expect(await load(s, { ...running, ends_at: iso(t0 + 6 * DAY), body: T('Thanks for taking part') })).toEqual({ added: 0, updated: 1 })
   })
 })
 
@@ -147,7 +147,7 @@ describe('the endpoints', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const t0 = s.clock.now()
-    load(
+    await load(
       s,
       entry({ slug: 'up-a', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }),
       entry({ slug: 'run-a', starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }),
@@ -178,7 +178,7 @@ describe('the endpoints', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }), entry({ slug: 'hidden', active: false, starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
+    await load(s, entry({ starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }), entry({ slug: 'hidden', active: false, starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
     const d = (await get<ActivityDetail>(s, me, `activity/detail?id=${idOf(s, 'test-race')}`, 'JP')).body_.data
     expect(d).toMatchObject({ title: 'Test race (JP)', body: 'Buy the most. (JP)', status: 'upcoming', starts_at: t0 + DAY, ends_at: t0 + 2 * DAY, settled: false, server_time: t0 })
     for (const id of [999_999, idOf(s, 'hidden')]) {
@@ -195,7 +195,7 @@ describe('the endpoints', () => {
   it('a real purchase puts the buyer on the board; ties go to who reached the score first; the caller is pinned outside the top; an upcoming board and a user not in the activity are refused', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }), entry({ slug: 'later', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
+    await load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }), entry({ slug: 'later', starts_at: iso(t0 + DAY), ends_at: iso(t0 + 2 * DAY) }))
     const id = idOf(s, 'test-race')
     const [a, b, c, outsider] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     // b and c tie at 300 USDT; c got there first. a has 500. An order before the window does not count.
@@ -252,7 +252,7 @@ describe('the endpoints', () => {
   it('team growth counts every new member below a user, at any depth', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ measure: 'team_growth', starts_at: iso(t0 - 1000), ends_at: iso(t0 + DAY) }))
+    await load(s, entry({ measure: 'team_growth', starts_at: iso(t0 - 1000), ends_at: iso(t0 + DAY) }))
     const code = async (who: SignedIn) => (await get<UserInfo>(s, who, 'user/info')).body_.data.code
     const top = await s.signIn(ROOT_CODE)
     s.clock.advance(1000)
@@ -300,7 +300,7 @@ describe('scores kept at event time', () => {
     const s = await start()
     const t0 = s.clock.now()
     const measures = ['purchases', 'destroy', 'trading', 'team_growth'] as const
-    load(
+    await load(
       s,
       ...measures.map((m) => entry({ slug: `long-${m.replace("_", "-")}`, measure: m, starts_at: iso(t0 - 3600_000), ends_at: iso(t0 + 2 * DAY) })),
       ...measures.map((m) => entry({ slug: `short-${m.replace("_", "-")}`, measure: m, starts_at: iso(t0), ends_at: iso(t0 + 6 * 3600_000) })),
@@ -372,7 +372,7 @@ describe('whose place may be asked for (user_id)', () => {
   it('only the caller\'s own or a member of their team below them; anyone else is refused alike, whether or not they took part', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    await load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
     // top → mid → low (a chain); side is top's sibling; stranger has no score.
     const top = await s.signIn(ROOT_CODE)
@@ -404,7 +404,7 @@ describe('whose place may be asked for (user_id)', () => {
   it('walks a deep chain without a recursion limit', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    await load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
     const top = await s.signIn(ROOT_CODE)
     // 5,000 members in a line below top, written directly (signing each in would take minutes).
@@ -428,7 +428,7 @@ describe('the payout', () => {
   it('waits for the close, halts whole and visibly when the prize account is short, then pays each rank once into the money log', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    await load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
     const users = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     users.forEach((u, i) => paidOrder(s, u.userId, String(400 - i * 100), t0 - 1000 * (i + 1)))
@@ -488,7 +488,7 @@ describe('the payout', () => {
   it('once paid, the board shows each prize beside whom it was paid, even when a late event moved the board after it was first read', async () => {
     const s = await start()
     const t0 = s.clock.now()
-    load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
+    await load(s, entry({ starts_at: iso(t0 - DAY), ends_at: iso(t0 + DAY) }))
     const id = idOf(s, 'test-race')
     const [a, b, c] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     paidOrder(s, a.userId, '400', t0 - 3000)

@@ -95,7 +95,7 @@ describe('charged what was shown', () => {
     const me = await s.signIn()
     const home = await addressOf(s, me)
     // A gold price per gram with eight decimals: weight × it has more than two.
-    recordGoldPrice(s.ctx, s.clock.now(), 10_082_625_99n)
+    await recordGoldPrice(s.ctx, s.ctx.sql, s.clock.now(), 10_082_625_99n)
     const listed = (await get<PagedList<GoodsItem>>(s, null, 'gold/goodsList?page_size=50')).body_.data.list
     expect(listed.every((g) => cents(g.price_from))).toBe(true)
     const d = await firstOf(s, 'gold')
@@ -107,7 +107,7 @@ describe('charged what was shown', () => {
 
     // The gold price moves while the user reads the screen: the total shown is still what is charged.
     s.clock.advance(20_000)
-    recordGoldPrice(s.ctx, s.clock.now(), 10_182_625_99n)
+    await recordGoldPrice(s.ctx, s.ctx.sql, s.clock.now(), 10_182_625_99n)
     const placed = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'gold', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: home, expected_total: shown })
     expect(placed.statusCode).toBe(200)
     expect(placed.body_.data.order.total).toBe(shown)
@@ -124,7 +124,7 @@ describe('charged what was shown', () => {
     const spec = d.specs.find((x) => x.stock > 0)!
     const stock = s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
     // The price the screen showed was replaced more than a minute ago: past its validity.
-    recordGoldPrice(s.ctx, s.clock.now(), 20_000_000_000n)
+    await recordGoldPrice(s.ctx, s.ctx.sql, s.clock.now(), 20_000_000_000n)
     s.clock.advance(61_000)
     const now = (await get<GoodsDetail>(s, null, `gold/goodsDetail?id=${d.id}`)).body_.data.specs.find((x) => x.id === spec.id)!.price
     const r = await post(s, me, 'preOrder/preOrder', { area: 'gold', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: home, expected_total: spec.price })

@@ -14,8 +14,7 @@ import { ImageUrl, Instant, parseInstant, Slug, Texts } from '../../commands/fil
 import { Money } from '../../../contract/envelope.ts'
 import { Measure as MeasureSchema, type Measure } from '../../../contract/activity.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
-import { transaction } from '../../db/index.ts'
-import { statement, type Queryable } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { ASSETS, INT64_MAX } from '../../ledger/index.ts'
 import { prizeProblems, prizeTotals, statusAt, type PrizeRange } from './rules.ts'
 import { rebuildScores } from './scores.ts'
@@ -125,82 +124,98 @@ const PRIZES = statement<PrizeRow, [{ id: bigint | number }]>('SELECT rank_from,
 
 const prizeRange = (r: PrizeRow): PrizeRange => ({ from: Number(r.rank_from), to: Number(r.rank_to), asset: r.asset, amount: r.amount })
 
-/** The prize table of an activity as stored, in rank order; in the caller's synchronous transaction (a load, the payout). */
+/** The prize table of an activity as stored, in rank order; in the payout's synchronous transaction. */
 export function storedPrizes(sqlite: SqlConnection, activityId: bigint | number): PrizeRange[] {
   return (sqlite.prepare(PRIZES.text).all({ id: activityId }) as PrizeRow[]).map(prizeRange)
 }
 
-/** The prize table, as storedPrizes, awaited: a request's read. */
+/** The prize table, as storedPrizes, awaited: a request's read, a load's, an operator's list. */
 export async function readStoredPrizes(q: Queryable, activityId: bigint | number): Promise<PrizeRange[]> {
   return (await q.all(PRIZES, { id: activityId })).map(prizeRange)
 }
 
+type ActivityValues = {
+  slug: string
+  title: string
+  body: string
+  cover: string
+  measure: Measure
+  starts_at: number
+  ends_at: number
+  sort: number
+  active: number
+  now: number
+}
+
+const LOAD = statements({
+  find: statement<StoredRow, [{ slug: string }]>('SELECT id, measure, starts_at, ends_at FROM activities WHERE slug = @slug'),
+  insert: statement<{ id: bigint }, [ActivityValues]>(
+    `INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, sort, active, created_at, updated_at)
+     VALUES (@slug, @title, @body, @cover, @measure, @starts_at, @ends_at, @sort, @active, @now, @now) RETURNING id`,
+  ),
+  update: statement<never, [ActivityValues & { id: bigint }]>(
+    `UPDATE activities SET title = @title, body = @body, cover = @cover, measure = @measure, starts_at = @starts_at, ends_at = @ends_at,
+       sort = @sort, active = @active, updated_at = @now WHERE id = @id`,
+  ),
+  dropPrizes: statement<never, [{ id: bigint }]>('DELETE FROM activity_prizes WHERE activity_id = @id'),
+  addPrize: statement<never, [{ id: bigint; from: number; to: number; asset: string; amount: bigint }]>(
+    'INSERT INTO activity_prizes (activity_id, rank_from, rank_to, asset, amount) VALUES (@id, @from, @to, @asset, @amount)',
+  ),
+})
+
 /**
- * Loads checked activities at `now`; synchronous, in one transaction (or the caller's): a refusal
- * (ActivityFileInvalid) anywhere undoes the whole file.
+ * Loads checked activities at `now`, in the caller's transaction: a refusal (ActivityFileInvalid)
+ * anywhere undoes the whole file.
  */
-export function loadActivities(sqlite: SqlConnection, list: readonly CheckedActivity[], now: number): ActivityLoadSummary {
-  return transaction(sqlite, () => {
-    const sum = { added: 0, updated: 0 }
-    const find = sqlite.prepare('SELECT id, measure, starts_at, ends_at FROM activities WHERE slug = @slug')
-    const insert = sqlite.prepare(
-      `INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, sort, active, created_at, updated_at)
-       VALUES (@slug, @title, @body, @cover, @measure, @starts_at, @ends_at, @sort, @active, @now, @now)`,
-    )
-    const update = sqlite.prepare(
-      `UPDATE activities SET title = @title, body = @body, cover = @cover, measure = @measure, starts_at = @starts_at, ends_at = @ends_at,
-         sort = @sort, active = @active, updated_at = @now WHERE id = @id`,
-    )
-    const dropPrizes = sqlite.prepare('DELETE FROM activity_prizes WHERE activity_id = @id')
-    const addPrize = sqlite.prepare('INSERT INTO activity_prizes (activity_id, rank_from, rank_to, asset, amount) VALUES (@id, @from, @to, @asset, @amount)')
-    for (const [i, c] of list.entries()) {
-      const a = c.entry
-      const at = `activities[${i}] (${a.slug})`
-      const values = {
-        slug: a.slug,
-        title: texts(a.title),
-        body: texts(a.body),
-        cover: a.cover,
-        measure: a.measure,
-        starts_at: c.startsAt,
-        ends_at: c.endsAt,
-        sort: a.sort ?? 0,
-        active: a.active === false ? 0 : 1,
-        now,
-      }
-      const old = find.get({ slug: a.slug }) as StoredRow | undefined
-      let id: bigint
-      if (!old) {
-        if (c.endsAt <= now) throw new ActivityFileInvalid(`${at}: a new activity must end in the future (ends_at ${a.ends_at} has passed)`)
-        id = BigInt(insert.run(values).lastInsertRowid)
-        // Its window may have begun already: its scores start from what the raw tables hold.
-        rebuildScores(sqlite, id)
-        sum.added++
-      } else {
-        const status = statusAt(Number(old.starts_at), Number(old.ends_at), now)
-        const prizesChanged = !samePrizes(storedPrizes(sqlite, old.id), c.prizes)
-        if (status !== 'upcoming') {
-          const frozen: string[] = []
-          if (old.measure !== a.measure) frozen.push('measure')
-          if (prizesChanged) frozen.push('prizes')
-          if (Number(old.starts_at) !== c.startsAt) frozen.push('starts_at')
-          if (status === 'ended' && Number(old.ends_at) !== c.endsAt) frozen.push('ends_at')
-          if (frozen.length) throw new ActivityFileInvalid(`${at}: the activity has ${status === 'running' ? 'started' : 'ended'}; its ${frozen.join(', ')} can no longer change`)
-          if (status === 'running' && c.endsAt <= now) throw new ActivityFileInvalid(`${at}: a running activity's end can move, but not into the past`)
-        }
-        update.run({ ...values, id: old.id })
-        id = old.id
-        // The kept scores describe the old window and measure: rewrite them for the new ones.
-        if (old.measure !== a.measure || Number(old.starts_at) !== c.startsAt || Number(old.ends_at) !== c.endsAt) rebuildScores(sqlite, id)
-        if (!prizesChanged) {
-          sum.updated++
-          continue
-        }
-        dropPrizes.run({ id })
-        sum.updated++
-      }
-      for (const p of c.prizes) addPrize.run({ id, from: p.from, to: p.to, asset: p.asset, amount: p.amount })
+export async function loadActivities(tx: Tx, list: readonly CheckedActivity[], now: number): Promise<ActivityLoadSummary> {
+  const sum = { added: 0, updated: 0 }
+  for (const [i, c] of list.entries()) {
+    const a = c.entry
+    const at = `activities[${i}] (${a.slug})`
+    const values: ActivityValues = {
+      slug: a.slug,
+      title: texts(a.title),
+      body: texts(a.body),
+      cover: a.cover,
+      measure: a.measure,
+      starts_at: c.startsAt,
+      ends_at: c.endsAt,
+      sort: a.sort ?? 0,
+      active: a.active === false ? 0 : 1,
+      now,
     }
-    return sum
-  })
+    const old = await tx.get(LOAD.find, { slug: a.slug })
+    let id: bigint
+    if (!old) {
+      if (c.endsAt <= now) throw new ActivityFileInvalid(`${at}: a new activity must end in the future (ends_at ${a.ends_at} has passed)`)
+      id = (await tx.get(LOAD.insert, values))!.id
+      // Its window may have begun already: its scores start from what the raw tables hold.
+      await rebuildScores(tx, id)
+      sum.added++
+    } else {
+      const status = statusAt(Number(old.starts_at), Number(old.ends_at), now)
+      const prizesChanged = !samePrizes(await readStoredPrizes(tx, old.id), c.prizes)
+      if (status !== 'upcoming') {
+        const frozen: string[] = []
+        if (old.measure !== a.measure) frozen.push('measure')
+        if (prizesChanged) frozen.push('prizes')
+        if (Number(old.starts_at) !== c.startsAt) frozen.push('starts_at')
+        if (status === 'ended' && Number(old.ends_at) !== c.endsAt) frozen.push('ends_at')
+        if (frozen.length) throw new ActivityFileInvalid(`${at}: the activity has ${status === 'running' ? 'started' : 'ended'}; its ${frozen.join(', ')} can no longer change`)
+        if (status === 'running' && c.endsAt <= now) throw new ActivityFileInvalid(`${at}: a running activity's end can move, but not into the past`)
+      }
+      await tx.run(LOAD.update, { ...values, id: old.id })
+      id = old.id
+      // The kept scores describe the old window and measure: rewrite them for the new ones.
+      if (old.measure !== a.measure || Number(old.starts_at) !== c.startsAt || Number(old.ends_at) !== c.endsAt) await rebuildScores(tx, id)
+      if (!prizesChanged) {
+        sum.updated++
+        continue
+      }
+      await tx.run(LOAD.dropPrizes, { id })
+      sum.updated++
+    }
+    for (const p of c.prizes) await tx.run(LOAD.addPrize, { id, from: p.from, to: p.to, asset: p.asset, amount: p.amount })
+  }
+  return sum
 }

@@ -69,18 +69,31 @@ export function standings(sqlite: SqlConnection, measure: Measure, from: number,
   return rankScores(rows.map((r) => ({ userId: Number(r.user_id), score: BigInt(r.score), reachedAt: Number(r.reached_at) }))).map((r) => ({ ...r, name: names.get(r.userId) ?? '' }))
 }
 
+type Scored = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
+type Window = [{ from: bigint; to: bigint }]
+
+/** The rebuild's statements: the reference's texts, awaited. */
+const REBUILD = statements({
+  purchases: statement<Scored, Window>(REFERENCE.purchases),
+  destroy: statement<Scored, Window>(REFERENCE.destroy),
+  trading: statement<Scored, Window>(REFERENCE.trading),
+  team_growth: statement<Scored, Window>(REFERENCE.team_growth),
+  window: statement<{ measure: Measure; starts_at: bigint; ends_at: bigint }, [{ id: bigint | number }]>(REFERENCE.window),
+  drop: statement<never, [{ id: bigint | number }]>(REFERENCE.drop),
+  put: statement<never, [{ id: bigint | number; user: bigint; score: bigint; reached: bigint }]>(REFERENCE.put),
+})
+
 /**
  * Rewrites an activity's score rows from the raw tables, in the caller's transaction: when the
  * operator adds an activity or changes its window or measure (`activity load`), the rows the hooks
  * kept no longer describe it. Costs one reference read of the window: an operator's command, never a request.
  */
-export function rebuildScores(sqlite: SqlConnection, activityId: bigint | number): void {
-  const s = preparedOnce(sqlite, REFERENCE)
-  const a = s.window.get({ id: activityId }) as { measure: Measure; starts_at: bigint; ends_at: bigint } | undefined
-  s.drop.run({ id: activityId })
+export async function rebuildScores(tx: Queryable, activityId: bigint | number): Promise<void> {
+  const a = await tx.get(REBUILD.window, { id: activityId })
+  await tx.run(REBUILD.drop, { id: activityId })
   if (!a) return
-  const rows = s[a.measure].all({ from: a.starts_at, to: a.ends_at }) as { user_id: bigint; score: bigint; reached_at: bigint }[]
-  for (const r of rows) s.put.run({ id: activityId, user: r.user_id, score: r.score, reached: r.reached_at })
+  const rows = await tx.all(REBUILD[a.measure], { from: a.starts_at, to: a.ends_at })
+  for (const r of rows) await tx.run(REBUILD.put, { id: activityId, user: r.user_id, score: r.score, reached: r.reached_at })
 }
 
 // ── The hooks: one call from each site that writes a measured event, in its transaction ────────────

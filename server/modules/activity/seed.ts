@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Ctx } from '../../context.ts'
-import { atomically } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import * as ledger from '../../ledger/index.ts'
 import { checkActivityFile, loadActivities } from './activityFile.ts'
 
@@ -15,8 +15,10 @@ const DEMO_WINDOWS: Record<string, [number, number]> = { 'device-sprint': [-1, 6
 /** What the demo puts in the activity prize account: more than both demo prize tables together. */
 const DEMO_PRIZE_FUND = 100_000n * 100_000_000n
 
+const ANY_ACTIVITY = statement<{ one: bigint }, []>('SELECT 1 AS one FROM activities LIMIT 1')
+
 export async function seedDemoActivities(ctx: Ctx): Promise<void> {
-  if (ctx.sqlite.prepare('SELECT 1 FROM activities LIMIT 1').get()) return
+  if (await ctx.sql.get(ANY_ACTIVITY)) return
   const now = ctx.now()
   const json = JSON.parse(fs.readFileSync(DEMO_ACTIVITY_FILE, 'utf8')) as { activities: { slug: string; starts_at: string; ends_at: string }[] }
   for (const a of json.activities) {
@@ -26,11 +28,11 @@ export async function seedDemoActivities(ctx: Ctx): Promise<void> {
     a.ends_at = new Date(now + w[1] * DAY).toISOString()
   }
   const list = checkActivityFile(json)
-  await atomically(ctx, () => {
-    loadActivities(ctx.sqlite, list, now)
+  await ctx.sql.transaction(async (tx) => {
+    await loadActivities(tx, list, now)
     const ref = 'demo:activity_prizes:NADI'
-    if (!ledger.findPosting(ctx.sqlite, ref)) {
-      ledger.transfer(ctx.sqlite, { ref, reason: 'activity_fund', userId: null, from: ledger.custody('nadi'), to: ledger.ACTIVITY_PRIZES, asset: 'NADI', amount: DEMO_PRIZE_FUND, at: now })
+    if (!(await ledger.findPosting(tx, ref))) {
+      await ledger.transfer(tx, { ref, reason: 'activity_fund', userId: null, from: ledger.custody('nadi'), to: ledger.ACTIVITY_PRIZES, asset: 'NADI', amount: DEMO_PRIZE_FUND, at: now })
     }
   })
 }

@@ -3,9 +3,8 @@
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
 import { positiveAmount, readJsonFile, unlessRefused, UsageError } from '../../commands/args.ts'
-import { atomically } from '../../db/index.ts'
 import { CatalogInvalid, checkCatalog, loadCatalog } from './load.ts'
-import { goldPriceNow, recordGoldPrice } from './service.ts'
+import { readGoldPrice, recordGoldPrice } from './service.ts'
 
 export const CATALOG_COMMANDS: Command[] = [
   {
@@ -19,7 +18,7 @@ export const CATALOG_COMMANDS: Command[] = [
       return unlessRefused(env, 'catalog load', [CatalogInvalid, SyntaxError], async () => {
         const file = checkCatalog(readJsonFile(args[0]!))
         const db = env.database()
-        const sum = await atomically(db, () => loadCatalog(db.sqlite, file, Date.now()))
+        const sum = await db.sql.transaction((tx) => loadCatalog(db, tx, file, Date.now()))
         env.io.out(
           `catalog loaded: ${sum.products.added} products added, ${sum.products.updated} updated; ${sum.specs.added} specifications added, ${sum.specs.updated} updated; ${sum.categories} categories; ${sum.mallBanners} mall banners`,
         )
@@ -40,8 +39,11 @@ export const GOLD_COMMANDS: Command[] = [
       const price = args.length === 1 ? positiveAmount(args[0]!) : null
       if (price === null) throw new UsageError('usage: gold price <usdt per gram, e.g. 98.25>')
       const db = env.database()
-      const before = goldPriceNow({ sqlite: db.sqlite, config: env.config })
-      await atomically(db, () => recordGoldPrice({ sqlite: db.sqlite }, Date.now(), price))
+      const before = await db.sql.transaction(async (tx) => {
+        const was = await readGoldPrice(tx, env.config.commerce.goldPrice)
+        await recordGoldPrice(db, tx, Date.now(), price)
+        return was
+      })
       env.io.out(`gold price ${formatMoney(price)} USDT/g (was ${formatMoney(before)})`)
       return 0
     },

@@ -2,9 +2,9 @@
 // NADI_GOLD_WALK_MS, so the mall's prices and its chart move as a real reference would. Production
 // records prices with `tsx server/cli.ts gold price <usdt per gram>` (or a feed calling recordGoldPrice).
 import type { Ctx } from '../../context.ts'
-import { atomically } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { goldPriceNow, recordGoldPrice } from './service.ts'
+import { readGoldPrice, recordGoldPrice } from './service.ts'
 
 /** One step: ±0.05 % at most, pulled gently back towards the reference so it never drifts away. Pure but for `random`. */
 export function nextGoldPrice(price: bigint, reference: bigint, random: () => number): bigint {
@@ -14,16 +14,17 @@ export function nextGoldPrice(price: bigint, reference: bigint, random: () => nu
   return next > 0n ? next : price
 }
 
+const ANY_PRICE = statement<{ one: bigint }, []>('SELECT 1 AS one FROM gold_prices LIMIT 1')
+
 /** A day of history the first time, so the mall's chart has shape at once; then a step per tick. */
 export async function seedGoldHistory(ctx: Ctx, random = Math.random): Promise<void> {
-  const has = ctx.sqlite.prepare('SELECT 1 FROM gold_prices LIMIT 1').get()
-  if (has) return
+  if (await ctx.sql.get(ANY_PRICE)) return
   const now = ctx.now()
   const step = 15 * 60_000
-  await atomically(ctx, () => {
+  await ctx.sql.transaction(async (tx) => {
     let p = ctx.config.commerce.goldPrice
     for (let at = now - 86_400_000; at <= now; at += step) {
-      recordGoldPrice(ctx, at, p)
+      await recordGoldPrice(ctx, tx, at, p)
       for (let i = 0; i < 15; i++) p = nextGoldPrice(p, ctx.config.commerce.goldPrice, random)
     }
   })
@@ -36,7 +37,11 @@ export function startGoldWalk(ctx: Ctx): () => void {
     {
       name: 'gold-walk',
       everyMs,
-      run: (c) => atomically(c, () => recordGoldPrice(c, c.now(), nextGoldPrice(goldPriceNow(c), c.config.commerce.goldPrice, Math.random))),
+      run: (c) =>
+        c.sql.transaction(async (tx) => {
+          const reference = c.config.commerce.goldPrice
+          await recordGoldPrice(c, tx, c.now(), nextGoldPrice(await readGoldPrice(tx, reference), reference, Math.random))
+        }),
     },
   ])
 }

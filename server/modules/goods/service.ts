@@ -9,7 +9,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
@@ -95,10 +95,19 @@ export function catalogCache(sqlite: object) {
   }
 }
 
-/** The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference. */
+/**
+ * The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference.
+ * On the synchronous connection, for the order's pricing in its synchronous transaction (preOrder);
+ * readGoldPrice is the same read awaited.
+ */
 export function goldPriceNow(ctx: Pick<Ctx, 'sqlite' | 'config'>): bigint {
   const r = stmts(ctx).goldNow.get() as { price: bigint } | undefined
   return r?.price ?? ctx.config.commerce.goldPrice
+}
+
+/** The gold price per gram now, as goldPriceNow answers it, awaited: in a transaction (`tx`) or outside one (`ctx.sql`). */
+export async function readGoldPrice(q: Queryable, reference: bigint): Promise<bigint> {
+  return (await q.get(READ.goldNow))?.price ?? reference
 }
 
 /** How long a gold price shown on a screen is honoured when the order comes: the quote's validity. */
@@ -117,12 +126,20 @@ export function goldPricesQuoted(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>): b
   return all.length ? all : [ctx.config.commerce.goldPrice]
 }
 
-/** Records a gold price (operator command, or the demo's walk) and forgets what is older than the history kept. */
-export function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, at: number, price: bigint): void {
+const GOLD = statements({
+  insert: statement<never, [at: number, price: bigint]>(SQL.goldInsert),
+  prune: statement<never, [before: number]>(SQL.goldPrune),
+})
+
+/**
+ * Records a gold price (operator command, or the demo's walk) and forgets what is older than the
+ * history kept, in the caller's transaction (`tx`) or as two statements of their own (`ctx.sql`).
+ * `ctx.sqlite` only names the database whose kept catalog answers go stale.
+ */
+export async function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, q: Queryable, at: number, price: bigint): Promise<void> {
   if (price <= 0n) throw new RangeError('a gold price is positive')
-  const s = stmts(ctx)
-  s.goldInsert.run(at, price)
-  s.goldPrune.run(at - GOLD_HISTORY_MS)
+  await q.run(GOLD.insert, at, price)
+  await q.run(GOLD.prune, at - GOLD_HISTORY_MS)
   catalogChanged(ctx.sqlite)
 }
 
@@ -213,7 +230,7 @@ export function createGoodsService(ctx: Ctx) {
   }
 
   /** The gold price per gram now, as goldPriceNow answers it. */
-  const goldNow = async () => (await sql.get(READ.goldNow))?.price ?? ctx.config.commerce.goldPrice
+  const goldNow = () => readGoldPrice(sql, ctx.config.commerce.goldPrice)
   const goldFor = async (area: Area) => (area === 'gold' ? await goldNow() : null)
   const items = (rows: ProductRow[], lang: LangCode, gold: bigint | null) => Promise.all(rows.map(async (p) => itemWire(p, await sql.all(READ.specsOf, p.id), lang, gold)))
 

@@ -3,7 +3,7 @@
 // deleted. A node already bought keeps the terms it was bought on (node_orders copies them); a change
 // of seats keeps the seats taken taken. Rates are percent text ("0.4" = 0.4 % a day). The demo's is
 // demoNodes.json beside this file.
-import type { SqlConnection } from '../../db/connection.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { parseMoney } from '../../../contract/money.ts'
 
 export class NodeFileInvalid extends Error {
@@ -103,42 +103,42 @@ export function checkNodeFile(raw: unknown): NodeFile {
   return out
 }
 
+type TierTerms = [limitNum: number, amount: bigint, days: number, power: bigint, levelId: number, withdrawRatePpm: number, machineRatePpm: number, airdropMultiplier: number, advancedAgent: number, active: number]
+
+const LOAD = statements({
+  tierOf: statement<{ id: bigint }, [type: TierEntry['type']]>('SELECT id FROM node_tiers WHERE type = ?'),
+  addTier: statement<never, [type: TierEntry['type'], seatsTotal: number, seatsLeft: number, ...TierTerms, sort: number, createdAt: number, updatedAt: number]>(
+    `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, airdrop_multiplier, advanced_agent, active, sort, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  // Seats already taken (paid or held by an open order) stay taken. They are counted by the UPDATE,
+  // on the row under its lock: a seat bought by another process between a read and this write would
+  // otherwise be counted free and sold twice.
+  updateTier: statement<never, [seats: bigint, seats: bigint, seats: bigint, seats: bigint, ...TierTerms, updatedAt: number, id: bigint]>(
+    `UPDATE node_tiers SET seats_total = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) ELSE seats_total - seats_left END,
+       seats_left = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) - (seats_total - seats_left) ELSE 0 END,
+       limit_num = ?, amount = ?, days = ?, power = ?, level_id = ?, withdraw_rate_ppm = ?,
+       machine_rate_ppm = ?, airdrop_multiplier = ?, advanced_agent = ?, active = ?, updated_at = ? WHERE id = ?`,
+  ),
+  plan: statement<never, [slug: string, ltvPpm: number, dailyRatePpm: number, maxDays: number, active: number, sort: number, createdAt: number]>(
+    `INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, active, sort, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (slug) DO UPDATE SET ltv_ppm = excluded.ltv_ppm, daily_rate_ppm = excluded.daily_rate_ppm, max_days = excluded.max_days, active = excluded.active`,
+  ),
+})
+
 /** In the caller's transaction. Returns what changed. */
-export function loadNodeFile(sqlite: SqlConnection, file: NodeFile, now: number): { tiers: number; plans: number } {
-  const byType = sqlite.prepare('SELECT id FROM node_tiers WHERE type = ?')
+export async function loadNodeFile(tx: Tx, file: NodeFile, now: number): Promise<{ tiers: number; plans: number }> {
   const sortOf = (t: TierEntry['type']) => TYPES.indexOf(t)
   for (const t of file.tiers) {
-    const old = byType.get(t.type) as { id: bigint } | undefined
-    const v = [t.limit_num, t.amount, t.days, t.power, t.level_id, t.withdraw_rate_ppm, t.machine_rate_ppm, t.airdrop_multiplier, t.advanced_agent ? 1 : 0, t.active ? 1 : 0]
+    const old = await tx.get(LOAD.tierOf, t.type)
+    const v: TierTerms = [t.limit_num, t.amount, t.days, t.power, t.level_id, t.withdraw_rate_ppm, t.machine_rate_ppm, t.airdrop_multiplier, t.advanced_agent ? 1 : 0, t.active ? 1 : 0]
     if (!old) {
-      sqlite
-        .prepare(
-          `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, airdrop_multiplier, advanced_agent, active, sort, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(t.type, t.seats, t.seats, ...v, sortOf(t.type), now, now)
+      await tx.run(LOAD.addTier, t.type, t.seats, t.seats, ...v, sortOf(t.type), now, now)
     } else {
-      // Seats already taken (paid or held by an open order) stay taken. They are counted by the UPDATE,
-      // on the row under its lock: a seat bought by another process between a read and this write would
-      // otherwise be counted free and sold twice.
       const seats = BigInt(t.seats)
-      sqlite
-        .prepare(
-          `UPDATE node_tiers SET seats_total = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) ELSE seats_total - seats_left END,
-             seats_left = CASE WHEN CAST(? AS BIGINT) > seats_total - seats_left THEN CAST(? AS BIGINT) - (seats_total - seats_left) ELSE 0 END,
-             limit_num = ?, amount = ?, days = ?, power = ?, level_id = ?, withdraw_rate_ppm = ?,
-             machine_rate_ppm = ?, airdrop_multiplier = ?, advanced_agent = ?, active = ?, updated_at = ? WHERE id = ?`,
-        )
-        .run(seats, seats, seats, seats, ...v, now, old.id)
+      await tx.run(LOAD.updateTier, seats, seats, seats, seats, ...v, now, old.id)
     }
   }
-  for (const p of file.loan_plans) {
-    sqlite
-      .prepare(
-        `INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, active, sort, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (slug) DO UPDATE SET ltv_ppm = excluded.ltv_ppm, daily_rate_ppm = excluded.daily_rate_ppm, max_days = excluded.max_days, active = excluded.active`,
-      )
-      .run(p.slug, p.ltv_ppm, p.daily_rate_ppm, p.max_days, p.active ? 1 : 0, file.loan_plans.indexOf(p), now)
-  }
+  for (const p of file.loan_plans) await tx.run(LOAD.plan, p.slug, p.ltv_ppm, p.daily_rate_ppm, p.max_days, p.active ? 1 : 0, file.loan_plans.indexOf(p), now)
   return { tiers: file.tiers.length, plans: file.loan_plans.length }
 }

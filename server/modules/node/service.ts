@@ -27,7 +27,7 @@ import type { MyNode, NodeConfig, NodeTier, NodeType } from '../../../contract/n
 import type { PayOrder } from '../../../contract/orders.ts'
 import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce } from '../../db/index.ts'
+import { preparedOnce } from '../../db/index.ts'
 import { statement, statements } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -412,6 +412,7 @@ export function registerNodeSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
   onSettle(ctx, { name: 'node-stakes', run: (c, day, at) => void returnStakes(c, day, at) })
 }
 
+const ANY_TIER = statement<{ one: bigint }, []>('SELECT 1 AS one FROM node_tiers LIMIT 1')
 const DEMO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demoNodes.json')
 
 /**
@@ -420,13 +421,13 @@ const DEMO_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demoN
  */
 export async function seedDemoNodes(ctx: Ctx): Promise<void> {
   const now = ctx.now()
-  await atomically(ctx, () => {
-    if (!ctx.sqlite.prepare('SELECT 1 FROM node_tiers LIMIT 1').get()) {
-      loadNodeFile(ctx.sqlite, checkNodeFile(JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8'))), now)
+  await ctx.sql.transaction(async (tx) => {
+    if (!(await tx.get(ANY_TIER))) {
+      await loadNodeFile(tx, checkNodeFile(JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8'))), now)
     }
     const amount = ctx.config.node.demoLoanFund
-    if (amount > 0n && !ledger.findPosting(ctx.sqlite, 'demo:loans:USDT')) {
-      ledger.transfer(ctx.sqlite, { ref: 'demo:loans:USDT', reason: 'loan_fund', userId: null, from: ledger.custody('bsc'), to: ledger.LOANS, asset: 'USDT', amount, at: now })
+    if (amount > 0n && !(await ledger.findPosting(tx, 'demo:loans:USDT'))) {
+      await ledger.transfer(tx, { ref: 'demo:loans:USDT', reason: 'loan_fund', userId: null, from: ledger.custody('bsc'), to: ledger.LOANS, asset: 'USDT', amount, at: now })
     }
   })
 }

@@ -8,18 +8,19 @@
 //   banner load <file.json>          add or update home banners by key
 //   banner list [--json]             every home banner: key, status, order, image, link, English title
 //   banner remove <key>              delete a home banner
-import type { SqlConnection } from '../../db/connection.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { json, readJsonFile, UsageError, unlessRefused } from '../../commands/args.ts'
 import { parseInstant } from '../../commands/fileSchemas.ts'
-import { atomically } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import type { StoredState } from '../../db/schema.ts'
 import { checkBannerFile, checkNoticeFile, ContentFileInvalid, loadBanners, loadNotices, publishKeyed, removeBanner, unpublishKeyed } from './contentFile.ts'
 import { ContentRefused, statusAt } from './rules.ts'
 
 const iso = (ms: bigint | number) => new Date(Number(ms)).toISOString().replace('.000Z', 'Z')
 const REFUSALS = [ContentFileInvalid, ContentRefused, SyntaxError]
+
+/** One command's writes, all or nothing: a refusal anywhere (a bad entry, an unknown key) writes nothing. */
+const inTransaction = <T>(env: CommandEnv, fn: (tx: Tx) => Promise<T>) => env.database().sql.transaction(fn)
 
 function oneKey(name: string, args: readonly string[]): string {
   if (args.length !== 1 || args[0]!.startsWith('--')) throw new UsageError(`usage: ${name} <key>`)
@@ -71,11 +72,10 @@ function loadCommand(kind: 'notice' | 'banner', summary: string): Command {
       return unlessRefused(env, `${kind} load`, REFUSALS, async () => {
         const now = Date.now()
         const file = readJsonFile(args[0]!)
-        const db = env.database()
         const sum =
           kind === 'notice'
-            ? await atomically(db, () => loadNotices(db.sqlite as SqlConnection, checkNoticeFile(file, now), now))
-            : await atomically(db, () => loadBanners(db.sqlite as SqlConnection, checkBannerFile(file, now), now))
+            ? await inTransaction(env, (tx) => loadNotices(tx, checkNoticeFile(file, now), now))
+            : await inTransaction(env, (tx) => loadBanners(tx, checkBannerFile(file, now), now))
         env.io.out(`${kind}s loaded: ${sum.added} added, ${sum.updated} updated`)
         return 0
       })
@@ -105,8 +105,7 @@ export const NOTICE_COMMANDS: Command[] = [
       const key = oneKey('notice publish [--at <ISO time>]', rest)
       return unlessRefused(env, 'notice publish', REFUSALS, async () => {
         const now = Date.now()
-        const db = env.database()
-        const p = await atomically(db, () => publishKeyed(db.sqlite as SqlConnection, 'notices', key, now, at))
+        const p = await inTransaction(env, (tx) => publishKeyed(tx, 'notices', key, now, at))
         env.io.out(`notice ${key}: ${statusAt(p, now)} from ${iso(p.publishedAt)}`)
         return 0
       })
@@ -121,8 +120,7 @@ export const NOTICE_COMMANDS: Command[] = [
     async run(args, env) {
       const key = oneKey('notice unpublish', args)
       return unlessRefused(env, 'notice unpublish', REFUSALS, async () => {
-        const db = env.database()
-        await atomically(db, () => unpublishKeyed(db.sqlite as SqlConnection, 'notices', key, Date.now()))
+        await inTransaction(env, (tx) => unpublishKeyed(tx, 'notices', key, Date.now()))
         env.io.out(`notice ${key}: unpublished`)
         return 0
       })
@@ -163,8 +161,7 @@ export const BANNER_COMMANDS: Command[] = [
     async run(args, env) {
       const key = oneKey('banner remove', args)
       return unlessRefused(env, 'banner remove', REFUSALS, async () => {
-        const db = env.database()
-        await atomically(db, () => removeBanner(db.sqlite as SqlConnection, key))
+        await inTransaction(env, (tx) => removeBanner(tx, key))
         env.io.out(`banner ${key}: removed`)
         return 0
       })

@@ -7,8 +7,7 @@
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES, LOCALE_FILE } from '../../../contract/constants.ts'
-import type { SqlConnection } from '../../db/connection.ts'
-import { transaction } from '../../db/index.ts'
+import { statement, statements, type Statement, type Tx } from '../../db/query/types.ts'
 import { ImageUrl, Instant, parseInstant, Slug, Texts } from '../../commands/fileSchemas.ts'
 import { ContentRefused, publish, unpublish, type Placed, type StoredState } from './rules.ts'
 
@@ -165,89 +164,109 @@ interface StoredPlace {
 }
 const placeOf = (r: StoredPlace): Placed => ({ state: r.state, publishedAt: Number(r.published_at) })
 
-type Stmt = ReturnType<SqlConnection['prepare']>
+type Row = Record<string, unknown>
+type Id = { id: bigint }
+
+const NOTICE = statements({
+  find: statement<StoredPlace & { pinned: bigint }, [{ key: string }]>('SELECT id, state, published_at, pinned FROM notices WHERE key = @key'),
+  insert: statement<Id, [Row]>('INSERT INTO notices (key, pinned, state, published_at, updated_at) VALUES (@key, @pinned, @state, @published_at, @now) RETURNING id'),
+  update: statement<never, [Row]>('UPDATE notices SET pinned = @pinned, state = @state, published_at = @published_at, updated_at = @now WHERE id = @id'),
+  dropTexts: statement<never, [Id]>('DELETE FROM notice_texts WHERE notice_id = @id'),
+  addText: statement<never, [{ id: bigint; lang: string; title: string; content: string }]>(
+    'INSERT INTO notice_texts (notice_id, lang, title, content) VALUES (@id, @lang, @title, @content)',
+  ),
+})
+
+const BANNER = statements({
+  find: statement<StoredPlace, [{ key: string }]>("SELECT id, state, published_at FROM banners WHERE key = @key AND place = 'home'"),
+  insert: statement<Id, [Row]>(
+    "INSERT INTO banners (key, image, link, sort, place, state, published_at, updated_at) VALUES (@key, @image, @link, @sort, 'home', @state, @published_at, @now) RETURNING id",
+  ),
+  update: statement<never, [Row]>('UPDATE banners SET image = @image, link = @link, sort = @sort, state = @state, published_at = @published_at, updated_at = @now WHERE id = @id'),
+  dropTexts: statement<never, [Id]>('DELETE FROM banner_texts WHERE banner_id = @id'),
+  addText: statement<never, [{ id: bigint; lang: string; title: string }]>('INSERT INTO banner_texts (banner_id, lang, title) VALUES (@id, @lang, @title)'),
+  remove: statement<never, [Id]>('DELETE FROM banners WHERE id = @id'),
+})
+
+/** The statements a keyed command runs on either table: the table's name is part of the text. */
+const KEYED = {
+  notices: statements({
+    find: statement<StoredPlace, [{ key: string }]>('SELECT id, state, published_at FROM notices WHERE key = @key'),
+    move: statement<never, [{ id: bigint; state: StoredState; published_at: number; now: number }]>(
+      'UPDATE notices SET state = @state, published_at = @published_at, updated_at = @now WHERE id = @id',
+    ),
+  }),
+  banners: statements({
+    find: statement<StoredPlace, [{ key: string }]>('SELECT id, state, published_at FROM banners WHERE key = @key'),
+    move: statement<never, [{ id: bigint; state: StoredState; published_at: number; now: number }]>(
+      'UPDATE banners SET state = @state, published_at = @published_at, updated_at = @now WHERE id = @id',
+    ),
+  }),
+}
+
+type Upserts = { insert: Statement<Id, [Row]>; update: Statement<never, [Row]>; dropTexts: Statement<never, [Id]> }
 
 /** Updates the kept row (its texts dropped, to be written anew) or inserts a new one; answers its id. */
-function upsert(old: { id: bigint } | undefined, values: Record<string, unknown>, s: { insert: Stmt; update: Stmt; dropTexts: Stmt }, sum: LoadSummary): bigint {
+async function upsert(tx: Tx, old: Id | undefined, values: Row, s: Upserts, sum: LoadSummary): Promise<bigint> {
   if (!old) {
     sum.added++
-    return BigInt((s.insert.get(values) as { id: bigint }).id)
+    return (await tx.get(s.insert, values))!.id
   }
-  s.update.run({ ...values, id: old.id })
-  s.dropTexts.run({ id: old.id })
+  await tx.run(s.update, { ...values, id: old.id })
+  await tx.run(s.dropTexts, { id: old.id })
   sum.updated++
   return old.id
 }
 
-/** Loads checked notices at `now`; synchronous, in one transaction (or the caller's): all or nothing. */
-export function loadNotices(sqlite: SqlConnection, list: readonly CheckedNotice[], now: number): LoadSummary {
-  return transaction(sqlite, () => {
-    const sum = { added: 0, updated: 0 }
-    const find = sqlite.prepare('SELECT id, state, published_at, pinned FROM notices WHERE key = @key')
-    const insert = sqlite.prepare('INSERT INTO notices (key, pinned, state, published_at, updated_at) VALUES (@key, @pinned, @state, @published_at, @now) RETURNING id')
-    const update = sqlite.prepare('UPDATE notices SET pinned = @pinned, state = @state, published_at = @published_at, updated_at = @now WHERE id = @id')
-    const dropTexts = sqlite.prepare('DELETE FROM notice_texts WHERE notice_id = @id')
-    const addText = sqlite.prepare('INSERT INTO notice_texts (notice_id, lang, title, content) VALUES (@id, @lang, @title, @content)')
-    for (const n of list) {
-      const old = find.get({ key: n.key }) as (StoredPlace & { pinned: bigint }) | undefined
-      const place = placeAfter(old ? placeOf(old) : null, n, now)
-      const values = { key: n.key, state: place.state, published_at: place.publishedAt, pinned: (n.pinned ?? old?.pinned === 1n) ? 1 : 0, now }
-      const id = upsert(old, values, { insert, update, dropTexts }, sum)
-      for (const lang of Object.keys(n.title)) addText.run({ id, lang, title: n.title[lang]!, content: n.content[lang]! })
-    }
-    return sum
-  })
+/** Loads checked notices at `now`, in the caller's transaction: a refusal there undoes the whole file. */
+export async function loadNotices(tx: Tx, list: readonly CheckedNotice[], now: number): Promise<LoadSummary> {
+  const sum = { added: 0, updated: 0 }
+  for (const n of list) {
+    const old = await tx.get(NOTICE.find, { key: n.key })
+    const place = placeAfter(old ? placeOf(old) : null, n, now)
+    const values = { key: n.key, state: place.state, published_at: place.publishedAt, pinned: (n.pinned ?? old?.pinned === 1n) ? 1 : 0, now }
+    const id = await upsert(tx, old, values, NOTICE, sum)
+    for (const lang of Object.keys(n.title)) await tx.run(NOTICE.addText, { id, lang, title: n.title[lang]!, content: n.content[lang]! })
+  }
+  return sum
 }
 
 /** Loads checked home banners at `now`, as loadNotices does. */
-export function loadBanners(sqlite: SqlConnection, list: readonly CheckedBanner[], now: number): LoadSummary {
-  return transaction(sqlite, () => {
-    const sum = { added: 0, updated: 0 }
-    const find = sqlite.prepare("SELECT id, state, published_at FROM banners WHERE key = @key AND place = 'home'")
-    const insert = sqlite.prepare(
-      "INSERT INTO banners (key, image, link, sort, place, state, published_at, updated_at) VALUES (@key, @image, @link, @sort, 'home', @state, @published_at, @now) RETURNING id",
-    )
-    const update = sqlite.prepare('UPDATE banners SET image = @image, link = @link, sort = @sort, state = @state, published_at = @published_at, updated_at = @now WHERE id = @id')
-    const dropTexts = sqlite.prepare('DELETE FROM banner_texts WHERE banner_id = @id')
-    const addText = sqlite.prepare('INSERT INTO banner_texts (banner_id, lang, title) VALUES (@id, @lang, @title)')
-    for (const b of list) {
-      const old = find.get({ key: b.key }) as StoredPlace | undefined
-      const place = placeAfter(old ? placeOf(old) : null, b, now)
-      const values = { key: b.key, image: b.image, link: b.link, sort: b.sort, state: place.state, published_at: place.publishedAt, now }
-      const id = upsert(old, values, { insert, update, dropTexts }, sum)
-      for (const lang of Object.keys(b.title)) addText.run({ id, lang, title: b.title[lang]! })
-    }
-    return sum
-  })
+export async function loadBanners(tx: Tx, list: readonly CheckedBanner[], now: number): Promise<LoadSummary> {
+  const sum = { added: 0, updated: 0 }
+  for (const b of list) {
+    const old = await tx.get(BANNER.find, { key: b.key })
+    const place = placeAfter(old ? placeOf(old) : null, b, now)
+    const values = { key: b.key, image: b.image, link: b.link, sort: b.sort, state: place.state, published_at: place.publishedAt, now }
+    const id = await upsert(tx, old, values, BANNER, sum)
+    for (const lang of Object.keys(b.title)) await tx.run(BANNER.addText, { id, lang, title: b.title[lang]! })
+  }
+  return sum
 }
 
 export type ContentTable = 'notices' | 'banners'
 
 /** The row a command names by key, or a refusal saying there is none. */
-function findKeyed(sqlite: SqlConnection, table: ContentTable, key: string): StoredPlace {
-  const row = sqlite.prepare(`SELECT id, state, published_at FROM ${table} WHERE key = @key`).get({ key }) as StoredPlace | undefined
+async function findKeyed(tx: Tx, table: ContentTable, key: string): Promise<StoredPlace> {
+  const row = await tx.get(KEYED[table].find, { key })
   if (!row) throw new ContentRefused(`no ${table === 'notices' ? 'notice' : 'banner'} has the key ${JSON.stringify(key)}`)
   return row
 }
 
-/** Moves a keyed row to where `to` puts it; answers where it stands now. */
-export function moveKeyed(sqlite: SqlConnection, table: ContentTable, key: string, to: (p: Placed) => Placed, now: number): Placed {
-  return transaction(sqlite, () => {
-    const row = findKeyed(sqlite, table, key)
-    const next = to(placeOf(row))
-    sqlite.prepare(`UPDATE ${table} SET state = @state, published_at = @published_at, updated_at = @now WHERE id = @id`).run({ id: row.id, state: next.state, published_at: next.publishedAt, now })
-    return next
-  })
+/** Moves a keyed row to where `to` puts it, in the caller's transaction; answers where it stands now. */
+export async function moveKeyed(tx: Tx, table: ContentTable, key: string, to: (p: Placed) => Placed, now: number): Promise<Placed> {
+  const row = await findKeyed(tx, table, key)
+  const next = to(placeOf(row))
+  await tx.run(KEYED[table].move, { id: row.id, state: next.state, published_at: next.publishedAt, now })
+  return next
 }
 
-export const publishKeyed = (sqlite: SqlConnection, table: ContentTable, key: string, now: number, at?: number) => moveKeyed(sqlite, table, key, (p) => publish(p, now, at), now)
-export const unpublishKeyed = (sqlite: SqlConnection, table: ContentTable, key: string, now: number) => moveKeyed(sqlite, table, key, unpublish, now)
+export const publishKeyed = (tx: Tx, table: ContentTable, key: string, now: number, at?: number) => moveKeyed(tx, table, key, (p) => publish(p, now, at), now)
+export const unpublishKeyed = (tx: Tx, table: ContentTable, key: string, now: number) => moveKeyed(tx, table, key, unpublish, now)
 
 /** Removes a home banner for good (its texts go with it); a notice is unpublished instead, as people may have read it. */
-export function removeBanner(sqlite: SqlConnection, key: string): void {
-  transaction(sqlite, () => {
-    const row = findKeyed(sqlite, 'banners', key)
-    sqlite.prepare('DELETE FROM banner_texts WHERE banner_id = @id').run({ id: row.id })
-    sqlite.prepare('DELETE FROM banners WHERE id = @id').run({ id: row.id })
-  })
+export async function removeBanner(tx: Tx, key: string): Promise<void> {
+  const row = await findKeyed(tx, 'banners', key)
+  await tx.run(BANNER.dropTexts, { id: row.id })
+  await tx.run(BANNER.remove, { id: row.id })
 }
