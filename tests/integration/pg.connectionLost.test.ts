@@ -3,7 +3,8 @@
 // replaced at the next statement, and the same request sent again (its key) is applied once.
 import { expect, it } from 'vitest'
 import '../../server/ledger/holders.ts'
-import { PgConnectionLost, PgSync } from '../../server/db/pg/sync.ts'
+import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgConnectionLost } from '../../server/db/pg/wire.ts'
 import { audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { idemKey, localeText, ROOT_CODE, useServers } from './support/server.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
