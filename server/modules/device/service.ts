@@ -9,7 +9,7 @@ import { ATTEMPT_WINDOW_MS, attemptAllowed, formatCode, makeCode, normalizeCode 
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
-import { statement } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -43,6 +43,13 @@ const SQL = {
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
+/** What createDevices runs, in the payment's transaction of the asynchronous way. */
+const MAKE = statements({
+  order: statement<{ id: bigint; user_id: bigint; type: string }, [id: number | bigint]>(SQL.order),
+  lines: statement<{ id: bigint; product_id: bigint; spec_id: bigint; quantity: bigint; power: bigint }, [orderId: bigint]>(SQL.lines),
+  insert: statement<never, [user: bigint, order: bigint, line: bigint, unit: number, product: bigint, spec: bigint, power: bigint, at: number]>(SQL.insert),
+})
+
 /** What is stored of a code: SHA-256 of its normalized form (the code has ~79 random bits). */
 export const hashCode = (normalized: string): string => createHash('sha256').update(normalized).digest('hex')
 
@@ -50,14 +57,13 @@ export const hashCode = (normalized: string): string => createHash('sha256').upd
  * Inside the payment's transaction (preOrder fulfil()): one pending device per unit of each line of a
  * paid device order, at the line's power. Idempotent: a unit already made is kept as it is.
  */
-export function createDevices(ctx: Pick<Ctx, 'sqlite'>, orderId: number | bigint, at: number): number {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string } | undefined
+export async function createDevices(tx: Tx, orderId: number | bigint, at: number): Promise<number> {
+  const o = await tx.get(MAKE.order, orderId)
   if (!o || o.type !== 'device') return 0
   let made = 0
-  for (const l of s.lines.all(o.id) as { id: bigint; product_id: bigint; spec_id: bigint; quantity: bigint; power: bigint }[]) {
+  for (const l of await tx.all(MAKE.lines, o.id)) {
     for (let unit = 1; unit <= Number(l.quantity); unit++) {
-      made += s.insert.run(o.user_id, o.id, l.id, unit, l.product_id, l.spec_id, l.power, at).changes
+      made += (await tx.run(MAKE.insert, o.user_id, o.id, l.id, unit, l.product_id, l.spec_id, l.power, at)).changes
     }
   }
   return made

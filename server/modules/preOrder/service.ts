@@ -11,16 +11,17 @@ import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { REMARK_MAX, type PreOrderBody, type PreOrderResult, type PreOrderTips, type ShipTo, type ShopOrder, type ShopOrderTab } from '../../../contract/preOrder.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { createPayOrder, payOrderWire, type OrdersService } from '../orders/service.ts'
 import { checkHold } from '../orders/holds.ts'
-import { goldPriceNow, goldPricesQuoted, productOf, specOf, takeStock } from '../goods/service.ts'
+import { goldPriceNow, goldPricesQuoted, productOf, specOf, takeStock, type ProductRow } from '../goods/service.ts'
 import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
 import { createReleasePlan, planWire } from '../release/service.ts'
-import { addPerformance } from '../user/performance.ts'
+import { addPerformanceIn } from '../user/performance.ts'
 import { scorePurchase } from '../activity/scores.ts'
 import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
@@ -57,6 +58,14 @@ const SQL = {
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
+type Fulfilment = 'pending_shipment' | 'completed'
+const S = statements({
+  order: statement<OrderRow, [id: number | bigint]>(SQL.order),
+  firstLine: statement<{ product_id: bigint }, [orderId: number]>('SELECT product_id FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1'),
+  product: statement<ProductRow, [id: bigint]>('SELECT * FROM products WHERE id = ?'),
+  paid: statement<never, [paidAt: number, status: Fulfilment, s1: Fulfilment, s2: Fulfilment, endedAt: number, id: number]>(SQL.paid),
+})
+
 /** The remark as kept: trimmed, one line, at most REMARK_MAX characters; "" when left out. */
 export function cleanRemark(raw: string | undefined): string {
   if (raw === undefined) return ''
@@ -77,20 +86,19 @@ export interface FulfilDeps {
  * starts (pending shipment, or completed for what does not ship), the release plan is created, and
  * the value is added to the buyer's and their ancestors' performance (DESIGN §10, §12).
  */
-export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: number): void {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as OrderRow | undefined
+export async function fulfil(ctx: Ctx, tx: Tx, deps: FulfilDeps, orderId: number, paidAt: number): Promise<void> {
+  const o = await tx.get(S.order, orderId)
   const area = o ? AREA_OF[o.type] : undefined
   // Only an order of products (it has lines) is fulfilled here; other orders have their own handlers.
-  const line = (s.lines.all(orderId) as { product_id: bigint }[])[0]
+  const line = await tx.get(S.firstLine, orderId)
   if (!o || !area || !line) return
   const status = o.ships === 1n ? 'pending_shipment' : 'completed'
-  if (s.paid.run(paidAt, status, status, status, paidAt, orderId).changes !== 1) return
-  scorePurchase(ctx.sqlite, o, paidAt)
+  if ((await tx.run(S.paid, paidAt, status, status, status, paidAt, orderId)).changes !== 1) return
+  await scorePurchase(tx, o, paidAt)
   const usdt = o.asset === 'USDT' ? o.total : (o.total * deps.nadiPrice()) / 100_000_000n
-  const product = productOf(ctx, Number(line.product_id))
+  const product = await tx.get(S.product, line.product_id)
   if (product && product.release_days > 0n) {
-    createReleasePlan(ctx, {
+    await createReleasePlan(tx, {
       userId: o.user_id,
       orderId: o.id,
       area,
@@ -102,9 +110,9 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
       at: paidAt,
     })
   }
-  addPerformance(ctx.sqlite, o.user_id, usdt)
+  await addPerformanceIn(tx, ctx.sqlite, o.user_id, usdt)
   // A device order: one device per unit, pending activation with the code shipped with it.
-  createDevices(ctx, o.id, paidAt)
+  await createDevices(tx, o.id, paidAt)
 }
 
 /**

@@ -16,7 +16,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
-import { statement } from '../../db/query/types.ts'
+import { statement, type Tx } from '../../db/query/types.ts'
 import type { ReleasePlansTable } from '../../db/schema.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -66,11 +66,13 @@ export interface NewPlan {
   at: number
 }
 
+const INSERT_PLAN = statement<never, [userId: bigint, orderId: bigint, area: Area, total: bigint, days: number, startDay: number, price: string, value: bigint, at: number]>(SQL.insertPlan)
+
 /** In the payment's transaction: the order's release plan. A value too small to release anything makes none. */
-export function createReleasePlan(ctx: Pick<Ctx, 'sqlite'>, p: NewPlan): void {
+export async function createReleasePlan(tx: Tx, p: NewPlan): Promise<void> {
   const total = releaseTotal(p.value, p.ppm, p.price)
   if (total <= 0n) return
-  stmts(ctx).insertPlan.run(p.userId, p.orderId, p.area, total, p.days, p.startDay, formatMoney(p.price), (p.value * p.ppm) / 1_000_000n, p.at)
+  await tx.run(INSERT_PLAN, p.userId, p.orderId, p.area, total, p.days, p.startDay, formatMoney(p.price), (p.value * p.ppm) / 1_000_000n, p.at)
 }
 
 export function planWire(ctx: Pick<Ctx, 'sqlite'>, r: PlanRow, lang: LangCode): ReleasePlan {
