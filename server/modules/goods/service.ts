@@ -9,7 +9,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
@@ -164,6 +164,41 @@ export async function retakeStock(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: big
   const { specs } = (await tx.get(HOLD.retakeOf, orderId))!
   if (BigInt((await tx.run(HOLD.retakeStock, orderId)).changes) !== specs) throw new Error(`order ${orderId}: its stock was taken meanwhile`)
   if (specs > 0n) catalogChanged(ctx.sqlite)
+}
+
+/** What placing an order reads and takes, in its transaction of the asynchronous way. */
+const ORDERING = statements({
+  spec: statement<SpecRow, [id: number]>(SQL.spec),
+  takeStock: statement<never, [{ n: bigint; id: bigint | number }]>(SQL.takeStock),
+})
+
+/** takeStock in the ordering transaction of the asynchronous way. */
+export async function takeStockIn(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, specId: bigint | number, quantity: bigint): Promise<boolean> {
+  const taken = (await tx.run(ORDERING.takeStock, { n: quantity, id: specId })).changes === 1
+  if (taken) catalogChanged(ctx.sqlite)
+  return taken
+}
+
+export function productIn(q: Queryable, id: number): Promise<ProductRow | undefined> {
+  return q.get(READ.product, id)
+}
+
+export function specIn(q: Queryable, id: number): Promise<SpecRow | undefined> {
+  return q.get(ORDERING.spec, id)
+}
+
+/** goldPriceNow through `q` (a transaction's tx, or the database). */
+export async function goldPriceIn(ctx: Pick<Ctx, 'config'>, q: Queryable): Promise<bigint> {
+  return (await q.get(READ.goldNow))?.price ?? ctx.config.commerce.goldPrice
+}
+
+/** goldPricesQuoted through `q` (a transaction's tx, or the database). */
+export async function goldPricesQuotedIn(ctx: Pick<Ctx, 'config' | 'now'>, q: Queryable): Promise<bigint[]> {
+  const since = ctx.now() - GOLD_QUOTE_MS
+  const first = await q.get(READ.goldAt, since)
+  const later = (await q.all(READ.goldSince, since)).map((r) => r.price)
+  const all = [...(first ? [first.price] : []), ...later]
+  return all.length ? all : [ctx.config.commerce.goldPrice]
 }
 
 export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {
