@@ -10,7 +10,6 @@ import type { Area } from '../../../contract/goods.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { REMARK_MAX, type PreOrderBody, type PreOrderResult, type PreOrderTips, type ShipTo, type ShopOrder, type ShopOrderTab } from '../../../contract/preOrder.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
@@ -56,8 +55,6 @@ const SQL = {
            ORDER BY o.expires_at`,
 } as const
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
-
 type Fulfilment = 'pending_shipment' | 'completed'
 type LineRow = { product_id: bigint; spec_id: bigint; name: string; spec_name: string; cover: string; quantity: bigint; unit_price: bigint; power: bigint }
 type Address = { name: string; phone: string; area: string; address: string }
@@ -75,6 +72,7 @@ const S = statements({
   address: statement<Address, [id: number, userId: number]>(SQL.address),
   insertLine: statement<never, [order: number, product: bigint, spec: bigint, quantity: bigint, unit: bigint, power: bigint, name: string, specName: string, cover: string]>(SQL.insertLine),
   paid: statement<never, [paidAt: number, status: Fulfilment, s1: Fulfilment, s2: Fulfilment, endedAt: number, id: number]>(SQL.paid),
+  ship: statement<never, [company: string, number: string, at: number, id: number]>(SQL.ship),
   receive: statement<never, [at: number, by: 'user' | 'auto', endedAt: number, id: number | bigint]>(SQL.receive),
   dueReceipts: statement<{ id: bigint }, [shippedBy: number]>(SQL.dueReceipts),
   releaseOf: statement<PlanRow, [orderId: bigint]>(SQL.releaseOf),
@@ -300,27 +298,26 @@ export class ShipRefused extends Error {
 
 /** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
 export async function shipOrder(
-  ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now'>,
+  ctx: Pick<Ctx, 'sql' | 'now'>,
   id: number,
   company: string,
   number: string,
   /** Runs in the shipping's transaction with the codes issued (the demo keeps them to show the buyer). */
-  withCodes: (codes: IssuedCode[]) => void = () => {},
+  withCodes: (tx: Tx, codes: IssuedCode[]) => Promise<void> = async () => {},
 ): Promise<OrderRow & { device_codes: IssuedCode[] }> {
   const c = company.trim()
   if (checkText(c, 40) !== null) throw new ShipRefused('the express company is 1–40 characters of one line')
   if (!EXPRESS_NO_RE.test(number)) throw new ShipRefused('the tracking number is 4–40 letters, digits or dashes')
-  return atomically(ctx, () => {
-    const s = stmts(ctx)
-    const o = s.order.get(id) as OrderRow | undefined
+  return ctx.sql.transaction(async (tx) => {
+    const o = await tx.get(S.order, id)
     if (!o || !AREA_OF[o.type]) throw new ShipRefused(`no product order ${id}`)
     if (o.fulfilment !== 'pending_shipment') throw new ShipRefused(`order ${id} is ${o.fulfilment ?? (o.state === 'cancelled' ? 'cancelled' : 'not paid')}, not pending shipment`)
     // Conditional on pending shipment: another process's `ship` of the same order may have won since the read.
-    if (s.ship.run(c, number, ctx.now(), id).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
+    if ((await tx.run(S.ship, c, number, ctx.now(), id)).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
     // A device order: each device's activation code is issued now, to be shipped with it.
-    const deviceCodes = o.type === 'device' ? issueCodes(ctx, id, ctx.now()) : []
-    withCodes(deviceCodes)
-    return { ...(s.order.get(id) as OrderRow), device_codes: deviceCodes }
+    const deviceCodes = o.type === 'device' ? await issueCodes(tx, id, ctx.now()) : []
+    await withCodes(tx, deviceCodes)
+    return { ...(await tx.get(S.order, id))!, device_codes: deviceCodes }
   })
 }
 
