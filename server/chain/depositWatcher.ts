@@ -28,6 +28,7 @@ import type { Deposit } from '../../contract/recharge.ts'
 import { TOKENS, type ChainSettings, type Config } from '../config.ts'
 import type { Ctx } from '../context.ts'
 import { atomically } from '../db/index.ts'
+import type { Tx } from '../db/query/types.ts'
 import type { DepositsTable } from '../db/schema.ts'
 import { exec, row, rows } from '../db/sql.ts'
 import { startJobs } from '../jobs/scheduler.ts'
@@ -342,14 +343,14 @@ async function drop(ctx: Ctx, d: DepositRow): Promise<boolean> {
  * payment receiving address is one of the users' deposit addresses, a misconfiguration — and nothing
  * is posted: crediting one transfer twice would make money.
  */
-export function creditTransfer(
-  sqlite: Ctx['sqlite'],
+export async function creditTransfer(
+  tx: Tx,
   t: { chain: string; txHash: string; logIndex: number | bigint; userId: bigint; asset: string; amount: bigint; at: number },
   onConflict: (difference: string) => void,
-): boolean {
+): Promise<boolean> {
   const txHash = t.txHash.toLowerCase()
   try {
-    ledger.transfer(sqlite, {
+    await ledger.transfer(tx, {
       ref: `deposit:${t.chain}:${txHash}:${t.logIndex}`,
       reason: 'deposit',
       userId: t.userId,
@@ -371,9 +372,8 @@ export function creditTransfer(
 /** confirming → credited, with the ledger posting, in one transaction. */
 async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolean> {
   const now = ctx.now()
-  return atomically(ctx, () => {
-    const n = exec(
-      ctx.sqlite,
+  return ctx.sql.transaction(async (tx) => {
+    const n = await tx.exec(
       ctx.db
         .updateTable('deposits')
         .set({ status: 'credited', confirmations: BigInt(required), credited_at: BigInt(now), updated_at: BigInt(now) })
@@ -383,7 +383,7 @@ async function credit(ctx: Ctx, d: DepositRow, required: number): Promise<boolea
     )
     if (n !== 1) return false
     const t = { chain: d.chain, txHash: d.tx_hash, logIndex: d.log_index, userId: d.user_id, asset: d.coin, amount: d.amount, at: now }
-    creditTransfer(ctx.sqlite, t, (difference) =>
+    await creditTransfer(tx, t, (difference) =>
       ctx.log.error({ chain: d.chain, tx: d.tx_hash, logIndex: Number(d.log_index), difference }, 'deposit already credited to the payer of a late chain payment'),
     )
     return true

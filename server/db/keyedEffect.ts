@@ -31,6 +31,11 @@ export interface KeyedEffect {
    * its wire form): set by the service before its transaction, so the recorded answer is the one sent.
    */
   answerAs(map: (value: unknown) => unknown): void
+  /**
+   * answerAs for an effect of the asynchronous way: the answer is read through the effect's own tx
+   * (recordIn), where its writes are seen — on PostgreSQL no other connection sees them before it commits.
+   */
+  answerIn(map: (value: unknown, tx: Queryable) => Promise<unknown>): void
 }
 
 const store = new AsyncLocalStorage<KeyedEffect>()
@@ -53,4 +58,9 @@ export function currentKeyedEffect(): KeyedEffect | undefined {
 /** Inside a keyed request: the answer's data is map(the effect's value). Elsewhere nothing. */
 export function answerKeyedAs<V>(map: (value: V) => unknown): void {
   store.getStore()?.answerAs(map as (value: unknown) => unknown)
+}
+
+/** answerKeyedAs for a service whose effect runs in a transaction of the asynchronous way: map reads through that tx. */
+export function answerKeyedIn<V>(map: (value: V, tx: Queryable) => Promise<unknown>): void {
+  store.getStore()?.answerIn(map as (value: unknown, tx: Queryable) => Promise<unknown>)
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Ctx } from '../context.ts'
 import { withKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
-import { statement, statements } from '../db/query/types.ts'
+import { statement, statements, type Queryable } from '../db/query/types.ts'
 import { ApiError, conflict, badRequest } from './errors.ts'
 import { ok, refusal } from './reply.ts'
 import type { App } from './types.ts'
@@ -65,9 +65,9 @@ export function idempotency(app: App, ctx: Ctx) {
 
   function keyed(req: FastifyRequest, reply: FastifyReply, scope: string, key: string, hash: string, at: number): KeyedRequest {
     let map: (value: unknown) => unknown = (v) => v
+    let mapIn: ((value: unknown, tx: Queryable) => Promise<unknown>) | null = null
     /** The answer an effect's value makes: its data, or a refusal the effect committed with (a counted failed attempt). */
-    const answerOf = (value: unknown): { status: number; body: string } => {
-      const made = map(value)
+    const answerMade = (made: unknown): { status: number; body: string } => {
       if (made instanceof ApiError) return { status: made.status, body: JSON.stringify(refusal(req, made)) }
       try {
         return { status: 200, body: reply.serialize(ok(req, made)) as string }
@@ -77,13 +77,13 @@ export function idempotency(app: App, ctx: Ctx) {
         return { status: 200, body: JSON.stringify(ok(req, null)) }
       }
     }
+    const answerOf = (value: unknown) => answerMade(map(value))
     const write = (status: number | null, body: string | null) => {
       if (record.run(scope, key, hash, status, body, at, k.holder).changes === 0) throw conflict('errors.requestInProgress')
       k.touched = true
     }
     /** The answer a value makes, kept (true) or to leave the key free (false: a 409 or 429 to try again). */
-    const keepAnswer = (value: unknown): boolean => {
-      const answer = answerOf(value)
+    const keepAnswer = (answer: { status: number; body: string }): boolean => {
       k.kept = keptStatus(answer.status) ? answer : null
       return k.kept !== null
     }
@@ -98,11 +98,12 @@ export function idempotency(app: App, ctx: Ctx) {
       kept: null,
       // A refusal that is no answer to keep (409, 429: try again) leaves the key free, as after the handler.
       record: (value) => {
-        if (!keepAnswer(value)) return void release.run(scope, key, k.holder)
+        if (!keepAnswer(answerOf(value))) return void release.run(scope, key, k.holder)
         write(k.kept!.status, k.kept!.body)
       },
       recordIn: async (tx, value) => {
-        if (!keepAnswer(value)) return void (await tx.run(KEYS.release, scope, key, k.holder))
+        const answer = mapIn ? answerMade(await mapIn(value, tx)) : answerOf(value)
+        if (!keepAnswer(answer)) return void (await tx.run(KEYS.release, scope, key, k.holder))
         const { changes } = await tx.run(KEYS.record, scope, key, hash, k.kept!.status, k.kept!.body, at, k.holder)
         if (changes === 0) throw conflict('errors.requestInProgress')
         k.touched = true
@@ -115,6 +116,7 @@ export function idempotency(app: App, ctx: Ctx) {
       },
       releaseIn: async (tx) => void (await tx.run(KEYS.release, scope, key, k.holder)),
       answerAs: (m) => void (map = m),
+      answerIn: (m) => void (mapIn = m),
     }
     return k
   }

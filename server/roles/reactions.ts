@@ -35,13 +35,13 @@ export interface Reactions {
 export function wireReactions(ctx: Ctx, { nadiPrice }: Reactions): void {
   const orderOf = (ref: string) => Number(ref.slice(ORDER_REF_PREFIX.length))
   // A chain payment confirming after its order ended: paid, reinstated, or credited to its payer.
-  onChainArrival(ctx, ORDER_REF_PREFIX, (e) => chainPaymentArrives(ctx, e))
+  onChainArrival(ctx, ORDER_REF_PREFIX, (tx, e) => chainPaymentArrives(ctx, tx, e))
   // The shops (DESIGN §10): fulfilment in the payment's transaction.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfil(ctx, { nadiPrice }, orderOf(e.orderRef), e.paidAt))
+  onPaid(ctx, ORDER_REF_PREFIX, (tx, e) => fulfil(ctx, tx, { nadiPrice }, orderOf(e.orderRef), e.paidAt))
   // Destroy and joint mining (issue 11): paid orders become power released by the settlement.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilMining(ctx, { nadiPrice }, orderOf(e.orderRef), e.paidAt))
+  onPaid(ctx, ORDER_REF_PREFIX, (tx, e) => fulfilMining(ctx, tx, { nadiPrice }, orderOf(e.orderRef), e.paidAt))
   // Super Miner nodes (issue 11 part 4): a paid node order freezes the stake and grants the tier.
-  onPaid(ctx, ORDER_REF_PREFIX, (e) => fulfilNode(ctx, orderOf(e.orderRef), e.paidAt))
+  onPaid(ctx, ORDER_REF_PREFIX, (tx, e) => fulfilNode(ctx, tx, orderOf(e.orderRef), e.paidAt))
 
   // The settlement's steps, in this order. Savings (issue 11 part 5): a term's last day releases the
   // pledged principal. Loans' daily interest, then the nodes' fee share and stake return (a stake

@@ -14,6 +14,7 @@ import type { Measure } from '../../../contract/activity.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { rowsStatement } from '../../ledger/statements.ts'
 import { statement, statements, type Queryable } from '../../db/query/types.ts'
+import { isSync, run, runOn, runSync, type Answer, type On, type Steps } from '../../db/steps.ts'
 import type { DB } from '../../db/schema.ts'
 import { rankScores, type Ranked } from './rules.ts'
 
@@ -112,20 +113,32 @@ const HOOK = {
         ${UPSERT}`,
 } as const
 
+type ScoreArgs = { measure: Exclude<Measure, 'team_growth'>; user: bigint | number; amount: bigint; at: number }
+const HOOKS = statements({ add: statement<never, [ScoreArgs]>(HOOK.add) })
+
 /** Adds `amount` to `userId`'s score in every activity measuring `measure` whose window holds `at`. */
 function addScore(sqlite: SqlConnection, measure: Exclude<Measure, 'team_growth'>, userId: bigint | number, amount: bigint, at: number): void {
   if (amount <= 0n) return
   preparedOnce(sqlite, HOOK).add.run({ measure, user: userId, amount, at })
 }
 
+/** addScore on the synchronous connection at once, or awaited on a transaction of the asynchronous way. */
+function addScoreOn<C extends On>(c: C, measure: ScoreArgs['measure'], userId: bigint | number, amount: bigint, at: number): Answer<C, void> {
+  function* steps(): Steps<void> {
+    if (amount > 0n) yield* run(HOOKS.add, { measure, user: userId, amount, at })
+  }
+  return (isSync(c) ? runSync(c, steps()) : runOn(c, steps())) as Answer<C, void> // the branch taken is the one C names
+}
+
 /** A pay_orders row just marked paid at `paidAt` (preOrder fulfil): product orders in USDT count as purchases. */
-export function scorePurchase(sqlite: SqlConnection, order: { user_id: bigint; type: string; asset: string; total: bigint }, paidAt: number): void {
-  if ((order.type === 'device' || order.type === 'gold' || order.type === 'car') && order.asset === 'USDT') addScore(sqlite, 'purchases', order.user_id, order.total, paidAt)
+export function scorePurchase<C extends On>(c: C, order: { user_id: bigint; type: string; asset: string; total: bigint }, paidAt: number): Answer<C, void> {
+  const counts = (order.type === 'device' || order.type === 'gold' || order.type === 'car') && order.asset === 'USDT'
+  return addScoreOn(c, 'purchases', order.user_id, counts ? order.total : 0n, paidAt)
 }
 
 /** A mining_buys row of kind `kind` written at `at`: destroyed NADI counts for destroy. */
-export function scoreMiningBuy(sqlite: SqlConnection, kind: string, userId: bigint | number, amount: bigint, at: number): void {
-  if (kind === 'destroy') addScore(sqlite, 'destroy', userId, amount, at)
+export function scoreMiningBuy<C extends On>(c: C, kind: string, userId: bigint | number, amount: bigint, at: number): Answer<C, void> {
+  return addScoreOn(c, 'destroy', userId, kind === 'destroy' ? amount : 0n, at)
 }
 
 /** A fill's two trade_deals rows: its quote counts as volume for the buyer and for the seller. */

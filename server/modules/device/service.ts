@@ -9,7 +9,8 @@ import { ATTEMPT_WINDOW_MS, attemptAllowed, formatCode, makeCode, normalizeCode 
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce } from '../../db/index.ts'
-import { statement } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { constraintOf } from '../../db/errors.ts'
 import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -43,6 +44,21 @@ const SQL = {
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
+/** What issuing codes runs, in the shipping's (or the operator's) transaction of the asynchronous way. */
+const CODES = statements({
+  orderState: statement<{ type: string; fulfilment: string | null }, [id: number]>('SELECT type, fulfilment FROM pay_orders WHERE id = ?'),
+  pendingOfOrder: statement<{ id: bigint }, [orderId: number | bigint]>(SQL.pendingOfOrder),
+  devicesOfOrder: statement<{ id: bigint; status: string }, [orderId: number | bigint]>(SQL.devicesOfOrder),
+  putCode: statement<never, [deviceId: bigint, hash: string, at: number]>(SQL.putCode),
+})
+
+/** What createDevices runs, in the payment's transaction of the asynchronous way. */
+const MAKE = statements({
+  order: statement<{ id: bigint; user_id: bigint; type: string }, [id: number | bigint]>(SQL.order),
+  lines: statement<{ id: bigint; product_id: bigint; spec_id: bigint; quantity: bigint; power: bigint }, [orderId: bigint]>(SQL.lines),
+  insert: statement<never, [user: bigint, order: bigint, line: bigint, unit: number, product: bigint, spec: bigint, power: bigint, at: number]>(SQL.insert),
+})
+
 /** What is stored of a code: SHA-256 of its normalized form (the code has ~79 random bits). */
 export const hashCode = (normalized: string): string => createHash('sha256').update(normalized).digest('hex')
 
@@ -50,14 +66,13 @@ export const hashCode = (normalized: string): string => createHash('sha256').upd
  * Inside the payment's transaction (preOrder fulfil()): one pending device per unit of each line of a
  * paid device order, at the line's power. Idempotent: a unit already made is kept as it is.
  */
-export function createDevices(ctx: Pick<Ctx, 'sqlite'>, orderId: number | bigint, at: number): number {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string } | undefined
+export async function createDevices(tx: Tx, orderId: number | bigint, at: number): Promise<number> {
+  const o = await tx.get(MAKE.order, orderId)
   if (!o || o.type !== 'device') return 0
   let made = 0
-  for (const l of s.lines.all(o.id) as { id: bigint; product_id: bigint; spec_id: bigint; quantity: bigint; power: bigint }[]) {
+  for (const l of await tx.all(MAKE.lines, o.id)) {
     for (let unit = 1; unit <= Number(l.quantity); unit++) {
-      made += s.insert.run(o.user_id, o.id, l.id, unit, l.product_id, l.spec_id, l.power, at).changes
+      made += (await tx.run(MAKE.insert, o.user_id, o.id, l.id, unit, l.product_id, l.spec_id, l.power, at)).changes
     }
   }
   return made
@@ -73,20 +88,23 @@ export interface IssuedCode {
  * Inside a transaction: a new code for each device of the order not activated yet (replacing an
  * earlier one, which stops working). Answers the codes in clear — the only time they exist in clear.
  */
-export function issueCodes(ctx: Pick<Ctx, 'sqlite'>, orderId: number | bigint, at: number, random: (n: number) => Uint8Array = randomBytes): IssuedCode[] {
-  const s = stmts(ctx)
-  return (s.pendingOfOrder.all(orderId) as { id: bigint }[]).map(({ id }) => {
-    // A collision with another device's code (unique index) is astronomically unlikely; retry anyway.
+export async function issueCodes(tx: Tx, orderId: number | bigint, at: number, random: (n: number) => Uint8Array = randomBytes): Promise<IssuedCode[]> {
+  const codes: IssuedCode[] = []
+  for (const { id } of await tx.all(CODES.pendingOfOrder, orderId)) {
+    // A collision with another device's code (unique index) is astronomically unlikely; retry anyway,
+    // in a savepoint: on PostgreSQL a refused statement would otherwise end the whole transaction.
     for (;;) {
       const code = makeCode(random)
       try {
-        s.putCode.run(id, hashCode(code), at)
-        return { device_id: Number(id), code: formatCode(code) }
+        await tx.savepoint((t) => t.run(CODES.putCode, id, hashCode(code), at))
+        codes.push({ device_id: Number(id), code: formatCode(code) })
+        break
       } catch (err) {
-        if (!(err instanceof Error && /UNIQUE/.test(err.message))) throw err
+        if (constraintOf(err) !== 'unique') throw err
       }
     }
-  })
+  }
+  return codes
 }
 
 export class CodesRefused extends Error {
@@ -94,14 +112,14 @@ export class CodesRefused extends Error {
 }
 
 /** The operator's `device codes <order>`: reissue the codes of a shipped device order's devices not activated yet. */
-export async function reissueCodes(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now'>, orderId: number): Promise<IssuedCode[]> {
-  return atomically(ctx, () => {
-    const o = ctx.sqlite.prepare('SELECT type, fulfilment FROM pay_orders WHERE id = ?').get(orderId) as { type: string; fulfilment: string | null } | undefined
+export async function reissueCodes(ctx: Pick<Ctx, 'sql' | 'now'>, orderId: number): Promise<IssuedCode[]> {
+  return ctx.sql.transaction(async (tx) => {
+    const o = await tx.get(CODES.orderState, orderId)
     if (!o || o.type !== 'device') throw new CodesRefused(`no device order ${orderId}`)
     if (o.fulfilment !== 'pending_receipt' && o.fulfilment !== 'completed') throw new CodesRefused(`order ${orderId} is ${o.fulfilment ?? 'not paid'}: codes are issued when it ships`)
-    const devices = stmts(ctx).devicesOfOrder.all(orderId) as { status: string }[]
+    const devices = await tx.all(CODES.devicesOfOrder, orderId)
     if (devices.length > 0 && devices.every((d) => d.status === 'success')) throw new CodesRefused(`every device of order ${orderId} is activated already`)
-    return issueCodes(ctx, orderId, ctx.now())
+    return issueCodes(tx, orderId, ctx.now())
   })
 }
 

@@ -65,12 +65,12 @@ export function shopRoutes(app: App, area: Area, deps: ShopDeps, parts: ShopPart
       ...auth,
       schema: { tags, summary: 'The caller’s paid orders by tab: all, pending_shipment, pending_receipt, completed', querystring: ShopOrderListQuery, response: { 200: Envelope(Paged(ShopOrder)) } },
     },
-    async (req) => ok(req, deps.preOrder.list(uid(req), area, req.lang, req.query.status ?? 'all', req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await deps.preOrder.list(uid(req), area, req.lang, req.query.status ?? 'all', req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     `${base}/orderDetail`,
     { ...auth, schema: { tags, summary: 'One order: lines, address, express company and number, ship and confirm times', querystring: IdQuery, response: { 200: Envelope(ShopOrder) } } },
-    async (req) => ok(req, deps.preOrder.detail(uid(req), area, req.lang, req.query.id)),
+    async (req) => ok(req, await deps.preOrder.detail(uid(req), area, req.lang, req.query.id)),
   )
   app.post(
     `${base}/receipt`,

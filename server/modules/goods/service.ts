@@ -9,7 +9,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements, type Queryable } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { formatGrams, percentChange, pickText, ppmToPercent, specUnitPrice } from './rules.ts'
@@ -153,14 +153,21 @@ export function takeStock(ctx: Pick<Ctx, 'sqlite'>, specId: bigint | number, qua
   return taken
 }
 
+/** What the orders' cancellation and reinstatement run on stock, in their transactions of the asynchronous way. */
+const HOLD = statements({
+  giveStock: statement<never, [orderId: bigint | number]>(SQL.giveStock),
+  retakeOf: statement<{ enough: bigint | null; on_sale: bigint | null; specs: bigint }, [orderId: bigint | number]>(SQL.retakeOf),
+  retakeStock: statement<never, [orderId: bigint | number]>(SQL.retakeStock),
+})
+
 /** Gives back what an order took (an unpaid order cancelled by its user or by the clock), in the caller's transaction. */
-export function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
-  if (stmts(ctx).giveStock.run(orderId).changes > 0) catalogChanged(ctx.sqlite)
+export async function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: bigint | number): Promise<void> {
+  if ((await tx.run(HOLD.giveStock, orderId)).changes > 0) catalogChanged(ctx.sqlite)
 }
 
 /** What taking an ended order's stock again would find now; 'none' for an order of no product. */
-export function stockToRetake(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): Retake {
-  const r = stmts(ctx).retakeOf.get(orderId) as { enough: bigint | null; on_sale: bigint | null; specs: bigint }
+export async function stockToRetake(tx: Tx, orderId: bigint | number): Promise<Retake> {
+  const r = (await tx.get(HOLD.retakeOf, orderId))!
   if (r.specs === 0n) return 'none'
   if (r.enough !== 1n) return 'gone'
   return r.on_sale === 1n ? 'free' : 'off_sale'
@@ -170,10 +177,45 @@ export function stockToRetake(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number
  * Takes an ended order's stock again (its late payment reinstates it), in the caller's transaction;
  * throws, undoing it all, when a specification has too little left, which stockToRetake said it had.
  */
-export function retakeStock(ctx: Pick<Ctx, 'sqlite'>, orderId: bigint | number): void {
-  const specs = (stmts(ctx).retakeOf.get(orderId) as { specs: bigint }).specs
-  if (BigInt(stmts(ctx).retakeStock.run(orderId).changes) !== specs) throw new Error(`order ${orderId}: its stock was taken meanwhile`)
+export async function retakeStock(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: bigint | number): Promise<void> {
+  const { specs } = (await tx.get(HOLD.retakeOf, orderId))!
+  if (BigInt((await tx.run(HOLD.retakeStock, orderId)).changes) !== specs) throw new Error(`order ${orderId}: its stock was taken meanwhile`)
   if (specs > 0n) catalogChanged(ctx.sqlite)
+}
+
+/** What placing an order reads and takes, in its transaction of the asynchronous way. */
+const ORDERING = statements({
+  spec: statement<SpecRow, [id: number]>(SQL.spec),
+  takeStock: statement<never, [{ n: bigint; id: bigint | number }]>(SQL.takeStock),
+})
+
+/** takeStock in the ordering transaction of the asynchronous way. */
+export async function takeStockIn(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, specId: bigint | number, quantity: bigint): Promise<boolean> {
+  const taken = (await tx.run(ORDERING.takeStock, { n: quantity, id: specId })).changes === 1
+  if (taken) catalogChanged(ctx.sqlite)
+  return taken
+}
+
+export function productIn(q: Queryable, id: number): Promise<ProductRow | undefined> {
+  return q.get(READ.product, id)
+}
+
+export function specIn(q: Queryable, id: number): Promise<SpecRow | undefined> {
+  return q.get(ORDERING.spec, id)
+}
+
+/** goldPriceNow through `q` (a transaction's tx, or the database). */
+export async function goldPriceIn(ctx: Pick<Ctx, 'config'>, q: Queryable): Promise<bigint> {
+  return (await q.get(READ.goldNow))?.price ?? ctx.config.commerce.goldPrice
+}
+
+/** goldPricesQuoted through `q` (a transaction's tx, or the database). */
+export async function goldPricesQuotedIn(ctx: Pick<Ctx, 'config' | 'now'>, q: Queryable): Promise<bigint[]> {
+  const since = ctx.now() - GOLD_QUOTE_MS
+  const first = await q.get(READ.goldAt, since)
+  const later = (await q.all(READ.goldSince, since)).map((r) => r.price)
+  const all = [...(first ? [first.price] : []), ...later]
+  return all.length ? all : [ctx.config.commerce.goldPrice]
 }
 
 export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {

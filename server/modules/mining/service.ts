@@ -12,14 +12,14 @@ import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { settlementHalt } from '../settlement/service.ts'
-import { addPerformance } from '../user/performance.ts'
+import { addPerformanceIn } from '../user/performance.ts'
 import { quoteRefusal, type QuoteUse } from '../wallet/exchange.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
 import { boughtPower, destroyStatus, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
@@ -45,6 +45,18 @@ const SQL = {
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+type PaidOrder = { id: bigint; user_id: bigint; type: string; asset: string; total: bigint; state: string }
+type PositionArgs = { user: bigint; kind: string; base: bigint; rate: number; remaining: bigint; gift: bigint; start: number; end: number | null; source: string; at: number }
+type BuyArgs = { user: bigint; kind: string; order: bigint; position: bigint; asset: string; amount: bigint; price: bigint; usdt: bigint; power: bigint; gift: bigint; at: number }
+/** What fulfilMining runs, in the paying transaction of the asynchronous way. */
+const FULFIL = statements({
+  order: statement<PaidOrder, [id: number]>(SQL.order),
+  heldPrice: statement<{ price: bigint }, [orderId: bigint]>(SQL.heldPrice),
+  position: statement<{ id: bigint }, [PositionArgs]>(`${SQL.position} RETURNING id`),
+  buy: statement<never, [BuyArgs]>(SQL.buy),
+  done: statement<never, [paidAt: number, endedAt: number, id: bigint]>(SQL.done),
+})
 
 const KINDS_IN = `kind IN (${MINING_KINDS.map((k) => `'${k}'`).join(', ')})`
 type Sum = { s: bigint }
@@ -79,28 +91,24 @@ export interface MiningDeps {
  * (from the treasury the payment paid), the power starts tomorrow, and the order is completed. The
  * order's USDT value counts as the buyer's performance, as a shop order's does (DESIGN §12).
  */
-export function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, deps: MiningDeps, orderId: number, paidAt: number): void {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string; asset: string; total: bigint; state: string } | undefined
+export async function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, tx: Tx, deps: MiningDeps, orderId: number, paidAt: number): Promise<void> {
+  const o = await tx.get(FULFIL.order, orderId)
   if (!o || (o.type !== 'destroy' && o.type !== 'joint') || o.state !== 'open') return
   const cfg = ctx.config.mining
   // A joint order pays at the price it was placed at; one placed before prices were held, at today's.
-  const held = o.type === 'joint' ? (s.heldPrice.get(o.id) as { price: bigint } | undefined) : undefined
+  const held = o.type === 'joint' ? await tx.get(FULFIL.heldPrice, o.id) : undefined
   const price = held?.price ?? deps.nadiPrice()
   const { power, gift } = boughtPower(o.type, o.total, price, cfg)
   const usdt = o.type === 'destroy' ? usdtValue(o.total, price) : o.total
   if (o.type === 'destroy') {
     // SPEC §1: destroyed NADI leaves circulation; the audit shows it under `burned`.
-    ledger.transfer(ctx.sqlite, { ref: `destroy:${o.id}`, reason: 'destroy', userId: null, from: ledger.TREASURY, to: ledger.BURNED, asset: 'NADI', amount: o.total, at: paidAt, meta: { order: o.id } })
+    await ledger.transfer(tx, { ref: `destroy:${o.id}`, reason: 'destroy', userId: null, from: ledger.TREASURY, to: ledger.BURNED, asset: 'NADI', amount: o.total, at: paidAt, meta: { order: o.id } })
   }
-  const positionId = Number(
-    s.position.run({ user: o.user_id, kind: o.type, base: power + gift, rate: cfg.releasePpm, remaining: power + gift, gift, start: dayOf(paidAt) + 1, end: null, source: `order:${o.id}`, at: paidAt })
-      .lastInsertRowid,
-  )
-  s.buy.run({ user: o.user_id, kind: o.type, order: o.id, position: positionId, asset: o.asset, amount: o.total, price, usdt, power, gift, at: paidAt })
-  scoreMiningBuy(ctx.sqlite, o.type, o.user_id, o.total, paidAt)
-  s.done.run(paidAt, paidAt, o.id)
-  addPerformance(ctx.sqlite, o.user_id, usdt)
+  const position = (await tx.get(FULFIL.position, { user: o.user_id, kind: o.type, base: power + gift, rate: cfg.releasePpm, remaining: power + gift, gift, start: dayOf(paidAt) + 1, end: null, source: `order:${o.id}`, at: paidAt }))!
+  await tx.run(FULFIL.buy, { user: o.user_id, kind: o.type, order: o.id, position: position.id, asset: o.asset, amount: o.total, price, usdt, power, gift, at: paidAt })
+  await scoreMiningBuy(tx, o.type, o.user_id, o.total, paidAt)
+  await tx.run(FULFIL.done, paidAt, paidAt, o.id)
+  await addPerformanceIn(tx, ctx.sqlite, o.user_id, usdt)
 }
 
 /** At registration, in its transaction: the newcomer's trial power, released over the trial days. */

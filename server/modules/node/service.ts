@@ -28,14 +28,14 @@ import type { PayOrder } from '../../../contract/orders.ts'
 import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { checkHold } from '../orders/holds.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
-import { addPerformance, addTeamNode } from '../user/performance.ts'
+import { addPerformanceIn, addTeamNode } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
 import { feePool, ppmPercent, splitFees } from './rules.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
@@ -117,6 +117,17 @@ const SQL = {
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** What fulfilNode runs, in the paying transaction of the asynchronous way. */
+const FULFIL = statements({
+  order: statement<{ id: bigint; user_id: bigint; type: string; state: string; total: bigint }, [id: number]>(SQL.order),
+  byOrder: statement<NodeRow, [orderId: number]>(SQL.byOrder),
+  tierType: statement<{ type: NodeType }, [{ tier: bigint }]>(SQL.tierType),
+  position: statement<{ id: bigint }, [user: bigint, power: bigint, ratePpm: bigint, startDay: number, endDay: number, source: string, at: number]>(`${SQL.position} RETURNING id`),
+  activate: statement<never, [position: bigint, startDay: number, endDay: number, paidAt: number, id: bigint]>(SQL.activate),
+  level: statement<never, [{ level: bigint; user: bigint }]>(SQL.level),
+  done: statement<never, [paidAt: number, endedAt: number, id: bigint]>(SQL.done),
+})
 
 type Mine = { user: number; tier: number | null }
 
@@ -254,13 +265,12 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
  * stake the payment put in the treasury moves to the buyer's fund account, frozen, and the grants
  * take effect.
  */
-export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: number): void {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as { id: bigint; user_id: bigint; type: string; state: string; total: bigint } | undefined
+export async function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: number, paidAt: number): Promise<void> {
+  const o = await tx.get(FULFIL.order, orderId)
   if (!o || o.type !== 'node' || o.state !== 'open') return
-  const n = s.byOrder.get(orderId) as NodeRow | undefined
+  const n = await tx.get(FULFIL.byOrder, orderId)
   if (!n || n.status !== 'pending') return
-  ledger.post(ctx.sqlite, {
+  await ledger.post(tx, {
     ref: `node:${n.id}:stake`,
     reason: 'node_stake',
     userId: n.user_id,
@@ -269,13 +279,13 @@ export function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, orderId: number, paidAt: nu
     meta: { node: n.id, order: o.id },
   })
   const { startDay, endDay } = termOf(dayOf(paidAt), Number(n.days))
-  const position = Number(s.position.run(n.user_id, n.power, n.machine_rate_ppm, startDay, endDay, `node:${n.id}`, paidAt).lastInsertRowid)
-  s.activate.run(position, startDay, endDay, paidAt, n.id)
-  s.level.run({ level: n.level_id, user: n.user_id })
-  s.done.run(paidAt, paidAt, o.id)
+  const position = (await tx.get(FULFIL.position, n.user_id, n.power, n.machine_rate_ppm, startDay, endDay, `node:${n.id}`, paidAt))!
+  await tx.run(FULFIL.activate, position.id, startDay, endDay, paidAt, n.id)
+  await tx.run(FULFIL.level, { level: n.level_id, user: n.user_id })
+  await tx.run(FULFIL.done, paidAt, paidAt, o.id)
   // The node is held from now: it counts in every ancestor's team nodes until its stake comes back
   // (one walk up the tree with the performance).
-  addPerformance(ctx.sqlite, n.user_id, n.amount, (s.tierType.get({ tier: n.tier_id }) as { type: NodeType }).type)
+  await addPerformanceIn(tx, ctx.sqlite, n.user_id, n.amount, (await tx.get(FULFIL.tierType, { tier: n.tier_id }))!.type)
 }
 
 /**

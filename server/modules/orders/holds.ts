@@ -9,8 +9,9 @@
 //     not stop fifty fresh accounts; the share does, and the balance keeps buying open to who pays.
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
-import { conflict } from '../../http/errors.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { all, get, runOn, runSync, type Steps } from '../../db/steps.ts'
+import { conflict, type ApiError } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { cooldownUntil, holdCap, holdEndedAt, minutesUntil } from './holdRules.ts'
 import { ORDER_REF_PREFIX } from './service.ts'
@@ -69,35 +70,62 @@ export interface HoldRequest {
   total: bigint
 }
 
-/** Throws the refusal (409, localized) when the hold is not allowed; writes nothing. */
-export function checkHold(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>, r: HoldRequest): void {
+type Held = { n: bigint; next: bigint | null }
+type UserAt = { user: number; now: number }
+const S = statements({
+  ended: statement<{ expires_at: bigint; ended_at: bigint }, [{ user: number; since: number; limit: number }]>(SQL.ended),
+  open: statement<{ asset: string; n: bigint; total: bigint }, [UserAt]>(SQL.open),
+  mineOfProduct: statement<{ n: bigint }, [UserAt & { item: bigint }]>(SQL.mineOfProduct),
+  mineOfTier: statement<{ n: bigint }, [UserAt & { item: bigint }]>(SQL.mineOfTier),
+  heldOfSpec: statement<Held, [{ now: number; item: bigint }]>(SQL.heldOfSpec),
+  heldOfTier: statement<Held, [{ now: number; item: bigint }]>(SQL.heldOfTier),
+})
+
+/** Past the share, what the buyer's fund balance must cover for the hold to be allowed, and the refusal if it does not. */
+interface PastShare {
+  needed: bigint
+  refusal: ApiError
+}
+
+/** The rules up to the share, written once for both ways (server/db/steps.ts); null when the hold is allowed outright. */
+function* holdRules(ctx: Pick<Ctx, 'config' | 'now'>, r: HoldRequest): Steps<PastShare | null> {
   const rules = ctx.config.orders.holds
-  const s = preparedOnce(ctx.sqlite, SQL)
   const now = ctx.now()
   const user = r.userId
 
   if (rules.cooldownAfter > 0) {
-    const rows = s.ended.all({ user, since: now - rules.cooldownWindowMs, limit: rules.cooldownAfter }) as { expires_at: bigint; ended_at: bigint }[]
+    const rows = yield* all(S.ended, { user, since: now - rules.cooldownWindowMs, limit: rules.cooldownAfter })
     const ends = rows.map((e) => holdEndedAt(Number(e.expires_at), Number(e.ended_at)))
     const until = cooldownUntil(ends, now, rules.cooldownAfter, rules.cooldownWindowMs)
     if (until !== null) throw conflict('errors.holdCooldown', { count: ends.length, hours: Math.round(rules.cooldownWindowMs / 360_000) / 10, minutes: minutesUntil(until, now) })
   }
 
-  const open = s.open.all({ user, now }) as { asset: string; n: bigint; total: bigint }[]
+  const open = yield* all(S.open, { user, now })
   if (open.reduce((n, o) => n + Number(o.n), 0) >= rules.maxOpen) throw conflict('errors.holdLimitOpen', { max: rules.maxOpen })
 
   const itemId = r.item.kind === 'spec' ? r.item.productId : r.item.tierId
-  const mine = r.item.kind === 'spec' ? s.mineOfProduct : s.mineOfTier
-  if (Number((mine.get({ user, now, item: itemId }) as { n: bigint }).n) >= rules.maxPerItem) throw conflict('errors.holdLimitItem', { max: rules.maxPerItem })
+  const mine = (yield* get(r.item.kind === 'spec' ? S.mineOfProduct : S.mineOfTier, { user, now, item: itemId }))!
+  if (Number(mine.n) >= rules.maxPerItem) throw conflict('errors.holdLimitItem', { max: rules.maxPerItem })
 
-  const held = (r.item.kind === 'spec' ? s.heldOfSpec.get({ now, item: r.item.specId }) : s.heldOfTier.get({ now, item: r.item.tierId })) as { n: bigint; next: bigint | null }
+  const held = (r.item.kind === 'spec' ? yield* get(S.heldOfSpec, { now, item: r.item.specId }) : yield* get(S.heldOfTier, { now, item: r.item.tierId }))!
   const cap = holdCap(r.left, held.n, rules.sharePpm)
-  if (held.n + r.quantity <= cap) return
+  if (held.n + r.quantity <= cap) return null
   // Past the share, a hold is for who pays now: the fund balance covers this and every other hold.
   const needed = r.total + (open.find((o) => o.asset === r.asset)?.total ?? 0n)
-  if (ledger.balance(ctx.sqlite, ledger.fund(user), r.asset).available >= needed) return
   const pay = { amount: formatMoney(needed), asset: r.asset }
-  if (r.quantity > cap) throw conflict('errors.holdTooMany', { ...pay, max: Number(cap) })
+  if (r.quantity > cap) return { needed, refusal: conflict('errors.holdTooMany', { ...pay, max: Number(cap) }) }
   // Others' holds fill the share: the first of them ends (paid or given back) by its expiry.
-  throw conflict('errors.holdShareFull', { ...pay, minutes: minutesUntil(Number(held.next), now) })
+  return { needed, refusal: conflict('errors.holdShareFull', { ...pay, minutes: minutesUntil(Number(held.next), now) }) }
+}
+
+/** Throws the refusal (409, localized) when the hold is not allowed; writes nothing. On the synchronous connection. */
+export function checkHold(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>, r: HoldRequest): void {
+  const past = runSync(ctx.sqlite, holdRules(ctx, r))
+  if (past && ledger.balance(ctx.sqlite, ledger.fund(r.userId), r.asset).available < past.needed) throw past.refusal
+}
+
+/** checkHold in the ordering transaction of the asynchronous way. */
+export async function checkHoldIn(ctx: Pick<Ctx, 'config' | 'now'>, tx: Tx, r: HoldRequest): Promise<void> {
+  const past = await runOn(tx, holdRules(ctx, r))
+  if (past && (await ledger.balance(tx, ledger.fund(r.userId), r.asset)).available < past.needed) throw past.refusal
 }

@@ -6,17 +6,17 @@ import type { PayOnChainBody, PayOrder, PayOrderStatus, PayOrderType, PayTargets
 import type { LangCode } from '../../../contract/constants.ts'
 import type { Ctx } from '../../context.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
-import { atomically, preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatus, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatusIn, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
 import { giveBackStock, retakeStock, stockToRetake } from '../goods/service.ts'
 import { giveBackSeat, retakeSeat, seatToRetake } from '../node/seats.ts'
 import { chainPaymentArrival, type Retake } from './holdRules.ts'
 import { pickText } from '../goods/rules.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 
 // Orders to be paid (SPEC §3, §4; /orders). A shop creates one with createPayOrder(); the user pays
 // it from balance or on chain through server/modules/payment (order_ref `order:<id>`), or cancels it; one not
@@ -42,15 +42,25 @@ export interface NewPayOrder {
   remark?: string
 }
 
-/** For the shops: an order the user is to pay. Synchronous, so it can join the shop's own transaction. */
-export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
+const INSERT_ORDER = 'INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at, ships, ship_to, remark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'
+type OrderValues = [orderNo: string, userId: number, type: PayOrderType, asset: string, total: bigint, createdAt: number, expiresAt: number, ships: number, shipTo: string | null, remark: string | null]
+const CREATE = statements({ insert: statement<{ id: bigint }, OrderValues>(`${INSERT_ORDER} RETURNING id`) })
+
+function orderValues(ctx: Pick<Ctx, 'now' | 'config'>, o: NewPayOrder): OrderValues {
   if (o.total <= 0n) throw new RangeError('an order costs something')
   const now = ctx.now()
   const orderNo = `${new Date(now).toISOString().slice(0, 10).replaceAll('-', '')}${crypto.randomInt(10 ** 9, 10 ** 10 - 1)}`
-  const r = ctx.sqlite
-    .prepare('INSERT INTO pay_orders (order_no, user_id, type, asset, total, created_at, expires_at, ships, ship_to, remark) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs), o.ships ? 1 : 0, o.shipTo ?? null, o.remark || null)
-  return Number(r.lastInsertRowid)
+  return [orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs), o.ships ? 1 : 0, o.shipTo ?? null, o.remark || null]
+}
+
+/** For the shops still on the synchronous connection: an order the user is to pay, in the shop's own transaction. */
+export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
+  return Number(ctx.sqlite.prepare(INSERT_ORDER).run(...orderValues(ctx, o)).lastInsertRowid)
+}
+
+/** createPayOrder in the shop's transaction of the asynchronous way. */
+export async function createPayOrderIn(ctx: Pick<Ctx, 'now' | 'config'>, tx: Tx, o: NewPayOrder): Promise<number> {
+  return Number((await tx.get(CREATE.insert, ...orderValues(ctx, o)))!.id)
 }
 
 const BY_ID = 'SELECT * FROM pay_orders WHERE id = ?'
@@ -65,9 +75,9 @@ export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: Lang
   return payOrderOf(r, paymentStatusNow(ctx, orderRef(r.id)), firstLine(ctx, r.id), lang)
 }
 
-/** payOrderWire, awaited: for a read outside any transaction. */
-async function readPayOrderWire(ctx: Ctx, r: Row, lang: LangCode): Promise<PayOrder> {
-  const [p, line] = await Promise.all([paymentStatus(ctx, orderRef(r.id)), ctx.sql.get(READ.firstLine, r.id)])
+/** payOrderWire, awaited: through a transaction's tx (its writes seen), or outside any (ctx.sql). */
+export async function payOrderWireIn(ctx: Pick<Ctx, 'db'>, q: Queryable, r: Row, lang: LangCode): Promise<PayOrder> {
+  const [p, line] = await Promise.all([paymentStatusIn(ctx, q, orderRef(r.id)), q.get(READ.firstLine, r.id)])
   return payOrderOf(r, p, line, lang)
 }
 
@@ -104,7 +114,7 @@ type ListParams = { user: number; status: PayOrderStatus | null }
 
 /** The reads of the list and the detail, outside any transaction: the texts the synchronous side prepares. */
 const READ = statements({
-  byId: statement<Row, [id: number]>(BY_ID),
+  byId: statement<Row, [id: number | bigint]>(BY_ID),
   count: statement<{ n: bigint }, [ListParams]>(LIST_SQL.count),
   page: statement<Row, [ListParams & { limit: number; offset: number }]>(LIST_SQL.page),
   firstLine: statement<FirstLine, [orderId: bigint]>(LINE_SQL.first),
@@ -135,8 +145,10 @@ function paymentOf(p: Payment | null, lang: LangCode): PaymentState | null {
 export interface OrdersService {
   list(userId: number, lang: LangCode, status: PayOrderStatus | undefined, page: number, pageSize: number): Promise<PagedList<PayOrder>>
   detail(userId: number, lang: LangCode, id: number): Promise<PayOrder>
-  /** detail, read now: inside a transaction it sees that transaction's writes (a keyed request's answer). */
+  /** detail, read now on the synchronous connection: inside a synchronous transaction it sees that transaction's writes (a keyed request's answer). */
   detailNow(userId: number, lang: LangCode, id: number): PayOrder
+  /** detail, read through a transaction's tx: it sees that transaction's writes (a keyed request's answer). */
+  detailIn(tx: Queryable, userId: number, lang: LangCode, id: number): Promise<PayOrder>
   payTargets(userId: number, id: number): Promise<PayTargets>
   payByBalance(userId: number, lang: LangCode, id: number): Promise<PayOrder>
   payOnChain(userId: number, lang: LangCode, body: PayOnChainBody): Promise<PayOrder>
@@ -153,17 +165,19 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     return r
   }
 
-  const wire = (r: Row, lang: LangCode): PayOrder => payOrderWire(ctx, r, lang)
-
-  async function readOwn(userId: number, id: number): Promise<Row> {
-    const r = await ctx.sql.get(READ.byId, id)
+  async function ownIn(q: Queryable, userId: number, id: number): Promise<Row> {
+    const r = await q.get(READ.byId, id)
+    // Another user's order is as unknown to the caller as one that does not exist.
     if (!r || Number(r.user_id) !== userId) throw notFound('errors.orderNotFound')
     return r
   }
 
+  /** The order as it is in `q`: a keyed request's answer, read in its effect's transaction, and the route's after it. */
+  const wireIn = async (q: Queryable, id: number, lang: LangCode): Promise<PayOrder> => payOrderWireIn(ctx, q, (await q.get(READ.byId, id))!, lang)
+
   /** Inside a balance payment's transaction: the order must still be open and in time. */
-  const payable = (id: number) => () => {
-    const r = byId.get(id) as Row
+  const payable = (id: number) => async (tx: Tx) => {
+    const r = (await tx.get(READ.byId, id))!
     if (r.state === 'cancelled') throw conflict('errors.orderCancelled')
     if (r.state === 'completed') throw conflict('errors.orderAlreadyPaid')
     if (Number(r.expires_at) <= ctx.now()) throw conflict('errors.orderExpired')
@@ -174,14 +188,15 @@ export function createOrdersService(ctx: Ctx): OrdersService {
       const args = { user: userId, status: status ?? null }
       const { n } = (await ctx.sql.get(READ.count, args))!
       const rows = await ctx.sql.all(READ.page, { ...args, limit: pageSize, offset: (page - 1) * pageSize })
-      return { total: Number(n), list: await Promise.all(rows.map((r) => readPayOrderWire(ctx, r, lang))) }
+      return { total: Number(n), list: await Promise.all(rows.map((r) => payOrderWireIn(ctx, ctx.sql, r, lang))) }
     },
     async detail(userId, lang, id) {
-      return readPayOrderWire(ctx, await readOwn(userId, id), lang)
+      return payOrderWireIn(ctx, ctx.sql, await ownIn(ctx.sql, userId, id), lang)
     },
-    detailNow: (userId, lang, id) => wire(own(userId, id), lang),
+    detailNow: (userId, lang, id) => payOrderWire(ctx, own(userId, id), lang),
+    detailIn: async (tx, userId, lang, id) => payOrderWireIn(ctx, tx, await ownIn(tx, userId, id), lang),
     async payTargets(userId, id) {
-      const r = own(userId, id)
+      const r = await ownIn(ctx.sql, userId, id)
       const to = (() => {
         try {
           return receivingAddress(ctx)
@@ -196,48 +211,60 @@ export function createOrdersService(ctx: Ctx): OrdersService {
       return { targets }
     },
     async payByBalance(userId, lang, id) {
-      const r = own(userId, id)
-      answerKeyedAs(() => wire(byId.get(id) as Row, lang))
+      const r = await ownIn(ctx.sql, userId, id)
+      answerKeyedIn((_, tx) => wireIn(tx, id, lang))
       await payFromBalance(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, guard: payable(id) })
-      return wire(byId.get(id) as Row, lang)
+      return wireIn(ctx.sql, id, lang)
     },
     async payOnChain(userId, lang, body) {
-      const r = own(userId, body.id)
-      answerKeyedAs(() => wire(byId.get(body.id) as Row, lang))
+      const r = await ownIn(ctx.sql, userId, body.id)
+      answerKeyedIn((_, tx) => wireIn(tx, body.id, lang))
       // No time limit here: by the time a hash is submitted its tokens have left the wallet. Whether
       // the order is paid, reinstated or the money credited is chainPaymentArrives' word once it confirms.
       await submitChainPayment(ctx, { orderRef: orderRef(r.id), userId, asset: r.asset, amount: r.total, chain: body.chain, txHash: body.tx_hash })
-      return wire(byId.get(body.id) as Row, lang)
+      return wireIn(ctx.sql, body.id, lang)
     },
     async cancel(userId, lang, id) {
-      own(userId, id)
-      answerKeyedAs(() => wire(byId.get(id) as Row, lang))
-      await ctx.commits.submit(() => cancelIfUnpaid(ctx, id, 'user'))
-      return wire(byId.get(id) as Row, lang)
+      await ownIn(ctx.sql, userId, id)
+      answerKeyedIn((_, tx) => wireIn(tx, id, lang))
+      await ctx.commits.write((tx) => cancelIfUnpaid(ctx, tx, id, 'user'))
+      return wireIn(ctx.sql, id, lang)
     },
   }
 }
+
+/** What cancelling, reinstating and expiring run, in their transactions of the asynchronous way. */
+const WRITE = statements({
+  openPayment: statement<{ status: string }, [orderRef: string]>("SELECT status FROM payments WHERE order_ref = ? AND status <> 'failed' LIMIT 1"),
+  cancel: statement<never, [at: number, id: number]>("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'"),
+  reinstate: statement<never, [id: number]>("UPDATE pay_orders SET state = 'open', ended_at = NULL WHERE id = ? AND state = 'cancelled'"),
+  // Orders paid, or with a chain payment under way, stay open while they are fulfilled: left out
+  // here, else 500 of them would fill every pass and the ones really due would never be reached.
+  due: statement<{ id: bigint }, [now: number]>(
+    `SELECT o.id FROM pay_orders o WHERE o.state = 'open' AND o.expires_at <= ?
+       AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status <> 'failed')
+     ORDER BY o.expires_at LIMIT 500`,
+  ),
+})
 
 /**
  * Cancels an open order that has no payment paid or under way, in the caller's transaction. The user
  * is told why not; the expiry job simply skips it (a chain payment confirming may still pay it).
  */
-function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
-  const r = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?').get(id) as Row
+async function cancelIfUnpaid(ctx: Ctx, tx: Tx, id: number, by: 'user' | 'expiry'): Promise<boolean> {
+  const r = (await tx.get(READ.byId, id))!
   if (r.state === 'cancelled') {
     if (by === 'user') throw conflict('errors.orderCancelled')
     return false
   }
-  const open = ctx.sqlite
-    .prepare("SELECT status FROM payments WHERE order_ref = ? AND status <> 'failed' LIMIT 1")
-    .get(orderRef(id)) as { status: string } | undefined
+  const open = await tx.get(WRITE.openPayment, orderRef(id))
   if (open || r.state === 'completed') {
     if (by === 'user') throw open?.status === 'paid' || r.state === 'completed' ? conflict('errors.orderAlreadyPaid') : conflict('errors.orderPaymentPending')
     return false
   }
-  if (ctx.sqlite.prepare("UPDATE pay_orders SET state = 'cancelled', ended_at = ? WHERE id = ? AND state = 'open'").run(ctx.now(), id).changes === 1) {
-    giveBackStock(ctx, id)
-    giveBackSeat(ctx, id)
+  if ((await tx.run(WRITE.cancel, ctx.now(), id)).changes === 1) {
+    await giveBackStock(ctx, tx, id)
+    await giveBackSeat(tx, id)
   }
   return true
 }
@@ -247,14 +274,14 @@ function cancelIfUnpaid(ctx: Ctx, id: number, by: 'user' | 'expiry'): boolean {
  * reinstates one that ended when chainPaymentArrival allows it — its stock or seat taken again here,
  * in the same transaction as the payment's posting — or tells the payment to credit its payer.
  */
-export function chainPaymentArrives(ctx: Ctx, e: ChainArrival): ArrivalVerdict {
+export async function chainPaymentArrives(ctx: Ctx, tx: Tx, e: ChainArrival): Promise<ArrivalVerdict> {
   const id = Number(e.orderRef.slice(ORDER_REF_PREFIX.length))
-  const r = ctx.sqlite.prepare('SELECT * FROM pay_orders WHERE id = ?').get(id) as Row | undefined
+  const r = await tx.get(READ.byId, id)
   if (!r) throw new Error(`chain payment of ${e.orderRef}: no such order`)
   // Paid already: payments_open_order lets no second payment be open beside the paid one.
   if (r.state === 'completed') throw new Error(`chain payment of ${e.orderRef}: the order is completed`)
-  const retake = (): Retake => {
-    const kinds = [stockToRetake(ctx, id), seatToRetake(ctx, id)].filter((k) => k !== 'none')
+  const retake = async (): Promise<Retake> => {
+    const kinds = [await stockToRetake(tx, id), await seatToRetake(tx, id)].filter((k) => k !== 'none')
     return kinds.includes('gone') ? 'gone' : kinds.includes('off_sale') ? 'off_sale' : kinds.length ? 'free' : 'none'
   }
   const outcome = chainPaymentArrival({
@@ -262,30 +289,22 @@ export function chainPaymentArrives(ctx: Ctx, e: ChainArrival): ArrivalVerdict {
     expiresAt: Number(r.expires_at),
     endedAt: r.ended_at === null ? null : Number(r.ended_at),
     paidAt: e.paidAt,
-    retake: r.state === 'cancelled' ? retake() : 'none',
+    retake: r.state === 'cancelled' ? await retake() : 'none',
   })
   if (outcome.act === 'credit') return outcome.because === 'expired' ? 'order_expired' : 'order_cancelled'
   if (outcome.act === 'reinstate') {
-    ctx.sqlite.prepare("UPDATE pay_orders SET state = 'open', ended_at = NULL WHERE id = ? AND state = 'cancelled'").run(id)
-    retakeStock(ctx, id)
-    retakeSeat(ctx, id)
+    await tx.run(WRITE.reinstate, id)
+    await retakeStock(ctx, tx, id)
+    await retakeSeat(tx, id)
   }
   return 'pay'
 }
 
 /** One pass: cancels the open orders past their time with no payment paid or under way; returns how many. */
 export async function expireOrders(ctx: Ctx): Promise<number> {
-  // Orders paid, or with a chain payment under way, stay open while they are fulfilled: left out
-  // here, else 500 of them would fill every pass and the ones really due would never be reached.
-  const due = ctx.sqlite
-    .prepare(
-      `SELECT o.id FROM pay_orders o WHERE o.state = 'open' AND o.expires_at <= ?
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_ref = '${ORDER_REF_PREFIX}' || o.id AND p.status <> 'failed')
-       ORDER BY o.expires_at LIMIT 500`,
-    )
-    .all(ctx.now()) as { id: bigint }[]
+  const due = await ctx.sql.all(WRITE.due, ctx.now())
   let cancelled = 0
-  for (const { id } of due) if (await atomically(ctx, () => cancelIfUnpaid(ctx, Number(id), 'expiry'))) cancelled++
+  for (const { id } of due) if (await ctx.sql.transaction((tx) => cancelIfUnpaid(ctx, tx, Number(id), 'expiry'))) cancelled++
   return cancelled
 }
 

@@ -8,7 +8,7 @@
 //   onPaid(ctx, prefix, handler)   what runs in the paying transaction (an order's fulfilment)
 //   onChainArrival(ctx, prefix, handler)   before it: is the order still to be paid (a late hash)?
 //
-// Every money write goes through ctx.commits (group commit) or atomically(); a paid payment commits with its ledger posting, ref
+// Every money write goes through ctx.commits.write (group commit) or ctx.sql.transaction; a paid payment commits with its ledger posting, ref
 // `pay:<orderRef>`, so an order is paid once whatever is retried. Payee defaults to TREASURY.
 //
 // On chain, a pass per payment:
@@ -37,9 +37,9 @@ import { ChainUnavailableError, type TransferLog, type TxReceipt } from '../../c
 import { toLedgerUnits, toTokenUnits } from '../../chain/units.ts'
 import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically } from '../../db/index.ts'
+import type { Queryable, Tx } from '../../db/query/types.ts'
 import type { PaymentsTable } from '../../db/schema.ts'
-import { exec, row, rows } from '../../db/sql.ts'
+import { rows } from '../../db/sql.ts'
 import { ApiError, badRequest, conflict } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -95,10 +95,11 @@ export interface BalancePaymentInput {
   /** Who receives it; TREASURY when left out. */
   payee?: ledger.AccountRef
   /**
-   * Runs inside the payment's transaction before anything is written; throw to refuse (e.g. the order
-   * was cancelled a moment ago). The caller's own rules and the payment commit together or not at all.
+   * Runs inside the payment's transaction, through its `tx`, before anything is written; throw to
+   * refuse (e.g. the order was cancelled a moment ago). The caller's own rules and the payment commit
+   * together or not at all.
    */
-  guard?: () => void
+  guard?: (tx: Tx) => Promise<void>
 }
 
 export interface ChainPaymentInput extends BalancePaymentInput {
@@ -118,7 +119,8 @@ export interface PaidEvent {
   paidAt: number
 }
 
-type PaidHandler = (e: PaidEvent) => void
+/** Awaited in the paying transaction; every statement it runs goes through `tx`. */
+type PaidHandler = (tx: Tx, e: PaidEvent) => Promise<void>
 const paidHandlers = new WeakMap<object, { prefix: string; handler: PaidHandler }[]>()
 
 /**
@@ -133,8 +135,9 @@ export function onPaid(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler: PaidHa
   paidHandlers.set(ctx.sqlite, list)
 }
 
-function paid(ctx: Pick<Ctx, 'sqlite'>, e: PaidEvent): void {
-  for (const h of paidHandlers.get(ctx.sqlite) ?? []) if (e.orderRef.startsWith(h.prefix)) h.handler(e)
+async function paid(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, e: PaidEvent): Promise<void> {
+  // One after another, in the order registered: a handler may read what an earlier one wrote.
+  for (const h of paidHandlers.get(ctx.sqlite) ?? []) if (e.orderRef.startsWith(h.prefix)) await h.handler(tx, e)
 }
 
 export interface ChainArrival {
@@ -146,7 +149,8 @@ export interface ChainArrival {
 
 /** 'pay' the order, or why it cannot be paid any more (its payment is then credited to the payer). */
 export type ArrivalVerdict = 'pay' | 'order_expired' | 'order_cancelled'
-type ArrivalHandler = (e: ChainArrival) => ArrivalVerdict
+/** Awaited in the paying transaction; every statement it runs goes through `tx`. */
+type ArrivalHandler = (tx: Tx, e: ChainArrival) => Promise<ArrivalVerdict>
 const arrivalHandlers = new WeakMap<object, { prefix: string; handler: ArrivalHandler }>()
 
 /**
@@ -158,9 +162,9 @@ export function onChainArrival(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler
   arrivalHandlers.set(ctx.sqlite, { prefix, handler })
 }
 
-function arrival(ctx: Pick<Ctx, 'sqlite'>, e: ChainArrival): ArrivalVerdict {
+async function arrival(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, e: ChainArrival): Promise<ArrivalVerdict> {
   const h = arrivalHandlers.get(ctx.sqlite)
-  return h && e.orderRef.startsWith(h.prefix) ? h.handler(e) : 'pay'
+  return h && e.orderRef.startsWith(h.prefix) ? h.handler(tx, e) : 'pay'
 }
 
 // ── Settings ────────────────────────────────────────────────────────────────────────────────────
@@ -236,8 +240,8 @@ const ref = (orderRef: string) => `pay:${orderRef}`
 export const insufficient = (asset: string, current: bigint, required: bigint): ApiError =>
   badRequest('errors.paymentInsufficient', { asset, current: formatMoney(current), required: formatMoney(required) })
 
-function openPaymentOf(ctx: Ctx, orderRef: string): Row | undefined {
-  return row(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).where('status', '<>', 'failed'))
+function openPaymentOf(ctx: Ctx, tx: Tx, orderRef: string): Promise<Row | undefined> {
+  return tx.row(ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).where('status', '<>', 'failed'))
 }
 
 const sameOrder = (r: Row, c: Checked) => r.user_id === c.userId && r.asset === c.asset && r.amount === c.amount && r.payee === encodePayee(c.payee)
@@ -257,17 +261,16 @@ function orderTaken(r: Row): ApiError {
 export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Promise<Payment> {
   const c = check(input)
   const now = ctx.now()
-  return ctx.commits.submit(() => {
-    const open = openPaymentOf(ctx, c.orderRef)
+  return ctx.commits.write(async (tx) => {
+    const open = await openPaymentOf(ctx, tx, c.orderRef)
     if (open) {
       if (open.method === 'balance' && open.status === 'paid' && sameOrder(open, c)) return toPayment(open)
       throw orderTaken(open)
     }
-    input.guard?.()
-    const current = ledger.balance(ctx.sqlite, ledger.fund(c.userId), c.asset).available
+    await input.guard?.(tx)
+    const current = (await ledger.balance(tx, ledger.fund(c.userId), c.asset)).available
     if (current < c.amount) throw insufficient(c.asset, current, c.amount)
-    const r = row(
-      ctx.sqlite,
+    const r = (await tx.row(
       ctx.db
         .insertInto('payments')
         .values({
@@ -292,9 +295,9 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
           paid_at: BigInt(now),
         })
         .returningAll(),
-    )!
+    ))!
     try {
-      ledger.transfer(ctx.sqlite, {
+      await ledger.transfer(tx, {
         ref: ref(c.orderRef),
         reason: 'payment',
         userId: c.userId,
@@ -310,7 +313,7 @@ export async function payFromBalance(ctx: Ctx, input: BalancePaymentInput): Prom
       if (err instanceof ledger.RefConflict) throw conflict('errors.orderAlreadyPaid')
       throw err
     }
-    paid(ctx, { orderRef: c.orderRef, userId: c.userId, asset: c.asset, amount: c.amount, paidAt: now })
+    await paid(ctx, tx, { orderRef: c.orderRef, userId: c.userId, asset: c.asset, amount: c.amount, paidAt: now })
     return toPayment(r)
   })
 }
@@ -351,25 +354,24 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
   if (!user.wallet_address) throw badRequest('errors.paymentNoWallet')
   const from = user.wallet_address.toLowerCase()
   const now = ctx.now()
-  return ctx.commits.submit(() => {
-    const used = row(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('chain', '=', chainKey).where('tx_hash', '=', txHash))
+  return ctx.commits.write(async (tx) => {
+    const used = await tx.row(ctx.db.selectFrom('payments').selectAll().where('chain', '=', chainKey).where('tx_hash', '=', txHash))
     if (used) {
       if (used.order_ref !== c.orderRef || !sameOrder(used, c)) throw conflict('errors.txHashUsed')
       if (used.status !== 'failed' || used.fail_reason !== 'not_found') return toPayment(used)
       // Reported again after it was given up as never mined: a transaction stuck for a while can be
       // mined later, its tokens gone from the wallet, so it is looked for once more.
-      const open = openPaymentOf(ctx, c.orderRef)
+      const open = await openPaymentOf(ctx, tx, c.orderRef)
       if (open) throw orderTaken(open)
-      input.guard?.()
+      await input.guard?.(tx)
       const again = { status: 'pending', fail_reason: null, fail_detail: null, created_at: BigInt(now) } as const
-      exec(ctx.sqlite, ctx.db.updateTable('payments').set({ ...again, updated_at: BigInt(now) }).where('id', '=', used.id).where('status', '=', 'failed'))
+      await tx.exec(ctx.db.updateTable('payments').set({ ...again, updated_at: BigInt(now) }).where('id', '=', used.id).where('status', '=', 'failed'))
       return toPayment({ ...used, ...again, updated_at: BigInt(now) })
     }
-    const open = openPaymentOf(ctx, c.orderRef)
+    const open = await openPaymentOf(ctx, tx, c.orderRef)
     if (open) throw orderTaken(open)
-    input.guard?.()
-    const r = row(
-      ctx.sqlite,
+    await input.guard?.(tx)
+    const r = (await tx.row(
       ctx.db
         .insertInto('payments')
         .values({
@@ -395,7 +397,7 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
           paid_at: null,
         })
         .returningAll(),
-    )!
+    ))!
     return toPayment(r)
   })
 }
@@ -408,8 +410,13 @@ export function paymentStatusNow(ctx: Pick<Ctx, 'sqlite' | 'db'>, orderRef: stri
 }
 
 /** The order's payment: the open or paid one, else the latest failed one; null when none. */
-export async function paymentStatus(ctx: Ctx, orderRef: string): Promise<Payment | null> {
-  const rs = await ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).orderBy('id', 'desc').execute()
+export function paymentStatus(ctx: Ctx, orderRef: string): Promise<Payment | null> {
+  return paymentStatusIn(ctx, ctx.sql, orderRef)
+}
+
+/** paymentStatus through `q`: a transaction's tx (its writes seen), or the database outside any. */
+export async function paymentStatusIn(ctx: Pick<Ctx, 'db'>, q: Queryable, orderRef: string): Promise<Payment | null> {
+  const rs = await q.rows(ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).orderBy('id', 'desc'))
   const r = rs.find((x) => x.status !== 'failed') ?? rs[0]
   return r ? toPayment(r) : null
 }
@@ -468,18 +475,21 @@ async function passAll(ctx: Ctx): Promise<PaymentPass> {
 }
 
 /** Changes the row only if it is still as read (status and block hash), so a concurrent change wins. */
-function update(ctx: Ctx, p: Row, set: Partial<Omit<Row, 'id'>>): number {
+function update(ctx: Ctx, tx: Tx, p: Row, set: Partial<Omit<Row, 'id'>>): Promise<number> {
   let q = ctx.db
     .updateTable('payments')
     .set({ ...set, updated_at: BigInt(ctx.now()) })
     .where('id', '=', p.id)
     .where('status', '=', p.status)
   q = p.block_hash === null ? q.where('block_hash', 'is', null) : q.where('block_hash', '=', p.block_hash)
-  return exec(ctx.sqlite, q)
+  return tx.exec(q)
 }
 
+/** One conditional update of the row, a transaction of its own. */
+const updateAlone = (ctx: Ctx, p: Row, set: Partial<Omit<Row, 'id'>>): Promise<number> => ctx.sql.transaction((tx) => update(ctx, tx, p, set))
+
 async function fail(ctx: Ctx, p: Row, reason: PaymentFailReason, detail: string): Promise<'failed' | null> {
-  const n = await atomically(ctx, () => update(ctx, p, { status: 'failed', fail_reason: reason, fail_detail: detail }))
+  const n = await updateAlone(ctx, p, { status: 'failed', fail_reason: reason, fail_detail: detail })
   if (n === 1) ctx.log.info({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash, reason, detail }, 'chain payment failed')
   return n === 1 ? 'failed' : null
 }
@@ -490,7 +500,7 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
   if (!receipt) {
     if (p.status === 'confirming') {
       // Its block left the chain and the tx is not (yet) mined again: wait for it from scratch.
-      await atomically(ctx, () => update(ctx, p, { status: 'pending', block_number: null, block_hash: null, confirmations: 0n }))
+      await updateAlone(ctx, p, { status: 'pending', block_number: null, block_hash: null, confirmations: 0n })
       return null
     }
     if (ctx.now() - Number(p.created_at) >= settings(ctx).pendingTimeoutMs) {
@@ -506,20 +516,18 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
   const required = Number(p.required)
   if (p.status === 'pending' || p.block_hash !== receipt.blockHash) {
     // First seen mined, or mined again in another block after a reorg: confirm from there.
-    const n = await atomically(ctx, () =>
-      update(ctx, p, {
-        status: 'confirming',
-        block_number: BigInt(receipt.blockNumber),
-        block_hash: receipt.blockHash,
-        amount_wei: verdict.amountWei.toString(),
-        confirmations: BigInt(Math.min(confirmations, required)),
-      }),
-    )
+    const n = await updateAlone(ctx, p, {
+      status: 'confirming',
+      block_number: BigInt(receipt.blockNumber),
+      block_hash: receipt.blockHash,
+      amount_wei: verdict.amountWei.toString(),
+      confirmations: BigInt(Math.min(confirmations, required)),
+    })
     if (n !== 1) return null
     p = { ...p, status: 'confirming', block_number: BigInt(receipt.blockNumber), block_hash: receipt.blockHash, amount_wei: verdict.amountWei.toString() }
   }
   if (confirmations < required) {
-    if (BigInt(confirmations) !== p.confirmations) await atomically(ctx, () => update(ctx, p, { confirmations: BigInt(confirmations) }))
+    if (BigInt(confirmations) !== p.confirmations) await updateAlone(ctx, p, { confirmations: BigInt(confirmations) })
     return null
   }
   // Once more, right before paying: the block must still be the one the receipt was in.
@@ -527,17 +535,17 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
   if (block?.hash !== p.block_hash) return null // replaced or lagging: the next pass reads the receipt again
   const now = ctx.now()
   let ended: PaymentFailReason | null = null
-  const done = await atomically(ctx, () => {
+  const done = await ctx.sql.transaction(async (tx) => {
     // The row first, as read or not at all: the arrival handler may reinstate the order, which must
     // not be written for a payment a concurrent pass settled meanwhile.
-    if (update(ctx, p, {}) !== 1) return false
-    const outcome = arrival(ctx, { orderRef: p.order_ref, userId: p.user_id, paidAt: block.timestamp * 1000 })
+    if ((await update(ctx, tx, p, {})) !== 1) return false
+    const outcome = await arrival(ctx, tx, { orderRef: p.order_ref, userId: p.user_id, paidAt: block.timestamp * 1000 })
     if (outcome !== 'pay') {
       ended = outcome
-      return creditInstead(ctx, p, verdict.transfers, outcome, now)
+      return creditInstead(ctx, tx, p, verdict.transfers, outcome, now)
     }
-    if (update(ctx, p, { status: 'paid', confirmations: BigInt(required), paid_at: BigInt(now) }) !== 1) return false
-    ledger.transfer(ctx.sqlite, {
+    if ((await update(ctx, tx, p, { status: 'paid', confirmations: BigInt(required), paid_at: BigInt(now) })) !== 1) return false
+    await ledger.transfer(tx, {
       ref: ref(p.order_ref),
       reason: 'payment',
       userId: p.user_id,
@@ -548,7 +556,7 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
       at: now,
       meta: { order_ref: p.order_ref, payment_id: p.id, method: 'chain', chain, tx_hash: p.tx_hash },
     })
-    paid(ctx, { orderRef: p.order_ref, userId: p.user_id, asset: p.asset, amount: p.amount, paidAt: now })
+    await paid(ctx, tx, { orderRef: p.order_ref, userId: p.user_id, asset: p.asset, amount: p.amount, paidAt: now })
     return true
   })
   if (done && ended) ctx.log.warn({ payment: Number(p.id), order: p.order_ref, tx: p.tx_hash, reason: ended }, 'chain payment of an ended order credited to its payer')
@@ -561,13 +569,13 @@ async function checkOne(ctx: Ctx, p: Row, head: number): Promise<'paid' | 'faile
  * each verified transfer goes to the payer's fund account as the deposit it then is. The deposit
  * watcher's ref makes it one posting per transfer, whichever of the two gets there first.
  */
-function creditInstead(ctx: Ctx, p: Row, transfers: TransferLog[], reason: PaymentFailReason, now: number): boolean {
+async function creditInstead(ctx: Ctx, tx: Tx, p: Row, transfers: TransferLog[], reason: PaymentFailReason, now: number): Promise<boolean> {
   const detail = `order ended before the payment confirmed; ${p.amount_wei} wei credited to the payer's fund account`
-  if (update(ctx, p, { status: 'failed', fail_reason: reason, fail_detail: detail, confirmations: p.required }) !== 1) return false
+  if ((await update(ctx, tx, p, { status: 'failed', fail_reason: reason, fail_detail: detail, confirmations: p.required })) !== 1) return false
   for (const t of transfers) {
     const amount = toLedgerUnits(t.amount, 'floor')
     if (amount === 0n) continue
-    creditTransfer(ctx.sqlite, { chain: t.chain, txHash: t.txHash, logIndex: t.logIndex, userId: p.user_id, asset: t.token, amount, at: now }, (difference) =>
+    await creditTransfer(tx, { chain: t.chain, txHash: t.txHash, logIndex: t.logIndex, userId: p.user_id, asset: t.token, amount, at: now }, (difference) =>
       ctx.log.error({ payment: Number(p.id), tx: t.txHash, logIndex: t.logIndex, difference }, 'late chain payment already credited as a deposit'),
     )
   }

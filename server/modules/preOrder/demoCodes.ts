@@ -2,7 +2,7 @@
 // A real order carries them in the box and the server keeps only their hashes; the demo has no box, so
 // it keeps them in clear for the buyer's order detail, and only while the demo ships by itself.
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { IssuedCode } from '../device/service.ts'
 
 const SQL = {
@@ -13,13 +13,16 @@ const SQL = {
 const keyOf = (orderId: number) => `demo-codes:${orderId}`
 
 /** Inside the shipping's transaction. */
-export function keepDemoCodes(ctx: Pick<Ctx, 'sqlite'>, orderId: number, codes: IssuedCode[]): void {
-  if (codes.length > 0) preparedOnce(ctx.sqlite, SQL).keep.run(keyOf(orderId), JSON.stringify(codes))
+export async function keepDemoCodes(tx: Tx, orderId: number, codes: IssuedCode[]): Promise<void> {
+  if (codes.length > 0) await tx.run(KEEP, keyOf(orderId), JSON.stringify(codes))
 }
 
-/** The codes the demo shipped with this order; none outside the demo (or in production). */
-export function demoCodesOf(ctx: Pick<Ctx, 'sqlite' | 'config'>, orderId: number): IssuedCode[] {
+const KEEP = statement<never, [key: string, value: string]>(SQL.keep)
+const CODES = statement<{ value: string }, [key: string]>(SQL.codes)
+
+/** The codes the demo shipped with this order, read through `q`; none outside the demo (or in production). */
+export async function demoCodesOf(ctx: Pick<Ctx, 'config'>, q: Queryable, orderId: number): Promise<IssuedCode[]> {
   if (ctx.config.commerce.demoShipAfterMs === null) return []
-  const row = preparedOnce(ctx.sqlite, SQL).codes.get(keyOf(orderId)) as { value: string } | undefined
+  const row = await q.get(CODES, keyOf(orderId))
   return row ? (JSON.parse(row.value) as IssuedCode[]) : []
 }

@@ -45,7 +45,7 @@ export async function shipDemoOrders(ctx: Ctx): Promise<number> {
   let shipped = 0
   for (const id of dueToShip(rows.map((r) => ({ id: Number(r.id), paidAt: Number(r.paid_at) })), ctx.now(), afterMs)) {
     try {
-      await shipOrder(ctx, id, DEMO_EXPRESS_COMPANY, demoTrackingNo(noOf.get(id)!), (codes) => keepDemoCodes(ctx, id, codes))
+      await shipOrder(ctx, id, DEMO_EXPRESS_COMPANY, demoTrackingNo(noOf.get(id)!), (tx, codes) => keepDemoCodes(tx, id, codes))
       shipped++
     } catch (err) {
       // The operator (or another pass) shipped it meanwhile: nothing left to do for this one.

@@ -36,6 +36,6 @@ export function preOrderRoutes(app: App, preOrder: PreOrderService): void {
   app.get(
     '/api/v1/preOrder/tips',
     { ...auth, schema: { tags, summary: 'The unpaid-order reminder: how many orders wait for payment, and the one that expires first', response: { 200: Envelope(PreOrderTips) } } },
-    async (req) => ok(req, preOrder.tips(uid(req), req.lang)),
+    async (req) => ok(req, await preOrder.tips(uid(req), req.lang)),
   )
 }

@@ -10,20 +10,20 @@ import type { Area } from '../../../contract/goods.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { REMARK_MAX, type PreOrderBody, type PreOrderResult, type PreOrderTips, type ShipTo, type ShopOrder, type ShopOrderTab } from '../../../contract/preOrder.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
 import { badRequest, conflict, notFound } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { createPayOrder, payOrderWire, type OrdersService } from '../orders/service.ts'
-import { checkHold } from '../orders/holds.ts'
-import { goldPriceNow, goldPricesQuoted, productOf, specOf, takeStock } from '../goods/service.ts'
+import { createPayOrderIn, payOrderWireIn, type OrdersService } from '../orders/service.ts'
+import { checkHoldIn } from '../orders/holds.ts'
+import { goldPriceIn, goldPricesQuotedIn, productIn, specIn, takeStockIn, type ProductRow } from '../goods/service.ts'
 import { pickText, specUnitPrice } from '../goods/rules.ts'
 import { dayOf } from '../release/schedule.ts'
-import { createReleasePlan, planWire } from '../release/service.ts'
-import { addPerformance } from '../user/performance.ts'
+import { createReleasePlan, planWireIn, type PlanRow } from '../release/service.ts'
+import { addPerformanceIn } from '../user/performance.ts'
 import { scorePurchase } from '../activity/scores.ts'
 import { createDevices, issueCodes, type IssuedCode } from '../device/service.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 import { demoCodesOf } from './demoCodes.ts'
 
 type OrderRow = Selectable<PayOrdersTable>
@@ -55,7 +55,35 @@ const SQL = {
            ORDER BY o.expires_at`,
 } as const
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+type Fulfilment = 'pending_shipment' | 'completed'
+type LineRow = { product_id: bigint; spec_id: bigint; name: string; spec_name: string; cover: string; quantity: bigint; unit_price: bigint; power: bigint }
+type Address = { name: string; phone: string; area: string; address: string }
+type ListArgs = { user: number; type: string }
+type TabArgs = ListArgs & { tab: ShopOrderTab }
+type Page = { limit: number; offset: number }
+// A tab's orders: `all` is every paid one (fulfilment set), any other tab that fulfilment.
+const ALL = 'user_id = @user AND type = @type AND fulfilment IS NOT NULL'
+const TAB = 'user_id = @user AND type = @type AND fulfilment = @tab'
+const S = statements({
+  order: statement<OrderRow, [id: number | bigint]>(SQL.order),
+  lines: statement<LineRow, [orderId: number | bigint]>(SQL.lines),
+  firstLine: statement<{ product_id: bigint }, [orderId: number]>('SELECT product_id FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1'),
+  product: statement<ProductRow, [id: bigint]>('SELECT * FROM products WHERE id = ?'),
+  address: statement<Address, [id: number, userId: number]>(SQL.address),
+  insertLine: statement<never, [order: number, product: bigint, spec: bigint, quantity: bigint, unit: bigint, power: bigint, name: string, specName: string, cover: string]>(SQL.insertLine),
+  paid: statement<never, [paidAt: number, status: Fulfilment, s1: Fulfilment, s2: Fulfilment, endedAt: number, id: number]>(SQL.paid),
+  ship: statement<never, [company: string, number: string, at: number, id: number]>(SQL.ship),
+  receive: statement<never, [at: number, by: 'user' | 'auto', endedAt: number, id: number | bigint]>(SQL.receive),
+  dueReceipts: statement<{ id: bigint }, [shippedBy: number]>(SQL.dueReceipts),
+  releaseOf: statement<PlanRow, [orderId: bigint]>(SQL.releaseOf),
+  sameIntent: statement<{ id: bigint }, [userId: number, specId: bigint, quantity: bigint, now: number]>(SQL.sameIntent),
+  resume: statement<never, [shipTo: string | null, remark: string, id: bigint]>(SQL.resume),
+  unpaid: statement<OrderRow, [userId: number, now: number]>(SQL.unpaid),
+  countAll: statement<{ n: bigint }, [ListArgs]>(`SELECT count(*) AS n FROM pay_orders WHERE ${ALL}`),
+  countTab: statement<{ n: bigint }, [TabArgs]>(`SELECT count(*) AS n FROM pay_orders WHERE ${TAB}`),
+  pageAll: statement<OrderRow, [ListArgs & Page]>(`SELECT * FROM pay_orders WHERE ${ALL} ORDER BY id DESC LIMIT @limit OFFSET @offset`),
+  pageTab: statement<OrderRow, [TabArgs & Page]>(`SELECT * FROM pay_orders WHERE ${TAB} ORDER BY id DESC LIMIT @limit OFFSET @offset`),
+})
 
 /** The remark as kept: trimmed, one line, at most REMARK_MAX characters; "" when left out. */
 export function cleanRemark(raw: string | undefined): string {
@@ -77,20 +105,19 @@ export interface FulfilDeps {
  * starts (pending shipment, or completed for what does not ship), the release plan is created, and
  * the value is added to the buyer's and their ancestors' performance (DESIGN §10, §12).
  */
-export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: number): void {
-  const s = stmts(ctx)
-  const o = s.order.get(orderId) as OrderRow | undefined
+export async function fulfil(ctx: Ctx, tx: Tx, deps: FulfilDeps, orderId: number, paidAt: number): Promise<void> {
+  const o = await tx.get(S.order, orderId)
   const area = o ? AREA_OF[o.type] : undefined
   // Only an order of products (it has lines) is fulfilled here; other orders have their own handlers.
-  const line = (s.lines.all(orderId) as { product_id: bigint }[])[0]
+  const line = await tx.get(S.firstLine, orderId)
   if (!o || !area || !line) return
   const status = o.ships === 1n ? 'pending_shipment' : 'completed'
-  if (s.paid.run(paidAt, status, status, status, paidAt, orderId).changes !== 1) return
-  scorePurchase(ctx.sqlite, o, paidAt)
+  if ((await tx.run(S.paid, paidAt, status, status, status, paidAt, orderId)).changes !== 1) return
+  await scorePurchase(tx, o, paidAt)
   const usdt = o.asset === 'USDT' ? o.total : (o.total * deps.nadiPrice()) / 100_000_000n
-  const product = productOf(ctx, Number(line.product_id))
+  const product = await tx.get(S.product, line.product_id)
   if (product && product.release_days > 0n) {
-    createReleasePlan(ctx, {
+    await createReleasePlan(tx, {
       userId: o.user_id,
       orderId: o.id,
       area,
@@ -102,9 +129,9 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
       at: paidAt,
     })
   }
-  addPerformance(ctx.sqlite, o.user_id, usdt)
+  await addPerformanceIn(tx, ctx.sqlite, o.user_id, usdt)
   // A device order: one device per unit, pending activation with the code shipped with it.
-  createDevices(ctx, o.id, paidAt)
+  await createDevices(tx, o.id, paidAt)
 }
 
 /**
@@ -112,12 +139,12 @@ export function fulfil(ctx: Ctx, deps: FulfilDeps, orderId: number, paidAt: numb
  * the one it showed, if the gold price behind it was in force within the quote's validity. A total
  * shown that no such price makes is refused with the total of now, so the user sees it before paying.
  */
-function chargedUnitPrice(ctx: Ctx, spec: Parameters<typeof specUnitPrice>[0], gold: boolean, quantity: bigint, expected: string | undefined): bigint {
-  const now = specUnitPrice(spec, gold ? goldPriceNow(ctx) : null)
+async function chargedUnitPrice(ctx: Ctx, tx: Tx, spec: Parameters<typeof specUnitPrice>[0], gold: boolean, quantity: bigint, expected: string | undefined): Promise<bigint> {
+  const now = specUnitPrice(spec, gold ? await goldPriceIn(ctx, tx) : null)
   if (expected === undefined) return now
   const shown = parseMoney(expected)
   if (shown === now * quantity) return now
-  const quoted = gold ? goldPricesQuoted(ctx).map((g) => specUnitPrice(spec, g)).find((u) => u * quantity === shown) : undefined
+  const quoted = gold ? (await goldPricesQuotedIn(ctx, tx)).map((g) => specUnitPrice(spec, g)).find((u) => u * quantity === shown) : undefined
   if (quoted !== undefined) return quoted
   throw conflict('errors.priceChanged', { total: formatMoney(now * quantity) })
 }
@@ -125,18 +152,19 @@ function chargedUnitPrice(ctx: Ctx, spec: Parameters<typeof specUnitPrice>[0], g
 export type PreOrderService = ReturnType<typeof createPreOrderService>
 
 export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
-  const s = () => stmts(ctx)
-
-  function shopWire(o: OrderRow, lang: LangCode): ShopOrder {
-    const lines = s().lines.all(o.id) as { product_id: bigint; spec_id: bigint; name: string; spec_name: string; cover: string; quantity: bigint; unit_price: bigint; power: bigint }[]
-    const plan = s().releaseOf.get(o.id) as Parameters<typeof planWire>[1] | undefined
+  /** An order as the shop screens show it, read through `q`: a transaction's tx (its writes seen), or the database. */
+  async function shopWire(q: Queryable, o: OrderRow, lang: LangCode): Promise<ShopOrder> {
+    const [lines, plan, pay, codes] = await Promise.all([
+      q.all(S.lines, o.id),
+      q.get(S.releaseOf, o.id),
+      payOrderWireIn(ctx, q, o, lang),
+      o.type === 'device' ? demoCodesOf(ctx, q, Number(o.id)) : [],
+    ])
     let shipTo: ShipTo | null = null
     if (o.ship_to) {
       const a = JSON.parse(o.ship_to) as ShipTo
       shipTo = { ...a, phone: maskPhone(a.phone) }
     }
-    const pay = payOrderWire(ctx, o, lang)
-    const codes = o.type === 'device' ? demoCodesOf(ctx, Number(o.id)) : []
     return {
       id: Number(o.id),
       order_no: o.order_no,
@@ -164,14 +192,16 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
       ship_time: o.shipped_at === null ? null : Number(o.shipped_at),
       confirm_time: o.received_at === null ? null : Number(o.received_at),
       auto_confirm_at: o.fulfilment === 'pending_receipt' && o.shipped_at !== null ? Number(o.shipped_at) + ctx.config.commerce.autoReceiptMs : null,
-      release: plan ? planWire(ctx, plan, lang) : null,
+      release: plan ? await planWireIn(q, plan, lang) : null,
       ...(codes.length > 0 ? { activation_codes: codes } : {}),
     }
   }
 
+  const shopWireOf = async (q: Queryable, id: number, lang: LangCode) => shopWire(q, (await q.get(S.order, id))!, lang)
+
   /** The caller's order of this area; anything else (another user's, another area's) is unknown. */
-  function own(userId: number, area: Area, id: number): OrderRow {
-    const o = s().order.get(id) as OrderRow | undefined
+  async function own(userId: number, area: Area, id: number): Promise<OrderRow> {
+    const o = await ctx.sql.get(S.order, id)
     if (!o || Number(o.user_id) !== userId || AREA_OF[o.type] !== area) throw notFound('errors.orderNotFound')
     return o
   }
@@ -181,18 +211,21 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
       const remark = cleanRemark(body.remark)
       let resumed = false
       // Read inside the order's transaction too (a keyed request's answer), where `resumed` is already known.
-      const answer = (id: number): PreOrderResult => ({ order: orders.detailNow(userId, lang, id), shop_order: shopWire(s().order.get(id) as OrderRow, lang), resumed })
-      answerKeyedAs(answer)
-      const id = await ctx.commits.submit(() => {
-        const p = productOf(ctx, body.goods_id)
+      const answer = async (q: Queryable, id: number): Promise<PreOrderResult> => {
+        const [order, shop] = await Promise.all([orders.detailIn(q, userId, lang, id), shopWireOf(q, id, lang)])
+        return { order, shop_order: shop, resumed }
+      }
+      answerKeyedIn((id: number, tx) => answer(tx, id))
+      const id = await ctx.commits.write(async (tx) => {
+        const p = await productIn(tx, body.goods_id)
         if (!p || p.area !== body.area || p.active !== 1n) throw notFound('errors.goodsNotFound')
-        const spec = specOf(ctx, body.spec_id)
+        const spec = await specIn(tx, body.spec_id)
         if (!spec || spec.product_id !== p.id) throw badRequest('errors.specNotOfGoods')
         if (spec.active !== 1n) throw conflict('errors.specUnavailable')
         let shipTo: string | null = null
         if (p.ships === 1n) {
           if (body.address_id === undefined) throw badRequest('errors.addressRequiredForOrder')
-          const a = s().address.get(body.address_id, userId) as { name: string; phone: string; area: string; address: string } | undefined
+          const a = await tx.get(S.address, body.address_id, userId)
           if (!a) throw notFound('errors.addressNotFound')
           shipTo = JSON.stringify({ name: a.name, phone: a.phone, area: a.area, address: a.address })
         }
@@ -200,18 +233,18 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
         // The same product, specification and quantity again while its order waits for payment (the
         // dialog closed, the screen reloaded, another phone) is that order, resumed — at the price it
         // holds, to the address and with the remark chosen now — never a second one.
-        const same = s().sameIntent.get(userId, spec.id, quantity, ctx.now()) as { id: bigint } | undefined
+        const same = await tx.get(S.sameIntent, userId, spec.id, quantity, ctx.now())
         if (same) {
-          s().resume.run(shipTo, remark, same.id)
+          await tx.run(S.resume, shipTo, remark, same.id)
           resumed = true
           return Number(same.id)
         }
-        const unit = chargedUnitPrice(ctx, spec, p.area === 'gold', quantity, body.expected_total)
+        const unit = await chargedUnitPrice(ctx, tx, spec, p.area === 'gold', quantity, body.expected_total)
         if (spec.stock < quantity) throw conflict('errors.outOfStock', { stock: Number(spec.stock) })
-        checkHold(ctx, { userId, item: { kind: 'spec', specId: spec.id, productId: p.id }, quantity, left: spec.stock, asset: 'USDT', total: unit * quantity })
+        await checkHoldIn(ctx, tx, { userId, item: { kind: 'spec', specId: spec.id, productId: p.id }, quantity, left: spec.stock, asset: 'USDT', total: unit * quantity })
         // Another process's order took the stock since it was read: the refusal names what is left now.
-        if (!takeStock(ctx, spec.id, quantity)) throw conflict('errors.outOfStock', { stock: Number(specOf(ctx, body.spec_id)?.stock ?? 0n) })
-        const orderId = createPayOrder(ctx, {
+        if (!(await takeStockIn(ctx, tx, spec.id, quantity))) throw conflict('errors.outOfStock', { stock: Number((await specIn(tx, body.spec_id))?.stock ?? 0n) })
+        const orderId = await createPayOrderIn(ctx, tx, {
           userId,
           type: TYPE_OF[body.area],
           asset: 'USDT',
@@ -221,43 +254,40 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
           shipTo,
           remark,
         })
-        s().insertLine.run(orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
+        await tx.run(S.insertLine, orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
         return orderId
       })
-      return answer(id)
+      return answer(ctx.sql, id)
     },
 
-    tips(userId: number, lang: LangCode): PreOrderTips {
-      const rows = s().unpaid.all(userId, ctx.now()) as OrderRow[]
-      return { count: rows.length, next: rows[0] ? payOrderWire(ctx, rows[0], lang) : null }
+    async tips(userId: number, lang: LangCode): Promise<PreOrderTips> {
+      const rows = await ctx.sql.all(S.unpaid, userId, ctx.now())
+      return { count: rows.length, next: rows[0] ? await payOrderWireIn(ctx, ctx.sql, rows[0], lang) : null }
     },
 
-    list(userId: number, area: Area, lang: LangCode, tab: ShopOrderTab, page: number, pageSize: number): PagedList<ShopOrder> {
-      const type = TYPE_OF[area]
-      const filter = tab === 'all' ? 'fulfilment IS NOT NULL' : 'fulfilment = ?'
-      const args: (string | number)[] = tab === 'all' ? [userId, type] : [userId, type, tab]
-      const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM pay_orders WHERE user_id = ? AND type = ? AND ${filter}`).get(...args) as { n: bigint }
-      const rows = ctx.sqlite
-        .prepare(`SELECT * FROM pay_orders WHERE user_id = ? AND type = ? AND ${filter} ORDER BY id DESC LIMIT ? OFFSET ?`)
-        .all(...args, pageSize, (page - 1) * pageSize) as OrderRow[]
-      return { total: Number(n), list: rows.map((o) => shopWire(o, lang)) }
+    async list(userId: number, area: Area, lang: LangCode, tab: ShopOrderTab, page: number, pageSize: number): Promise<PagedList<ShopOrder>> {
+      const args = { user: userId, type: TYPE_OF[area] }
+      const at = { limit: pageSize, offset: (page - 1) * pageSize }
+      const { n } = (tab === 'all' ? await ctx.sql.get(S.countAll, args) : await ctx.sql.get(S.countTab, { ...args, tab }))!
+      const rows = tab === 'all' ? await ctx.sql.all(S.pageAll, { ...args, ...at }) : await ctx.sql.all(S.pageTab, { ...args, tab, ...at })
+      return { total: Number(n), list: await Promise.all(rows.map((o) => shopWire(ctx.sql, o, lang))) }
     },
 
-    detail(userId: number, area: Area, lang: LangCode, id: number): ShopOrder {
-      return shopWire(own(userId, area, id), lang)
+    async detail(userId: number, area: Area, lang: LangCode, id: number): Promise<ShopOrder> {
+      return shopWire(ctx.sql, await own(userId, area, id), lang)
     },
 
     /** SPEC §4: confirming receipt moves an order from pending receipt to completed. */
     async receipt(userId: number, area: Area, lang: LangCode, id: number): Promise<ShopOrder> {
-      own(userId, area, id)
-      answerKeyedAs(() => shopWire(s().order.get(id) as OrderRow, lang))
-      await ctx.commits.submit(() => {
-        const o = s().order.get(id) as OrderRow
+      await own(userId, area, id)
+      answerKeyedIn((_, tx) => shopWireOf(tx, id, lang))
+      await ctx.commits.write(async (tx) => {
+        const o = (await tx.get(S.order, id))!
         if (o.fulfilment !== 'pending_receipt') throw conflict(o.fulfilment === 'completed' ? 'errors.receiptAlreadyConfirmed' : 'errors.receiptNotPending')
         const now = ctx.now()
-        s().receive.run(now, 'user', now, id)
+        await tx.run(S.receive, now, 'user', now, id)
       })
-      return shopWire(s().order.get(id) as OrderRow, lang)
+      return shopWireOf(ctx.sql, id, lang)
     },
   }
 }
@@ -268,36 +298,39 @@ export class ShipRefused extends Error {
 
 /** The operator ships a paid order: pending shipment → pending receipt, with the carrier and tracking number. */
 export async function shipOrder(
-  ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now'>,
+  ctx: Pick<Ctx, 'sql' | 'now'>,
   id: number,
   company: string,
   number: string,
   /** Runs in the shipping's transaction with the codes issued (the demo keeps them to show the buyer). */
-  withCodes: (codes: IssuedCode[]) => void = () => {},
+  withCodes: (tx: Tx, codes: IssuedCode[]) => Promise<void> = async () => {},
 ): Promise<OrderRow & { device_codes: IssuedCode[] }> {
   const c = company.trim()
   if (checkText(c, 40) !== null) throw new ShipRefused('the express company is 1–40 characters of one line')
   if (!EXPRESS_NO_RE.test(number)) throw new ShipRefused('the tracking number is 4–40 letters, digits or dashes')
-  return atomically(ctx, () => {
-    const s = stmts(ctx)
-    const o = s.order.get(id) as OrderRow | undefined
+  return ctx.sql.transaction(async (tx) => {
+    const o = await tx.get(S.order, id)
     if (!o || !AREA_OF[o.type]) throw new ShipRefused(`no product order ${id}`)
     if (o.fulfilment !== 'pending_shipment') throw new ShipRefused(`order ${id} is ${o.fulfilment ?? (o.state === 'cancelled' ? 'cancelled' : 'not paid')}, not pending shipment`)
     // Conditional on pending shipment: another process's `ship` of the same order may have won since the read.
-    if (s.ship.run(c, number, ctx.now(), id).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
+    if ((await tx.run(S.ship, c, number, ctx.now(), id)).changes !== 1) throw new ShipRefused(`order ${id} was shipped meanwhile`)
     // A device order: each device's activation code is issued now, to be shipped with it.
-    const deviceCodes = o.type === 'device' ? issueCodes(ctx, id, ctx.now()) : []
-    withCodes(deviceCodes)
-    return { ...(s.order.get(id) as OrderRow), device_codes: deviceCodes }
+    const deviceCodes = o.type === 'device' ? await issueCodes(tx, id, ctx.now()) : []
+    await withCodes(tx, deviceCodes)
+    return { ...(await tx.get(S.order, id))!, device_codes: deviceCodes }
   })
 }
 
 /** One pass: receipt is confirmed for orders shipped longer ago than the configured days. Returns how many. */
 export async function autoConfirmReceipts(ctx: Ctx): Promise<number> {
   const now = ctx.now()
-  const due = stmts(ctx).dueReceipts.all(now - ctx.config.commerce.autoReceiptMs) as { id: bigint }[]
+  const due = await ctx.sql.all(S.dueReceipts, now - ctx.config.commerce.autoReceiptMs)
   if (due.length === 0) return 0
-  return atomically(ctx, () => due.reduce((n, { id }) => n + stmts(ctx).receive.run(now, 'auto', now, id).changes, 0))
+  return ctx.sql.transaction(async (tx) => {
+    let n = 0
+    for (const { id } of due) n += (await tx.run(S.receive, now, 'auto', now, id)).changes
+    return n
+  })
 }
 
 export function startReceiptJob(ctx: Ctx, everyMs = 60_000): () => void {

@@ -4,7 +4,8 @@
 // team_reached_at, set by performance.ts's team UPDATE (021). The root account is everybody's
 // ancestor and is never ranked.
 import type { SqlConnection } from '../../db/connection.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement, statements } from '../../db/query/types.ts'
+import { run, type Steps } from '../../db/steps.ts'
 import { dayOf } from '../release/schedule.ts'
 
 const UP = `WITH RECURSIVE up(id) AS (
@@ -24,6 +25,12 @@ const SQL = {
            SELECT @day, id, @amount, @at FROM users WHERE id = @user AND is_root = 0
            ON CONFLICT (day, user_id) DO UPDATE SET amount = ranking_days.amount + excluded.amount, reached_at = excluded.reached_at`,
 } as const
+
+type DayArgs = { user: bigint | number; amount: bigint; at: number; day: number }
+const S = statements({
+  dayTeam: statement<never, [DayArgs]>(SQL.dayTeam),
+  dayOwn: statement<never, [DayArgs]>(SQL.dayOwn),
+})
 
 export interface RankingRecorder {
   /** The app's clock (tests move it). */
@@ -55,14 +62,13 @@ export function rankingNow(sqlite: SqlConnection): number {
 /**
  * Adds a paid order's USDT value to the daily ranking (by the configured measure) at `at` (rankingNow:
  * the same time performance.ts gave the total), in the caller's transaction. A connection without a
- * registered recorder (a tool) counts team performance.
+ * registered recorder (a tool) counts team performance. Steps (server/db/steps.ts): `sqlite` names the
+ * app's connection its recorder is registered on, whichever way the statement then runs.
  */
-export function recordRanking(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, at: number): void {
+export function* recordRanking(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, at: number): Steps<void> {
   if (usdt <= 0n) return
   const r = recorders.get(sqlite)
-  const s = preparedOnce(sqlite, SQL)
   const args = { user: userId, amount: usdt, at, day: dayOf(at) }
-  if ((r?.measure ?? 'team') === 'team') s.dayTeam.run(args)
-  else s.dayOwn.run(args)
+  yield* run((r?.measure ?? 'team') === 'team' ? S.dayTeam : S.dayOwn, args)
   versions.set(sqlite, rankingVersion(sqlite) + 1)
 }

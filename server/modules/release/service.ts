@@ -16,7 +16,7 @@ import { formatMoney } from '../../../contract/money.ts'
 import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
 import type { Ctx } from '../../context.ts'
 import { atomically, preparedOnce, transaction } from '../../db/index.ts'
-import { statement } from '../../db/query/types.ts'
+import { statement, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { ReleasePlansTable } from '../../db/schema.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -66,15 +66,28 @@ export interface NewPlan {
   at: number
 }
 
+const INSERT_PLAN = statement<never, [userId: bigint, orderId: bigint, area: Area, total: bigint, days: number, startDay: number, price: string, value: bigint, at: number]>(SQL.insertPlan)
+
 /** In the payment's transaction: the order's release plan. A value too small to release anything makes none. */
-export function createReleasePlan(ctx: Pick<Ctx, 'sqlite'>, p: NewPlan): void {
+export async function createReleasePlan(tx: Tx, p: NewPlan): Promise<void> {
   const total = releaseTotal(p.value, p.ppm, p.price)
   if (total <= 0n) return
-  stmts(ctx).insertPlan.run(p.userId, p.orderId, p.area, total, p.days, p.startDay, formatMoney(p.price), (p.value * p.ppm) / 1_000_000n, p.at)
+  await tx.run(INSERT_PLAN, p.userId, p.orderId, p.area, total, p.days, p.startDay, formatMoney(p.price), (p.value * p.ppm) / 1_000_000n, p.at)
 }
 
+type PlanOrder = { order_no: string; name: string; cover: string }
+const ORDER_OF = statement<PlanOrder, [orderId: bigint]>(SQL.orderOf)
+
 export function planWire(ctx: Pick<Ctx, 'sqlite'>, r: PlanRow, lang: LangCode): ReleasePlan {
-  const o = stmts(ctx).orderOf.get(r.order_id) as { order_no: string; name: string; cover: string } | undefined
+  return planOf(r, stmts(ctx).orderOf.get(r.order_id) as PlanOrder | undefined, lang)
+}
+
+/** planWire through `q`: a transaction's tx, or the database outside any. */
+export async function planWireIn(q: Queryable, r: PlanRow, lang: LangCode): Promise<ReleasePlan> {
+  return planOf(r, await q.get(ORDER_OF, r.order_id), lang)
+}
+
+function planOf(r: PlanRow, o: PlanOrder | undefined, lang: LangCode): ReleasePlan {
   const days = Number(r.days)
   const k = Number(r.released_days)
   return {

@@ -12,6 +12,8 @@
 import type { SqlConnection } from '../../db/connection.ts'
 import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { run, runOn, runSync, type Steps } from '../../db/steps.ts'
 import { rankingNow, recordRanking } from '../ranking/record.ts'
 
 /** Strict ancestors of @user, nearest first: the inviter, then the inviter's inviter… up to the root. */
@@ -37,22 +39,41 @@ const SQL = {
            WHERE id IN (SELECT id FROM up)`,
 } as const
 
+type Spend = { usdt: bigint; user: bigint | number }
+type TeamArgs = Spend & { type: NodeType | null; delta: number; at: number }
+const S = statements({
+  own: statement<never, [Spend]>(SQL.own),
+  direct: statement<never, [Spend]>(SQL.direct),
+  team: statement<never, [TeamArgs]>(SQL.team),
+})
+
+function* performance(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): Steps<void> {
+  if (usdt <= 0n && !node) return
+  // One time for the total ranking (team_reached_at) and the day's, at the app's clock.
+  const at = rankingNow(sqlite)
+  if (usdt > 0n) {
+    yield* run(S.own, { usdt, user: userId })
+    yield* run(S.direct, { usdt, user: userId })
+  }
+  yield* run(S.team, { usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0, at })
+  // The same figure by day for the daily ranking (issue 12 part 3), in the same transaction.
+  if (usdt > 0n) yield* recordRanking(sqlite, userId, usdt, at)
+}
+
 /**
  * Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team
  * performance; with `node`, the node bought is counted held in every ancestor's team in the same pass.
  */
 export function addPerformance(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): void {
-  if (usdt <= 0n && !node) return
-  const s = preparedOnce(sqlite, SQL)
-  // One time for the total ranking (team_reached_at) and the day's, at the app's clock.
-  const at = rankingNow(sqlite)
-  if (usdt > 0n) {
-    s.own.run({ usdt, user: userId })
-    s.direct.run({ usdt, user: userId })
-  }
-  s.team.run({ usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0, at })
-  // The same figure by day for the daily ranking (issue 12 part 3), in the same transaction.
-  if (usdt > 0n) recordRanking(sqlite, userId, usdt, at)
+  runSync(sqlite, performance(sqlite, userId, usdt, node))
+}
+
+/**
+ * addPerformance in a transaction of the asynchronous way. `sqlite` is the app's connection, only to
+ * find the ranking's clock and measure registered on it (ranking/record.ts).
+ */
+export function addPerformanceIn(tx: Tx, sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): Promise<void> {
+  return runOn(tx, performance(sqlite, userId, usdt, node))
 }
 
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
