@@ -30,7 +30,7 @@ function run(args, { hold }) {
 
 /** The test files a vitest run reported failing (its "FAIL" lines), colours stripped. */
 function failedFiles(text) {
-  const plain = text.replace(/\x1b\[[0-9;]*m/g, '')
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '') // eslint-disable-line no-control-regex -- colour codes are what it strips
   return [...new Set([...plain.matchAll(/^\s*(?:FAIL|❯|×)\s+(?:\S+\s+)?(tests\/\S+\.test\.tsx?)/gm)].map((m) => m[1]))]
 }
 
