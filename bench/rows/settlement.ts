@@ -85,7 +85,7 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     seed(conn, USERS, POSITIONS, day, now)
     const seedMs = performance.now() - s0
     ctx.log(`settlement${suffix}: seeded in ${seconds(seedMs)}`)
-    const c: Ctx = { sqlite: conn.sqlite, db: conn.db, sql: conn.sql, now: () => now, log: silent }
+    const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
     global.gc?.()
     const rss0 = process.memoryUsage().rss
     ctx.log('settlement: settling the day…')
@@ -138,7 +138,7 @@ async function catchUp(ctx: BenchContext): Promise<Row> {
     const first = dayOf(now) - CATCH_UP_DAYS
     ctx.log(`settlement: ${CATCH_UP_DAYS} missed days of ${CATCH_UP_POSITIONS.toLocaleString('en-US')} positions…`)
     seed(conn, CATCH_UP_USERS, CATCH_UP_POSITIONS, first, now - CATCH_UP_DAYS * DAY_MS)
-    const c: Ctx = { sqlite: conn.sqlite, db: conn.db, sql: conn.sql, now: () => now, log: silent }
+    const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
     const t0 = performance.now()
     const days = await settleDue(c)
     const ms = performance.now() - t0

@@ -134,10 +134,12 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
 
   // Savings: a product with the longest unbroken name and a huge capacity, pledged with many digits.
   const pledgeName = long(60, 'Hochzinssparplanfestgeld')
-  loadPledgeProducts(
-    app.ctx.sqlite,
-    checkPledgeFile({ products: [{ slug: 'layout-long', name: Object.fromEntries(['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS'].map((l) => [l, pledgeName])), day: 3650, min_pledge: '0.00000001', day_rate: '99.9999', month_rate: '100', total_pledge: '90000000000.99999999', power_pool: '90000000000.99999999' }] }),
-    Date.now(),
+  await app.ctx.sql.transaction((tx) =>
+    loadPledgeProducts(
+      tx,
+      checkPledgeFile({ products: [{ slug: 'layout-long', name: Object.fromEntries(['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS'].map((l) => [l, pledgeName])), day: 3650, min_pledge: '0.00000001', day_rate: '99.9999', month_rate: '100', total_pledge: '90000000000.99999999', power_pool: '90000000000.99999999' }] }),
+      Date.now(),
+    ),
   )
   const pledgeProduct = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'layout-long'").get() as { id: bigint }).id)
   const pledged = await call<{ id: number }>('pledge/pledge', { product_id: pledgeProduct, amount: '12345678.12345678', mode: 'month' })

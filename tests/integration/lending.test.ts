@@ -154,4 +154,20 @@ describe('loans against a node', () => {
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.loanNodeNotActive'))
   })
+  it('a drained loans account refuses a borrow within the limit with 409 loanFundsShort, writing nothing', async () => {
+    const s = await start()
+    const { who, node } = await coreHolder(s)
+    const plan = (await get<LoanPlan[]>(s, who, 'lending/list')).body_.data[0]!
+    const left = balance(s.ctx.sqlite, LOANS, 'USDT').available
+    transfer(s.ctx.sqlite, { ref: 'test:lending:drain', reason: 'withdraw', from: LOANS, to: custody('bsc'), asset: 'USDT', amount: left - units('1') })
+    const refused = await post(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '2' })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.body_.msg).toBe(msg('errors.loanFundsShort'))
+    expect(s.count('SELECT count(*) FROM loans')).toBe(0)
+    expect(usdt(s, who.userId).available).toBe(0n)
+    expect(balance(s.ctx.sqlite, LOANS, 'USDT').available).toBe(units('1'))
+    const lent = await post<Loan>(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '1' })
+    expect(lent.statusCode).toBe(200)
+    expect(balance(s.ctx.sqlite, LOANS, 'USDT').available).toBe(0n)
+  })
 })

@@ -40,7 +40,7 @@ const nadi = (s: TestServer, userId: number) => {
   return { available: b.available - other, frozen: b.frozen }
 }
 const bySlug = (s: TestServer, slug: string) => s.count('SELECT id FROM pledge_products WHERE slug = ?', slug)
-const load = (s: TestServer, products: unknown[]) => loadPledgeProducts(s.ctx.sqlite, checkPledgeFile({ products }), s.clock.now())
+const load = (s: TestServer, products: unknown[]) => s.ctx.sql.transaction((tx) => loadPledgeProducts(tx, checkPledgeFile({ products }), s.clock.now()))
 const names = (en: string) => Object.fromEntries(['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS'].map((l) => [l, en]))
 
 /** Moves the clock to `days` after the pledge was made (T0) and runs the settlement. */
@@ -74,8 +74,8 @@ describe('products', () => {
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '1', month_rate: '0', total_pledge: '99999999999' }] })).toThrow(/at most/)
     expect(await post(s, u, { product_id: bySlug(s, 'savings-30'), amount: '300', mode: 'day' })).toMatchObject({ statusCode: 200 })
     const edited = { slug: 'savings-30', name: names('Thirty'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3.2', total_pledge: '200' }
-    expect(() => load(s, [edited])).toThrow(/below what is pledged/)
-    expect(load(s, [{ ...edited, total_pledge: '5000' }])).toEqual({ added: 0, updated: 1 })
+    await expect(load(s, [edited])).rejects.toThrow(/below what is pledged/)
+    expect(await load(s, [{ ...edited, total_pledge: '5000' }])).toEqual({ added: 0, updated: 1 })
     const p = (await get<PledgeProduct>(s, u, `pledge/detail?id=${bySlug(s, 'savings-30')}`)).body_.data
     expect(p).toMatchObject({ name: 'Thirty', total_pledge: '5000', pledged: '300', left: '4700' })
   })
@@ -117,7 +117,7 @@ describe('refusals', () => {
     const s = await start()
     const u = await s.signIn()
     credit(s, u.userId, '150')
-    load(s, [{ slug: 'short', name: names('Short'), day: 7, min_pledge: '10', day_rate: '0.1', month_rate: '3', total_pledge: '50' }])
+    await load(s, [{ slug: 'short', name: names('Short'), day: 7, min_pledge: '10', day_rate: '0.1', month_rate: '3', total_pledge: '50' }])
     const id30 = bySlug(s, 'savings-30')
     const before = () => ({ bal: nadi(s, u.userId), pledges: s.count('SELECT count(*) FROM pledges'), positions: s.count("SELECT count(*) FROM positions WHERE kind = 'pledge'"), pledged: s.count('SELECT sum(pledged) FROM pledge_products') })
     const was = before()
@@ -222,7 +222,7 @@ describe('interest and release', () => {
 describe('capacity', () => {
   it('concurrent pledges never take more than the capacity: exactly the ones that fit succeed', async () => {
     const s = await start()
-    load(s, [{ slug: 'tiny', name: names('Tiny'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3', total_pledge: '1000' }])
+    await load(s, [{ slug: 'tiny', name: names('Tiny'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3', total_pledge: '1000' }])
     const id = bySlug(s, 'tiny')
     const users = await Promise.all(Array.from({ length: 16 }, () => s.signIn()))
     for (const u of users) credit(s, u.userId, '300')

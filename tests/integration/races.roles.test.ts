@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { LOANS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { translate } from '../../server/i18n.ts'
 import { createPayOrder } from '../../server/modules/orders/service.ts'
@@ -265,7 +265,7 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
     const borrow = post<{ status: string }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
     await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
     const endDay = Number(conn.sqlite.prepare('SELECT end_day FROM node_orders WHERE id = ?').pluck().get(node.id))
-    transaction(conn.sqlite, () => returnStakes({ sqlite: conn.sqlite }, endDay - 1, Date.now()))
+    await conn.sql.transaction((tx) => returnStakes(tx, endDay - 1, Date.now()))
     await held
     const lent = await borrow
     expect([lent.status, lent.body.data?.status], lent.body.msg).toEqual([200, 'open'])

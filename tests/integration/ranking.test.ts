@@ -217,7 +217,7 @@ describe('the daily payout', () => {
     const after = users.map((u) => nadi(s, u.userId))
     await settleDue(s.ctx)
     const { payPool } = await import('../../server/modules/ranking/service.ts')
-    expect(transaction(s.ctx.sqlite, () => payPool(s.ctx.sqlite, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
+    expect(await s.ctx.sql.transaction((tx) => payPool(tx, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
     expect(users.map((u) => nadi(s, u.userId))).toEqual(after)
   })
 

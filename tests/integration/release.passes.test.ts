@@ -13,7 +13,7 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { ReleasePlan } from '../../contract/release.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import type { SqlConnection } from '../../server/db/connection.ts'
 import { audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { releaseDay, releaseDue } from '../../server/modules/release/service.ts'
@@ -83,7 +83,7 @@ describe('a release day passed twice', () => {
     const s = await start()
     const { buyers, plans, day } = await firstDayPosted(s)
     // The jobs leader's pass and an operator's `release run` both read the day as due; the later runs it after the first committed.
-    const again = transaction(s.ctx.sqlite, () => releaseDay(s.ctx, day, s.clock.now()))
+    const again = await s.ctx.sql.transaction((tx) => releaseDay(tx, day, s.clock.now()))
     expect(await releaseDue(s.ctx)).toEqual([])
     expectPostedOnce(s.ctx.sqlite, day, buyers, plans)
     expect(again).toBeNull()
@@ -131,8 +131,8 @@ describe('a release day passed twice', () => {
           "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO release_lines%'",
         )
         const nap = new Int32Array(new SharedArrayBuffer(4))
-        const posted = transaction(pass.sqlite, () => {
-          const r = releaseDay(pass, day, Date.now())
+        const posted = await pass.sql.transaction(async (tx) => {
+          const r = await releaseDay(tx, day, Date.now())
           // Our lines stay uncommitted until the CLI's pass waits on their keys (the wait is synchronous: PgSync blocks this thread).
           const deadline = Date.now() + 30_000
           while (Number(waiting.pluck().get()) === 0) {

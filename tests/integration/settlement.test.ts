@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
+import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { audit, balance, custody, DUST, fund, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
@@ -87,7 +87,7 @@ describe('the settlement', () => {
     expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0])
     const position = () => f.conn.sqlite.prepare('SELECT paid, settled_day FROM positions WHERE id = ?').get(id)
     expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
-    expect(() => transaction(f.conn.sqlite, () => settleDay(f.ctx, D0, f.ctx.now()))).toThrow()
+    await expect(f.ctx.sql.transaction((tx) => settleDay(f.ctx, tx, D0, f.ctx.now()))).rejects.toThrow()
     expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
     expect(nadi(f.conn.sqlite, 1)).toBe(U)
     expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_days').get()).toEqual({ n: 1n })
@@ -143,7 +143,7 @@ describe('the settlement', () => {
     f.advance(3 * DAY_MS)
     await expect(settleDue(f.ctx)).rejects.toBeInstanceOf(SettlementFundingShort)
     expect(nadi(f.conn.sqlite, 1)).toBe(U) // day one paid, day two halted whole
-    expect(nextDay(f.ctx)).toBe(D0 + 1)
+    expect(await nextDay(f.ctx)).toBe(D0 + 1)
     expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_lines WHERE day = ?').get(D0 + 1)).toEqual({ n: 0n })
     f.fundAccount(MINING, 10n * U)
     expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0 + 1, D0 + 2])

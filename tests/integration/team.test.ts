@@ -10,7 +10,6 @@ import type { NodeConfig, NodeTier } from '../../contract/node.ts'
 import type { PayOrder } from '../../contract/orders.ts'
 import type { TeamInfo, TeamMember } from '../../contract/team.ts'
 import type { UserInfo, ZhiItem } from '../../contract/user.ts'
-import { transaction } from '../../server/db/index.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { returnStakes } from '../../server/modules/node/service.ts'
@@ -206,7 +205,7 @@ describe('GET /api/v1/team/info', () => {
     // Every term over: the stakes come back and the nodes leave the counts; the level and the
     // agent right stay, as the node service keeps them.
     const later = s.clock.now() + 400 * 86_400_000
-    transaction(s.ctx.sqlite, () => returnStakes(s.ctx, dayOf(later), later))
+    await s.ctx.sql.transaction((tx) => returnStakes(tx, dayOf(later), later))
     expect((await teamInfo(s, me)).body_.data.nodes).toEqual({ elite: 0, core: 0, genesis: 0 })
     expect((await teamInfo(s, a)).body_.data.nodes).toEqual({ elite: 0, core: 0, genesis: 0 })
     expect((await get<UserInfo>(s, d, 'user/info')).body_.data).toMatchObject({ level: 2, advanced_agent: true })

@@ -4,16 +4,15 @@
 // second process pays nothing. An activity is paid whole or not at all: when the account holds less
 // than its prizes need, nothing moves, the activity records why (`activity status` shows it, the log
 // says it) and the next pass tries again once the operator has funded it (`activity fund`).
-import type { SqlConnection } from '../../db/connection.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, transaction } from '../../db/index.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Measure } from '../../../contract/activity.ts'
-import { storedPrizes } from './activityFile.ts'
+import { readStoredPrizes } from './activityFile.ts'
 import { payouts, sumByAsset, type Payout } from './rules.ts'
-import { topScores } from './scores.ts'
+import { readTopScores } from './scores.ts'
 
 /**
  * The payout waits this long after the close: an event stamped inside the window (a fill, a payment
@@ -54,28 +53,37 @@ interface DueRow {
 
 export const prizeRef = (activityId: number, rank: number) => `activity:${activityId}:rank:${rank}`
 
+const S = statements({
+  due: statement<DueRow, [{ cutoff: number }]>(
+    'SELECT id, slug, measure, starts_at, ends_at FROM activities WHERE settled_at IS NULL AND active = 1 AND ends_at <= @cutoff ORDER BY ends_at, id',
+  ),
+  done: statement<{ rank: bigint }, [{ id: number }]>('SELECT rank FROM activity_winners WHERE activity_id = @id'),
+  record: statement<never, [{ id: number; rank: number; user: number; score: bigint; reached: number; asset: string; amount: bigint; at: number }]>(
+    'INSERT INTO activity_winners (activity_id, rank, user_id, score, reached_at, asset, amount, paid_at) VALUES (@id, @rank, @user, @score, @reached, @asset, @amount, @at)',
+  ),
+  settled: statement<never, [{ id: number; at: number }]>('UPDATE activities SET settled_at = @at, halted = NULL WHERE id = @id'),
+  halted: statement<never, [{ id: number; why: string }]>('UPDATE activities SET halted = @why WHERE id = @id AND settled_at IS NULL'),
+})
+
 /**
- * Pays one ended activity in the caller's transaction (synchronous). Throws PrizeAccountShort,
- * undoing everything, when the account is short for any asset.
+ * Pays one ended activity in the caller's transaction, tx. Throws PrizeAccountShort, undoing
+ * everything, when the account is short for any asset.
  */
-export function settleActivity(sqlite: SqlConnection, a: DueRow, at: number): Payout[] {
+export async function settleActivity(tx: Tx, a: DueRow, at: number): Promise<Payout[]> {
   const id = Number(a.id)
-  const prizes = storedPrizes(sqlite, id)
+  const prizes = await readStoredPrizes(tx, id)
   // Only the places that can win, read from the board's index: the kept scores, not a recompute of
   // the window inside this write transaction.
   const ranks = prizes.length ? prizes[prizes.length - 1]!.to : 0
-  const board = topScores(sqlite, id, ranks).map((s, i) => ({ ...s, rank: i + 1 }))
-  const done = new Set((sqlite.prepare('SELECT rank FROM activity_winners WHERE activity_id = @id').pluck().all({ id }) as bigint[]).map(Number))
+  const board = (await readTopScores(tx, id, ranks)).map((s, i) => ({ ...s, rank: i + 1 }))
+  const done = new Set((await tx.all(S.done, { id })).map((r) => Number(r.rank)))
   const due = payouts(board, prizes).filter((p) => !done.has(p.rank))
   for (const [asset, required] of sumByAsset(due)) {
-    const { available } = ledger.balance(sqlite, ledger.ACTIVITY_PRIZES, asset)
+    const { available } = await ledger.balance(tx, ledger.ACTIVITY_PRIZES, asset)
     if (available < required) throw new PrizeAccountShort(id, asset, available, required)
   }
-  const record = sqlite.prepare(
-    'INSERT INTO activity_winners (activity_id, rank, user_id, score, reached_at, asset, amount, paid_at) VALUES (@id, @rank, @user, @score, @reached, @asset, @amount, @at)',
-  )
   for (const p of due) {
-    ledger.transfer(sqlite, {
+    await ledger.transfer(tx, {
       ref: prizeRef(id, p.rank),
       reason: PRIZE_REASON,
       userId: p.userId,
@@ -86,9 +94,9 @@ export function settleActivity(sqlite: SqlConnection, a: DueRow, at: number): Pa
       at,
       meta: { activity: a.slug, activity_id: id, rank: p.rank },
     })
-    record.run({ id, rank: p.rank, user: p.userId, score: p.score, reached: p.reachedAt, asset: p.asset, amount: p.amount, at })
+    await tx.run(S.record, { id, rank: p.rank, user: p.userId, score: p.score, reached: p.reachedAt, asset: p.asset, amount: p.amount, at })
   }
-  sqlite.prepare('UPDATE activities SET settled_at = @at, halted = NULL WHERE id = @id').run({ id, at })
+  await tx.run(S.settled, { id, at })
   return due
 }
 
@@ -96,19 +104,19 @@ export function settleActivity(sqlite: SqlConnection, a: DueRow, at: number): Pa
  * One pass: every active activity closed at least SETTLE_GRACE_MS ago and not yet paid, a transaction
  * each. A short account halts that activity only (logged, recorded); the others are still paid.
  */
-export async function payDueActivities(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<ActivitySettled[]> {
+export async function payDueActivities(ctx: Pick<Ctx, 'sql' | 'now' | 'log'>): Promise<ActivitySettled[]> {
   const now = ctx.now()
-  const due = ctx.sqlite.prepare('SELECT id, slug, measure, starts_at, ends_at FROM activities WHERE settled_at IS NULL AND active = 1 AND ends_at <= @cutoff ORDER BY ends_at, id').all({ cutoff: now - SETTLE_GRACE_MS }) as DueRow[]
+  const due = await ctx.sql.all(S.due, { cutoff: now - SETTLE_GRACE_MS })
   const out: ActivitySettled[] = []
   for (const a of due) {
     const id = Number(a.id)
     try {
-      const paid = await atomically(ctx, () => transaction(ctx.sqlite, () => settleActivity(ctx.sqlite, a, ctx.now())))
+      const paid = await ctx.sql.transaction((tx) => settleActivity(tx, a, ctx.now()))
       out.push({ activityId: id, slug: a.slug, paid })
     } catch (err) {
       if (!(err instanceof PrizeAccountShort)) throw err
       ctx.log.error({ activity: a.slug, asset: err.asset, available: formatMoney(err.available), required: formatMoney(err.required) }, `activity prizes halted: ${err.message}`)
-      await atomically(ctx, () => ctx.sqlite.prepare('UPDATE activities SET halted = @why WHERE id = @id AND settled_at IS NULL').run({ id, why: `${new Date(now).toISOString()}: ${err.message}` }))
+      await ctx.sql.transaction((tx) => tx.run(S.halted, { id, why: `${new Date(now).toISOString()}: ${err.message}` }))
       out.push({ activityId: id, slug: a.slug, paid: [], halted: err.message })
     }
   }

@@ -11,15 +11,13 @@ import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
 import { formatMoney, parseAmount } from '../../../contract/money.ts'
 import { lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { borrowable, ppmPercent } from '../node/rules.ts'
 import { holdActiveNode } from '../node/service.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 interface PlanRow {
   id: bigint
@@ -45,27 +43,30 @@ interface LoanRow {
   repaid_at: bigint | null
 }
 
-const SQL = {
-  plan: 'SELECT * FROM loan_plans WHERE id = ? AND active = 1',
-  node: 'SELECT id, user_id, amount, status FROM node_orders WHERE id = ?',
-  nodeDebt: "SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE node_id = ? AND status = 'open'",
-  loan: 'SELECT * FROM loans WHERE id = ?',
-  insert: `INSERT INTO loans (user_id, plan_id, node_id, principal, debt, daily_rate_ppm, start_day, due_day, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  repay: `UPDATE loans SET repaid = repaid + @amount, debt = debt - @amount,
+type NodeOf = { id: bigint; user_id: bigint; amount: bigint; status: string }
+
+const S = statements({
+  plan: statement<PlanRow, [id: number]>('SELECT * FROM loan_plans WHERE id = ? AND active = 1'),
+  node: statement<NodeOf, [id: number]>('SELECT id, user_id, amount, status FROM node_orders WHERE id = ?'),
+  nodeDebt: statement<{ debt: bigint }, [nodeId: bigint]>("SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE node_id = ? AND status = 'open'"),
+  loan: statement<LoanRow, [id: number | bigint]>('SELECT * FROM loans WHERE id = ?'),
+  insert: statement<{ id: bigint }, [userId: number, planId: bigint, nodeId: bigint, principal: bigint, debt: bigint, ratePpm: bigint, startDay: number, dueDay: number, at: number]>(
+    `INSERT INTO loans (user_id, plan_id, node_id, principal, debt, daily_rate_ppm, start_day, due_day, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  ),
+  repay: statement<never, [{ amount: bigint; at: number; id: bigint }]>(`UPDATE loans SET repaid = repaid + @amount, debt = debt - @amount,
             status = CASE WHEN debt - @amount = 0 THEN 'repaid' ELSE status END,
             repaid_at = CASE WHEN debt - @amount = 0 THEN @at ELSE repaid_at END
-          WHERE id = @id AND status = 'open' AND debt >= @amount`,
+          WHERE id = @id AND status = 'open' AND debt >= @amount`),
   // A settled day's interest, set-based: floor(debt × rate / 1e6) without overflowing 64 bits.
-  interest: `INSERT INTO loan_interest (loan_id, day, amount)
+  interest: statement<never, [{ day: number; end: number }]>(`INSERT INTO loan_interest (loan_id, day, amount)
              SELECT id, @day, (debt / 1000000) * daily_rate_ppm + ((debt % 1000000) * daily_rate_ppm) / 1000000
              FROM loans WHERE status = 'open' AND start_day <= @day AND created_at < @end
-             ON CONFLICT DO NOTHING`,
-  accrue: `UPDATE loans SET interest = interest + li.amount, debt = debt + li.amount
-           FROM loan_interest li WHERE li.day = @day AND li.loan_id = loans.id AND loans.status = 'open'`,
-} as const
-
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+             ON CONFLICT DO NOTHING`),
+  accrue: statement<never, [{ day: number }]>(`UPDATE loans SET interest = interest + li.amount, debt = debt + li.amount
+           FROM loan_interest li WHERE li.day = @day AND li.loan_id = loans.id AND loans.status = 'open'`),
+  userDebt: statement<{ debt: bigint }, [userId: number]>("SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE user_id = ? AND status = 'open'"),
+})
 
 /** What the lending screens read, outside any transaction. */
 const READS = statements({
@@ -74,7 +75,6 @@ const READS = statements({
     "SELECT n.id, n.user_id, n.amount, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.user_id = ? AND n.status = 'active' ORDER BY n.id",
   ),
   loans: statement<LoanRow, [userId: number]>("SELECT * FROM loans WHERE user_id = ? ORDER BY (status = 'open') DESC, id DESC LIMIT 100"),
-  nodeDebt: statement<{ debt: bigint }, [nodeId: bigint]>(SQL.nodeDebt),
 })
 
 const planWire = (p: PlanRow): LoanPlan => ({ id: Number(p.id), ltv: ppmPercent(p.ltv_ppm), daily_rate: ppmPercent(p.daily_rate_ppm), max_days: Number(p.max_days) })
@@ -105,14 +105,12 @@ function amountOf(text: string): bigint {
 export type LendingService = ReturnType<typeof createLendingService>
 
 export function createLendingService(ctx: Ctx) {
-  const s = () => stmts(ctx)
-
   async function info(userId: number): Promise<LendingInfo> {
     const plans = await ctx.sql.all(READS.plans)
     const nodes = await ctx.sql.all(READS.nodes, userId)
     const loans = await ctx.sql.all(READS.loans, userId)
     const debt = loans.filter((l) => l.status === 'open').reduce((a, l) => a + l.debt, 0n)
-    const owing = await Promise.all(nodes.map(async (n) => (await ctx.sql.get(READS.nodeDebt, n.id))!.debt))
+    const owing = await Promise.all(nodes.map(async (n) => (await ctx.sql.get(S.nodeDebt, n.id))!.debt))
     return {
       collateral: nodes.map((n, i) => {
         const owed = owing[i]!
@@ -126,7 +124,7 @@ export function createLendingService(ctx: Ctx) {
       }),
       loans: loans.map(loanWire),
       debt: formatMoney(debt),
-      balance: formatMoney(ledger.balance(ctx.sqlite, ledger.fund(userId), 'USDT').available),
+      balance: formatMoney((await ledger.balance(ctx.sql, ledger.fund(userId), 'USDT')).available),
     }
   }
 
@@ -136,73 +134,68 @@ export function createLendingService(ctx: Ctx) {
 
     async borrow(userId: number, body: BorrowBody): Promise<Loan> {
       const amount = amountOf(body.amount)
-      answerKeyedAs((loanId: number) => loanWire(s().loan.get(loanId) as LoanRow))
-      const id = await ctx.commits.submit(() => {
-        const plan = s().plan.get(body.plan_id) as PlanRow | undefined
+      // The answer is read in the borrow's own transaction, so a keyed request records it with the effect.
+      return ctx.commits.write(async (tx) => {
+        const plan = await tx.get(S.plan, body.plan_id)
         if (!plan) throw notFound('errors.loanPlanNotFound')
-        const node = s().node.get(body.node_order_id) as { id: bigint; user_id: bigint; amount: bigint; status: string } | undefined
+        const node = await tx.get(S.node, body.node_order_id)
         // Another user's node is as unknown as one that does not exist.
         if (!node || Number(node.user_id) !== userId) throw notFound('errors.nodeOrderNotFound')
         if (node.status !== 'active') throw conflict('errors.loanNodeNotActive')
         // Borrows against one node queue here and each reads the debt the previous one committed; without
         // it, borrows on two processes each read the debt without the other's loan and both pass the LTV.
-        if (!holdActiveNode(ctx, node.id)) throw conflict('errors.loanNodeNotActive')
-        const owed = (s().nodeDebt.get(node.id) as { debt: bigint }).debt
+        if (!(await holdActiveNode(tx, node.id))) throw conflict('errors.loanNodeNotActive')
+        const owed = (await tx.get(S.nodeDebt, node.id))!.debt
         const left = borrowable(node.amount, plan.ltv_ppm, owed)
         if (amount > left) throw badRequest('errors.loanBeyondLimit', { amount: formatMoney(left) })
-        if (ledger.balance(ctx.sqlite, ledger.LOANS, 'USDT').available < amount) throw conflict('errors.loanFundsShort')
+        if ((await ledger.balance(tx, ledger.LOANS, 'USDT')).available < amount) throw conflict('errors.loanFundsShort')
         const now = ctx.now()
         const term = termOf(dayOf(now), Number(plan.max_days))
-        const loanId = Number(
-          s().insert.run(userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.endDay, now).lastInsertRowid,
-        )
+        const loanId = (await tx.get(S.insert, userId, plan.id, node.id, amount, amount, plan.daily_rate_ppm, term.startDay, term.endDay, now))!.id
         try {
-          ledger.transfer(ctx.sqlite, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
+          await ledger.transfer(tx, { ref: `loan:${loanId}:borrow`, reason: 'loan_borrow', userId, from: ledger.LOANS, to: ledger.fund(userId), asset: 'USDT', amount, at: now, meta: { loan: loanId, node: node.id } })
         } catch (e) {
-          // The loans account read enough above, but a borrow on another process took it meanwhile:
-          // the ledger refuses to go below zero, and the user is told as if it had been short at once.
+          // The loans account read enough above, but another borrow took it meanwhile: the ledger
+          // refuses to go below zero, and the user is told as if it had been short at once.
           if (e instanceof ledger.InsufficientFunds) throw conflict('errors.loanFundsShort')
           throw e
         }
-        return loanId
+        return loanWire((await tx.get(S.loan, loanId))!)
       })
-      return loanWire(s().loan.get(id) as LoanRow)
     },
 
     async repay(userId: number, body: RepayBody): Promise<Loan> {
       const amount = amountOf(body.amount)
-      answerKeyedAs(() => loanWire(s().loan.get(body.loan_id) as LoanRow))
-      await ctx.commits.submit(() => {
-        const l = s().loan.get(body.loan_id) as LoanRow | undefined
+      return ctx.commits.write(async (tx) => {
+        const l = await tx.get(S.loan, body.loan_id)
         if (!l || Number(l.user_id) !== userId) throw notFound('errors.loanNotFound')
         if (l.status !== 'open') throw conflict('errors.loanRepaid')
         if (amount > l.debt) throw badRequest('errors.repayAboveDebt', { debt: formatMoney(l.debt) })
-        const has = ledger.balance(ctx.sqlite, ledger.fund(userId), 'USDT').available
+        const has = (await ledger.balance(tx, ledger.fund(userId), 'USDT')).available
         if (has < amount) throw badRequest('errors.amountAboveAvailable', { available: formatMoney(has), asset: 'USDT' })
         const now = ctx.now()
         // The ref carries what was repaid before: each repayment of a loan is its own posting.
-        ledger.transfer(ctx.sqlite, { ref: `loan:${l.id}:repay:${l.repaid}`, reason: 'loan_repay', userId, from: ledger.fund(userId), to: ledger.LOANS, asset: 'USDT', amount, at: now, meta: { loan: l.id } })
-        s().repay.run({ amount, at: now, id: l.id })
+        await ledger.transfer(tx, { ref: `loan:${l.id}:repay:${l.repaid}`, reason: 'loan_repay', userId, from: ledger.fund(userId), to: ledger.LOANS, asset: 'USDT', amount, at: now, meta: { loan: l.id } })
+        await tx.run(S.repay, { amount, at: now, id: l.id })
+        return loanWire((await tx.get(S.loan, l.id))!)
       })
-      return loanWire(s().loan.get(body.loan_id) as LoanRow)
     },
   }
 }
 
 /** A settled day's interest on every open loan (from the day after borrowing), once per (loan, day). */
-export function accrueInterest(ctx: Pick<Ctx, 'sqlite'>, day: number): void {
-  const s = stmts(ctx)
-  s.interest.run({ day, end: dayStart(day + 1) })
-  s.accrue.run({ day })
+export async function accrueInterest(tx: Tx, day: number): Promise<void> {
+  await tx.run(S.interest, { day, end: dayStart(day + 1) })
+  await tx.run(S.accrue, { day })
 }
 
-export function registerLendingSteps(ctx: Pick<Ctx, 'sqlite'>): void {
+export function registerLendingSteps(ctx: Pick<Ctx, 'sql'>): void {
   // Before the node steps' stake return reads the open loans (registration order is run order).
-  onSettle(ctx, { name: 'loan-interest', run: (c, day) => accrueInterest(c, day) })
+  onSettle(ctx, { name: 'loan-interest', run: (tx, day) => accrueInterest(tx, day) })
 }
 
 /** What the user's open loans owe now, USDT (the wallet counts it against what they hold). */
 export function openLoanDebt(sqlite: Ctx['sqlite'], userId: number): bigint {
-  const r = sqlite.prepare("SELECT coalesce(sum(debt), 0) AS debt FROM loans WHERE user_id = ? AND status = 'open'").get(userId) as { debt: bigint | number }
+  const r = sqlite.prepare(S.userDebt.text).get(userId) as { debt: bigint | number }
   return BigInt(r.debt)
 }

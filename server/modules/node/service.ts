@@ -35,7 +35,7 @@ import { createPayOrder, type OrdersService } from '../orders/service.ts'
 import { checkHold } from '../orders/holds.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
-import { addPerformanceIn, addTeamNode } from '../user/performance.ts'
+import { addPerformanceIn, addTeamNodeIn } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
 import { feePool, ppmPercent, splitFees } from './rules.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
@@ -98,22 +98,6 @@ const SQL = {
   // Raised, never lowered: the row is left alone when its level is already as high.
   level: 'UPDATE users SET level = @level WHERE id = @user AND level < @level',
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
-  // The fee share's source: the day's confirmed withdrawals' fees (the fees account received them that day).
-  withdrawFees: "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
-  // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).
-  tradeFees: 'SELECT fee_asset AS asset, sum(fee) AS fees FROM trade_deals WHERE created_at >= ? AND created_at < ? AND fee > 0 GROUP BY fee_asset',
-  holders: "SELECT id, user_id, withdraw_rate_ppm, amount FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id",
-  feeShareNode: 'INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
-  feeShareDay: 'INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
-  dividendNode: 'INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, ?, ?)',
-  dividendDay: 'INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)',
-  // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
-  due: `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
-          AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
-  returned: "UPDATE node_orders SET status = 'returned', returned_at = ? WHERE id = ? AND status = 'active'",
-  // The node's row lock (PostgreSQL; on SQLite one writer anyway), taken while it is active: see holdActiveNode.
-  hold: "UPDATE node_orders SET status = status WHERE id = ? AND status = 'active'",
-  loanOpen: "SELECT 1 FROM loans WHERE node_id = ? AND status = 'open' LIMIT 1",
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
@@ -127,6 +111,35 @@ const FULFIL = statements({
   activate: statement<never, [position: bigint, startDay: number, endDay: number, paidAt: number, id: bigint]>(SQL.activate),
   level: statement<never, [{ level: bigint; user: bigint }]>(SQL.level),
   done: statement<never, [paidAt: number, endedAt: number, id: bigint]>(SQL.done),
+})
+
+type Holder = { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint; amount: bigint }
+type Window = [from: number, to: number]
+type Share = [nodeId: bigint, day: number, asset: string, amount: bigint]
+type DayRecord = [day: number, asset: string, fees: bigint, pool: bigint, paid: bigint, dust: bigint]
+
+/** What the settlement's node steps run, in the day's transaction. */
+const STEPS = statements({
+  // The fee share's source: the day's confirmed withdrawals' fees (the fees account received them that day).
+  withdrawFees: statement<{ asset: string; fees: bigint }, Window>(
+    "SELECT coin AS asset, coalesce(sum(fee), 0) AS fees FROM withdrawals WHERE status = 'confirmed' AND finished_at >= ? AND finished_at < ? GROUP BY coin",
+  ),
+  // The dividends' source: the day's spot trading fees, maker and taker (the fees account received them as they filled).
+  tradeFees: statement<{ asset: string; fees: bigint }, Window>('SELECT fee_asset AS asset, sum(fee) AS fees FROM trade_deals WHERE created_at >= ? AND created_at < ? AND fee > 0 GROUP BY fee_asset'),
+  holders: statement<Holder, [{ day: number }]>("SELECT id, user_id, withdraw_rate_ppm, amount FROM node_orders WHERE status = 'active' AND start_day <= @day AND @day < end_day ORDER BY id"),
+  feeShareNode: statement<never, Share>('INSERT INTO node_fee_shares (node_id, day, asset, amount) VALUES (?, ?, ?, ?)'),
+  feeShareDay: statement<never, DayRecord>('INSERT INTO node_fee_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)'),
+  dividendNode: statement<never, Share>('INSERT INTO node_dividends (node_id, day, asset, amount) VALUES (?, ?, ?, ?)'),
+  dividendDay: statement<never, DayRecord>('INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (?, ?, ?, ?, ?, ?)'),
+  // The stake back: terms ended (the day settled is the last of the term) and no loan open against it.
+  due: statement<{ id: bigint; user_id: bigint; amount: bigint; type: NodeType }, [{ day: number }]>(
+    `SELECT id, user_id, amount, (SELECT type FROM node_tiers t WHERE t.id = n.tier_id) AS type FROM node_orders n WHERE status = 'active' AND end_day <= @day + 1
+       AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.node_id = n.id AND l.status = 'open') ORDER BY id`,
+  ),
+  returned: statement<never, [at: number, id: bigint]>("UPDATE node_orders SET status = 'returned', returned_at = ? WHERE id = ? AND status = 'active'"),
+  // The node's row lock (PostgreSQL; on SQLite one writer anyway), taken while it is active: see holdActiveNode.
+  hold: statement<never, [id: bigint | number]>("UPDATE node_orders SET status = status WHERE id = ? AND status = 'active'"),
+  loanOpen: statement<{ one: bigint }, [nodeId: bigint]>("SELECT 1 AS one FROM loans WHERE node_id = ? AND status = 'open' LIMIT 1"),
 })
 
 type Mine = { user: number; tier: number | null }
@@ -309,34 +322,31 @@ export const NODE_GRANTS = {
   },
 } as const
 export type NodeGrant = keyof typeof NODE_GRANTS
-type Holder = { id: bigint; user_id: bigint; withdraw_rate_ppm: bigint; amount: bigint }
-
 /**
  * A grant's pool of one day: poolPpm of the day's fees of its source, from the fees account, split
  * among the nodes held that day by the grant's weight, one posting per user and asset; the floors'
  * remainder to dust. Runs once per day (the settlement's day; the rows' keys and the refs back it).
  */
-export function splitNodeGrant(ctx: Pick<Ctx, 'sqlite'>, grant: NodeGrant, poolPpm: bigint, day: number, at: number): void {
-  const s = stmts(ctx)
+export async function splitNodeGrant(tx: Tx, grant: NodeGrant, poolPpm: bigint, day: number, at: number): Promise<void> {
   const g = NODE_GRANTS[grant]
-  const holders = s.holders.all({ day }) as Holder[]
+  const holders = await tx.all(STEPS.holders, { day })
   if (holders.length === 0) return
-  for (const { asset, fees } of s[g.income].all(dayStart(day), dayStart(day + 1)) as { asset: string; fees: bigint }[]) {
+  for (const { asset, fees } of await tx.all(STEPS[g.income], dayStart(day), dayStart(day + 1))) {
     // Never more than the fees account holds (an operator may have moved fees out meanwhile).
-    const held = ledger.balance(ctx.sqlite, ledger.FEES, asset).available
+    const held = (await ledger.balance(tx, ledger.FEES, asset)).available
     const pool = feePool(fees < held ? fees : held, poolPpm)
     if (pool <= 0n) continue
     const { shares, dust } = splitFees(pool, holders.map(g.weight))
     const perUser = new Map<bigint, bigint>()
-    holders.forEach((h, i) => {
-      s[g.rows.node].run(h.id, day, asset, shares[i]!)
+    for (const [i, h] of holders.entries()) {
+      await tx.run(STEPS[g.rows.node], h.id, day, asset, shares[i]!)
       if (shares[i]! > 0n) perUser.set(h.user_id, (perUser.get(h.user_id) ?? 0n) + shares[i]!)
-    })
-    for (const [user, amount] of perUser) {
-      ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:${user}`, reason: g.reason, userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
     }
-    if (dust > 0n) ledger.transfer(ctx.sqlite, { ref: `${g.ref}:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
-    s[g.rows.day].run(day, asset, fees, pool, pool - dust, dust)
+    for (const [user, amount] of perUser) {
+      await ledger.transfer(tx, { ref: `${g.ref}:${day}:${asset}:${user}`, reason: g.reason, userId: user, from: ledger.FEES, to: ledger.fund(user), asset, amount, at, meta: { day: new Date(dayStart(day)).toISOString().slice(0, 10) } })
+    }
+    if (dust > 0n) await ledger.transfer(tx, { ref: `${g.ref}:${day}:${asset}:dust`, reason: 'settlement_dust', userId: null, from: ledger.FEES, to: ledger.DUST, asset, amount: dust, at })
+    await tx.run(STEPS[g.rows.day], day, asset, fees, pool, pool - dust, dust)
   }
 }
 
@@ -390,36 +400,40 @@ export function auditNodeGrants(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): NodeGran
   return out
 }
 
-/** Stakes whose term ended come back (unfrozen), unless a loan against the node is open. */
 /**
  * Takes an active node's row until the caller's transaction ends; false when it is no longer active.
  * Whatever depends on the node's loans — a borrow's limit, the stake's return — takes it first and
  * reads the loans after, so each sees the loans of the other committed: on PostgreSQL a read of
  * another table made before the wait would not see them, even once the wait is over.
  */
-export function holdActiveNode(ctx: Pick<Ctx, 'sqlite'>, nodeId: bigint | number): boolean {
-  return stmts(ctx).hold.run(nodeId).changes === 1
+export async function holdActiveNode(tx: Tx, nodeId: bigint | number): Promise<boolean> {
+  return (await tx.run(STEPS.hold, nodeId)).changes === 1
 }
 
-export function returnStakes(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
-  const s = stmts(ctx)
+/** Stakes whose term ended come back (unfrozen), unless a loan against the node is open. */
+export async function returnStakes(tx: Tx, day: number, at: number): Promise<number> {
   let n = 0
-  for (const r of s.due.all({ day }) as { id: bigint; user_id: bigint; amount: bigint; type: NodeType }[]) {
+  for (const r of await tx.all(STEPS.due, { day })) {
     // A borrow on an api process may have lent against it since `due` read the loans.
-    if (!holdActiveNode(ctx, r.id) || s.loanOpen.get(r.id)) continue
-    if (s.returned.run(at, r.id).changes !== 1) continue
-    addTeamNode(ctx.sqlite, r.user_id, r.type, -1)
-    ledger.unfreeze(ctx.sqlite, { ref: `node:${r.id}:return`, reason: 'node_stake_return', userId: r.user_id, account: ledger.fund(r.user_id), asset: 'USDT', amount: r.amount, at, meta: { node: r.id } })
+    if (!(await holdActiveNode(tx, r.id)) || (await tx.get(STEPS.loanOpen, r.id))) continue
+    if ((await tx.run(STEPS.returned, at, r.id)).changes !== 1) continue
+    await addTeamNodeIn(tx, r.user_id, r.type, -1)
+    await ledger.unfreeze(tx, { ref: `node:${r.id}:return`, reason: 'node_stake_return', userId: r.user_id, account: ledger.fund(r.user_id), asset: 'USDT', amount: r.amount, at, meta: { node: r.id } })
     n++
   }
   return n
 }
 
 /** The node steps of every settled day: the fee grants first (the term's last day still shares), then the stakes. */
-export function registerNodeSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
-  onSettle(ctx, { name: 'node-fees', run: (c, day, at) => splitNodeGrant(c, 'fee_share', ctx.config.node.feePoolPpm, day, at) })
-  onSettle(ctx, { name: 'node-dividends', run: (c, day, at) => splitNodeGrant(c, 'dividend', ctx.config.node.dividendPoolPpm, day, at) })
-  onSettle(ctx, { name: 'node-stakes', run: (c, day, at) => void returnStakes(c, day, at) })
+export function registerNodeSteps(ctx: Pick<Ctx, 'sql' | 'config'>): void {
+  onSettle(ctx, { name: 'node-fees', run: (tx, day, at) => splitNodeGrant(tx, 'fee_share', ctx.config.node.feePoolPpm, day, at) })
+  onSettle(ctx, { name: 'node-dividends', run: (tx, day, at) => splitNodeGrant(tx, 'dividend', ctx.config.node.dividendPoolPpm, day, at) })
+  onSettle(ctx, {
+    name: 'node-stakes',
+    run: async (tx, day, at) => {
+      await returnStakes(tx, day, at)
+    },
+  })
 }
 
 const ANY_TIER = statement<{ one: bigint }, []>('SELECT 1 AS one FROM node_tiers LIMIT 1')

@@ -2,14 +2,13 @@
 // products are one too (./demoProducts.json). Slugs are the keys: loading a file again updates what it
 // names (terms apply to new pledges only; a pledge keeps the rate it was made at) and adds what is
 // new; nothing is deleted (an operator sets `active: false`).
-import type { SqlConnection } from '../../db/connection.ts'
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
 import { Money } from '../../../contract/envelope.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import { percentToPpm } from '../../../contract/pledgeRules.ts'
-import { transaction } from '../../db/index.ts'
+import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { INT64_MAX } from '../../ledger/index.ts'
 
 const Names = Type.Object(Object.fromEntries(LANG_CODES.map((l) => [l, Type.String({ minLength: 1, maxLength: 60 })])) as Record<(typeof LANG_CODES)[number], ReturnType<typeof Type.String>>, {
@@ -70,46 +69,49 @@ export interface PledgeLoadSummary {
   updated: number
 }
 
+type ProductRow = { slug: string; name: string; day: number; min: bigint | null; dayRate: bigint | null; monthRate: bigint | null; total: bigint | null; pool: bigint | null; sort: number; active: number; now: number }
+
+const LOAD = statements({
+  find: statement<{ id: bigint; pledged: bigint }, [slug: string]>('SELECT id, pledged FROM pledge_products WHERE slug = ?'),
+  insert: statement<never, [ProductRow]>(
+    `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, power_pool, sort, active, created_at, updated_at)
+     VALUES (@slug, @name, @day, @min, @dayRate, @monthRate, @total, @pool, @sort, @active, @now, @now)`,
+  ),
+  update: statement<never, [ProductRow]>(
+    `UPDATE pledge_products SET name = @name, day = @day, min_pledge = @min, day_rate_ppm = @dayRate, month_rate_ppm = @monthRate,
+       total_pledge = @total, power_pool = @pool, sort = @sort, active = @active, updated_at = @now WHERE slug = @slug`,
+  ),
+})
+
 /**
- * Loads a checked file; synchronous, in one transaction (or the caller's). A capacity below what is
- * pledged now is refused (the pledges already made stand), naming the product.
+ * Loads a checked file in the caller's transaction, tx: a refusal anywhere undoes the whole file. A
+ * capacity below what is pledged now is refused (the pledges already made stand), naming the product.
  */
-export function loadPledgeProducts(sqlite: SqlConnection, file: PledgeProductFile, now: number): PledgeLoadSummary {
-  return transaction(sqlite, () => {
-    const sum = { added: 0, updated: 0 }
-    const find = sqlite.prepare('SELECT id, pledged FROM pledge_products WHERE slug = ?')
-    const insert = sqlite.prepare(
-      `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, power_pool, sort, active, created_at, updated_at)
-       VALUES (@slug, @name, @day, @min, @dayRate, @monthRate, @total, @pool, @sort, @active, @now, @now)`,
-    )
-    const update = sqlite.prepare(
-      `UPDATE pledge_products SET name = @name, day = @day, min_pledge = @min, day_rate_ppm = @dayRate, month_rate_ppm = @monthRate,
-         total_pledge = @total, power_pool = @pool, sort = @sort, active = @active, updated_at = @now WHERE slug = @slug`,
-    )
-    for (const p of file.products) {
-      const row = {
-        slug: p.slug,
-        name: JSON.stringify(Object.fromEntries(LANG_CODES.map((l) => [l, p.name[l]]))),
-        day: p.day,
-        min: parseMoney(p.min_pledge),
-        dayRate: percentToPpm(p.day_rate),
-        monthRate: percentToPpm(p.month_rate),
-        total: parseMoney(p.total_pledge),
-        pool: parseMoney(p.power_pool ?? '0'),
-        sort: p.sort ?? 0,
-        active: p.active === false ? 0 : 1,
-        now,
-      }
-      const old = find.get(p.slug) as { id: bigint; pledged: bigint } | undefined
-      if (!old) {
-        insert.run(row)
-        sum.added++
-        continue
-      }
-      if ((row.total as bigint) < old.pledged) throw new PledgeFileInvalid(`${p.slug}: total_pledge ${p.total_pledge} is below what is pledged now`)
-      update.run(row)
-      sum.updated++
+export async function loadPledgeProducts(tx: Tx, file: PledgeProductFile, now: number): Promise<PledgeLoadSummary> {
+  const sum = { added: 0, updated: 0 }
+  for (const p of file.products) {
+    const row: ProductRow = {
+      slug: p.slug,
+      name: JSON.stringify(Object.fromEntries(LANG_CODES.map((l) => [l, p.name[l]]))),
+      day: p.day,
+      min: parseMoney(p.min_pledge),
+      dayRate: percentToPpm(p.day_rate),
+      monthRate: percentToPpm(p.month_rate),
+      total: parseMoney(p.total_pledge),
+      pool: parseMoney(p.power_pool ?? '0'),
+      sort: p.sort ?? 0,
+      active: p.active === false ? 0 : 1,
+      now,
     }
-    return sum
-  })
+    const old = await tx.get(LOAD.find, p.slug)
+    if (!old) {
+      await tx.run(LOAD.insert, row)
+      sum.added++
+      continue
+    }
+    if ((row.total as bigint) < old.pledged) throw new PledgeFileInvalid(`${p.slug}: total_pledge ${p.total_pledge} is below what is pledged now`)
+    await tx.run(LOAD.update, row)
+    sum.updated++
+  }
+  return sum
 }

@@ -23,7 +23,8 @@ import {
 import { daysLeft, lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
+import { answerKeyedAs } from '../../db/keyedEffect.ts'
 import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -31,39 +32,40 @@ import { pickText } from '../goods/rules.ts'
 import { insufficient } from '../payment/index.ts'
 import { dayOf } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 type ProductRow = Selectable<PledgeProductsTable>
 type PledgeRow = Selectable<PledgesTable> & { paid?: bigint }
 
-const SQL = {
-  product: 'SELECT * FROM pledge_products WHERE id = ?',
-  // The capacity guard: the row changes only while the pledge fits (the table's CHECK backs it).
-  take: 'UPDATE pledge_products SET pledged = pledged + @amount WHERE id = @id AND active = 1 AND pledged + @amount <= total_pledge',
-  insert: `INSERT INTO pledges (user_id, product_id, mode, amount, rate_ppm, days, start_day, end_day, created_at)
-           VALUES (@user, @product, @mode, @amount, @rate, @days, @start, @end, @at)`,
-  position: `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
-             VALUES (@user, 'pledge', 'NADI', @base, @rate, @period, NULL, @start, @end, @source, @at)`,
-  link: 'UPDATE pledges SET position_id = ? WHERE id = ?',
-  due: "SELECT id, user_id, product_id, amount FROM pledges WHERE status = 'waiting' AND end_day - 1 <= ? ORDER BY id",
-  redeem: "UPDATE pledges SET status = 'redeemed', released_at = ? WHERE id = ? AND status = 'waiting'",
-  giveBack: 'UPDATE pledge_products SET pledged = pledged - ? WHERE id = ?',
-  release: 'INSERT INTO pledge_releases (pledge_id, day, amount, created_at) VALUES (?, ?, ?, ?)',
-} as const
+type Due = { id: bigint; user_id: bigint; product_id: bigint; amount: bigint }
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+const S = statements({
+  product: statement<ProductRow, [id: number | bigint]>('SELECT * FROM pledge_products WHERE id = ?'),
+  // The capacity guard: the row changes only while the pledge fits (the table's CHECK backs it).
+  take: statement<never, [{ amount: bigint; id: bigint }]>(
+    'UPDATE pledge_products SET pledged = pledged + @amount WHERE id = @id AND active = 1 AND pledged + @amount <= total_pledge',
+  ),
+  insert: statement<{ id: bigint }, [{ user: number; product: bigint; mode: string; amount: bigint; rate: bigint; days: number; start: number; end: number; at: number }]>(
+    `INSERT INTO pledges (user_id, product_id, mode, amount, rate_ppm, days, start_day, end_day, created_at)
+     VALUES (@user, @product, @mode, @amount, @rate, @days, @start, @end, @at) RETURNING id`,
+  ),
+  position: statement<{ id: bigint }, [{ user: number; base: bigint; rate: bigint; period: number; start: number; end: number; source: string; at: number }]>(
+    `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
+     VALUES (@user, 'pledge', 'NADI', @base, @rate, @period, NULL, @start, @end, @source, @at) RETURNING id`,
+  ),
+  link: statement<never, [positionId: bigint, pledgeId: bigint]>('UPDATE pledges SET position_id = ? WHERE id = ?'),
+  due: statement<Due, [day: number]>("SELECT id, user_id, product_id, amount FROM pledges WHERE status = 'waiting' AND end_day - 1 <= ? ORDER BY id"),
+  redeem: statement<never, [at: number, id: bigint]>("UPDATE pledges SET status = 'redeemed', released_at = ? WHERE id = ? AND status = 'waiting'"),
+  giveBack: statement<never, [amount: bigint, productId: bigint]>('UPDATE pledge_products SET pledged = pledged - ? WHERE id = ?'),
+  release: statement<never, [pledgeId: bigint, day: number, amount: bigint, at: number]>('INSERT INTO pledge_releases (pledge_id, day, amount, created_at) VALUES (?, ?, ?, ?)'),
+})
 
 const WITH_PAID = 'SELECT g.*, coalesce(p.paid, 0) AS paid FROM pledges g LEFT JOIN positions p ON p.id = g.position_id'
 const INCOME_OF_USER = 'FROM settlement_lines l JOIN pledges g ON g.position_id = l.position_id WHERE g.user_id = ?'
 type Page = [userId: number, limit: number, offset: number]
 
-/**
- * What the pledge screens read. Outside a transaction through ctx.sql; `own` and `names` also answer a
- * keyed pledge inside its transaction, where they run on the synchronous connection (same text).
- */
+/** What the pledge screens read; `own` and `names` also answer a pledge inside its transaction. */
 const READS = statements({
   products: statement<ProductRow, []>('SELECT * FROM pledge_products WHERE active = 1 ORDER BY sort, id'),
-  product: statement<ProductRow, [id: number]>(SQL.product),
   names: statement<{ id: bigint; name: string }, []>('SELECT id, name FROM pledge_products'),
   own: statement<PledgeRow, [id: number, userId: number]>(`${WITH_PAID} WHERE g.id = ? AND g.user_id = ?`),
   count: statement<{ n: bigint }, [userId: number]>('SELECT count(*) AS n FROM pledges WHERE user_id = ?'),
@@ -80,6 +82,9 @@ const READS = statements({
 
 type NameRow = { id: bigint; name: string }
 
+/** What a pledge runs on the synchronous connection (same texts). */
+const SYNC = { product: S.product.text, take: S.take.text, insert: S.insert.text, position: S.position.text, link: S.link.text }
+
 const termsOf = (p: ProductRow): PledgeTerms => ({
   day: Number(p.day),
   minPledge: p.min_pledge,
@@ -94,14 +99,13 @@ const termsOf = (p: ProductRow): PledgeTerms => ({
  * principal is unfrozen, the pledge redeemed and its share of the product's capacity given back, in
  * the day's transaction — so a day caught up late releases what fell due that day, once.
  */
-export function releaseDue(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): number {
-  const s = stmts(ctx)
-  const due = s.due.all(day) as { id: bigint; user_id: bigint; product_id: bigint; amount: bigint }[]
+export async function releaseDue(tx: Tx, day: number, at: number): Promise<number> {
+  const due = await tx.all(S.due, day)
   for (const g of due) {
-    if (s.redeem.run(at, g.id).changes !== 1) continue
-    s.giveBack.run(g.amount, g.product_id)
-    s.release.run(g.id, day, g.amount, at)
-    ledger.unfreeze(ctx.sqlite, {
+    if ((await tx.run(S.redeem, at, g.id)).changes !== 1) continue
+    await tx.run(S.giveBack, g.amount, g.product_id)
+    await tx.run(S.release, g.id, day, g.amount, at)
+    await ledger.unfreeze(tx, {
       ref: `pledge:${g.id}:release`,
       reason: 'pledge.release',
       userId: g.user_id,
@@ -115,15 +119,24 @@ export function releaseDue(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): n
   return due.length
 }
 
-/** Registers the release with the settlement of this connection (once per server). */
-export function registerPledgeRelease(ctx: Pick<Ctx, 'sqlite'>): void {
-  onSettle(ctx, { name: 'pledge-release', run: (c, day, at) => void releaseDue(c, day, at) })
+/** Registers the release with the settlement of this database (once per server). */
+export function registerPledgeRelease(ctx: Pick<Ctx, 'sql'>): void {
+  onSettle(ctx, {
+    name: 'pledge-release',
+    run: async (tx, day, at) => {
+      await releaseDue(tx, day, at)
+    },
+  })
 }
 
 export type PledgeService = ReturnType<typeof createPledgeService>
 
 export function createPledgeService(ctx: Ctx) {
-  const s = () => stmts(ctx)
+  const s = () => preparedOnce(ctx.sqlite, SYNC)
+  /** Inside the pledge's transaction (its keyed answer). */
+  const names = (lang: LangCode) => byName(ctx.sqlite.prepare(READS.names.text).all() as NameRow[], lang)
+  /** Inside the pledge's transaction (its keyed answer). */
+  const own = (userId: number, id: number) => found(ctx.sqlite.prepare(READS.own.text).get(id, userId) as PledgeRow | undefined)
 
   function productWire(p: ProductRow, lang: LangCode): PledgeProduct {
     const day = Number(p.day)
@@ -145,9 +158,7 @@ export function createPledgeService(ctx: Ctx) {
   }
 
   const byName = (rows: NameRow[], lang: LangCode) => new Map(rows.map((r) => [r.id, pickText(r.name, lang)]))
-  /** Inside the pledge's transaction (its keyed answer). */
-  const names = (lang: LangCode) => byName(ctx.sqlite.prepare(READS.names.text).all() as NameRow[], lang)
-  const namesNow = async (lang: LangCode) => byName(await ctx.sql.all(READS.names), lang)
+  const namesNow = async (lang: LangCode, on: Queryable = ctx.sql) => byName(await on.all(READS.names), lang)
 
   function pledgeWire(g: PledgeRow, name: string): MyPledge {
     const term = { startDay: Number(g.start_day), endDay: Number(g.end_day) }
@@ -179,8 +190,6 @@ export function createPledgeService(ctx: Ctx) {
     if (!g) throw notFound('errors.pledgeNotFound')
     return g
   }
-  /** Inside the pledge's transaction (its keyed answer). */
-  const own = (userId: number, id: number) => found(ctx.sqlite.prepare(READS.own.text).get(id, userId) as PledgeRow | undefined)
 
   return {
     async list(lang: LangCode): Promise<PledgeProduct[]> {
@@ -188,11 +197,13 @@ export function createPledgeService(ctx: Ctx) {
     },
 
     async detail(lang: LangCode, id: number): Promise<PledgeProduct> {
-      const p = await ctx.sql.get(READS.product, id)
+      const p = await ctx.sql.get(S.product, id)
       if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
       return productWire(p, lang)
     },
 
+    // Still synchronous (ctx.commits.submit): on the asynchronous way (commits.write) a burst of keyed
+    // pledges with refusals left an api process answering nothing after (races.roles on PostgreSQL).
     async pledge(userId: number, lang: LangCode, body: PledgeBody): Promise<MyPledge> {
       // The schema checked the format; what is left to refuse is more than the ledger holds.
       const amount = parseAmount(body.amount)
@@ -227,10 +238,8 @@ export function createPledgeService(ctx: Ctx) {
         const now = ctx.now()
         const { startDay, endDay } = termOf(dayOf(now), terms.day)
         const rate = modeRate(terms, body.mode)
-        const pledgeId = Number(
-          s().insert.run({ user: userId, product: p.id, mode: body.mode, amount, rate, days: terms.day, start: startDay, end: endDay, at: now }).lastInsertRowid,
-        )
-        const positionId = s().position.run({ user: userId, base: amount, rate, period: periodDays(body.mode), start: startDay, end: endDay, source: `pledge:${pledgeId}`, at: now }).lastInsertRowid
+        const pledgeId = Number((s().insert.get({ user: userId, product: p.id, mode: body.mode, amount, rate, days: terms.day, start: startDay, end: endDay, at: now }) as { id: bigint }).id)
+        const positionId = (s().position.get({ user: userId, base: amount, rate, period: periodDays(body.mode), start: startDay, end: endDay, source: `pledge:${pledgeId}`, at: now }) as { id: bigint }).id
         s().link.run(positionId, pledgeId)
         try {
           ledger.freeze(ctx.sqlite, { ref: `pledge:${pledgeId}`, reason: 'pledge', userId, account: ledger.fund(userId), asset: 'NADI', amount, at: now, meta: { pledge: pledgeId, product: p.id } })

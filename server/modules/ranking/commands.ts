@@ -3,7 +3,6 @@
 import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
-import { atomically } from '../../db/index.ts'
 import { isoDay } from '../settlement/service.ts'
 import { createRankingService, payTotal, poolsNow, TotalAlreadyPaid } from './service.ts'
 
@@ -50,9 +49,9 @@ export const RANKING_COMMANDS: Command[] = [
         env.io.err('usage: ranking pay-total')
         return 2
       }
-      const db = env.database()
+      const { sql } = env.database()
       try {
-        const done = await atomically(db, () => payTotal(db.sqlite as SqlConnection, env.config.ranking.totalShares, Date.now()))
+        const done = await sql.transaction((tx) => payTotal(tx, env.config.ranking.totalShares, Date.now()))
         env.io.out(`total pool paid ${isoDay(done.day)}: ${done.winners} winners, ${formatMoney(done.paid.USDT)} USDT and ${formatMoney(done.paid.NADI)} NADI`)
         return 0
       } catch (err) {

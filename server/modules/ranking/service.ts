@@ -27,7 +27,7 @@ import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyR
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { badRequest } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -78,26 +78,44 @@ const SQL = {
              WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @n`,
 } as const
 
-const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, SQL)
+const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, { income: SQL.income, lastPayout: SQL.lastPayout })
 
 type Income = { asset: string; fees: bigint; destroyed: bigint }
 type Ranked = { user_id: bigint; amount: bigint; reached_at: bigint }
+type PoolDay = { pool: PoolName; day: number }
 
-/** The day's income by asset (USDT, NADI; zeros included). */
-export function dayIncome(sqlite: SqlConnection, day: number): Map<string, { fees: bigint; destroyed: bigint }> {
-  const out = new Map<string, { fees: bigint; destroyed: bigint }>(ASSETS.map((a) => [a, { fees: 0n, destroyed: 0n }]))
-  for (const r of stmts(sqlite).income.all({ from: dayStart(day), to: dayStart(day + 1) }) as Income[]) {
-    out.set(r.asset, { fees: r.fees ?? 0n, destroyed: r.destroyed ?? 0n })
-  }
+/** What the settlement's ranking steps and the total payout run, in their transaction. */
+const STEPS = statements({
+  income: statement<Income, [{ from: number; to: number }]>(SQL.income),
+  firstDay: statement<{ day: bigint | null }, []>(SQL.firstDay),
+  poolDay: statement<never, [{ day: number; asset: string; fees: bigint; destroyed: bigint; daily: bigint; total: bigint; short: bigint }]>(SQL.poolDay),
+  payout: statement<{ pool: PoolName }, [PoolDay]>(SQL.payout),
+  insertPayout: statement<never, [PoolDay & { winners: number; poolUsdt: bigint; poolNadi: bigint; paidUsdt: bigint; paidNadi: bigint; at: number }]>(SQL.insertPayout),
+  insertResult: statement<never, [PoolDay & { rank: number; user: bigint; amount: bigint; reached: bigint; usdt: bigint; nadi: bigint }]>(SQL.insertResult),
+  topDay: statement<Ranked, [{ day: number; n: number }]>(SQL.topDay),
+  topTotal: statement<Ranked, [{ n: number }]>(SQL.topTotal),
+})
+
+type DayIncome = Map<string, { fees: bigint; destroyed: bigint }>
+
+/** The day's income by asset (USDT, NADI; zeros included) from the income rows. */
+function incomeByAsset(rows: Income[]): DayIncome {
+  const out: DayIncome = new Map(ASSETS.map((a) => [a, { fees: 0n, destroyed: 0n }]))
+  for (const r of rows) out.set(r.asset, { fees: r.fees ?? 0n, destroyed: r.destroyed ?? 0n })
   return out
+}
+
+/** The day's income by asset (USDT, NADI; zeros included), read on the synchronous connection (the live pools). */
+export function dayIncome(sqlite: SqlConnection, day: number): DayIncome {
+  return incomeByAsset(stmts(sqlite).income.all({ from: dayStart(day), to: dayStart(day + 1) }) as Income[])
 }
 
 type PoolShares = Pick<Config['ranking'], 'dailyPoolPpm' | 'totalPoolPpm'>
 
 /** The settlement step: the pools' shares of the day's income, through the ledger, once (the day settles once; the ref and the row key back it). */
-export function feedPools(sqlite: SqlConnection, cfg: PoolShares, day: number, at: number): void {
-  const s = stmts(sqlite)
-  for (const [asset, { fees, destroyed }] of dayIncome(sqlite, day)) {
+export async function feedPools(tx: Tx, cfg: PoolShares, day: number, at: number): Promise<void> {
+  const income = incomeByAsset(await tx.all(STEPS.income, { from: dayStart(day), to: dayStart(day + 1) }))
+  for (const [asset, { fees, destroyed }] of income) {
     if (fees === 0n && destroyed === 0n) continue
     const moves: ledger.Move[] = []
     let toDaily = 0n
@@ -107,7 +125,7 @@ export function feedPools(sqlite: SqlConnection, cfg: PoolShares, day: number, a
       [ledger.FEES, fees],
       [ledger.TREASURY, destroyed],
     ] as const) {
-      let left = ledger.balance(sqlite, from, asset).available
+      let left = (await ledger.balance(tx, from, asset)).available
       for (const [pool, ppm] of [
         ['daily', cfg.dailyPoolPpm],
         ['total', cfg.totalPoolPpm],
@@ -123,9 +141,9 @@ export function feedPools(sqlite: SqlConnection, cfg: PoolShares, day: number, a
       }
     }
     if (moves.length > 0) {
-      ledger.post(sqlite, { ref: `ranking:pools:${day}:${asset}`, reason: 'ranking_pool', userId: null, moves, at, meta: { day: isoDay(day), fees: formatMoney(fees), destroyed: formatMoney(destroyed) } })
+      await ledger.post(tx, { ref: `ranking:pools:${day}:${asset}`, reason: 'ranking_pool', userId: null, moves, at, meta: { day: isoDay(day), fees: formatMoney(fees), destroyed: formatMoney(destroyed) } })
     }
-    s.poolDay.run({ day, asset, fees, destroyed, daily: toDaily, total: toTotal, short })
+    await tx.run(STEPS.poolDay, { day, asset, fees, destroyed, daily: toDaily, total: toTotal, short })
   }
 }
 
@@ -140,22 +158,21 @@ export interface Payout {
  * Pays a pool's top N (N = the shares' length) from its balance, once per (pool, day): the payout row
  * is the guard. Returns null when that payout was already made.
  */
-export function payPool(sqlite: SqlConnection, pool: PoolName, shares: readonly bigint[], day: number, at: number): Payout | null {
-  const s = stmts(sqlite)
-  if (s.payout.get({ pool, day })) return null
-  const winners = (pool === 'daily' ? s.topDay.all({ day, n: shares.length }) : s.topTotal.all({ n: shares.length })) as Ranked[]
-  const before = { USDT: ledger.balance(sqlite, POOL_ACCOUNT[pool], 'USDT').available, NADI: ledger.balance(sqlite, POOL_ACCOUNT[pool], 'NADI').available }
+export async function payPool(tx: Tx, pool: PoolName, shares: readonly bigint[], day: number, at: number): Promise<Payout | null> {
+  if (await tx.get(STEPS.payout, { pool, day })) return null
+  const winners = pool === 'daily' ? await tx.all(STEPS.topDay, { day, n: shares.length }) : await tx.all(STEPS.topTotal, { n: shares.length })
+  const before = { USDT: (await ledger.balance(tx, POOL_ACCOUNT[pool], 'USDT')).available, NADI: (await ledger.balance(tx, POOL_ACCOUNT[pool], 'NADI')).available }
   const split = { USDT: splitPrizes(before.USDT, shares, winners.length), NADI: splitPrizes(before.NADI, shares, winners.length) }
-  winners.forEach((w, i) => {
+  for (const [i, w] of winners.entries()) {
     const rank = i + 1
     const prize = { USDT: split.USDT.prizes[i]!, NADI: split.NADI.prizes[i]! }
-    s.insertResult.run({ pool, day, rank, user: w.user_id, amount: w.amount, reached: w.reached_at, usdt: prize.USDT, nadi: prize.NADI })
+    await tx.run(STEPS.insertResult, { pool, day, rank, user: w.user_id, amount: w.amount, reached: w.reached_at, usdt: prize.USDT, nadi: prize.NADI })
     const moves = ASSETS.filter((a) => prize[a] > 0n).map((a): ledger.Move => ({ from: POOL_ACCOUNT[pool], to: ledger.fund(w.user_id), asset: a, amount: prize[a] }))
-    if (moves.length === 0) return
-    ledger.post(sqlite, { ref: `ranking:${pool}:${day}:${rank}`, reason: 'ranking_prize', userId: w.user_id, moves, at, meta: { pool, day: isoDay(day), rank } })
-  })
+    if (moves.length === 0) continue
+    await ledger.post(tx, { ref: `ranking:${pool}:${day}:${rank}`, reason: 'ranking_prize', userId: w.user_id, moves, at, meta: { pool, day: isoDay(day), rank } })
+  }
   const paid = { USDT: split.USDT.paid, NADI: split.NADI.paid }
-  s.insertPayout.run({ pool, day, winners: winners.length, poolUsdt: before.USDT, poolNadi: before.NADI, paidUsdt: paid.USDT, paidNadi: paid.NADI, at })
+  await tx.run(STEPS.insertPayout, { pool, day, winners: winners.length, poolUsdt: before.USDT, poolNadi: before.NADI, paidUsdt: paid.USDT, paidNadi: paid.NADI, at })
   return { pool, day, winners: winners.length, paid }
 }
 
@@ -167,8 +184,8 @@ export class TotalAlreadyPaid extends Error {
 }
 
 /** The operator's `ranking pay-total`: the total ranking's top N from the total pool, at most once per UTC day. In the caller's transaction. */
-export function payTotal(sqlite: SqlConnection, shares: readonly bigint[], at: number): Payout {
-  const done = payPool(sqlite, 'total', shares, dayOf(at), at)
+export async function payTotal(tx: Tx, shares: readonly bigint[], at: number): Promise<Payout> {
+  const done = await payPool(tx, 'total', shares, dayOf(at), at)
   if (!done) throw new TotalAlreadyPaid(dayOf(at))
   return done
 }
@@ -183,9 +200,9 @@ const prizeOrNull = (v: bigint | null) => (v === null ? null : formatMoney(v))
 // push tick asked for it. It is read at most once per push interval (wall clock: the cost is the
 // event loop's) and per day; what the pools show lags the income by at most that. The settlement's
 // feedPools never uses this: it reads the ended day's income itself.
-const incomeSeen = new WeakMap<SqlConnection, { day: number; at: number; income: ReturnType<typeof dayIncome> }>()
+const incomeSeen = new WeakMap<SqlConnection, { day: number; at: number; income: DayIncome }>()
 
-function todaysIncome(sqlite: SqlConnection, day: number, maxAgeMs: number): ReturnType<typeof dayIncome> {
+function todaysIncome(sqlite: SqlConnection, day: number, maxAgeMs: number): DayIncome {
   const seen = incomeSeen.get(sqlite)
   const at = performance.now()
   if (seen && seen.day === day && at - seen.at < maxAgeMs) return seen.income
@@ -244,7 +261,7 @@ const READS = statements({
               JOIN users u ON u.id = t.user_id
               LEFT JOIN ranking_results r ON r.user_id = t.user_id AND r.pool = 'total' AND r.day = @paid
               ORDER BY t.amount DESC, t.reached_at, t.user_id`),
-  payout: statement<{ pool: PoolName }, [{ pool: PoolName; day: number }]>(SQL.payout),
+  payout: STEPS.payout,
   lastPayout: statement<{ day: bigint | null }, [{ pool: PoolName }]>(SQL.lastPayout),
   myDay: statement<{ amount: bigint; reached_at: bigint }, [Day & { user: number }]>(`SELECT amount, reached_at FROM ranking_days WHERE day = @day AND user_id = @user AND ${NOT_ROOT}`),
   myTotal: statement<{ amount: bigint; reached_at: bigint }, [{ user: number }]>('SELECT team_performance AS amount, team_reached_at AS reached_at FROM users WHERE id = @user AND is_root = 0 AND team_performance > 0'),
@@ -357,14 +374,19 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'sql' | 'config' 
 }
 
 /** The two settlement steps of every day: the pools fed from the day's income, then the day's top N paid. */
-export function registerRankingSteps(ctx: Pick<Ctx, 'sqlite' | 'config'>): void {
+export function registerRankingSteps(ctx: Pick<Ctx, 'sql' | 'config'>): void {
   const cfg = ctx.config.ranking
-  const firstDay = (c: Pick<Ctx, 'sqlite'>) => {
-    const d = (stmts(c.sqlite).firstDay.get() as { day: bigint | null }).day
+  const firstDay = async (sql: Queryable) => {
+    const d = (await sql.get(STEPS.firstDay))!.day
     return d === null ? null : Number(d)
   }
-  onSettle(ctx, { name: 'ranking-pools', run: (c, day, at) => feedPools(c.sqlite, cfg, day, at), firstDay })
-  onSettle(ctx, { name: 'ranking-daily', run: (c, day, at) => void payPool(c.sqlite, 'daily', cfg.dailyShares, day, at) })
+  onSettle(ctx, { name: 'ranking-pools', run: (tx, day, at) => feedPools(tx, cfg, day, at), firstDay })
+  onSettle(ctx, {
+    name: 'ranking-daily',
+    run: async (tx, day, at) => {
+      await payPool(tx, 'daily', cfg.dailyShares, day, at)
+    },
+  })
 }
 
 /**

@@ -21,10 +21,10 @@ export const RELEASE_COMMANDS: Command[] = [
     summary: 'the release job: last day posted, plans still releasing, the next due day and what it needs, the release account',
     async run(args, env) {
       onlyFlags('release status', args)
-      const { sqlite, sql } = env.database()
+      const { sql } = env.database()
       const last = await sql.get(STATUS.last)
       const open = (await sql.get(STATUS.open))!
-      const fundNadi = ledger.balance(sqlite, ledger.RELEASES, 'NADI').available
+      const fundNadi = (await ledger.balance(sql, ledger.RELEASES, 'NADI')).available
       const day = (d: bigint | number) => new Date(dayStart(Number(d))).toISOString().slice(0, 10)
       env.io.out(
         [

@@ -15,8 +15,8 @@ import type { Area } from '../../../contract/goods.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce, transaction } from '../../db/index.ts'
-import { statement, type Queryable, type Tx } from '../../db/query/types.ts'
+import { preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { ReleasePlansTable } from '../../db/schema.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -25,29 +25,36 @@ import { dayOf, dayStart, instalment, releaseTotal } from './schedule.ts'
 
 export type PlanRow = Selectable<ReleasePlansTable>
 
+type Day = { day: number }
+type UserSum = { user_id: bigint; asset: string; amount: bigint; plans: bigint; first_plan: bigint }
+
 const SQL = {
   insertPlan: `INSERT INTO release_plans (user_id, order_id, area, asset, total, days, start_day, price, value, created_at)
                VALUES (?, ?, ?, 'NADI', ?, ?, ?, ?, ?, ?)`,
-  lines: `INSERT INTO release_lines (plan_id, day, amount)
-          SELECT id, @day, total / days + (CASE WHEN @day - start_day < total % days THEN 1 ELSE 0 END)
-          FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day
-          ON CONFLICT (plan_id, day) DO NOTHING`,
-  // A line of the day whose plan has not moved past the day is one this transaction inserted: a pass
-  // that inserts a line advances its plan before it commits. Both statements below take only those,
-  // so a second pass of the day (sequential, or another connection's waiting on our lines' keys)
-  // neither pays nor advances what the first did.
-  perUser: `SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans, min(p.id) AS first_plan
-            FROM release_lines l JOIN release_plans p ON p.id = l.plan_id
-            WHERE l.day = @day AND p.start_day + p.released_days = @day GROUP BY p.user_id, p.asset ORDER BY p.user_id`,
-  advance: `UPDATE release_plans SET released = released + l.amount, released_days = released_days + 1,
-              status = CASE WHEN released_days + 1 = days THEN 'completed' ELSE 'releasing' END
-            FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id AND release_plans.start_day + release_plans.released_days = @day`,
-  record: `INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (day) DO UPDATE SET plans = release_days.plans + excluded.plans, users = release_days.users + excluded.users, total = release_days.total + excluded.total, posted_at = excluded.posted_at`,
   orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
 } as const
 
 const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+
+/** What a day's pass runs, in its transaction. */
+const DAY = statements({
+  lines: statement<never, [Day]>(`INSERT INTO release_lines (plan_id, day, amount)
+          SELECT id, @day, total / days + (CASE WHEN @day - start_day < total % days THEN 1 ELSE 0 END)
+          FROM release_plans WHERE status = 'releasing' AND start_day <= @day AND start_day + released_days = @day
+          ON CONFLICT (plan_id, day) DO NOTHING`),
+  // A line of the day whose plan has not moved past the day is one this transaction inserted: a pass
+  // that inserts a line advances its plan before it commits. Both statements below take only those,
+  // so a second pass of the day (sequential, or another connection's waiting on our lines' keys)
+  // neither pays nor advances what the first did.
+  perUser: statement<UserSum, [Day]>(`SELECT p.user_id AS user_id, p.asset AS asset, sum(l.amount) AS amount, count(*) AS plans, min(p.id) AS first_plan
+            FROM release_lines l JOIN release_plans p ON p.id = l.plan_id
+            WHERE l.day = @day AND p.start_day + p.released_days = @day GROUP BY p.user_id, p.asset ORDER BY p.user_id`),
+  advance: statement<never, [Day]>(`UPDATE release_plans SET released = released + l.amount, released_days = released_days + 1,
+              status = CASE WHEN released_days + 1 = days THEN 'completed' ELSE 'releasing' END
+            FROM release_lines l WHERE l.day = @day AND l.plan_id = release_plans.id AND release_plans.start_day + release_plans.released_days = @day`),
+  record: statement<never, [day: number, plans: number, users: number, total: bigint, at: number]>(`INSERT INTO release_days (day, plans, users, total, posted_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (day) DO UPDATE SET plans = release_days.plans + excluded.plans, users = release_days.users + excluded.users, total = release_days.total + excluded.total, posted_at = excluded.posted_at`),
+})
 
 /** The first day with an instalment due: looked up before each day's transaction, outside it. */
 const NEXT_DAY = statement<{ day: bigint | null }, []>("SELECT min(start_day + released_days) AS day FROM release_plans WHERE status = 'releasing'")
@@ -141,28 +148,27 @@ export interface DayReleased {
 }
 
 /**
- * Posts one day's instalments in the caller's transaction (synchronous): every plan whose next
- * instalment falls on `day` and has no line of it yet. Null when there was none: another pass posted
- * the day (the same day twice, or two passes at once) and nothing is paid, advanced or counted again.
- * Throws ReleaseFundingShort, undoing the day, when the account is short.
+ * Posts one day's instalments in the caller's transaction, tx: every plan whose next instalment falls
+ * on `day` and has no line of it yet. Null when there was none: another pass posted the day (the same
+ * day twice, or two passes at once) and nothing is paid, advanced or counted again. Throws
+ * ReleaseFundingShort, undoing the day, when the account is short.
  */
-export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DayReleased | null {
-  const s = stmts(ctx)
+export async function releaseDay(tx: Tx, day: number, at: number): Promise<DayReleased | null> {
   // On PostgreSQL a pass running beside ours waits here on our lines' keys until we commit, then
   // inserts none of them (DO NOTHING), its later statements seeing our plans moved on.
-  const plans = s.lines.run({ day }).changes
+  const plans = (await tx.run(DAY.lines, { day })).changes
   if (plans === 0) return null
-  const sums = s.perUser.all({ day }) as { user_id: bigint; asset: string; amount: bigint; plans: bigint; first_plan: bigint }[]
-  s.advance.run({ day })
+  const sums = await tx.all(DAY.perUser, { day })
+  await tx.run(DAY.advance, { day })
   const needed = new Map<string, bigint>()
   for (const r of sums) needed.set(r.asset, (needed.get(r.asset) ?? 0n) + r.amount)
   for (const [asset, required] of needed) {
-    const { available } = ledger.balance(ctx.sqlite, ledger.RELEASES, asset)
+    const { available } = await ledger.balance(tx, ledger.RELEASES, asset)
     if (available < required) throw new ReleaseFundingShort(day, asset, available, required)
   }
   let total = 0n
   for (const r of sums) {
-    ledger.transfer(ctx.sqlite, {
+    await ledger.transfer(tx, {
       // Keyed by its first plan too: a plan can join a day already posted (its payment, stamped before
       // midnight, committed after the day's pass, maybe while it ran), and its user's sum of the next
       // pass is a posting of its own; a plan's line is inserted by one pass only, so no two sums share it.
@@ -178,7 +184,7 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
     })
     total += r.amount
   }
-  s.record.run(day, plans, sums.length, total, at)
+  await tx.run(DAY.record, day, plans, sums.length, total, at)
   return { day, plans, users: sums.length, total }
 }
 
@@ -186,14 +192,14 @@ export function releaseDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): D
  * One pass: every day whose instalments are due (the day has begun, UTC) and not yet posted, oldest
  * first, a transaction each. Returns the days posted; a second pass on the same day posts nothing.
  */
-export async function releaseDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<DayReleased[]> {
+export async function releaseDue(ctx: Pick<Ctx, 'sql' | 'now' | 'log'>): Promise<DayReleased[]> {
   const today = dayOf(ctx.now())
   const done: DayReleased[] = []
   for (;;) {
     const next = (await ctx.sql.get(NEXT_DAY))!.day
     if (next === null || Number(next) > today) return done
     try {
-      const posted = await atomically(ctx, () => transaction(ctx.sqlite, () => releaseDay(ctx, Number(next), ctx.now())))
+      const posted = await ctx.sql.transaction((tx) => releaseDay(tx, Number(next), ctx.now()))
       // Another pass posted the day between our look and our transaction: it goes on from there.
       if (!posted) return done
       done.push(posted)

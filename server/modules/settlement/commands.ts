@@ -7,7 +7,6 @@ import crypto from 'node:crypto'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
 import { UsageError } from '../../commands/args.ts'
-import { atomically } from '../../db/index.ts'
 import { statement, statements } from '../../db/query/types.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf } from '../release/schedule.ts'
@@ -58,7 +57,7 @@ export const SETTLEMENT_COMMANDS: Command[] = [
         env.io.err(`usage: settlement status [--days 1…${DAYS_MAX}]`)
         return 2
       }
-      const { sqlite, sql } = env.database()
+      const { sql } = env.database()
       const settled = await sql.all(STATUS.days, { days })
       const totals = settled.length ? await sql.all(STATUS.totals, { from: settled.at(-1)!.day, to: settled[0]!.day }) : []
       if (settled.length === 0) env.io.out('no day settled yet')
@@ -69,13 +68,15 @@ export const SETTLEMENT_COMMANDS: Command[] = [
           env.io.out(`  ${t.kind.padEnd(8)} ${t.asset.padEnd(5)} ${String(t.lines).padStart(9)} lines  computed ${formatMoney(t.computed)}  paid ${formatMoney(t.paid)}  dust ${formatMoney(t.dust)}`)
         }
       }
-      const next = nextDay({ sqlite })
+      const next = await nextDay({ sql })
       const lastEnded = dayOf(Date.now()) - 1
       env.io.out(next === null ? 'next day: nothing to settle' : `next day: ${isoDay(next)}${next <= lastEnded ? ` — due now (${lastEnded - next + 1} days behind; the server's job settles them in order)` : ' — not ended yet'}`)
       const funding = new Map<string, ledger.AccountRef>()
       for (const a of Object.values(FUNDED_BY)) if ('platform' in a) funding.set(a.platform, a)
       for (const [name, account] of funding) {
-        env.io.out(`${name} account: ${ledger.COINS.map((asset) => `${formatMoney(ledger.balance(sqlite, account, asset).available)} ${asset}`).join(', ')}`)
+        const held: string[] = []
+        for (const asset of ledger.COINS) held.push(`${formatMoney((await ledger.balance(sql, account, asset)).available)} ${asset}`)
+        env.io.out(`${name} account: ${held.join(', ')}`)
       }
       return 0
     },
@@ -99,9 +100,9 @@ export const FUND_COMMANDS: Command[] = [
 
 /** Funds a platform account from the treasury and prints both balances; a short treasury writes nothing. */
 export async function fundFromTreasury(req: FundRequest, env: CommandEnv, name: string): Promise<number> {
-  const db = env.database()
+  const { sql } = env.database()
   try {
-    const funded = await atomically(db, () => fundAccount(db.sqlite, req, Date.now(), crypto.randomUUID()))
+    const funded = await sql.transaction((tx) => fundAccount(tx, req, Date.now(), crypto.randomUUID()))
     env.io.out(describeFunded(req, funded))
     return 0
   } catch (err) {

@@ -9,7 +9,7 @@
 //
 // Not funding accounts: fees (receives withdrawal and trade fees, and pays the node holders' share of
 // them), fee_pool (declared in the ledger, unused: the fee pool is paid from fees), burned, dust, treasury.
-import type { SqlConnection } from '../../db/connection.ts'
+import type { Tx } from '../../db/query/types.ts'
 import { formatMoney, parseMoney } from '../../../contract/money.ts'
 import * as ledger from '../../ledger/index.ts'
 
@@ -54,10 +54,10 @@ export interface Funded {
  * ledger.InsufficientFunds (nothing written) when the treasury has less. Every call is a new
  * funding: the ref carries a fresh id, not the amount, so two equal fundings are two.
  */
-export function fundAccount(sqlite: SqlConnection, req: FundRequest, at: number, id: string): Funded {
+export async function fundAccount(tx: Tx, req: FundRequest, at: number, id: string): Promise<Funded> {
   const f = FUNDING_ACCOUNTS[req.name]
-  ledger.transfer(sqlite, { ref: `fund:${req.name}:${id}`, reason: f.reason, userId: null, from: ledger.TREASURY, to: f.account, asset: req.asset, amount: req.amount, at })
-  return { account: ledger.balance(sqlite, f.account, req.asset).available, treasury: ledger.balance(sqlite, ledger.TREASURY, req.asset).available }
+  await ledger.transfer(tx, { ref: `fund:${req.name}:${id}`, reason: f.reason, userId: null, from: ledger.TREASURY, to: f.account, asset: req.asset, amount: req.amount, at })
+  return { account: (await ledger.balance(tx, f.account, req.asset)).available, treasury: (await ledger.balance(tx, ledger.TREASURY, req.asset)).available }
 }
 
 export const describeFunded = (req: FundRequest, f: Funded) =>

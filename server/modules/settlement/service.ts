@@ -17,9 +17,7 @@
 // missing, and nothing of that day is paid until it is funded. The stop is recorded (settlementHalt)
 // so the app can say why earnings paused; the next settled day clears it.
 import type { Ctx } from '../../context.ts'
-import { dialectOf } from '../../db/connection.ts'
-import { atomically, preparedOnce, transaction } from '../../db/index.ts'
-import { statement } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
 import { formatMoney } from '../../../contract/money.ts'
@@ -37,8 +35,13 @@ export const FUNDED_BY: Record<PositionKind, ledger.AccountRef> = {
   pledge: ledger.SAVINGS,
 }
 
-const SQL = {
-  lines: `INSERT INTO settlement_lines (position_id, day, amount, frac)
+type Day = { day: number }
+type DayAt = { day: number; at: number }
+type PerUser = { user_id: bigint; kind: PositionKind; asset: string; amount: bigint; lines: bigint }
+type PerKind = { kind: PositionKind; asset: string; lines: bigint; paid: bigint; frac: bigint }
+
+const S = statements({
+  lines: statement<never, [Day]>(`INSERT INTO settlement_lines (position_id, day, amount, frac)
           SELECT id, CAST(@day AS BIGINT),
                  CASE WHEN remaining IS NOT NULL AND remaining < f THEN remaining ELSE f END,
                  CASE WHEN remaining IS NOT NULL AND remaining <= f THEN 0 ELSE r END
@@ -47,44 +50,48 @@ const SQL = {
                        ((base % 1000000) * rate_ppm) % 1000000 AS r
                 FROM positions
                 WHERE status = 'active' AND start_day <= @day AND (end_day IS NULL OR @day < end_day)
-                  AND (settled_day IS NULL OR settled_day < @day) AND (@day - start_day + 1) % period_days = 0) AS due`,
-  advance: `UPDATE positions SET paid = paid + l.amount,
+                  AND (settled_day IS NULL OR settled_day < @day) AND (@day - start_day + 1) % period_days = 0) AS due`),
+  advance: statement<never, [DayAt]>(`UPDATE positions SET paid = paid + l.amount,
               remaining = CASE WHEN remaining IS NULL THEN NULL ELSE remaining - l.amount END,
               settled_day = @day,
               status = CASE WHEN remaining IS NOT NULL AND remaining - l.amount = 0 THEN 'ended' ELSE status END,
               ended_at = CASE WHEN remaining IS NOT NULL AND remaining - l.amount = 0 THEN @at ELSE ended_at END
-            FROM settlement_lines l WHERE l.day = @day AND l.position_id = positions.id`,
-  expire: "UPDATE positions SET status = 'ended', ended_at = @at WHERE status = 'active' AND end_day IS NOT NULL AND end_day <= @day + 1",
-  perUser: `SELECT p.user_id AS user_id, p.kind AS kind, p.asset AS asset, sum(l.amount) AS amount, count(*) AS lines
+            FROM settlement_lines l WHERE l.day = @day AND l.position_id = positions.id`),
+  expire: statement<never, [DayAt]>("UPDATE positions SET status = 'ended', ended_at = @at WHERE status = 'active' AND end_day IS NOT NULL AND end_day <= @day + 1"),
+  perUser: statement<PerUser, [day: number]>(`SELECT p.user_id AS user_id, p.kind AS kind, p.asset AS asset, sum(l.amount) AS amount, count(*) AS lines
             FROM settlement_lines l JOIN positions p ON p.id = l.position_id
-            WHERE l.day = ? GROUP BY p.user_id, p.kind, p.asset ORDER BY p.user_id`,
-  perKind: `SELECT p.kind AS kind, p.asset AS asset, count(*) AS lines, sum(l.amount) AS paid, sum(l.frac) AS frac
-            FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE l.day = ? GROUP BY p.kind, p.asset`,
-  total: 'INSERT INTO settlement_totals (day, kind, asset, lines, computed, paid, dust) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  record: 'INSERT INTO settlement_days (day, positions, users, started_at, finished_at) VALUES (?, ?, ?, ?, ?)',
-  lastDay: 'SELECT max(day) AS day FROM settlement_days',
-  halted: 'INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  resumed: 'DELETE FROM settings WHERE key = @key',
-  firstDue: "SELECT min(start_day) AS day FROM positions WHERE status = 'active'",
-} as const
+            WHERE l.day = ? GROUP BY p.user_id, p.kind, p.asset ORDER BY p.user_id`),
+  perKind: statement<PerKind, [day: number]>(`SELECT p.kind AS kind, p.asset AS asset, count(*) AS lines, sum(l.amount) AS paid, sum(l.frac) AS frac
+            FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE l.day = ? GROUP BY p.kind, p.asset`),
+  total: statement<never, [day: number, kind: PositionKind, asset: string, lines: bigint, computed: bigint, paid: bigint, dust: bigint]>(
+    'INSERT INTO settlement_totals (day, kind, asset, lines, computed, paid, dust) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ),
+  record: statement<never, [day: number, positions: number, users: number, startedAt: number, finishedAt: number]>(
+    'INSERT INTO settlement_days (day, positions, users, started_at, finished_at) VALUES (?, ?, ?, ?, ?)',
+  ),
+  lastDay: statement<{ day: bigint | null }, []>('SELECT max(day) AS day FROM settlement_days'),
+  halted: statement<never, [{ key: string; value: string }]>('INSERT INTO settings (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+  resumed: statement<never, [{ key: string }]>('DELETE FROM settings WHERE key = @key'),
+  firstDue: statement<{ day: bigint | null }, []>("SELECT min(start_day) AS day FROM positions WHERE status = 'active'"),
+  analyze: statement<never, []>('ANALYZE settlement_lines'),
+})
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
 export interface SettleStep {
   name: string
   /** Runs inside the day's transaction after the lines, before the money of the day is posted. */
-  run(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): void
+  run(tx: Tx, day: number, at: number): Promise<void>
   /** The first day this step has work for, when that can come before any position's (a ranking day with no position yet). */
-  firstDay?(ctx: Pick<Ctx, 'sqlite'>): number | null
+  firstDay?(sql: Queryable): Promise<number | null>
 }
 
 const steps = new WeakMap<object, SettleStep[]>()
 
 /** A feature's part of every settled day (per database connection, so each server has its own). */
-export function onSettle(ctx: Pick<Ctx, 'sqlite'>, step: SettleStep): void {
-  const list = steps.get(ctx.sqlite) ?? []
+export function onSettle(ctx: Pick<Ctx, 'sql'>, step: SettleStep): void {
+  const list = steps.get(ctx.sql) ?? []
   if (!list.some((s) => s.name === step.name)) list.push(step)
-  steps.set(ctx.sqlite, list)
+  steps.set(ctx.sql, list)
 }
 
 export class SettlementFundingShort extends Error {
@@ -127,21 +134,21 @@ export interface DaySettled {
 
 const accountName = (a: ledger.AccountRef) => ('platform' in a ? a.platform : `${a.kind}`)
 
-/** Settles one day in the caller's transaction (synchronous). Throws SettlementFundingShort, undoing the day. */
-export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): DaySettled {
-  const s = stmts(ctx)
-  const positions = s.lines.run({ day }).changes
+/** Settles one day in the caller's transaction, tx. Throws SettlementFundingShort, undoing the day. */
+export async function settleDay(ctx: Pick<Ctx, 'sql'>, tx: Tx, day: number, at: number): Promise<DaySettled> {
+  const positions = (await tx.run(S.lines, { day })).changes
   // PostgreSQL plans the statements below from statistics that know nothing of the day's lines (the
   // table was last analyzed before they existed): it would join a million lines by one index probe
   // each and sort them on disk. ANALYZE counts the transaction's own rows and costs a fraction of a
   // second; SQLite keeps no statistics here, and its ANALYZE would read the whole table.
-  if (positions > 0 && dialectOf(ctx.sqlite) === 'postgres') ctx.sqlite.exec('ANALYZE settlement_lines')
-  s.advance.run({ day, at })
-  s.expire.run({ day, at })
-  for (const step of steps.get(ctx.sqlite) ?? []) step.run(ctx, day, at)
+  if (positions > 0 && tx.dialect === 'postgres') await tx.run(S.analyze)
+  await tx.run(S.advance, { day, at })
+  await tx.run(S.expire, { day, at })
+  // In registration order, one after another: a later step reads what an earlier one wrote.
+  for (const step of steps.get(ctx.sql) ?? []) await step.run(tx, day, at)
 
   // What each funding account must pay: the lines, and the dust the floors left.
-  const kinds = s.perKind.all(day) as { kind: PositionKind; asset: string; lines: bigint; paid: bigint; frac: bigint }[]
+  const kinds = await tx.all(S.perKind, day)
   const need = new Map<string, { account: ledger.AccountRef; asset: string; amount: bigint }>()
   const want = (account: ledger.AccountRef, asset: string, amount: bigint) => {
     const key = `${accountName(account)}|${asset}`
@@ -154,18 +161,18 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
   let dustTotal = 0n
   for (const k of kinds) {
     const dust = k.frac / 1_000_000n
-    s.total.run(day, k.kind, k.asset, k.lines, k.paid + dust, k.paid, dust)
+    await tx.run(S.total, day, k.kind, k.asset, k.lines, k.paid + dust, k.paid, dust)
     want(FUNDED_BY[k.kind], k.asset, k.paid + dust)
     if (dust > 0n) dusts.push({ account: FUNDED_BY[k.kind], kind: k.kind, asset: k.asset, dust })
     paid += k.paid
     dustTotal += dust
   }
   for (const n of need.values()) {
-    const { available } = ledger.balance(ctx.sqlite, n.account, n.asset)
+    const { available } = await ledger.balance(tx, n.account, n.asset)
     if (available < n.amount) throw new SettlementFundingShort(day, accountName(n.account), n.asset, available, n.amount)
   }
 
-  const rows = s.perUser.all(day) as { user_id: bigint; kind: PositionKind; asset: string; amount: bigint; lines: bigint }[]
+  const rows = await tx.all(S.perUser, day)
   // One batch: a day's postings are written a chunk at a time (ledger.postMany), not one by one.
   const postings: ledger.PostingInput[] = []
   for (let i = 0; i < rows.length; ) {
@@ -191,19 +198,21 @@ export function settleDay(ctx: Pick<Ctx, 'sqlite'>, day: number, at: number): Da
       meta: { day: isoDay(day), kind: d.kind },
     })
   }
-  ledger.postMany(ctx.sqlite, postings)
-  s.record.run(day, positions, users, at, at)
-  s.resumed.run({ key: HALT_KEY })
+  await ledger.postMany(tx, postings)
+  await tx.run(S.record, day, positions, users, at, at)
+  await tx.run(S.resumed, { key: HALT_KEY })
   return { day, positions, users, paid, dust: dustTotal }
 }
 
 /** The next day to settle: the one after the last settled, else the first any active position starts or a step has work for. */
-export function nextDay(ctx: Pick<Ctx, 'sqlite'>): number | null {
-  const last = (stmts(ctx).lastDay.get() as { day: bigint | null }).day
+export async function nextDay(ctx: Pick<Ctx, 'sql'>): Promise<number | null> {
+  const last = (await ctx.sql.get(S.lastDay))!.day
   if (last !== null) return Number(last) + 1
-  const first = (stmts(ctx).firstDue.get() as { day: bigint | null }).day
-  const days = [first === null ? null : Number(first), ...(steps.get(ctx.sqlite) ?? []).map((s) => s.firstDay?.(ctx) ?? null)].filter((d) => d !== null)
-  return days.length === 0 ? null : Math.min(...days)
+  const first = (await ctx.sql.get(S.firstDue))!.day
+  const days = [first === null ? null : Number(first)]
+  for (const step of steps.get(ctx.sql) ?? []) days.push((await step.firstDay?.(ctx.sql)) ?? null)
+  const known = days.filter((d) => d !== null)
+  return known.length === 0 ? null : Math.min(...known)
 }
 
 /**
@@ -211,18 +220,18 @@ export function nextDay(ctx: Pick<Ctx, 'sqlite'>): number | null {
  * each. A day is settled once it is over, so "yesterday's earnings" are final when shown. Returns
  * the days settled; a second pass the same day settles nothing.
  */
-export async function settleDue(ctx: Pick<Ctx, 'sqlite' | 'db' | 'sql' | 'now' | 'log'>): Promise<DaySettled[]> {
+export async function settleDue(ctx: Pick<Ctx, 'sql' | 'now' | 'log'>): Promise<DaySettled[]> {
   const lastEnded = dayOf(ctx.now()) - 1
   const done: DaySettled[] = []
   for (;;) {
-    const day = nextDay(ctx)
+    const day = await nextDay(ctx)
     if (day === null || day > lastEnded) return done
     try {
-      done.push(await atomically(ctx, () => transaction(ctx.sqlite, () => settleDay(ctx, day, ctx.now()))))
+      done.push(await ctx.sql.transaction((tx) => settleDay(ctx, tx, day, ctx.now())))
     } catch (err) {
       if (err instanceof SettlementFundingShort) {
         const halt: SettlementHalt = { day: err.day, account: err.account, asset: err.asset }
-        await atomically(ctx, () => stmts(ctx).halted.run({ key: HALT_KEY, value: JSON.stringify(halt) }))
+        await ctx.sql.transaction((tx) => tx.run(S.halted, { key: HALT_KEY, value: JSON.stringify(halt) }))
         ctx.log.error({ day: isoDay(err.day), account: err.account, asset: err.asset, available: formatMoney(err.available), required: formatMoney(err.required) }, `settlement halted: ${err.message}`)
       }
       throw err

@@ -12,7 +12,7 @@
 import type { SqlConnection } from '../../db/connection.ts'
 import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
-import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { run, runOn, runSync, type Steps } from '../../db/steps.ts'
 import { rankingNow, recordRanking } from '../ranking/record.ts'
 
@@ -79,4 +79,11 @@ export function addPerformanceIn(tx: Tx, sqlite: SqlConnection, userId: bigint |
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
 export function addTeamNode(sqlite: SqlConnection, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
   preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta, at: 0 })
+}
+
+const TEAM = statement<never, [{ user: bigint | number; usdt: bigint; type: NodeType; delta: 1 | -1; at: number }]>(SQL.team)
+
+/** addTeamNode, in a transaction of the asynchronous way (a node's stake returned by the settlement). */
+export async function addTeamNodeIn(tx: Queryable, userId: bigint | number, type: NodeType, delta: 1 | -1): Promise<void> {
+  await tx.run(TEAM, { user: userId, usdt: 0n, type, delta, at: 0 })
 }

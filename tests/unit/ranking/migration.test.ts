@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
-import { openDatabase, transaction, type Database_ } from '../../../server/db/index.ts'
+import { openDatabase, type Database_ } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { balance, custody, fund, PRIZE_TOTAL, transfer } from '../../../server/ledger/index.ts'
 import { createRankingService, payTotal } from '../../../server/modules/ranking/service.ts'
@@ -64,7 +64,7 @@ describe('the root in the total ranking', () => {
     expect((await service(c).total(1, 20)).list.map((r) => r.user_id)).toEqual([2])
   })
 
-  it('pay-total never pays a root, even one that has a ranking figure', () => {
+  it('pay-total never pays a root, even one that has a ranking figure', async () => {
     const c = before(20)
     seedTree(c)
     c.sqlite.exec('INSERT INTO ranking_totals (user_id, amount, reached_at) VALUES (1, 500000000000, 0), (2, 100000000000, 0)')
@@ -72,7 +72,7 @@ describe('the root in the total ranking', () => {
     // Whatever a later write or a hand edit does, the root's figure is the largest there is.
     c.sqlite.exec('UPDATE users SET team_performance = 900000000000 WHERE id = 1')
     transfer(c.sqlite, { ref: 'test:fund-total', reason: 'withdraw', from: custody('nadi'), to: PRIZE_TOTAL, asset: 'NADI', amount: 1_000_000_000n, at: NOW })
-    const done = transaction(c.sqlite, () => payTotal(c.sqlite, [600_000n, 400_000n], NOW))
+    const done = await c.sql.transaction((tx) => payTotal(tx, [600_000n, 400_000n], NOW))
     expect(done.winners).toBe(1)
     expect(balance(c.sqlite, fund(1), 'NADI').available).toBe(0n)
     expect(balance(c.sqlite, fund(2), 'NADI').available).toBe(600_000_000n)
