@@ -6,7 +6,6 @@
 // everything; once it runs, its texts, cover, order, visibility and a later end (its measure, prizes
 // and start are what people compete for, and stay); once it has ended, only texts, cover, order and
 // visibility. A file that breaks any rule is refused whole: nothing is written.
-import type { SqlConnection } from '../../db/connection.ts'
 import { Type, type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { LANG_CODES } from '../../../contract/constants.ts'
@@ -123,11 +122,6 @@ interface PrizeRow {
 const PRIZES = statement<PrizeRow, [{ id: bigint | number }]>('SELECT rank_from, rank_to, asset, amount FROM activity_prizes WHERE activity_id = @id ORDER BY rank_from')
 
 const prizeRange = (r: PrizeRow): PrizeRange => ({ from: Number(r.rank_from), to: Number(r.rank_to), asset: r.asset, amount: r.amount })
-
-/** The prize table of an activity as stored, in rank order; in the payout's synchronous transaction. */
-export function storedPrizes(sqlite: SqlConnection, activityId: bigint | number): PrizeRange[] {
-  return (sqlite.prepare(PRIZES.text).all({ id: activityId }) as PrizeRow[]).map(prizeRange)
-}
 
 /** The prize table, as storedPrizes, awaited: a request's read, a load's, an operator's list. */
 export async function readStoredPrizes(q: Queryable, activityId: bigint | number): Promise<PrizeRange[]> {

@@ -113,19 +113,6 @@ export async function readGoldPrice(q: Queryable, reference: bigint): Promise<bi
 /** How long a gold price shown on a screen is honoured when the order comes: the quote's validity. */
 export const GOLD_QUOTE_MS = 60_000
 
-/**
- * The gold prices per gram a user may have been shown within the quote's validity: the one in force
- * when it began and every one recorded since (the reference when none is recorded).
- */
-export function goldPricesQuoted(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>): bigint[] {
-  const since = ctx.now() - GOLD_QUOTE_MS
-  const s = stmts(ctx)
-  const first = s.goldAt.get(since) as { price: bigint } | undefined
-  const later = (s.goldSince.all(since) as { price: bigint }[]).map((r) => r.price)
-  const all = [...(first ? [first.price] : []), ...later]
-  return all.length ? all : [ctx.config.commerce.goldPrice]
-}
-
 const GOLD = statements({
   insert: statement<never, [at: number, price: bigint]>(SQL.goldInsert),
   prune: statement<never, [before: number]>(SQL.goldPrune),
