@@ -182,6 +182,8 @@ export class Exchange {
   private written = new Map<number, OrderRow>()
   /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
   private diverged = false
+  /** What made the batch diverge: the cause its abandonment carries (a lost connection answers 503). */
+  private divergedBy: unknown = undefined
   private cur: Effects | null = null
   private readonly money: BatchMoney
   private refused: RejectReason | null = null
@@ -202,7 +204,7 @@ export class Exchange {
       isolate: false,
       maxDelayMs: o.maxDelayMs ?? 0,
       beforeCommitIn: async () => {
-        if (this.diverged) throw new Error('exchange: a batch failed while writing; it is abandoned')
+        if (this.diverged) throw new Error('exchange: a batch failed while writing; it is abandoned', { cause: this.divergedBy })
       },
       onCommit: () => this.afterCommit(),
       onAbort: (e) => {
@@ -363,6 +365,7 @@ export class Exchange {
       } catch (e) {
         // Written in part without a savepoint: the whole batch must go (postBatch throws).
         this.diverged = true
+        this.divergedBy = e
         throw e
       }
     })
@@ -497,6 +500,7 @@ export class Exchange {
       this.money.startBatch(await readTradeAvailable(tx, [...accounts.values()]))
     } catch (e) {
       this.diverged = true
+      this.divergedBy = e
       throw e
     }
     const answers: Answer[] = []
@@ -517,6 +521,7 @@ export class Exchange {
           await q.keyed?.releaseIn(tx)
         } catch (e) {
           this.diverged = true
+          this.divergedBy = e
           throw e
         }
         answers.push({ ok: false, error })
@@ -541,6 +546,7 @@ export class Exchange {
       }
     } catch (e) {
       this.diverged = true
+      this.divergedBy = e
       throw e
     }
     return answers
@@ -612,6 +618,7 @@ export class Exchange {
         // Staged in part after the engine took it: the whole batch is abandoned and the engine
         // rebuilt from the journal.
         this.diverged = true
+        this.divergedBy = e
         throw e
       }
       this.sinceSnapshot++

@@ -1,6 +1,7 @@
 // A lost PostgreSQL connection (issue 34 §5): the server restarted, an operator ended the session.
 // The request it carried fails with the localized "try again" and changes nothing; the connection is
 // replaced at the next statement, and the same request sent again (its key) is applied once.
+import pg from 'pg'
 import { expect, it } from 'vitest'
 import '../../server/ledger/holders.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
@@ -8,31 +9,47 @@ import { PgConnectionLost } from '../../server/db/pg/wire.ts'
 import { audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { idemKey, localeText, ROOT_CODE, useServers } from './support/server.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
+import { until } from './support/child.ts'
 
 const start = useServers()
+
+/**
+ * Sends `request` while another session holds the user's trade account for update, so the request's
+ * transaction waits on that row with its pool connection; ends that connection (as a restart or an
+ * operator would), then lets go of the row. Answers what the request answered.
+ */
+async function cutWhileWaiting<T>(url: string, userId: number, asset: 'USDT' | 'NADI', request: () => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: url, application_name: 'nadi tests admin' })
+  await admin.connect()
+  try {
+    await admin.query('BEGIN')
+    await admin.query("SELECT id FROM ledger_accounts WHERE user_id = $1 AND kind = 'trade' AND asset = $2 FOR UPDATE", [userId, asset])
+    const answer = request()
+    const waiting = await until(
+      async () => (await admin.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")).rows[0]?.pid as number | undefined,
+      'the request waiting for the row',
+    )
+    expect((await admin.query('SELECT pg_terminate_backend($1) AS done', [waiting])).rows[0].done).toBe(true)
+    const got = await answer
+    await admin.query('ROLLBACK')
+    return got
+  } finally {
+    await admin.end()
+  }
+}
 
 it.runIf(testBackend() === 'postgres')('a request whose connection was ended answers 503 "try again" in the user’s language; the next one reconnects, and the retry is applied once', async () => {
   const s = await start()
   const me = await s.signIn(ROOT_CODE)
   transfer(s.ctx.sqlite, { ref: `lost:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(me.userId), asset: 'USDT', amount: 10n * 100_000_000n })
-  const url = s.ctx.config.databaseUrl!
-  const pid = s.count('SELECT pg_backend_pid()')
-  const admin = new PgSync(url, { appName: 'nadi tests admin' })
-  try {
-    expect(admin.prepare('SELECT pg_terminate_backend(?) AS done').pluck().get(pid)).toBe(1n)
-  } finally {
-    admin.close()
-  }
-
   const key = idemKey()
   const body = { asset: 'USDT', amount: '1', from: 'trade', to: 'fund' }
-  const cut = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key, lang: 'TW' })
+  const cut = await cutWhileWaiting(s.ctx.config.databaseUrl!, me.userId, 'USDT', () => s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key, lang: 'TW' }))
   expect(cut.statusCode).toBe(503)
   expect(cut.body_.msg).toBe(localeText('tw', 'errors.databaseUnavailable'))
   expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').available).toBe(10n * 100_000_000n)
 
-  // A new session took the old one's place, and the retry is applied once.
-  expect(s.count('SELECT pg_backend_pid()')).not.toBe(pid)
+  // A new connection took the ended one's place, and the retry is applied once.
   const again = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
   expect(again.statusCode, again.body).toBe(200)
   const replay = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
@@ -45,15 +62,9 @@ it.runIf(testBackend() === 'postgres')('the market on a server whose connection 
   const s = await start()
   const me = await s.signIn(ROOT_CODE)
   for (const asset of ['USDT', 'NADI'] as const) transfer(s.ctx.sqlite, { ref: `lostm:${me.userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: trade(me.userId), asset, amount: 1_000n * 100_000_000n })
-  const admin = new PgSync(s.ctx.config.databaseUrl!, { appName: 'nadi tests admin' })
-  try {
-    admin.prepare('SELECT pg_terminate_backend(?)').get(s.count('SELECT pg_backend_pid()'))
-  } finally {
-    admin.close()
-  }
   const order = (cid: string) => s.post<{ id: number; status: string }>('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', side: 'buy', type: 'limit', price: '0.2', size: '10', client_order_id: cid }, { token: me.token, idempotencyKey: idemKey() })
-  const cut = await order('cut')
-  expect(cut.statusCode).toBe(503)
+  const cut = await cutWhileWaiting(s.ctx.config.databaseUrl!, me.userId, 'USDT', () => order('cut'))
+  expect(cut.statusCode, cut.body).toBe(503)
   expect(s.count("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'cut'")).toBe(0)
   const next = await order('next')
   expect(next.statusCode, next.body).toBe(200)

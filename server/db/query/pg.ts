@@ -209,6 +209,10 @@ export class PgPool extends On implements Sql {
         } catch (e) {
           throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, 'BEGIN')
         }
+        // A checked-out connection that breaks also emits 'error'; its statement's rejection is what
+        // reports it, so the event must not go unhandled (that would crash the process).
+        const ignore = () => {}
+        conn.on('error', ignore)
         const tx = new PgTx(conn)
         let broken: Error | undefined
         try {
@@ -223,6 +227,7 @@ export class PgPool extends On implements Sql {
           throw e
         } finally {
           mark.open = false
+          conn.off('error', ignore)
           // A connection that failed is closed rather than handed to the next request.
           conn.release(broken)
         }
