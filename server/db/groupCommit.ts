@@ -39,6 +39,8 @@ export interface GroupCommitOptions {
   onAbort?(error: unknown): void
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
+
 interface Item {
   fn: () => unknown
   atomic: boolean
@@ -184,7 +186,7 @@ export class GroupCommit {
   private async runTx(): Promise<void> {
     while (this.txQueue.length) {
       const batch = this.txQueue.splice(0, this.maxBatch)
-      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
+      const outcomes: Outcome[] = []
       // Without savepoints, an action that refused after writing would leave its writes in the batch;
       // a keyed one always has its own (its key is written beside its effect).
       const isolate = this.opts.isolate ?? true
@@ -203,23 +205,32 @@ export class GroupCommit {
           { durable: this.opts.durable },
         )
       } catch (error) {
-        this.opts.onAbort?.(error)
-        for (const item of batch) item.reject(error)
+        this.answer(batch, outcomes, error)
         continue
       }
-      this.opts.onCommit?.(batch.length)
-      batch.forEach((item, i) => {
-        const o = outcomes[i]!
-        if (o.ok) item.resolve(o.value)
-        else item.reject(o.error)
-      })
+      this.answer(batch, outcomes)
     }
+  }
+
+  /** Answers a batch's actions: each with its own outcome once committed, all with the commit's error when it failed. */
+  private answer(batch: readonly { resolve(v: unknown): void; reject(e: unknown): void }[], outcomes: Outcome[], failed?: unknown): void {
+    if (failed !== undefined) {
+      this.opts.onAbort?.(failed)
+      for (const item of batch) item.reject(failed)
+      return
+    }
+    this.opts.onCommit?.(batch.length)
+    batch.forEach((item, i) => {
+      const o = outcomes[i]!
+      if (o.ok) item.resolve(o.value)
+      else item.reject(o.error)
+    })
   }
 
   private async runSync(): Promise<void> {
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.maxBatch)
-      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = []
+      const outcomes: Outcome[] = []
       const savepoint = this.conn.sqlite.transaction((fn: () => unknown) => fn())
       const isolate = this.opts.isolate ?? true
       try {
@@ -238,16 +249,10 @@ export class GroupCommit {
           { durable: this.opts.durable },
         )
       } catch (error) {
-        this.opts.onAbort?.(error)
-        for (const item of batch) item.reject(error)
+        this.answer(batch, outcomes, error)
         continue
       }
-      this.opts.onCommit?.(batch.length)
-      batch.forEach((item, i) => {
-        const o = outcomes[i]!
-        if (o.ok) item.resolve(o.value)
-        else item.reject(o.error)
-      })
+      this.answer(batch, outcomes)
     }
   }
 }

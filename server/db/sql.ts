@@ -10,7 +10,8 @@ import type { Compilable } from 'kysely'
 
 const cache = new WeakMap<SqlConnection, Map<string, SqlStatement>>()
 
-function prepared(sqlite: SqlConnection, text: string): SqlStatement {
+/** The statement of `text` on this connection, prepared once. */
+export function prepared(sqlite: SqlConnection, text: string): SqlStatement {
   let byText = cache.get(sqlite)
   if (!byText) cache.set(sqlite, (byText = new Map()))
   let s = byText.get(text)

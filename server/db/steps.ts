@@ -1,4 +1,5 @@
-import type { SqlConnection, SqlStatement } from './connection.ts'
+import type { SqlConnection } from './connection.ts'
+import { prepared } from './sql.ts'
 import type { Params, Queryable, Sql, Statement, Tx } from './query/types.ts'
 
 // Database work written once and run either way: synchronously on the connection the callers not yet
@@ -45,16 +46,6 @@ export function isTx(on: Tx | Sql): on is Tx {
   return 'savepoint' in on
 }
 
-const prepared = new WeakMap<SqlConnection, Map<string, SqlStatement>>()
-
-function preparedOn(sqlite: SqlConnection, text: string): SqlStatement {
-  let byText = prepared.get(sqlite)
-  if (!byText) prepared.set(sqlite, (byText = new Map()))
-  let s = byText.get(text)
-  if (!s) byText.set(text, (s = sqlite.prepare(text)))
-  return s
-}
-
 /** Runs steps on the synchronous connection, each statement prepared once per text. */
 export function runSync<T>(sqlite: SqlConnection, steps: Steps<T>): T {
   let next = steps.next()
@@ -62,7 +53,7 @@ export function runSync<T>(sqlite: SqlConnection, steps: Steps<T>): T {
     const op = next.value
     let answer: unknown
     try {
-      const st = preparedOn(sqlite, op.s.text)
+      const st = prepared(sqlite, op.s.text)
       answer = op.as === 'get' ? st.get(...op.params) : op.as === 'all' ? st.all(...op.params) : st.run(...op.params).changes
     } catch (e) {
       next = steps.throw(e)
