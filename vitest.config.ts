@@ -47,6 +47,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // A screen drawn beside the server suites can take seconds; vitest's one-second default for
+          // expect.poll failed a label that was there (CI, newcomer.labels) while its own timeout-less
+          // polls stay the norm in these files.
+          expect: { poll: { timeout: 10_000, interval: 100 } },
           // One browser at a time on a 2-core machine: parallel Chromiums only make each other flaky.
           fileParallelism: false,
           sequence: { groupOrder: 1 },

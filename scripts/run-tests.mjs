@@ -42,6 +42,14 @@ const [rest, browser] = await Promise.all([
   run(['--project', 'unit', '--project', 'integration', '--project', 'integration-pg'], { hold: false }),
   run(['--project', 'e2e'], { hold: true }),
 ])
+// The first run's failures scrolled past long before the end; CI keeps the end, so they are repeated
+// here (vitest's "Failed Tests" section, up to its summary) above the browser's whole output.
+const failures = (text) => {
+  const at = text.search(/⎯+\S*\s*\S*Failed Tests? \d+/)
+  const end = text.search(/\n\s*\S*\s*Test Files /)
+  return at < 0 ? '' : text.slice(at, end > at ? end : undefined)
+}
+if (rest.code !== 0 && failures(rest.text)) process.stdout.write(`\n--- unit + integration + integration-pg: the failures again ---\n${failures(rest.text)}\n`)
 process.stdout.write(browser.text)
 const minutes = ((Date.now() - started) / 60_000).toFixed(1)
 for (const [name, r] of [['unit + integration + integration-pg', rest], ['e2e', browser]]) {

@@ -54,7 +54,7 @@ function ping(ws: WebSocket): Promise<number> {
   })
 }
 
-it.runIf(on)('while another connection holds a user’s session row for 3 s, only that user’s sign-out waits; health, config, another user’s reads and socket pings answer within 50 ms', { timeout: 60_000 }, async () => {
+it.runIf(on)('while another connection holds a user’s session row for 3 s, only that user’s sign-out waits; health, config, another user’s reads and socket pings answer within 50 ms (nine in ten; none past 500 ms)', { timeout: 60_000 }, async () => {
   const held = Wallet.createRandom()
   const other = Wallet.createRandom()
   const heldToken = await signInHttp(api.base, held, CODE)
@@ -94,7 +94,11 @@ it.runIf(on)('while another connection holds a user’s session row for 3 s, onl
     expect(signedOut).toBe(false) // the sign-out is still waiting for the row
     expect(samples.length).toBeGreaterThan(20)
     expect(samples.filter((s) => s.status !== undefined && s.status !== 200)).toEqual([])
-    expect(samples.filter((s) => s.ms > 50).map((s) => `${s.what}: ${s.ms.toFixed(0)} ms`)).toEqual([])
+    // A held loop shows as one sample near 3 s and too few samples; a CI machine running Chromium beside
+    // this suite shows as a stray sample of a few hundred ms. So: nine in ten within 50 ms, none past 500.
+    const ms = samples.map((s) => s.ms).sort((a, b) => a - b)
+    expect(ms[Math.floor(ms.length * 0.9)]).toBeLessThan(50)
+    expect(samples.filter((s) => s.ms > 500).map((s) => `${s.what}: ${s.ms.toFixed(0)} ms`)).toEqual([])
 
     await new Promise((r) => setTimeout(r, Math.max(0, HOLD_MS - (performance.now() - t0))))
     await admin.query('COMMIT')
