@@ -12,8 +12,7 @@ import { balance, BURNED, custody, FEES, fund, PRIZE_DAILY, PRIZE_TOTAL, transfe
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { auditRanking } from '../../server/modules/ranking/service.ts'
 import { dayOf, dayStart } from '../../server/modules/release/schedule.ts'
-import { addPerformance } from '../../server/modules/user/performance.ts'
-import { transaction } from '../../server/db/index.ts'
+import { addPerformanceIn } from '../../server/modules/user/performance.ts'
 import { idemKey, T0, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import { operatorEnv } from './support/operatorEnv.ts'
 import type { DailyRanking, MyRanking, RankingPools, TotalRanking } from '../../contract/ranking.ts'
@@ -50,7 +49,7 @@ async function chain(s: TestServer, n: number): Promise<SignedIn[]> {
   return out
 }
 /** What a paid order does to performance, at the server's clock (what preOrder, mining and node services call). */
-const buy = (s: TestServer, who: SignedIn, usdt: string) => transaction(s.ctx.sqlite, () => addPerformance(s.ctx.sqlite, who.userId, units(usdt)))
+const buy = (s: TestServer, who: SignedIn, usdt: string) => s.ctx.sql.transaction((tx) => addPerformanceIn(tx, s.ctx.sql, who.userId, units(usdt)))
 /** Income of the day: fees the fees account received (as a confirmed withdrawal records them). */
 function withdrawFee(s: TestServer, userId: number, fee: string, at: number) {
   const id = s.ctx.sqlite

@@ -91,7 +91,7 @@ export interface MiningDeps {
  * (from the treasury the payment paid), the power starts tomorrow, and the order is completed. The
  * order's USDT value counts as the buyer's performance, as a shop order's does (DESIGN §12).
  */
-export async function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, tx: Tx, deps: MiningDeps, orderId: number, paidAt: number): Promise<void> {
+export async function fulfilMining(ctx: Pick<Ctx, 'sql' | 'config'>, tx: Tx, deps: MiningDeps, orderId: number, paidAt: number): Promise<void> {
   const o = await tx.get(FULFIL.order, orderId)
   if (!o || (o.type !== 'destroy' && o.type !== 'joint') || o.state !== 'open') return
   const cfg = ctx.config.mining
@@ -108,7 +108,7 @@ export async function fulfilMining(ctx: Pick<Ctx, 'sqlite' | 'config'>, tx: Tx, 
   await tx.run(FULFIL.buy, { user: o.user_id, kind: o.type, order: o.id, position: position.id, asset: o.asset, amount: o.total, price, usdt, power, gift, at: paidAt })
   await scoreMiningBuy(tx, o.type, o.user_id, o.total, paidAt)
   await tx.run(FULFIL.done, paidAt, paidAt, o.id)
-  await addPerformanceIn(tx, ctx.sqlite, o.user_id, usdt)
+  await addPerformanceIn(tx, ctx.sql, o.user_id, usdt)
 }
 
 /** At registration, in its transaction: the newcomer's trial power, released over the trial days. */

@@ -278,7 +278,7 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
  * stake the payment put in the treasury moves to the buyer's fund account, frozen, and the grants
  * take effect.
  */
-export async function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: number, paidAt: number): Promise<void> {
+export async function fulfilNode(ctx: Pick<Ctx, 'sql'>, tx: Tx, orderId: number, paidAt: number): Promise<void> {
   const o = await tx.get(FULFIL.order, orderId)
   if (!o || o.type !== 'node' || o.state !== 'open') return
   const n = await tx.get(FULFIL.byOrder, orderId)
@@ -298,7 +298,7 @@ export async function fulfilNode(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: numb
   await tx.run(FULFIL.done, paidAt, paidAt, o.id)
   // The node is held from now: it counts in every ancestor's team nodes until its stake comes back
   // (one walk up the tree with the performance).
-  await addPerformanceIn(tx, ctx.sqlite, n.user_id, n.amount, (await tx.get(FULFIL.tierType, { tier: n.tier_id }))!.type)
+  await addPerformanceIn(tx, ctx.sql, n.user_id, n.amount, (await tx.get(FULFIL.tierType, { tier: n.tier_id }))!.type)
 }
 
 /**

@@ -129,7 +129,7 @@ export async function fulfil(ctx: Ctx, tx: Tx, deps: FulfilDeps, orderId: number
       at: paidAt,
     })
   }
-  await addPerformanceIn(tx, ctx.sqlite, o.user_id, usdt)
+  await addPerformanceIn(tx, ctx.sql, o.user_id, usdt)
   // A device order: one device per unit, pending activation with the code shipped with it.
   await createDevices(tx, o.id, paidAt)
 }

@@ -1,6 +1,5 @@
 // The operator's ranking commands (server/cli.ts lists them): what the pools hold and accrue, and
 // the total pool's payout, which is an operator's decision rather than a schedule.
-import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Command } from '../../commands/registry.ts'
 import { isoDay } from '../settlement/service.ts'
@@ -16,9 +15,9 @@ export const RANKING_COMMANDS: Command[] = [
         env.io.err('usage: ranking status')
         return 2
       }
-      const { sqlite, sql } = env.database()
-      const ctx = { sqlite: sqlite as SqlConnection, sql, config: env.config, now: Date.now }
-      const p = poolsNow(ctx.sqlite, env.config.ranking, ctx.now())
+      const { sql } = env.database()
+      const ctx = { sql, config: env.config, now: Date.now }
+      const p = await poolsNow(ctx.sql, env.config.ranking, ctx.now())
       env.io.out(`today ${isoDay(p.day)} (the daily pool pays its top ${p.daily.top} when it ends, UTC)`)
       for (const [name, pool] of [
         ['daily', p.daily],

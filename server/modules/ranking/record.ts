@@ -3,7 +3,6 @@
 // stack, any depth). The total ranking needs no write of its own: it is users.team_performance with
 // team_reached_at, set by performance.ts's team UPDATE (021). The root account is everybody's
 // ancestor and is never ranked.
-import type { SqlConnection } from '../../db/connection.ts'
 import { statement, statements } from '../../db/query/types.ts'
 import { run, type Steps } from '../../db/steps.ts'
 import { dayOf } from '../release/schedule.ts'
@@ -38,37 +37,42 @@ export interface RankingRecorder {
   measure: 'team' | 'own'
 }
 
-// Per connection, as the settlement's steps are: performance.ts is called from services that pass
-// only the connection, so the app registers its clock and measure once here (registerRanking).
-const recorders = new WeakMap<SqlConnection, RankingRecorder>()
+/**
+ * Which app a ranking write belongs to: its database handle (`ctx.sql`). performance.ts is called from
+ * services that pass a transaction and this, so the app registers its clock and measure once here
+ * (registerRanking); a tool's handle has none.
+ */
+export type RankingKey = object
+
+const recorders = new WeakMap<RankingKey, RankingRecorder>()
 
 // Bumped by every write, so the live stream knows when to look again without reading the day's rows.
 // A write rolled back leaves it bumped: the stream then sends what has not changed, once.
-const versions = new WeakMap<SqlConnection, number>()
+const versions = new WeakMap<RankingKey, number>()
 
-/** A number that changes whenever a ranking figure may have (per connection, since the process started). */
-export const rankingVersion = (sqlite: SqlConnection): number => versions.get(sqlite) ?? 0
+/** A number that changes whenever a ranking figure may have (per app, since the process started). */
+export const rankingVersion = (key: RankingKey): number => versions.get(key) ?? 0
 
-export function setRankingRecorder(sqlite: SqlConnection, r: RankingRecorder): void {
-  recorders.set(sqlite, r)
+export function setRankingRecorder(key: RankingKey, r: RankingRecorder): void {
+  recorders.set(key, r)
 }
 
-/** The ranking's time for a write now: the app's clock, or the wall clock on a tool's connection. */
-export function rankingNow(sqlite: SqlConnection): number {
-  const r = recorders.get(sqlite)
+/** The ranking's time for a write now: the app's clock, or the wall clock on a tool's handle. */
+export function rankingNow(key: RankingKey): number {
+  const r = recorders.get(key)
   return r ? r.now() : Date.now()
 }
 
 /**
  * Adds a paid order's USDT value to the daily ranking (by the configured measure) at `at` (rankingNow:
  * the same time performance.ts gave the total), in the caller's transaction. A connection without a
- * registered recorder (a tool) counts team performance. Steps (server/db/steps.ts): `sqlite` names the
- * app's connection its recorder is registered on, whichever way the statement then runs.
+ * registered recorder (a tool) counts team performance. Steps (server/db/steps.ts): `key` names the
+ * app its recorder is registered on, whichever way the statement then runs.
  */
-export function* recordRanking(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, at: number): Steps<void> {
+export function* recordRanking(key: RankingKey, userId: bigint | number, usdt: bigint, at: number): Steps<void> {
   if (usdt <= 0n) return
-  const r = recorders.get(sqlite)
+  const r = recorders.get(key)
   const args = { user: userId, amount: usdt, at, day: dayOf(at) }
   yield* run((r?.measure ?? 'team') === 'team' ? S.dayTeam : S.dayOwn, args)
-  versions.set(sqlite, rankingVersion(sqlite) + 1)
+  versions.set(key, rankingVersion(key) + 1)
 }

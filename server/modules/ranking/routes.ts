@@ -13,7 +13,7 @@ export function rankingRoutes(app: App, ranking: RankingService): void {
   app.get(
     '/api/v1/ranking/pools',
     { ...auth, schema: { tags, summary: 'The daily and total prize pools: balance per asset, today’s accrual so far, their share of the income and the prize per rank', response: { 200: Envelope(RankingPools) } } },
-    async (req) => ok(req, ranking.pools()),
+    async (req) => ok(req, await ranking.pools()),
   )
   app.get(
     '/api/v1/ranking/daily',

@@ -26,15 +26,14 @@ import { formatMoney } from '../../../contract/money.ts'
 import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
-import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Sql, type Tx } from '../../db/query/types.ts'
 import { badRequest } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
 import type { Hub } from '../../ws/hub.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { isoDay, onSettle } from '../settlement/service.ts'
-import { rankingVersion, setRankingRecorder } from './record.ts'
+import { rankingVersion, setRankingRecorder, type RankingKey } from './record.ts'
 import { pageCount, pageInRange, share, splitPrizes } from './rules.ts'
 
 export type PoolName = 'daily' | 'total'
@@ -78,8 +77,6 @@ const SQL = {
              WHERE is_root = 0 AND team_performance > 0 ORDER BY ${TOTAL_ORDER} LIMIT @n`,
 } as const
 
-const stmts = (sqlite: SqlConnection) => preparedOnce(sqlite, { income: SQL.income, lastPayout: SQL.lastPayout })
-
 type Income = { asset: string; fees: bigint; destroyed: bigint }
 type Ranked = { user_id: bigint; amount: bigint; reached_at: bigint }
 type PoolDay = { pool: PoolName; day: number }
@@ -105,9 +102,9 @@ function incomeByAsset(rows: Income[]): DayIncome {
   return out
 }
 
-/** The day's income by asset (USDT, NADI; zeros included), read on the synchronous connection (the live pools). */
-export function dayIncome(sqlite: SqlConnection, day: number): DayIncome {
-  return incomeByAsset(stmts(sqlite).income.all({ from: dayStart(day), to: dayStart(day + 1) }) as Income[])
+/** The day's income by asset (USDT, NADI; zeros included). */
+export async function dayIncome(q: Queryable, day: number): Promise<DayIncome> {
+  return incomeByAsset(await q.all(STEPS.income, { from: dayStart(day), to: dayStart(day + 1) }))
 }
 
 type PoolShares = Pick<Config['ranking'], 'dailyPoolPpm' | 'totalPoolPpm'>
@@ -195,43 +192,49 @@ const amounts = (usdt: bigint, nadi: bigint): PoolAmounts => ({ USDT: formatMone
 export const ppmPercent = (ppm: bigint) => formatMoney(ppm * 10_000n)
 const prizeOrNull = (v: bigint | null) => (v === null ? null : formatMoney(v))
 
-// Today's income as the pools show it, per connection: reading it scans the day's rows of four tables
+// Today's income as the pools show it, per app: reading it scans the day's rows of four tables
 // (157 ms at 500,000 trades), and GET /ranking/pools, every subscribe to the public stream and every
-// push tick asked for it. It is read at most once per push interval (wall clock: the cost is the
-// event loop's) and per day; what the pools show lags the income by at most that. The settlement's
-// feedPools never uses this: it reads the ended day's income itself.
-const incomeSeen = new WeakMap<SqlConnection, { day: number; at: number; income: DayIncome }>()
+// push tick asked for it. It is read at most once per push interval (wall clock) and per day; what the
+// pools show lags the income by at most that. The read in flight is what is kept, so the requests
+// arriving while it runs share it rather than each scanning again. The settlement's feedPools never
+// uses this: it reads the ended day's income itself.
+const incomeSeen = new WeakMap<Sql, { day: number; at: number; income: Promise<DayIncome> }>()
 
-function todaysIncome(sqlite: SqlConnection, day: number, maxAgeMs: number): DayIncome {
-  const seen = incomeSeen.get(sqlite)
+function todaysIncome(sql: Sql, day: number, maxAgeMs: number): Promise<DayIncome> {
+  const seen = incomeSeen.get(sql)
   const at = performance.now()
   if (seen && seen.day === day && at - seen.at < maxAgeMs) return seen.income
-  const income = dayIncome(sqlite, day)
-  incomeSeen.set(sqlite, { day, at, income })
+  const income = dayIncome(sql, day)
+  incomeSeen.set(sql, { day, at, income })
+  // A failed read is not kept: the next ask reads again.
+  income.catch(() => incomeSeen.get(sql)?.income === income && incomeSeen.delete(sql))
   return income
 }
 
 /** The pools as the app shows them: balances and today's accrual so far (today's income, at most one push interval old). */
-export function poolsNow(sqlite: SqlConnection, cfg: Config['ranking'], now: number): RankingPools {
+export async function poolsNow(sql: Sql, cfg: Config['ranking'], now: number): Promise<RankingPools> {
   const day = dayOf(now)
-  const income = todaysIncome(sqlite, day, cfg.pushMs)
+  const income = await todaysIncome(sql, day, cfg.pushMs)
   // As feedPools will compute it at the day's end: each source's share floored on its own.
   const of = (asset: string, ppm: bigint) => share(income.get(asset)!.fees, ppm) + share(income.get(asset)!.destroyed, ppm)
   const accrual = (ppm: bigint) => amounts(of('USDT', ppm), of('NADI', ppm))
-  const pool = (name: PoolName, ppm: bigint, shares: bigint[]): RankingPool => ({
-    balance: amounts(ledger.balance(sqlite, POOL_ACCOUNT[name], 'USDT').available, ledger.balance(sqlite, POOL_ACCOUNT[name], 'NADI').available),
-    today: accrual(ppm),
-    share: ppmPercent(ppm),
-    top: shares.length,
-    prizes: shares.map(ppmPercent),
-  })
-  const last = (stmts(sqlite).lastPayout.get({ pool: 'total' }) as { day: bigint | null }).day
+  const pool = async (name: PoolName, ppm: bigint, shares: bigint[]): Promise<RankingPool> => {
+    const [usdt, nadi] = [await ledger.balance(sql, POOL_ACCOUNT[name], 'USDT'), await ledger.balance(sql, POOL_ACCOUNT[name], 'NADI')]
+    return {
+      balance: amounts(usdt.available, nadi.available),
+      today: accrual(ppm),
+      share: ppmPercent(ppm),
+      top: shares.length,
+      prizes: shares.map(ppmPercent),
+    }
+  }
+  const last = (await sql.get(READS.lastPayout, { pool: 'total' }))!.day
   return {
     day,
     day_start: dayStart(day),
     day_end: dayStart(day + 1),
-    daily: pool('daily', cfg.dailyPoolPpm, cfg.dailyShares),
-    total: pool('total', cfg.totalPoolPpm, cfg.totalShares),
+    daily: await pool('daily', cfg.dailyPoolPpm, cfg.dailyShares),
+    total: await pool('total', cfg.totalPoolPpm, cfg.totalShares),
     total_paid_day: last === null ? null : Number(last),
   }
 }
@@ -302,12 +305,12 @@ export type RankingService = ReturnType<typeof createRankingService>
 // rankingVersion: each is kept per (version, day) until the next bump. Bounded, so a burst of
 // different users asking between two purchases cannot grow it without limit.
 const COUNTS_KEPT = 10_000
-const countsSeen = new WeakMap<SqlConnection, { version: number; counts: Map<string, number> }>()
+const countsSeen = new WeakMap<RankingKey, { version: number; counts: Map<string, number> }>()
 
-async function countOnce(sqlite: SqlConnection, key: string, count: () => Promise<bigint>): Promise<number> {
-  const version = rankingVersion(sqlite)
-  let seen = countsSeen.get(sqlite)
-  if (!seen || seen.version !== version || seen.counts.size >= COUNTS_KEPT) countsSeen.set(sqlite, (seen = { version, counts: new Map() }))
+async function countOnce(app: RankingKey, key: string, count: () => Promise<bigint>): Promise<number> {
+  const version = rankingVersion(app)
+  let seen = countsSeen.get(app)
+  if (!seen || seen.version !== version || seen.counts.size >= COUNTS_KEPT) countsSeen.set(app, (seen = { version, counts: new Map() }))
   const known = seen.counts.get(key)
   if (known !== undefined) return known
   // Counted under the version read before the count: a figure changing meanwhile bumps it, and the next ask counts again.
@@ -316,8 +319,8 @@ async function countOnce(sqlite: SqlConnection, key: string, count: () => Promis
   return n
 }
 
-export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'sql' | 'config' | 'now'>) {
-  const count = (key: string, f: () => Promise<bigint>) => countOnce(ctx.sqlite, key, f)
+export function createRankingService(ctx: Pick<Ctx, 'sql' | 'config' | 'now'>) {
+  const count = (key: string, f: () => Promise<bigint>) => countOnce(ctx.sql, key, f)
   const n = async (q: Promise<{ n: bigint } | undefined>) => (await q)!.n
   const lastTotalPayout = async () => (await ctx.sql.get(READS.lastPayout, { pool: 'total' }))!.day
   /** A named day, or today; a day after today is refused (nothing to read, and a typo should say so). */
@@ -332,7 +335,7 @@ export function createRankingService(ctx: Pick<Ctx, 'sqlite' | 'sql' | 'config' 
       ? { rank: (await ahead(row)) + 1, amount: formatMoney(row.amount), prize_usdt: prize ? formatMoney(prize.prize_usdt) : null, prize_nadi: prize ? formatMoney(prize.prize_nadi) : null }
       : { rank: null, amount: '0', prize_usdt: null, prize_nadi: null }
   return {
-    pools: (): RankingPools => poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()),
+    pools: (): Promise<RankingPools> => poolsNow(ctx.sql, ctx.config.ranking, ctx.now()),
 
     async daily(dayAsked: number | undefined, page: number, pageSize: number): Promise<DailyRanking> {
       const day = dayOrToday(dayAsked)
@@ -394,13 +397,15 @@ export function registerRankingSteps(ctx: Pick<Ctx, 'sql' | 'config'>): void {
  * settlement steps (after the node steps, registered before this).
  */
 export function registerRanking(ctx: Ctx): void {
-  setRankingRecorder(ctx.sqlite, { now: ctx.now, measure: ctx.config.ranking.measure })
+  setRankingRecorder(ctx.sql, { now: ctx.now, measure: ctx.config.ranking.measure })
   registerRankingSteps(ctx)
 }
 
 /** The live ranking on a process's sockets. Returns the stream job's stop. */
-function rankingPush(ctx: Ctx): RankingPush {
-  return { pools: poolsNow(ctx.sqlite, ctx.config.ranking, ctx.now()), version: `${dayOf(ctx.now())}:${rankingVersion(ctx.sqlite)}` }
+async function rankingPush(ctx: Ctx): Promise<RankingPush> {
+  // The version read before the pools: a write meanwhile bumps it, and the next tick looks again.
+  const version = `${dayOf(ctx.now())}:${rankingVersion(ctx.sql)}`
+  return { pools: await poolsNow(ctx.sql, ctx.config.ranking, ctx.now()), version }
 }
 
 /** The live stream on this process's sockets: a snapshot on subscribe. Its updates come from startRankingPushes, in this process or another. */
@@ -408,7 +413,13 @@ export function registerRankingStream(ctx: Ctx, hub: Hub): void {
   hub.register({
     private: false,
     matches: (stream) => stream === RANKING_STREAM,
-    onSubscribe: (conn) => conn.send({ arg: { channel: RANKING_STREAM }, action: 'snapshot', data: [rankingPush(ctx)] }),
+    // Read after the ack; every push is a whole snapshot too, so one landing first is only overtaken by
+    // the same figures. A read that fails leaves the subscriber to the next push.
+    onSubscribe: (conn) =>
+      void rankingPush(ctx).then(
+        (p) => conn.send({ arg: { channel: RANKING_STREAM }, action: 'snapshot', data: [p] }),
+        (e: unknown) => ctx.log.warn({ err: e }, 'ranking snapshot not read'),
+      ),
   })
 }
 
@@ -425,7 +436,7 @@ export function startRankingPushes(ctx: Ctx, publisher: { publish(stream: string
       everyMs: ctx.config.ranking.pushMs,
       run: async () => {
         if (!(publisher.listening?.(RANKING_STREAM) ?? true)) return
-        const p = rankingPush(ctx)
+        const p = await rankingPush(ctx)
         const text = JSON.stringify(p)
         if (text === last) return
         last = text

@@ -14,7 +14,7 @@ import type { NodeType } from '../../../contract/node.ts'
 import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { run, runOn, runSync, type Steps } from '../../db/steps.ts'
-import { rankingNow, recordRanking } from '../ranking/record.ts'
+import { rankingNow, recordRanking, type RankingKey } from '../ranking/record.ts'
 
 /** Strict ancestors of @user, nearest first: the inviter, then the inviter's inviter… up to the root. */
 const ANCESTORS = `WITH RECURSIVE up(id) AS (
@@ -47,17 +47,17 @@ const S = statements({
   team: statement<never, [TeamArgs]>(SQL.team),
 })
 
-function* performance(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): Steps<void> {
+function* performance(key: RankingKey, userId: bigint | number, usdt: bigint, node?: NodeType): Steps<void> {
   if (usdt <= 0n && !node) return
   // One time for the total ranking (team_reached_at) and the day's, at the app's clock.
-  const at = rankingNow(sqlite)
+  const at = rankingNow(key)
   if (usdt > 0n) {
     yield* run(S.own, { usdt, user: userId })
     yield* run(S.direct, { usdt, user: userId })
   }
   yield* run(S.team, { usdt: usdt > 0n ? usdt : 0n, user: userId, type: node ?? null, delta: node ? 1 : 0, at })
   // The same figure by day for the daily ranking (issue 12 part 3), in the same transaction.
-  if (usdt > 0n) yield* recordRanking(sqlite, userId, usdt, at)
+  if (usdt > 0n) yield* recordRanking(key, userId, usdt, at)
 }
 
 /**
@@ -69,11 +69,11 @@ export function addPerformance(sqlite: SqlConnection, userId: bigint | number, u
 }
 
 /**
- * addPerformance in a transaction of the asynchronous way. `sqlite` is the app's connection, only to
- * find the ranking's clock and measure registered on it (ranking/record.ts).
+ * addPerformance in a transaction of the asynchronous way. `app` is the app's database handle
+ * (`ctx.sql`), only to find the ranking's clock and measure registered on it (ranking/record.ts).
  */
-export function addPerformanceIn(tx: Tx, sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): Promise<void> {
-  return runOn(tx, performance(sqlite, userId, usdt, node))
+export function addPerformanceIn(tx: Tx, app: RankingKey, userId: bigint | number, usdt: bigint, node?: NodeType): Promise<void> {
+  return runOn(tx, performance(app, userId, usdt, node))
 }
 
 /** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */

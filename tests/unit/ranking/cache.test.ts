@@ -3,11 +3,11 @@
 // someone) once per ranking version. A purchase bumps the version, so counts are never stale past it.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
-import { openDatabase, transaction, type Database_ } from '../../../server/db/index.ts'
+import { openDatabase, type Database_ } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { setRankingRecorder } from '../../../server/modules/ranking/record.ts'
 import { createRankingService, poolsNow } from '../../../server/modules/ranking/service.ts'
-import { addPerformance } from '../../../server/modules/user/performance.ts'
+import { addPerformanceIn } from '../../../server/modules/user/performance.ts'
 
 const NOW = Date.UTC(2026, 2, 10, 12)
 const DAY = Math.floor(NOW / 86_400_000)
@@ -39,28 +39,28 @@ function withdrawFee(c: Database_, fee: bigint): void {
 }
 
 describe('the pools’ accrual', () => {
-  it('reads today’s income at most once per push interval, and again once it has passed or the day changed', () => {
+  it('reads today’s income at most once per push interval, and again once it has passed or the day changed', async () => {
     const c = db()
     let wall = 1_000_000
     vi.spyOn(performance, 'now').mockImplementation(() => wall)
     withdrawFee(c, 1_000_000_000n) // 10 NADI
-    expect(poolsNow(c.sqlite, config.ranking, NOW).daily.today.NADI).toBe('1')
+    expect((await poolsNow(c.sql, config.ranking, NOW)).daily.today.NADI).toBe('1')
     withdrawFee(c, 1_000_000_000n)
     wall += 1999
-    expect(poolsNow(c.sqlite, config.ranking, NOW).daily.today.NADI).toBe('1')
+    expect((await poolsNow(c.sql, config.ranking, NOW)).daily.today.NADI).toBe('1')
     wall += 1
-    expect(poolsNow(c.sqlite, config.ranking, NOW).daily.today.NADI).toBe('2')
+    expect((await poolsNow(c.sql, config.ranking, NOW)).daily.today.NADI).toBe('2')
     // The next day is read at once, whatever the interval.
-    expect(poolsNow(c.sqlite, config.ranking, NOW + 86_400_000).daily.today.NADI).toBe('0')
+    expect((await poolsNow(c.sql, config.ranking, NOW + 86_400_000)).daily.today.NADI).toBe('0')
   })
 })
 
 describe('ranking counts', () => {
   it('are counted once per ranking version: a purchase recounts, a read does not', async () => {
     const c = db()
-    setRankingRecorder(c.sqlite, { now: () => NOW, measure: 'team' })
-    const svc = createRankingService({ sqlite: c.sqlite, sql: c.sql, config, now: () => NOW })
-    transaction(c.sqlite, () => addPerformance(c.sqlite, 4, 100_000_000n))
+    setRankingRecorder(c.sql, { now: () => NOW, measure: 'team' })
+    const svc = createRankingService({ sql: c.sql, config, now: () => NOW })
+    await c.sql.transaction((tx) => addPerformanceIn(tx, c.sql, 4, 100_000_000n))
     expect((await svc.daily(DAY, 1, 20)).total).toBe(3)
     expect((await svc.total(1, 20)).total).toBe(3)
     expect((await svc.mine(3, DAY)).daily.rank).toBe(3)
@@ -69,7 +69,7 @@ describe('ranking counts', () => {
     expect((await svc.daily(DAY, 1, 20)).total).toBe(3)
     expect((await svc.mine(3, DAY)).daily.rank).toBe(3)
     // A purchase bumps the version: everything is counted again.
-    transaction(c.sqlite, () => addPerformance(c.sqlite, 4, 100_000_000n))
+    await c.sql.transaction((tx) => addPerformanceIn(tx, c.sql, 4, 100_000_000n))
     expect((await svc.daily(DAY, 1, 20)).total).toBe(4)
     expect((await svc.mine(3, DAY)).daily.rank).toBe(4)
     expect((await svc.mine(3, DAY)).total.rank).toBe(3)

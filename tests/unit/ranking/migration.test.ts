@@ -41,7 +41,7 @@ function seedTree(c: Database_): void {
 }
 
 function service(c: Database_) {
-  return createRankingService({ sqlite: c.sqlite, sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
+  return createRankingService({ sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 }
 
 describe('the root in the total ranking', () => {

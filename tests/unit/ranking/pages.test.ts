@@ -35,7 +35,7 @@ function seeded(): Database_ {
   return c
 }
 
-const service = (c: Database_) => createRankingService({ sqlite: c.sqlite, sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
+const service = (c: Database_) => createRankingService({ sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 
 /** The ApiError a read refuses with, thrown or as its promise's rejection. */
 async function refusal(f: () => unknown): Promise<ApiError> {
