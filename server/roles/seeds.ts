@@ -8,7 +8,6 @@
 // there and adds nothing.
 
 import type { Ctx } from '../context.ts'
-import { dialectOf } from '../db/connection.ts'
 import { seedDemo, seedDemoCatalog } from '../db/seed.ts'
 import { seedDemoActivities } from '../modules/activity/seed.ts'
 import type { AuthService } from '../modules/auth/service.ts'
@@ -24,10 +23,8 @@ export const SEED_LOCK = 7_411_002
  * answers the root's invite code.
  */
 export async function seedAlone(ctx: Ctx, auth: Pick<AuthService, 'ensureRoot'>): Promise<string> {
-  const pg = dialectOf(ctx.sqlite) === 'postgres'
-  // Waits on the process's one connection, before it serves anything: the holder is seeding, briefly.
-  if (pg) ctx.sqlite.prepare('SELECT pg_advisory_lock(?)').get(SEED_LOCK)
-  try {
+  // Before it serves anything: the holder is seeding, briefly.
+  return ctx.sql.alone(SEED_LOCK, async () => {
     const rootInviteCode = await auth.ensureRoot()
     const { config } = ctx
     if (config.demo) {
@@ -41,7 +38,5 @@ export async function seedAlone(ctx: Ctx, auth: Pick<AuthService, 'ensureRoot'>)
       await seedDemoActivities(ctx)
     }
     return rootInviteCode
-  } finally {
-    if (pg) ctx.sqlite.prepare('SELECT pg_advisory_unlock(?)').get(SEED_LOCK)
-  }
+  })
 }

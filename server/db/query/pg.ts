@@ -235,6 +235,35 @@ export class PgPool extends On implements Sql {
     return this.gate ? this.gate.run(body) : body()
   }
 
+  async alone<T>(key: number, fn: () => Promise<T>): Promise<T> {
+    // A session lock lives on its connection: held apart from the pool's work for as long as fn runs,
+    // so fn's own statements and transactions take the other connections.
+    let conn: pg.PoolClient
+    try {
+      conn = await this.pool.connect()
+    } catch (e) {
+      throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, 'pg_advisory_lock')
+    }
+    const ignore = () => {}
+    conn.on('error', ignore)
+    let broken: Error | undefined
+    try {
+      await conn.query('SELECT pg_advisory_lock($1)', [key])
+      try {
+        return await fn()
+      } finally {
+        await conn.query('SELECT pg_advisory_unlock($1)', [key]).catch((e: unknown) => void (broken = e as Error))
+      }
+    } catch (e) {
+      broken ??= e as Error
+      throw e
+    } finally {
+      conn.off('error', ignore)
+      // A connection whose unlock failed is closed: closing it is what frees its lock then.
+      conn.release(broken)
+    }
+  }
+
   async close(): Promise<void> {
     await this.pool.end()
   }

@@ -166,5 +166,9 @@ export class SqliteSql implements Sql {
     })
   }
 
+  alone<T>(_key: number, fn: () => Promise<T>): Promise<T> {
+    return fn()
+  }
+
   async close(): Promise<void> {}
 }

@@ -74,5 +74,11 @@ export interface Sql extends Queryable {
    * rows — and, until every writer is asynchronous, this process's writes — until it ends.
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TransactionOptions): Promise<T>
+  /**
+   * fn while this database's lock `key` is held for it: another process asking for the same key waits
+   * until fn ends (a PostgreSQL advisory lock on a connection of its own; the wait holds no event
+   * loop). On SQLite one process writes a data folder, so fn runs at once.
+   */
+  alone<T>(key: number, fn: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }

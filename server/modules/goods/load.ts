@@ -92,9 +92,9 @@ const S = statements({
 
 /**
  * Loads a checked catalog in the caller's transaction: a refusal (CatalogInvalid) anywhere undoes the
- * whole file. `ctx.sqlite` only names the database whose kept catalog answers go stale.
+ * whole file. `ctx.sql` only names the database whose kept catalog answers go stale.
  */
-export async function loadCatalog(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, file: CatalogFile, now: number): Promise<LoadSummary> {
+export async function loadCatalog(ctx: Pick<Ctx, 'sql'>, tx: Tx, file: CatalogFile, now: number): Promise<LoadSummary> {
   const sum: LoadSummary = { categories: 0, products: { added: 0, updated: 0 }, specs: { added: 0, updated: 0 }, mallBanners: 0 }
   for (const c of file.categories ?? []) {
     await tx.run(S.category, c.area, c.slug, texts(c.name), c.sort ?? 0, c.active === false ? 0 : 1)
@@ -169,6 +169,6 @@ export async function loadCatalog(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, file: Catalo
       sum.mallBanners++
     }
   }
-  catalogChanged(ctx.sqlite)
+  catalogChanged(ctx.sql)
   return sum
 }

@@ -36,7 +36,7 @@ export function shopRoutes(app: App, area: Area, deps: ShopDeps, parts: ShopPart
   const base = `/api/v1/${area}`
   // Catalog reads are the same for everyone: answered from a cache of serialized envelopes
   // (goods/service.ts catalogCache), so a busy shop costs a map lookup, not queries and a serializer.
-  const cached = catalogCache(deps.ctx.sqlite)
+  const cached = catalogCache(deps.ctx.sql)
   const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body)
   app.get(
     `${base}/goodsList`,

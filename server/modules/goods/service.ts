@@ -1,5 +1,5 @@
 // The catalogs (DESIGN §10): devices (`machine`), gold and cars, read by the shop screens and priced
-// for orders. Reads are synchronous prepared statements (a list is a few rows); the gold price is the
+// for orders. Reads are typed statements, awaited (a list is a few rows); the gold price is the
 // newest row of gold_prices, else the configured reference.
 import type { Selectable } from 'kysely'
 import { LOCALE_FILE, type LangCode } from '../../../contract/constants.ts'
@@ -8,7 +8,6 @@ import type { Area, GoldBanner, GoldCategory, GoldGroup, GoldPrice, GoodsDetail,
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import type { ProductSpecsTable, ProductsTable } from '../../db/schema.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
@@ -48,8 +47,6 @@ const GOLD_HISTORY_MS = 2 * DAY_MS
 /** The gold chart on the mall has this many points at most. */
 const GOLD_POINTS = 96
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
-
 type PricePoint = { at: bigint; price: bigint }
 
 /** The catalog's reads outside any transaction, awaited: the same texts the synchronous helpers prepare. */
@@ -76,16 +73,16 @@ const CACHE_TTL_MS = 2_000
 const CACHE_MAX = 1_000
 
 /** Marks every kept catalog answer of this database as stale. */
-export function catalogChanged(sqlite: object): void {
-  versions.set(sqlite, (versions.get(sqlite) ?? 0) + 1)
+export function catalogChanged(db: object): void {
+  versions.set(db, (versions.get(db) ?? 0) + 1)
 }
 
 /** A small cache of serialized answers, keyed by what was asked and the catalog version. */
-export function catalogCache(sqlite: object) {
+export function catalogCache(db: object) {
   const kept = new Map<string, { at: number; version: number; body: string }>()
   return async (key: string, now: number, make: () => Promise<string>): Promise<string> => {
     // The version before the read: a write landing while it is awaited leaves this answer stale, not current.
-    const version = versions.get(sqlite) ?? 0
+    const version = versions.get(db) ?? 0
     const hit = kept.get(key)
     if (hit && hit.version === version && now - hit.at < CACHE_TTL_MS) return hit.body
     const body = await make()
@@ -95,17 +92,7 @@ export function catalogCache(sqlite: object) {
   }
 }
 
-/**
- * The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference.
- * On the synchronous connection, for the order's pricing in its synchronous transaction (preOrder);
- * readGoldPrice is the same read awaited.
- */
-export function goldPriceNow(ctx: Pick<Ctx, 'sqlite' | 'config'>): bigint {
-  const r = stmts(ctx).goldNow.get() as { price: bigint } | undefined
-  return r?.price ?? ctx.config.commerce.goldPrice
-}
-
-/** The gold price per gram now, as goldPriceNow answers it, awaited: in a transaction (`tx`) or outside one (`ctx.sql`). */
+/** The gold price per gram now (units of 1e-8 USDT): the newest recorded, else the configured reference; in a transaction (`tx`) or outside one (`ctx.sql`). */
 export async function readGoldPrice(q: Queryable, reference: bigint): Promise<bigint> {
   return (await q.get(READ.goldNow))?.price ?? reference
 }
@@ -121,23 +108,13 @@ const GOLD = statements({
 /**
  * Records a gold price (operator command, or the demo's walk) and forgets what is older than the
  * history kept, in the caller's transaction (`tx`) or as two statements of their own (`ctx.sql`).
- * `ctx.sqlite` only names the database whose kept catalog answers go stale.
+ * `ctx.sql` only names the database whose kept catalog answers go stale.
  */
-export async function recordGoldPrice(ctx: Pick<Ctx, 'sqlite'>, q: Queryable, at: number, price: bigint): Promise<void> {
+export async function recordGoldPrice(ctx: Pick<Ctx, 'sql'>, q: Queryable, at: number, price: bigint): Promise<void> {
   if (price <= 0n) throw new RangeError('a gold price is positive')
   await q.run(GOLD.insert, at, price)
   await q.run(GOLD.prune, at - GOLD_HISTORY_MS)
-  catalogChanged(ctx.sqlite)
-}
-
-/**
- * Takes `quantity` units of a specification's stock, in the caller's transaction; false when fewer
- * are left. One guarded statement: concurrent orders can never take the stock below zero.
- */
-export function takeStock(ctx: Pick<Ctx, 'sqlite'>, specId: bigint | number, quantity: bigint): boolean {
-  const taken = stmts(ctx).takeStock.run({ n: quantity, id: specId }).changes === 1
-  if (taken) catalogChanged(ctx.sqlite)
-  return taken
+  catalogChanged(ctx.sql)
 }
 
 /** What the orders' cancellation and reinstatement run on stock, in their transactions of the asynchronous way. */
@@ -148,8 +125,8 @@ const HOLD = statements({
 })
 
 /** Gives back what an order took (an unpaid order cancelled by its user or by the clock), in the caller's transaction. */
-export async function giveBackStock(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: bigint | number): Promise<void> {
-  if ((await tx.run(HOLD.giveStock, orderId)).changes > 0) catalogChanged(ctx.sqlite)
+export async function giveBackStock(ctx: Pick<Ctx, 'sql'>, tx: Tx, orderId: bigint | number): Promise<void> {
+  if ((await tx.run(HOLD.giveStock, orderId)).changes > 0) catalogChanged(ctx.sql)
 }
 
 /** What taking an ended order's stock again would find now; 'none' for an order of no product. */
@@ -164,10 +141,10 @@ export async function stockToRetake(tx: Tx, orderId: bigint | number): Promise<R
  * Takes an ended order's stock again (its late payment reinstates it), in the caller's transaction;
  * throws, undoing it all, when a specification has too little left, which stockToRetake said it had.
  */
-export async function retakeStock(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, orderId: bigint | number): Promise<void> {
+export async function retakeStock(ctx: Pick<Ctx, 'sql'>, tx: Tx, orderId: bigint | number): Promise<void> {
   const { specs } = (await tx.get(HOLD.retakeOf, orderId))!
   if (BigInt((await tx.run(HOLD.retakeStock, orderId)).changes) !== specs) throw new Error(`order ${orderId}: its stock was taken meanwhile`)
-  if (specs > 0n) catalogChanged(ctx.sqlite)
+  if (specs > 0n) catalogChanged(ctx.sql)
 }
 
 /** What placing an order reads and takes, in its transaction of the asynchronous way. */
@@ -176,10 +153,13 @@ const ORDERING = statements({
   takeStock: statement<never, [{ n: bigint; id: bigint | number }]>(SQL.takeStock),
 })
 
-/** takeStock in the ordering transaction of the asynchronous way. */
-export async function takeStockIn(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, specId: bigint | number, quantity: bigint): Promise<boolean> {
+/**
+ * Takes `quantity` units of a specification's stock, in the ordering transaction; false when fewer
+ * are left. One guarded statement: concurrent orders can never take the stock below zero.
+ */
+export async function takeStockIn(ctx: Pick<Ctx, 'sql'>, tx: Tx, specId: bigint | number, quantity: bigint): Promise<boolean> {
   const taken = (await tx.run(ORDERING.takeStock, { n: quantity, id: specId })).changes === 1
-  if (taken) catalogChanged(ctx.sqlite)
+  if (taken) catalogChanged(ctx.sql)
   return taken
 }
 
@@ -191,7 +171,7 @@ export function specIn(q: Queryable, id: number): Promise<SpecRow | undefined> {
   return q.get(ORDERING.spec, id)
 }
 
-/** goldPriceNow through `q` (a transaction's tx, or the database). */
+/** The gold price now through `q` (a transaction's tx, or the database), else the configured reference. */
 export async function goldPriceIn(ctx: Pick<Ctx, 'config'>, q: Queryable): Promise<bigint> {
   return (await q.get(READ.goldNow))?.price ?? ctx.config.commerce.goldPrice
 }
@@ -203,14 +183,6 @@ export async function goldPricesQuotedIn(ctx: Pick<Ctx, 'config' | 'now'>, q: Qu
   const later = (await q.all(READ.goldSince, since)).map((r) => r.price)
   const all = [...(first ? [first.price] : []), ...later]
   return all.length ? all : [ctx.config.commerce.goldPrice]
-}
-
-export function productOf(ctx: Pick<Ctx, 'sqlite'>, id: number): ProductRow | undefined {
-  return stmts(ctx).product.get(id) as ProductRow | undefined
-}
-
-export function specOf(ctx: Pick<Ctx, 'sqlite'>, id: number): SpecRow | undefined {
-  return stmts(ctx).spec.get(id) as SpecRow | undefined
 }
 
 const tagsOf = (json: string): string[] => {
