@@ -18,7 +18,6 @@
 // before anything is stored (the hot wallet holds too little, the transfer would revert, or the node
 // stays unreachable for `sendAttempts` passes) → failed and refunded; a reverted transaction, or one
 // whose nonce another transaction took, once that is `required` blocks deep → failed and refunded.
-import type { SqlConnection } from '../db/connection.ts'
 import type { Ctx } from '../context.ts'
 import type { Job } from '../jobs/scheduler.ts'
 import {
@@ -65,7 +64,7 @@ const PER_PASS = 20
 const BACKOFF_MAX_MS = 60_000
 
 /** One chain of passes per database, shared by every sender on it (the app's job, a test's own). */
-const passes = new WeakMap<SqlConnection, Promise<unknown>>()
+const passes = new WeakMap<object, Promise<unknown>>()
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300)
 
@@ -229,12 +228,12 @@ export function createWithdrawSender(ctx: Ctx, settings: WithdrawSettings, hooks
 
   const sender: WithdrawSender = {
     tick() {
-      const run = (passes.get(ctx.sqlite) ?? Promise.resolve()).then(pass)
-      passes.set(ctx.sqlite, run.catch(() => undefined))
+      const run = (passes.get(ctx.sql) ?? Promise.resolve()).then(pass)
+      passes.set(ctx.sql, run.catch(() => undefined))
       return run
     },
     async idle() {
-      await passes.get(ctx.sqlite)
+      await passes.get(ctx.sql)
     },
     job: { name: 'withdrawSender', everyMs: settings.everyMs, run: () => sender.tick() },
   }
