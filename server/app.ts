@@ -292,8 +292,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
       followed.close()
       trading.close()
     })
-    market = remoteMarket({ spec: defaultSpec, fees, sqlite, mirror: followed.mirror, trading, now })
-    view = mirrorView(followed.mirror, { now, tradeBalances: (userId) => tradeBalances(sqlite, userId) })
+    market = remoteMarket({ spec: defaultSpec, fees, sql: ctx.sql, mirror: followed.mirror, trading, now })
+    view = mirrorView(followed.mirror, { now, tradeBalances: (userId) => tradeBalances(ctx.sql, userId) })
     lastPrice = () => {
       const last = followed.mirror.ticker()?.last
       return last ? parseMoney(last) : null
@@ -312,8 +312,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
       maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
     })
     // Demo: days of made-up candles before the live demo market's first trade, once per data folder.
-    if (config.trade.demoMarket) seedDemoHistory(sqlite, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
-    ex.start()
+    if (config.trade.demoMarket) await seedDemoHistory(ctx.sql, defaultSpec, { now: now(), referencePrice: config.nadiReferencePrice })
+    await ex.start()
     // Closed after the jobs and the demo market that place orders (stops run last added first).
     stops.push(() => ex.close())
     exchange = ex

@@ -192,7 +192,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         migrate(opened.sqlite)
         return opened
       },
-      market() {
+      async market() {
         // Beside role processes the market's engine is theirs: a second one here would trade on a book of its own.
         if (besideRoles) throw new Error(`${found.command.words.join(' ')} is marked as needing only the database (needs: 'database') but asked for the market, whose engine runs in a role process`)
         if (!market) {
@@ -203,7 +203,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
             now: Date.now,
             maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
           })
-          market.start()
+          await market.start()
         }
         return market
       },
@@ -274,7 +274,7 @@ export async function runInServer(argv: string[], server: InServer): Promise<{ c
   const found = match(argv)
   if (!found) return { code: 2, out: '', err: `unknown command: ${argv.join(' ')}` }
   try {
-    const code = await found.command.run(found.args, { config: server.config, io, inServer: true, database: () => server.database, market: () => server.market })
+    const code = await found.command.run(found.args, { config: server.config, io, inServer: true, database: () => server.database, market: async () => server.market })
     return { code, out, err }
   } catch (e) {
     const code = failed(found.command, e, io)

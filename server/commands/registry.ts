@@ -15,7 +15,7 @@ export interface CommandEnv {
   /** Opens the configured database (once) and applies pending migrations. */
   database(): Database_
   /** The market: the server's live one when the command runs inside the server, else one started on the database. */
-  market(): Exchange
+  market(): Promise<Exchange>
   /** True when the command runs inside the server holding the data folder (sent over its operator socket). */
   inServer: boolean
 }

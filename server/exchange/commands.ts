@@ -13,10 +13,10 @@ export const MARKET_COMMANDS: Command[] = [
     summary: 'report the market: whether its journal replays (and where it stops), orders and frozen funds that disagree, what a repair would do; exit 1 when it needs one',
     async run(args, env) {
       onlyFlags('market check', args, ['--json'])
-      const { sqlite } = env.database()
-      // One read transaction (inside a server: one batch of its market), so no commit lands between the reads.
-      const d = env.inServer ? await env.market().diagnose() : sqlite.transaction(() => diagnose(sqlite, defaultSpec))()
-      env.io.out(args.includes('--json') ? json(d) : `database: ${env.database().sqlite.name}\n${formatDiagnosis(d)}`)
+      const database = env.database()
+      // One read transaction (inside a server: a turn of its market's writer), so no commit lands between the reads.
+      const d = env.inServer ? await (await env.market()).diagnose() : await database.sql.transaction((tx) => diagnose(tx, defaultSpec))
+      env.io.out(args.includes('--json') ? json(d) : `database: ${database.sqlite.name}\n${formatDiagnosis(d)}`)
       return d.healthy ? 0 : 1
     },
   },
@@ -27,7 +27,7 @@ export const MARKET_COMMANDS: Command[] = [
     writes: true,
     async run(args, env) {
       onlyFlags('market repair', args)
-      const market = env.market()
+      const market = await env.market()
       const before = market.status()
       const detail = market.faultDetail
       const record = await market.repair()

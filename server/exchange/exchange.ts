@@ -28,10 +28,9 @@ import type { BalanceUpdate, BookData, CancelReason, MarketStatus, Order as Wire
 import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
-import type { SqlConnection } from '../db/connection.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
-import type { Tx } from '../db/query/types.ts'
+import type { Queryable, Sql, Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
 import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
@@ -52,7 +51,7 @@ import {
   type RejectReason,
 } from './engine/index.ts'
 import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
-import { EXCHANGE, exchangeStatements, type ExchangeStatements, type OrderRow } from './statements.ts'
+import { EXCHANGE, type CandleRow, type OrderRow } from './statements.ts'
 import { MarketFault, replayJournal } from './journal.ts'
 import { overOpenLimit } from './openLimit.ts'
 import { planRepair } from './repair.ts'
@@ -102,8 +101,8 @@ export interface Publisher {
 }
 
 /** A user's trade-account balances as user@balance sends them; read from the ledger, so any process can answer. */
-export function tradeBalances(sqlite: SqlConnection, userId: number): BalanceUpdate[] {
-  const b = ledger.balances(sqlite, userId)
+export async function tradeBalances(q: Sql | Tx, userId: number): Promise<BalanceUpdate[]> {
+  const b = await ledger.balances(q, userId)
   return balanceUpdates((asset) => b[asset].trade)
 }
 
@@ -162,7 +161,6 @@ export class Exchange {
   readonly spec: MarketSpec
   readonly fees: Fees
   private engine: Engine
-  private readonly st: ExchangeStatements
   private readonly gc: GroupCommit
   private feed = new BookFeed()
   readonly candles = new CandleBook()
@@ -182,6 +180,13 @@ export class Exchange {
   private written = new Map<number, OrderRow>()
   /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
   private diverged = false
+  /**
+   * The engine may not be the book the database holds (a batch was abandoned, a repair rewrote the
+   * book, or it was never built): the next batch rebuilds it from the journal first, in its own
+   * transaction, so no batch runs on it meanwhile. Set from the start: a market never started builds
+   * its book before its first command.
+   */
+  private stale = true
   /** What made the batch diverge: the cause its abandonment carries (a lost connection answers 503). */
   private divergedBy: unknown = undefined
   private cur: Effects | null = null
@@ -196,7 +201,6 @@ export class Exchange {
     this.spec = o.spec
     this.fees = o.fees
     this.engine = new Engine(o.spec)
-    this.st = exchangeStatements(o.conn.sqlite)
     this.money = new BatchMoney()
     this.gc = new GroupCommit(o.conn, {
       maxBatch: o.maxBatch ?? 500,
@@ -212,7 +216,8 @@ export class Exchange {
         this.batch = []
         this.written = new Map()
         this.money.reset()
-        this.recover()
+        this.diverged = false
+        this.stale = true
       },
     })
     const effects = () => this.cur as Effects
@@ -242,36 +247,46 @@ export class Exchange {
   // ── Start: rebuild from the journal ───────────────────────────────────────────────────────────
 
   /**
-   * Replays the journal into a fresh engine and reloads market data. Call once before serving. Never
-   * throws for a journal that does not replay: the market halts (status()) and the rest serves.
+   * Replays the journal into a fresh engine and reloads market data. Call once, and await it, before
+   * serving. Never throws for a journal that does not replay: the market halts (status()) and the rest serves.
    */
-  start(): void {
-    this.recover()
+  async start(): Promise<void> {
+    await this.recoverSoon()
     try {
-      this.loadMarketData()
+      await this.loadMarketData()
     } catch (e) {
       // Candles, ticker and tape are derived views: without them the market still trades correctly.
       this.o.log?.error({ err: e, instId: this.spec.instId }, 'exchange: market data could not be loaded; candles and ticker start empty')
     }
   }
 
-  /** Rebuilds the book from the journal; a market that cannot be rebuilt halts. */
-  private recover(): void {
+  /**
+   * The book rebuilt, if stale, in a turn of the market's writer of its own: after every batch queued
+   * before it, before any queued after (a batch finding the book stale rebuilds it first anyway).
+   */
+  private recoverSoon(): Promise<void> {
+    return this.gc.write((tx) => this.recoverIn(tx))
+  }
+
+  /** Rebuilds a stale book from the journal, through the writer's transaction; a market that cannot be rebuilt halts. */
+  private async recoverIn(tx: Tx): Promise<void> {
+    if (!this.stale) return
+    this.stale = false
     try {
-      this.rebuild()
+      await this.rebuild(tx)
     } catch (e) {
       this.halt(e)
     }
   }
 
-  private rebuild(): void {
-    const replayed = replayJournal(this.st, this.spec)
+  private async rebuild(tx: Tx): Promise<void> {
+    const replayed = await replayJournal(tx, this.spec)
     const engine = replayed.engine
-    const maxOrder = Number((this.st.maxOrderId.get() as { id: bigint | null }).id ?? 0n)
-    const maxFill = Number((this.st.maxFillId.get() as { id: bigint | null }).id ?? 0n)
+    const maxOrder = Number((await tx.get(EXCHANGE.maxOrderId))?.id ?? 0n)
+    const maxFill = Number((await tx.get(EXCHANGE.maxFillId))?.id ?? 0n)
     this.nextOrderId = Math.max(this.nextOrderId, replayed.lastOrderId + 1, maxOrder + 1)
     this.nextFillId = Math.max(this.nextFillId, maxFill + 1)
-    this.checkAgainstOrders(engine, replayed.lastSeq)
+    await this.checkAgainstOrders(tx, engine, replayed.lastSeq)
     this.engine = engine
     this.diverged = false
     this.showBook(engine)
@@ -294,9 +309,9 @@ export class Exchange {
   }
 
   /** The replayed book must hold exactly the orders the database calls open. */
-  private checkAgainstOrders(engine: Engine, lastSeq: bigint): void {
+  private async checkAgainstOrders(tx: Tx, engine: Engine, lastSeq: bigint): Promise<void> {
     const open = new Map<number, bigint>()
-    for (const r of this.st.openOrders.iterate(this.spec.instId) as IterableIterator<{ id: bigint; filled: bigint }>) open.set(Number(r.id), r.filled)
+    for (const r of await tx.all(EXCHANGE.openOrders, this.spec.instId)) open.set(Number(r.id), r.filled)
     const differ: number[] = []
     for (const o of engine.openOrders()) {
       const filled = open.get(o.id)
@@ -344,8 +359,9 @@ export class Exchange {
 
   /** What `market check` reports: where the journal stops replaying, what disagrees, what a repair would do. */
   diagnose(): Promise<Diagnosis> {
-    // Inside the market's own batch: nothing commits between the reads.
-    return this.gc.submit(() => diagnose(this.o.conn.sqlite, this.spec))
+    // A turn of the market's own writer: its reads go through the writer's transaction, so none of
+    // the market's batches commits between them (they take their turns in the same queue).
+    return this.gc.write((tx) => diagnose(tx, this.spec))
   }
 
   /**
@@ -357,19 +373,24 @@ export class Exchange {
     if (!this.fault && (await this.diagnose()).healthy) return null
     if (!this.fault) this.halt(new MarketFault('exchange: halted by the operator for a repair', null))
     const fault = this.fault!.message
-    const record = await this.gc.submit(() => {
+    // A turn of the market's writer (gc.write, the queue its batches take their turns in): the repair
+    // reads and writes in the writer's one transaction, so it is atomic and no batch of commands
+    // interleaves with it, as when it ran among the synchronous batches of that writer.
+    const record = await this.gc.write(async (tx) => {
       try {
-        const sqlite = this.o.conn.sqlite
-        const inputs = readRepairInputs(sqlite, this.spec)
-        return applyRepair(sqlite, this.spec, planRepair(this.spec, inputs.orders, inputs.frozen, inputs.lastOrderId), fault, this.o.now())
+        const inputs = await readRepairInputs(tx, this.spec)
+        const done = await applyRepair(tx, this.spec, planRepair(this.spec, inputs.orders, inputs.frozen, inputs.lastOrderId), fault, this.o.now())
+        // Any batch after this one in the transaction rebuilds from the repaired book before it runs.
+        this.stale = true
+        return done
       } catch (e) {
-        // Written in part without a savepoint: the whole batch must go (postBatch throws).
+        // Written in part without a savepoint: the whole transaction must go (beforeCommitIn throws).
         this.diverged = true
         this.divergedBy = e
         throw e
       }
     })
-    this.recover()
+    await this.recoverSoon()
     this.o.log?.info({ instId: this.spec.instId, repair: record.repairId, journalSeq: record.journalSeq, cancelled: record.plan.cancel.length, released: record.plan.release.length }, 'exchange: market repaired')
     return record
   }
@@ -379,31 +400,32 @@ export class Exchange {
     return this.fault?.message ?? null
   }
 
-  private loadMarketData(): void {
+  private async loadMarketData(): Promise<void> {
+    const sql = this.o.conn.sql
     const now = this.o.now()
     const stored = new Map<Bar, CandleState[]>()
     let resumeFrom = Number.MAX_SAFE_INTEGER
     for (const bar of BARS) {
-      const rows = (this.st.lastCandles.all(this.spec.instId, bar, this.candles.keep) as CandleRow[]).reverse()
+      const rows = (await sql.all(EXCHANGE.lastCandles, this.spec.instId, bar, this.candles.keep)).reverse()
       const candles = rows.map(candleOfRow)
       stored.set(bar, candles)
       resumeFrom = Math.min(resumeFrom, candles.length ? candles[candles.length - 1]!.ts : 0)
     }
     // The newest stored candles may miss fills committed after they were saved: they are rebuilt from
     // those fills. With no fill since (demo history, a market that has not traded since), they are whole.
-    const rebuild = resumeFrom !== Number.MAX_SAFE_INTEGER && this.st.fillsSince.get(this.spec.instId, resumeFrom) !== undefined
+    const rebuild = resumeFrom !== Number.MAX_SAFE_INTEGER && (await sql.get(EXCHANGE.anyFillSince, this.spec.instId, resumeFrom)) !== undefined
     for (const [bar, candles] of stored) {
       if (rebuild) candles.pop()
       if (candles.length) this.candles.load(bar, candles)
     }
     if (!rebuild) resumeFrom = Number.MAX_SAFE_INTEGER
     const dayAgo = now - 24 * 3600_000
-    for (const f of this.st.fillsSince.iterate(this.spec.instId, Math.min(resumeFrom, dayAgo)) as IterableIterator<FillRow>) {
+    for (const f of await sql.all(EXCHANGE.fillsSince, this.spec.instId, Math.min(resumeFrom, dayAgo))) {
       const ts = Number(f.created_at)
       if (ts >= resumeFrom) this.candles.onTrade(ts, f.price, f.size, f.quote)
       if (ts >= dayAgo) this.ticker.onTrade(ts, f.price, f.size, f.quote)
     }
-    const recent = (this.st.recentFills.all(this.spec.instId, 100) as FillRow[]).reverse()
+    const recent = (await sql.all(EXCHANGE.recentFills, this.spec.instId, 100)).reverse()
     for (const f of recent) this.trades.push({ tradeId: Number(f.id), price: f.price, size: f.size, takerSide: f.taker_side, ts: Number(f.created_at) })
   }
 
@@ -465,7 +487,7 @@ export class Exchange {
           if (a.ok) q.resolve(a.row)
           else q.reject(a.error)
         }),
-      (error: unknown) => {
+      async (error: unknown) => {
         // The transaction failed before the batch ran (its BEGIN, on a lost connection): the commands
         // it was to take are still queued and nothing else will take them. They fail with it (a 503
         // "try again"), and the next command arms a new batch.
@@ -473,6 +495,10 @@ export class Exchange {
           this.armed = false
           taken = this.queue.splice(0, this.o.maxBatch ?? 500)
         }
+        // Answered once the book is the journal's again, as it was before the batch: whoever reads
+        // it after the failure sees nothing of the abandoned commands. A rebuild that cannot run now
+        // (the connection is lost) is left to the next batch, which finds the book stale.
+        await this.recoverSoon().catch(() => {})
         for (const q of taken) q.reject(error)
       },
     )
@@ -488,6 +514,7 @@ export class Exchange {
     this.scored = []
     this.written = new Map()
     try {
+      await this.recoverIn(tx)
       const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
       this.w.know(
         await readKnownOrders(
@@ -722,13 +749,12 @@ export class Exchange {
     this.batch = []
     const written = this.written
     this.written = new Map()
-    if (this.diverged) this.recover()
     if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000) && !this.fault) {
       this.sinceSnapshot = 0
       // In a batch of its own turn: the book as it stands after every journal entry committed before it.
       void this.gc
         .write(async (tx) => {
-          if (!this.diverged && !this.fault) await tx.run(EXCHANGE.insertSnapshot, this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
+          if (!this.diverged && !this.stale && !this.fault) await tx.run(EXCHANGE.insertSnapshot, this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
         })
         .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
     }
@@ -841,16 +867,16 @@ export class Exchange {
     return c ? c.close : null
   }
 
-  history(bar: Bar, before: number | undefined, limit: number): CandleState[] {
+  async history(bar: Bar, before: number | undefined, limit: number): Promise<CandleState[]> {
     const mem = this.candles.history(bar, before, limit)
     if (mem.length >= limit) return mem
     // Memory holds the newest candles; what is older than its oldest comes from the saved ones.
     const edge = mem.length ? mem[0]!.ts : (before ?? Number.MAX_SAFE_INTEGER)
-    return [...savedCandlesBefore(this.st, this.spec.instId, bar, edge, limit - mem.length), ...mem]
+    return [...(await savedCandlesBefore(this.o.conn.sql, this.spec.instId, bar, edge, limit - mem.length)), ...mem]
   }
 
-  tradeBalances(userId: number) {
-    return tradeBalances(this.o.conn.sqlite, userId)
+  tradeBalances(userId: number): Promise<BalanceUpdate[]> {
+    return tradeBalances(this.o.conn.sql, userId)
   }
 
   /** For tests and the audit: what the open orders hold, per user and asset. */
@@ -870,33 +896,14 @@ export class Exchange {
   }
 }
 
-interface CandleRow {
-  ts: bigint
-  open: bigint
-  high: bigint
-  low: bigint
-  close: bigint
-  vol: bigint
-  vol_quote: bigint
-}
-
 /** Saved candles of a bar older than `edge` (exclusive), oldest first: `limit` of them at most. */
-export function savedCandlesBefore(st: ExchangeStatements, instId: string, bar: Bar, edge: number, limit: number): CandleState[] {
+export async function savedCandlesBefore(q: Queryable, instId: string, bar: Bar, edge: number, limit: number): Promise<CandleState[]> {
   if (limit <= 0) return []
-  return (st.candlesBefore.all(instId, bar, edge, limit) as CandleRow[]).reverse().map(candleOfRow)
+  return (await q.all(EXCHANGE.candlesBefore, instId, bar, edge, limit)).reverse().map(candleOfRow)
 }
 
 function candleOfRow(r: CandleRow): CandleState {
   return { ts: Number(r.ts), open: r.open, high: r.high, low: r.low, close: r.close, vol: r.vol, volQuote: r.vol_quote }
-}
-
-interface FillRow {
-  id: bigint
-  price: bigint
-  size: bigint
-  quote: bigint
-  taker_side: Side
-  created_at: bigint
 }
 
 const money = (v: bigint | null) => (v === null ? null : formatMoney(v))

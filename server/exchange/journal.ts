@@ -3,7 +3,8 @@
 // operator's `market check` to say where a journal stops replaying.
 
 import { Engine, type Command, type EngineSink, type EngineSnapshot, type MarketSpec } from './engine/index.ts'
-import type { ExchangeStatements } from './statements.ts'
+import type { Queryable } from '../db/query/types.ts'
+import { EXCHANGE } from './statements.ts'
 
 /**
  * The market cannot go on: its journal does not replay, or the replayed book disagrees with the
@@ -34,9 +35,12 @@ export interface Replayed {
 
 const QUIET: EngineSink = { accepted() {}, rejected() {}, fill() {}, done() {}, level() {} }
 
-/** Replays the journal of the market; throws MarketFault at the first row that does not apply. */
-export function replayJournal(st: ExchangeStatements, spec: MarketSpec): Replayed {
-  const snap = st.latestSnapshot.get(spec.instId) as { seq: bigint; body: string } | undefined
+/**
+ * Replays the journal of the market; throws MarketFault at the first row that does not apply. `q`: the
+ * market writer's transaction while it serves (no batch commits between the reads), else any.
+ */
+export async function replayJournal(q: Queryable, spec: MarketSpec): Promise<Replayed> {
+  const snap = await q.get(EXCHANGE.latestSnapshot, spec.instId)
   let engine: Engine
   try {
     engine = snap ? Engine.restore(JSON.parse(snap.body) as EngineSnapshot, spec) : new Engine(spec)
@@ -46,7 +50,7 @@ export function replayJournal(st: ExchangeStatements, spec: MarketSpec): Replaye
   const snapshotSeq = snap?.seq ?? 0n
   let lastSeq = snapshotSeq
   let lastOrderId = engine.lastOrderId
-  for (const r of st.journalAfter.iterate(spec.instId, snapshotSeq) as IterableIterator<{ seq: bigint; command: string }>) {
+  for (const r of await q.all(EXCHANGE.journalAfter, spec.instId, snapshotSeq)) {
     let cmd: Command
     try {
       cmd = JSON.parse(r.command) as Command

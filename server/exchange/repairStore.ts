@@ -1,13 +1,13 @@
 // The database side of a market repair (./repair.ts decides): what the operator's `market check`
-// reports, and the writes of `market repair`. Synchronous, run inside the caller's transaction.
+// reports, and the writes of `market repair`. Run inside the caller's transaction (`tx`): the
+// market's writer's own, so no batch of its commits between the reads or among the writes.
 
-import type { SqlConnection } from '../db/connection.ts'
 import { formatMoney } from '../../contract/money.ts'
+import { statement, statements, type Queryable, type Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import type { MarketSpec } from './engine/index.ts'
 import { MarketFault, replayJournal } from './journal.ts'
 import { accountKey, holdOf, planRepair, type Asset, type OpenOrder, type RepairPlan } from './repair.ts'
-import { exchangeStatements } from './statements.ts'
 
 export interface Diagnosis {
   instId: string
@@ -39,11 +39,27 @@ interface OrderDbRow {
   created_at: bigint
 }
 
+const REPAIR = statements({
+  openOrders: statement<OrderDbRow, [instId: string]>(
+    "SELECT id, user_id, side, type, price, size, filled, filled_quote, frozen, created_at FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id",
+  ),
+  frozenTrade: statement<{ user_id: bigint; asset: string; frozen: bigint }, []>("SELECT user_id, asset, frozen FROM ledger_accounts WHERE kind = 'trade' AND frozen <> 0"),
+  maxOrderId: statement<{ id: bigint | null }, []>('SELECT MAX(id) AS id FROM trade_orders'),
+  journalHead: statement<{ n: bigint; head: bigint | null }, [instId: string]>('SELECT COUNT(*) AS n, MAX(seq) AS head FROM exchange_journal WHERE inst_id = ?'),
+  snapshotSeq: statement<{ seq: bigint | null }, [instId: string]>('SELECT MAX(seq) AS seq FROM exchange_snapshots WHERE inst_id = ?'),
+  head: statement<{ seq: bigint | null }, []>('SELECT MAX(seq) AS seq FROM exchange_journal'),
+  insertRepair: statement<{ id: bigint }, [instId: string, journalSeq: bigint, fault: string | null, report: string, at: number]>(
+    'INSERT INTO exchange_repairs (inst_id, journal_seq, fault, report, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+  ),
+  cancel: statement<never, [at: number, id: number]>("UPDATE trade_orders SET status = 'cancelled', cancel_reason = 'repair', updated_at = ? WHERE id = ? AND status IN ('pending', 'partially_filled')"),
+  snapshot: statement<never, [seq: bigint, instId: string, body: string, at: number]>(
+    'INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (seq) DO UPDATE SET inst_id = excluded.inst_id, body = excluded.body, created_at = excluded.created_at',
+  ),
+})
+
 /** The open orders of the market, the ledger's frozen per trade account, and the largest order id. */
-export function readRepairInputs(sqlite: SqlConnection, spec: MarketSpec): { orders: OpenOrder[]; frozen: Map<string, bigint>; lastOrderId: number } {
-  const rows = sqlite
-    .prepare("SELECT id, user_id, side, type, price, size, filled, filled_quote, frozen, created_at FROM trade_orders WHERE inst_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id")
-    .all(spec.instId) as OrderDbRow[]
+export async function readRepairInputs(q: Queryable, spec: MarketSpec): Promise<{ orders: OpenOrder[]; frozen: Map<string, bigint>; lastOrderId: number }> {
+  const rows = await q.all(REPAIR.openOrders, spec.instId)
   const orders = rows.map((r) => ({
     id: Number(r.id),
     userId: Number(r.user_id),
@@ -57,21 +73,20 @@ export function readRepairInputs(sqlite: SqlConnection, spec: MarketSpec): { ord
     createdAt: Number(r.created_at),
   }))
   const frozen = new Map<string, bigint>()
-  const accounts = sqlite.prepare("SELECT user_id, asset, frozen FROM ledger_accounts WHERE kind = 'trade' AND frozen <> 0").all() as { user_id: bigint; asset: string; frozen: bigint }[]
-  for (const a of accounts) if (a.asset === 'USDT' || a.asset === 'NADI') frozen.set(accountKey(Number(a.user_id), a.asset), a.frozen)
-  const maxId = (sqlite.prepare('SELECT MAX(id) AS id FROM trade_orders').get() as { id: bigint | null }).id
+  for (const a of await q.all(REPAIR.frozenTrade)) if (a.asset === 'USDT' || a.asset === 'NADI') frozen.set(accountKey(Number(a.user_id), a.asset), a.frozen)
+  const maxId = (await q.get(REPAIR.maxOrderId))?.id
   return { orders, frozen, lastOrderId: Number(maxId ?? 0n) }
 }
 
-export function diagnose(sqlite: SqlConnection, spec: MarketSpec): Diagnosis {
-  const st = exchangeStatements(sqlite)
-  const j = sqlite.prepare('SELECT COUNT(*) AS n, MAX(seq) AS head FROM exchange_journal WHERE inst_id = ?').get(spec.instId) as { n: bigint; head: bigint | null }
-  const snap = sqlite.prepare('SELECT MAX(seq) AS seq FROM exchange_snapshots WHERE inst_id = ?').get(spec.instId) as { seq: bigint | null }
-  const inputs = readRepairInputs(sqlite, spec)
+/** `q`: a transaction, so that no commit lands between its reads. */
+export async function diagnose(q: Tx, spec: MarketSpec): Promise<Diagnosis> {
+  const j = (await q.get(REPAIR.journalHead, spec.instId)) ?? { n: 0n, head: null }
+  const snap = (await q.get(REPAIR.snapshotSeq, spec.instId)) ?? { seq: null }
+  const inputs = await readRepairInputs(q, spec)
   let replay: Diagnosis['replay']
   const ordersOff: number[] = []
   try {
-    const r = replayJournal(st, spec)
+    const r = await replayJournal(q, spec)
     const db = new Map(inputs.orders.map((o) => [o.id, o]))
     for (const o of r.engine.openOrders()) {
       const row = db.get(o.id)
@@ -126,24 +141,21 @@ export interface RepairRecord {
  * ledger posting (frozen → available of the user's own trade account), the repaired book as the
  * newest snapshot at the journal's head (a start replays only what comes after it), and the record.
  */
-export function applyRepair(sqlite: SqlConnection, spec: MarketSpec, plan: RepairPlan, fault: string | null, now: number): RepairRecord {
-  const head = (sqlite.prepare('SELECT MAX(seq) AS seq FROM exchange_journal').get() as { seq: bigint | null }).seq ?? 0n
+export async function applyRepair(tx: Tx, spec: MarketSpec, plan: RepairPlan, fault: string | null, now: number): Promise<RepairRecord> {
+  const head = (await tx.get(REPAIR.head))?.seq ?? 0n
   const report = {
     kept: plan.keep.map((o) => o.id),
     cancelled: plan.cancel.map((c) => ({ id: c.order.id, user: c.order.userId, why: c.why, released: formatMoney(holdOf(c.order).amount), asset: holdOf(c.order).asset })),
     released: plan.release.map((r) => ({ user: r.userId, asset: r.asset, amount: formatMoney(r.amount) })),
   }
-  const repairId = Number(
-    sqlite
-      .prepare('INSERT INTO exchange_repairs (inst_id, journal_seq, fault, report, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(spec.instId, head, fault, JSON.stringify(report), now).lastInsertRowid,
-  )
-  const cancel = sqlite.prepare("UPDATE trade_orders SET status = 'cancelled', cancel_reason = 'repair', updated_at = ? WHERE id = ? AND status IN ('pending', 'partially_filled')")
+  const inserted = await tx.get(REPAIR.insertRepair, spec.instId, head, fault, JSON.stringify(report), now)
+  if (!inserted) throw new Error('market repair: the repair record was not written')
+  const repairId = Number(inserted.id)
   for (const c of plan.cancel) {
-    if (cancel.run(now, c.order.id).changes !== 1) throw new Error(`market repair: order ${c.order.id} is no longer open`)
+    if ((await tx.run(REPAIR.cancel, now, c.order.id)).changes !== 1) throw new Error(`market repair: order ${c.order.id} is no longer open`)
   }
   for (const r of plan.release) {
-    ledger.unfreeze(sqlite, {
+    await ledger.unfreeze(tx, {
       ref: `trade-repair:${repairId}:${r.userId}:${r.asset}`,
       reason: 'trade_repair',
       account: ledger.trade(r.userId),
@@ -153,7 +165,7 @@ export function applyRepair(sqlite: SqlConnection, spec: MarketSpec, plan: Repai
       meta: { repair: String(repairId) },
     })
   }
-  sqlite.prepare('INSERT INTO exchange_snapshots (seq, inst_id, body, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (seq) DO UPDATE SET inst_id = excluded.inst_id, body = excluded.body, created_at = excluded.created_at').run(head, spec.instId, JSON.stringify(plan.snapshot), now)
+  await tx.run(REPAIR.snapshot, head, spec.instId, JSON.stringify(plan.snapshot), now)
   return { repairId, journalSeq: Number(head), plan }
 }
 

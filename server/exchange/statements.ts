@@ -3,9 +3,9 @@ import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
 import { statement, statements } from '../db/query/types.ts'
 
-// The exchange's SQL: prepared once on the synchronous connection (replay at start, the reads not yet
-// moved), typed in EXCHANGE for the asynchronous way; plain and portable like the ledger's. A batch's
-// writes are multi-row statements of their own (./batchWrites.ts).
+// The exchange's SQL, typed in EXCHANGE for the asynchronous way; plain and portable like the ledger's.
+// A batch's writes are multi-row statements of their own (./batchWrites.ts). The synchronous
+// preparation (exchangeStatements) is left for the API processes' command table (roles/tradeCommands.ts).
 
 const SQL = {
   journalAfter: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? AND seq > ? ORDER BY seq',
@@ -22,24 +22,63 @@ const SQL = {
   upsertCandle: `INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote`,
   openOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id DESC LIMIT ? OFFSET ?",
-  countOpenOfUser: "SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')",
+  countOpenOfUser: "SELECT COUNT(*) AS n FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')",
   doneOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled') ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
-  countDoneOfUser: "SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled')",
+  countDoneOfUser: "SELECT COUNT(*) AS n FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled')",
   dealsOfUser: 'SELECT * FROM trade_deals WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?',
-  countDealsOfUser: 'SELECT COUNT(*) FROM trade_deals WHERE user_id = ?',
+  countDealsOfUser: 'SELECT COUNT(*) AS n FROM trade_deals WHERE user_id = ?',
 } as const
 
 export type ExchangeStatements = Prepared<typeof SQL>
 
-/** The same SQL for the asynchronous way, typed (the market's writer and its pushes). */
+type Count = { n: bigint }
+type Page = [userId: number, limit: number, offset: number]
+
+/** The same SQL for the asynchronous way, typed. */
 export const EXCHANGE = statements({
+  journalAfter: statement<{ seq: bigint; command: string }, [instId: string, after: bigint]>(SQL.journalAfter),
+  latestSnapshot: statement<{ seq: bigint; body: string }, [instId: string]>(SQL.latestSnapshot),
   insertSnapshot: statement<never, [instId: string, body: string, at: number]>(SQL.insertSnapshot),
+  maxOrderId: statement<{ id: bigint | null }, []>(SQL.maxOrderId),
+  maxFillId: statement<{ id: bigint | null }, []>(SQL.maxFillId),
+  openOrders: statement<{ id: bigint; filled: bigint }, [instId: string]>(SQL.openOrders),
   orderById: statement<OrderRow, [id: number]>(SQL.orderById),
+  fillsSince: statement<FillRow, [instId: string, since: number]>(SQL.fillsSince),
+  /** Whether the market has a fill since then: the first of fillsSince only. */
+  anyFillSince: statement<{ id: bigint }, [instId: string, since: number]>('SELECT id FROM trade_fills WHERE inst_id = ? AND created_at >= ? LIMIT 1'),
+  recentFills: statement<FillRow, [instId: string, limit: number]>(SQL.recentFills),
+  lastCandles: statement<CandleRow, [instId: string, bar: string, limit: number]>(SQL.lastCandles),
+  candlesBefore: statement<CandleRow, [instId: string, bar: string, edge: number, limit: number]>(SQL.candlesBefore),
   upsertCandle: statement<never, [instId: string, bar: string, ts: number, open: bigint, high: bigint, low: bigint, close: bigint, vol: bigint, volQuote: bigint]>(SQL.upsertCandle),
+  openOrdersOfUser: statement<OrderRow, Page>(SQL.openOrdersOfUser),
+  countOpenOfUser: statement<Count, [userId: number]>(SQL.countOpenOfUser),
+  doneOrdersOfUser: statement<OrderRow, Page>(SQL.doneOrdersOfUser),
+  countDoneOfUser: statement<Count, [userId: number]>(SQL.countDoneOfUser),
+  dealsOfUser: statement<DealRow, Page>(SQL.dealsOfUser),
+  countDealsOfUser: statement<Count, [userId: number]>(SQL.countDealsOfUser),
 })
 
 export function exchangeStatements(sqlite: SqlConnection): ExchangeStatements {
   return preparedOnce(sqlite, SQL)
+}
+
+export interface CandleRow {
+  ts: bigint
+  open: bigint
+  high: bigint
+  low: bigint
+  close: bigint
+  vol: bigint
+  vol_quote: bigint
+}
+
+export interface FillRow {
+  id: bigint
+  price: bigint
+  size: bigint
+  quote: bigint
+  taker_side: Side
+  created_at: bigint
 }
 
 export interface OrderRow {

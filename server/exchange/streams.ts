@@ -22,7 +22,8 @@ export interface MarketView {
   ticker(): Ticker | null
   trades(): PublicTrade[]
   candle(bar: Bar): Candle | null
-  tradeBalances(userId: number): BalanceUpdate[]
+  /** Read from the ledger, awaited: the snapshot follows the subscription's ack once read. */
+  tradeBalances(userId: number): Promise<BalanceUpdate[]>
 }
 
 /** The engine's own market: always known. */
@@ -78,7 +79,12 @@ export function marketStreamsOf(view: MarketView): StreamFamily[] {
       private: true,
       matches: (s) => s === 'user@balance',
       onSubscribe: (conn) => {
-        if (conn.user) conn.send({ arg: { channel: 'user@balance' }, action: 'snapshot', data: view.tradeBalances(conn.user.id) })
+        if (!conn.user) return
+        // A read that fails sends no snapshot: the next push after a commit carries the balances.
+        void view.tradeBalances(conn.user.id).then(
+          (data) => conn.send({ arg: { channel: 'user@balance' }, action: 'snapshot', data }),
+          () => {},
+        )
       },
     },
   ]

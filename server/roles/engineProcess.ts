@@ -58,8 +58,8 @@ export async function buildEngineProcess(opts: BuildOptions): Promise<EngineBuil
       snapshotEvery: config.trade.snapshotEvery,
       maxOpenPerUser: config.trade.maxOpenOrdersPerUser,
     })
-    if (config.trade.demoMarket) seedDemoHistory(ctx.sqlite, spec, { now: ctx.now(), referencePrice: config.nadiReferencePrice })
-    exchange.start()
+    if (config.trade.demoMarket) await seedDemoHistory(ctx.sql, spec, { now: ctx.now(), referencePrice: config.nadiReferencePrice })
+    await exchange.start()
     const offBase = serveMarketBase(bus, exchange)
     // Mirrors that followed a predecessor start again from this book, not from where it stopped.
     bus.publish(baseTopics(spec.instId).base, marketBase(exchange))

@@ -9,6 +9,7 @@ import { CODE } from '../../contract/constants.ts'
 import { Envelope } from '../../contract/envelope.ts'
 import { openServer, type BuildOptions } from '../app.ts'
 import type { Ctx } from '../context.ts'
+import { statement } from '../db/query/types.ts'
 import { defaultSpec } from '../exchange/engine/index.ts'
 import { ok } from '../http/reply.ts'
 import type { App } from '../http/types.ts'
@@ -20,6 +21,8 @@ import { startLivePushes } from './livePushes.ts'
 import { busOf } from './pgBus.ts'
 import { nadiPriceOf, wireReactions } from './reactions.ts'
 import { busPublisher } from '../ws/hub.ts'
+
+const LAST_CANDLE = statement<{ close: bigint }, [instId: string]>("SELECT close FROM trade_candles WHERE inst_id = ? AND bar = '1m' ORDER BY ts DESC LIMIT 1")
 
 export interface JobsBuilt {
   app: App
@@ -34,8 +37,17 @@ export async function buildJobsProcess(opts: BuildOptions): Promise<JobsBuilt> {
   if (config.role !== 'jobs' || config.databaseUrl === null) throw new Error('buildJobsProcess runs --role jobs on PostgreSQL (NADI_DATABASE_URL)')
   const { app, ctx } = await openServer(opts)
   // The engine runs elsewhere: orders paid here are valued at the last price its candles committed.
-  const lastCandle = ctx.sqlite.prepare("SELECT close FROM trade_candles WHERE inst_id = ? AND bar = '1m' ORDER BY ts DESC LIMIT 1").pluck()
-  wireReactions(ctx, { nadiPrice: nadiPriceOf(config, () => (lastCandle.get(defaultSpec.instId) as bigint | undefined) ?? null) })
+  // A paid order asks for the price synchronously (inside its transaction), so it is the one read at
+  // most a second ago, awaited here on the asynchronous way rather than on the event loop there.
+  let last: bigint | null = null
+  const readLast = async () => {
+    last = (await ctx.sql.get(LAST_CANDLE, defaultSpec.instId))?.close ?? null
+  }
+  await readLast()
+  const refresh = setInterval(() => void readLast().catch((err: unknown) => app.log.error({ err }, 'jobs: reading the last price failed')), 1000)
+  refresh.unref()
+  app.addHook('onClose', async () => clearInterval(refresh))
+  wireReactions(ctx, { nadiPrice: nadiPriceOf(config, () => last) })
   const uploads = await createUploadService(ctx)
   // What the jobs cause reaches the API processes' sockets through the bus (./livePushes.ts).
   const bus = opts.bus ?? busOf(config, app.log)

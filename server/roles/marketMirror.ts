@@ -260,7 +260,7 @@ export function followMarket(bus: Bus, instId: string, opts: { retryMs?: number;
 }
 
 /** A mirror as the market streams read it (server/exchange/streams.ts); balances come from the ledger. */
-export function mirrorView(mirror: MarketMirror, opts: { now: () => number; tradeBalances(userId: number): BalanceUpdate[] }): MarketView {
+export function mirrorView(mirror: MarketMirror, opts: { now: () => number; tradeBalances(userId: number): Promise<BalanceUpdate[]> }): MarketView {
   return {
     instId: mirror.instId,
     whenKnown: (fn) => mirror.whenKnown(fn),

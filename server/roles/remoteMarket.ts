@@ -4,19 +4,17 @@
 // "trading is paused" — and orders are refused with those words, while everything else serves.
 
 import type { Bar, Candle, MarketStatus, Ticker } from '../../contract/trade.ts'
-import type { SqlConnection } from '../db/connection.ts'
+import type { Queryable } from '../db/query/types.ts'
 import type { Fees, MarketSpec } from '../exchange/engine/index.ts'
 import { candleToWire } from '../exchange/marketData/index.ts'
 import { TickerWindow } from '../exchange/marketData/ticker.ts'
 import { savedCandlesBefore } from '../exchange/exchange.ts'
-import { exchangeStatements } from '../exchange/statements.ts'
 import type { TradeMarket } from '../modules/trade/service.ts'
 import type { MarketMirror } from './marketMirror.ts'
 import type { RemoteTrading } from './tradeCommands.ts'
 
-export function remoteMarket(o: { spec: MarketSpec; fees: Fees; sqlite: SqlConnection; mirror: MarketMirror; trading: RemoteTrading; now: () => number }): TradeMarket {
+export function remoteMarket(o: { spec: MarketSpec; fees: Fees; sql: Queryable; mirror: MarketMirror; trading: RemoteTrading; now: () => number }): TradeMarket {
   const { spec, mirror, trading } = o
-  const st = exchangeStatements(o.sqlite)
   const noTrades = new TickerWindow()
   // Since when this process has seen no engine lead (the status's `since`).
   let pausedSince: number | null = null
@@ -33,17 +31,17 @@ export function remoteMarket(o: { spec: MarketSpec; fees: Fees; sqlite: SqlConne
   return {
     spec,
     fees: o.fees,
-    sqlite: o.sqlite,
+    sql: o.sql,
     status,
     ticker: (): Ticker => mirror.ticker() ?? noTrades.toWire(o.now()),
     depth: (size) => mirror.depth(size, o.now()),
     recentTrades: (limit) => mirror.trades().slice(0, limit),
-    klines(bar: Bar, before: number | undefined, limit: number): Candle[] {
+    async klines(bar: Bar, before: number | undefined, limit: number): Promise<Candle[]> {
       // The saved candles (the engine saves each as it changes) with the mirror's current one on top.
       const current = mirror.candle(bar)
       const top = current && (before === undefined || current[0] < before) ? current : null
       const edge = top ? top[0] : (before ?? Number.MAX_SAFE_INTEGER)
-      const older = savedCandlesBefore(st, spec.instId, bar, edge, top ? limit - 1 : limit).map(candleToWire)
+      const older = (await savedCandlesBefore(o.sql, spec.instId, bar, edge, top ? limit - 1 : limit)).map(candleToWire)
       return top && limit > 0 ? [...older, top] : older
     },
     place: (userId, input) => trading.place(userId, input),

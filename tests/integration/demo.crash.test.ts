@@ -56,14 +56,14 @@ const startDemo = () =>
 
 
 /** With no server running: the ledger balances, frozen = open orders, and the journal replays into the open orders. */
-function checkFolder(acked: Map<string, number>) {
+async function checkFolder(acked: Map<string, number>) {
   const db = openDatabase(database)
   try {
     const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
     expect(missing).toEqual([])
     expect(audit(db.sqlite).violations).toEqual([])
-    const d = diagnose(db.sqlite, defaultSpec)
+    const d = await db.sql.transaction((tx) => diagnose(tx, defaultSpec))
     expect(d.replay.ok, JSON.stringify(d.replay)).toBe(true)
     expect(d.healthy).toBe(true)
     return Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
@@ -140,7 +140,7 @@ it(`the demo survives kill -9 of its process group ${CYCLES} times: every start 
     expect(frames.some((f) => f.arg?.channel === 'books')).toBe(true)
     expect(frames.some((f) => f.arg?.channel === 'user@update_order')).toBe(true)
 
-    const fills = checkFolder(acked)
+    const fills = await checkFolder(acked)
     expect(fills).toBeGreaterThan(fillsBefore)
     fillsBefore = fills
   }

@@ -90,7 +90,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     cleanups.push(() => engineBus.close())
     let clock = Date.UTC(2026, 10, 27, 12)
     const exchange = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => clock, publisher: busPublisher(engineBus), log: quiet })
-    exchange.start()
+    await exchange.start()
     cleanups.push(() => exchange.close())
     cleanups.push(serveMarketBase(engineBus, exchange))
     await engineBus.settled()
@@ -106,7 +106,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const followed = followMarket(apiBus, defaultSpec.instId, { retryMs: 500 })
     cleanups.push(() => followed.close())
     const hub = new Hub(WS, () => clock, undefined, { bus: apiBus, log: quiet })
-    for (const f of marketStreamsOf(mirrorView(followed.mirror, { now: () => clock, tradeBalances: (u) => tradeBalances(sqlite, u) }))) hub.register(f)
+    for (const f of marketStreamsOf(mirrorView(followed.mirror, { now: () => clock, tradeBalances: (u) => tradeBalances(conn.sql, u) }))) hub.register(f)
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' })
     wss.on('connection', (socket, req) => {
       const id = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('user'))

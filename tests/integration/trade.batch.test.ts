@@ -86,9 +86,9 @@ function market(users: number, usdt: bigint, nadi: bigint) {
 /** Every push built, as if every user listened: the pushes after a commit read what they send. */
 const everyoneListens = { publish() {}, publishToUser() {} }
 
-const exchangeOn = (conn: Connection) => {
+const exchangeOn = async (conn: Connection) => {
   const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, publisher: everyoneListens })
-  ex.start()
+  await ex.start()
   return ex
 }
 
@@ -96,7 +96,7 @@ describe('the market writer batches its round trips', () => {
   it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
     const db = market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
     const { sqlite, count } = counting(db.sqlite)
-    const ex = exchangeOn({ sqlite, db: db.db, sql: db.sql })
+    const ex = await exchangeOn({ sqlite, db: db.db, sql: db.sql })
     let cid = 0
     const rest = (user: number) => ex.place(user, { side: 'sell', type: 'limit', price: 3000, lots: 1000, clientOrderId: `r${++cid}` })
     // Orders for the cancels and for the crossing buys to fill, in batches of their own.
@@ -160,7 +160,7 @@ describe('the market writer batches its round trips', () => {
 
     const run = async (batched: boolean) => {
       const db = market(4, 30n * UNITS, 150n * UNITS)
-      const ex = exchangeOn(db)
+      const ex = await exchangeOn(db)
       let answers: unknown[]
       if (batched) answers = (await Promise.allSettled(steps.map((s) => send(ex, s)))).map(answer)
       else {

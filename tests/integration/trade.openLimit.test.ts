@@ -137,7 +137,7 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     leader.prepare('SELECT pg_advisory_lock(?)').get(ENGINE_KEY)
     const bus = new LocalBus()
     const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 1000 }, now: clock, maxOpenPerUser: 2 })
-    ex.start()
+    await ex.start()
     cleanups.push(() => ex.close())
     const server = serveTradeCommands(ex, bus, { log: { warn() {}, error() {} }, now: clock, everyMs: 20 })
     cleanups.push(() => server.close())

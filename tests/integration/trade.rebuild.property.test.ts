@@ -15,7 +15,6 @@ import { migrate } from '../../server/db/migrate.ts'
 import { Exchange, type PlaceInput } from '../../server/exchange/exchange.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { replayJournal } from '../../server/exchange/journal.ts'
-import { exchangeStatements } from '../../server/exchange/statements.ts'
 import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
@@ -106,8 +105,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     snapshotEvery: 37,
     log: { error: (o) => errors.push(o), info() {} },
   })
-  ex.start()
-  const st = exchangeStatements(sqlite)
+  await ex.start()
   const orderByCid = sqlite.prepare('SELECT id FROM trade_orders WHERE user_id = ? AND client_order_id = ?')
   const openOf = (userId: number) => [...ex.engineSnapshot().bids, ...ex.engineSnapshot().asks].flatMap((l) => l.orders).filter((o) => o.userId === userId).map((o) => o.id)
 
@@ -173,7 +171,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     }
 
     // The live book is the book the journal rebuilds.
-    const replayed = replayJournal(st, defaultSpec)
+    const replayed = await replayJournal(conn.sql, defaultSpec)
     expect(ex.engineSnapshot(), `batch ${b}: live book != snapshot + journal`).toEqual(replayed.engine.snapshot())
     // The engine's frozen is the ledger's frozen, per user and asset.
     const engineFrozen = ex.frozenByOrders()

@@ -54,7 +54,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
 
     // A dead leader's leftovers: one command it finished (its order written, marked done), one it took and never finished.
     const ex1 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
-    ex1.start()
+    await ex1.start()
     const insert = sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0)")
     const finished = Number(insert.run(defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })).lastInsertRowid)
     ex1.alsoWrite(async (tx, [o]) => {
@@ -67,7 +67,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
 
     // The successor: rebuilds from the journal, applies the orphan once (it fills against the finished order), refuses the junk.
     const ex2 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
-    ex2.start()
+    await ex2.start()
     const served = serveTradeCommands(ex2, bus, { log: quiet, now: clock, everyMs: 20 })
     cleanups.push(() => served.close())
     const status = sqlite.prepare('SELECT status, result FROM trade_commands WHERE id = ?')

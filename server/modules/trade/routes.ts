@@ -63,7 +63,7 @@ export function tradeRoutes(app: App, trade: TradeService) {
         response: { 200: Envelope(Type.Object({ bar: BarSchema, list: Type.Array(CandleSchema) })) },
       },
     },
-    async (req) => ok(req, { bar: req.query.bar, ...trade.klines(req.query.bar, req.query.before, req.query.limit ?? 300) }),
+    async (req) => ok(req, { bar: req.query.bar, ...(await trade.klines(req.query.bar, req.query.before, req.query.limit ?? 300)) }),
   )
 
   app.post(
@@ -90,11 +90,11 @@ export function tradeRoutes(app: App, trade: TradeService) {
       preHandler: requireAuth,
       schema: { tags, summary: 'The caller’s orders: open (pending, partially filled) or history (filled, cancelled)', querystring: OrderListQuery, response: { 200: Envelope(Paged(Order)) } },
     },
-    async (req) => ok(req, trade.orders(uid(req), req.query.state, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await trade.orders(uid(req), req.query.state, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   app.get(
     '/api/v1/trade/dealList',
     { preHandler: requireAuth, schema: { tags, summary: 'The caller’s fills, newest first', querystring: PageQuery, response: { 200: Envelope(Paged(Deal)) } } },
-    async (req) => ok(req, trade.deals(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await trade.deals(uid(req), req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
 }

@@ -7,9 +7,9 @@ import { insufficient } from '../payment/index.ts'
 import { candleToWire } from '../../exchange/marketData/index.ts'
 import { Exchange, TradeRejected, toWireOrder, type PlaceInput } from '../../exchange/exchange.ts'
 import { lotsOf, marketInfo, maxQuote, priceUnits, quoteUnits, sizeUnits, tickLotsOf, ticksOf, type Fees, type MarketSpec } from '../../exchange/engine/index.ts'
-import type { SqlConnection } from '../../db/connection.ts'
+import type { Queryable, Statement } from '../../db/query/types.ts'
 import { TradeOutcomeUnknown } from '../../roles/tradeCommands.ts'
-import { exchangeStatements, type DealRow, type OrderRow } from '../../exchange/statements.ts'
+import { EXCHANGE, type DealRow, type OrderRow } from '../../exchange/statements.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
 
 // HTTP ⇄ the exchange: decimal strings in, the engine's integers through, localized refusals out.
@@ -20,11 +20,11 @@ export interface TradeService {
   ticker(): Ticker
   depth(size: number): Depth
   recentTrades(limit: number): { list: PublicTrade[] }
-  klines(bar: Bar, before: number | undefined, limit: number): { list: Candle[] }
+  klines(bar: Bar, before: number | undefined, limit: number): Promise<{ list: Candle[] }>
   place(userId: number, body: PlaceOrderBody): Promise<Order>
   cancel(userId: number, body: CancelOrderBody): Promise<Order>
-  orders(userId: number, state: 'open' | 'history', page: number, pageSize: number): PagedList<Order>
-  deals(userId: number, page: number, pageSize: number): PagedList<Deal>
+  orders(userId: number, state: 'open' | 'history', page: number, pageSize: number): Promise<PagedList<Order>>
+  deals(userId: number, page: number, pageSize: number): Promise<PagedList<Deal>>
 }
 
 /** The body of a place, in the engine's integers, or the refusal that names what is wrong with it. */
@@ -121,12 +121,12 @@ export interface TradeMarket {
   readonly spec: MarketSpec
   readonly fees: Fees
   /** Where the orders and deals are read (the one database). */
-  readonly sqlite: SqlConnection
+  readonly sql: Queryable
   status(): MarketStatus
   ticker(): Ticker
   depth(size: number): Depth
   recentTrades(limit: number): PublicTrade[]
-  klines(bar: Bar, before: number | undefined, limit: number): Candle[]
+  klines(bar: Bar, before: number | undefined, limit: number): Promise<Candle[]>
   place(userId: number, input: PlaceInput): Promise<OrderRow>
   cancel(userId: number, orderId: number): Promise<OrderRow>
 }
@@ -135,12 +135,12 @@ export function exchangeMarket(exchange: Exchange): TradeMarket {
   return {
     spec: exchange.spec,
     fees: exchange.fees,
-    sqlite: exchange.conn.sqlite,
+    sql: exchange.conn.sql,
     status: () => exchange.status(),
     ticker: () => exchange.ticker.toWire(exchange.now()),
     depth: (size) => exchange.depth(size),
     recentTrades: (limit) => exchange.trades.recent(limit),
-    klines: (bar, before, limit) => exchange.history(bar, before, limit).map(candleToWire),
+    klines: async (bar, before, limit) => (await exchange.history(bar, before, limit)).map(candleToWire),
     place: (userId, input) => exchange.place(userId, input),
     cancel: (userId, orderId) => exchange.cancel(userId, orderId),
   }
@@ -148,8 +148,8 @@ export function exchangeMarket(exchange: Exchange): TradeMarket {
 
 export function createTradeService(market: TradeMarket): TradeService {
   const spec = market.spec
-  const st = exchangeStatements(market.sqlite)
-  const count = (stmt: typeof st.countDealsOfUser, userId: number) => Number(stmt.pluck().get(userId) as bigint)
+  const sql = market.sql
+  const count = async (s: Statement<{ n: bigint }, [userId: number]>, userId: number) => Number((await sql.get(s, userId))?.n ?? 0n)
   const guard = async <T>(p: Promise<T>): Promise<T> => {
     try {
       return await p
@@ -165,7 +165,7 @@ export function createTradeService(market: TradeMarket): TradeService {
     ticker: () => market.ticker(),
     depth: (size) => market.depth(size),
     recentTrades: (limit) => ({ list: market.recentTrades(limit) }),
-    klines: (bar, before, limit) => ({ list: market.klines(bar, before, limit) }),
+    klines: async (bar, before, limit) => ({ list: await market.klines(bar, before, limit) }),
     // The answer a keyed request keeps beside its order's commit is the order's wire form, as sent.
     place: async (userId, body) => {
       answerKeyedAs(toWireOrder)
@@ -175,15 +175,15 @@ export function createTradeService(market: TradeMarket): TradeService {
       answerKeyedAs(toWireOrder)
       return toWireOrder(await guard(market.cancel(userId, body.order_id)))
     },
-    orders(userId, state, page, pageSize) {
+    async orders(userId, state, page, pageSize) {
       const [list, total] =
-        state === 'open' ? [st.openOrdersOfUser, st.countOpenOfUser] : [st.doneOrdersOfUser, st.countDoneOfUser]
-      const rows = list.all(userId, pageSize, (page - 1) * pageSize) as OrderRow[]
-      return { list: rows.map(toWireOrder), total: count(total, userId) }
+        state === 'open' ? [EXCHANGE.openOrdersOfUser, EXCHANGE.countOpenOfUser] : [EXCHANGE.doneOrdersOfUser, EXCHANGE.countDoneOfUser]
+      const rows = await sql.all(list, userId, pageSize, (page - 1) * pageSize)
+      return { list: rows.map(toWireOrder), total: await count(total, userId) }
     },
-    deals(userId, page, pageSize) {
-      const rows = st.dealsOfUser.all(userId, pageSize, (page - 1) * pageSize) as DealRow[]
-      return { list: rows.map(toWireDeal), total: count(st.countDealsOfUser, userId) }
+    async deals(userId, page, pageSize) {
+      const rows = await sql.all(EXCHANGE.dealsOfUser, userId, pageSize, (page - 1) * pageSize)
+      return { list: rows.map(toWireDeal), total: await count(EXCHANGE.countDealsOfUser, userId) }
     },
   }
 }
