@@ -287,7 +287,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   let lastPrice: () => bigint | null
   if (config.role === 'api') {
     const followed = followMarket(bus, defaultSpec.instId, { log: app.log })
-    const trading = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now })
+    const trading = remoteTrading(ctx.sql, bus, { instId: defaultSpec.instId, index: 0, now })
     stops.push(() => {
       followed.close()
       trading.close()

@@ -16,12 +16,11 @@
 import { Compile } from 'typebox/compile'
 import { Type } from 'typebox'
 import type { FastifyBaseLogger } from 'fastify'
-import type { SqlConnection } from '../db/connection.ts'
-import { statement, statements, type Tx } from '../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../db/query/types.ts'
 import { TradeRejected, type Exchange, type Outcome, type PlaceInput } from '../exchange/exchange.ts'
 import { chunks } from '../exchange/batchWrites.ts'
 import { rowsStatement } from '../ledger/statements.ts'
-import { exchangeStatements, type OrderRow } from '../exchange/statements.ts'
+import { EXCHANGE, type OrderRow } from '../exchange/statements.ts'
 import type { Bus } from './bus.ts'
 import { ENGINE_KEY } from './leader.ts'
 
@@ -237,24 +236,35 @@ export class TradeOutcomeUnknown extends Error {
   override name = 'TradeOutcomeUnknown'
 }
 
+const API = statements({
+  insert: statement<{ id: bigint }, [instId: string, userId: number, kind: Kind, body: string, at: number]>(
+    'INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+  ),
+  read: statement<{ status: string; result: string | null }, [id: number]>('SELECT status, result FROM trade_commands WHERE id = ?'),
+  abandon: statement<never, [at: number, id: number]>("UPDATE trade_commands SET status = 'abandoned', done_at = ? WHERE id = ? AND status = 'pending'"),
+  leads: statement<{ n: bigint }, [key: number]>(
+    `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ? AND objsubid = 1 AND granted
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  ),
+})
+
 /** An API process's way to trade: the command table to the engine leader, the answer back. */
-export function remoteTrading(sqlite: SqlConnection, bus: Bus, o: RemoteTradingOptions): RemoteTrading {
+export function remoteTrading(sql: Queryable, bus: Bus, o: RemoteTradingOptions): RemoteTrading {
   const topics = commandTopics(o.instId)
-  const st = exchangeStatements(sqlite)
-  const insert = sqlite.prepare('INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, ?, ?, ?, ?)')
-  const read = sqlite.prepare('SELECT status, result FROM trade_commands WHERE id = ?')
-  const abandon = sqlite.prepare("UPDATE trade_commands SET status = 'abandoned', done_at = ? WHERE id = ? AND status = 'pending'")
-  const leads = sqlite
-    .prepare(
-      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ? AND objsubid = 1 AND granted
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    )
-    .pluck()
   const key = ENGINE_KEY + o.index
+  // Looked up at most every half second; the status reads what was last known (a look in flight is shared).
   let leading = { at: -Infinity, yes: false }
+  let looking: Promise<boolean> | null = null
+  const leadsNow = (): Promise<boolean> => {
+    if (Date.now() - leading.at < 500) return Promise.resolve(leading.yes)
+    return (looking ??= sql
+      .get(API.leads, key)
+      .then((r) => (leading = { at: Date.now(), yes: Number(r!.n) > 0 }).yes)
+      .finally(() => (looking = null)))
+  }
   const engineLeads = () => {
-    const now = Date.now()
-    if (now - leading.at >= 500) leading = { at: now, yes: Number(leads.get(key)) > 0 }
+    // A failed look leaves the last answer; the next ask looks again.
+    if (Date.now() - leading.at >= 500) void leadsNow().catch(() => undefined)
     return leading.yes
   }
 
@@ -268,22 +278,22 @@ export function remoteTrading(sqlite: SqlConnection, bus: Bus, o: RemoteTradingO
     for (const id of ids) if (typeof id === 'number') waiters.get(id)?.()
   }, wakeAll)
 
-  const outcome = (id: number): { status: string; result: string | null } => read.get(id) as { status: string; result: string | null }
+  const outcome = async (id: number) => (await sql.get(API.read, id))!
 
   async function send(userId: number, kind: Kind, body: object): Promise<OrderRow> {
-    if (!engineLeads()) throw new TradeRejected('halted')
-    const id = Number(insert.run(o.instId, userId, kind, JSON.stringify(body), o.now()).lastInsertRowid)
+    if (!(await leadsNow())) throw new TradeRejected('halted')
+    const id = Number((await sql.get(API.insert, o.instId, userId, kind, JSON.stringify(body), o.now()))!.id)
     bus.publish(topics.sent, { id })
     const started = Date.now()
     const pendingMs = o.pendingMs ?? 3_000
     const takenMs = o.takenMs ?? 30_000
     for (;;) {
-      const r = outcome(id)
+      const r = await outcome(id)
       if (r.status === 'done') return answer(id, r.result)
       const waited = Date.now() - started
       if (r.status === 'pending' && waited >= pendingMs) {
         // Nothing applied it and nothing will: the engine takes only what is pending.
-        if (abandon.run(o.now(), id).changes === 1) throw new TradeRejected('halted')
+        if ((await sql.run(API.abandon, o.now(), id)).changes === 1) throw new TradeRejected('halted')
         continue
       }
       if (waited >= takenMs) throw new TradeOutcomeUnknown(`trade command ${id} was taken but not answered within ${takenMs} ms`)
@@ -299,14 +309,14 @@ export function remoteTrading(sqlite: SqlConnection, bus: Bus, o: RemoteTradingO
     }
   }
 
-  function answer(id: number, text: string | null): OrderRow {
+  async function answer(id: number, text: string | null): Promise<OrderRow> {
     const r = parseResult(text)
     if (r === null) throw new Error(`trade command ${id} is done with a result that cannot be read`)
     if ('rejected' in r) {
       const d = r.detail
       throw new TradeRejected(r.rejected, { asset: d.asset, current: d.current === undefined ? undefined : BigInt(d.current), required: d.required === undefined ? undefined : BigInt(d.required), max: d.max })
     }
-    return st.orderById.get(r.order_id) as OrderRow
+    return (await sql.get(EXCHANGE.orderById, r.order_id))!
   }
 
   return {

@@ -141,7 +141,7 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     cleanups.push(() => ex.close())
     const server = serveTradeCommands(ex, bus, { log: { warn() {}, error() {} }, now: clock, everyMs: 20 })
     cleanups.push(() => server.close())
-    const api = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now: clock, pollMs: 20 })
+    const api = remoteTrading(conn.sql, bus, { instId: defaultSpec.instId, index: 0, now: clock, pollMs: 20 })
     cleanups.push(() => api.close())
     const order = (n: number) => api.place(1, { side: 'buy', type: 'limit', price: 1000 + n, lots: 1000, clientOrderId: `x${n}` })
     await order(1)

@@ -37,7 +37,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     }
     const clock = () => Date.UTC(2026, 10, 27, 12)
     const bus = new LocalBus()
-    const api = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 600, pollMs: 20 })
+    const api = remoteTrading(conn.sql, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 600, pollMs: 20 })
     cleanups.push(() => api.close())
 
     // No engine leads: refused at once, nothing written.
@@ -100,7 +100,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     // Taken by an engine that then goes quiet: the user hears that the outcome is not known yet (never
     // "paused", since it may still happen), and the command stays taken; the next engine applies it, once.
     await served.close()
-    const slow = remoteTrading(sqlite, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 5_000, takenMs: 400, pollMs: 20 })
+    const slow = remoteTrading(conn.sql, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 5_000, takenMs: 400, pollMs: 20 })
     cleanups.push(() => slow.close())
     const asked = slow.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'unanswered' })
     const take = sqlite.prepare("UPDATE trade_commands SET status = 'taken' WHERE status = 'pending' AND body LIKE '%unanswered%'")
