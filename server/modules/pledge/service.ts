@@ -235,8 +235,9 @@ export function createPledgeService(ctx: Ctx) {
           // Another process may have spent the balance since it was read: the ledger refuses the overdraft.
           await ledger.freeze(tx, { ref: `pledge:${pledgeId}`, reason: 'pledge', userId, account: ledger.fund(userId), asset: 'NADI', amount, at: now, meta: { pledge: Number(pledgeId), product: p.id } })
         } catch (err) {
-          if (err instanceof ledger.InsufficientFunds) throw insufficient('NADI', err.current, err.required)
-          throw err
+          if (!(err instanceof ledger.InsufficientFunds)) throw err
+          // The refusal names the balance now: err.current is what the posting read before another connection's debit committed.
+          throw insufficient('NADI', (await ledger.balance(tx, ledger.fund(userId), 'NADI')).available, amount)
         }
         return Number(pledgeId)
       })
