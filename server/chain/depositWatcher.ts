@@ -27,10 +27,8 @@ import type { Selectable } from 'kysely'
 import type { Deposit } from '../../contract/recharge.ts'
 import { TOKENS, type ChainSettings, type Config } from '../config.ts'
 import type { Ctx } from '../context.ts'
-import { atomically } from '../db/index.ts'
 import type { Tx } from '../db/query/types.ts'
 import type { DepositsTable } from '../db/schema.ts'
-import { exec, row, rows } from '../db/sql.ts'
 import { startJobs } from '../jobs/scheduler.ts'
 import * as ledger from '../ledger/index.ts'
 import { depositToWire } from '../modules/recharge/service.ts'
@@ -84,10 +82,10 @@ export function onDeposit(ctx: Ctx, listener: DepositListener): () => void {
   return () => void set.delete(listener)
 }
 
-function emit(ctx: Ctx, ids: Set<bigint>): void {
+async function emit(ctx: Ctx, ids: Set<bigint>): Promise<void> {
   const set = listeners.get(ctx)
   if (!set?.size || ids.size === 0) return
-  const found = rows(ctx.sqlite, ctx.db.selectFrom('deposits').selectAll().where('id', 'in', [...ids]))
+  const found = await ctx.sql.rows(ctx.db.selectFrom('deposits').selectAll().where('id', 'in', [...ids]))
   for (const r of found) {
     const event = { userId: Number(r.user_id), deposit: depositToWire(r) }
     for (const l of set) {
@@ -152,7 +150,7 @@ async function passAll(ctx: Ctx): Promise<ChainPass[]> {
 
 async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promise<ChainPass> {
   const gw = ctx.chain
-  const { db, sqlite } = ctx
+  const { db } = ctx
   const pass: ChainPass = { chain: c.key, head: 0, from: null, to: null, logs: 0, recorded: 0, credited: 0, dropped: 0 }
   const changed = new Set<bigint>()
   const head = await gw.blockNumber(c.key)
@@ -194,17 +192,16 @@ async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promis
     }
     pass.logs = logs.length
     const now = ctx.now()
-    await atomically(ctx, () => {
+    await ctx.sql.transaction(async (tx) => {
       for (const log of logs) {
         const userId = owners.get(log.to.toLowerCase())
         const amount = toLedgerUnits(log.amount, 'floor')
         if (userId === undefined || amount === 0n) continue
         const txHash = log.txHash.toLowerCase()
         const key = db.selectFrom('deposits').selectAll().where('chain', '=', c.key).where('tx_hash', '=', txHash).where('log_index', '=', BigInt(log.logIndex))
-        const existing = row(sqlite, key)
+        const existing = await tx.row(key)
         if (!existing) {
-          const inserted = row(
-            sqlite,
+          const inserted = await tx.row(
             db
               .insertInto('deposits')
               .values({
@@ -226,8 +223,11 @@ async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promis
                 updated_at: BigInt(now),
                 credited_at: null,
               })
+              // Another pass recorded it since our read (two jobs processes a moment apart): it is that one's.
+              .onConflict((oc) => oc.columns(['chain', 'tx_hash', 'log_index']).doNothing())
               .returning('id'),
-          )!
+          )
+          if (!inserted) continue
           changed.add(inserted.id)
           pass.recorded++
         } else if (existing.status === 'credited') {
@@ -240,8 +240,7 @@ async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promis
         } else if (existing.status === 'dropped' || existing.block_hash !== log.blockHash) {
           // Seen on the chain as it is now, in another block (its transaction was mined again after a
           // reorg) or after it was dropped: it confirms again from there.
-          exec(
-            sqlite,
+          await tx.exec(
             db
               .updateTable('deposits')
               .set({ block_number: BigInt(log.blockNumber), block_hash: log.blockHash, status: 'confirming', confirmations: 0n, updated_at: BigInt(now) })
@@ -251,8 +250,7 @@ async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promis
         }
       }
       if (toHash !== null) {
-        exec(
-          sqlite,
+        await tx.exec(
           db
             .insertInto('deposit_cursors')
             .values({ chain: c.key, block: BigInt(to), block_hash: toHash, updated_at: BigInt(now) })
@@ -299,37 +297,31 @@ async function passChain(ctx: Ctx, c: ChainSettings, s: WatcherSettings): Promis
       }
       if (await credit(ctx, d, required)) count(d.id, 'credited')
     } else if (BigInt(confirmations) !== d.confirmations) {
-      const n = await atomically(ctx, () =>
-        exec(
-          sqlite,
-          db
-            .updateTable('deposits')
-            .set({ confirmations: BigInt(confirmations), updated_at: BigInt(ctx.now()) })
-            .where('id', '=', d.id)
-            .where('status', '=', 'confirming')
-            .where('block_hash', '=', d.block_hash),
-        ),
+      const n = await ctx.sql.exec(
+        db
+          .updateTable('deposits')
+          .set({ confirmations: BigInt(confirmations), updated_at: BigInt(ctx.now()) })
+          .where('id', '=', d.id)
+          .where('status', '=', 'confirming')
+          .where('block_hash', '=', d.block_hash),
       )
       if (n === 1) changed.add(d.id)
     }
   }
 
-  emit(ctx, changed)
+  await emit(ctx, changed)
   return pass
 }
 
 /** confirming → dropped: its block is not on the chain any more. */
 async function drop(ctx: Ctx, d: DepositRow): Promise<boolean> {
-  const n = await atomically(ctx, () =>
-    exec(
-      ctx.sqlite,
-      ctx.db
-        .updateTable('deposits')
-        .set({ status: 'dropped', updated_at: BigInt(ctx.now()) })
-        .where('id', '=', d.id)
-        .where('status', '=', 'confirming')
-        .where('block_hash', '=', d.block_hash),
-    ),
+  const n = await ctx.sql.exec(
+    ctx.db
+      .updateTable('deposits')
+      .set({ status: 'dropped', updated_at: BigInt(ctx.now()) })
+      .where('id', '=', d.id)
+      .where('status', '=', 'confirming')
+      .where('block_hash', '=', d.block_hash),
   )
   if (n === 1) ctx.log.warn({ chain: d.chain, tx: d.tx_hash, logIndex: Number(d.log_index), block: Number(d.block_number) }, 'deposit dropped: its block left the chain')
   return n === 1

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { Wallet } from 'ethers'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
+import { formatMoney } from '../../contract/money.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { LOANS, audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { translate } from '../../server/i18n.ts'
@@ -231,6 +232,32 @@ it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once ac
     expect(sqlite.prepare('SELECT pledged, total_pledge FROM pledge_products WHERE id = ?').raw().get(productId)).toEqual([100n * UNIT, 100n * UNIT])
     expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([3n, 30n * UNIT])
     for (const t of tries) expect(balance(sqlite, fund(t.u.userId), 'NADI')).toEqual(t.status === 200 ? { available: 0n, frozen: amount } : { available: amount, frozen: 0n })
+  })
+})
+
+it.runIf(on)('10 NADI in the fund account, 8 pledges of 10 at once across two api processes: one pledged, the rest told the balance now, never frozen twice', { timeout: 90_000 }, async () => {
+  const amount = 10n * UNIT
+  // Test set-up only: a product with room for every pledge, so only the balance can refuse.
+  const productId = await catalogue((sqlite) =>
+    Number(
+      sqlite
+        .prepare(
+          `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, created_at, updated_at)
+           VALUES ('race-balance', '{"en":"Race balance"}', 30, ?, 1000, 0, ?, 0, 0, 0)`,
+        )
+        .run(UNIT, 1_000n * UNIT).lastInsertRowid,
+    ),
+  )
+  const me = await funded('NADI', amount)
+  const answers = await burst(8, 'pledge/pledge', me.token, { product_id: productId, amount: '10', mode: 'day' })
+  expect(answers.filter((a) => a.status >= 500)).toEqual([])
+  expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+  const refused = translate('EN', 'errors.paymentInsufficient', { asset: 'NADI', current: formatMoney(0n), required: formatMoney(amount) })
+  for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, refused])
+  books((sqlite) => {
+    expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([1n, amount])
+    expect(sqlite.prepare('SELECT pledged FROM pledge_products WHERE id = ?').pluck().get(productId)).toBe(amount)
+    expect(balance(sqlite, fund(me.userId), 'NADI')).toEqual({ available: 0n, frozen: amount })
   })
 })
 

@@ -56,7 +56,7 @@ export function shopRoutes(app: App, area: Area, deps: ShopDeps, parts: ShopPart
   app.get(
     `${base}/releaseOrderList`,
     { ...auth, schema: { tags, summary: 'The caller’s release plans of this shop: NADI returned day by day', querystring: ReleaseListQuery, response: { 200: Envelope(Paged(ReleasePlan)) } } },
-    async (req) => ok(req, listPlans(deps.ctx, uid(req), area, req.lang, req.query.status, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
+    async (req) => ok(req, await listPlans(deps.ctx, uid(req), area, req.lang, req.query.status, req.query.page ?? 1, req.query.page_size ?? PAGE_SIZE_DEFAULT)),
   )
   if (!parts.orders) return
   app.get(

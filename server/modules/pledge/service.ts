@@ -22,9 +22,8 @@ import {
 } from '../../../contract/pledgeRules.ts'
 import { daysLeft, lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 import type { PledgeProductsTable, PledgesTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -82,9 +81,6 @@ const READS = statements({
 
 type NameRow = { id: bigint; name: string }
 
-/** What a pledge runs on the synchronous connection (same texts). */
-const SYNC = { product: S.product.text, take: S.take.text, insert: S.insert.text, position: S.position.text, link: S.link.text }
-
 const termsOf = (p: ProductRow): PledgeTerms => ({
   day: Number(p.day),
   minPledge: p.min_pledge,
@@ -132,12 +128,6 @@ export function registerPledgeRelease(ctx: Pick<Ctx, 'sql'>): void {
 export type PledgeService = ReturnType<typeof createPledgeService>
 
 export function createPledgeService(ctx: Ctx) {
-  const s = () => preparedOnce(ctx.sqlite, SYNC)
-  /** Inside the pledge's transaction (its keyed answer). */
-  const names = (lang: LangCode) => byName(ctx.sqlite.prepare(READS.names.text).all() as NameRow[], lang)
-  /** Inside the pledge's transaction (its keyed answer). */
-  const own = (userId: number, id: number) => found(ctx.sqlite.prepare(READS.own.text).get(id, userId) as PledgeRow | undefined)
-
   function productWire(p: ProductRow, lang: LangCode): PledgeProduct {
     const day = Number(p.day)
     const terms = termsOf(p)
@@ -202,19 +192,19 @@ export function createPledgeService(ctx: Ctx) {
       return productWire(p, lang)
     },
 
-    // Still synchronous (ctx.commits.submit): on the asynchronous way (commits.write) a burst of keyed
-    // pledges with refusals left an api process answering nothing after (races.roles on PostgreSQL).
     async pledge(userId: number, lang: LangCode, body: PledgeBody): Promise<MyPledge> {
       // The schema checked the format; what is left to refuse is more than the ledger holds.
       const amount = parseAmount(body.amount)
       if (amount === null) throw invalidField('amount')
-      const answer = (id: number) => pledgeWire(own(userId, id), names(lang).get(BigInt(body.product_id)) ?? '')
-      answerKeyedAs(answer)
-      const id = await ctx.commits.submit(() => {
-        const p = s().product.get(body.product_id) as ProductRow | undefined
+      // Read inside the pledge's transaction too (a keyed request's answer), where its rows are seen.
+      const answer = async (q: Queryable, id: number) => pledgeWire(found(await q.get(READS.own, id, userId)), (await namesNow(lang, q)).get(BigInt(body.product_id)) ?? '')
+      answerKeyedIn((id: number, tx) => answer(tx, id))
+      const id = await ctx.commits.write(async (tx) => {
+        const p = await tx.get(S.product, body.product_id)
         if (!p || p.active !== 1n) throw notFound('errors.pledgeProductNotFound')
         const terms = termsOf(p)
-        const available = ledger.balance(ctx.sqlite, ledger.fund(userId), 'NADI').available
+        // Read without a lock: a refusal worded from it; the freeze below is what holds the line.
+        const available = (await ledger.balance(tx, ledger.fund(userId), 'NADI')).available
         const refusal = checkPledge(terms, body.mode, amount, available)
         if (refusal) {
           switch (refusal.reason) {
@@ -230,26 +220,28 @@ export function createPledgeService(ctx: Ctx) {
               throw insufficient('NADI', refusal.current, refusal.required)
           }
         }
-        if (s().take.run({ amount, id: p.id }).changes !== 1) {
+        if ((await tx.run(S.take, { amount, id: p.id })).changes !== 1) {
           // Another process's pledge took the capacity since it was read: the refusal names what is left now.
-          const fresh = s().product.get(p.id) as ProductRow
+          const fresh = (await tx.get(S.product, p.id))!
           throw conflict('errors.pledgeCapacity', { left: formatMoney(capacityLeft(termsOf(fresh))) })
         }
         const now = ctx.now()
         const { startDay, endDay } = termOf(dayOf(now), terms.day)
         const rate = modeRate(terms, body.mode)
-        const pledgeId = Number((s().insert.get({ user: userId, product: p.id, mode: body.mode, amount, rate, days: terms.day, start: startDay, end: endDay, at: now }) as { id: bigint }).id)
-        const positionId = (s().position.get({ user: userId, base: amount, rate, period: periodDays(body.mode), start: startDay, end: endDay, source: `pledge:${pledgeId}`, at: now }) as { id: bigint }).id
-        s().link.run(positionId, pledgeId)
+        const pledgeId = (await tx.get(S.insert, { user: userId, product: p.id, mode: body.mode, amount, rate, days: terms.day, start: startDay, end: endDay, at: now }))!.id
+        const positionId = (await tx.get(S.position, { user: userId, base: amount, rate, period: periodDays(body.mode), start: startDay, end: endDay, source: `pledge:${pledgeId}`, at: now }))!.id
+        await tx.run(S.link, positionId, pledgeId)
         try {
-          ledger.freeze(ctx.sqlite, { ref: `pledge:${pledgeId}`, reason: 'pledge', userId, account: ledger.fund(userId), asset: 'NADI', amount, at: now, meta: { pledge: pledgeId, product: p.id } })
+          // Another process may have spent the balance since it was read: the ledger refuses the overdraft.
+          await ledger.freeze(tx, { ref: `pledge:${pledgeId}`, reason: 'pledge', userId, account: ledger.fund(userId), asset: 'NADI', amount, at: now, meta: { pledge: Number(pledgeId), product: p.id } })
         } catch (err) {
-          if (err instanceof ledger.InsufficientFunds) throw insufficient('NADI', err.current, err.required)
-          throw err
+          if (!(err instanceof ledger.InsufficientFunds)) throw err
+          // The refusal names the balance now: err.current is what the posting read before another connection's debit committed.
+          throw insufficient('NADI', (await ledger.balance(tx, ledger.fund(userId), 'NADI')).available, amount)
         }
-        return pledgeId
+        return Number(pledgeId)
       })
-      return answer(id)
+      return answer(ctx.sql, id)
     },
 
     async myList(userId: number, lang: LangCode, page: number, pageSize: number): Promise<PagedList<MyPledge>> {

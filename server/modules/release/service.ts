@@ -15,7 +15,6 @@ import type { Area } from '../../../contract/goods.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { ReleasePlan, ReleaseStatus } from '../../../contract/release.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import type { ReleasePlansTable } from '../../db/schema.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
@@ -33,8 +32,6 @@ const SQL = {
                VALUES (?, ?, ?, 'NADI', ?, ?, ?, ?, ?, ?)`,
   orderOf: 'SELECT o.order_no AS order_no, l.name AS name, l.cover AS cover FROM pay_orders o JOIN order_lines l ON l.order_id = o.id WHERE o.id = ? ORDER BY l.id LIMIT 1',
 } as const
-
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
 /** What a day's pass runs, in its transaction. */
 const DAY = statements({
@@ -85,11 +82,15 @@ export async function createReleasePlan(tx: Tx, p: NewPlan): Promise<void> {
 type PlanOrder = { order_no: string; name: string; cover: string }
 const ORDER_OF = statement<PlanOrder, [orderId: bigint]>(SQL.orderOf)
 
-export function planWire(ctx: Pick<Ctx, 'sqlite'>, r: PlanRow, lang: LangCode): ReleasePlan {
-  return planOf(r, stmts(ctx).orderOf.get(r.order_id) as PlanOrder | undefined, lang)
-}
+// The caller's plans of one area, of one status or all (status null).
+type ListArgs = { user: number; area: Area; status: ReleaseStatus | null }
+const OF_USER = 'user_id = @user AND area = @area AND (CAST(@status AS TEXT) IS NULL OR status = @status)'
+const LIST = statements({
+  count: statement<{ n: bigint }, [ListArgs]>(`SELECT count(*) AS n FROM release_plans WHERE ${OF_USER}`),
+  page: statement<PlanRow, [ListArgs & { limit: number; offset: number }]>(`SELECT * FROM release_plans WHERE ${OF_USER} ORDER BY id DESC LIMIT @limit OFFSET @offset`),
+})
 
-/** planWire through `q`: a transaction's tx, or the database outside any. */
+/** A plan as the app shows it, read through `q`: a transaction's tx, or the database outside any. */
 export async function planWireIn(q: Queryable, r: PlanRow, lang: LangCode): Promise<ReleasePlan> {
   return planOf(r, await q.get(ORDER_OF, r.order_id), lang)
 }
@@ -118,14 +119,11 @@ function planOf(r: PlanRow, o: PlanOrder | undefined, lang: LangCode): ReleasePl
   }
 }
 
-export function listPlans(ctx: Ctx, userId: number, area: Area, lang: LangCode, status: ReleaseStatus | undefined, page: number, pageSize: number): PagedList<ReleasePlan> {
-  const filter = status ? ' AND status = ?' : ''
-  const args: (string | number)[] = status ? [userId, area, status] : [userId, area]
-  const { n } = ctx.sqlite.prepare(`SELECT count(*) AS n FROM release_plans WHERE user_id = ? AND area = ?${filter}`).get(...args) as { n: bigint }
-  const rows = ctx.sqlite
-    .prepare(`SELECT * FROM release_plans WHERE user_id = ? AND area = ?${filter} ORDER BY id DESC LIMIT ? OFFSET ?`)
-    .all(...args, pageSize, (page - 1) * pageSize) as PlanRow[]
-  return { total: Number(n), list: rows.map((r) => planWire(ctx, r, lang)) }
+export async function listPlans(ctx: Pick<Ctx, 'sql'>, userId: number, area: Area, lang: LangCode, status: ReleaseStatus | undefined, page: number, pageSize: number): Promise<PagedList<ReleasePlan>> {
+  const args = { user: userId, area, status: status ?? null }
+  const { n } = (await ctx.sql.get(LIST.count, args))!
+  const rows = await ctx.sql.all(LIST.page, { ...args, limit: pageSize, offset: (page - 1) * pageSize })
+  return { total: Number(n), list: await Promise.all(rows.map((r) => planWireIn(ctx.sql, r, lang))) }
 }
 
 export class ReleaseFundingShort extends Error {
