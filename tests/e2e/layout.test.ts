@@ -100,7 +100,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
     .run(userId, `0x${'ab'.repeat(32)}`, `0x${'ef'.repeat(32)}`, w.address.toLowerCase(), `0x${'cd'.repeat(20)}`, 12_345_678_900_000_000n, '123456789000000000000000000')
   await app.exchange!.place(userId, { side: 'sell', type: 'limit', price: 9_999_999, lots: 99_999_999, clientOrderId: 'layout-1' })
   await app.exchange!.place(userId, { side: 'buy', type: 'limit', price: 10, lots: 100_000, clientOrderId: 'layout-2' })
-  createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: parseUnits('12345678.123456', 8) })
+  await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: parseUnits('12345678.123456', 8) })
   const noticeId = Number((app.ctx.sqlite.prepare('SELECT id FROM notices ORDER BY id LIMIT 1').get() as { id: bigint }).id)
   // Paid product orders with the long address and remark, the most units one order may buy, shipped
   // with the longest carrier name and number, each with a first release (src/features/shopOrders, release).

@@ -130,10 +130,10 @@ it('the order form’s placeholders (price, size, amount to spend) are shown who
 
 it('an order cancelled for want of payment stays listed with that reason, beside one the user cancelled, at 360 and 390 px', { timeout: 90_000 }, async () => {
   const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
-  const late = createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n, payWithinMs: 1 })
+  const late = await createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n, payWithinMs: 1 })
   await page.waitForTimeout(20)
   expect(await expireOrders(app.ctx)).toBeGreaterThanOrEqual(1)
-  const mine = createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n })
+  const mine = await createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 100_000_000n })
   await apiAs(app, page)('orders/cancel', { id: mine })
   for (const width of [360, 390]) {
     await page.setViewportSize({ width, height: 760 })

@@ -77,7 +77,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await shows(page.getByTestId('pay-from')).toMatch(new RegExp(me.slice(0, 6), 'i'))
     expect(await visible(page, 'pay-connect').count()).toBe(0)
 
-    const id = createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     await inApp(page, '/orders')
     await page.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()
     await page.getByTestId('payment-use-wallet').click()
@@ -101,7 +101,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
   it('"pay from my wallet instead" goes back to the balance, which pays exactly the total shown', async () => {
     const { context, page, userId, errors } = await newcomer(size)
     credit(userId, 100n)
-    const id = createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     await inApp(page, '/orders')
     await page.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()
     await page.getByTestId('payment-use-wallet').click()

@@ -65,7 +65,7 @@ describe('the payment dialog in Chromium', () => {
     await page.waitForFunction(() => sessionStorage.getItem('token') !== null)
     userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id)
 
-    const id = createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A session whose sign-in wallet is not taken up again (it did not answer without a prompt, or it
     // is another device's): the user picks a wallet in the dialog, and may pick the wrong one.
     await page.evaluate(() => sessionStorage.removeItem('signin_wallet'))
@@ -121,8 +121,8 @@ describe('the payment dialog in Chromium', () => {
 
   it('an order the balance covers is paid from it in one step; another is cancelled behind a confirm', async () => {
     transfer(app.ctx.sqlite, { ref: 'e2e:pay:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 5n * UNIT })
-    const paid = createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 2n * UNIT })
-    const cancelled = createPayOrder(app.ctx, { userId, type: 'node', asset: 'USDT', total: 12n * UNIT })
+    const paid = await createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 2n * UNIT })
+    const cancelled = await createPayOrder(app.ctx, { userId, type: 'node', asset: 'USDT', total: 12n * UNIT })
     await page.goto(`${app.url}/orders`)
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(2)
     await page.locator(`[data-testid="payorder-row"][data-id="${paid}"] [data-testid="payorder-pay"]`).click()
@@ -156,7 +156,7 @@ describe('the payment dialog in Chromium', () => {
     const p = await context.newPage()
     const errs = watchErrors(p)
     await signInThroughInvite(context, p, app.url, ROOT_CODE, own)
-    const id = createPayOrder(app.ctx, { userId: userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId: userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A reload: the page has no wallet connected, and the one signed in with is taken up again, no picker.
     await p.goto(`${app.url}/orders`)
     await p.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()

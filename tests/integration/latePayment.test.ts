@@ -105,7 +105,7 @@ async function submitAndConfirm(s: TestServer, me: SignedIn, id: number, tx: str
 async function deviceOrder() {
   const s = await boot()
   const me = await s.signIn(ROOT_CODE)
-  const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+  const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
   return { s, me, id, send: await wallet(s, me, id) }
 }
 
@@ -123,7 +123,7 @@ describe('a chain payment whose hash comes after the hold', () => {
 
     // The same hash again answers the same payment; for another order it is refused.
     expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
-    const other = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
+    const other = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     const reuse = await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })
     expect([reuse.statusCode, reuse.body_.msg]).toEqual([409, translate('EN', 'errors.txHashUsed')])
     await checkChainPayments(s.ctx)
@@ -150,7 +150,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data.payment).toMatchObject({ status: 'failed' })
     await s.gateway.dev!.mine('bsc', 1)
     await checkChainPayments(s.ctx)
-    const other = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
+    const other = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     expect((await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })).statusCode).toBe(409)
     expect(usdt(s, me.userId)).toBe(units('9.5'))
     expect(credits(s, tx.toLowerCase())).toBe(1)
@@ -272,7 +272,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     // Misconfigured on purpose: payments are received on the payer's own deposit address.
     const deposit = (await s.get<RechargeAddress>(`${API}/recharge/address?coin=USDT&chain=bsc`, { token: me.token })).body_.data.address
     s.ctx.config.payment.receivingAddress = deposit
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
+    const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: HOLD })
     const send = await wallet(s, me, id)
     await expire(s, me, id)
     const tx = await send('7')

@@ -31,8 +31,9 @@ describe('orders/list', () => {
     const [me, other] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     transfer(s.ctx.sqlite, { ref: 'test:list', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
     // A joint-mining order completes when paid; an order of a device without lines stays paid.
-    const ids = Array.from({ length: 23 }, (_, i) => createPayOrder(s.ctx, { userId: me.userId, type: i === 0 ? 'joint' : 'device', asset: 'USDT', total: units('1') }))
-    createPayOrder(s.ctx, { userId: other.userId, type: 'device', asset: 'USDT', total: units('1') })
+    const ids: number[] = []
+    for (let i = 0; i < 23; i++) ids.push(await createPayOrder(s.ctx, { userId: me.userId, type: i === 0 ? 'joint' : 'device', asset: 'USDT', total: units('1') }))
+    await createPayOrder(s.ctx, { userId: other.userId, type: 'device', asset: 'USDT', total: units('1') })
     const post = (path: string, id: number) => s.post<PayOrder>(`${O}/${path}`, { id }, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' })
     expect((await post('payByBalance', ids[0]!)).body_.data.status).toBe('completed')
     for (const id of ids.slice(1, 4)) expect((await post('payByBalance', id)).body_.data.status).toBe('paid')

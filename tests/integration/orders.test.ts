@@ -32,7 +32,7 @@ describe('orders to pay', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'NADI', '100')
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'node', asset: 'NADI', total: units('40') })
+    const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'node', asset: 'NADI', total: units('40') })
     const list = (await s.get<PagedList<PayOrder>>(`${O}/list?status=pending_payment`, { token: me.token, lang: 'EN' })).body_.data
     expect(list.list).toEqual([expect.objectContaining({ id, title: 'Super Miner node', total: '40', asset: 'NADI', status: 'pending_payment', payment: null })])
     const t0 = balance(s.ctx.sqlite, TREASURY, 'NADI').available
@@ -50,7 +50,7 @@ describe('orders to pay', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'NADI', '5')
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'NADI', total: units('12.5') })
+    const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'NADI', total: units('12.5') })
     const res = await post(s, me, 'payByBalance', { id })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(msg('errors.paymentInsufficient', { asset: 'NADI', current: '5', required: '12.5' }))
@@ -63,14 +63,14 @@ describe('orders to pay', () => {
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
     credit(s, me.userId, 'USDT', '100')
-    const a = createPayOrder(s.ctx, { userId: me.userId, type: 'destroy', asset: 'USDT', total: units('10') })
+    const a = await createPayOrder(s.ctx, { userId: me.userId, type: 'destroy', asset: 'USDT', total: units('10') })
     expect((await post(s, me, 'cancel', { id: a })).body_.data.status).toBe('cancelled')
     const late = await post(s, me, 'payByBalance', { id: a })
     expect(late.statusCode).toBe(409)
     expect(late.body_.msg).toBe(msg('errors.orderCancelled'))
     expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(units('100'))
 
-    const b = createPayOrder(s.ctx, { userId: me.userId, type: 'joint', asset: 'USDT', total: units('10'), payWithinMs: 60_000 })
+    const b = await createPayOrder(s.ctx, { userId: me.userId, type: 'joint', asset: 'USDT', total: units('10'), payWithinMs: 60_000 })
     expect((await post(s, other, 'payByBalance', { id: b })).statusCode).toBe(404)
     expect((await s.get(`${O}/detail?id=${b}`, { token: other.token })).statusCode).toBe(404)
     expect(await expireOrders(s.ctx)).toBe(0)
@@ -91,7 +91,7 @@ describe('orders to pay', () => {
   it('paid on chain: the order is processing while the transfer confirms, then paid; expiry leaves a payment under way alone', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    const id = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: 60_000 })
+    const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7'), payWithinMs: 60_000 })
     const { targets } = (await s.get<PayTargets>(`${O}/payTargets?id=${id}`, { token: me.token })).body_.data
     const bsc = targets.find((t) => t.chain === 'bsc')!
     expect(bsc).toMatchObject({ chain_id: s.gateway.chain('bsc').id, confirmations: 3 })
@@ -115,7 +115,7 @@ describe('orders to pay', () => {
     await s.gateway.dev!.mine('bsc', 2)
     await checkChainPayments(s.ctx)
     expect((await s.get<PayOrder>(`${O}/detail?id=${id}`, { token: me.token })).body_.data).toMatchObject({ status: 'paid', payment: { status: 'paid', confirmations: 3 } })
-    const reuse = createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
+    const reuse = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     expect((await post(s, me, 'payOnChain', { id: reuse, chain: 'bsc', tx_hash: tx.hash })).body_.msg).toBe(msg('errors.txHashUsed'))
   })
 })

@@ -122,7 +122,7 @@ it.runIf(on)('one order paid 50 times at once across two api processes: debited 
   let orderId: number
   try {
     // Test set-up only: an order as a shop's route makes one (its ctx needs only these).
-    orderId = createPayOrder({ sqlite: conn.sqlite, now: Date.now, config: { orders: { payWithinMs: 15 * 60_000 } } } as unknown as Ctx, { userId: me.userId, type: 'destroy', asset: 'NADI', total: 2n * UNIT })
+    orderId = await createPayOrder({ sql: conn.sql, now: Date.now, config: { orders: { payWithinMs: 15 * 60_000 } } } as unknown as Ctx, { userId: me.userId, type: 'destroy', asset: 'NADI', total: 2n * UNIT })
   } finally {
     await conn.close()
   }

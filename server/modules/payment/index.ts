@@ -129,15 +129,15 @@ const paidHandlers = new WeakMap<object, { prefix: string; handler: PaidHandler 
  * transaction). Throwing undoes the payment: from balance the user is told, on chain the next pass
  * tries again. Registered per database connection, so each server in a process has its own.
  */
-export function onPaid(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler: PaidHandler): void {
-  const list = paidHandlers.get(ctx.sqlite) ?? []
+export function onPaid(ctx: Pick<Ctx, 'sql'>, prefix: string, handler: PaidHandler): void {
+  const list = paidHandlers.get(ctx.sql) ?? []
   list.push({ prefix, handler })
-  paidHandlers.set(ctx.sqlite, list)
+  paidHandlers.set(ctx.sql, list)
 }
 
-async function paid(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, e: PaidEvent): Promise<void> {
+async function paid(ctx: Pick<Ctx, 'sql'>, tx: Tx, e: PaidEvent): Promise<void> {
   // One after another, in the order registered: a handler may read what an earlier one wrote.
-  for (const h of paidHandlers.get(ctx.sqlite) ?? []) if (e.orderRef.startsWith(h.prefix)) await h.handler(tx, e)
+  for (const h of paidHandlers.get(ctx.sql) ?? []) if (e.orderRef.startsWith(h.prefix)) await h.handler(tx, e)
 }
 
 export interface ChainArrival {
@@ -158,12 +158,12 @@ const arrivalHandlers = new WeakMap<object, { prefix: string; handler: ArrivalHa
  * with `prefix` paid and before anything is posted, whether the order is still to be paid — the
  * handler may reinstate it there, in the same transaction. Without a handler it is paid.
  */
-export function onChainArrival(ctx: Pick<Ctx, 'sqlite'>, prefix: string, handler: ArrivalHandler): void {
-  arrivalHandlers.set(ctx.sqlite, { prefix, handler })
+export function onChainArrival(ctx: Pick<Ctx, 'sql'>, prefix: string, handler: ArrivalHandler): void {
+  arrivalHandlers.set(ctx.sql, { prefix, handler })
 }
 
-async function arrival(ctx: Pick<Ctx, 'sqlite'>, tx: Tx, e: ChainArrival): Promise<ArrivalVerdict> {
-  const h = arrivalHandlers.get(ctx.sqlite)
+async function arrival(ctx: Pick<Ctx, 'sql'>, tx: Tx, e: ChainArrival): Promise<ArrivalVerdict> {
+  const h = arrivalHandlers.get(ctx.sql)
   return h && e.orderRef.startsWith(h.prefix) ? h.handler(tx, e) : 'pay'
 }
 
