@@ -110,8 +110,8 @@ describe('airdrop', () => {
     const s = await start()
     const holder = await withCoreNode(s)
     const plain = await s.signIn()
-    expect(airdropMultiplier(s.ctx, holder.userId, dayOf(s.clock.now()))).toBe(2)
-    expect(airdropMultiplier(s.ctx, plain.userId, dayOf(s.clock.now()))).toBe(1)
+    expect(await airdropMultiplier(s.ctx.sql, holder.userId, dayOf(s.clock.now()))).toBe(2)
+    expect(await airdropMultiplier(s.ctx.sql, plain.userId, dayOf(s.clock.now()))).toBe(1)
     // The CLI runs on the real clock and the server on the test clock: the day is named.
     const paidDay = dayOf(s.clock.now())
     const file = path.join(s.dir, 'users.txt')

@@ -41,7 +41,7 @@ export const AIRDROP_COMMANDS: Command[] = [
         [AirdropRefused],
         async () => {
           const terms = { id: req.id, asset: req.asset, perUser: req.perUser, users: who, day: req.day }
-          const r = await db.sql.transaction((tx) => airdrop(tx, terms, Date.now(), (day) => airdropMultipliers(db, day)))
+          const r = await db.sql.transaction((tx) => airdrop(tx, terms, Date.now(), (day) => airdropMultipliers(tx, day)))
           env.io.out(
             `airdrop ${req.id} (${isoDay(r.day)}): ${r.credited} users credited ${formatMoney(r.total)} ${req.asset}` +
               ` (${formatMoney(req.perUser)} each, ${r.multiplied} multiplied by their nodes); ${r.already} already credited before; treasury: ${formatMoney(r.treasury)} ${req.asset}`,

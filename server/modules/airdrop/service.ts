@@ -64,11 +64,12 @@ async function users(tx: Tx, who: Airdrop['users']): Promise<bigint[]> {
 }
 
 /** Each user's node airdrop multiplier above 1 on a day (node/airdrop.ts: airdropMultipliers). */
-export type MultipliersOn = (day: number) => Map<bigint, number>
+export type MultipliersOn = (day: number) => Promise<Map<bigint, number>>
 
 /**
  * Runs in the caller's transaction `tx`. Throws AirdropRefused, having written nothing. The
- * multipliers are read outside tx (node_orders, which the airdrop does not write).
+ * multipliers are read of node_orders, which the airdrop does not write (the CLI reads them through tx:
+ * on SQLite a statement outside an open transaction would wait for it).
  */
 export async function airdrop(tx: Tx, a: Airdrop, now: number, multipliersOn: MultipliersOn): Promise<AirdropResult> {
   const prefix = `airdrop:${a.id}:`
@@ -85,7 +86,7 @@ export async function airdrop(tx: Tx, a: Airdrop, now: number, multipliersOn: Mu
   }
   if (day > dayOf(now)) throw new AirdropRefused(`--day ${iso(day)} has not come yet: the multipliers are the nodes held on a day that has begun`)
 
-  const multipliers = multipliersOn(day)
+  const multipliers = await multipliersOn(day)
   const plan: { user: bigint; amount: bigint; multiplier: number }[] = []
   let already = 0
   let total = 0n

@@ -8,13 +8,12 @@ import type { Device, DeviceStatus } from '../../../contract/device.ts'
 import { ATTEMPT_WINDOW_MS, attemptAllowed, formatCode, makeCode, normalizeCode } from '../../../contract/deviceRules.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
-import { atomically, preparedOnce } from '../../db/index.ts'
-import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { constraintOf } from '../../db/errors.ts'
 import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts'
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 
 const SQL = {
   order: 'SELECT id, user_id, type, created_at FROM pay_orders WHERE id = ?',
@@ -42,7 +41,6 @@ const SQL = {
   useCode: 'UPDATE device_codes SET used_at = ? WHERE device_id = ?',
 } as const
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
 
 /** What issuing codes runs, in the shipping's (or the operator's) transaction of the asynchronous way. */
 const CODES = statements({
@@ -136,8 +134,24 @@ interface DeviceRow {
 
 type ListedRow = DeviceRow & { order_no: string; name: string; spec_name: string; cover: string; shipped: bigint; last_ok: bigint | null }
 
-/** The caller's devices, newest first, read outside any transaction: the same text the activation's answer reads inside its own. */
+/** The caller's devices, newest first: read outside any transaction, and inside the activation's for its answer. */
 const LIST = statement<ListedRow, [userId: number]>(SQL.list)
+
+/** What activating a device runs, in its transaction. */
+const ACTIVATE = statements({
+  // The caller's row lock (PostgreSQL; on SQLite one writer anyway): two attempts at once, from two
+  // processes, count their failures one after the other, so the limit cannot be overrun by racing it.
+  lockUser: statement<never, [userId: number]>('UPDATE users SET id = id WHERE id = ?'),
+  failures: statement<{ at: bigint }, [userId: number, since: number]>(SQL.failures),
+  lastSuccess: statement<{ at: bigint | null }, [userId: number]>(SQL.lastSuccess),
+  own: statement<DeviceRow & { code_hash: string | null; used_at: bigint | null }, [deviceId: number, userId: number]>(SQL.own),
+  byHash: statement<{ id: bigint; user_id: bigint; status: string }, [hash: string]>(SQL.byHash),
+  attempt: statement<never, [userId: number, deviceId: number | bigint | null, ok: number, at: number]>(SQL.attempt),
+  prune: statement<never, [before: number]>(SQL.prune),
+  position: statement<{ id: bigint }, [userId: number, power: bigint, ratePpm: number | bigint, startDay: number, source: string, at: number]>(`${SQL.position} RETURNING id`),
+  activate: statement<never, [positionId: bigint, at: number, id: bigint]>(SQL.activate),
+  useCode: statement<never, [at: number, deviceId: bigint]>(SQL.useCode),
+})
 
 function deviceWire(d: ListedRow, lang: LangCode): Device {
   const status: DeviceStatus = d.status === 'success' ? 'success' : d.last_ok === 0n ? 'failed' : 'pending'
@@ -159,15 +173,11 @@ function deviceWire(d: ListedRow, lang: LangCode): Device {
 }
 
 export function createDeviceService(ctx: Ctx) {
-  const s = () => stmts(ctx)
-
-  /** In the activation's transaction: its answer, kept with the idempotency key. */
-  const listIn = (userId: number, lang: LangCode): Device[] => (s().list.all(userId) as ListedRow[]).map((d) => deviceWire(d, lang))
+  /** The caller's devices read through `q`: the activation's tx (its writes seen), or the database. */
+  const listIn = async (q: Queryable, userId: number, lang: LangCode): Promise<Device[]> => (await q.all(LIST, userId)).map((d) => deviceWire(d, lang))
 
   return {
-    async list(userId: number, lang: LangCode): Promise<Device[]> {
-      return (await ctx.sql.all(LIST, userId)).map((d) => deviceWire(d, lang))
-    },
+    list: (userId: number, lang: LangCode): Promise<Device[]> => listIn(ctx.sql, userId, lang),
 
     /**
      * Activates the caller's device with its code. A refusal changes no device, code or position; it
@@ -176,20 +186,20 @@ export function createDeviceService(ctx: Ctx) {
      */
     async activate(userId: number, lang: LangCode, deviceId: number, rawCode: string): Promise<Device> {
       const now = ctx.now()
-      const activated = () => listIn(userId, lang).find((x) => x.id === deviceId)!
+      const activated = async (q: Queryable) => (await listIn(q, userId, lang)).find((x) => x.id === deviceId)!
       // A refused attempt commits too (it is counted): its refusal is the answer kept with it.
-      answerKeyedAs((refused: ApiError | null) => refused ?? activated())
-      const outcome = await atomically(ctx, (): ApiError | null => {
-        const st = s()
-        const failures = (st.failures.all(userId, now - ATTEMPT_WINDOW_MS) as { at: bigint }[]).map((r) => Number(r.at))
-        const last = (st.lastSuccess.get(userId) as { at: bigint | null }).at
+      answerKeyedIn(async (refused: ApiError | null, tx) => refused ?? (await activated(tx)))
+      const outcome = await ctx.sql.transaction(async (tx): Promise<ApiError | null> => {
+        await tx.run(ACTIVATE.lockUser, userId)
+        const failures = (await tx.all(ACTIVATE.failures, userId, now - ATTEMPT_WINDOW_MS)).map((r) => Number(r.at))
+        const last = (await tx.get(ACTIVATE.lastSuccess, userId))?.at ?? null
         if (!attemptAllowed(failures, last === null ? null : Number(last), now)) return tooMany()
         const code = normalizeCode(rawCode)
         // A malformed code is a typo, not a guess: refused without counting it.
         if (code === null) return badRequest('errors.deviceCodeFormat')
-        const d = st.own.get(deviceId, userId) as (DeviceRow & { code_hash: string | null; used_at: bigint | null }) | undefined
-        const fail = (err: ApiError, known: boolean) => {
-          st.attempt.run(userId, known ? deviceId : null, 0, now)
+        const d = await tx.get(ACTIVATE.own, deviceId, userId)
+        const fail = async (err: ApiError, known: boolean) => {
+          await tx.run(ACTIVATE.attempt, userId, known ? deviceId : null, 0, now)
           return err
         }
         if (!d) return fail(notFound('errors.deviceNotFound'), false)
@@ -197,22 +207,23 @@ export function createDeviceService(ctx: Ctx) {
         if (d.code_hash === null) return conflict('errors.deviceNotShipped')
         const hash = hashCode(code)
         if (!timingSafeEqual(Buffer.from(hash), Buffer.from(d.code_hash))) {
-          const other = st.byHash.get(hash) as { user_id: bigint; status: string } | undefined
+          const other = await tx.get(ACTIVATE.byHash, hash)
           // The code of another of the caller's own devices, already used: say so. Anyone else's code
           // reads like a wrong one, so a code tells nothing about other users' devices.
           if (other && other.user_id === BigInt(userId) && other.status === 'success') return fail(conflict('errors.deviceCodeUsed'), true)
           return fail(badRequest('errors.deviceCodeWrong'), true)
         }
         const startDay = dayOf(now) + 1
-        const pos = st.position.run(userId, d.power, ctx.config.devices.ratePpm, startDay, `device:${d.id}`, now)
-        st.activate.run(pos.lastInsertRowid, now, d.id)
-        st.useCode.run(now, d.id)
-        st.attempt.run(userId, d.id, 1, now)
-        st.prune.run(now - 30 * 86_400_000)
+        const pos = (await tx.get(ACTIVATE.position, userId, d.power, ctx.config.devices.ratePpm, startDay, `device:${d.id}`, now))!
+        // Conditional on pending: the position above is rolled back with it if the device was activated meanwhile.
+        if ((await tx.run(ACTIVATE.activate, pos.id, now, d.id)).changes !== 1) throw conflict('errors.deviceAlreadyActive')
+        await tx.run(ACTIVATE.useCode, now, d.id)
+        await tx.run(ACTIVATE.attempt, userId, d.id, 1, now)
+        await tx.run(ACTIVATE.prune, now - 30 * 86_400_000)
         return null
       })
       if (outcome) throw outcome
-      return activated()
+      return activated(ctx.sql)
     },
   }
 }

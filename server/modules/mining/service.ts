@@ -11,19 +11,18 @@ import { formatMoney, parseAmount, parseMoney } from '../../../contract/money.ts
 import type { PayOrder } from '../../../contract/orders.ts'
 import type { Ctx } from '../../context.ts'
 import type { Config } from '../../config.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Tx } from '../../db/query/types.ts'
 import type { DB, PositionsTable } from '../../db/schema.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
-import { createPayOrder, type OrdersService } from '../orders/service.ts'
+import { createPayOrderIn, type OrdersService } from '../orders/service.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { settlementHalt } from '../settlement/service.ts'
 import { addPerformanceIn } from '../user/performance.ts'
 import { quoteRefusal, type QuoteUse } from '../wallet/exchange.ts'
 import { scoreMiningBuy } from '../activity/scores.ts'
 import { boughtPower, destroyStatus, miningPause, periodAmount, positionStatus, powerFits, ppmPercent, ppmTimes, usdtValue } from './rules.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 
 type PositionRow = Selectable<PositionsTable>
 const MINING_KINDS = ['device', 'destroy', 'joint', 'trial', 'node'] as const
@@ -44,7 +43,14 @@ const SQL = {
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
 } as const
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+/** What placing a joint order and issuing its quote run, in their group-commit actions. */
+const PLACE = statements({
+  quote: statement<QuoteUse & { id: string; price: bigint }, [id: string]>(SQL.quote),
+  useQuote: statement<never, [at: number, id: string]>(SQL.useQuote),
+  holdPrice: statement<never, [orderId: number, price: bigint]>(SQL.holdPrice),
+  dropQuotes: statement<never, [userId: number, before: number]>(SQL.dropQuotes),
+  issueQuote: statement<never, [id: string, userId: number, price: bigint, at: number, expiresAt: number]>(SQL.issueQuote),
+})
 
 type PaidOrder = { id: bigint; user_id: bigint; type: string; asset: string; total: bigint; state: string }
 type PositionArgs = { user: bigint; kind: string; base: bigint; rate: number; remaining: bigint; gift: bigint; start: number; end: number | null; source: string; at: number }
@@ -150,7 +156,6 @@ export const FLOW_POOL_TTL_MS = 60_000
 
 export function createMiningService(ctx: Ctx, orders: OrdersService, deps: MiningDeps) {
   const cfg = ctx.config.mining
-  const s = () => stmts(ctx)
   const pause = async () => miningPause(await settlementHalt(ctx), dayStart)
   let flow: { at: number; amount: bigint } | null = null
   async function flowPool(): Promise<bigint> {
@@ -163,18 +168,19 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
   type Pricing = { quoteId: string } | { previewed: bigint }
 
   /** The price a joint order is placed at, read in the transaction that places it; throws the refusal. */
-  function placedPrice(userId: number, pricing: Pricing): bigint {
+  async function placedPrice(tx: Tx, userId: number, pricing: Pricing): Promise<bigint> {
     const now = ctx.now()
     if ('previewed' in pricing) {
       const price = deps.nadiPrice()
       if (pricing.previewed !== price) throw conflict('errors.jointPriceMoved', { now: formatMoney(price), previewed: formatMoney(pricing.previewed) })
       return price
     }
-    const q = s().quote.get(pricing.quoteId) as (QuoteUse & { id: string; price: bigint }) | undefined
+    const q = await tx.get(PLACE.quote, pricing.quoteId)
     const refusal = quoteRefusal(q, userId, now)
     const gone = { now: formatMoney(deps.nadiPrice()) }
     if (refusal === 'missing') throw notFound('errors.jointQuoteGone', gone)
-    if (refusal !== null || s().useQuote.run(now, pricing.quoteId).changes !== 1) throw conflict('errors.jointQuoteGone', gone)
+    // Conditional on unused: a confirm of the same quote in another process may have used it since the read.
+    if (refusal !== null || (await tx.run(PLACE.useQuote, now, pricing.quoteId)).changes !== 1) throw conflict('errors.jointQuoteGone', gone)
     return q!.price
   }
 
@@ -184,13 +190,13 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
     if (amount === null || !powerFits(type, amount, deps.nadiPrice(), cfg)) throw invalidField('amount')
     const min = type === 'destroy' ? cfg.destroyMin : cfg.jointMin
     if (amount < min) throw badRequest(type === 'destroy' ? 'errors.destroyMin' : 'errors.jointMin', { amount: formatMoney(min) })
-    answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
-    const id = await ctx.commits.submit(() => {
+    answerKeyedIn((orderId: number, tx) => orders.detailIn(tx, userId, lang, orderId))
+    const id = await ctx.commits.write(async (tx) => {
       // Priced in the transaction that places the order, so the price held is the price checked, and a
       // refused order leaves its quote unused.
-      const price = pricing === undefined ? null : placedPrice(userId, pricing)
-      const orderId = createPayOrder(ctx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount })
-      if (price !== null) s().holdPrice.run(orderId, price)
+      const price = pricing === undefined ? null : await placedPrice(tx, userId, pricing)
+      const orderId = await createPayOrderIn(ctx, tx, { userId, type, asset: type === 'destroy' ? 'NADI' : 'USDT', total: amount })
+      if (price !== null) await tx.run(PLACE.holdPrice, orderId, price)
       return orderId
     })
     return orders.detail(userId, lang, id)
@@ -225,7 +231,7 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
         release_percent: ppmPercent(BigInt(cfg.releasePpm)),
         pause: await pause(),
         // The destroy pool is maintained by the ledger: destroy mining is the only thing that burns.
-        destroy_pool: formatMoney(ledger.balance(ctx.sqlite, ledger.BURNED, 'NADI').available),
+        destroy_pool: formatMoney((await ledger.balance(ctx.sql, ledger.BURNED, 'NADI')).available),
         flow_pool: formatMoney(await flowPool()),
       }
     },
@@ -243,9 +249,9 @@ export function createMiningService(ctx: Ctx, orders: OrdersService, deps: Minin
       const id = crypto.randomBytes(18).toString('base64url')
       const price = deps.nadiPrice()
       const expiresAt = now + cfg.jointQuoteTtlMs
-      await ctx.commits.submit(() => {
-        s().dropQuotes.run(userId, now - QUOTE_KEEP_MS)
-        s().issueQuote.run(id, userId, price, now, expiresAt)
+      await ctx.commits.write(async (tx) => {
+        await tx.run(PLACE.dropQuotes, userId, now - QUOTE_KEEP_MS)
+        await tx.run(PLACE.issueQuote, id, userId, price, now, expiresAt)
       })
       return { quote_id: id, price: formatMoney(price), expires_at: expiresAt }
     },

@@ -2,8 +2,7 @@
 // airdrop multiplier when paid, and an airdrop multiplies what a user receives by the highest
 // multiplier among the nodes they hold that day — 1 without one. Read by the operator's airdrop
 // (server/modules/airdrop/service.ts).
-import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement, statements, type Queryable } from '../../db/query/types.ts'
 
 export interface HeldNode {
   multiplier: number
@@ -31,15 +30,17 @@ export function highestMultiplier(nodes: readonly HeldNode[], day: number): numb
   return best
 }
 
-// Candidates only; heldOn() decides (one rule, in one place).
-const SQL = {
-  ofUser: `SELECT airdrop_multiplier, status, start_day, end_day FROM node_orders
-           WHERE user_id = @user AND status IN ('active', 'returned') AND start_day <= @day + 1 AND @day < end_day`,
-  all: `SELECT user_id, airdrop_multiplier, status, start_day, end_day FROM node_orders
-        WHERE status IN ('active', 'returned') AND start_day <= @day + 1 AND @day < end_day AND airdrop_multiplier > 1`,
-} as const
+type Row = { airdrop_multiplier: bigint; status: HeldNode['status']; start_day: bigint | null; end_day: bigint | null }
+type Day = { day: number }
 
-type Row = { user_id?: bigint; airdrop_multiplier: bigint; status: HeldNode['status']; start_day: bigint | null; end_day: bigint | null }
+// Candidates only; heldOn() decides (one rule, in one place).
+const S = statements({
+  ofUser: statement<Row, [Day & { user: number | bigint }]>(`SELECT airdrop_multiplier, status, start_day, end_day FROM node_orders
+           WHERE user_id = @user AND status IN ('active', 'returned') AND start_day <= @day + 1 AND @day < end_day`),
+  all: statement<Row & { user_id: bigint }, [Day]>(`SELECT user_id, airdrop_multiplier, status, start_day, end_day FROM node_orders
+        WHERE status IN ('active', 'returned') AND start_day <= @day + 1 AND @day < end_day AND airdrop_multiplier > 1`),
+})
+
 const held = (r: Row): HeldNode => ({
   multiplier: Number(r.airdrop_multiplier),
   status: r.status,
@@ -47,19 +48,19 @@ const held = (r: Row): HeldNode => ({
   endDay: r.end_day === null ? null : Number(r.end_day),
 })
 
-/** The user's airdrop multiplier on a day (UTC day number). */
-export function airdropMultiplier(ctx: Pick<Ctx, 'sqlite'>, userId: number | bigint, day: number): number {
-  const rows = preparedOnce(ctx.sqlite, SQL).ofUser.all({ user: userId, day }) as Row[]
+/** The user's airdrop multiplier on a day (UTC day number), read through `q`: the database or a transaction's tx. */
+export async function airdropMultiplier(q: Queryable, userId: number | bigint, day: number): Promise<number> {
+  const rows = await q.all(S.ofUser, { user: userId, day })
   return highestMultiplier(rows.map(held), day)
 }
 
 /** Every user whose multiplier on the day is above 1, with it (one query, for an airdrop to many). */
-export function airdropMultipliers(ctx: Pick<Ctx, 'sqlite'>, day: number): Map<bigint, number> {
+export async function airdropMultipliers(q: Queryable, day: number): Promise<Map<bigint, number>> {
   const byUser = new Map<bigint, HeldNode[]>()
-  for (const r of preparedOnce(ctx.sqlite, SQL).all.all({ day }) as Row[]) {
-    const list = byUser.get(r.user_id!) ?? []
+  for (const r of await q.all(S.all, { day })) {
+    const list = byUser.get(r.user_id) ?? []
     list.push(held(r))
-    byUser.set(r.user_id!, list)
+    byUser.set(r.user_id, list)
   }
   const out = new Map<bigint, number>()
   for (const [user, nodes] of byUser) {

@@ -27,18 +27,17 @@ import type { MyNode, NodeConfig, NodeTier, NodeType } from '../../../contract/n
 import type { PayOrder } from '../../../contract/orders.ts'
 import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Tx } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
-import { createPayOrder, type OrdersService } from '../orders/service.ts'
-import { checkHold } from '../orders/holds.ts'
+import { createPayOrderIn, type OrdersService } from '../orders/service.ts'
+import { checkHoldIn } from '../orders/holds.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { onSettle } from '../settlement/service.ts'
 import { addPerformanceIn, addTeamNodeIn } from '../user/performance.ts'
 import { checkNodeFile, loadNodeFile } from './nodeFile.ts'
 import { feePool, ppmPercent, splitFees } from './rules.ts'
-import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { answerKeyedIn } from '../../db/keyedEffect.ts'
 
 export interface TierRow {
   id: bigint
@@ -100,7 +99,15 @@ const SQL = {
   done: "UPDATE pay_orders SET state = 'completed', fulfilment = 'completed', paid_at = ?, ended_at = ? WHERE id = ? AND state = 'open'",
 } as const
 
-const stmts = (ctx: Pick<Ctx, 'sqlite'>) => preparedOnce(ctx.sqlite, SQL)
+type NewNode = { user: number; tier: number; order: number; amount: bigint; days: bigint; power: bigint; level: bigint; wr: bigint; mr: bigint; air: bigint; agent: bigint; at: number }
+/** What buy runs, in its group-commit action. */
+const BUY = statements({
+  tier: statement<TierRow, [id: number]>(SQL.tier),
+  heldOf: statement<{ n: bigint }, [userId: number, tierId: number]>(SQL.heldOf),
+  waiting: statement<{ id: bigint }, [userId: number, tierId: number, now: number]>(SQL.waiting),
+  takeSeat: statement<never, [tierId: number]>(SQL.takeSeat),
+  insert: statement<never, [NewNode]>(SQL.insert),
+})
 
 /** What fulfilNode runs, in the paying transaction of the asynchronous way. */
 const FULFIL = statements({
@@ -217,7 +224,6 @@ export function nodeWire(r: MineRow, today: number): MyNode {
 export type NodeService = ReturnType<typeof createNodeService>
 
 export function createNodeService(ctx: Ctx, orders: OrdersService) {
-  const s = () => stmts(ctx)
   return {
     async config(userId: number): Promise<NodeConfig> {
       const held = new Map((await ctx.sql.all(READS.held, userId)).map((r) => [r.tier_id, Number(r.n)]))
@@ -230,21 +236,21 @@ export function createNodeService(ctx: Ctx, orders: OrdersService) {
      * caller's order of the tier still waiting for payment is answered again instead of a new one.
      */
     async buy(userId: number, lang: LangCode, tierId: number): Promise<PayOrder> {
-      answerKeyedAs((orderId: number) => orders.detailNow(userId, lang, orderId))
-      const id = await ctx.commits.submit(() => {
-        const t = s().tier.get(tierId) as TierRow | undefined
+      answerKeyedIn((orderId: number, tx) => orders.detailIn(tx, userId, lang, orderId))
+      const id = await ctx.commits.write(async (tx) => {
+        const t = await tx.get(BUY.tier, tierId)
         if (!t || t.active !== 1n) throw notFound('errors.nodeNotFound')
         // Buying again what waits for payment resumes that order: no second seat, no second order.
-        const waiting = s().waiting.get(userId, tierId, ctx.now()) as { id: bigint } | undefined
+        const waiting = await tx.get(BUY.waiting, userId, tierId, ctx.now())
         if (waiting) return Number(waiting.id)
-        const held = Number((s().heldOf.get(userId, tierId) as { n: bigint }).n)
+        const held = Number((await tx.get(BUY.heldOf, userId, tierId))!.n)
         if (held >= Number(t.limit_num)) throw conflict('errors.nodeLimit', { limit: Number(t.limit_num) })
         if (t.seats_left <= 0n) throw conflict('errors.nodeSoldOut')
-        checkHold(ctx, { userId, item: { kind: 'tier', tierId: t.id }, quantity: 1n, left: t.seats_left, asset: 'USDT', total: t.amount })
-        // The guard is the statement: two buyers of the last seat cannot both take it.
-        if (s().takeSeat.run(tierId).changes !== 1) throw conflict('errors.nodeSoldOut')
-        const orderId = createPayOrder(ctx, { userId, type: 'node', asset: 'USDT', total: t.amount, payWithinMs: ctx.config.orders.holds.holdMs })
-        s().insert.run({
+        await checkHoldIn(ctx, tx, { userId, item: { kind: 'tier', tierId: t.id }, quantity: 1n, left: t.seats_left, asset: 'USDT', total: t.amount })
+        // The guard is the statement: two buyers of the last seat (another process's among them) cannot both take it.
+        if ((await tx.run(BUY.takeSeat, tierId)).changes !== 1) throw conflict('errors.nodeSoldOut')
+        const orderId = await createPayOrderIn(ctx, tx, { userId, type: 'node', asset: 'USDT', total: t.amount, payWithinMs: ctx.config.orders.holds.holdMs })
+        await tx.run(BUY.insert, {
           user: userId,
           tier: tierId,
           order: orderId,
