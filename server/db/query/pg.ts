@@ -99,10 +99,22 @@ async function query(client: Client, sql: string, params: readonly unknown[], na
     config = { name: n, text: t.text, values }
   } else config = { text: t.text, values }
   try {
-    return await client.query(config)
+    return await inTurn(client, () => client.query(config))
   } catch (e) {
     throw wrap(e, sql)
   }
+}
+
+// A transaction's connection runs one statement at a time: code that asks for two at once (Promise.all
+// over a tx) gets them one after the other, in the order asked, rather than pg's deprecated queue.
+const turns = new WeakMap<pg.PoolClient, Promise<unknown>>()
+
+function inTurn<T>(client: Client, run: () => Promise<T>): Promise<T> {
+  if (client instanceof pg.Pool) return run()
+  const previous = turns.get(client)
+  const next = previous ? previous.then(run, run) : run()
+  turns.set(client, next.catch(() => undefined))
+  return next
 }
 
 class On implements Queryable {
@@ -140,7 +152,7 @@ class PgTx extends On implements Tx {
 
   async raw(text: string): Promise<void> {
     try {
-      await this.conn.query(text)
+      await inTurn(this.conn, () => this.conn.query(text))
     } catch (e) {
       throw wrap(e, text)
     }

@@ -1,5 +1,5 @@
 // Holds (README "Holds"): an unpaid order of a product or a node seat holds stock nobody else can buy
-// until it is paid, cancelled or expires. checkHold() runs in the ordering transaction, before the
+// until it is paid, cancelled or expires. checkHoldIn() runs in the ordering transaction, before the
 // stock or seat is taken, and refuses the hold that would make hoarding free:
 //   - a user whose holds ended unpaid (expired, or cancelled by them) `cooldownAfter` times within
 //     the window waits (cool-down): else cancel and order again renews a hold forever;
@@ -10,7 +10,7 @@
 import { formatMoney } from '../../../contract/money.ts'
 import type { Ctx } from '../../context.ts'
 import { statement, statements, type Tx } from '../../db/query/types.ts'
-import { all, get, runOn, runSync, type Steps } from '../../db/steps.ts'
+import { all, get, runOn, type Steps } from '../../db/steps.ts'
 import { conflict, type ApiError } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { cooldownUntil, holdCap, holdEndedAt, minutesUntil } from './holdRules.ts'
@@ -118,13 +118,7 @@ function* holdRules(ctx: Pick<Ctx, 'config' | 'now'>, r: HoldRequest): Steps<Pas
   return { needed, refusal: conflict('errors.holdShareFull', { ...pay, minutes: minutesUntil(Number(held.next), now) }) }
 }
 
-/** Throws the refusal (409, localized) when the hold is not allowed; writes nothing. On the synchronous connection. */
-export function checkHold(ctx: Pick<Ctx, 'sqlite' | 'config' | 'now'>, r: HoldRequest): void {
-  const past = runSync(ctx.sqlite, holdRules(ctx, r))
-  if (past && ledger.balance(ctx.sqlite, ledger.fund(r.userId), r.asset).available < past.needed) throw past.refusal
-}
-
-/** checkHold in the ordering transaction of the asynchronous way. */
+/** Throws the refusal (409, localized) when the hold is not allowed; writes nothing. In the ordering transaction. */
 export async function checkHoldIn(ctx: Pick<Ctx, 'config' | 'now'>, tx: Tx, r: HoldRequest): Promise<void> {
   const past = await runOn(tx, holdRules(ctx, r))
   if (past && (await ledger.balance(tx, ledger.fund(r.userId), r.asset)).available < past.needed) throw past.refusal

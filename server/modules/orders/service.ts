@@ -6,12 +6,11 @@ import type { PayOnChainBody, PayOrder, PayOrderStatus, PayOrderType, PayTargets
 import type { LangCode } from '../../../contract/constants.ts'
 import type { Ctx } from '../../context.ts'
 import type { PayOrdersTable } from '../../db/schema.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
-import { FAIL_KEYS, payFromBalance, paymentStatusIn, paymentStatusNow, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
+import { FAIL_KEYS, payFromBalance, paymentStatusIn, receivingAddress, submitChainPayment, type ArrivalVerdict, type ChainArrival, type Payment } from '../payment/index.ts'
 import { giveBackStock, retakeStock, stockToRetake } from '../goods/service.ts'
 import { giveBackSeat, retakeSeat, seatToRetake } from '../node/seats.ts'
 import { chainPaymentArrival, type Retake } from './holdRules.ts'
@@ -53,12 +52,12 @@ function orderValues(ctx: Pick<Ctx, 'now' | 'config'>, o: NewPayOrder): OrderVal
   return [orderNo, o.userId, o.type, o.asset, o.total, now, now + (o.payWithinMs ?? ctx.config.orders.payWithinMs), o.ships ? 1 : 0, o.shipTo ?? null, o.remark || null]
 }
 
-/** For the shops still on the synchronous connection: an order the user is to pay, in the shop's own transaction. */
-export function createPayOrder(ctx: Ctx, o: NewPayOrder): number {
-  return Number(ctx.sqlite.prepare(INSERT_ORDER).run(...orderValues(ctx, o)).lastInsertRowid)
+/** An order the user is to pay, in a transaction of its own (the tools'; a shop creates its order in its own transaction with createPayOrderIn). */
+export function createPayOrder(ctx: Pick<Ctx, 'sql' | 'now' | 'config'>, o: NewPayOrder): Promise<number> {
+  return ctx.sql.transaction((tx) => createPayOrderIn(ctx, tx, o))
 }
 
-/** createPayOrder in the shop's transaction of the asynchronous way. */
+/** An order the user is to pay, in the shop's transaction. */
 export async function createPayOrderIn(ctx: Pick<Ctx, 'now' | 'config'>, tx: Tx, o: NewPayOrder): Promise<number> {
   return Number((await tx.get(CREATE.insert, ...orderValues(ctx, o)))!.id)
 }
@@ -68,14 +67,8 @@ const BY_ID = 'SELECT * FROM pay_orders WHERE id = ?'
 // Asked once per order answered (a list answers many): prepared once per connection.
 const LINE_SQL = { first: 'SELECT name, quantity FROM order_lines WHERE order_id = ? ORDER BY id LIMIT 1' } as const
 type FirstLine = { name: string; quantity: bigint }
-const firstLine = (ctx: Pick<Ctx, 'sqlite'>, id: bigint) => preparedOnce(ctx.sqlite, LINE_SQL).first.get(id) as FirstLine | undefined
 
-/** An order as the app sees it; what it is for is its product's name for a product order. */
-export function payOrderWire(ctx: Pick<Ctx, 'sqlite' | 'db'>, r: Row, lang: LangCode): PayOrder {
-  return payOrderOf(r, paymentStatusNow(ctx, orderRef(r.id)), firstLine(ctx, r.id), lang)
-}
-
-/** payOrderWire, awaited: through a transaction's tx (its writes seen), or outside any (ctx.sql). */
+/** An order as the app sees it (what it is for is its product's name for a product order): through a transaction's tx (its writes seen), or outside any (ctx.sql). */
 export async function payOrderWireIn(ctx: Pick<Ctx, 'db'>, q: Queryable, r: Row, lang: LangCode): Promise<PayOrder> {
   const [p, line] = await Promise.all([paymentStatusIn(ctx, q, orderRef(r.id)), q.get(READ.firstLine, r.id)])
   return payOrderOf(r, p, line, lang)
@@ -145,8 +138,6 @@ function paymentOf(p: Payment | null, lang: LangCode): PaymentState | null {
 export interface OrdersService {
   list(userId: number, lang: LangCode, status: PayOrderStatus | undefined, page: number, pageSize: number): Promise<PagedList<PayOrder>>
   detail(userId: number, lang: LangCode, id: number): Promise<PayOrder>
-  /** detail, read now on the synchronous connection: inside a synchronous transaction it sees that transaction's writes (a keyed request's answer). */
-  detailNow(userId: number, lang: LangCode, id: number): PayOrder
   /** detail, read through a transaction's tx: it sees that transaction's writes (a keyed request's answer). */
   detailIn(tx: Queryable, userId: number, lang: LangCode, id: number): Promise<PayOrder>
   payTargets(userId: number, id: number): Promise<PayTargets>
@@ -156,15 +147,6 @@ export interface OrdersService {
 }
 
 export function createOrdersService(ctx: Ctx): OrdersService {
-  const byId = ctx.sqlite.prepare(BY_ID)
-
-  function own(userId: number, id: number): Row {
-    const r = byId.get(id) as Row | undefined
-    // Another user's order is as unknown to the caller as one that does not exist.
-    if (!r || Number(r.user_id) !== userId) throw notFound('errors.orderNotFound')
-    return r
-  }
-
   async function ownIn(q: Queryable, userId: number, id: number): Promise<Row> {
     const r = await q.get(READ.byId, id)
     // Another user's order is as unknown to the caller as one that does not exist.
@@ -193,7 +175,6 @@ export function createOrdersService(ctx: Ctx): OrdersService {
     async detail(userId, lang, id) {
       return payOrderWireIn(ctx, ctx.sql, await ownIn(ctx.sql, userId, id), lang)
     },
-    detailNow: (userId, lang, id) => payOrderWire(ctx, own(userId, id), lang),
     detailIn: async (tx, userId, lang, id) => payOrderWireIn(ctx, tx, await ownIn(tx, userId, id), lang),
     async payTargets(userId, id) {
       const r = await ownIn(ctx.sql, userId, id)

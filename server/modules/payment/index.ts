@@ -39,7 +39,7 @@ import { TOKENS, type PaymentSettings, type TokenSymbol } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import type { Queryable, Tx } from '../../db/query/types.ts'
 import type { PaymentsTable } from '../../db/schema.ts'
-import { rows } from '../../db/sql.ts'
+
 import { ApiError, badRequest, conflict } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -400,13 +400,6 @@ export async function submitChainPayment(ctx: Ctx, input: ChainPaymentInput): Pr
     ))!
     return toPayment(r)
   })
-}
-
-/** paymentStatus, synchronously, for callers inside a transaction or building many answers at once. */
-export function paymentStatusNow(ctx: Pick<Ctx, 'sqlite' | 'db'>, orderRef: string): Payment | null {
-  const rs = rows(ctx.sqlite, ctx.db.selectFrom('payments').selectAll().where('order_ref', '=', orderRef).orderBy('id', 'desc'))
-  const r = rs.find((x) => x.status !== 'failed') ?? rs[0]
-  return r ? toPayment(r) : null
 }
 
 /** The order's payment: the open or paid one, else the latest failed one; null when none. */
