@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { SqlConnection } from '../../server/db/connection.ts'
+import type { Tx } from '../../server/db/query/types.ts'
 import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { GroupCommit } from '../../server/db/groupCommit.ts'
 import { migrate } from '../../server/db/migrate.ts'
@@ -39,6 +40,8 @@ function atLeast(o: { name: string; value: number; unit: string; min: number; fo
 interface Rig {
   sqlite: SqlConnection
   next: () => void
+  /** next, in a transaction of the asynchronous way (group commit's batch). */
+  nextIn: (tx: Tx) => Promise<void>
   posted: () => number
 }
 
@@ -53,17 +56,23 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
     seed ^= seed << 5
     return (seed >>> 0) / 2 ** 32
   }
+  const move = () => {
+    const a = 1 + Math.floor(rand() * USERS)
+    const b = 1 + Math.floor(rand() * USERS)
+    const kind = rand() < 0.5
+    const from = kind ? fund(a) : trade(a)
+    const to = a === b ? (kind ? trade(a) : fund(a)) : kind ? fund(b) : trade(b)
+    const i = n++
+    return { ref: `bench:${tag}:${i}`, reason: 'transfer' as const, from, to, asset: 'USDT' as const, amount: 1n + BigInt(i % 1000) }
+  }
   return {
     sqlite,
     posted: () => n,
     next() {
-      const a = 1 + Math.floor(rand() * USERS)
-      const b = 1 + Math.floor(rand() * USERS)
-      const kind = rand() < 0.5
-      const from = kind ? fund(a) : trade(a)
-      const to = a === b ? (kind ? trade(a) : fund(a)) : kind ? fund(b) : trade(b)
-      transfer(sqlite, { ref: `bench:${tag}:${n}`, reason: 'transfer', from, to, asset: 'USDT', amount: 1n + BigInt(n % 1000) })
-      n++
+      transfer(sqlite, move())
+    },
+    async nextIn(tx) {
+      await transfer(tx, move())
     },
   }
 }
@@ -123,7 +132,7 @@ async function measureGroup(r: Rig, gc: GroupCommit, ms: number): Promise<{ rate
   const caller = async () => {
     while (performance.now() < until) {
       const s = performance.now()
-      await gc.submit(r.next)
+      await gc.write((tx) => r.nextIn(tx))
       acks.push(performance.now() - s)
     }
   }

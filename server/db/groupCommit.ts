@@ -1,4 +1,4 @@
-import { atomically, type Connection } from './index.ts'
+import type { Connection } from './index.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from './keyedEffect.ts'
 import type { Tx } from './query/types.ts'
 
@@ -27,11 +27,10 @@ export interface GroupCommitOptions {
   /** fsync each batch's commit (synchronous = FULL), surviving a power cut, not only a process crash. */
   durable?: boolean
   /**
-   * Runs inside each batch's transaction after its actions, before the commit: what the batch adds as
-   * a whole (e.g. one netted ledger posting). Throwing aborts the batch like a failed commit.
+   * Runs inside each batch's transaction after its actions, before the commit, through the batch's tx:
+   * what the batch adds as a whole (e.g. one netted ledger posting). Throwing aborts the batch like a
+   * failed commit.
    */
-  beforeCommit?(): void
-  /** beforeCommit, for the batches of the asynchronous way (write): through the batch's tx. */
   beforeCommitIn?(tx: Tx): Promise<void>
   /** Called after each commit with the actions it carried, before any of them is answered. */
   onCommit?(size: number): void
@@ -41,24 +40,18 @@ export interface GroupCommitOptions {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
+/** An action: its statements go through the batch's transaction. */
 interface Item {
-  fn: () => unknown
+  fn: (tx: Tx) => Promise<unknown>
   atomic: boolean
-  /** The keyed request the action was submitted for: its key is written in the action's own savepoint. */
+  /** The keyed request the action was written for: its key is written in the action's own savepoint. */
   keyed: KeyedEffect | undefined
   resolve(v: unknown): void
   reject(e: unknown): void
 }
 
-/** An action of the asynchronous way: its statements go through the batch's transaction. */
-interface TxItem extends Omit<Item, 'fn'> {
-  fn: (tx: Tx) => Promise<unknown>
-}
-
 export class GroupCommit {
   private queue: Item[] = []
-  /** Actions of the asynchronous way, batched in transactions of their own (conn.sql), apart from the synchronous ones. */
-  private txQueue: TxItem[] = []
   private scheduled = false
   private flushing: Promise<void> | null = null
   private readonly maxDelayMs: number
@@ -75,13 +68,14 @@ export class GroupCommit {
   }
 
   /**
-   * Runs fn (synchronous: it may only touch the database through the synchronous connection) inside
-   * the next batch's transaction, in its own savepoint. Resolves with fn's result once the batch is
-   * committed; rejects with fn's error (its savepoint rolled back, the batch goes on) or with the
-   * commit's error (nothing of the batch was kept). `atomic`: fn is one statement (or otherwise
-   * all-or-nothing on its own), so it needs no savepoint — two statements fewer.
+   * Runs fn inside the next batch's transaction (conn.sql), in its own savepoint: its statements go
+   * through the batch's `tx`, never anything outside it (the transaction holds its rows until the
+   * batch commits). Resolves with fn's result once the batch is committed; rejects with fn's error
+   * (its savepoint rolled back, the batch goes on) or with the commit's error (nothing of the batch
+   * was kept). `atomic`: fn is one statement (or otherwise all-or-nothing on its own), so it needs no
+   * savepoint — two statements fewer.
    */
-  submit<T>(fn: () => T, opts: { atomic?: boolean } = {}): Promise<T> {
+  write<T>(fn: (tx: Tx) => Promise<T>, opts: { atomic?: boolean } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('group commit is closed'))
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, atomic: opts.atomic === true, keyed: currentKeyedEffect(), resolve: resolve as (v: unknown) => void, reject })
@@ -89,22 +83,9 @@ export class GroupCommit {
     })
   }
 
-  /**
-   * submit, for an action of the asynchronous way: fn runs its statements through the batch's `tx`
-   * (never anything outside it: the transaction holds its rows until the batch commits). Resolves
-   * once the batch is committed, or rejects as submit does.
-   */
-  write<T>(fn: (tx: Tx) => Promise<T>, opts: { atomic?: boolean } = {}): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('group commit is closed'))
-    return new Promise<T>((resolve, reject) => {
-      this.txQueue.push({ fn, atomic: opts.atomic === true, keyed: currentKeyedEffect(), resolve: resolve as (v: unknown) => void, reject })
-      this.schedule()
-    })
-  }
-
   /** Actions waiting for their batch. */
   get pending(): number {
-    return this.queue.length + this.txQueue.length
+    return this.queue.length
   }
 
   /** Commits what is queued and refuses new actions. */
@@ -139,34 +120,7 @@ export class GroupCommit {
   }
 
   /** One action in its savepoint (an atomic one without, unless a key is written beside it). */
-  private isolated(item: Item, savepoint: (fn: () => unknown) => unknown): unknown {
-    const { fn, keyed } = item
-    if (!keyed) return item.atomic ? fn() : savepoint(fn)
-    return savepoint(() => {
-      const value = fn()
-      keyed.record(value)
-      return value
-    })
-  }
-
-  /** Without a savepoint the key is claimed first, so a key another request holds refuses before any write. */
-  private unisolated(item: Item): unknown {
-    const { fn, keyed } = item
-    if (!keyed) return fn()
-    keyed.claim()
-    let value: unknown
-    try {
-      value = fn()
-    } catch (error) {
-      keyed.release()
-      throw error
-    }
-    keyed.record(value)
-    return value
-  }
-
-  /** One action of the asynchronous way in its savepoint (an atomic one without, unless a key is written beside it). */
-  private isolatedTx(item: TxItem, tx: Tx): Promise<unknown> {
+  private isolated(item: Item, tx: Tx): Promise<unknown> {
     const { fn, keyed } = item
     if (!keyed) return item.atomic ? fn(tx) : tx.savepoint(fn)
     return tx.savepoint(async (t) => {
@@ -177,15 +131,8 @@ export class GroupCommit {
   }
 
   private async run(): Promise<void> {
-    while (this.pending) {
-      await this.runSync()
-      await this.runTx()
-    }
-  }
-
-  private async runTx(): Promise<void> {
-    while (this.txQueue.length) {
-      const batch = this.txQueue.splice(0, this.maxBatch)
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, this.maxBatch)
       const outcomes: Outcome[] = []
       // Without savepoints, an action that refused after writing would leave its writes in the batch;
       // a keyed one always has its own (its key is written beside its effect).
@@ -195,7 +142,7 @@ export class GroupCommit {
           async (tx) => {
             for (const item of batch) {
               try {
-                outcomes.push({ ok: true, value: await (isolate || item.keyed ? this.isolatedTx(item, tx) : item.fn(tx)) })
+                outcomes.push({ ok: true, value: await (isolate || item.keyed ? this.isolated(item, tx) : item.fn(tx)) })
               } catch (error) {
                 outcomes.push({ ok: false, error })
               }
@@ -225,34 +172,5 @@ export class GroupCommit {
       if (o.ok) item.resolve(o.value)
       else item.reject(o.error)
     })
-  }
-
-  private async runSync(): Promise<void> {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, this.maxBatch)
-      const outcomes: Outcome[] = []
-      const savepoint = this.conn.sqlite.transaction((fn: () => unknown) => fn())
-      const isolate = this.opts.isolate ?? true
-      try {
-        await atomically(
-          this.conn,
-          () => {
-            for (const item of batch) {
-              try {
-                outcomes.push({ ok: true, value: isolate ? this.isolated(item, savepoint) : this.unisolated(item) })
-              } catch (error) {
-                outcomes.push({ ok: false, error })
-              }
-            }
-            this.opts.beforeCommit?.()
-          },
-          { durable: this.opts.durable },
-        )
-      } catch (error) {
-        this.answer(batch, outcomes, error)
-        continue
-      }
-      this.answer(batch, outcomes)
-    }
   }
 }

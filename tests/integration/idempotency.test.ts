@@ -5,6 +5,9 @@ import { ROOT_CODE, freshWallet, idemKey, localeText, useServers, type TestServe
 import { requireAuth } from '../../server/http/auth.ts'
 import { ok } from '../../server/http/reply.ts'
 import { badRequest } from '../../server/http/errors.ts'
+import { statement } from '../../server/db/query/types.ts'
+
+const PROBE = statement<never, [n: number]>('INSERT INTO probe_effects (n) VALUES (?)')
 
 const start = useServers()
 const DAY = 24 * 3600_000
@@ -204,7 +207,7 @@ function addEffectProbe(s: TestServer) {
       await gate
     }
     const { n } = req.body as { n: number }
-    return ok(req, await s.ctx.commits.submit(() => (s.ctx.sqlite.prepare('INSERT INTO probe_effects (n) VALUES (?)').run(n), { n })))
+    return ok(req, await s.ctx.commits.write(async (tx) => (await tx.run(PROBE, n), { n })))
   })
   return {
     effects: () => s.count('SELECT COUNT(*) FROM probe_effects'),

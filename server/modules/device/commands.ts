@@ -15,7 +15,7 @@ export const DEVICE_COMMANDS: Command[] = [
     async run(args, env) {
       if (args.length !== 1 || !ORDER_ARG_RE.test(args[0]!)) throw new UsageError('usage: device codes <order id | order number>')
       return unlessRefused(env, 'device codes', [CodesRefused], async () => {
-        const id = findOrderId(env.database().sqlite, args[0]!)
+        const id = await findOrderId(env.database().sql, args[0]!)
         if (id === null) throw new CodesRefused(`no order ${args[0]}`)
         printCodes(env, await reissueCodes({ ...env.database(), now: Date.now }, id))
         return 0

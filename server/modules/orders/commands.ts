@@ -2,7 +2,7 @@
 // stock or seats, what each holds and until when, and per item how much is held beside what is left —
 // or the orders of one status or user; `orders show` one order whole. Read only. An order is named by
 // its id or by the order number its user sees (README "Holds").
-import type { SqlConnection } from '../../db/connection.ts'
+import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import { PayOrderStatus } from '../../../contract/orders.ts'
 import type { Command, CommandEnv } from '../../commands/registry.ts'
@@ -17,12 +17,17 @@ const LIMIT_DEFAULT = 100
 const PAY_ORDER_STATUSES = PayOrderStatus.anyOf.map((s) => s.const)
 const TYPES = HOLD_TYPES.map((t) => `'${t}'`).join(', ')
 
+const FIND = statements({
+  byNo: statement<{ id: bigint }, [orderNo: string]>('SELECT id FROM pay_orders WHERE order_no = ?'),
+  byId: statement<{ id: bigint }, [id: number]>('SELECT id FROM pay_orders WHERE id = ?'),
+})
+
 /** The order named by the order number users see, else by its id; null when there is none. */
-export function findOrderId(sqlite: SqlConnection, text: string): number | null {
-  const byNo = sqlite.prepare('SELECT id FROM pay_orders WHERE order_no = ?').get(text) as { id: bigint } | undefined
+export async function findOrderId(q: Queryable, text: string): Promise<number | null> {
+  const byNo = await q.get(FIND.byNo, text)
   if (byNo) return Number(byNo.id)
   if (!ID_RE.test(text)) return null
-  return sqlite.prepare('SELECT 1 FROM pay_orders WHERE id = ?').get(text) ? Number(text) : null
+  return (await q.get(FIND.byId, Number(text))) ? Number(text) : null
 }
 
 interface OrderRow {
@@ -85,11 +90,37 @@ export function parseListArgs(args: readonly string[]): ListArgs | string {
 const SELECT = `SELECT o.*, ${STATUS_SQL} AS status FROM pay_orders o`
 const iso = (ms: bigint | number | null) => (ms === null ? '-' : new Date(Number(ms)).toISOString())
 
+type Held = { held: bigint; users: bigint; left_: bigint }
+const READ = statements({
+  lines: statement<{ product_id: bigint; spec_id: bigint; quantity: bigint; name: string; spec_name: string }, [orderId: bigint]>(
+    'SELECT product_id, spec_id, quantity, name, spec_name FROM order_lines WHERE order_id = ? ORDER BY id',
+  ),
+  node: statement<{ tier_id: bigint; status: string; type: string }, [orderId: bigint]>(
+    'SELECT n.tier_id, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.order_id = ?',
+  ),
+  heldSpecs: statement<Held & { spec_id: bigint; name: string; spec_name: string }, [{ user: number | null }]>(
+    `SELECT l.spec_id, min(l.name) AS name, min(l.spec_name) AS spec_name, sum(l.quantity) AS held, count(DISTINCT o.user_id) AS users, s.stock AS left_
+     FROM pay_orders o JOIN order_lines l ON l.order_id = o.id JOIN product_specs s ON s.id = l.spec_id
+     WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY l.spec_id, s.stock ORDER BY l.spec_id`,
+  ),
+  heldTiers: statement<Held & { tier_id: bigint; type: string; total: bigint }, [{ user: number | null }]>(
+    `SELECT n.tier_id, t.type, count(*) AS held, count(DISTINCT o.user_id) AS users, t.seats_left AS left_, t.seats_total AS total
+     FROM pay_orders o JOIN node_orders n ON n.order_id = o.id JOIN node_tiers t ON t.id = n.tier_id
+     WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY n.tier_id, t.type, t.seats_left, t.seats_total ORDER BY n.tier_id`,
+  ),
+  order: statement<OrderRow, [id: number]>(`${SELECT} WHERE o.id = ?`),
+  wallet: statement<{ wallet_address: string | null }, [userId: bigint]>('SELECT wallet_address FROM users WHERE id = ?'),
+  payments: statement<
+    { id: bigint; method: string; status: string; chain: string | null; tx_hash: string | null; confirmations: bigint; required: bigint; fail_reason: string | null; created_at: bigint; paid_at: bigint | null },
+    [ref: string]
+  >('SELECT id, method, status, chain, tx_hash, confirmations, required, fail_reason, created_at, paid_at FROM payments WHERE order_ref = ? ORDER BY id'),
+})
+
 /** What an order holds: its lines (units of a specification) or a node seat. */
-function holding(sqlite: SqlConnection, o: OrderRow): string {
-  const lines = sqlite.prepare('SELECT product_id, spec_id, quantity, name, spec_name FROM order_lines WHERE order_id = ? ORDER BY id').all(o.id) as { product_id: bigint; spec_id: bigint; quantity: bigint; name: string; spec_name: string }[]
+async function holding(q: Queryable, o: OrderRow): Promise<string> {
+  const lines = await q.all(READ.lines, o.id)
   if (lines.length) return lines.map((l) => `${l.quantity} × ${pickText(l.name, 'EN')} ${pickText(l.spec_name, 'EN')} (product ${l.product_id}, spec ${l.spec_id})`).join('; ')
-  const node = sqlite.prepare('SELECT n.tier_id, n.status, t.type FROM node_orders n JOIN node_tiers t ON t.id = n.tier_id WHERE n.order_id = ?').get(o.id) as { tier_id: bigint; status: string; type: string } | undefined
+  const node = await q.get(READ.node, o.id)
   return node ? `1 seat of ${node.type} (tier ${node.tier_id}, node ${node.status})` : '-'
 }
 
@@ -100,22 +131,23 @@ function expiry(o: OrderRow, now: number): string {
   return `expires ${iso(o.expires_at)} (${when})`
 }
 
-function listOrders(args: string[], env: CommandEnv): number {
+async function listOrders(args: string[], env: CommandEnv): Promise<number> {
   const parsed = parseListArgs(args)
   if (typeof parsed === 'string') {
     env.io.err(`orders list: ${parsed}\nusage: orders list [--status holds|all|<status>] [--user <id>] [--limit N] [--json]`)
     return 2
   }
-  const sqlite = env.database().sqlite
+  const { sql } = env.database()
   const { filter, user, limit } = parsed
   const where = filter.holds ? [`o.type IN (${TYPES})`, "o.state = 'open'", 'o.paid_at IS NULL'] : filter.status ? [`${STATUS_SQL} = @status`] : []
   if (user !== null) where.push('o.user_id = @user')
   const order = filter.holds ? 'o.expires_at, o.id' : 'o.id DESC'
-  const rows = sqlite
-    .prepare(`${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT @limit`)
-    .all({ status: filter.holds ? null : filter.status, user, limit }) as OrderRow[]
+  // The filter's shape picks the text; its values are bound.
+  const list = statement<OrderRow, [{ status: PayOrderStatus | null; user: number | null; limit: number }]>(`${SELECT}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT @limit`)
+  const rows = await sql.all(list, { status: filter.holds ? null : filter.status, user, limit })
   const now = Date.now()
-  const withHolding = rows.map((o) => ({ ...o, holds: holding(sqlite, o) }))
+  const withHolding: (OrderRow & { holds: string })[] = []
+  for (const o of rows) withHolding.push({ ...o, holds: await holding(sql, o) })
   if (parsed.json) {
     env.io.out(JSON.stringify(withHolding, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2))
     return 0
@@ -129,26 +161,14 @@ function listOrders(args: string[], env: CommandEnv): number {
   for (const o of withHolding) {
     env.io.out([`#${o.id}`, o.order_no, o.type, `user ${o.user_id}`, `${formatMoney(o.total)} ${o.asset}`, o.status, o.holds, expiry(o, now)].filter(Boolean).join('  '))
   }
-  if (filter.holds) for (const line of heldPerItem(sqlite, user)) env.io.out(line)
+  if (filter.holds) for (const line of await heldPerItem(sql, user)) env.io.out(line)
   return 0
 }
 
 /** Per specification and tier with holds: units held unpaid beside what is left, so hoarding shows. */
-function heldPerItem(sqlite: SqlConnection, user: number | null): string[] {
-  const specs = sqlite
-    .prepare(
-      `SELECT l.spec_id, min(l.name) AS name, min(l.spec_name) AS spec_name, sum(l.quantity) AS held, count(DISTINCT o.user_id) AS users, s.stock AS left_
-       FROM pay_orders o JOIN order_lines l ON l.order_id = o.id JOIN product_specs s ON s.id = l.spec_id
-       WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY l.spec_id, s.stock ORDER BY l.spec_id`,
-    )
-    .all({ user }) as { spec_id: bigint; name: string; spec_name: string; held: bigint; users: bigint; left_: bigint }[]
-  const tiers = sqlite
-    .prepare(
-      `SELECT n.tier_id, t.type, count(*) AS held, count(DISTINCT o.user_id) AS users, t.seats_left AS left_, t.seats_total AS total
-       FROM pay_orders o JOIN node_orders n ON n.order_id = o.id JOIN node_tiers t ON t.id = n.tier_id
-       WHERE o.state = 'open' AND o.paid_at IS NULL AND (CAST(@user AS BIGINT) IS NULL OR o.user_id = @user) GROUP BY n.tier_id, t.type, t.seats_left, t.seats_total ORDER BY n.tier_id`,
-    )
-    .all({ user }) as { tier_id: bigint; type: string; held: bigint; users: bigint; left_: bigint; total: bigint }[]
+async function heldPerItem(q: Queryable, user: number | null): Promise<string[]> {
+  const specs = await q.all(READ.heldSpecs, { user })
+  const tiers = await q.all(READ.heldTiers, { user })
   return [
     'held per item:',
     ...specs.map((r) => `  spec ${r.spec_id} ${pickText(r.name, 'EN')} ${pickText(r.spec_name, 'EN')}: ${r.held} held unpaid by ${r.users} users, ${r.left_} left`),
@@ -156,32 +176,31 @@ function heldPerItem(sqlite: SqlConnection, user: number | null): string[] {
   ]
 }
 
-function showOrder(args: string[], env: CommandEnv): number {
+async function showOrder(args: string[], env: CommandEnv): Promise<number> {
   const asJson = args.includes('--json')
   const rest = args.filter((a) => a !== '--json')
   if (rest.length !== 1 || !ORDER_ARG_RE.test(rest[0]!)) {
     env.io.err('usage: orders show <order id | order number> [--json]')
     return 2
   }
-  const sqlite = env.database().sqlite
-  const id = findOrderId(sqlite, rest[0]!)
+  const { sql } = env.database()
+  const id = await findOrderId(sql, rest[0]!)
   if (id === null) {
     env.io.err(`orders show: no order ${rest[0]}`)
     return 1
   }
-  const o = sqlite.prepare(`${SELECT} WHERE o.id = ?`).get(id) as OrderRow
-  const user = sqlite.prepare('SELECT wallet_address FROM users WHERE id = ?').get(o.user_id) as { wallet_address: string | null }
-  const payments = sqlite
-    .prepare('SELECT id, method, status, chain, tx_hash, confirmations, required, fail_reason, created_at, paid_at FROM payments WHERE order_ref = ? ORDER BY id')
-    .all(orderRef(o.id)) as { id: bigint; method: string; status: string; chain: string | null; tx_hash: string | null; confirmations: bigint; required: bigint; fail_reason: string | null; created_at: bigint; paid_at: bigint | null }[]
+  const o = (await sql.get(READ.order, id))!
+  const user = (await sql.get(READ.wallet, o.user_id))!
+  const payments = await sql.all(READ.payments, orderRef(o.id))
+  const holds = await holding(sql, o)
   if (asJson) {
-    env.io.out(JSON.stringify({ ...o, wallet_address: user.wallet_address, holds: holding(sqlite, o), payments }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2))
+    env.io.out(JSON.stringify({ ...o, wallet_address: user.wallet_address, holds, payments }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2))
     return 0
   }
   const lines = [
     `order #${o.id}  ${o.order_no}  ${o.type}  ${formatMoney(o.total)} ${o.asset}  ${o.status}`,
     `  user       ${o.user_id} (${user.wallet_address ?? 'no wallet'})`,
-    `  for        ${holding(sqlite, o)}`,
+    `  for        ${holds}`,
     `  created    ${iso(o.created_at)}`,
     o.state === 'open' && o.paid_at === null ? `  unpaid     ${expiry(o, Date.now())}` : `  ended      ${o.paid_at !== null ? `paid ${iso(o.paid_at)}` : `${o.state} ${iso(o.ended_at)}`}`,
   ]

@@ -17,7 +17,7 @@ export const SHIP_COMMANDS: Command[] = [
       if (args.length !== 3) throw new UsageError('usage: ship <order id | order number> <express company> <tracking number>')
       if (!ORDER_ARG_RE.test(args[0]!)) throw new UsageError(`not an order id or order number: ${args[0]}`)
       return unlessRefused(env, 'ship', [ShipRefused], async () => {
-        const id = findOrderId(env.database().sqlite, args[0]!)
+        const id = await findOrderId(env.database().sql, args[0]!)
         if (id === null) throw new ShipRefused(`no order ${args[0]}`)
         const o = await shipOrder({ ...env.database(), now: Date.now }, id, args[1]!, args[2]!)
         env.io.out(`order #${o.id} (${o.order_no}) shipped: ${o.express_company} ${o.express_no}; pending receipt`)

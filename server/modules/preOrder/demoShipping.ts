@@ -5,7 +5,7 @@
 // uses, with a demo carrier and tracking number; a device order's activation codes are kept for the
 // buyer's order detail (./demoCodes.ts).
 import type { Ctx } from '../../context.ts'
-import { preparedOnce } from '../../db/index.ts'
+import { statement } from '../../db/query/types.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import { keepDemoCodes } from './demoCodes.ts'
 import { ShipRefused, shipOrder } from './service.ts'
@@ -30,17 +30,16 @@ export function demoTrackingNo(orderNo: string): string {
   return `ND-${orderNo.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`
 }
 
-const SQL = {
-  awaiting: "SELECT id, order_no, paid_at FROM pay_orders WHERE fulfilment = 'pending_shipment' AND paid_at IS NOT NULL ORDER BY paid_at LIMIT 500",
-} as const
+const AWAITING = statement<{ id: bigint; order_no: string; paid_at: bigint }, []>(
+  "SELECT id, order_no, paid_at FROM pay_orders WHERE fulfilment = 'pending_shipment' AND paid_at IS NOT NULL ORDER BY paid_at LIMIT 500",
+)
 
 /** One pass: ships what is due. Returns how many orders it shipped; nothing outside the demo. */
 export async function shipDemoOrders(ctx: Ctx): Promise<number> {
   const afterMs = ctx.config.commerce.demoShipAfterMs
   // Checked here too, not only at start: a pass must never ship a production order, whoever calls it.
   if (afterMs === null || ctx.config.env === 'production') return 0
-  const s = preparedOnce(ctx.sqlite, SQL)
-  const rows = s.awaiting.all() as { id: bigint; order_no: string; paid_at: bigint }[]
+  const rows = await ctx.sql.all(AWAITING)
   const noOf = new Map(rows.map((r) => [Number(r.id), r.order_no]))
   let shipped = 0
   for (const id of dueToShip(rows.map((r) => ({ id: Number(r.id), paidAt: Number(r.paid_at) })), ctx.now(), afterMs)) {

@@ -25,13 +25,11 @@ function fileDb(): { conn: Database_; file: string } {
   return { conn, file }
 }
 
-const insert = (conn: Database_, k: number, v: number) => () => conn.sqlite.prepare('INSERT INTO t (k, v) VALUES (?, ?)').run(k, v).changes
-
 const INSERT = statement<never, [k: number, v: number]>('INSERT INTO t (k, v) VALUES (?, ?)')
 const insertIn = (k: number, v: number) => async (tx: Tx) => (await tx.run(INSERT, k, v)).changes
 
 describe('group commit', () => {
-  it('actions of the asynchronous way commit together in their own transaction; a refused one rejects alone, its writes undone', async () => {
+  it('actions commit together in one transaction; a refused one rejects alone, its writes undone', async () => {
     const { conn } = fileDb()
     const sizes: number[] = []
     const gc = new GroupCommit(conn, { onCommit: (n) => sizes.push(n) })
@@ -42,15 +40,13 @@ describe('group commit', () => {
         await insertIn(3, -1)(tx) // CHECK fails after the first insert of this action
       }),
       gc.write(insertIn(4, 4)),
-      gc.submit(insert(conn, 5, 5)),
     ])
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
-    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 4, 5])
-    // The synchronous action and the three of the asynchronous way: two batches, two commits.
-    expect(sizes.sort()).toEqual([1, 3])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 4])
+    expect(sizes).toEqual([3])
   })
 
-  it('a batch of the asynchronous way whose beforeCommitIn throws keeps none of it and rejects every action', async () => {
+  it('a batch whose beforeCommitIn throws keeps none of it and rejects every action', async () => {
     const { conn } = fileDb()
     const gc = new GroupCommit(conn, {
       beforeCommitIn: async (tx) => {
@@ -63,28 +59,13 @@ describe('group commit', () => {
     expect(conn.sqlite.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(0n)
   })
 
-  it('actions submitted in the same turn commit together, in one transaction', async () => {
+  it('actions written in the same turn commit together, in one transaction', async () => {
     const { conn } = fileDb()
     const sizes: number[] = []
     const gc = new GroupCommit(conn, { onCommit: (n) => sizes.push(n) })
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => gc.submit(insert(conn, i + 1, i))))
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => gc.write(insertIn(i + 1, i))))
     expect(results).toEqual(Array(50).fill(1))
     expect(sizes).toEqual([50])
-  })
-
-  it('a refused action rejects alone: its own writes are undone, the rest of its batch commits', async () => {
-    const { conn } = fileDb()
-    const gc = new GroupCommit(conn)
-    const outcomes = await Promise.allSettled([
-      gc.submit(insert(conn, 1, 1)),
-      gc.submit(() => {
-        insert(conn, 2, 2)()
-        insert(conn, 3, -1)() // CHECK fails after the first insert of this action
-      }),
-      gc.submit(insert(conn, 4, 4)),
-    ])
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 4])
   })
 
   it('an action is acknowledged only once its commit is visible to another connection', async () => {
@@ -94,7 +75,7 @@ describe('group commit', () => {
     try {
       const count = () => Number(reader.prepare('SELECT COUNT(*) FROM t').pluck().get())
       const seen: number[] = []
-      await Promise.all(Array.from({ length: 10 }, (_, i) => gc.submit(insert(conn, i + 1, 1)).then(() => seen.push(count()))))
+      await Promise.all(Array.from({ length: 10 }, (_, i) => gc.write(insertIn(i + 1, 1)).then(() => seen.push(count()))))
       expect(seen.every((n) => n === 10)).toBe(true)
     } finally {
       reader.close()
@@ -105,7 +86,7 @@ describe('group commit', () => {
     const { conn } = fileDb()
     const sizes: number[] = []
     const gc = new GroupCommit(conn, { maxBatch: 7, onCommit: (n) => sizes.push(n) })
-    await Promise.all(Array.from({ length: 30 }, (_, i) => gc.submit(insert(conn, i + 1, 0))))
+    await Promise.all(Array.from({ length: 30 }, (_, i) => gc.write(insertIn(i + 1, 0))))
     expect(Math.max(...sizes)).toBeLessThanOrEqual(7)
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(30)
   })
@@ -118,7 +99,7 @@ describe('group commit', () => {
     conn.sqlite.pragma('busy_timeout = 0')
     blocker.exec('BEGIN IMMEDIATE') // holds the write lock: the batch cannot begin
     try {
-      const outcomes = await Promise.allSettled([gc.submit(insert(conn, 1, 1)), gc.submit(insert(conn, 2, 2))])
+      const outcomes = await Promise.allSettled([gc.write(insertIn(1, 1)), gc.write(insertIn(2, 2))])
       expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
     } finally {
       blocker.exec('ROLLBACK')
@@ -130,31 +111,31 @@ describe('group commit', () => {
   it('close commits what is queued and refuses what comes after', async () => {
     const { conn } = fileDb()
     const gc = new GroupCommit(conn, { maxDelayMs: 50 })
-    const p = gc.submit(insert(conn, 1, 1))
+    const p = gc.write(insertIn(1, 1))
     await gc.close()
     await expect(p).resolves.toBe(1)
-    await expect(gc.submit(insert(conn, 2, 2))).rejects.toThrow(/closed/)
+    await expect(gc.write(insertIn(2, 2))).rejects.toThrow(/closed/)
   })
 
-  it('without isolation an action runs with no savepoint: a refusal that wrote nothing leaves the batch, and a beforeCommit that throws abandons it', async () => {
+  it('without isolation an action runs with no savepoint: a refusal that wrote nothing leaves the batch, and a beforeCommitIn that throws abandons it', async () => {
     const { conn } = fileDb()
     let abandon = false
     const gc = new GroupCommit(conn, {
       isolate: false,
-      beforeCommit: () => {
+      beforeCommitIn: async () => {
         if (abandon) throw new Error('abandoned')
       },
     })
     const first = await Promise.allSettled([
-      gc.submit(insert(conn, 1, 1)),
-      gc.submit(() => {
+      gc.write(insertIn(1, 1)),
+      gc.write(async () => {
         throw new Error('refused before writing')
       }),
-      gc.submit(insert(conn, 2, 2)),
+      gc.write(insertIn(2, 2)),
     ])
     expect(first.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     abandon = true
-    const second = await Promise.allSettled([gc.submit(insert(conn, 3, 3)), gc.submit(insert(conn, 4, 4))])
+    const second = await Promise.allSettled([gc.write(insertIn(3, 3)), gc.write(insertIn(4, 4))])
     expect(second.map((o) => o.status)).toEqual(['rejected', 'rejected'])
     expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 2])
   })
@@ -163,9 +144,9 @@ describe('group commit', () => {
     const { conn } = fileDb()
     const gc = new GroupCommit(conn)
     const outcomes = await Promise.allSettled([
-      gc.submit(insert(conn, 1, 1), { atomic: true }),
-      gc.submit(insert(conn, 2, -5), { atomic: true }), // the CHECK refuses the one statement
-      gc.submit(insert(conn, 3, 3), { atomic: true }),
+      gc.write(insertIn(1, 1), { atomic: true }),
+      gc.write(insertIn(2, -5), { atomic: true }), // the CHECK refuses the one statement
+      gc.write(insertIn(3, 3), { atomic: true }),
     ])
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
     expect(conn.sqlite.prepare('SELECT k FROM t ORDER BY k').pluck().all().map(Number)).toEqual([1, 3])
