@@ -209,19 +209,23 @@ it.runIf(on)('the last 3 units of a mall item, 12 buyers ordering and paying at 
   })
 })
 
-it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once across two api processes: 3 pledged, the rest told none is left, the capacity never passed', { timeout: 90_000 }, async () => {
-  const amount = 10n * UNIT
-  // Test set-up only: a product as the product file's load writes one, 70 of its 100 NADI pledged already.
-  const productId = await catalogue((sqlite) =>
+/** Test set-up only: a savings product as the product file's load writes one, `pledged` of its `total` taken already. */
+const savingsProduct = (slug: string, name: string, total: bigint, pledged: bigint) =>
+  catalogue((sqlite) =>
     Number(
       sqlite
         .prepare(
           `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, created_at, updated_at)
-           VALUES ('race', '{"en":"Race savings"}', 30, ?, 1000, 0, ?, ?, 0, 0)`,
+           VALUES (?, ?, 30, ?, 1000, 0, ?, ?, 0, 0)`,
         )
-        .run(UNIT, 100n * UNIT, 70n * UNIT).lastInsertRowid,
+        .run(slug, JSON.stringify({ en: name }), UNIT, total, pledged).lastInsertRowid,
     ),
   )
+
+it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once across two api processes: 3 pledged, the rest told none is left, the capacity never passed', { timeout: 90_000 }, async () => {
+  const amount = 10n * UNIT
+  // 70 of its 100 NADI pledged already.
+  const productId = await savingsProduct('race', 'Race savings', 100n * UNIT, 70n * UNIT)
   const savers = await Promise.all(Array.from({ length: 12 }, () => funded('NADI', amount)))
   const tries = await Promise.all(savers.map(async (u, i) => ({ u, ...(await post(i, 'pledge/pledge', u.token, { product_id: productId, amount: '10', mode: 'day' })) })))
   expect(tries.filter((t) => t.status >= 500)).toEqual([])
@@ -237,17 +241,8 @@ it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once ac
 
 it.runIf(on)('10 NADI in the fund account, 8 pledges of 10 at once across two api processes: one pledged, the rest told the balance now, never frozen twice', { timeout: 90_000 }, async () => {
   const amount = 10n * UNIT
-  // Test set-up only: a product with room for every pledge, so only the balance can refuse.
-  const productId = await catalogue((sqlite) =>
-    Number(
-      sqlite
-        .prepare(
-          `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, created_at, updated_at)
-           VALUES ('race-balance', '{"en":"Race balance"}', 30, ?, 1000, 0, ?, 0, 0, 0)`,
-        )
-        .run(UNIT, 1_000n * UNIT).lastInsertRowid,
-    ),
-  )
+  // Room for every pledge, so only the balance can refuse.
+  const productId = await savingsProduct('race-balance', 'Race balance', 1_000n * UNIT, 0n)
   const me = await funded('NADI', amount)
   const answers = await burst(8, 'pledge/pledge', me.token, { product_id: productId, amount: '10', mode: 'day' })
   expect(answers.filter((a) => a.status >= 500)).toEqual([])

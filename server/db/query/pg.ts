@@ -214,64 +214,62 @@ export class PgPool extends On implements Sql {
     const keyed = currentKeyedEffect()
     const mark = { pool: this, open: true }
     const body = () =>
-      inside.run(mark, async () => {
-        let conn: pg.PoolClient
-        try {
-          conn = await this.pool.connect()
-        } catch (e) {
-          throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, 'BEGIN')
-        }
-        // A checked-out connection that breaks also emits 'error'; its statement's rejection is what
-        // reports it, so the event must not go unhandled (that would crash the process).
-        const ignore = () => {}
-        conn.on('error', ignore)
-        const tx = new PgTx(conn)
-        let broken: Error | undefined
-        try {
-          await tx.raw('BEGIN')
-          const value = await fn(tx)
-          if (keyed) await keyed.recordIn(tx, value)
-          await tx.raw('COMMIT')
-          return value
-        } catch (e) {
-          if (e instanceof PgConnectionLost) broken = e
-          else await tx.raw('ROLLBACK').catch((r: unknown) => void (broken = r as Error))
-          throw e
-        } finally {
-          mark.open = false
-          conn.off('error', ignore)
-          // A connection that failed is closed rather than handed to the next request.
-          conn.release(broken)
-        }
-      })
+      inside.run(mark, () =>
+        this.checkedOut('BEGIN', async (conn, breaks) => {
+          const tx = new PgTx(conn)
+          try {
+            await tx.raw('BEGIN')
+            const value = await fn(tx)
+            if (keyed) await keyed.recordIn(tx, value)
+            await tx.raw('COMMIT')
+            return value
+          } catch (e) {
+            if (e instanceof PgConnectionLost) breaks(e)
+            else await tx.raw('ROLLBACK').catch((r: unknown) => breaks(r as Error))
+            throw e
+          } finally {
+            mark.open = false
+          }
+        }),
+      )
     return this.gate ? this.gate.run(body) : body()
   }
 
-  async alone<T>(key: number, fn: () => Promise<T>): Promise<T> {
+  alone<T>(key: number, fn: () => Promise<T>): Promise<T> {
     // A session lock lives on its connection: held apart from the pool's work for as long as fn runs,
     // so fn's own statements and transactions take the other connections.
+    return this.checkedOut('pg_advisory_lock', async (conn, breaks) => {
+      const lock = (sql: string) => conn.query(sql, [key]).catch((e: unknown) => (breaks(e as Error), Promise.reject(wrap(e, sql))))
+      await lock('SELECT pg_advisory_lock($1)')
+      try {
+        return await fn()
+      } finally {
+        // An unlock that failed marks the connection broken: closing it is what frees the lock then.
+        await lock('SELECT pg_advisory_unlock($1)').catch(() => undefined)
+      }
+    })
+  }
+
+  /**
+   * fn on a connection of its own, checked out of the pool and handed back after; one fn marked broken
+   * (`breaks`) is closed rather than handed to the next caller.
+   */
+  private async checkedOut<T>(what: string, fn: (conn: pg.PoolClient, breaks: (e: Error) => void) => Promise<T>): Promise<T> {
     let conn: pg.PoolClient
     try {
       conn = await this.pool.connect()
     } catch (e) {
-      throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, 'pg_advisory_lock')
+      throw new PgConnectionLost(`PostgreSQL cannot be reached: ${(e as Error).message}`, what)
     }
+    // A checked-out connection that breaks also emits 'error'; its statement's rejection is what
+    // reports it, so the event must not go unhandled (that would crash the process).
     const ignore = () => {}
     conn.on('error', ignore)
     let broken: Error | undefined
     try {
-      await conn.query('SELECT pg_advisory_lock($1)', [key])
-      try {
-        return await fn()
-      } finally {
-        await conn.query('SELECT pg_advisory_unlock($1)', [key]).catch((e: unknown) => void (broken = e as Error))
-      }
-    } catch (e) {
-      broken ??= e as Error
-      throw e
+      return await fn(conn, (e) => void (broken = e))
     } finally {
       conn.off('error', ignore)
-      // A connection whose unlock failed is closed: closing it is what frees its lock then.
       conn.release(broken)
     }
   }
