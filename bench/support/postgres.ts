@@ -1,5 +1,4 @@
-import { PG_MISSING, pgBinDir, startCluster, type Cluster } from '../../server/db/pg/cluster.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PG_MISSING, pgBinDir, psqlSync, startCluster, type Cluster } from '../../server/db/pg/cluster.ts'
 import type { BenchContext, Row } from './types.ts'
 
 // The PostgreSQL side of the rows measured on both backends (issue 18 §7): one throwaway cluster for
@@ -23,12 +22,7 @@ export async function startPostgres(): Promise<BenchPostgres> {
   return {
     database(name: string) {
       const db = `bench_${name}_${++n}`
-      const admin = new PgSync(cluster.url)
-      try {
-        admin.exec(`CREATE DATABASE ${db} TEMPLATE template0`)
-      } finally {
-        admin.close()
-      }
+      psqlSync(cluster.url, `CREATE DATABASE ${db} TEMPLATE template0`)
       return cluster.urlOf(db)
     },
     stop: () => cluster.stop(),

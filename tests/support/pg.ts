@@ -3,7 +3,7 @@
 // leaves its address in the environment for the test workers.
 
 import crypto from 'node:crypto'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { psqlSync } from '../../server/db/pg/cluster.ts'
 
 export type Backend = 'sqlite' | 'postgres'
 
@@ -29,12 +29,7 @@ function admin(): string {
 export function freshDatabase(opts: { empty?: boolean } = {}): TestDatabase {
   const base = admin()
   const name = `nadi_t_${crypto.randomBytes(6).toString('hex')}`
-  const conn = new PgSync(base, { appName: 'nadi tests' })
-  try {
-    conn.exec(`CREATE DATABASE ${name} TEMPLATE ${opts.empty ? 'template0' : TEMPLATE_DB}`)
-  } finally {
-    conn.close()
-  }
+  psqlSync(base, `CREATE DATABASE ${name} TEMPLATE ${opts.empty ? 'template0' : TEMPLATE_DB}`)
   const url = base.replace(/\/[^/?]*(\?|$)/, `/${name}$1`)
   let dropped = false
   return {
@@ -42,12 +37,7 @@ export function freshDatabase(opts: { empty?: boolean } = {}): TestDatabase {
     drop() {
       if (dropped) return
       dropped = true
-      const c = new PgSync(base, { appName: 'nadi tests' })
-      try {
-        c.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      } finally {
-        c.close()
-      }
+      psqlSync(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     },
   }
 }

@@ -2,7 +2,7 @@
 // pg_ctl in a temp folder on a free port, server/db/pg/cluster.ts) and a template database with every
 // migration applied, which each test's database is copied from (CREATE DATABASE … TEMPLATE).
 
-import { startCluster, type Cluster } from '../../server/db/pg/cluster.ts'
+import { psqlSync, startCluster, type Cluster } from '../../server/db/pg/cluster.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { TEMPLATE_DB } from './pg.ts'
@@ -11,12 +11,7 @@ let cluster: Cluster | null = null
 
 export async function setup(): Promise<void> {
   cluster = await startCluster()
-  const admin = new PgSync(cluster.url, { appName: 'nadi tests' })
-  try {
-    admin.exec(`CREATE DATABASE ${TEMPLATE_DB}`)
-  } finally {
-    admin.close()
-  }
+  psqlSync(cluster.url, `CREATE DATABASE ${TEMPLATE_DB}`)
   const template = new PgSync(cluster.urlOf(TEMPLATE_DB), { appName: 'nadi tests' })
   try {
     migrate(template)
