@@ -29,8 +29,8 @@ process.on('SIGTERM', () => {
   hub.stop()
   market.close()
   wss.close()
-  void bus.close().then(() => {
-    conn.sqlite.close()
-    process.exit(0)
-  })
+  void bus
+    .close()
+    .then(() => conn.close())
+    .then(() => process.exit(0))
 })

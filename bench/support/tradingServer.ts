@@ -9,9 +9,11 @@ import { Wallet } from 'ethers'
 import '../../server/ledger/holders.ts'
 import { buildApp, type Built } from '../../server/app.ts'
 import { loadConfig, type Config } from '../../server/config.ts'
-import { atomically } from '../../server/db/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { custody, trade, transfer } from '../../server/ledger/index.ts'
 import type { BenchContext } from './types.ts'
+
+const USER_BY_ADDRESS = statement<{ id: bigint }, [address: string]>('SELECT id FROM users WHERE wallet_address = ?')
 
 /** 1 token in ledger units (1e-8). */
 const UNIT = 100_000_000n
@@ -67,13 +69,15 @@ export async function startTradingServer<T>(
       // The real sign-in: an issued message signed by a fresh key, registered under the root invite.
       const wallet = new Wallet(`0x${crypto.randomBytes(32).toString('hex')}`)
       const session = await o.signIn(b, config, origin, wallet)
-      const userId = Number(b.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').pluck().get(wallet.address.toLowerCase()))
+      const user = await b.ctx.sql.get(USER_BY_ADDRESS, wallet.address.toLowerCase())
+      if (!user) throw new Error(`bench: ${wallet.address} signed in but has no user row`)
+      const userId = Number(user.id)
       traders.push({ userId, session })
     }
-    await atomically(b.ctx, () => {
+    await b.ctx.sql.transaction(async (tx) => {
       for (const { userId } of traders) {
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 10_000_000n * UNIT })
-        transfer(b.ctx.sqlite, { ref: `bench:${userId}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'NADI', amount: 40_000_000n * UNIT })
+        await transfer(tx, { ref: `bench:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 10_000_000n * UNIT })
+        await transfer(tx, { ref: `bench:${userId}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'NADI', amount: 40_000_000n * UNIT })
       }
     })
     return { built: b, origin, traders, close }
