@@ -8,6 +8,12 @@ import type { Queryable } from './query/types.ts'
 // the key answered from what was applied, and a crash before the commit leaves nothing behind: the
 // retry runs once. This module is the seam between the two layers; it knows no SQL and no HTTP.
 
+/** An answer kept for a key: what a repeat of the request is told. */
+export interface KeyAnswer {
+  status: number
+  body: string
+}
+
 export interface KeyedEffect {
   /**
    * Claims the key for this request inside the open transaction, with the answer the effect's value
@@ -23,9 +29,18 @@ export interface KeyedEffect {
    */
   claim(): void
   release(): void
-  /** claim and release, for an effect in an asynchronous transaction (the market's batch): written through its tx. */
-  claimIn(tx: Queryable): Promise<void>
-  releaseIn(tx: Queryable): Promise<void>
+  /** The key's row: whose key (scope), the key, the request's hash, when, and the holder naming this request. */
+  readonly scope: string
+  readonly key: string
+  readonly hash: string
+  readonly at: number
+  readonly holder: string
+  /** What the request is answered when another request holds its key (a 409: it is being processed). */
+  held(): Error
+  /** The row was written by an effect's transaction (./idempotencyKeys.ts writes many at once). */
+  wrote(): void
+  /** The answer to keep for the effect's value, read through the effect's tx; null when it is no answer to keep (a 409 or 429). */
+  answerFor(value: unknown, tx: Queryable): Promise<KeyAnswer | null>
   /**
    * The route answers `map(value)` rather than the effect's value itself (e.g. a stored row turned into
    * its wire form): set by the service before its transaction, so the recorded answer is the one sent.

@@ -30,6 +30,7 @@ import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
 import { GroupCommit } from '../db/groupCommit.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
+import { claimKeysIn, recordKeysIn, releaseKeysIn } from '../db/idempotencyKeys.ts'
 import type { Queryable, Sql, Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
@@ -530,13 +531,22 @@ export class Exchange {
       this.divergedBy = e
       throw e
     }
+    // Every key claimed first, in one statement: a key another request holds refuses its command before it is applied.
+    let claimed: boolean[]
+    const keyedAt = taken.flatMap((q, i) => (q.keyed ? [i] : []))
+    try {
+      claimed = await claimKeysIn(tx, keyedAt.map((i) => taken[i]!.keyed!))
+    } catch (e) {
+      this.diverged = true
+      this.divergedBy = e
+      throw e
+    }
+    const held = new Set(keyedAt.filter((_, j) => !claimed[j]))
     const answers: Answer[] = []
-    for (const q of taken) {
-      // Claimed first, so a key another request holds refuses the command before it is applied.
-      try {
-        await q.keyed?.claimIn(tx)
-      } catch (error) {
-        answers.push({ ok: false, error })
+    const refusedKeys: KeyedEffect[] = []
+    for (const [i, q] of taken.entries()) {
+      if (held.has(i)) {
+        answers.push({ ok: false, error: q.keyed!.held() })
         continue
       }
       try {
@@ -544,29 +554,26 @@ export class Exchange {
         answers.push({ ok: true, row: c.kind === 'place' ? this.placeNow(c.userId, c.input) : this.cancelNow(c.userId, c.orderId) })
       } catch (error) {
         if (this.diverged) throw error
-        try {
-          await q.keyed?.releaseIn(tx)
-        } catch (e) {
-          this.diverged = true
-          this.divergedBy = e
-          throw e
-        }
+        if (q.keyed) refusedKeys.push(q.keyed)
         answers.push({ ok: false, error })
       }
     }
     try {
+      if (refusedKeys.length) await releaseKeysIn(tx, refusedKeys)
       const { seqs, orders } = await this.w.write(tx)
       this.written = orders
       await scoreFills(tx, this.scored)
       await this.postBatch(tx, seqs)
       const outcomes: Outcome[] = []
+      const answered: { keyed: KeyedEffect; value: unknown }[] = []
       for (const [i, q] of taken.entries()) {
         const a = answers[i] as Answer
-        if (a.ok) await q.keyed?.recordIn(tx, a.row)
+        if (a.ok && q.keyed) answered.push({ keyed: q.keyed, value: a.row })
         if (q.tag === undefined) continue
         if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
         else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
       }
+      if (answered.length) await recordKeysIn(tx, answered)
       if (outcomes.length) {
         if (!this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
         await this.also(tx, outcomes)

@@ -2,7 +2,8 @@ import crypto from 'node:crypto'
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import type { Ctx } from '../context.ts'
 import { withKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
-import { statement, statements, type Queryable } from '../db/query/types.ts'
+import type { Queryable } from '../db/query/types.ts'
+import { KEYS } from '../db/idempotencyKeys.ts'
 import { ApiError, conflict, badRequest } from './errors.ts'
 import { ok, refusal } from './reply.ts'
 import type { App } from './types.ts'
@@ -14,12 +15,6 @@ const keptStatus = (status: number) => status < 500 && status !== 429 && status 
 
 /** What a keyed POST carries through its handler: its key, and whether an effect wrote the key's row. */
 export interface KeyedRequest extends KeyedEffect {
-  scope: string
-  key: string
-  hash: string
-  at: number
-  /** Names this request in the row, so its own transactions may rewrite the answer and no other may. */
-  holder: string
   /** An effect's transaction wrote the row (it may have rolled back since: the answer then says so). */
   touched: boolean
   /** The handler began: from then on it, not an abort, ends the key's turn in this process. */
@@ -43,14 +38,6 @@ export interface KeyedRequest extends KeyedEffect {
  * still running is refused at once. Answers that changed nothing (a refusal before any write) are
  * stored after the handler, as before: losing one to a crash costs only a re-run that refuses again.
  */
-const KEYS = statements({
-  record: statement<never, [scope: string, key: string, hash: string, status: number | null, body: string | null, at: number, holder: string]>(
-    'INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?) ' +
-      'ON CONFLICT (scope, key) DO UPDATE SET status = excluded.status, body = excluded.body WHERE idempotency_keys.holder = excluded.holder',
-  ),
-  release: statement<never, [scope: string, key: string, holder: string]>('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND holder = ?'),
-})
-
 export function idempotency(app: App, ctx: Ctx) {
   const { db, sqlite } = ctx
   app.decorateRequest('idempotency', null)
@@ -92,6 +79,7 @@ export function idempotency(app: App, ctx: Ctx) {
       key,
       hash,
       at,
+      // Names this request in the row, so its own transactions may rewrite the answer and no other may.
       holder: crypto.randomUUID(),
       touched: false,
       started: false,
@@ -110,11 +98,12 @@ export function idempotency(app: App, ctx: Ctx) {
       },
       claim: () => write(null, null),
       release: () => void release.run(scope, key, k.holder),
-      claimIn: async (tx) => {
-        if ((await tx.run(KEYS.record, scope, key, hash, null, null, at, k.holder)).changes === 0) throw conflict('errors.requestInProgress')
-        k.touched = true
+      held: () => conflict('errors.requestInProgress'),
+      wrote: () => void (k.touched = true),
+      answerFor: async (value, tx) => {
+        const answer = mapIn ? answerMade(await mapIn(value, tx)) : answerOf(value)
+        return keepAnswer(answer) ? answer : null
       },
-      releaseIn: async (tx) => void (await tx.run(KEYS.release, scope, key, k.holder)),
       answerAs: (m) => void (map = m),
       answerIn: (m) => void (mapIn = m),
     }
