@@ -514,28 +514,26 @@ export class Exchange {
     this.w = new BatchWrites()
     this.scored = []
     this.written = new Map()
+    // The batch's reads and its keys' claims sent together (see BatchWrites.write): a key another
+    // request holds refuses its command before it is applied.
+    const keyedAt = taken.flatMap((q, i) => (q.keyed ? [i] : []))
+    let claimed: boolean[]
     try {
       await this.recoverIn(tx)
       const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
-      this.w.know(
-        await readKnownOrders(
+      const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
+      const [known, available, claims] = await settledAll([
+        readKnownOrders(
           tx,
           taken.flatMap((q) => (q.command.kind === 'cancel' ? [q.command.orderId] : [])),
           [...new Map(places.map((p) => [`${p.userId}\n${p.input.clientOrderId}`, [p.userId, p.input.clientOrderId] as const])).values()],
         ),
-      )
-      const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
-      this.money.startBatch(await readTradeAvailable(tx, [...accounts.values()]))
-    } catch (e) {
-      this.diverged = true
-      this.divergedBy = e
-      throw e
-    }
-    // Every key claimed first, in one statement: a key another request holds refuses its command before it is applied.
-    let claimed: boolean[]
-    const keyedAt = taken.flatMap((q, i) => (q.keyed ? [i] : []))
-    try {
-      claimed = await claimKeysIn(tx, keyedAt.map((i) => taken[i]!.keyed!))
+        readTradeAvailable(tx, [...accounts.values()]),
+        claimKeysIn(tx, keyedAt.map((i) => taken[i]!.keyed!)),
+      ] as const)
+      this.w.know(known)
+      this.money.startBatch(available)
+      claimed = claims
     } catch (e) {
       this.diverged = true
       this.divergedBy = e
@@ -559,11 +557,8 @@ export class Exchange {
       }
     }
     try {
-      if (refusedKeys.length) await releaseKeysIn(tx, refusedKeys)
-      const { seqs, orders } = await this.w.write(tx)
-      this.written = orders
-      await scoreFills(tx, this.scored)
-      await this.postBatch(tx, seqs)
+      const [written] = await settledAll([this.w.write(tx), refusedKeys.length ? releaseKeysIn(tx, refusedKeys) : Promise.resolve(), scoreFills(tx, this.scored)] as const)
+      this.written = written.orders
       const outcomes: Outcome[] = []
       const answered: { keyed: KeyedEffect; value: unknown }[] = []
       for (const [i, q] of taken.entries()) {
@@ -573,11 +568,8 @@ export class Exchange {
         if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
         else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
       }
-      if (answered.length) await recordKeysIn(tx, answered)
-      if (outcomes.length) {
-        if (!this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
-        await this.also(tx, outcomes)
-      }
+      if (outcomes.length && !this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
+      await settledAll([this.postBatch(tx, written.seqs), answered.length ? recordKeysIn(tx, answered) : Promise.resolve(), outcomes.length ? this.also!(tx, outcomes) : Promise.resolve()] as const)
     } catch (e) {
       this.diverged = true
       this.divergedBy = e
@@ -1036,4 +1028,15 @@ interface Segment {
   /** The first and last journal rows it covers, as indices in the batch. */
   first: number
   last: number
+}
+
+/**
+ * Every statement's answer, once all have answered: the first refusal (in the order given) is thrown,
+ * after the others settled, so none of them is left unawaited while the batch is abandoned.
+ */
+async function settledAll<T extends readonly unknown[]>(all: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(all)
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed) throw failed.reason
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
