@@ -35,6 +35,7 @@ import type { Queryable, Sql, Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
 import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
+import { rowsStatement } from '../ledger/statements.ts'
 import {
   Engine,
   frozenForPlace,
@@ -826,16 +827,34 @@ export class Exchange {
   /** Candles as they stand, saved so history outlives the process (best effort: fills can rebuild them). */
   private saveCandles(changes: CandleChange[]): void {
     if (!changes.length) return
+    for (const c of changes) this.unsavedCandles.set(`${c.bar}:${c.candle.ts}`, c)
+    if (this.savingCandles) return
+    this.savingCandles = true
     // A transaction of its own, not the batch's: a candle that fails to save must not cost the trades.
-    // One save after the other, so a candle's older state never lands after its newer one.
-    this.candleSaves = this.candleSaves
-      .then(() =>
-        this.o.conn.sql.transaction(async (tx) => {
-          for (const { bar, candle: c } of changes) await tx.run(EXCHANGE.upsertCandle, this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote)
-        }),
-      )
-      .catch((e: unknown) => this.o.log?.error({ err: e }, 'exchange: saving candles failed (they are rebuilt from fills at start)'))
+    // One save after the other, so a candle's older state never lands after its newer one; what
+    // changed while one was saving is saved next as one statement, each candle at its newest state
+    // (candles are derived from the fills and rebuilt from them at start: none is skipped, only
+    // written less often under load).
+    this.candleSaves = (async () => {
+      while (this.unsavedCandles.size) {
+        const rows = [...this.unsavedCandles.values()]
+        this.unsavedCandles.clear()
+        try {
+          await this.o.conn.sql.run(
+            rowsStatement('INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length, CANDLE_UPSERT),
+            ...rows.flatMap(({ bar, candle: c }) => [this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote]),
+          )
+        } catch (e) {
+          this.o.log?.error({ err: e }, 'exchange: saving candles failed (they are rebuilt from fills at start)')
+        }
+      }
+      this.savingCandles = false
+    })()
   }
+
+  /** Candles changed since the last save began, by bar and start: the newest state of each. */
+  private readonly unsavedCandles = new Map<string, CandleChange>()
+  private savingCandles = false
 
   private bookFrame(action: 'snapshot' | 'update', data: BookData) {
     return { arg: { channel: 'books', instId: this.spec.instId }, action, data: [data] }
@@ -1040,3 +1059,5 @@ async function settledAll<T extends readonly unknown[]>(all: { [K in keyof T]: P
   if (failed) throw failed.reason
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
+
+const CANDLE_UPSERT = ' ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote'

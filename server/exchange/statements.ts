@@ -19,8 +19,6 @@ const SQL = {
   recentFills: 'SELECT id, price, size, quote, taker_side, created_at FROM trade_fills WHERE inst_id = ? ORDER BY id DESC LIMIT ?',
   lastCandles: 'SELECT ts, open, high, low, close, vol, vol_quote FROM trade_candles WHERE inst_id = ? AND bar = ? ORDER BY ts DESC LIMIT ?',
   candlesBefore: 'SELECT ts, open, high, low, close, vol, vol_quote FROM trade_candles WHERE inst_id = ? AND bar = ? AND ts < ? ORDER BY ts DESC LIMIT ?',
-  upsertCandle: `INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote`,
   openOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled') ORDER BY id DESC LIMIT ? OFFSET ?",
   countOpenOfUser: "SELECT COUNT(*) AS n FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')",
   doneOrdersOfUser: "SELECT * FROM trade_orders WHERE user_id = ? AND status IN ('filled', 'cancelled') ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
@@ -49,7 +47,6 @@ export const EXCHANGE = statements({
   recentFills: statement<FillRow, [instId: string, limit: number]>(SQL.recentFills),
   lastCandles: statement<CandleRow, [instId: string, bar: string, limit: number]>(SQL.lastCandles),
   candlesBefore: statement<CandleRow, [instId: string, bar: string, edge: number, limit: number]>(SQL.candlesBefore),
-  upsertCandle: statement<never, [instId: string, bar: string, ts: number, open: bigint, high: bigint, low: bigint, close: bigint, vol: bigint, volQuote: bigint]>(SQL.upsertCandle),
   openOrdersOfUser: statement<OrderRow, Page>(SQL.openOrdersOfUser),
   countOpenOfUser: statement<Count, [userId: number]>(SQL.countOpenOfUser),
   doneOrdersOfUser: statement<OrderRow, Page>(SQL.doneOrdersOfUser),
