@@ -127,23 +127,23 @@ describe.runIf(testBackend() === 'postgres')('one writer per PostgreSQL database
     await third.exited
   })
 
-  it('in one process, a second writer on the same database is refused, and takes it once released', () => {
+  it('in one process, a second writer on the same database is refused, and takes it once released', async () => {
     const db = freshDatabase()
     dbs.push(db)
     const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
-    const a = lockDatabase(target, 'first')
-    expect(() => lockDatabase({ ...target, lockFile: path.join(tempDir(), 'elsewhere') }, 'second')).toThrow(/is in use: first pid/)
-    a.release()
-    lockDatabase(target, 'third').release()
+    const a = await lockDatabase(target, 'first')
+    await expect(lockDatabase({ ...target, lockFile: path.join(tempDir(), 'elsewhere') }, 'second')).rejects.toThrow(/is in use: first pid/)
+    await a.release()
+    await (await lockDatabase(target, 'third')).release()
   })
 
-  it('a lock released is free at once: a restart right after a close is never refused', () => {
+  it('a lock released is free at once: a restart right after a close is never refused', async () => {
     const db = freshDatabase()
     dbs.push(db)
     const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
     // The server drops a closed session's locks a moment after the close returns; without the
     // explicit unlock before it, a take right after could be refused on a loaded machine (a CI run's
     // withdraw crash-and-restart test was). A quiet machine rarely loses that race, so it runs many times.
-    for (let i = 0; i < 200; i++) lockDatabase(target, `restart ${i}`).release()
+    for (let i = 0; i < 200; i++) await (await lockDatabase(target, `restart ${i}`)).release()
   })
 })
