@@ -10,7 +10,7 @@ import { CODE } from '../contract/constants.ts'
 import type { Config } from './config.ts'
 import type { Ctx } from './context.ts'
 import { openDatabase } from './db/index.ts'
-import { migrate } from './db/migrate.ts'
+import { migrateDatabase } from './db/migrate.ts'
 import { ApiError, databaseLost, raceRefusal } from './http/errors.ts'
 import { authHook } from './http/auth.ts'
 import { idempotency } from './http/idempotency.ts'
@@ -153,20 +153,21 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   // One writer per database (server/db/writerLock.ts): a second server on it stops here, naming the first.
-  const lock = config.role === 'all' ? lockDatabase(config, 'server') : lockDatabase(config, `server --role ${config.role}`, { shared: true })
+  const lock = config.role === 'all' ? await lockDatabase(config, 'server') : await lockDatabase(config, `server --role ${config.role}`, { shared: true })
   let database
   try {
     database = openDatabase(config.database, { checkpointInWorker: true })
-    migrate(database.sqlite)
+    await migrateDatabase(database)
   } catch (e) {
-    lock.release()
+    await database?.close().catch(() => undefined)
+    await lock.release()
     throw e
   }
   const { sqlite, db, sql, close } = database
   // The last hook to run (onClose hooks run in reverse order of adding): the locks outlive every write.
   app.addHook('onClose', async () => {
     await close()
-    lock.release()
+    await lock.release()
   })
 
   // Before any route that reads a chain. Dev chains: two anvil nodes with fresh tokens (≈0.3 s),

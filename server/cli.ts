@@ -71,7 +71,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { loadConfig, type Config } from './config.ts'
 import { openDatabase, type Database_ } from './db/index.ts'
-import { migrate } from './db/migrate.ts'
+import { migrate, migrateDatabase } from './db/migrate.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
@@ -155,7 +155,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       if (onSqlite && config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
       const name = found.command.words.join(' ')
       try {
-        lock = lockDatabase(config, `cli ${name}`)
+        lock = await lockDatabase(config, `cli ${name}`)
       } catch (err) {
         if (!(err instanceof DataFolderBusy)) throw err
         // Some commands replace the database under the server: they never run inside it.
@@ -170,7 +170,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           return 1
         }
         try {
-          lock = lockDatabase(config, `cli ${name}`, { shared: true })
+          lock = await lockDatabase(config, `cli ${name}`, { shared: true })
         } catch (again) {
           // The role processes stopped meanwhile and a server writing alone took their place: it runs the command.
           if (!(again instanceof DataFolderBusy)) throw again
@@ -185,7 +185,8 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       inServer: false,
       database() {
         if (opened) return opened
-        if (onSqlite && config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) {
+        if (!onSqlite) throw new Error(`${found.command.words.join(' ')} opens its database itself (ownDatabase) but asked for the CLI's`)
+        if (config.dbFile !== ':memory:' && !fs.existsSync(config.dbFile)) {
           throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
         }
         opened = openDatabase(config.database)
@@ -208,14 +209,20 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
         return market
       },
     }
+    // SQLite is opened and migrated when the command first asks for it, synchronously. PostgreSQL
+    // migrates through its pool, which takes awaiting: it is done before the command runs, unless
+    // the command sees to its database itself (it may need it untouched, e.g. empty for move-to).
+    if (!onSqlite && !found.command.ownDatabase) {
+      opened = openDatabase(config.database)
+      await migrateDatabase(opened)
+    }
     return await found.command.run(found.args, env)
   } catch (err) {
     return failed(found.command, err, io)
   } finally {
     await market?.close()
     await opened?.close()
-    if (opened?.sqlite.open) opened.sqlite.close()
-    lock?.release()
+    await lock?.release()
   }
 }
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import '../../server/ledger/holders.ts'
 import { openDatabase } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange } from '../../server/exchange/exchange.ts'
 import { custody, trade, transfer } from '../../server/ledger/index.ts'
@@ -28,7 +28,7 @@ async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
   const conn = openDatabase(url)
   const { sqlite } = conn
   const quiet = { info() {}, warn: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${String((o as { err?: unknown }).err)}`) }
-  migrate(sqlite)
+  await migrateDatabase(conn)
   const userId = Number(sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)').run('BXBUS', 'bench bus').lastInsertRowid)
   transfer(sqlite, { ref: `seed:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 1_000_000n * UNITS })
   const bus = new PgBus({ url, log: quiet, name: 'bench-engine' })

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads'
 import '../../server/ledger/holders.ts'
 import type { Built } from '../../server/app.ts'
 import { openDatabase, transaction } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange, TradeRejected, type PlaceInput, type Publisher } from '../../server/exchange/exchange.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
@@ -180,7 +180,7 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
   const conn = openDatabase(url ?? path.join(dir, 'exchange.sqlite'), { checkpointInWorker: true })
   const { sqlite } = conn
   try {
-    migrate(sqlite)
+    await migrateDatabase(conn)
     const insertUser = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
     const userIds: number[] = []
     transaction(sqlite, () => {

@@ -5,7 +5,7 @@ import type { SqlConnection } from '../../server/db/connection.ts'
 import type { Tx } from '../../server/db/query/types.ts'
 import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
 import { GroupCommit } from '../../server/db/groupCommit.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrate, migrateDatabase } from '../../server/db/migrate.ts'
 import { audit, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { summarize } from '../support/stats.ts'
@@ -77,20 +77,28 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
   }
 }
 
+/** A fresh SQLite file, migrated and seeded. */
 function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): SqlConnection {
-  return openFreshConn(path.join(dir, `${name}.sqlite`), synchronous).sqlite
+  const conn = openDatabase(path.join(dir, `${name}.sqlite`))
+  // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
+  if (synchronous === 'FULL') conn.sqlite.pragma('synchronous = FULL')
+  migrate(conn.sqlite)
+  seed(conn.sqlite)
+  return conn.sqlite
 }
 
 /**
- * `target`: a SQLite file or a postgres:// URL (openDatabase). With `asServer`, the database is opened
- * as the server opens it: on SQLite, WAL checkpoints in a worker thread.
+ * `target`: a SQLite file or a postgres:// URL (openDatabase), migrated (PostgreSQL's through its
+ * pool) and seeded, opened as the server opens it: on SQLite, WAL checkpoints in a worker thread.
  */
-function openFreshConn(target: string, synchronous: 'NORMAL' | 'FULL', asServer = false): Database_ {
-  const conn = openDatabase(target, { checkpointInWorker: asServer })
-  const { sqlite } = conn
-  // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
-  if (synchronous === 'FULL') sqlite.pragma('synchronous = FULL')
-  migrate(sqlite)
+async function openFreshConn(target: string): Promise<Database_> {
+  const conn = openDatabase(target, { checkpointInWorker: true })
+  await migrateDatabase(conn)
+  seed(conn.sqlite)
+  return conn
+}
+
+function seed(sqlite: SqlConnection): void {
   const users = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
   transaction(sqlite, () => {
     for (let i = 1; i <= USERS; i++) {
@@ -100,7 +108,6 @@ function openFreshConn(target: string, synchronous: 'NORMAL' | 'FULL', asServer 
       }
     }
   })
-  return conn
 }
 
 /** Postings per second over a window: `perTx` postings per committed transaction. */
@@ -146,7 +153,7 @@ async function measureGroup(r: Rig, gc: GroupCommit, ms: number): Promise<{ rate
 let committed = 0
 
 async function sampleGroup(target: string, name: string, durable: boolean, runs: number, windowMs: number) {
-  const conn = openFreshConn(target, 'NORMAL', true)
+  const conn = await openFreshConn(target)
   const { sqlite } = conn
   try {
     const r = rig(sqlite, name)

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { dialectOf } from '../../server/db/connection.ts'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { audit, custody, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, settleDue } from '../../server/modules/settlement/service.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
@@ -31,7 +31,7 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-settle-'))
   const conn = openDatabase(url ?? path.join(dir, 'nadi.sqlite'))
   try {
-    migrate(conn.sqlite)
+    await migrateDatabase(conn)
     return await fn(conn)
   } finally {
     await conn.close()

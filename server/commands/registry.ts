@@ -80,6 +80,11 @@ export interface Command {
   stopped?: boolean
   /** A writing command's needs, which decide whether it may run beside role processes (see Needs). */
   needs?: Needs
+  /**
+   * Sees to its database itself (opens it, or only names it): the CLI neither opens nor migrates the
+   * database for it, as on PostgreSQL it otherwise does before the command runs.
+   */
+  ownDatabase?: boolean
   /** Returns the exit code. */
   run(args: string[], env: CommandEnv): number | Promise<number>
 }

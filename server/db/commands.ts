@@ -3,9 +3,9 @@
 
 import path from 'node:path'
 import type { Command } from '../commands/registry.ts'
-import { isPostgresUrl } from './connection.ts'
+import { describeDatabase, isPostgresUrl } from './connection.ts'
 import { openDatabase } from './index.ts'
-import { migrate } from './migrate.ts'
+import { migrateDatabase } from './migrate.ts'
 import { backupSqlite, RestoreRefused, restoreSqlite } from './backup.ts'
 import { MoveRefused, moveToPostgres } from './move.ts'
 import { lockDatabase } from './writerLock.ts'
@@ -21,17 +21,18 @@ export const DATABASE_COMMANDS: Command[] = [
     summary: 'apply the migrations the database has not had yet (the server does this at start too); prints each one applied',
     writes: true,
     needs: 'schema',
-    run(args, env) {
+    ownDatabase: true,
+    async run(args, env) {
       if (args.length) {
         env.io.err(`migrate: unexpected ${args.join(' ')}`)
         return 2
       }
       const db = env.inServer ? env.database() : openDatabase(env.config.database)
       try {
-        const applied = migrate(db.sqlite)
+        const applied = await migrateDatabase(db)
         env.io.out(applied.length ? applied.map((f) => `applied ${f}`).join('\n') : 'up to date: nothing to apply')
       } finally {
-        if (!env.inServer) void db.close()
+        if (!env.inServer) await db.close()
       }
       return 0
     },
@@ -40,6 +41,7 @@ export const DATABASE_COMMANDS: Command[] = [
     words: ['backup'],
     args: '<file>',
     summary: "a consistent copy of the SQLite database (SQLite's online backup, beside a running server) in <file>, which must not exist",
+    ownDatabase: true,
     async run(args, env) {
       if (args.length !== 1) {
         env.io.err('backup: give the file to write, e.g. backup /backups/nadi-2026-11-26.sqlite')
@@ -60,6 +62,7 @@ export const DATABASE_COMMANDS: Command[] = [
     summary: 'put a backup in place of the SQLite database, the server stopped: refused unless the file is intact, a NADI database this code knows and its ledger passes the audit; the database it replaces is kept beside it',
     writes: true,
     stopped: true,
+    ownDatabase: true,
     run(args, env) {
       if (args.length !== 1) {
         env.io.err('restore: give the backup file, e.g. restore /backups/nadi-2026-11-26.sqlite')
@@ -86,6 +89,7 @@ export const DATABASE_COMMANDS: Command[] = [
     summary: 'copy the SQLite data folder (server stopped) into an empty PostgreSQL database: every row, checked table by table, both audits clean (--as-is: a folder that fails its audit, e.g. a halted market to repair there, is carried with the same findings); then start with NADI_DATABASE_URL',
     writes: true,
     stopped: true,
+    ownDatabase: true,
     async run(args, env) {
       const asIs = args[1] === '--as-is'
       const url = args[0]
@@ -99,22 +103,25 @@ export const DATABASE_COMMANDS: Command[] = [
       }
       // The target's writer lock too: no server may be running on it while it is filled.
       const target = loadConfig({ ...process.env, NADI_DATA_DIR: env.config.dataDir, NADI_DATABASE_URL: url }, process.cwd())
-      const lock = lockDatabase(target, 'cli move-to')
-      const from = env.database()
-      const to = openDatabase(url)
+      const lock = await lockDatabase(target, 'cli move-to')
       try {
-        const report = moveToPostgres(from.sqlite, to.sqlite, (line) => env.io.out(line), { asIs })
-        const books = report.auditSqlite ? `the audit finds the same ${report.auditSqlite} problem(s) on both sides (run \`audit\`, \`market check\`)` : 'the audit is clean on both sides'
-        env.io.out(`moved ${report.rows} rows in ${report.tables.length} tables; every table's rows match, ${books}`)
-        env.io.out(`now start the server with NADI_DATABASE_URL=${url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')}`)
-        return 0
+        const from = env.database()
+        const to = openDatabase(url)
+        try {
+          const report = await moveToPostgres(from, to, (line) => env.io.out(line), { asIs })
+          const books = report.auditSqlite ? `the audit finds the same ${report.auditSqlite} problem(s) on both sides (run \`audit\`, \`market check\`)` : 'the audit is clean on both sides'
+          env.io.out(`moved ${report.rows} rows in ${report.tables.length} tables; every table's rows match, ${books}`)
+          env.io.out(`now start the server with NADI_DATABASE_URL=${describeDatabase(url)}`)
+          return 0
+        } finally {
+          await to.close()
+        }
       } catch (e) {
         if (!(e instanceof MoveRefused)) throw e
         env.io.err(`refused: ${e.message}`)
         return 1
       } finally {
-        await to.close()
-        lock.release()
+        await lock.release()
       }
     },
   },

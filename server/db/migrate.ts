@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { dialectOf, type SqlConnection } from './connection.ts'
 import { PRELUDE, toPostgres } from './pg/migrations.ts'
-import type { PgSync } from './pg/sync.ts'
+import { PgPool } from './query/pg.ts'
+import type { Sql } from './query/types.ts'
 
 const DIR = path.resolve(import.meta.dirname, 'migrations')
 
@@ -11,18 +12,66 @@ const MIGRATION_LOCK = 7_411_001
 
 /**
  * Applies every numbered .sql file not applied yet, each in its own transaction, in order: on SQLite
- * as written, on PostgreSQL translated (./pg/migrations.ts) or from its NNN_name.pg.sql sibling.
+ * as written (synchronously: SQLite is in process), on PostgreSQL translated (./pg/migrations.ts) or
+ * from its NNN_name.pg.sql sibling, through the pool (migratePostgres).
  */
+export function migrateDatabase(db: { sqlite: SqlConnection; sql: Sql }, dir = DIR, upTo = Infinity): Promise<string[]> {
+  if (db.sql instanceof PgPool) return migratePostgres(db.sql, dir, upTo)
+  return Promise.resolve(migrate(db.sqlite, dir, upTo))
+}
+
+/** The migrations of a SQLite database, on its connection. */
 export function migrate(sqlite: SqlConnection, dir = DIR, upTo = Infinity): string[] {
-  const pg = dialectOf(sqlite) === 'postgres'
-  if (!pg) return apply(sqlite, dir, upTo, false)
-  sqlite.prepare('SELECT pg_advisory_lock(?)').get(MIGRATION_LOCK)
+  if (dialectOf(sqlite) === 'postgres') throw new Error('migrate() is SQLite\'s: a PostgreSQL database migrates through its pool (migrateDatabase, migratePostgres)')
+  return apply(sqlite, dir, upTo)
+}
+
+const PG_MIGRATIONS_TABLE = 'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)'
+
+/**
+ * The migrations of a PostgreSQL database, on one connection of the pool that holds the migration
+ * lock for the whole run. The texts go as they are (the simple protocol: several statements, no
+ * placeholders), never through the pool's translation of SQLite's placeholders.
+ */
+export async function migratePostgres(sql: PgPool, dir = DIR, upTo = Infinity): Promise<string[]> {
+  const conn = await sql.pool.connect()
+  // A failure leaves the session in a state not worth handing on (a lock, a transaction): it is closed.
+  let broken: Error | undefined
+  const onError = (e: Error) => void (broken = e)
+  conn.on('error', onError)
   try {
-    sqlite.exec(PRELUDE)
-    return apply(sqlite, dir, upTo, true)
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await conn.query(PRELUDE)
+      await conn.query(PG_MIGRATIONS_TABLE)
+      const applied = new Set((await conn.query<{ version: bigint }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)))
+      const done: string[] = []
+      for (const file of migrationFiles(dir)) {
+        const version = parseInt(file, 10)
+        if (version > upTo) break
+        if (applied.has(version)) continue
+        const text = migrationSql(file, true, dir)
+        await conn.query('BEGIN')
+        try {
+          await conn.query(text)
+          await conn.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [version, file, Date.now()])
+          await conn.query('COMMIT')
+        } catch (e) {
+          await conn.query('ROLLBACK').catch(() => undefined)
+          throw new Error(`migration ${file} failed on PostgreSQL: ${(e as Error).message}`, { cause: e })
+        }
+        done.push(file)
+      }
+      return done
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    }
+  } catch (e) {
+    broken ??= e as Error
+    throw e
   } finally {
-    sqlite.prepare('SELECT pg_advisory_unlock(?)').get(MIGRATION_LOCK)
-    ;(sqlite as unknown as PgSync).schemaChanged()
+    conn.off('error', onError)
+    conn.release(broken)
   }
 }
 
@@ -45,10 +94,9 @@ export function migrationSql(file: string, pg: boolean, dir = DIR): string {
   return fs.existsSync(own) ? fs.readFileSync(own, 'utf8') : toPostgres(fs.readFileSync(path.join(dir, file), 'utf8'), file)
 }
 
-function apply(sqlite: SqlConnection, dir: string, upTo: number, pg: boolean): string[] {
-  const ddl = `CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`
-  sqlite.exec(pg ? 'CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)' : ddl)
+function apply(sqlite: SqlConnection, dir: string, upTo: number): string[] {
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`)
   const applied = new Set(
     sqlite.prepare('SELECT version FROM schema_migrations').all().map((r) => Number((r as { version: bigint }).version)),
   )
@@ -57,10 +105,10 @@ function apply(sqlite: SqlConnection, dir: string, upTo: number, pg: boolean): s
     const version = parseInt(file, 10)
     if (version > upTo) break
     if (applied.has(version)) continue
-    const sql = migrationSql(file, pg, dir)
+    const sql = migrationSql(file, false, dir)
     // A migration that rebuilds a table others reference (SQLite cannot alter a CHECK) asks for
     // foreign keys off, as SQLite's own procedure does; it is checked before it commits.
-    const rebuild = !pg && /^-- migrate: foreign_keys=off$/m.test(sql)
+    const rebuild = /^-- migrate: foreign_keys=off$/m.test(sql)
     if (rebuild) sqlite.pragma('foreign_keys = OFF')
     try {
       sqlite.transaction(() => {

@@ -7,9 +7,11 @@
 // hold their rows. Identity sequences then start after the largest value copied.
 
 import crypto from 'node:crypto'
-import type { SqlConnection } from './connection.ts'
-import { migrate } from './migrate.ts'
-import { schemaInfo, type SchemaInfo } from './schemaInfo.ts'
+import { dialectOf, type SqlConnection } from './connection.ts'
+import type { Database_ } from './index.ts'
+import { migrate, migrateDatabase } from './migrate.ts'
+import { statement, statements, type Sql } from './query/types.ts'
+import { pgSchemaInfo, schemaInfo, type SchemaInfo } from './schemaInfo.ts'
 import { audit } from '../ledger/audit.ts'
 
 export class MoveRefused extends Error {
@@ -76,42 +78,80 @@ function keyOf(info: SchemaInfo, table: string): string[] {
   return pk.length ? pk : cols.map((c) => c.name)
 }
 
-/** A digest of a table's rows in key order, the same for equal rows on either backend. */
-export function tableDigest(conn: SqlConnection, info: SchemaInfo, table: string): { rows: number; digest: string } {
-  const cols = info.tables[table]!.columns.map((c) => c.name)
-  const order = keyOf(info, table).map(quote).join(', ')
+/** Folds rows, in order, into a digest that is the same for equal rows on either backend. */
+function digester() {
   const hash = crypto.createHash('sha256')
   let rows = 0
-  const it = conn.prepare(`SELECT ${cols.map(quote).join(', ')} FROM ${quote(table)} ORDER BY ${order}`).raw().iterate() as IterableIterator<unknown[]>
-  for (const row of it) {
-    rows++
-    hash.update(
-      JSON.stringify(row.map((v) => (typeof v === 'bigint' ? `i${v}` : typeof v === 'number' ? (Number.isInteger(v) ? `i${v}` : `r${v}`) : v instanceof Uint8Array ? `b${Buffer.from(v).toString('hex')}` : v))),
-    )
-    hash.update('\n')
+  return {
+    add(row: unknown[]) {
+      rows++
+      hash.update(
+        JSON.stringify(row.map((v) => (typeof v === 'bigint' ? `i${v}` : typeof v === 'number' ? (Number.isInteger(v) ? `i${v}` : `r${v}`) : v instanceof Uint8Array ? `b${Buffer.from(v).toString('hex')}` : v))),
+      )
+      hash.update('\n')
+    },
+    done: () => ({ rows, digest: hash.digest('hex') }),
   }
-  return { rows, digest: hash.digest('hex') }
 }
 
+const selectAll = (info: SchemaInfo, table: string) =>
+  `SELECT ${info.tables[table]!.columns.map((c) => quote(c.name)).join(', ')} FROM ${quote(table)} ORDER BY ${keyOf(info, table).map(quote).join(', ')}`
+
+/** A digest of a SQLite table's rows in key order. */
+export function tableDigest(conn: SqlConnection, info: SchemaInfo, table: string): { rows: number; digest: string } {
+  const d = digester()
+  for (const row of conn.prepare(selectAll(info, table)).raw().iterate() as IterableIterator<unknown[]>) d.add(row)
+  return d.done()
+}
+
+const DIGEST_CURSOR = 'nadi_move_digest'
+const fetchDigest = statement<Record<string, unknown>, []>(`FETCH 2000 FROM ${DIGEST_CURSOR}`)
+
+/** The same digest of a PostgreSQL table, read through a cursor (a table may not fit in memory) in one snapshot. */
+export function pgTableDigest(sql: Sql, info: SchemaInfo, table: string): Promise<{ rows: number; digest: string }> {
+  const cols = info.tables[table]!.columns.map((c) => c.name)
+  return sql.transaction(async (tx) => {
+    const d = digester()
+    await tx.run(statement(`DECLARE ${DIGEST_CURSOR} NO SCROLL CURSOR FOR ${selectAll(info, table)}`))
+    for (let page = await tx.all(fetchDigest); page.length; page = await tx.all(fetchDigest)) {
+      for (const row of page) d.add(cols.map((c) => row[c]))
+    }
+    await tx.run(statement(`CLOSE ${DIGEST_CURSOR}`))
+    return d.done()
+  })
+}
+
+const PG = statements({
+  tables: statement<{ table_name: string }, []>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"),
+  identities: statement<{ table_name: string; column_name: string }, []>("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'"),
+  sequence: statement<{ seq: string | null }, [string, string]>('SELECT pg_get_serial_sequence(?, ?) AS seq'),
+  versions: statement<{ version: bigint }, []>('SELECT version FROM schema_migrations ORDER BY version'),
+})
+
+/** One side of a move: SQLite's is read on its synchronous connection, PostgreSQL's written through its Sql. */
+type Side = Pick<Database_, 'sqlite' | 'sql'>
+
 /**
- * Copies every row of `from` (SQLite, no writer on it: the caller holds its writer lock) into `to`
+ * Copies every row of `source` (SQLite, no writer on it: the caller holds its writer lock) into `target`
  * (PostgreSQL, which must hold no table of ours) and checks the copy. Throws MoveRefused before
  * writing anything when `to` is not empty or `from` fails its audit — unless `asIs`: a folder whose
  * books need a repair (a halted market) is then carried with its problems, to be repaired on
- * PostgreSQL, and the copy must show the very same audit findings as the source.
+ * PostgreSQL, and the copy must show the very same audit findings as the source. SQLite is read on
+ * its connection (in process), PostgreSQL written through its pool, a batch of rows per statement.
  */
-export function moveToPostgres(from: SqlConnection, to: SqlConnection, log: (line: string) => void = () => {}, opts: { asIs?: boolean } = {}): MoveReport {
-  const tablesThere = to.prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'").pluck().all() as string[]
+export async function moveToPostgres(source: Side, target: Side, log: (line: string) => void = () => {}, opts: { asIs?: boolean } = {}): Promise<MoveReport> {
+  if (target.sql.dialect !== 'postgres' || dialectOf(source.sqlite) !== 'sqlite') throw new Error('moveToPostgres copies a SQLite database into a PostgreSQL one')
+  const tablesThere = (await target.sql.all(PG.tables)).map((r) => r.table_name)
   if (tablesThere.length) throw new MoveRefused(`the PostgreSQL database is not empty (it has ${tablesThere.length} tables, e.g. ${tablesThere.slice(0, 3).join(', ')}): move into an empty database`)
-  const before = audit(from)
+  const before = audit(source.sqlite)
   if (before.violations.length && !opts.asIs) throw new MoveRefused(`the SQLite database fails the ledger audit; fix it first: ${before.violations.map((v) => v.message).join('; ')}`)
 
-  migrate(from) // the source at this code's schema (a no-op when it already is)
-  migrate(to)
-  const info = schemaInfo(from)
+  migrate(source.sqlite) // the source at this code's schema (a no-op when it already is)
+  await migrateDatabase(target)
+  const info = schemaInfo(source.sqlite)
   const { order, deferred } = copyOrder(info)
   const moved: TableMoved[] = []
-  to.transaction(() => {
+  await target.sql.transaction(async (tx) => {
     for (const table of order) {
       const cols = info.tables[table]!.columns.map((c) => c.name)
       const nulled = new Set(deferred.filter((d) => d.table === table).map((d) => d.column))
@@ -121,51 +161,50 @@ export function moveToPostgres(from: SqlConnection, to: SqlConnection, log: (lin
       const one = `(${cols.map(() => '?').join(', ')})`
       let batch: unknown[] = []
       let n = 0
-      const flush = () => {
+      const flush = async () => {
         if (!batch.length) return
         const count = batch.length / perRow
-        to.prepare(`${head}${Array.from({ length: count }, () => one).join(', ')}`).run(...batch)
+        await tx.run(statement(`${head}${Array.from({ length: count }, () => one).join(', ')}`), ...batch)
         batch = []
       }
-      const it = from.prepare(`SELECT ${cols.map(quote).join(', ')} FROM ${quote(table)} ORDER BY ${keyOf(info, table).map(quote).join(', ')}`).raw().iterate() as IterableIterator<unknown[]>
-      for (const row of it) {
+      for (const row of source.sqlite.prepare(selectAll(info, table)).raw().iterate() as IterableIterator<unknown[]>) {
         cols.forEach((c, i) => batch.push(nulled.has(c) ? null : row[i]))
         n++
-        if (n % rowsPerBatch === 0) flush()
+        if (n % rowsPerBatch === 0) await flush()
       }
-      flush()
+      await flush()
       log(`${table}: ${n} rows`)
     }
     for (const d of deferred) {
       const key = keyOf(info, d.table)
-      const it = from.prepare(`SELECT ${[...key, d.column].map(quote).join(', ')} FROM ${quote(d.table)} WHERE ${quote(d.column)} IS NOT NULL`).raw().iterate() as IterableIterator<unknown[]>
-      const set = to.prepare(`UPDATE ${quote(d.table)} SET ${quote(d.column)} = ? WHERE ${key.map((k) => `${quote(k)} = ?`).join(' AND ')}`)
-      for (const row of it) set.run(row[row.length - 1], ...row.slice(0, -1))
+      const set = statement(`UPDATE ${quote(d.table)} SET ${quote(d.column)} = ? WHERE ${key.map((k) => `${quote(k)} = ?`).join(' AND ')}`)
+      const it = source.sqlite.prepare(`SELECT ${[...key, d.column].map(quote).join(', ')} FROM ${quote(d.table)} WHERE ${quote(d.column)} IS NOT NULL`).raw().iterate() as IterableIterator<unknown[]>
+      for (const row of it) await tx.run(set, row[row.length - 1], ...row.slice(0, -1))
     }
     // Identity columns (id, the journal's seq): the next value after the largest copied.
-    const identities = to.prepare("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'").all() as { table_name: string; column_name: string }[]
-    for (const { table_name: t, column_name: c } of identities) {
-      const seq = to.prepare('SELECT pg_get_serial_sequence(?, ?)').pluck().get(t, c) as string | null
-      if (seq) to.prepare(`SELECT setval(?, COALESCE((SELECT MAX(${quote(c)}) FROM ${quote(t)}), 0) + 1, false)`).get(seq)
+    for (const { table_name: t, column_name: c } of await tx.all(PG.identities)) {
+      const seq = (await tx.get(PG.sequence, t, c))?.seq
+      if (seq) await tx.get(statement(`SELECT setval(?, COALESCE((SELECT MAX(${quote(c)}) FROM ${quote(t)}), 0) + 1, false)`), seq)
     }
-  })()
+  })
 
   // The proof: every table's rows the same on both sides, and both sets of books balanced.
-  const theirs = schemaInfo(to)
+  const theirs = await pgSchemaInfo(target.sql)
   let rows = 0
   // schema_migrations is each side's own record of when it migrated: the versions must agree.
-  const versions = (c: SqlConnection) => (c.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as bigint[]).join(',')
-  if (versions(from) !== versions(to)) throw new Error(`the schema versions differ after the copy: SQLite ${versions(from)}, PostgreSQL ${versions(to)}`)
+  const sqliteVersions = (source.sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as bigint[]).join(',')
+  const pgVersions = (await target.sql.all(PG.versions)).map((r) => r.version).join(',')
+  if (sqliteVersions !== pgVersions) throw new Error(`the schema versions differ after the copy: SQLite ${sqliteVersions}, PostgreSQL ${pgVersions}`)
   for (const table of order) {
-    const a = tableDigest(from, info, table)
-    const b = tableDigest(to, theirs, table)
+    const a = tableDigest(source.sqlite, info, table)
+    const b = await pgTableDigest(target.sql, theirs, table)
     if (a.rows !== b.rows || a.digest !== b.digest) throw new Error(`${table} differs after the copy: ${a.rows} rows in SQLite, ${b.rows} in PostgreSQL${a.rows === b.rows ? ' (same count, other content)' : ''}`)
     moved.push({ table, rows: a.rows, digest: a.digest })
     rows += a.rows
   }
   const findings = (c: SqlConnection) => audit(c).violations.map((v) => v.message)
-  const inPostgres = findings(to)
-  const inSqlite = findings(from)
+  const inPostgres = findings(target.sqlite)
+  const inSqlite = findings(source.sqlite)
   const auditPostgres = inPostgres.length
   const auditSqlite = inSqlite.length
   if (opts.asIs ? inPostgres.join('\n') !== inSqlite.join('\n') : auditPostgres || auditSqlite) {

@@ -4,6 +4,7 @@
 // move-to` checks before it copies rows.
 
 import { dialectOf, type SqlConnection } from './connection.ts'
+import { statement, statements, type Queryable, type Sql } from './query/types.ts'
 
 export interface ColumnInfo {
   name: string
@@ -28,9 +29,15 @@ function family(declared: string): string {
 
 const sorted = <T>(xs: T[]) => [...xs].sort()
 
-/** Tables of the application (schema_migrations included; SQLite's and PostgreSQL's own left out). */
+/** Tables of the application (schema_migrations included; SQLite's and PostgreSQL's own left out), on either backend. */
+export function schemaInfoOf(db: { sqlite: SqlConnection; sql: Sql }): Promise<SchemaInfo> {
+  return db.sql.dialect === 'postgres' ? pgSchemaInfo(db.sql) : Promise.resolve(schemaInfo(db.sqlite))
+}
+
+/** A SQLite database's tables, read on its connection. */
 export function schemaInfo(conn: SqlConnection): SchemaInfo {
-  return dialectOf(conn) === 'postgres' ? pgSchema(conn) : sqliteSchema(conn)
+  if (dialectOf(conn) === 'postgres') throw new Error("schemaInfo() reads SQLite's catalog: on PostgreSQL use schemaInfoOf or pgSchemaInfo")
+  return sqliteSchema(conn)
 }
 
 function sqliteSchema(conn: SqlConnection): SchemaInfo {
@@ -59,40 +66,38 @@ function sqliteSchema(conn: SqlConnection): SchemaInfo {
   return { tables }
 }
 
-function pgSchema(conn: SqlConnection): SchemaInfo {
+const PG = statements({
+  tables: statement<{ table_name: string }, []>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name"),
+  primaryKey: statement<{ attname: string }, [string]>(
+    `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+     WHERE i.indrelid = ?::regclass AND i.indisprimary`,
+  ),
+  columns: statement<{ name: string; type: string; nullable: string }, [string]>(
+    'SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
+  ),
+  indexes: statement<{ u: bigint; partial: bigint; cols: string }, [string]>(
+    `SELECT i.indisunique AS u, i.indpred IS NOT NULL AS partial,
+            array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o), ', ') AS cols
+     FROM pg_index i WHERE i.indrelid = ?::regclass AND NOT i.indisprimary`,
+  ),
+  foreignKeys: statement<{ f: string; t: string; c: string }, [string]>(
+    `SELECT a.attname AS f, c.confrelid::regclass::text AS t, b.attname AS c
+     FROM pg_constraint c
+     JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+     JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = c.confkey[1]
+     WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
+  ),
+})
+
+/** A PostgreSQL database's tables, from information_schema and the catalog. */
+export async function pgSchemaInfo(q: Queryable): Promise<SchemaInfo> {
   const tables: SchemaInfo['tables'] = {}
-  const names = conn.prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name").pluck().all() as string[]
-  for (const t of names) {
-    const pk = new Set(
-      conn
-        .prepare(
-          `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-           WHERE i.indrelid = ?::regclass AND i.indisprimary`,
-        )
-        .pluck()
-        .all(t) as string[],
-    )
-    const cols = conn
-      .prepare('SELECT column_name AS name, data_type AS type, is_nullable AS nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position')
-      .all(t) as { name: string; type: string; nullable: string }[]
+  for (const { table_name: t } of await q.all(PG.tables)) {
+    const pk = new Set((await q.all(PG.primaryKey, t)).map((r) => r.attname))
+    const cols = await q.all(PG.columns, t)
     const columns = cols.map((c) => ({ name: c.name, type: family(c.type), notNull: c.nullable === 'NO', pk: pk.has(c.name) }))
-    const ix = conn
-      .prepare(
-        `SELECT i.indisunique AS u, i.indpred IS NOT NULL AS partial,
-                array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey) WITH ORDINALITY k(n, o) JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n ORDER BY k.o), ', ') AS cols
-         FROM pg_index i WHERE i.indrelid = ?::regclass AND NOT i.indisprimary`,
-      )
-      .all(t) as { u: bigint; partial: bigint; cols: string }[]
-    const indexes = ix.map((i) => `${i.u === 1n ? 'unique ' : ''}(${i.cols})${i.partial === 1n ? ' partial' : ''}`)
-    const fks = conn
-      .prepare(
-        `SELECT a.attname AS f, c.confrelid::regclass::text AS t, b.attname AS c
-         FROM pg_constraint c
-         JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-         JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = c.confkey[1]
-         WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
-      )
-      .all(t) as { f: string; t: string; c: string }[]
+    const indexes = (await q.all(PG.indexes, t)).map((i) => `${i.u === 1n ? 'unique ' : ''}(${i.cols})${i.partial === 1n ? ' partial' : ''}`)
+    const fks = await q.all(PG.foreignKeys, t)
     tables[t] = { columns, indexes: sorted(indexes), foreignKeys: sorted(fks.map((k) => `${k.f} -> ${k.t}(${k.c})`)) }
   }
   return { tables }

@@ -20,8 +20,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { isPostgresUrl } from './connection.ts'
-import { PgSync } from './pg/sync.ts'
+import pg from 'pg'
+import { describeDatabase, isPostgresUrl } from './connection.ts'
 
 export interface Holder {
   pid: number
@@ -38,7 +38,8 @@ export interface WriterLock {
   readonly holder: Holder
   /** Records where the holder takes operator commands (rewrites the holder file). */
   setSocket(socket: string): void
-  release(): void
+  /** Lets go of the lock; done once it resolves (on SQLite, before it returns). */
+  release(): Promise<void>
 }
 
 /**
@@ -107,7 +108,7 @@ export interface LockTarget {
  * The writer lock of the database, whichever backend: lockDataFolder on SQLite, an advisory lock on
  * PostgreSQL. `shared`: a role process's share of it (PostgreSQL only: on SQLite one process writes).
  */
-export function lockDatabase(target: LockTarget, role: string, opts: { shared?: boolean } = {}): WriterLock {
+export async function lockDatabase(target: LockTarget, role: string, opts: { shared?: boolean } = {}): Promise<WriterLock> {
   if (!isPostgresUrl(target.database)) {
     if (opts.shared) throw new Error('a shared writer lock needs PostgreSQL: on SQLite one process writes')
     return lockDataFolder(target.lockFile, role)
@@ -121,22 +122,29 @@ export function lockDatabase(target: LockTarget, role: string, opts: { shared?: 
  * there is no stale lock here either. Who holds it is written beside lockFile (for the operator
  * socket, on this host) and in the session's application_name (seen from any host).
  */
-function lockPostgres(url: string, lockFile: string, role: string, shared: boolean): WriterLock {
+async function lockPostgres(url: string, lockFile: string, role: string, shared: boolean): Promise<WriterLock> {
   const holder: Holder = { pid: process.pid, host: os.hostname(), role, startedAt: Date.now() }
   const name = `nadi ${role} pid ${holder.pid} on ${holder.host}`.slice(0, 63)
-  const conn = new PgSync(url, { appName: name })
+  // UTC: the holder's start (backend_start) is read as text and taken as UTC.
+  const conn = new pg.Client({ connectionString: url, application_name: name, options: '-c TimeZone=UTC' })
+  // The session is never replaced when it is lost: a new one would not hold the lock. Nothing runs on
+  // it until the release, which finds it gone and has nothing to let go of; until then a lost session
+  // must not crash the process through an unhandled 'error'.
+  conn.on('error', () => {})
+  await conn.connect()
   let got = false
   try {
-    got = conn.prepare(`SELECT ${shared ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'}(?) AS got`).pluck().get(PG_WRITER_LOCK) === 1n
+    const r = await conn.query<{ got: boolean }>(`SELECT ${shared ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock'}($1) AS got`, [PG_WRITER_LOCK])
+    got = r.rows[0]!.got
     if (!got) {
-      const other = advisoryHolder(conn, PG_WRITER_LOCK)
+      const other = await advisoryHolder(conn, PG_WRITER_LOCK)
       const local = readHolder(lockFile)
       const remote = other?.holder ?? null
       const who = local && remote && local.pid === remote.pid && local.host === remote.host ? local : (remote ?? local)
-      throw new DataFolderBusy(lockFile, who, conn.name, shared ? 'role-vs-alone' : other?.shared ? 'roles' : 'alone')
+      throw new DataFolderBusy(lockFile, who, describeDatabase(url), shared ? 'role-vs-alone' : other?.shared ? 'roles' : 'alone')
     }
   } finally {
-    if (!got) conn.close()
+    if (!got) await conn.end().catch(() => undefined)
   }
   // Several processes share it: none of them writes the one holder file (nor takes operator commands).
   if (shared) {
@@ -147,10 +155,10 @@ function lockPostgres(url: string, lockFile: string, role: string, shared: boole
       setSocket() {
         throw new Error('a shared writer lock takes no operator commands: only a process writing alone does')
       },
-      release() {
+      async release() {
         if (released) return
         released = true
-        unlockAndClose(conn)
+        await unlockAndClose(conn)
       },
     }
   }
@@ -164,29 +172,27 @@ function lockPostgres(url: string, lockFile: string, role: string, shared: boole
  * process restarting at once (a test's crash-and-restart, a supervisor's restart) could find the
  * lock still held by the session it has just ended.
  */
-export function unlockAndClose(conn: PgSync) {
+export async function unlockAndClose(conn: pg.Client): Promise<void> {
   try {
-    conn.prepare('SELECT pg_advisory_unlock_all()').run()
+    await conn.query('SELECT pg_advisory_unlock_all()')
   } catch {
     // A dead session holds nothing: the server dropped its locks with it.
   } finally {
-    conn.close()
+    await conn.end().catch(() => undefined)
   }
 }
+
+const HOLDER = `SELECT a.application_name, a.backend_start::text AS since, l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+  WHERE l.locktype = 'advisory' AND l.objid = $1 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY a.backend_start LIMIT 1`
 
 /**
  * Who holds a session advisory lock on the connection's database (the longest held, when several share
  * it), as its session's application_name says (`nadi <role> pid <n> on <host>`, which every NADI
  * process sets); null when nobody does or the name is not NADI's.
  */
-export function advisoryHolder(conn: PgSync, key: number): { holder: Holder | null; shared: boolean } | null {
-  const other = conn
-    .prepare(
-      `SELECT a.application_name, a.backend_start::text AS since, l.mode FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.objid = ? AND l.granted
-         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY a.backend_start LIMIT 1`,
-    )
-    .get(key) as { application_name: string; since: string; mode: string } | undefined
+export async function advisoryHolder(conn: pg.Client, key: number): Promise<{ holder: Holder | null; shared: boolean } | null> {
+  const other = (await conn.query<{ application_name: string; since: string; mode: string }>(HOLDER, [key])).rows[0]
   if (!other) return null
   const m = /^nadi (.+) pid (\d+) on (.+)$/.exec(other.application_name)
   const holder = m ? { role: m[1]!, pid: Number(m[2]), host: m[3]!, startedAt: Date.parse(`${other.since}Z`) || 0 } : null
@@ -199,7 +205,7 @@ export function advisoryHolder(conn: PgSync, key: number): { holder: Holder | nu
  */
 export function lockDataFolder(dbFile: string, role: string): WriterLock {
   const holder: Holder = { pid: process.pid, host: os.hostname(), role, startedAt: Date.now() }
-  if (dbFile === ':memory:') return { dbFile, holder, setSocket() {}, release() {} }
+  if (dbFile === ':memory:') return { dbFile, holder, setSocket() {}, async release() {} }
   fs.mkdirSync(path.dirname(dbFile), { recursive: true })
   const lock = new Database(lockFileOf(dbFile), { timeout: 0 })
   try {
@@ -212,7 +218,7 @@ export function lockDataFolder(dbFile: string, role: string): WriterLock {
     if ((err as { code?: string }).code === 'SQLITE_BUSY') throw new DataFolderBusy(dbFile, readHolder(dbFile))
     throw err
   }
-  return heldLock(dbFile, holder, () => lock.close())
+  return heldLock(dbFile, holder, () => void lock.close())
 }
 
 /**
@@ -220,7 +226,7 @@ export function lockDataFolder(dbFile: string, role: string): WriterLock {
  * never sees half of it), rewritten when the operator socket is known, removed before `free` lets go —
  * once the lock is free a new holder may write its own.
  */
-function heldLock(file: string, holder: Holder, free: () => void): WriterLock {
+function heldLock(file: string, holder: Holder, free: () => void | Promise<void>): WriterLock {
   const write = () => {
     const tmp = `${holderFileOf(file)}.${process.pid}.tmp`
     fs.writeFileSync(tmp, `${JSON.stringify(holder)}\n`)
@@ -235,7 +241,7 @@ function heldLock(file: string, holder: Holder, free: () => void): WriterLock {
       holder.socket = socket
       write()
     },
-    release() {
+    async release() {
       if (released) return
       released = true
       try {
@@ -243,7 +249,7 @@ function heldLock(file: string, holder: Holder, free: () => void): WriterLock {
       } catch {
         // Only informative; the lock itself is what counts.
       }
-      free()
+      await free()
     },
   }
 }

@@ -3,6 +3,7 @@
 // see ./repair.ts), which brings trading back.
 import type { Command } from '../commands/registry.ts'
 import { json, onlyFlags } from '../commands/args.ts'
+import { describeDatabase } from '../db/connection.ts'
 import { defaultSpec } from './engine/index.ts'
 import { diagnose, formatDiagnosis, formatPlan } from './repairStore.ts'
 
@@ -16,7 +17,7 @@ export const MARKET_COMMANDS: Command[] = [
       const database = env.database()
       // One read transaction (inside a server: a turn of its market's writer), so no commit lands between the reads.
       const d = env.inServer ? await (await env.market()).diagnose() : await database.sql.transaction((tx) => diagnose(tx, defaultSpec))
-      env.io.out(args.includes('--json') ? json(d) : `database: ${database.sqlite.name}\n${formatDiagnosis(d)}`)
+      env.io.out(args.includes('--json') ? json(d) : `database: ${describeDatabase(env.config.database)}\n${formatDiagnosis(d)}`)
       return d.healthy ? 0 : 1
     },
   },

@@ -24,7 +24,7 @@ let pg: TestDatabase | null = null
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-audit-'))
   dbFile = path.join(dir, 'nadi.sqlite')
-  pg = testBackend() === 'postgres' ? freshDatabase({ empty: true }) : null
+  pg = testBackend() === 'postgres' ? freshDatabase() : null
   target = pg?.url ?? dbFile
 })
 afterEach(() => {
@@ -36,7 +36,7 @@ afterEach(() => {
 function seed(): void {
   const { sqlite } = openDatabase(target)
   try {
-    migrate(sqlite)
+    if (!pg) migrate(sqlite) // PostgreSQL's is a copy of the migrated template
     transaction(sqlite, () => {
       const user = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
       const a = user.run('AAAA1111', 'a').lastInsertRowid as bigint

@@ -94,9 +94,9 @@ it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty
     const to = openDatabase(pg.url)
     let report
     try {
-      report = moveToPostgres(from.sqlite, to.sqlite)
+      report = await moveToPostgres(from, to)
       // Not empty any more: a second move is refused before it writes.
-      expect(() => moveToPostgres(from.sqlite, to.sqlite)).toThrow(MoveRefused)
+      await expect(moveToPostgres(from, to)).rejects.toThrow(MoveRefused)
     } finally {
       await from.close()
       await to.close()

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { StoredLimiter } from '../../server/http/rateLimit.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
@@ -28,7 +28,7 @@ it('two processes on one database count against one limit; limits are kept apart
   }
   const a = openDatabase(target)
   cleanups.push(() => a.close())
-  migrate(a.sqlite)
+  await migrateDatabase(a)
   const b = openDatabase(target)
   cleanups.push(() => b.close())
   const onA = new StoredLimiter(a.sql, 'login-ip', 3, 60_000)

@@ -3,8 +3,8 @@
 
 import { afterEach, expect, it } from 'vitest'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
-import { migrate, migrationFiles } from '../../server/db/migrate.ts'
-import { schemaInfo } from '../../server/db/schemaInfo.ts'
+import { migrate, migrateDatabase, migrationFiles } from '../../server/db/migrate.ts'
+import { schemaInfo, schemaInfoOf } from '../../server/db/schemaInfo.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
 const opened: Database_[] = []
@@ -28,23 +28,23 @@ function empty(): Database_ {
 
 const versions = migrationFiles().map((f) => parseInt(f, 10))
 
-it('a database migrated in one go and one migrated version by version end in the same schema', () => {
+it('a database migrated in one go and one migrated version by version end in the same schema', async () => {
   const once = empty()
-  expect(migrate(once.sqlite)).toHaveLength(versions.length)
+  expect(await migrateDatabase(once)).toHaveLength(versions.length)
   const stepwise = empty()
-  for (const v of versions) expect(migrate(stepwise.sqlite, undefined, v)).toHaveLength(1)
-  expect(migrate(stepwise.sqlite)).toEqual([])
-  expect(schemaInfo(stepwise.sqlite)).toEqual(schemaInfo(once.sqlite))
+  for (const v of versions) expect(await migrateDatabase(stepwise, undefined, v)).toHaveLength(1)
+  expect(await migrateDatabase(stepwise)).toEqual([])
+  expect(await schemaInfoOf(stepwise)).toEqual(await schemaInfoOf(once))
 })
 
-it.runIf(testBackend() === 'postgres')("PostgreSQL's schema is SQLite's: the same tables, columns, types, keys and indexes", () => {
+it.runIf(testBackend() === 'postgres')("PostgreSQL's schema is SQLite's: the same tables, columns, types, keys and indexes", async () => {
   const pg = empty()
-  migrate(pg.sqlite)
+  await migrateDatabase(pg)
   const lite = openDatabase(':memory:')
   opened.push(lite)
   migrate(lite.sqlite)
   const a = schemaInfo(lite.sqlite)
-  const b = schemaInfo(pg.sqlite)
+  const b = await schemaInfoOf(pg)
   expect(Object.keys(b.tables).sort()).toEqual(Object.keys(a.tables).sort())
   for (const t of Object.keys(a.tables)) expect(b.tables[t], t).toEqual(a.tables[t])
 })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
 import type { UserInfo } from '../../contract/user.ts'
-import { schemaInfo } from '../../server/db/schemaInfo.ts'
+import { schemaInfoOf } from '../../server/db/schemaInfo.ts'
 
 const start = useServers()
 const MIN = 60_000
@@ -145,7 +145,7 @@ describe('the bearer token', () => {
       const hash = crypto.createHash('sha256').update(token).digest('hex')
       expect(s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
       // Nowhere in any table: sessions, idempotency records or anything else.
-      const tables = Object.keys(schemaInfo(s.ctx.sqlite).tables)
+      const tables = Object.keys((await schemaInfoOf(s.ctx)).tables)
       for (const table of tables) {
         const rows = s.ctx.sqlite.prepare(`SELECT * FROM "${table}"`).all()
         const dump = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))

@@ -70,7 +70,7 @@ const CLOCK = Date.UTC(2026, 11, 2, 12)
 /** A migrated database with users 1..users, each holding `usdt` and `nadi` in their trade account, and an activity measuring trading. */
 function market(users: number, usdt: bigint, nadi: bigint) {
   const db = database()
-  migrate(db.sqlite)
+  if (testBackend() === 'sqlite') migrate(db.sqlite) // PostgreSQL's is a copy of the migrated template
   const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (let u = 1; u <= users; u++) {
     add.run(u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)

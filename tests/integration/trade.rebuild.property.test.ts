@@ -11,7 +11,7 @@ import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { dialectOf, type SqlConnection } from '../../server/db/connection.ts'
 import { openDatabase } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { Exchange, type PlaceInput } from '../../server/exchange/exchange.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { replayJournal } from '../../server/exchange/journal.ts'
@@ -79,7 +79,7 @@ const USERS = [2, 3, 4, 5]
 it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures keep book == replay and engine frozen == ledger frozen (seed %i)', { timeout: 120_000 }, async (seed) => {
   const r = rng(seed)
   const conn = openDatabase(databaseFor(seed))
-  migrate(conn.sqlite)
+  await migrateDatabase(conn)
   const sqlite = conn.sqlite
   let clock = Date.UTC(2026, 10, 24, 12)
   const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')

@@ -6,12 +6,13 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { lockDatabase, lockDataFolder } from '../../server/db/writerLock.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
-import { killChildren, killGroup, runCli, startChild, startRefused } from './support/child.ts'
+import { killChildren, killGroup, runCli, startChild, startRefused, until } from './support/child.ts'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -127,23 +128,43 @@ describe.runIf(testBackend() === 'postgres')('one writer per PostgreSQL database
     await third.exited
   })
 
-  it('in one process, a second writer on the same database is refused, and takes it once released', () => {
+  it('in one process, a second writer on the same database is refused, and takes it once released', async () => {
     const db = freshDatabase()
     dbs.push(db)
     const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
-    const a = lockDatabase(target, 'first')
-    expect(() => lockDatabase({ ...target, lockFile: path.join(tempDir(), 'elsewhere') }, 'second')).toThrow(/is in use: first pid/)
-    a.release()
-    lockDatabase(target, 'third').release()
+    const a = await lockDatabase(target, 'first')
+    await expect(lockDatabase({ ...target, lockFile: path.join(tempDir(), 'elsewhere') }, 'second')).rejects.toThrow(/is in use: first pid/)
+    await a.release()
+    await (await lockDatabase(target, 'third')).release()
   })
 
-  it('a lock released is free at once: a restart right after a close is never refused', () => {
+  it('a lock whose session the server ended crashes nothing and is never replaced behind its back; its release still settles', async () => {
+    const db = freshDatabase()
+    dbs.push(db)
+    const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
+    const lock = await lockDatabase(target, 'ended')
+    const admin = new pg.Client({ connectionString: db.url, application_name: 'nadi tests admin' })
+    await admin.connect()
+    try {
+      const ended = await admin.query("SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name LIKE 'nadi ended pid %'")
+      expect(ended.rows).toEqual([{ done: true }])
+      // The session is gone with its lock: another writer takes it, and no new session of the first holds it.
+      await until(async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'nadi ended pid %'")).rows[0].n === 0 || undefined, 'the ended session gone')
+      const next = await lockDatabase(target, 'next')
+      await lock.release()
+      await next.release()
+    } finally {
+      await admin.end()
+    }
+  })
+
+  it('a lock released is free at once: a restart right after a close is never refused', async () => {
     const db = freshDatabase()
     dbs.push(db)
     const target = { database: db.url, lockFile: path.join(tempDir(), 'postgres-test') }
     // The server drops a closed session's locks a moment after the close returns; without the
     // explicit unlock before it, a take right after could be refused on a loaded machine (a CI run's
     // withdraw crash-and-restart test was). A quiet machine rarely loses that race, so it runs many times.
-    for (let i = 0; i < 200; i++) lockDatabase(target, `restart ${i}`).release()
+    for (let i = 0; i < 200; i++) await (await lockDatabase(target, `restart ${i}`)).release()
   })
 })

@@ -3,8 +3,8 @@
 // migration applied, which each test's database is copied from (CREATE DATABASE … TEMPLATE).
 
 import { psqlSync, startCluster, type Cluster } from '../../server/db/pg/cluster.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migratePostgres } from '../../server/db/migrate.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
 import { TEMPLATE_DB } from './pg.ts'
 
 let cluster: Cluster | null = null
@@ -12,11 +12,11 @@ let cluster: Cluster | null = null
 export async function setup(): Promise<void> {
   cluster = await startCluster()
   psqlSync(cluster.url, `CREATE DATABASE ${TEMPLATE_DB}`)
-  const template = new PgSync(cluster.urlOf(TEMPLATE_DB), { appName: 'nadi tests' })
+  const template = new PgPool(cluster.urlOf(TEMPLATE_DB), { appName: 'nadi tests', max: 1 })
   try {
-    migrate(template)
+    await migratePostgres(template)
   } finally {
-    template.close()
+    await template.close()
   }
   process.env.NADI_TEST_PG_ADMIN = cluster.url
 }

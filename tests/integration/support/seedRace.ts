@@ -10,14 +10,14 @@ import { loadConfig } from '../../../server/config.ts'
 import type { Ctx } from '../../../server/context.ts'
 import { GroupCommit } from '../../../server/db/groupCommit.ts'
 import { openDatabase } from '../../../server/db/index.ts'
-import { migrate } from '../../../server/db/migrate.ts'
+import { migrateDatabase } from '../../../server/db/migrate.ts'
 import { createAuthService } from '../../../server/modules/auth/service.ts'
 import { seedAlone } from '../../../server/roles/seeds.ts'
 
 const url = process.argv[2]!
 const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATABASE_URL: url, NADI_DATA_DIR: os.tmpdir() })
 const { sqlite, db, sql, close } = openDatabase(url)
-migrate(sqlite)
+await migrateDatabase({ sqlite, sql })
 const quiet = { level: 'silent', info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, silent() {}, child: () => quiet }
 const conn = { sqlite, db, sql }
 // The seeds use the database, the settings, the clock and the log; never the chains, which this process does not start.
