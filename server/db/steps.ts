@@ -8,14 +8,40 @@ import type { Params, Queryable, Sql, Statement, Tx } from './query/types.ts'
 // generator yields each statement it needs and is handed the answer, and the driver decides whether
 // that answer is awaited. Typed as the statements are: `const row = yield* get(S.byId, id)`.
 
-interface Op {
+interface One {
   s: Statement<unknown>
   params: Params
   as: 'get' | 'all' | 'run'
 }
 
+/** Statements that need none of each other's answers, sent together (one round trip on a pipelined connection). */
+interface Many {
+  as: 'many'
+  ops: One[]
+}
+
+type Op = One | Many
+
 /** Database work that answers T. */
 export type Steps<T> = Generator<Op, T, unknown>
+
+/** A statement for `together`: what get / all / run would yield. */
+export const op = {
+  get: <R, P extends Params>(s: Statement<R, P>, ...params: P): One & { __row?: R | undefined } => ({ s, params, as: 'get' }),
+  all: <R, P extends Params>(s: Statement<R, P>, ...params: P): One & { __row?: R[] } => ({ s, params, as: 'all' }),
+  run: <P extends Params>(s: Statement<unknown, P>, ...params: P): One & { __row?: number } => ({ s, params, as: 'run' }),
+}
+
+type Answers<T extends readonly One[]> = { [K in keyof T]: T[K] extends { __row?: infer A } ? A : never }
+
+/**
+ * Several statements at once, answered in order once all are (the first refusal is thrown). Only for
+ * statements none of which reads what another writes: on the synchronous connection they run one
+ * after the other, on a pipelined one they are in flight together.
+ */
+export function* together<T extends readonly (One & { __row?: unknown })[]>(...ops: T): Steps<Answers<T>> {
+  return (yield { as: 'many', ops: [...ops] }) as Answers<T> // the driver answers with each op's answer, in order
+}
 
 /** The first row of s, undefined when none. */
 export function* get<R, P extends Params>(s: Statement<R, P>, ...params: P): Steps<R | undefined> {
@@ -53,8 +79,11 @@ export function runSync<T>(sqlite: SqlConnection, steps: Steps<T>): T {
     const op = next.value
     let answer: unknown
     try {
-      const st = prepared(sqlite, op.s.text)
-      answer = op.as === 'get' ? st.get(...op.params) : op.as === 'all' ? st.all(...op.params) : st.run(...op.params).changes
+      const one = (o: One) => {
+        const st = prepared(sqlite, o.s.text)
+        return o.as === 'get' ? st.get(...o.params) : o.as === 'all' ? st.all(...o.params) : st.run(...o.params).changes
+      }
+      answer = op.as === 'many' ? op.ops.map(one) : one(op)
     } catch (e) {
       next = steps.throw(e)
       continue
@@ -71,7 +100,14 @@ export async function runOn<T>(q: Queryable, steps: Steps<T>): Promise<T> {
     const op = next.value
     let answer: unknown
     try {
-      answer = op.as === 'get' ? await q.get(op.s, ...op.params) : op.as === 'all' ? await q.all(op.s, ...op.params) : (await q.run(op.s, ...op.params)).changes
+      const one = async (o: One) => (o.as === 'get' ? q.get(o.s, ...o.params) : o.as === 'all' ? q.all(o.s, ...o.params) : (await q.run(o.s, ...o.params)).changes)
+      if (op.as === 'many') {
+        // Every answer awaited before the first refusal is thrown: none is left running unobserved.
+        const settled = await Promise.allSettled(op.ops.map(one))
+        const failed = settled.find((r) => r.status === 'rejected')
+        if (failed) throw failed.reason
+        answer = settled.map((r) => (r as PromiseFulfilledResult<unknown>).value)
+      } else answer = await one(op)
     } catch (e) {
       next = steps.throw(e)
       continue

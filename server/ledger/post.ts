@@ -2,7 +2,7 @@ import type { SqlConnection, SqlTransaction } from '../db/connection.ts'
 import { ForeignTransactionError, inOwnTransaction } from '../db/index.ts'
 import { constraintOf } from '../db/errors.ts'
 import { InsufficientFunds, InvalidPosting, RefConflict } from './errors.ts'
-import { all, get, isSync, isTx, run, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
+import { all, get, isSync, isTx, op, run, runOn, runSync, together, type Answer, type On, type Steps } from '../db/steps.ts'
 import { ENTRY_ID_SPAN, LEDGER, rowsStatement, type AccountRow } from './statements.ts'
 import {
   accountKey,
@@ -227,6 +227,11 @@ function accountRow(leg: Leg): Steps<AccountRow | undefined> {
   return 'user' in a ? get(LEDGER.userAccount, a.user, a.kind, leg.asset) : get(LEDGER.platformAccount, a.platform, leg.asset)
 }
 
+function accountOp(leg: Leg) {
+  const a = leg.account
+  return 'user' in a ? op.get(LEDGER.userAccount, a.user, a.kind, leg.asset) : op.get(LEDGER.platformAccount, a.platform, leg.asset)
+}
+
 /**
  * Writes the posting. The posting row goes first: its unique ref finds a replay and its foreign key
  * an unknown user without a lookup of their own (a posting's cost is its statements). Balances are
@@ -237,11 +242,17 @@ function accountRow(leg: Leg): Steps<AccountRow | undefined> {
  * what decides is the database: the ref's unique index (a second connection posting the same ref
  * waits for the first, then finds it), the delta updates applied under the row's lock, and the
  * table's CHECK that no user balance is below zero — a refusal there is the same InsufficientFunds.
+ *
+ * The posting row and the accounts' reads go out together, and so do the balances' updates and the
+ * entries when every account exists (the usual case): two round trips on a pipelined connection.
  */
 function* apply(plan: Plan): Steps<PostResult> {
-  let inserted
+  let inserted: { id: bigint } | undefined
+  let rows: (AccountRow | undefined)[]
   try {
-    inserted = yield* get(LEDGER.insertPosting, plan.ref, plan.reason, plan.userId, plan.meta, plan.at)
+    const [posting, ...read] = yield* together(op.get(LEDGER.insertPosting, plan.ref, plan.reason, plan.userId, plan.meta, plan.at), ...plan.legs.map(accountOp))
+    inserted = posting
+    rows = read as (AccountRow | undefined)[]
   } catch (e) {
     if (constraintOf(e) === 'foreignKey') throw new InvalidPosting(`no user ${plan.userId}`)
     throw e
@@ -249,11 +260,9 @@ function* apply(plan: Plan): Steps<PostResult> {
   if (!inserted) return yield* replay(plan)
   const postingId = BigInt(inserted.id)
 
-  const rows: (AccountRow | undefined)[] = []
-  for (const leg of plan.legs) {
+  for (const [i, leg] of plan.legs.entries()) {
     const a = leg.account
-    const row = yield* accountRow(leg)
-    rows.push(row)
+    const row = rows[i]
     const custodial = 'platform' in a && isCustodyKind(a.platform)
     for (const b of BUCKETS) {
       if (leg[b] === 0n) continue
@@ -262,6 +271,23 @@ function* apply(plan: Plan): Steps<PostResult> {
       if (next > INT64_MAX || next < INT64_MIN) throw new InvalidPosting(`balance out of range on ${leg.key} ${b}`)
       if (next < 0n && !custodial) throw new InsufficientFunds(a, leg.asset, b, current, -leg[b])
     }
+  }
+
+  if (rows.every((r) => r !== undefined)) {
+    const order = plan.legs.map((_, i) => i).sort((x, y) => (rows[x]!.id < rows[y]!.id ? -1 : rows[x]!.id > rows[y]!.id ? 1 : 0))
+    const updates = order.map((i) => op.run(LEDGER.updateAccount, plan.legs[i]!.available, plan.legs[i]!.frozen, rows[i]!.id))
+    const entries = entryOps(plan, postingId, rows.map((r) => r!.id))
+    try {
+      yield* together(...updates, ...entries)
+    } catch (e) {
+      if (constraintOf(e) !== 'check') throw e
+      // A concurrent debit got there first: the first account this posting takes from, as it was seen.
+      const i = order.find((k) => plan.legs[k]!.available < 0n || plan.legs[k]!.frozen < 0n) ?? order[0]!
+      const leg = plan.legs[i]!
+      const b: Bucket = leg.available < 0n ? 'available' : 'frozen'
+      throw new InsufficientFunds(leg.account, leg.asset, b, rows[i]![b], -leg[b])
+    }
+    return { id: postingId, ref: plan.ref, replayed: false }
   }
 
   // Accounts that exist change first, in the order of their ids: two postings on other connections
@@ -294,14 +320,20 @@ function* apply(plan: Plan): Steps<PostResult> {
     }
   }
 
-  let entryId = postingId * ENTRY_ID_SPAN
-  for (let i = 0; i < plan.legs.length; i++) {
-    const leg = plan.legs[i] as Leg
-    const owner = 'user' in leg.account ? leg.account.user : null
-    if (leg.available !== 0n) yield* run(LEDGER.insertEntry, entryId++, postingId, ids[i]!, owner, 'available', leg.available)
-    if (leg.frozen !== 0n) yield* run(LEDGER.insertEntry, entryId++, postingId, ids[i]!, owner, 'frozen', leg.frozen)
-  }
+  yield* together(...entryOps(plan, postingId, ids))
   return { id: postingId, ref: plan.ref, replayed: false }
+}
+
+/** The posting's entries, one per non-zero bucket of each leg, numbered from the posting's id. */
+function entryOps(plan: Plan, postingId: bigint, accountIds: readonly bigint[]) {
+  let entryId = postingId * ENTRY_ID_SPAN
+  const ops: ReturnType<typeof op.run>[] = []
+  for (const [i, leg] of plan.legs.entries()) {
+    const owner = 'user' in leg.account ? leg.account.user : null
+    if (leg.available !== 0n) ops.push(op.run(LEDGER.insertEntry, entryId++, postingId, accountIds[i]!, owner, 'available', leg.available))
+    if (leg.frozen !== 0n) ops.push(op.run(LEDGER.insertEntry, entryId++, postingId, accountIds[i]!, owner, 'frozen', leg.frozen))
+  }
+  return ops
 }
 
 /** A leg's delta on its account; the CHECK's refusal (a concurrent debit got there first) is InsufficientFunds. */
@@ -389,26 +421,26 @@ type UserAccountRow = AccountRow & { user_id: bigint; kind: 'fund' | 'trade'; as
 function* readAccounts(legs: Leg[]): Steps<Map<string, AccountRow>> {
   const found = new Map<string, AccountRow>()
   const users = legs.filter((l) => 'user' in l.account)
-  if (users.length) {
-    const params: unknown[] = []
-    for (const l of users) {
-      const a = l.account as { user: bigint; kind: string }
-      params.push(a.user, a.kind, l.asset)
-    }
-    const read = rowsStatement<UserAccountRow>(
-      'SELECT a.id, a.user_id, a.kind, a.asset, a.available, a.frozen FROM (',
-      '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT))',
-      users.length,
-      ') AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = v.column2 AND a.asset = v.column3 WHERE a.user_id IS NOT NULL',
-    )
-    for (const r of yield* all(read, ...params)) found.set(accountKey({ user: r.user_id, kind: r.kind }, r.asset), r)
+  const params: unknown[] = []
+  for (const l of users) {
+    const a = l.account as { user: bigint; kind: string }
+    params.push(a.user, a.kind, l.asset)
   }
-  // The platform's accounts are few (a funding account and the dust, for a settled day): one read each.
-  for (const l of legs) {
-    if (!('platform' in l.account)) continue
-    const row = yield* get(LEDGER.platformAccount, l.account.platform, l.asset)
+  const read = rowsStatement<UserAccountRow>(
+    'SELECT a.id, a.user_id, a.kind, a.asset, a.available, a.frozen FROM (',
+    '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT))',
+    users.length,
+    ') AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = v.column2 AND a.asset = v.column3 WHERE a.user_id IS NOT NULL',
+  )
+  // The platform's accounts are few (a funding account and the dust, for a settled day): one read
+  // each, sent with the users' one.
+  const platform = legs.filter((l) => 'platform' in l.account)
+  const answers: unknown[] = yield* together(...(users.length ? [op.all(read, ...params)] : []), ...platform.map((l) => op.get(LEDGER.platformAccount, (l.account as { platform: string }).platform, l.asset)))
+  if (users.length) for (const r of answers.shift() as UserAccountRow[]) found.set(accountKey({ user: r.user_id, kind: r.kind }, r.asset), r)
+  platform.forEach((l, i) => {
+    const row = answers[i] as AccountRow | undefined
     if (row) found.set(l.key, row)
-  }
+  })
   return found
 }
 

@@ -148,12 +148,17 @@ class PgTx extends On implements Tx {
 
   async savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const name = `nadi_async_sp${++savepoints}`
-    await this.raw(`SAVEPOINT ${name}`)
+    // Sent ahead of fn's statements rather than awaited first: a SAVEPOINT that fails leaves the
+    // transaction aborted, so nothing fn sends behind it can apply; its own error is the one thrown.
+    const begun = this.raw(`SAVEPOINT ${name}`)
+    begun.catch(() => {}) // awaited on both paths below
     try {
       const value = await fn(this)
+      await begun
       await this.raw(`RELEASE SAVEPOINT ${name}`)
       return value
     } catch (e) {
+      await begun
       if (!(e instanceof PgConnectionLost)) await this.raw(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`)
       throw e
     }
