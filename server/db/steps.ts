@@ -46,6 +46,14 @@ export function isTx(on: Tx | Sql): on is Tx {
   return 'savepoint' in on
 }
 
+/**
+ * fn on reads that agree with each other: on `q` itself when it is already a transaction (its reads
+ * are one view, and a second transaction would wait for it), else in a read-only snapshot of q.
+ */
+export function inSnapshot<T>(q: Tx | Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return isTx(q) ? fn(q) : q.transaction(fn, { snapshot: true })
+}
+
 /** Runs steps on the synchronous connection, each statement prepared once per text. */
 export function runSync<T>(sqlite: SqlConnection, steps: Steps<T>): T {
   let next = steps.next()
