@@ -60,7 +60,7 @@ export const DATABASE_COMMANDS: Command[] = [
     summary: 'put a backup in place of the SQLite database, the server stopped: refused unless the file is intact, a NADI database this code knows and its ledger passes the audit; the database it replaces is kept beside it',
     writes: true,
     stopped: true,
-    run(args, env) {
+    async run(args, env) {
       if (args.length !== 1) {
         env.io.err('restore: give the backup file, e.g. restore /backups/nadi-2026-11-26.sqlite')
         return 2
@@ -70,7 +70,7 @@ export const DATABASE_COMMANDS: Command[] = [
         return 2
       }
       try {
-        const r = restoreSqlite(path.resolve(args[0]!), env.config.dbFile)
+        const r = await restoreSqlite(path.resolve(args[0]!), env.config.dbFile)
         env.io.out(`restored ${args[0]} (schema version ${r.version}) as ${env.config.dbFile}${r.previous ? `; the database it replaced is ${r.previous}` : ''}`)
         return 0
       } catch (e) {
@@ -103,7 +103,7 @@ export const DATABASE_COMMANDS: Command[] = [
       const from = env.database()
       const to = openDatabase(url)
       try {
-        const report = moveToPostgres(from.sqlite, to.sqlite, (line) => env.io.out(line), { asIs })
+        const report = await moveToPostgres(from, to, (line) => env.io.out(line), { asIs })
         const books = report.auditSqlite ? `the audit finds the same ${report.auditSqlite} problem(s) on both sides (run \`audit\`, \`market check\`)` : 'the audit is clean on both sides'
         env.io.out(`moved ${report.rows} rows in ${report.tables.length} tables; every table's rows match, ${books}`)
         env.io.out(`now start the server with NADI_DATABASE_URL=${url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')}`)

@@ -50,3 +50,8 @@ export function dialectOf(conn: SqlConnection): Dialect {
 export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//i.test(target)
 }
+
+/** The database `target` names, as an operator may read it: the file, or the URL with its password hidden. */
+export function describeDatabase(target: string): string {
+  return isPostgresUrl(target) ? target.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@') : target
+}

@@ -8,6 +8,7 @@
 
 import crypto from 'node:crypto'
 import type { SqlConnection } from './connection.ts'
+import type { Database_ } from './index.ts'
 import { migrate } from './migrate.ts'
 import { schemaInfo, type SchemaInfo } from './schemaInfo.ts'
 import { audit } from '../ledger/audit.ts'
@@ -93,17 +94,21 @@ export function tableDigest(conn: SqlConnection, info: SchemaInfo, table: string
   return { rows, digest: hash.digest('hex') }
 }
 
+/** One side of a move: its synchronous connection copies the rows, its Sql audits them. */
+type Side = Pick<Database_, 'sqlite' | 'sql'>
+
 /**
- * Copies every row of `from` (SQLite, no writer on it: the caller holds its writer lock) into `to`
+ * Copies every row of `source` (SQLite, no writer on it: the caller holds its writer lock) into `target`
  * (PostgreSQL, which must hold no table of ours) and checks the copy. Throws MoveRefused before
- * writing anything when `to` is not empty or `from` fails its audit — unless `asIs`: a folder whose
+ * writing anything when `target` is not empty or `source` fails its audit — unless `asIs`: a folder whose
  * books need a repair (a halted market) is then carried with its problems, to be repaired on
  * PostgreSQL, and the copy must show the very same audit findings as the source.
  */
-export function moveToPostgres(from: SqlConnection, to: SqlConnection, log: (line: string) => void = () => {}, opts: { asIs?: boolean } = {}): MoveReport {
+export async function moveToPostgres(source: Side, target: Side, log: (line: string) => void = () => {}, opts: { asIs?: boolean } = {}): Promise<MoveReport> {
+  const [from, to] = [source.sqlite, target.sqlite]
   const tablesThere = to.prepare("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'").pluck().all() as string[]
   if (tablesThere.length) throw new MoveRefused(`the PostgreSQL database is not empty (it has ${tablesThere.length} tables, e.g. ${tablesThere.slice(0, 3).join(', ')}): move into an empty database`)
-  const before = audit(from)
+  const before = await audit(source.sql)
   if (before.violations.length && !opts.asIs) throw new MoveRefused(`the SQLite database fails the ledger audit; fix it first: ${before.violations.map((v) => v.message).join('; ')}`)
 
   migrate(from) // the source at this code's schema (a no-op when it already is)
@@ -163,9 +168,9 @@ export function moveToPostgres(from: SqlConnection, to: SqlConnection, log: (lin
     moved.push({ table, rows: a.rows, digest: a.digest })
     rows += a.rows
   }
-  const findings = (c: SqlConnection) => audit(c).violations.map((v) => v.message)
-  const inPostgres = findings(to)
-  const inSqlite = findings(from)
+  const findings = async (c: Side) => (await audit(c.sql)).violations.map((v) => v.message)
+  const inPostgres = await findings(target)
+  const inSqlite = await findings(source)
   const auditPostgres = inPostgres.length
   const auditSqlite = inSqlite.length
   if (opts.asIs ? inPostgres.join('\n') !== inSqlite.join('\n') : auditPostgres || auditSqlite) {

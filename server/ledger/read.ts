@@ -1,6 +1,6 @@
-import type { SqlConnection } from '../db/connection.ts'
+import { statement, type Queryable } from '../db/query/types.ts'
 import { all, get, isSync, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
-import { ENTRY_ID_SPAN, LEDGER, stmt, type AccountRow } from './statements.ts'
+import { ENTRY_ID_SPAN, LEDGER, type AccountRow } from './statements.ts'
 import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
 
 const userIdOf = (id: UserId): bigint => {
@@ -97,6 +97,19 @@ export interface MoneyEntry {
   delta: bigint
 }
 
+type EntryRow = {
+  entry_id: bigint
+  posting_id: bigint
+  ref: string
+  reason: string
+  meta: string | null
+  created_at: bigint
+  asset: Asset
+  kind: UserAccountKind
+  bucket: Bucket
+  delta: bigint
+}
+
 export interface EntriesQuery {
   /** From 1. */
   page?: number
@@ -111,7 +124,7 @@ export interface EntriesQuery {
  * The changes to a user's own accounts (whoever posted them: an incoming transfer shows for the
  * recipient too), newest first, paged — `{ list, total }` as DESIGN §3 pages.
  */
-export function entriesFor(sqlite: SqlConnection, userId: UserId, q: EntriesQuery = {}): { list: MoneyEntry[]; total: number } {
+export async function entriesFor(on: Queryable, userId: UserId, q: EntriesQuery = {}): Promise<{ list: MoneyEntry[]; total: number }> {
   const page = q.page ?? 1
   const pageSize = q.pageSize ?? 10
   if (!Number.isSafeInteger(page) || page < 1) throw new RangeError(`page must be an integer ≥ 1, got ${page}`)
@@ -133,25 +146,18 @@ export function entriesFor(sqlite: SqlConnection, userId: UserId, q: EntriesQuer
     JOIN ledger_accounts a ON a.id = e.account_id
     WHERE ${where.join(' AND ')}`
 
-  const total = stmt(sqlite, `SELECT COUNT(*) AS n ${from}`).get(...params) as { n: bigint }
-  const rows = stmt(
-    sqlite,
-    `SELECT e.id AS entry_id, e.posting_id, p.ref, p.reason, p.meta, p.created_at, a.asset, a.kind, e.bucket, e.delta ${from}
-     ORDER BY e.id DESC LIMIT ? OFFSET ?`,
-  ).all(...params, BigInt(pageSize), BigInt((page - 1) * pageSize)) as {
-    entry_id: bigint
-    posting_id: bigint
-    ref: string
-    reason: string
-    meta: string | null
-    created_at: bigint
-    asset: Asset
-    kind: UserAccountKind
-    bucket: Bucket
-    delta: bigint
-  }[]
+  const total = await on.get(statement<{ n: bigint }, unknown[]>(`SELECT COUNT(*) AS n ${from}`), ...params)
+  const rows = await on.all(
+    statement<EntryRow, unknown[]>(
+      `SELECT e.id AS entry_id, e.posting_id, p.ref, p.reason, p.meta, p.created_at, a.asset, a.kind, e.bucket, e.delta ${from}
+       ORDER BY e.id DESC LIMIT ? OFFSET ?`,
+    ),
+    ...params,
+    BigInt(pageSize),
+    BigInt((page - 1) * pageSize),
+  )
   return {
-    total: Number(total.n),
+    total: Number(total?.n ?? 0n),
     list: rows.map((r) => ({
       entryId: r.entry_id,
       postingId: r.posting_id,
