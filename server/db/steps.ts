@@ -35,10 +35,13 @@ export function* run<P extends Params>(s: Statement<unknown, P>, ...params: P): 
 /** Where steps run: the synchronous connection, or the asynchronous way (a transaction or the database). */
 export type On = SqlConnection | Tx | Sql
 
-/** What running on `C` answers: the value itself on the synchronous connection, a promise otherwise. */
-export type Answer<C extends On, T> = C extends SqlConnection ? T : Promise<T>
+/** Where reads run: anything that runs statements (a frozen holder's `q` is neither a Tx nor an Sql by type). */
+export type ReadOn = SqlConnection | Queryable
 
-export function isSync(on: On): on is SqlConnection {
+/** What running on `C` answers: the value itself on the synchronous connection, a promise otherwise. */
+export type Answer<C extends ReadOn, T> = C extends SqlConnection ? T : Promise<T>
+
+export function isSync(on: ReadOn): on is SqlConnection {
   return 'prepare' in on
 }
 

@@ -1,5 +1,5 @@
 import { statement, type Queryable } from '../db/query/types.ts'
-import { all, get, isSync, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
+import { all, get, isSync, runOn, runSync, type Answer, type ReadOn, type Steps } from '../db/steps.ts'
 import { ENTRY_ID_SPAN, LEDGER, type AccountRow } from './statements.ts'
 import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
 
@@ -14,7 +14,7 @@ function row(account: AccountRef, asset: Asset): Steps<AccountRow | undefined> {
 }
 
 /** Steps on the synchronous connection at once, or awaited on the asynchronous way. */
-function on<C extends On, T>(c: C, steps: Steps<T>): Answer<C, T> {
+function on<C extends ReadOn, T>(c: C, steps: Steps<T>): Answer<C, T> {
   return (isSync(c) ? runSync(c, steps) : runOn(c, steps)) as Answer<C, T> // the branch taken is the one C names
 }
 
@@ -23,7 +23,7 @@ function* idOf(account: AccountRef, asset: Asset): Steps<bigint | null> {
 }
 
 /** The database id of an account, or null while it has never been used. For frozen holders. */
-export function accountId<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, bigint | null> {
+export function accountId<C extends ReadOn>(c: C, account: AccountRef, asset: Asset): Answer<C, bigint | null> {
   return on(c, idOf(account, asset))
 }
 
@@ -33,7 +33,7 @@ function* balanceOf(account: AccountRef, asset: Asset): Steps<Balance> {
 }
 
 /** One account's buckets; zero for an account never used. */
-export function balance<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, Balance> {
+export function balance<C extends ReadOn>(c: C, account: AccountRef, asset: Asset): Answer<C, Balance> {
   return on(c, balanceOf(account, asset))
 }
 
@@ -48,7 +48,7 @@ function* balancesOf(userId: UserId): Steps<UserBalances> {
 }
 
 /** Both accounts of every known asset for a user, zeros included. One indexed read. */
-export function balances<C extends On>(c: C, userId: UserId): Answer<C, UserBalances> {
+export function balances<C extends ReadOn>(c: C, userId: UserId): Answer<C, UserBalances> {
   return on(c, balancesOf(userId))
 }
 
@@ -78,7 +78,7 @@ function* postingOf(ref: string): Steps<PostingRecord | null> {
 }
 
 /** A posting by its ref, with its entries; null if none. */
-export function findPosting<C extends On>(c: C, ref: string): Answer<C, PostingRecord | null> {
+export function findPosting<C extends ReadOn>(c: C, ref: string): Answer<C, PostingRecord | null> {
   return on(c, postingOf(ref))
 }
 
