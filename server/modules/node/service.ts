@@ -370,11 +370,12 @@ const GRANT_PAGES = statements({
   last: statement<{ hi: string | null }, [{ after: string; to: string; size: number }]>(
     'SELECT MAX(ref) AS hi FROM (SELECT ref FROM ledger_postings WHERE ref > @after AND ref < @to ORDER BY ref LIMIT @size) page',
   ),
-  // The entries' id range beside the join: a posting's entries are one range of the primary key (003_ledger.sql).
+  // A posting's entries by their id range (003_ledger.sql: posting_id * 1024 + n), never by posting_id:
+  // that has no index, and SQLite would scan every entry for each page.
   moves: statement<{ ref: string; holder: bigint; dust: bigint; delta: bigint }, [{ after: string; last: string; span: bigint }]>(
     `SELECT p.ref AS ref, a.user_id IS NOT NULL AS holder, a.user_id IS NULL AND a.kind = 'dust' AS dust, sum(e.delta) AS delta
      FROM ledger_postings p
-     JOIN ledger_entries e ON e.id >= p.id * @span AND e.id < (p.id + 1) * @span AND e.posting_id = p.id
+     JOIN ledger_entries e ON e.id >= p.id * @span AND e.id < (p.id + 1) * @span
      JOIN ledger_accounts a ON a.id = e.account_id
      WHERE p.ref > @after AND p.ref <= @last GROUP BY p.id, p.ref, holder, dust`,
   ),
