@@ -234,7 +234,7 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
     const second = await releaseDue(c)
     const ms2 = performance.now() - t1
     const posted = first.reduce((n, d) => n + d.plans, 0)
-    const ok = audit(sqlite).ok
+    const ok = (await audit(conn.sql)).ok
     return [
       atMost({
         name: `release job: ${posted.toLocaleString('en-US')} due instalments of ${PLAN_USERS.toLocaleString('en-US')} users posted (audit ${ok ? 'clean' : 'FAILED'}, +${Math.round(rss / 2 ** 20)} MB RSS)`,

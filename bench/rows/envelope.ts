@@ -235,7 +235,7 @@ async function placementRows(ctx: BenchContext): Promise<Row[]> {
         )
       }
       for (const app of [off, on]) {
-        const violations = audit(app.built.ctx.sqlite).violations
+        const violations = (await audit(app.built.ctx.sql)).violations
         if (violations.length > 0) throw new Error(`the books of the envelope ${app === on ? 'on' : 'off'} server: ${JSON.stringify(violations.slice(0, 3))}`)
       }
       const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-US')}/s`

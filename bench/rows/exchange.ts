@@ -210,7 +210,7 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
     } finally {
       if (!closed) await ex.close().catch(() => {})
     }
-    const report = audit(sqlite)
+    const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the exchange run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get())
     const totals = {
@@ -445,7 +445,7 @@ async function appRows(ctx: BenchContext, suffix: string, databaseUrl?: string, 
       if (!owner) throw new Error('fan-out: no signed-in user')
       rows.push(...(await fanoutRows(ctx, { exchange: app.built.exchange!, userId: owner.userId, wsUrl: `${app.origin.replace(/^http/, 'ws')}/ws`, label: '' })))
     }
-    const report = audit(app.built.ctx.sqlite)
+    const report = await audit(app.built.ctx.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the HTTP run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     return rows
   } finally {

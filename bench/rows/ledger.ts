@@ -78,13 +78,13 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
 }
 
 /** A fresh SQLite file, migrated and seeded. */
-function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): SqlConnection {
+function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): Database_ {
   const conn = openDatabase(path.join(dir, `${name}.sqlite`))
   // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
   if (synchronous === 'FULL') conn.sqlite.pragma('synchronous = FULL')
   migrate(conn.sqlite)
   seed(conn.sqlite)
-  return conn.sqlite
+  return conn
 }
 
 /**
@@ -162,7 +162,7 @@ async function sampleGroup(target: string, name: string, durable: boolean, runs:
     const windows: Awaited<ReturnType<typeof measureGroup>>[] = []
     for (let i = 0; i < runs; i++) windows.push(await measureGroup(r, gc, windowMs))
     await gc.close()
-    const report = audit(sqlite)
+    const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the ${name} run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     return {
       s: summarize(windows.map((w) => w.rate)),
@@ -178,13 +178,14 @@ async function sampleGroup(target: string, name: string, durable: boolean, runs:
   }
 }
 
-function sample(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', perTx: number, runs: number, windowMs: number) {
-  const sqlite = openFresh(dir, name, synchronous)
+async function sample(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', perTx: number, runs: number, windowMs: number) {
+  const conn = openFresh(dir, name, synchronous)
+  const { sqlite } = conn
   try {
     const r = rig(sqlite, name)
     measure(r, perTx, WARM_UP_MS)
     const windows = Array.from({ length: runs }, () => measure(r, perTx, windowMs))
-    const report = audit(sqlite)
+    const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the ${name} run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     const checkpoint = sqlite.pragma('wal_autocheckpoint', { simple: true })
     return { s: summarize(windows.map((w) => w.rate)), postings: r.posted(), windows, audit: report.counts, walAutocheckpoint: Number(checkpoint) }
@@ -198,7 +199,7 @@ function sample(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', perTx
  * WAL towards its next checkpoint (1000 frames by default, then an fsync of the WAL and of the database).
  */
 function framesPerCommit(dir: string): number {
-  const sqlite = openFresh(dir, 'frames', 'NORMAL')
+  const { sqlite } = openFresh(dir, 'frames', 'NORMAL')
   try {
     const r = rig(sqlite, 'frames')
     measure(r, 1, 100)
@@ -231,7 +232,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     ctx.log(`ledger: group commit ${group.windows.map((w) => `${perSecond(w.rate)} (batch ${Math.round(w.postings / Math.max(1, w.batches))})`).join(', ')}`)
     const groupFull = await sampleGroup(path.join(dir, 'groupfull.sqlite'), 'groupfull', true, ctx.runs, WINDOW_MS / 2)
     ctx.log(`ledger: group commit, synchronous=FULL ${groupFull.windows.map((w) => perSecond(w.rate)).join(', ')}`)
-    const single = sample(dir, 'single', 'NORMAL', 1, ctx.runs, WINDOW_MS / 2)
+    const single = await sample(dir, 'single', 'NORMAL', 1, ctx.runs, WINDOW_MS / 2)
     ctx.log(`ledger: 1 per commit ${single.windows.map((w) => perSecond(w.rate)).join(', ')}`)
     const frames = framesPerCommit(dir)
     const common = { users: USERS, posting: '2-account USDT transfer (fund↔trade or user→user) via server/ledger transfer()', tmpdir: os.tmpdir() }

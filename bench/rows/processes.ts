@@ -411,14 +411,14 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     await Promise.all(everyone.map((c) => c.exited))
     const allConn = openDatabase(allUrl)
     try {
-      const r = audit(allConn.sqlite)
+      const r = await audit(allConn.sql)
       if (!r.ok) throw new Error(`ledger audit failed on the --role all database: ${r.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     } finally {
       allConn.sqlite.close()
     }
 
     const left = count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
-    const report = audit(conn.sqlite)
+    const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the processes run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     if (left > 0) throw new Error(`${left} trading commands were left unanswered`)
 

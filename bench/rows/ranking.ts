@@ -73,7 +73,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     const expected = ranked.slice(0, shares.length).map((e) => e.userId)
     const winnersRight = JSON.stringify(results.map((r) => r.user_id.toString())) === JSON.stringify(expected.map(String))
     const paidRows = results.filter((r) => r.prize_nadi > 0n).length
-    const ok = audit(sqlite).ok
+    const ok = (await audit(conn.sql)).ok
 
     const svc = createRankingService(c)
     const last = Number(ranked.at(-1)!.userId)

@@ -101,7 +101,7 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     const ms2 = performance.now() - t1
     const reposted = postings(conn) - before + second.reduce((n, d) => n + d.positions, 0)
     const settled = first.reduce((n, d) => n + d.positions, 0)
-    const ok = audit(conn.sqlite).ok && auditSettlement(conn.sqlite).length === 0
+    const ok = (await audit(conn.sql)).ok && (await auditSettlement(conn.sql)).length === 0
     ctx.log(`settlement${suffix}: ${settled} lines, ${first[0]?.users ?? 0} users paid in ${seconds(ms)}; peak RSS +${Math.round(peakGrowth / MB)} MB; re-run ${millis(ms2)}`)
     return [
       atMost({
@@ -142,7 +142,7 @@ async function catchUp(ctx: BenchContext): Promise<Row> {
     const t0 = performance.now()
     const days = await settleDue(c)
     const ms = performance.now() - t0
-    const ok = days.length === CATCH_UP_DAYS && days.every((d, i) => d.day === first + i) && auditSettlement(conn.sqlite).length === 0
+    const ok = days.length === CATCH_UP_DAYS && days.every((d, i) => d.day === first + i) && (await auditSettlement(conn.sql)).length === 0
     return info({
       name: `settlement: catch-up of ${CATCH_UP_DAYS} missed days for ${CATCH_UP_POSITIONS.toLocaleString('en-US')} positions (${days.length} days in order${ok ? '' : ', WRONG'})`,
       value: ok ? ms : Infinity,

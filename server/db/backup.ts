@@ -11,6 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { audit } from '../ledger/audit.ts'
+import { sqlOver } from './index.ts'
 import { migrationFiles } from './migrate.ts'
 
 export interface BackupResult {
@@ -67,7 +68,7 @@ export interface RestoreResult {
  * schema version this code knows, whose books pass the ledger audit. The database it replaces is kept
  * beside it, renamed.
  */
-export function restoreSqlite(backup: string, target: string, now = Date.now()): RestoreResult {
+export async function restoreSqlite(backup: string, target: string, now = Date.now()): Promise<RestoreResult> {
   if (!fs.existsSync(backup)) throw new RestoreRefused(`no file at ${backup}`)
   let db: Database.Database
   try {
@@ -86,7 +87,7 @@ export function restoreSqlite(backup: string, target: string, now = Date.now()):
     const known = Math.max(0, ...migrationFiles().map((f) => parseInt(f, 10)))
     if (version > known) throw new RestoreRefused(`${backup} is at schema version ${version}, newer than this code knows (${known}): restore it with the version that made it`)
     db.defaultSafeIntegers(true)
-    const report = audit(db)
+    const report = await audit(sqlOver(db))
     if (report.violations.length) throw new RestoreRefused(`${backup} fails the ledger audit: ${report.violations.map((v) => v.message).join('; ')}`)
   } finally {
     db.close()

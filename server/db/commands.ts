@@ -63,7 +63,7 @@ export const DATABASE_COMMANDS: Command[] = [
     writes: true,
     stopped: true,
     ownDatabase: true,
-    run(args, env) {
+    async run(args, env) {
       if (args.length !== 1) {
         env.io.err('restore: give the backup file, e.g. restore /backups/nadi-2026-11-26.sqlite')
         return 2
@@ -73,7 +73,7 @@ export const DATABASE_COMMANDS: Command[] = [
         return 2
       }
       try {
-        const r = restoreSqlite(path.resolve(args[0]!), env.config.dbFile)
+        const r = await restoreSqlite(path.resolve(args[0]!), env.config.dbFile)
         env.io.out(`restored ${args[0]} (schema version ${r.version}) as ${env.config.dbFile}${r.previous ? `; the database it replaced is ${r.previous}` : ''}`)
         return 0
       } catch (e) {

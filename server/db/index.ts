@@ -60,6 +60,14 @@ function openPostgres(url: string): Database_ {
   }
 }
 
+/**
+ * The asynchronous way over a SQLite connection opened elsewhere (a backup opened read-only to be
+ * checked): the caller keeps the connection and closes it.
+ */
+export function sqlOver(conn: Database.Database): Sql {
+  return new SqliteSql(conn, new Kysely<never>({ dialect: new SqliteDialect({ database: conn }) }))
+}
+
 function openSqlite(file: string, opts: OpenOptions): Database_ {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new Database(file)

@@ -134,7 +134,7 @@ type Side = Pick<Database_, 'sqlite' | 'sql'>
 /**
  * Copies every row of `source` (SQLite, no writer on it: the caller holds its writer lock) into `target`
  * (PostgreSQL, which must hold no table of ours) and checks the copy. Throws MoveRefused before
- * writing anything when `to` is not empty or `from` fails its audit — unless `asIs`: a folder whose
+ * writing anything when `target` is not empty or `source` fails its audit — unless `asIs`: a folder whose
  * books need a repair (a halted market) is then carried with its problems, to be repaired on
  * PostgreSQL, and the copy must show the very same audit findings as the source. SQLite is read on
  * its connection (in process), PostgreSQL written through its pool, a batch of rows per statement.
@@ -143,7 +143,7 @@ export async function moveToPostgres(source: Side, target: Side, log: (line: str
   if (target.sql.dialect !== 'postgres' || dialectOf(source.sqlite) !== 'sqlite') throw new Error('moveToPostgres copies a SQLite database into a PostgreSQL one')
   const tablesThere = (await target.sql.all(PG.tables)).map((r) => r.table_name)
   if (tablesThere.length) throw new MoveRefused(`the PostgreSQL database is not empty (it has ${tablesThere.length} tables, e.g. ${tablesThere.slice(0, 3).join(', ')}): move into an empty database`)
-  const before = audit(source.sqlite)
+  const before = await audit(source.sql)
   if (before.violations.length && !opts.asIs) throw new MoveRefused(`the SQLite database fails the ledger audit; fix it first: ${before.violations.map((v) => v.message).join('; ')}`)
 
   migrate(source.sqlite) // the source at this code's schema (a no-op when it already is)
@@ -202,9 +202,9 @@ export async function moveToPostgres(source: Side, target: Side, log: (line: str
     moved.push({ table, rows: a.rows, digest: a.digest })
     rows += a.rows
   }
-  const findings = (c: SqlConnection) => audit(c).violations.map((v) => v.message)
-  const inPostgres = findings(target.sqlite)
-  const inSqlite = findings(source.sqlite)
+  const findings = async (c: Side) => (await audit(c.sql)).violations.map((v) => v.message)
+  const inPostgres = await findings(target)
+  const inSqlite = await findings(source)
   const auditPostgres = inPostgres.length
   const auditSqlite = inSqlite.length
   if (opts.asIs ? inPostgres.join('\n') !== inSqlite.join('\n') : auditPostgres || auditSqlite) {

@@ -61,15 +61,26 @@ export function* run<P extends Params>(s: Statement<unknown, P>, ...params: P): 
 /** Where steps run: the synchronous connection, or the asynchronous way (a transaction or the database). */
 export type On = SqlConnection | Tx | Sql
 
-/** What running on `C` answers: the value itself on the synchronous connection, a promise otherwise. */
-export type Answer<C extends On, T> = C extends SqlConnection ? T : Promise<T>
+/** Where reads run: anything that runs statements (a frozen holder's `q` is neither a Tx nor an Sql by type). */
+export type ReadOn = SqlConnection | Queryable
 
-export function isSync(on: On): on is SqlConnection {
+/** What running on `C` answers: the value itself on the synchronous connection, a promise otherwise. */
+export type Answer<C extends ReadOn, T> = C extends SqlConnection ? T : Promise<T>
+
+export function isSync(on: ReadOn): on is SqlConnection {
   return 'prepare' in on
 }
 
 export function isTx(on: Tx | Sql): on is Tx {
   return 'savepoint' in on
+}
+
+/**
+ * fn on reads that agree with each other: on `q` itself when it is already a transaction (its reads
+ * are one view, and a second transaction would wait for it), else in a read-only snapshot of q.
+ */
+export function inSnapshot<T>(q: Tx | Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return isTx(q) ? fn(q) : q.transaction(fn, { snapshot: true })
 }
 
 /** Runs steps on the synchronous connection, each statement prepared once per text. */

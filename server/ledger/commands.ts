@@ -3,6 +3,7 @@
 // Read only: it runs beside a live server.
 import type { Command } from '../commands/registry.ts'
 import { json, onlyFlags } from '../commands/args.ts'
+import { describeDatabase } from '../db/connection.ts'
 import { auditNodeGrants } from '../modules/node/service.ts'
 import { auditRanking } from '../modules/ranking/service.ts'
 import { auditSettlement, isoDay } from '../modules/settlement/service.ts'
@@ -15,16 +16,17 @@ export const AUDIT_COMMANDS: Command[] = [
     words: ['audit'],
     args: '[--json]',
     summary: 'check the ledger: per asset everything sums to 0, no negative balance outside custody, balances equal their entries, every posting balances, frozen equals what is held',
-    run(args, env) {
+    async run(args, env) {
       onlyFlags('audit', args, ['--json'])
-      const { sqlite } = env.database()
-      const report = audit(sqlite)
-      const settlement = auditSettlement(sqlite)
-      const ranking = auditRanking(sqlite)
-      const nodeGrants = auditNodeGrants(sqlite)
+      const { sql } = env.database()
+      // One snapshot for all four, so the features' checks read the very books the ledger's audit did.
+      const { report, settlement, ranking, nodeGrants } = await sql.transaction(
+        async (tx) => ({ report: await audit(tx), settlement: await auditSettlement(tx), ranking: await auditRanking(tx), nodeGrants: await auditNodeGrants(tx) }),
+        { snapshot: true },
+      )
       if (args.includes('--json')) env.io.out(json({ ...report, settlement, ranking, nodeGrants }))
       else {
-        env.io.out(`database: ${env.database().sqlite.name}\n${formatAudit(report)}`)
+        env.io.out(`database: ${describeDatabase(env.config.database)}\n${formatAudit(report)}`)
         env.io.out(settlement.length === 0 ? 'settlement: every settled day paid + dust = computed, and the funding accounts paid exactly that' : `settlement: ${settlement.length} problems`)
         for (const v of settlement) env.io.out(`  [settlement] ${isoDay(v.day)} ${v.kind} ${v.asset}: ${v.message}`)
         env.io.out(ranking.length === 0 ? 'ranking: every pool fed and every payout paid as the ledger moved it' : `ranking: ${ranking.length} problems`)

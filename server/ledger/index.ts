@@ -19,11 +19,13 @@ export {
   frozenHolderNames,
   frozenHolders,
   fundAccountHolder,
+  postingRanges,
   registerFrozenHolder,
   type AssetTotals,
   type AuditOptions,
   type AuditReport,
   type FrozenHolder,
+  type PostingRange,
   type Rule,
   type Violation,
 } from './audit.ts'

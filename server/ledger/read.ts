@@ -1,6 +1,6 @@
-import type { SqlConnection } from '../db/connection.ts'
-import { all, get, isSync, runOn, runSync, type Answer, type On, type Steps } from '../db/steps.ts'
-import { ENTRY_ID_SPAN, LEDGER, stmt, type AccountRow } from './statements.ts'
+import { statement, type Queryable } from '../db/query/types.ts'
+import { all, get, isSync, runOn, runSync, type Answer, type ReadOn, type Steps } from '../db/steps.ts'
+import { ENTRY_ID_SPAN, LEDGER, type AccountRow } from './statements.ts'
 import { ASSETS, type AccountRef, type Asset, type Balance, type Bucket, type UserAccountKind, type UserBalances, type UserId } from './types.ts'
 
 const userIdOf = (id: UserId): bigint => {
@@ -14,7 +14,7 @@ function row(account: AccountRef, asset: Asset): Steps<AccountRow | undefined> {
 }
 
 /** Steps on the synchronous connection at once, or awaited on the asynchronous way. */
-function on<C extends On, T>(c: C, steps: Steps<T>): Answer<C, T> {
+function on<C extends ReadOn, T>(c: C, steps: Steps<T>): Answer<C, T> {
   return (isSync(c) ? runSync(c, steps) : runOn(c, steps)) as Answer<C, T> // the branch taken is the one C names
 }
 
@@ -23,7 +23,7 @@ function* idOf(account: AccountRef, asset: Asset): Steps<bigint | null> {
 }
 
 /** The database id of an account, or null while it has never been used. For frozen holders. */
-export function accountId<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, bigint | null> {
+export function accountId<C extends ReadOn>(c: C, account: AccountRef, asset: Asset): Answer<C, bigint | null> {
   return on(c, idOf(account, asset))
 }
 
@@ -33,7 +33,7 @@ function* balanceOf(account: AccountRef, asset: Asset): Steps<Balance> {
 }
 
 /** One account's buckets; zero for an account never used. */
-export function balance<C extends On>(c: C, account: AccountRef, asset: Asset): Answer<C, Balance> {
+export function balance<C extends ReadOn>(c: C, account: AccountRef, asset: Asset): Answer<C, Balance> {
   return on(c, balanceOf(account, asset))
 }
 
@@ -48,7 +48,7 @@ function* balancesOf(userId: UserId): Steps<UserBalances> {
 }
 
 /** Both accounts of every known asset for a user, zeros included. One indexed read. */
-export function balances<C extends On>(c: C, userId: UserId): Answer<C, UserBalances> {
+export function balances<C extends ReadOn>(c: C, userId: UserId): Answer<C, UserBalances> {
   return on(c, balancesOf(userId))
 }
 
@@ -78,7 +78,7 @@ function* postingOf(ref: string): Steps<PostingRecord | null> {
 }
 
 /** A posting by its ref, with its entries; null if none. */
-export function findPosting<C extends On>(c: C, ref: string): Answer<C, PostingRecord | null> {
+export function findPosting<C extends ReadOn>(c: C, ref: string): Answer<C, PostingRecord | null> {
   return on(c, postingOf(ref))
 }
 
@@ -97,6 +97,19 @@ export interface MoneyEntry {
   delta: bigint
 }
 
+type EntryRow = {
+  entry_id: bigint
+  posting_id: bigint
+  ref: string
+  reason: string
+  meta: string | null
+  created_at: bigint
+  asset: Asset
+  kind: UserAccountKind
+  bucket: Bucket
+  delta: bigint
+}
+
 export interface EntriesQuery {
   /** From 1. */
   page?: number
@@ -111,7 +124,7 @@ export interface EntriesQuery {
  * The changes to a user's own accounts (whoever posted them: an incoming transfer shows for the
  * recipient too), newest first, paged — `{ list, total }` as DESIGN §3 pages.
  */
-export function entriesFor(sqlite: SqlConnection, userId: UserId, q: EntriesQuery = {}): { list: MoneyEntry[]; total: number } {
+export async function entriesFor(on: Queryable, userId: UserId, q: EntriesQuery = {}): Promise<{ list: MoneyEntry[]; total: number }> {
   const page = q.page ?? 1
   const pageSize = q.pageSize ?? 10
   if (!Number.isSafeInteger(page) || page < 1) throw new RangeError(`page must be an integer ≥ 1, got ${page}`)
@@ -133,25 +146,18 @@ export function entriesFor(sqlite: SqlConnection, userId: UserId, q: EntriesQuer
     JOIN ledger_accounts a ON a.id = e.account_id
     WHERE ${where.join(' AND ')}`
 
-  const total = stmt(sqlite, `SELECT COUNT(*) AS n ${from}`).get(...params) as { n: bigint }
-  const rows = stmt(
-    sqlite,
-    `SELECT e.id AS entry_id, e.posting_id, p.ref, p.reason, p.meta, p.created_at, a.asset, a.kind, e.bucket, e.delta ${from}
-     ORDER BY e.id DESC LIMIT ? OFFSET ?`,
-  ).all(...params, BigInt(pageSize), BigInt((page - 1) * pageSize)) as {
-    entry_id: bigint
-    posting_id: bigint
-    ref: string
-    reason: string
-    meta: string | null
-    created_at: bigint
-    asset: Asset
-    kind: UserAccountKind
-    bucket: Bucket
-    delta: bigint
-  }[]
+  const total = await on.get(statement<{ n: bigint }, unknown[]>(`SELECT COUNT(*) AS n ${from}`), ...params)
+  const rows = await on.all(
+    statement<EntryRow, unknown[]>(
+      `SELECT e.id AS entry_id, e.posting_id, p.ref, p.reason, p.meta, p.created_at, a.asset, a.kind, e.bucket, e.delta ${from}
+       ORDER BY e.id DESC LIMIT ? OFFSET ?`,
+    ),
+    ...params,
+    BigInt(pageSize),
+    BigInt((page - 1) * pageSize),
+  )
   return {
-    total: Number(total.n),
+    total: Number(total?.n ?? 0n),
     list: rows.map((r) => ({
       entryId: r.entry_id,
       postingId: r.posting_id,

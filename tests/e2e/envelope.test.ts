@@ -178,7 +178,7 @@ describe('the journey with the envelope on', () => {
   it('nothing crossed the wire plain, the books are clean and the page saw no error', async () => {
     expect(wire.sealed()).toBeGreaterThan(20)
     expect(await wire.plain()).toEqual([])
-    expect(audit(app.ctx.sqlite).violations).toEqual([])
+    expect((await audit(app.ctx.sql)).violations).toEqual([])
     expect(errors).toEqual([])
     await context.close()
   })

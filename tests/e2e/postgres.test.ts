@@ -47,7 +47,7 @@ describe('the journey on PostgreSQL', () => {
 
   it('places a limit order that rests on the book and holds its funds', async () => {
     await placeRestingOrder(app, page, userId, 'e2e:pg:to-trade')
-    expect(audit(app.ctx.sqlite).violations).toEqual([])
+    expect((await audit(app.ctx.sql)).violations).toEqual([])
     expect(errors).toEqual([])
     await context.close()
   })

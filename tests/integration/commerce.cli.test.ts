@@ -113,6 +113,6 @@ describe('ship, gold price and releases', () => {
     expect(funded).toMatchObject({ code: 0 })
     expect((await runCli(s, 'release', 'fund', '99999999')).err).toContain('the treasury has')
     expect((await runCli(s, 'release', 'fund', '999999999999')).code).toBe(2)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 })

@@ -90,7 +90,7 @@ describe('a money move while a Kysely transaction is open on the shared connecti
     const shown = await s.get<{ assets: { asset: string; fund: { available: string }; trade: { available: string } }[] }>('/api/v1/wallet/balances', { token: me.token })
     expect(shown.body_.data.assets[0]).toMatchObject({ asset: 'USDT', fund: { available: '60' }, trade: { available: '40' } })
 
-    const report = audit(s.ctx.sqlite)
+    const report = await audit(s.ctx.sql)
     expect(report.violations).toEqual([])
     expect(report.ok).toBe(true)
   })
@@ -119,7 +119,7 @@ describe('the synchronous primitives refuse a transaction that is not ours', () 
     expect(s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
     expect(findPosting(sqlite, 'test:connection-safety:inside')).not.toBeNull()
     expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(1n)
-    expect(audit(sqlite).ok).toBe(true)
+    expect((await audit(s.ctx.sql)).ok).toBe(true)
   })
 
   it('our own nesting still works: a posting inside transaction() is a savepoint that commits or rolls back with it', async () => {
@@ -143,7 +143,7 @@ describe('the synchronous primitives refuse a transaction that is not ours', () 
     expect(findPosting(sqlite, 'test:nest:2')).not.toBeNull()
     expect(findPosting(sqlite, 'test:nest:3')).toBeNull()
     expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(units('2'))
-    expect(audit(sqlite).ok).toBe(true)
+    expect((await audit(s.ctx.sql)).ok).toBe(true)
   })
 
   it('a durable commit syncs FULL once and restores the setting; nested in a non-durable transaction it is refused', async () => {

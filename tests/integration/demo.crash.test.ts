@@ -62,7 +62,7 @@ async function checkFolder(acked: Map<string, number>) {
     const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
     expect(missing).toEqual([])
-    expect(audit(db.sqlite).violations).toEqual([])
+    expect((await audit(db.sql)).violations).toEqual([])
     const d = await db.sql.transaction((tx) => diagnose(tx, defaultSpec))
     expect(d.replay.ok, JSON.stringify(d.replay)).toBe(true)
     expect(d.healthy).toBe(true)

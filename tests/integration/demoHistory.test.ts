@@ -48,7 +48,7 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   const demoUsers = new Set((s.ctx.sqlite.prepare("SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER')").pluck().all() as bigint[]).map(Number))
   const commands = s.ctx.sqlite.prepare('SELECT command FROM exchange_journal').pluck().all() as string[]
   expect(commands.map((c) => (JSON.parse(c) as { userId: number }).userId).filter((u) => !demoUsers.has(u))).toEqual([])
-  expect(audit(s.ctx.sqlite).violations).toEqual([])
+  expect((await audit(s.ctx.sql)).violations).toEqual([])
   await s.close()
 
   // The next start on the folder stores nothing more.

@@ -125,7 +125,7 @@ describe('devices', () => {
     expect((await activate(s, me, { device_id: b.id, code: fresh!.code })).body_.data.status).toBe('success')
     expect((await runCli(s, 'device', 'codes', String(order.id))).err).toContain('activated already')
     expect((await runCli(s, 'device', 'codes', 'x')).code).toBe(2)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('another user’s device is answered like an unknown one, and their code reads as wrong', async () => {

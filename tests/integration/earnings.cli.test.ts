@@ -72,7 +72,7 @@ describe('fund', () => {
     expect(usdt.code).toBe(0)
     expect(usdt.out).toBe(`loans account: ${formatMoney(loans + units('3'))} USDT (+3); treasury: ${formatMoney(avail(s, TREASURY, 'USDT'))} USDT\n`)
     expect(avail(s, LOANS, 'USDT')).toBe(loans + units('3'))
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('refuses bad input with a usage error, and a short treasury, writing nothing', async () => {
@@ -151,7 +151,7 @@ describe('airdrop', () => {
     expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users WHERE is_root = 0'))
     expect(s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
     expect(nadi(holder) - h0).toBe(units('22'))
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('a MEME airdrop credits MEME × the node multiplier to the fund account, shown in the wallet and the records; MEME never leaves it', async () => {
@@ -202,7 +202,7 @@ describe('airdrop', () => {
     expect(zh.body_.msg).toBe(translate('ZH', 'errors.transferAssetNotMovable', { asset: 'MEME' }))
     expect(postings(s)).toBe(before)
     expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('refuses an unknown asset, bad words, unknown users and a short treasury, crediting no one', async () => {

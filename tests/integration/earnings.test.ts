@@ -24,10 +24,10 @@ const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 const live: TestServer[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const s of live.splice(0)) {
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
-    expect(auditSettlement(s.ctx.sqlite)).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
+    expect(await auditSettlement(s.ctx.sql)).toEqual([])
   }
 })
 let refs = 0

@@ -194,7 +194,7 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   expect(failures.slice(0, 12), `${failures.length} failures of ${requests} requests`).toEqual([])
   // Valid requests were mixed in, and some of them acted: the checks above saw money move, and allowed it.
   expect(moved).toBeGreaterThan(0)
-  expect(audit(s.ctx.sqlite).violations).toEqual([])
+  expect((await audit(s.ctx.sql)).violations).toEqual([])
   expect(balancesText(s, bystander.userId)).toBe(bystanderBalances)
   const bystanderNow = await api.get('/api/v1/address/addressList', bystander.token)
   expect(bystanderNow.statusCode).toBe(200)

@@ -100,7 +100,7 @@ it('kill -9 between an effect and its answer: every key sent again answers 200, 
       expect(rows, `user ${i}`).toBe(sent.filter((s) => s.userIndex === i).length)
     }
     expect(Number(db.sqlite.prepare('SELECT COUNT(*) FROM idempotency_keys WHERE status IS NULL').pluck().get() as bigint)).toBe(0)
-    expect(audit(db.sqlite).violations).toEqual([])
+    expect((await audit(db.sql)).violations).toEqual([])
   } finally {
     await db.close()
   }

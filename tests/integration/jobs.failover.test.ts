@@ -11,6 +11,7 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { transaction } from '../../server/db/index.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
 import { audit, balance, custody, fund, MINING, transfer } from '../../server/ledger/index.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { auditSettlement } from '../../server/modules/settlement/service.ts'
@@ -95,8 +96,13 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
       expect(wrong).toEqual([])
       const computed = conn.prepare('SELECT sum(computed) FROM settlement_totals WHERE day = ?').pluck().get(day) as bigint
       expect(balance(conn, MINING, 'NADI').available).toBe(funded - computed)
-      expect(auditSettlement(conn)).toEqual([])
-      expect(audit(conn).violations).toEqual([])
+      const books = new PgPool(db.url)
+      try {
+        expect(await auditSettlement(books)).toEqual([])
+        expect((await audit(books)).violations).toEqual([])
+      } finally {
+        await books.close()
+      }
       // The survivor leads, as its row says.
       expect(Number(conn.prepare("SELECT pid FROM role_leaders WHERE name = 'jobs'").pluck().get())).toBe(b.proc.pid)
       expect(dayOf(Date.now() - DAY_MS)).toBeGreaterThanOrEqual(day)

@@ -119,7 +119,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
     expect(usdt(s, me.userId)).toBe(0n)
     expect(credits(s, tx.toLowerCase())).toBe(0)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
 
     // The same hash again answers the same payment; for another order it is refused.
     expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
@@ -144,7 +144,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(tw.payment!.fail_msg).toBe(translate('TW', 'errors.paymentOrderExpired', expected))
     expect(usdt(s, me.userId)).toBe(units('9.5'))
     expect(credits(s, tx.toLowerCase())).toBe(1)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
 
     // Submitted again, or checked again: nothing more is credited; no other order takes the hash.
     expect((await post(s, me, 'orders/payOnChain', { id, chain: 'bsc', tx_hash: tx })).body_.data.payment).toMatchObject({ status: 'failed' })
@@ -174,7 +174,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(seats()).toBe(before - 1)
     expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
     expect(credits(s, tx.toLowerCase())).toBe(0)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('a node order paid after the expiry whose seats are gone stays cancelled; the payment is credited and no seat is oversold', async () => {
@@ -196,7 +196,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
     expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(elite.amount))
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('device orders paid after the expiry: reinstated with their stock taken again while it is left; credited, never oversold, once it is gone', async () => {
@@ -233,7 +233,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     })
     expect(stock(sold.spec)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(sold.order.total))
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('a hash given up as never mined is looked for again when reported again, and pays once its transaction is mined', async () => {

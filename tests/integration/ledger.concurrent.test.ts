@@ -50,7 +50,7 @@ it.runIf(testBackend() === 'postgres')('four connections posting at once: sums s
     const total = users.reduce((sum, u) => sum + balance(s.ctx.sqlite, fund(u), 'USDT').available, 0n)
     expect(total).toBe(parseMoney('5000')!)
     for (const u of users) expect(balance(s.ctx.sqlite, fund(u), 'USDT').available >= 0n).toBe(true)
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
     await s.close()
   } finally {
     db.drop()

@@ -20,10 +20,10 @@ const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: 
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 const live: TestServer[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const s of live.splice(0)) {
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
-    expect(auditSettlement(s.ctx.sqlite)).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
+    expect(await auditSettlement(s.ctx.sql)).toEqual([])
   }
 })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`/api/v1/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })

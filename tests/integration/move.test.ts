@@ -61,26 +61,26 @@ it('a backup taken while orders arrive restores to balanced books, and restore r
   const { taken } = await backupUnderLoad(file)
   expect(taken.version).toBeGreaterThan(20)
   const target = path.join(dir, 'restored', 'nadi.sqlite')
-  const r = restoreSqlite(file, target)
+  const r = await restoreSqlite(file, target)
   expect(r.previous).toBeNull()
   const back = openDatabase(target)
   try {
-    expect(audit(back.sqlite).violations).toEqual([])
+    expect((await audit(back.sql)).violations).toEqual([])
     expect(Number(back.sqlite.prepare('SELECT COUNT(*) FROM trade_orders').pluck().get())).toBeGreaterThanOrEqual(30)
   } finally {
     await back.close()
   }
   // A second restore keeps what it replaces.
-  expect(restoreSqlite(file, target).previous).toMatch(/before-restore-/)
+  expect((await restoreSqlite(file, target)).previous).toMatch(/before-restore-/)
 
   const garbage = path.join(dir, 'garbage.sqlite')
   fs.writeFileSync(garbage, 'not a database at all, just text long enough to look like a header……')
-  expect(() => restoreSqlite(garbage, target)).toThrow(RestoreRefused)
+  await expect(restoreSqlite(garbage, target)).rejects.toThrow(RestoreRefused)
   const foreign = path.join(dir, 'foreign.sqlite')
   const f = openDatabase(foreign)
   f.sqlite.exec('CREATE TABLE t (x INTEGER)')
   await f.close()
-  expect(() => restoreSqlite(foreign, target)).toThrow(/not a NADI database/)
+  await expect(restoreSqlite(foreign, target)).rejects.toThrow(/not a NADI database/)
   await expect(backupSqlite(target, file)).rejects.toThrow(/exists already/)
 })
 
@@ -118,7 +118,7 @@ it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty
     expect(again.userId).toBe(traders[0]!.userId)
     const res = await place(p, again, 'buy', '0.3', '10')
     expect(res.body_.code).toBe(200)
-    expect(audit(p.ctx.sqlite).violations).toEqual([])
+    expect((await audit(p.ctx.sql)).violations).toEqual([])
   } finally {
     await p?.close()
     pg.drop()

@@ -249,7 +249,7 @@ describe('the settlement and nodes', () => {
     const mine = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
     expect(mine).toMatchObject({ fee_share: '0', dividends: { USDT: '0.03333333', NADI: '0.01666666' } })
     expect((await get<NodeConfig>(s, a, 'node/config')).body_.data).toMatchObject({ fee_pool_share: '50', dividend_pool_share: '20' })
-    expect(auditNodeGrants(s.ctx.sqlite)).toEqual([])
+    expect(await auditNodeGrants(s.ctx.sql)).toEqual([])
     // A second pass pays nothing more.
     const postings = s.count('SELECT count(*) FROM ledger_postings')
     expect(await settleDue(s.ctx)).toEqual([])

@@ -19,9 +19,9 @@ const wei = (n: string) => parseUnits(n, 18)
 
 const live: TestServer[] = []
 const providers: JsonRpcProvider[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const p of providers.splice(0)) p.destroy()
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
+  for (const s of live.splice(0)) expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 async function boot(): Promise<TestServer> {
   const s = await start()

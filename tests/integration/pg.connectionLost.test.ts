@@ -55,7 +55,7 @@ it.runIf(testBackend() === 'postgres')('a request whose connection was ended ans
   const replay = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
   expect(replay.body_.data).toEqual(again.body_.data)
   expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(100_000_000n)
-  expect(audit(s.ctx.sqlite).violations).toEqual([])
+  expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 
 it.runIf(testBackend() === 'postgres')('the market on a server whose connection was ended: the order it carried is refused, nothing is kept of it, and the market goes on trading', async () => {
@@ -71,7 +71,7 @@ it.runIf(testBackend() === 'postgres')('the market on a server whose connection 
   expect(next.body_.data.status).toBe('pending')
   expect((await s.get<{ state: string }>('/api/v1/trade/status?inst_id=NADI-USDT')).body_.data.state).toBe('live')
   expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').frozen).toBe(2n * 100_000_000n)
-  expect(audit(s.ctx.sqlite).violations).toEqual([])
+  expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 
 it.runIf(testBackend() === 'postgres')('lost inside a transaction: no statement after it runs outside the transaction, even one a caller tries after catching; the next transaction runs on a new session', async () => {

@@ -152,7 +152,7 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
       const byClient = conn.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?').pluck()
       expect([...acked].filter(([cid, id]) => Number(byClient.get(cid) ?? -1) !== id)).toEqual([])
       expect(conn.sqlite.prepare("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')").pluck().get()).toBe(0n)
-      expect(audit(conn.sqlite).violations).toEqual([])
+      expect((await audit(conn.sql)).violations).toEqual([])
     } finally {
       conn.sqlite.close()
     }

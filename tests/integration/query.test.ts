@@ -2,7 +2,7 @@
 // statements and Kysely-built ones read the same values, a transaction commits or rolls back as a
 // whole, a savepoint undoes only itself, and on PostgreSQL a statement waiting for a lock leaves the
 // event loop free, while a pool transaction and a synchronous write of the same process never
-// wait for each other's rows.
+// wait for each other's rows; a read-only snapshot waits for neither.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -184,6 +184,34 @@ it.runIf(onPg)('a synchronous write waits for the pool transaction of the same p
   await Promise.all([tx, sync])
   expect(order).toEqual(['pool wrote', 'pool commits', 'sync wrote'])
   expect((await conn.sql.all(byOwner, 5))[0]!.amount).toBe(8n)
+})
+
+it.runIf(onPg)('a snapshot reads one view past the write gate a writing transaction holds, and refuses to write', async () => {
+  await conn.sql.get(add, 9, 'before', 1n)
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  // A writing transaction holds this process's gate until released: a snapshot that waited for it would never begin.
+  const writer = conn.sql.transaction(async () => held)
+  await new Promise((r) => setTimeout(r, 20))
+  const other = new pg.Client({ connectionString: url })
+  await other.connect()
+  try {
+    const seen = await conn.sql.transaction(
+      async (tx) => {
+        const before = (await tx.all(byOwner, 9)).length
+        await other.query("INSERT INTO notes (owner, body) VALUES (9, 'after')")
+        return [before, (await tx.all(byOwner, 9)).length]
+      },
+      { snapshot: true },
+    )
+    expect(seen).toEqual([1, 1])
+  } finally {
+    await other.end()
+  }
+  release()
+  await writer
+  expect(await conn.sql.all(byOwner, 9)).toHaveLength(2)
+  await expect(conn.sql.transaction((tx) => tx.run(take, 1n, 1n), { snapshot: true })).rejects.toThrow(/read-only transaction/)
 })
 
 it.runIf(onPg)('a pool connection ended by the server fails its statement as a lost connection, and the next statement gets a new one', async () => {

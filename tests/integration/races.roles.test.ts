@@ -76,10 +76,10 @@ async function catalogue<T>(write: (sqlite: ReturnType<typeof openDatabase>['sql
   }
 }
 
-function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => void) {
+async function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => void) {
   const conn = openDatabase(db.url)
   try {
-    expect(audit(conn.sqlite).violations).toEqual([])
+    expect((await audit(conn.sql)).violations).toEqual([])
     check(conn.sqlite)
   } finally {
     void conn.close()
@@ -133,7 +133,7 @@ it.runIf(on)('one order paid 50 times at once across two api processes: debited 
     if (a.status === 200) expect((a.body.data as { status: string }).status).toBe('completed')
     else expect([a.status, a.body.msg]).toEqual([409, localeText('en', 'errors.concurrentChange')])
   }
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(balance(sqlite, fund(me.userId), 'NADI').available).toBe(3n * UNIT)
     expect(Number(sqlite.prepare("SELECT COUNT(*) FROM payments WHERE order_ref = ? AND status = 'paid'").pluck().get(`order:${orderId}`))).toBe(1)
   })
@@ -144,7 +144,7 @@ it.runIf(on)('50 transfers of 1 USDT at once across two api processes from a bal
   const answers = await burst(50, 'wallet/transfer', me.token, { asset: 'USDT', amount: '1', from: 'fund', to: 'trade' })
   expect(answers.filter((a) => a.status >= 500)).toEqual([])
   expect(answers.filter((a) => a.status === 200)).toHaveLength(10)
-  books((sqlite) => expect(balance(sqlite, fund(me.userId), 'USDT').available).toBe(0n))
+  await books((sqlite) => expect(balance(sqlite, fund(me.userId), 'USDT').available).toBe(0n))
 })
 
 it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once across two api processes: 3 seats taken and paid, the rest refused, none a 500', { timeout: 90_000 }, async () => {
@@ -171,7 +171,7 @@ it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once acros
   expect(held).toHaveLength(3)
   for (const t of tries.filter((x) => x.status !== 200)) expect(t.status, t.body.msg).toBe(409)
   for (const [i, t] of held.entries()) expect((await post(i, 'orders/payByBalance', t.b.token, { id: t.body.data.id })).status).toBe(200)
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(Number(sqlite.prepare('SELECT seats_left FROM node_tiers WHERE id = ?').pluck().get(tierId))).toBe(0)
     for (const t of held) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(0n)
   })
@@ -202,7 +202,7 @@ it.runIf(on)('the last 3 units of a mall item, 12 buyers ordering and paying at 
   for (const t of sold) expect([t.paid?.status, t.paid?.body.data.status]).toEqual([200, 'completed'])
   // Told the truth: none left, whatever the stock was when the request read it.
   for (const t of tries.filter((x) => x.order.status !== 200)) expect([t.order.status, t.order.body.msg]).toEqual([409, translate('EN', 'errors.outOfStock', { stock: 0 })])
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(sqlite.prepare('SELECT stock, sold FROM product_specs WHERE id = ?').raw().get(specId)).toEqual([0n, 3n])
     expect(Number(sqlite.prepare('SELECT count(*) FROM order_lines l JOIN pay_orders o ON o.id = l.order_id WHERE l.spec_id = ? AND o.paid_at IS NOT NULL').pluck().get(specId))).toBe(3)
     for (const t of tries) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(t.order.status === 200 ? 0n : price)
@@ -232,7 +232,7 @@ it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once ac
   const pledged = tries.filter((t) => t.status === 200)
   expect(pledged).toHaveLength(3)
   for (const t of tries.filter((x) => x.status !== 200)) expect([t.status, t.body.msg]).toEqual([409, translate('EN', 'errors.pledgeCapacity', { left: '0' })])
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(sqlite.prepare('SELECT pledged, total_pledge FROM pledge_products WHERE id = ?').raw().get(productId)).toEqual([100n * UNIT, 100n * UNIT])
     expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([3n, 30n * UNIT])
     for (const t of tries) expect(balance(sqlite, fund(t.u.userId), 'NADI')).toEqual(t.status === 200 ? { available: 0n, frozen: amount } : { available: amount, frozen: 0n })
@@ -249,7 +249,7 @@ it.runIf(on)('10 NADI in the fund account, 8 pledges of 10 at once across two ap
   expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
   const refused = translate('EN', 'errors.paymentInsufficient', { asset: 'NADI', current: formatMoney(0n), required: formatMoney(amount) })
   for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, refused])
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([1n, amount])
     expect(sqlite.prepare('SELECT pledged FROM pledge_products WHERE id = ?').pluck().get(productId)).toBe(amount)
     expect(balance(sqlite, fund(me.userId), 'NADI')).toEqual({ available: 0n, frozen: amount })
@@ -266,7 +266,7 @@ it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a 
   expect(answers.filter((a) => a.status === 200)).toHaveLength(25)
   // Told the truth: nothing left to borrow, whatever the debt was when the request read it.
   for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, translate('EN', 'errors.loanBeyondLimit', { amount: '0' })])
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(sqlite.prepare("SELECT count(*), sum(debt) FROM loans WHERE node_id = ? AND status = 'open'").raw().get(node.id)).toEqual([25n, 2_500n * UNIT])
     expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 2_500n * UNIT, frozen: stake })
   })
@@ -294,7 +294,7 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
   } finally {
     await conn.close()
   }
-  books((sqlite) => {
+  await books((sqlite) => {
     expect(sqlite.prepare('SELECT status FROM node_orders WHERE id = ?').pluck().get(node.id)).toBe('active')
     expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
   })

@@ -245,7 +245,7 @@ describe('the daily payout', () => {
       const r = await runAudit()
       expect(r.code).toBe(1)
       expect(r.out).toMatch(reported)
-      expect(auditRanking(s.ctx.sqlite).length).toBeGreaterThan(0)
+      expect((await auditRanking(s.ctx.sql)).length).toBeGreaterThan(0)
       s.ctx.sqlite.prepare(undo).run({ day })
     }
     expect((await runAudit()).code).toBe(0)

@@ -20,10 +20,10 @@ const msg = (key: string, params?: Record<string, string | number>) => translate
 
 const live: TestServer[] = []
 const providers: JsonRpcProvider[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const p of providers.splice(0)) p.destroy()
   for (const s of live.splice(0)) {
-    const report = audit(s.ctx.sqlite)
+    const report = await audit(s.ctx.sql)
     expect(report.violations).toEqual([])
   }
 })

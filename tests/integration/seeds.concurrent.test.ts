@@ -10,6 +10,7 @@ import path from 'node:path'
 import readline from 'node:readline'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { DEMO_ACTIVITY_FILE } from '../../server/modules/activity/seed.ts'
@@ -78,7 +79,12 @@ describe.runIf(testBackend() === 'postgres')('seeding at start, several servers 
       const demoRefs = conn.prepare("SELECT ref FROM ledger_postings WHERE ref LIKE 'demo:%' ORDER BY ref").pluck().all() as string[]
       expect(demoRefs.length).toBeGreaterThan(0)
       expect(new Set(demoRefs).size).toBe(demoRefs.length)
-      expect(audit(conn).violations).toEqual([])
+      const books = new PgPool(db.url)
+      try {
+        expect((await audit(books)).violations).toEqual([])
+      } finally {
+        await books.close()
+      }
     } finally {
       conn.close()
     }

@@ -74,8 +74,8 @@ describe('the settlement', () => {
     expect(nadi(f.conn.sqlite, 2)).toBe(110n)
     expect(await settleDue(f.ctx)).toEqual([])
     expect(nadi(f.conn.sqlite, 1)).toBe(U)
-    expect(auditSettlement(f.conn.sqlite)).toEqual([])
-    expect(audit(f.conn.sqlite).violations).toEqual([])
+    expect(await auditSettlement(f.conn.sql)).toEqual([])
+    expect((await audit(f.conn.sql)).violations).toEqual([])
   })
 
   it('a second pass of a settled day (one that read it as next before the first committed) pays and advances nothing: the day’s record refuses it and its transaction rolls back', async () => {
@@ -91,8 +91,8 @@ describe('the settlement', () => {
     expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
     expect(nadi(f.conn.sqlite, 1)).toBe(U)
     expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_days').get()).toEqual({ n: 1n })
-    expect(auditSettlement(f.conn.sqlite)).toEqual([])
-    expect(audit(f.conn.sqlite).violations).toEqual([])
+    expect(await auditSettlement(f.conn.sql)).toEqual([])
+    expect((await audit(f.conn.sql)).violations).toEqual([])
   })
 
   it('the floors of many small lines add up to dust that goes to the dust account, never lost', async () => {
@@ -106,7 +106,7 @@ describe('the settlement', () => {
     expect(balance(f.conn.sqlite, DUST, 'NADI').available).toBe(1n)
     const t = f.conn.sqlite.prepare('SELECT computed, paid, dust FROM settlement_totals').get()
     expect(t).toEqual({ computed: 1n, paid: 0n, dust: 1n })
-    expect(auditSettlement(f.conn.sqlite)).toEqual([])
+    expect(await auditSettlement(f.conn.sql)).toEqual([])
   })
 
   it('catches up missed days in order, pays a capped position until it is exhausted, and ends it', async () => {
@@ -120,7 +120,7 @@ describe('the settlement', () => {
     expect(days.map((d) => d.paid)).toEqual([2n * U, 2n * U, U, 0n, 0n])
     expect(nadi(f.conn.sqlite, 1)).toBe(5n * U)
     expect(f.conn.sqlite.prepare('SELECT status, remaining, paid FROM positions WHERE id = ?').get(id)).toEqual({ status: 'ended', remaining: 0n, paid: 5n * U })
-    expect(auditSettlement(f.conn.sqlite)).toEqual([])
+    expect(await auditSettlement(f.conn.sql)).toEqual([])
   })
 
   it('pays a monthly position every 30 days and stops at its end day', async () => {
@@ -172,8 +172,8 @@ describe('the settlement', () => {
       const days = await settleDue(f.ctx)
       expect(days.length).toBeGreaterThan(0)
       expect(await settleDue(f.ctx)).toEqual([])
-      expect(auditSettlement(f.conn.sqlite)).toEqual([])
-      const report = audit(f.conn.sqlite)
+      expect(await auditSettlement(f.conn.sql)).toEqual([])
+      const report = await audit(f.conn.sql)
       expect(report.violations).toEqual([])
       for (const t of report.totals) expect(t.sum).toBe(0n)
       const paidToUsers = (f.conn.sqlite.prepare("SELECT coalesce(sum(available), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL").get() as { s: bigint }).s

@@ -169,7 +169,7 @@ describe.runIf(testBackend() === 'postgres')('the scale-out shape on one machine
       await listening
       const after = openDatabase(db.url)
       try {
-        expect(audit(after.sqlite).violations).toEqual([])
+        expect((await audit(after.sql)).violations).toEqual([])
       } finally {
         after.sqlite.close()
       }

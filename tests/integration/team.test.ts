@@ -78,7 +78,7 @@ describe('GET /api/v1/team/list', () => {
     expect((await get<UserInfo>(s, me, 'user/info')).body_.data).toMatchObject({ level: 0, advanced_agent: false, team_num: 4, team_performance: '6000' })
     const direct = (await get<PagedList<ZhiItem>>(s, me, 'user/zhiList')).body_.data.list
     expect(direct.find((r) => r.id === a.userId)).toMatchObject({ level: 1, advanced_agent: false })
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('pages with page and page_size; the last page may be short', async () => {
@@ -209,7 +209,7 @@ describe('GET /api/v1/team/info', () => {
     expect((await teamInfo(s, me)).body_.data.nodes).toEqual({ elite: 0, core: 0, genesis: 0 })
     expect((await teamInfo(s, a)).body_.data.nodes).toEqual({ elite: 0, core: 0, genesis: 0 })
     expect((await get<UserInfo>(s, d, 'user/info')).body_.data).toMatchObject({ level: 2, advanced_agent: true })
-    expect(audit(s.ctx.sqlite).violations).toEqual([])
+    expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 })
 

@@ -125,7 +125,7 @@ describe('the market writer batches its round trips', () => {
     // Reads, one statement per table written, the posting, the pushes' balances and the candles: a small constant.
     expect(one).toBeLessThanOrEqual(24)
     expect((sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint) >= 67n).toBe(true)
-    expect(audit(db.sqlite).violations).toEqual([])
+    expect((await audit(db.sql)).violations).toEqual([])
     await ex.close()
     await db.close()
   })
@@ -167,7 +167,7 @@ describe('the market writer batches its round trips', () => {
         answers = []
         for (const s of steps) answers.push(answer((await Promise.allSettled([send(ex, s)]))[0]!))
       }
-      const out = { answers, ...tables(db.sqlite), violations: audit(db.sqlite).violations }
+      const out = { answers, ...tables(db.sqlite), violations: (await audit(db.sql)).violations }
       await ex.close()
       await db.close()
       return out

@@ -80,7 +80,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
     const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
     expect(missing).toEqual([])
-    expect(audit(db.sqlite).violations).toEqual([])
+    expect((await audit(db.sql)).violations).toEqual([])
     expect(Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get())).toBeGreaterThan(0)
     const open = db.sqlite
       .prepare("SELECT side, price, SUM(size - filled) AS left FROM trade_orders WHERE status IN ('pending', 'partially_filled') GROUP BY side, price")

@@ -25,8 +25,8 @@ import '../../server/ledger/holders.ts'
 const start = useServers()
 const T = '/api/v1/trade'
 const live: TestServer[] = []
-afterEach(() => {
-  for (const s of live.splice(0)) expect(audit(s.ctx.sqlite).violations).toEqual([])
+afterEach(async () => {
+  for (const s of live.splice(0)) expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 async function boot(env?: Record<string, string>): Promise<TestServer> {
   const s = await start(env ? { env } : {})

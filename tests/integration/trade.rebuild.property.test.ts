@@ -181,7 +181,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
       }
     }
     expect(ex.status().state).toBe('live')
-    if (b % 20 === 19) expect(audit(sqlite).violations).toEqual([])
+    if (b % 20 === 19) expect((await audit(conn.sql)).violations).toEqual([])
   }
   const fills = Number(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
 
@@ -189,7 +189,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   for (const a of acked) expect(Number((orderByCid.get(a.userId, a.cid) as { id: bigint } | undefined)?.id)).toBe(a.id)
   const injected = lost.filter((l) => orderByCid.get(l.userId, l.cid) !== undefined)
   expect(injected).toEqual([])
-  expect(audit(sqlite).violations).toEqual([])
+  expect((await audit(conn.sql)).violations).toEqual([])
   // The activity's scores are what the committed deals add up to.
   const reference = standings(sqlite, 'trading', Date.UTC(2026, 10, 24, 12), clock + 1).map((x) => [x.userId, x.score])
   expect(topScores(sqlite, activity, 100).map((x) => [x.userId, x.score])).toEqual(reference)

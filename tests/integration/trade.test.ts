@@ -18,9 +18,9 @@ const start = useServers()
 const T = '/api/v1/trade'
 
 const live: TestServer[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const s of live.splice(0)) {
-    const report = audit(s.ctx.sqlite)
+    const report = await audit(s.ctx.sql)
     expect(report.violations).toEqual([])
   }
 })
@@ -214,7 +214,7 @@ describe('journal and recovery', () => {
       const snapshot = s1.exchange!.engineSnapshot()
       const depth = (await s1.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       live.splice(live.indexOf(s1), 1)
-      expect(audit(s1.ctx.sqlite).violations).toEqual([])
+      expect((await audit(s1.ctx.sql)).violations).toEqual([])
       await s1.close()
 
       const s2 = await boot(env)

@@ -95,7 +95,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     await expect(poor).rejects.toMatchObject({ reason: 'insufficient_funds', detail: { asset: 'USDT' } })
     expect(await api.cancel(2, Number(placed.id))).toMatchObject({ status: 'cancelled' })
     await expect(api.cancel(1, Number(placed.id))).rejects.toMatchObject({ reason: 'unknown_order' })
-    expect(audit(sqlite).violations).toEqual([])
+    expect((await audit(conn.sql)).violations).toEqual([])
 
     // Taken by an engine that then goes quiet: the user hears that the outcome is not known yet (never
     // "paused", since it may still happen), and the command stays taken; the next engine applies it, once.
@@ -112,6 +112,6 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     cleanups.push(() => next.close())
     await until(() => unanswered.get() === 'done')
     expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'unanswered'").pluck().get()).toBe(1n)
-    expect(audit(sqlite).violations).toEqual([])
+    expect((await audit(conn.sql)).violations).toEqual([])
   })
 })

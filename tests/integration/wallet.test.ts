@@ -17,9 +17,9 @@ const W = '/api/v1/wallet'
 
 // Every server a test starts is audited when the test ends (before useServers closes it).
 const live: TestServer[] = []
-afterEach(() => {
+afterEach(async () => {
   for (const s of live.splice(0)) {
-    const report = audit(s.ctx.sqlite)
+    const report = await audit(s.ctx.sql)
     expect(report.violations).toEqual([])
     expect(report.ok).toBe(true)
   }

@@ -136,7 +136,7 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   expect(balance(sqlite, fund(userId), 'NADI')).toEqual({ available: parseUnits('3.9', 8), frozen: 0n })
   expect(findPosting(sqlite, `withdraw:${id}:settle`)).not.toBeNull()
   expect(findPosting(sqlite, `withdraw:${id}:refund`)).toBeNull()
-  const report = audit(sqlite)
+  const report = await audit(db.sql)
   expect(report.holders).toContain('withdrawals')
   expect(report.violations).toEqual([])
   let printed = ''

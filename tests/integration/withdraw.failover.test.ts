@@ -141,7 +141,7 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
       expect(findPosting(sqlite, `withdraw:${w.id}:settle`)).not.toBeNull()
       expect(findPosting(sqlite, `withdraw:${w.id}:refund`)).toBeNull()
     }
-    expect(audit(sqlite).violations).toEqual([])
+    expect((await audit(sql)).violations).toEqual([])
     const printed = await runCli(dir, ['audit'], { NADI_DATABASE_URL: pg.url })
     expect([printed.code, printed.out]).toEqual([0, expect.stringContaining('OK: no violations')])
   })

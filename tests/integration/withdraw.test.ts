@@ -38,8 +38,8 @@ function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): 
 const fundNadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI')
 const platform = (s: TestServer, account: Parameters<typeof balance>[1]) => balance(s.ctx.sqlite, account, 'NADI').available
 
-function expectBalanced(s: TestServer): void {
-  const report = audit(s.ctx.sqlite)
+async function expectBalanced(s: TestServer): Promise<void> {
+  const report = await audit(s.ctx.sql)
   expect(report.holders).toContain('withdrawals')
   expect(report.violations).toEqual([])
 }
@@ -126,7 +126,7 @@ describe('withdraw config and input', () => {
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
     expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(0)
     expect((await list(s, user)).total).toBe(0)
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 
   it('a replayed Idempotency-Key applies once; the same key with another body is refused', async () => {
@@ -146,7 +146,7 @@ describe('withdraw config and input', () => {
 
     expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(1)
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.4'), frozen: NADI('1.6') })
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 })
 
@@ -168,7 +168,7 @@ describe('sending withdrawals', () => {
     const w = res.body_.data
     expect(w).toMatchObject({ coin: 'NADI', chain: 'nadi', amount: '1', fee: '0.1', address: to, status: 'approved', tx_hash: null, confirmations: 0, required: 3 })
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.9'), frozen: NADI('1.1') })
-    expectBalanced(s) // frozen = what open withdrawals hold
+    await expectBalanced(s) // frozen = what open withdrawals hold
 
     const send = sender(s)
     expect(await send.tick()).toMatchObject({ sent: 1 })
@@ -201,7 +201,7 @@ describe('sending withdrawals', () => {
     expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:freeze`)).not.toBeNull()
     expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:settle`)).not.toBeNull()
     expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:refund`)).toBeNull()
-    expectBalanced(s)
+    await expectBalanced(s)
 
     // More passes change nothing; the list is the caller's own.
     await s.gateway.dev!.mine('nadi', 3)
@@ -228,7 +228,7 @@ describe('sending withdrawals', () => {
     expect(findPosting(s.ctx.sqlite, `withdraw:${res.body_.data.id}:refund`)).not.toBeNull()
     await s.gateway.dev!.mine('nadi')
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 
   it('a node that stays unreachable: retried with a pause, then the withdrawal fails and is refunded', async () => {
@@ -256,7 +256,7 @@ describe('sending withdrawals', () => {
       await dead.close()
     }
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3'), frozen: 0n })
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 
   it('a large withdrawal waits for an operator: `withdraw approve` sends it, `withdraw reject` returns the funds', async () => {
@@ -303,7 +303,7 @@ describe('sending withdrawals', () => {
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('4000') - NADI('1999.99999999') - NADI('0.2'), frozen: 0n })
     expect((await runCli(s, 'withdraw', 'list')).out).toBe('no withdrawals (requested, approved, broadcast)\n')
     expect((await runCli(s, 'audit')).code).toBe(0)
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 
   it('a transaction that reverts on chain (the hot wallet was drained first) fails once it is 3 blocks deep and is refunded', async () => {
@@ -340,7 +340,7 @@ describe('sending withdrawals', () => {
       expect(row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'reverted' })
       expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
       expect(fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
-      expectBalanced(s)
+      await expectBalanced(s)
     } finally {
       provider.destroy()
     }
@@ -381,7 +381,7 @@ describe('sending withdrawals', () => {
     expect(await s.gateway.receipt('nadi', stored.tx_hash!)).toBeNull()
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
-    expectBalanced(s)
+    await expectBalanced(s)
 
     // The next withdrawal goes out normally.
     const next = (await apply(s, user, { amount: '1', address: to })).body_.data
@@ -390,7 +390,7 @@ describe('sending withdrawals', () => {
     expect(await send.tick()).toMatchObject({ confirmed: 1 })
     expect(row(s, next.id).status).toBe('confirmed')
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(WEI('1'))
-    expectBalanced(s)
+    await expectBalanced(s)
   })
 })
 
@@ -473,7 +473,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
     expect(row(b, w.id)).toMatchObject({ status: 'confirmed', tx_hash: stored.tx_hash })
     expect((await transfersTo(to)).map((t) => [t.txHash, t.amount])).toEqual([[stored.tx_hash, WEI('1')]])
     expect(fundNadi(b, user.userId)).toEqual({ available: NADI('3.9'), frozen: 0n })
-    expectBalanced(b)
+    await expectBalanced(b)
   })
 
   it('a crash after the broadcast and before the confirmations: after the restart it is confirmed, once', async () => {
@@ -496,6 +496,6 @@ describe('crash safety: the app rebuilt on the same database', () => {
     expect((await transfersTo(to)).map((t) => t.amount)).toEqual([WEI('2')])
     expect(row(b, w.id).status).toBe('confirmed')
     expect(fundNadi(b, user.userId)).toEqual({ available: NADI('2.9'), frozen: 0n })
-    expectBalanced(b)
+    await expectBalanced(b)
   })
 })

@@ -22,7 +22,7 @@
 //     better-sqlite3's does.
 
 import { createRequire } from 'node:module'
-import type { SqlConnection, SqlTransaction } from '../connection.ts'
+import { describeDatabase, type SqlConnection, type SqlTransaction } from '../connection.ts'
 import { numberPlaceholders, PARSERS, PgConnectionLost, PgError, TEXT, paramsOf, type Param, type Slot } from './wire.ts'
 
 /** The part of the `libpq` addon used here. */
@@ -180,7 +180,7 @@ export class PgSync implements SqlConnection {
   private readonly seenOnce = new Set<string>()
 
   constructor(url: string, opts: PgSyncOptions = {}) {
-    this.name = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@')
+    this.name = describeDatabase(url)
     const PQ = loadLibpq()
     if (!PQ) throw new Error(LIBPQ_MISSING)
     const sep = url.includes('?') ? '&' : '?'

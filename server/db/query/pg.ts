@@ -205,17 +205,17 @@ export class PgPool extends On implements Sql {
     return mark?.pool === this && mark.open
   }
 
-  async transaction<T>(fn: (tx: Tx) => Promise<T>, _opts: TransactionOptions = {}): Promise<T> {
+  async transaction<T>(fn: (tx: Tx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     // Every PostgreSQL commit is durable (synchronous_commit = on): `durable` asks nothing more.
     if (this.insideTransaction) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
-    const keyed = currentKeyedEffect()
+    const keyed = opts.snapshot ? undefined : currentKeyedEffect()
     const mark = { pool: this, open: true }
     const body = () =>
       inside.run(mark, () =>
         this.checkedOut('BEGIN', async (conn, breaks) => {
           const tx = new PgTx(conn)
           try {
-            await tx.raw('BEGIN')
+            await tx.raw(opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
             const value = await fn(tx)
             if (keyed) await keyed.recordIn(tx, value)
             await tx.raw('COMMIT')
@@ -229,7 +229,9 @@ export class PgPool extends On implements Sql {
           }
         }),
       )
-    return this.gate ? this.gate.run(body) : body()
+    // A read-only snapshot holds no row a synchronous writer could wait for, so it cannot deadlock with
+    // them, and waiting behind their gate would only delay the read.
+    return this.gate && !opts.snapshot ? this.gate.run(body) : body()
   }
 
   alone<T>(key: number, fn: () => Promise<T>): Promise<T> {

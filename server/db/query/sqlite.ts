@@ -139,7 +139,7 @@ export class SqliteSql implements Sql {
 
   transaction<T>(fn: (tx: Tx) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     // A keyed request's answer is written in the transaction of its effect (server/db/keyedEffect.ts).
-    const keyed = currentKeyedEffect()
+    const keyed = opts.snapshot ? undefined : currentKeyedEffect()
     const conn = this.q.conn
     return this.db.connection().execute(() => {
       const mark = { sql: this, open: true }
@@ -148,7 +148,7 @@ export class SqliteSql implements Sql {
         const before = opts.durable ? String(conn.pragma('synchronous', { simple: true })) : null
         if (before !== null) conn.pragma('synchronous = FULL')
         try {
-          this.q.raw('BEGIN IMMEDIATE')
+          this.q.raw(opts.snapshot ? 'BEGIN' : 'BEGIN IMMEDIATE')
           try {
             const value = await fn(this.direct)
             if (keyed) await keyed.recordIn(this.direct, value)

@@ -64,6 +64,12 @@ export interface Tx extends Queryable {
 export interface TransactionOptions {
   /** Sync the commit to disk (SQLite's synchronous = FULL for this commit; every PostgreSQL commit is). */
   durable?: boolean
+  /**
+   * A read-only, consistent view for reads that must agree with each other (the audit's sums, a
+   * user's holdings): SQLite's deferred BEGIN (a WAL read snapshot, no write lock), PostgreSQL's
+   * REPEATABLE READ READ ONLY. It writes nothing, so it takes no write gate and records no keyed answer.
+   */
+  snapshot?: boolean
 }
 
 export interface Sql extends Queryable {

@@ -11,7 +11,7 @@ import type { BorrowBody, RepayBody } from '../../../contract/lending.ts'
 import { formatMoney, parseAmount } from '../../../contract/money.ts'
 import { lastDayOf, termOf } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
 import { badRequest, conflict, invalidField, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -195,7 +195,6 @@ export function registerLendingSteps(ctx: Pick<Ctx, 'sql'>): void {
 }
 
 /** What the user's open loans owe now, USDT (the wallet counts it against what they hold). */
-export function openLoanDebt(sqlite: Ctx['sqlite'], userId: number): bigint {
-  const r = sqlite.prepare(S.userDebt.text).get(userId) as { debt: bigint | number }
-  return BigInt(r.debt)
+export async function openLoanDebt(q: Queryable, userId: number): Promise<bigint> {
+  return (await q.get(S.userDebt, userId))?.debt ?? 0n
 }

@@ -27,9 +27,11 @@ import type { MyNode, NodeConfig, NodeTier, NodeType } from '../../../contract/n
 import type { PayOrder } from '../../../contract/orders.ts'
 import { daysLeft, lastDayOf, termOf, type Term } from '../../../contract/term.ts'
 import type { Ctx } from '../../context.ts'
-import { statement, statements, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Sql, type Tx } from '../../db/query/types.ts'
+import { inSnapshot } from '../../db/steps.ts'
 import { conflict, notFound } from '../../http/errors.ts'
 import * as ledger from '../../ledger/index.ts'
+import { ENTRY_ID_SPAN } from '../../ledger/statements.ts'
 import { createPayOrderIn, type OrdersService } from '../orders/service.ts'
 import { checkHoldIn } from '../orders/holds.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
@@ -363,47 +365,65 @@ export interface NodeGrantCheck {
   message: string
 }
 
+/** The grant postings' moves, a page of postings (refs in (after, last]) at a time: one per holder and day. */
+const GRANT_PAGES = statements({
+  last: statement<{ hi: string | null }, [{ after: string; to: string; size: number }]>(
+    'SELECT MAX(ref) AS hi FROM (SELECT ref FROM ledger_postings WHERE ref > @after AND ref < @to ORDER BY ref LIMIT @size) page',
+  ),
+  // A posting's entries by their id range (003_ledger.sql: posting_id * 1024 + n), never by posting_id:
+  // that has no index, and SQLite would scan every entry for each page.
+  moves: statement<{ ref: string; holder: bigint; dust: bigint; delta: bigint }, [{ after: string; last: string; span: bigint }]>(
+    `SELECT p.ref AS ref, a.user_id IS NOT NULL AS holder, a.user_id IS NULL AND a.kind = 'dust' AS dust, sum(e.delta) AS delta
+     FROM ledger_postings p
+     JOIN ledger_entries e ON e.id >= p.id * @span AND e.id < (p.id + 1) * @span
+     JOIN ledger_accounts a ON a.id = e.account_id
+     WHERE p.ref > @after AND p.ref <= @last GROUP BY p.id, p.ref, holder, dust`,
+  ),
+})
+
+const GRANT_PAGE = 5_000
+
 /**
  * The grants' own audit, per day and asset: paid + dust = pool, the nodes' rows sum to paid, and the
- * ledger moved exactly that to the holders and to dust.
+ * ledger moved exactly that to the holders and to dust. In one snapshot (q's own transaction when it is one).
  */
-export function auditNodeGrants(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): NodeGrantCheck[] {
-  const out: NodeGrantCheck[] = []
-  for (const grant of Object.keys(NODE_GRANTS) as NodeGrant[]) {
-    const { ref, rows: { dayTable: days, nodeTable: rows } } = NODE_GRANTS[grant]
-    // Each source is read once and summed per day and asset here: a sum per day over the whole table
-    // (and over the ledger's entries) grew with days² × nodes — 4.2 s for a year of 500 nodes, 0.1 s now.
-    const key = (day: bigint | string, asset: string) => `${day}:${asset}`
-    const rowsPaid = new Map(
-      (sqlite.prepare(`SELECT day, asset, sum(amount) AS paid FROM ${rows} GROUP BY day, asset`).all() as { day: bigint; asset: string; paid: bigint }[]).map((r) => [key(r.day, r.asset), r.paid]),
-    )
-    const credited = new Map<string, bigint>()
-    const dusted = new Map<string, bigint>()
-    const moves = sqlite
-      .prepare(
-        `SELECT p.ref AS ref, a.user_id IS NOT NULL AS holder, a.user_id IS NULL AND a.kind = 'dust' AS dust, sum(e.delta) AS delta
-         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
-         WHERE p.ref >= @from AND p.ref < @to GROUP BY p.id, holder, dust`,
+export function auditNodeGrants(q: Sql | Tx): Promise<NodeGrantCheck[]> {
+  return inSnapshot(q, async (tx) => {
+    const out: NodeGrantCheck[] = []
+    for (const grant of Object.keys(NODE_GRANTS) as NodeGrant[]) {
+      const { ref, rows: { dayTable: days, nodeTable: rows } } = NODE_GRANTS[grant]
+      // Each source is read once and summed per day and asset here: a sum per day over the whole table
+      // (and over the ledger's entries) grew with days² × nodes — 4.2 s for a year of 500 nodes, 0.1 s now.
+      const key = (day: bigint | string, asset: string) => `${day}:${asset}`
+      const rowsPaid = new Map(
+        (await tx.all(statement<{ day: bigint; asset: string; paid: bigint }, []>(`SELECT day, asset, sum(amount) AS paid FROM ${rows} GROUP BY day, asset`))).map((r) => [key(r.day, r.asset), r.paid]),
       )
-      .all({ from: `${ref}:`, to: `${ref};` }) as { ref: string; holder: bigint; dust: bigint; delta: bigint }[]
-    for (const m of moves) {
-      // <ref>:<day>:<asset>:<user id | dust>
-      const [day = '', asset = '', who] = m.ref.slice(ref.length + 1).split(':')
-      const k = key(day, asset)
-      if (m.holder === 1n) credited.set(k, (credited.get(k) ?? 0n) + m.delta)
-      else if (m.dust === 1n && who === 'dust') dusted.set(k, (dusted.get(k) ?? 0n) + m.delta)
+      const credited = new Map<string, bigint>()
+      const dusted = new Map<string, bigint>()
+      for (let after = `${ref}:`; ; ) {
+        const last = (await tx.get(GRANT_PAGES.last, { after, to: `${ref};`, size: GRANT_PAGE }))?.hi ?? null
+        if (last === null) break
+        for (const m of await tx.all(GRANT_PAGES.moves, { after, last, span: ENTRY_ID_SPAN })) {
+          // <ref>:<day>:<asset>:<user id | dust>
+          const [day = '', asset = '', who] = m.ref.slice(ref.length + 1).split(':')
+          const k = key(day, asset)
+          if (m.holder === 1n) credited.set(k, (credited.get(k) ?? 0n) + m.delta)
+          else if (m.dust === 1n && who === 'dust') dusted.set(k, (dusted.get(k) ?? 0n) + m.delta)
+        }
+        after = last
+      }
+      for (const d of await tx.all(statement<{ day: bigint; asset: string; pool: bigint; paid: bigint; dust: bigint }, []>(`SELECT day, asset, pool, paid, dust FROM ${days} ORDER BY day, asset`))) {
+        const at = { grant, day: Number(d.day), asset: d.asset }
+        const k = key(d.day, d.asset)
+        const [rowsSum, creditedSum, dustedSum] = [rowsPaid.get(k) ?? 0n, credited.get(k) ?? 0n, dusted.get(k) ?? 0n]
+        if (d.paid + d.dust !== d.pool) out.push({ ...at, message: `paid ${formatMoney(d.paid)} + dust ${formatMoney(d.dust)} ≠ pool ${formatMoney(d.pool)}` })
+        if (rowsSum !== d.paid) out.push({ ...at, message: `the nodes' rows sum to ${formatMoney(rowsSum)}, the day recorded ${formatMoney(d.paid)} paid` })
+        if (creditedSum !== d.paid) out.push({ ...at, message: `the ledger credited the holders ${formatMoney(creditedSum)}, the day recorded ${formatMoney(d.paid)} paid` })
+        if (dustedSum !== d.dust) out.push({ ...at, message: `the ledger moved ${formatMoney(dustedSum)} to dust, the day recorded ${formatMoney(d.dust)}` })
+      }
     }
-    for (const d of sqlite.prepare(`SELECT day, asset, pool, paid, dust FROM ${days} ORDER BY day, asset`).all() as { day: bigint; asset: string; pool: bigint; paid: bigint; dust: bigint }[]) {
-      const at = { grant, day: Number(d.day), asset: d.asset }
-      const k = key(d.day, d.asset)
-      const [rowsSum, creditedSum, dustedSum] = [rowsPaid.get(k) ?? 0n, credited.get(k) ?? 0n, dusted.get(k) ?? 0n]
-      if (d.paid + d.dust !== d.pool) out.push({ ...at, message: `paid ${formatMoney(d.paid)} + dust ${formatMoney(d.dust)} ≠ pool ${formatMoney(d.pool)}` })
-      if (rowsSum !== d.paid) out.push({ ...at, message: `the nodes' rows sum to ${formatMoney(rowsSum)}, the day recorded ${formatMoney(d.paid)} paid` })
-      if (creditedSum !== d.paid) out.push({ ...at, message: `the ledger credited the holders ${formatMoney(creditedSum)}, the day recorded ${formatMoney(d.paid)} paid` })
-      if (dustedSum !== d.dust) out.push({ ...at, message: `the ledger moved ${formatMoney(dustedSum)} to dust, the day recorded ${formatMoney(d.dust)}` })
-    }
-  }
-  return out
+    return out
+  })
 }
 
 /**

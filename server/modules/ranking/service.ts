@@ -21,12 +21,12 @@
 //            payout row (pool, day) and the settled day make it happen once.
 //   total    `tsx server/cli.ts ranking pay-total`: the total ranking's top N paid from the total
 //            pool the same way, at most once per UTC day (an operator's decision, not a schedule).
-import type { SqlConnection } from '../../db/connection.ts'
 import { formatMoney } from '../../../contract/money.ts'
 import { RANKING_SHOWN, RANKING_STREAM, type DailyRanking, type MyRank, type MyRanking, type PoolAmounts, type RankingPool, type RankingPools, type RankingPush, type RankRow, type TotalRanking } from '../../../contract/ranking.ts'
 import type { Config } from '../../config.ts'
 import type { Ctx } from '../../context.ts'
 import { statement, statements, type Queryable, type Sql, type Tx } from '../../db/query/types.ts'
+import { inSnapshot } from '../../db/steps.ts'
 import { badRequest } from '../../http/errors.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
@@ -454,84 +454,91 @@ export interface RankingCheck {
   message: string
 }
 
+const AUDIT = statements({
+  fed: statement<{ ref: string; asset: string; kind: string; amount: bigint }, []>(
+    `SELECT p.ref AS ref, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
+       FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE p.ref LIKE 'ranking:pools:%' AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
+      GROUP BY p.ref, a.asset, a.kind`,
+  ),
+  poolDays: statement<{ day: bigint; asset: string; to_daily: bigint; to_total: bigint }, []>('SELECT day, asset, to_daily, to_total FROM ranking_pool_days ORDER BY day, asset'),
+  prizes: statement<{ ref: string; asset: string; amount: bigint }, []>(
+    `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
+       FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE (p.ref LIKE 'ranking:daily:%' OR p.ref LIKE 'ranking:total:%') AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
+      GROUP BY p.ref, a.asset`,
+  ),
+  results: statement<{ pool: PoolName; day: bigint; usdt: bigint; nadi: bigint }, []>('SELECT pool, day, sum(prize_usdt) AS usdt, sum(prize_nadi) AS nadi FROM ranking_results GROUP BY pool, day'),
+  payouts: statement<{ pool: PoolName; day: bigint; paid_usdt: bigint; paid_nadi: bigint }, []>('SELECT pool, day, paid_usdt, paid_nadi FROM ranking_payouts ORDER BY pool, day'),
+})
+
 /**
  * The ranking's money against the ledger (the `audit` command): what ranking_pool_days says each pool
  * was fed equals what the `ranking:pools:<day>:<asset>` posting moved into it; what ranking_payouts
  * says a payout paid equals the sum of its ranking_results prizes and what the `ranking:<pool>:<day>:*`
- * postings moved out of the pool. A row edited or a posting missing shows as a difference. Read-only.
+ * postings moved out of the pool. A row edited or a posting missing shows as a difference. Read-only, in one snapshot (q's own
+ * transaction when it is one).
  */
-export function auditRanking(sqlite: SqlConnection): RankingCheck[] {
-  const out: RankingCheck[] = []
-  const money = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n
-  // Credited to each pool by the feeding postings, per (day, asset, pool account): the day read from
-  // the ref (ranking:pools:<day>:<asset>) here, as SQLite and PostgreSQL share no instr / strpos.
-  const fed = new Map<string, bigint>()
-  for (const r of sqlite
-    .prepare(
-      `SELECT p.ref AS ref, a.asset AS asset, a.kind AS kind, sum(e.delta) AS amount
-         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
-        WHERE p.ref LIKE 'ranking:pools:%' AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
-        GROUP BY p.ref, a.asset, a.kind`,
-    )
-    .iterate() as IterableIterator<{ ref: string; asset: string; kind: string; amount: bigint }>) {
-    const k = `${BigInt(r.ref.split(':')[2] as string)}|${r.asset}|${r.kind}`
-    fed.set(k, money(fed, k) + r.amount)
-  }
-  const recorded = new Set<string>()
-  for (const d of sqlite.prepare('SELECT day, asset, to_daily, to_total FROM ranking_pool_days ORDER BY day, asset').all() as { day: bigint; asset: string; to_daily: bigint; to_total: bigint }[]) {
-    for (const [kind, want] of [
-      ['prize_daily', d.to_daily],
-      ['prize_total', d.to_total],
-    ] as const) {
-      const k = `${d.day}|${d.asset}|${kind}`
-      recorded.add(k)
-      const got = money(fed, k)
-      if (got !== want) out.push({ what: 'pools', day: Number(d.day), asset: d.asset, message: `${kind} fed ${formatMoney(want)} by ranking_pool_days, the ledger moved ${formatMoney(got)}` })
+export function auditRanking(q: Sql | Tx): Promise<RankingCheck[]> {
+  return inSnapshot(q, async (tx) => {
+    const out: RankingCheck[] = []
+    const money = (m: Map<string, bigint>, k: string) => m.get(k) ?? 0n
+    // Credited to each pool by the feeding postings, per (day, asset, pool account): the day read from
+    // the ref (ranking:pools:<day>:<asset>) here, as SQLite and PostgreSQL share no instr / strpos.
+    const fed = new Map<string, bigint>()
+    for (const r of await tx.all(AUDIT.fed)) {
+      const k = `${BigInt(r.ref.split(':')[2] as string)}|${r.asset}|${r.kind}`
+      fed.set(k, money(fed, k) + r.amount)
     }
-  }
-  for (const [k, got] of fed) {
-    if (recorded.has(k)) continue
-    const [day, asset, kind] = k.split('|') as [string, string, string]
-    out.push({ what: 'pools', day: Number(day), asset, message: `${kind} received ${formatMoney(got)} with no ranking_pool_days row` })
-  }
+    const recorded = new Set<string>()
+    for (const d of await tx.all(AUDIT.poolDays)) {
+      for (const [kind, want] of [
+        ['prize_daily', d.to_daily],
+        ['prize_total', d.to_total],
+      ] as const) {
+        const k = `${d.day}|${d.asset}|${kind}`
+        recorded.add(k)
+        const got = money(fed, k)
+        if (got !== want) out.push({ what: 'pools', day: Number(d.day), asset: d.asset, message: `${kind} fed ${formatMoney(want)} by ranking_pool_days, the ledger moved ${formatMoney(got)}` })
+      }
+    }
+    for (const [k, got] of fed) {
+      if (recorded.has(k)) continue
+      const [day, asset, kind] = k.split('|') as [string, string, string]
+      out.push({ what: 'pools', day: Number(day), asset, message: `${kind} received ${formatMoney(got)} with no ranking_pool_days row` })
+    }
 
-  // Paid out of each pool by the prize postings, per (pool, day, asset), and the winners' rows.
-  const postings = new Map<string, bigint>()
-  for (const r of sqlite
-    .prepare(
-      `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
-         FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
-        WHERE (p.ref LIKE 'ranking:daily:%' OR p.ref LIKE 'ranking:total:%') AND a.user_id IS NULL AND a.kind IN ('prize_daily', 'prize_total')
-        GROUP BY p.ref, a.asset`,
-    )
-    .all() as { ref: string; asset: string; amount: bigint }[]) {
-    const [, pool, day] = r.ref.split(':') // ranking:<pool>:<day>:<rank>
-    const k = `${pool}|${day}|${r.asset}`
-    postings.set(k, money(postings, k) + r.amount)
-  }
-  const results = new Map<string, bigint>()
-  for (const r of sqlite.prepare('SELECT pool, day, sum(prize_usdt) AS usdt, sum(prize_nadi) AS nadi FROM ranking_results GROUP BY pool, day').all() as { pool: PoolName; day: bigint; usdt: bigint; nadi: bigint }[]) {
-    results.set(`${r.pool}|${r.day}|USDT`, r.usdt)
-    results.set(`${r.pool}|${r.day}|NADI`, r.nadi)
-  }
-  const paidOut = new Set<string>()
-  for (const p of sqlite.prepare('SELECT pool, day, paid_usdt, paid_nadi FROM ranking_payouts ORDER BY pool, day').all() as { pool: PoolName; day: bigint; paid_usdt: bigint; paid_nadi: bigint }[]) {
-    for (const [asset, paid] of [
-      ['USDT', p.paid_usdt],
-      ['NADI', p.paid_nadi],
-    ] as const) {
-      const k = `${p.pool}|${p.day}|${asset}`
-      paidOut.add(k)
-      const at = { what: p.pool, day: Number(p.day), asset }
-      if (money(results, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, its winners' prizes sum to ${formatMoney(money(results, k))}` })
-      if (money(postings, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, the ledger moved ${formatMoney(money(postings, k))} out of the pool` })
+    // Paid out of each pool by the prize postings, per (pool, day, asset), and the winners' rows.
+    const postings = new Map<string, bigint>()
+    for (const r of await tx.all(AUDIT.prizes)) {
+      const [, pool, day] = r.ref.split(':') // ranking:<pool>:<day>:<rank>
+      const k = `${pool}|${day}|${r.asset}`
+      postings.set(k, money(postings, k) + r.amount)
     }
-  }
-  for (const [k, m] of [...postings, ...results]) {
-    if (paidOut.has(k) || m === 0n) continue
-    const [pool, day, asset] = k.split('|') as [PoolName, string, string]
-    paidOut.add(k)
-    out.push({ what: pool, day: Number(day), asset, message: `${formatMoney(m)} paid as prizes with no ranking_payouts row` })
-  }
-  return out
+    const results = new Map<string, bigint>()
+    for (const r of await tx.all(AUDIT.results)) {
+      results.set(`${r.pool}|${r.day}|USDT`, r.usdt)
+      results.set(`${r.pool}|${r.day}|NADI`, r.nadi)
+    }
+    const paidOut = new Set<string>()
+    for (const p of await tx.all(AUDIT.payouts)) {
+      for (const [asset, paid] of [
+        ['USDT', p.paid_usdt],
+        ['NADI', p.paid_nadi],
+      ] as const) {
+        const k = `${p.pool}|${p.day}|${asset}`
+        paidOut.add(k)
+        const at = { what: p.pool, day: Number(p.day), asset }
+        if (money(results, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, its winners' prizes sum to ${formatMoney(money(results, k))}` })
+        if (money(postings, k) !== paid) out.push({ ...at, message: `the payout recorded ${formatMoney(paid)} paid, the ledger moved ${formatMoney(money(postings, k))} out of the pool` })
+      }
+    }
+    for (const [k, m] of [...postings, ...results]) {
+      if (paidOut.has(k) || m === 0n) continue
+      const [pool, day, asset] = k.split('|') as [PoolName, string, string]
+      paidOut.add(k)
+      out.push({ what: pool, day: Number(day), asset, message: `${formatMoney(m)} paid as prizes with no ranking_payouts row` })
+    }
+    return out
+  })
 }

@@ -17,7 +17,8 @@
 // missing, and nothing of that day is paid until it is funded. The stop is recorded (settlementHalt)
 // so the app can say why earnings paused; the next settled day clears it.
 import type { Ctx } from '../../context.ts'
-import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
+import { statement, statements, type Queryable, type Sql, type Tx } from '../../db/query/types.ts'
+import { inSnapshot } from '../../db/steps.ts'
 import { startJobs } from '../../jobs/scheduler.ts'
 import * as ledger from '../../ledger/index.ts'
 import { formatMoney } from '../../../contract/money.ts'
@@ -251,58 +252,74 @@ export interface SettlementCheck {
  * the lines, dust equals floor(Σ frac / 1e6), and what left the funding accounts that day equals
  * the computed totals (TOB-LOOM-022: no change nobody can account for).
  */
-export function auditSettlement(sqlite: Pick<Ctx, 'sqlite'>['sqlite']): SettlementCheck[] {
-  const out: SettlementCheck[] = []
-  const key = (day: bigint, kind: string, asset: string) => `${day}|${kind}|${asset}`
-  const lines = new Map<string, { paid: bigint; frac: bigint }>()
-  for (const l of sqlite
-    .prepare(
-      `SELECT l.day AS day, p.kind AS kind, p.asset AS asset, sum(l.amount) AS paid, sum(l.frac) AS frac
-       FROM settlement_lines l JOIN positions p ON p.id = l.position_id GROUP BY l.day, p.kind, p.asset`,
-    )
-    .all() as { day: bigint; kind: string; asset: string; paid: bigint; frac: bigint }[]) {
-    lines.set(key(l.day, l.kind, l.asset), l)
-  }
-  const computedPerDay = new Map<string, bigint>()
-  const totals = sqlite.prepare('SELECT * FROM settlement_totals ORDER BY day').all() as { day: bigint; kind: string; asset: string; computed: bigint; paid: bigint; dust: bigint }[]
-  for (const t of totals) {
-    const at = { day: Number(t.day), kind: t.kind, asset: t.asset }
-    const l = lines.get(key(t.day, t.kind, t.asset)) ?? { paid: 0n, frac: 0n }
-    if (t.paid + t.dust !== t.computed) out.push({ ...at, message: `paid ${formatMoney(t.paid)} + dust ${formatMoney(t.dust)} ≠ computed ${formatMoney(t.computed)}` })
-    if (l.paid !== t.paid) out.push({ ...at, message: `lines sum to ${formatMoney(l.paid)}, the day recorded ${formatMoney(t.paid)} paid` })
-    if (l.frac / 1_000_000n !== t.dust) out.push({ ...at, message: `the floors left ${formatMoney(l.frac / 1_000_000n)}, the day recorded ${formatMoney(t.dust)} dust` })
-    const dayAsset = `${t.day}|${t.asset}`
-    computedPerDay.set(dayAsset, (computedPerDay.get(dayAsset) ?? 0n) + t.computed)
-  }
-  const funding = [...new Set(Object.values(FUNDED_BY).map(accountName))]
-  // Summed per posting and its day read from the ref (settle:<day>:…) here: SQLite and PostgreSQL
-  // share no function that finds a character in a string (instr / strpos).
-  const leftPerDay = new Map<string, bigint>()
-  for (const r of sqlite
-    .prepare(
-      `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
-       FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
-       WHERE p.ref LIKE 'settle:%' AND a.user_id IS NULL AND a.kind IN (${funding.map(() => '?').join(', ')})
-       GROUP BY p.ref, a.asset`,
-    )
-    .iterate(...funding) as IterableIterator<{ ref: string; asset: string; amount: bigint }>) {
-    const k = `${BigInt(r.ref.split(':')[1] as string)}|${r.asset}`
-    leftPerDay.set(k, (leftPerDay.get(k) ?? 0n) + r.amount)
-  }
-  const seen = new Set<string>()
-  for (const [k, amount] of leftPerDay) {
-    seen.add(k)
-    const [day, asset] = k.split('|') as [string, string]
-    const computed = computedPerDay.get(k) ?? 0n
-    if (amount !== computed) out.push({ day: Number(day), kind: '*', asset, message: `the funding accounts paid ${formatMoney(amount)}, the day computed ${formatMoney(computed)}` })
-  }
-  for (const [k, computed] of computedPerDay) {
-    if (!seen.has(k) && computed !== 0n) {
-      const [day, asset] = k.split('|') as [string, string]
-      out.push({ day: Number(day), kind: '*', asset, message: `the day computed ${formatMoney(computed)} and nothing left the funding accounts` })
+const AUDIT = statements({
+  lines: statement<{ day: bigint; kind: string; asset: string; paid: bigint; frac: bigint }, []>(
+    `SELECT l.day AS day, p.kind AS kind, p.asset AS asset, sum(l.amount) AS paid, sum(l.frac) AS frac
+     FROM settlement_lines l JOIN positions p ON p.id = l.position_id GROUP BY l.day, p.kind, p.asset`,
+  ),
+  totals: statement<{ day: bigint; kind: string; asset: string; computed: bigint; paid: bigint; dust: bigint }, []>(
+    'SELECT day, kind, asset, computed, paid, dust FROM settlement_totals ORDER BY day',
+  ),
+})
+
+const FUNDING = [...new Set(Object.values(FUNDED_BY).map(accountName))]
+
+/** What left the funding accounts per settle posting, for one page of postings (ledger.postingRanges). */
+const leftInRange = statement<{ ref: string; asset: string; amount: bigint }, [after: bigint, last: bigint, from: bigint, to: bigint, ...funding: string[]]>(
+  `SELECT p.ref AS ref, a.asset AS asset, -sum(e.delta) AS amount
+   FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id JOIN ledger_accounts a ON a.id = e.account_id
+   WHERE p.id > ? AND p.id <= ? AND e.id >= ? AND e.id <= ?
+     AND p.ref LIKE 'settle:%' AND a.user_id IS NULL AND a.kind IN (${FUNDING.map(() => '?').join(', ')})
+   GROUP BY p.ref, a.asset`,
+)
+
+/**
+ * The settlement's own audit: per settled day, kind and asset, computed = paid + dust, paid equals
+ * the lines, dust equals floor(Σ frac / 1e6), and what left the funding accounts that day equals
+ * the computed totals (TOB-LOOM-022: no change nobody can account for). In one snapshot (q's own
+ * transaction when it is one).
+ */
+export function auditSettlement(q: Sql | Tx): Promise<SettlementCheck[]> {
+  return inSnapshot(q, async (tx) => {
+    const out: SettlementCheck[] = []
+    const key = (day: bigint, kind: string, asset: string) => `${day}|${kind}|${asset}`
+    const lines = new Map<string, { paid: bigint; frac: bigint }>()
+    for (const l of await tx.all(AUDIT.lines)) lines.set(key(l.day, l.kind, l.asset), l)
+    const computedPerDay = new Map<string, bigint>()
+    for (const t of await tx.all(AUDIT.totals)) {
+      const at = { day: Number(t.day), kind: t.kind, asset: t.asset }
+      const l = lines.get(key(t.day, t.kind, t.asset)) ?? { paid: 0n, frac: 0n }
+      if (t.paid + t.dust !== t.computed) out.push({ ...at, message: `paid ${formatMoney(t.paid)} + dust ${formatMoney(t.dust)} ≠ computed ${formatMoney(t.computed)}` })
+      if (l.paid !== t.paid) out.push({ ...at, message: `lines sum to ${formatMoney(l.paid)}, the day recorded ${formatMoney(t.paid)} paid` })
+      if (l.frac / 1_000_000n !== t.dust) out.push({ ...at, message: `the floors left ${formatMoney(l.frac / 1_000_000n)}, the day recorded ${formatMoney(t.dust)} dust` })
+      const dayAsset = `${t.day}|${t.asset}`
+      computedPerDay.set(dayAsset, (computedPerDay.get(dayAsset) ?? 0n) + t.computed)
     }
-  }
-  return out
+    // Summed per posting and its day read from the ref (settle:<day>:…) here: SQLite and PostgreSQL
+    // share no function that finds a character in a string (instr / strpos). A posting per user and
+    // day adds up to many: read a page of postings at a time.
+    const leftPerDay = new Map<string, bigint>()
+    for await (const r of ledger.postingRanges(tx)) {
+      for (const p of await tx.all(leftInRange, r.after, r.last, r.from, r.to, ...FUNDING)) {
+        const k = `${BigInt(p.ref.split(':')[1] as string)}|${p.asset}`
+        leftPerDay.set(k, (leftPerDay.get(k) ?? 0n) + p.amount)
+      }
+    }
+    const seen = new Set<string>()
+    for (const [k, amount] of leftPerDay) {
+      seen.add(k)
+      const [day, asset] = k.split('|') as [string, string]
+      const computed = computedPerDay.get(k) ?? 0n
+      if (amount !== computed) out.push({ day: Number(day), kind: '*', asset, message: `the funding accounts paid ${formatMoney(amount)}, the day computed ${formatMoney(computed)}` })
+    }
+    for (const [k, computed] of computedPerDay) {
+      if (!seen.has(k) && computed !== 0n) {
+        const [day, asset] = k.split('|') as [string, string]
+        out.push({ day: Number(day), kind: '*', asset, message: `the day computed ${formatMoney(computed)} and nothing left the funding accounts` })
+      }
+    }
+    return out
+  })
 }
 
 /** The settlement job: a pass every few minutes (tests drive settleDue with their clock). */

@@ -102,7 +102,7 @@ export type WalletService = ReturnType<typeof createWalletService>
  * all through the batch's transaction.
  */
 export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
-  const { db, sqlite } = ctx
+  const { db } = ctx
   const settings = opts.settings ?? ctx.config.walletExchange
   const referencePrice = parseMoney(ctx.config.nadiReferencePrice)
   if (referencePrice === null || referencePrice === 0n) throw new Error(`NADI_REFERENCE_PRICE must be a positive amount, got "${ctx.config.nadiReferencePrice}"`)
@@ -112,9 +112,6 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
     const last = opts.lastPrice?.() ?? null
     return last !== null && last > 0n ? last : referencePrice
   }
-
-  /** Reads what is still synchronous on the connection no Kysely transaction is using (see atomically in server/db/index.ts). */
-  const read = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
 
   return {
     async balances(userId: number): Promise<Balances> {
@@ -128,7 +125,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
     },
 
     async holdings(userId: number): Promise<Holdings> {
-      return read(() => holdingsOf(sqlite, userId))
+      return holdingsOf(ctx.sql, userId)
     },
 
     /** Between the user's own fund and trade accounts; the ledger ref is the record's id, `transfer:<id>`. */
@@ -171,9 +168,7 @@ export function createWalletService(ctx: Ctx, opts: WalletOptions = {}) {
      * withdrawal freezing funds) shows as the amount leaving available; its release as it coming back.
      */
     async moneyLog(userId: number, q: MoneyLogQuery): Promise<PagedList<MoneyRecord>> {
-      const { list, total } = await read(() =>
-        ledger.entriesFor(sqlite, userId, { page: q.page ?? 1, pageSize: q.page_size ?? 10, bucket: 'available', ...(q.type ? { reason: q.type } : {}) }),
-      )
+      const { list, total } = await ledger.entriesFor(ctx.sql, userId, { page: q.page ?? 1, pageSize: q.page_size ?? 10, bucket: 'available', ...(q.type ? { reason: q.type } : {}) })
       const refs = list.map((e) => moneyLink(e.reason, e.ref, e.meta))
       // A node's link names its tier: read once per node on the page, after the ledger's read.
       const tiers = new Map<number, number | null>()

@@ -13,6 +13,7 @@ import { buildApp, type Built } from '../../../server/app.ts'
 import { loadConfig, type Config } from '../../../server/config.ts'
 import { BUILT_KEY_FILE, readEnvelopeKey } from '../../../server/envelopeKey.ts'
 import { audit } from '../../../server/ledger/index.ts'
+import type { Sql } from '../../../server/db/query/types.ts'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { LoginMessage, LoginResult } from '../../../contract/auth.ts'
 import type { LangCode } from '../../../contract/constants.ts'
@@ -227,7 +228,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
 
 /** A start function whose servers are all closed (and their folders removed) after each test. */
 /** A check of a server's books when its test ends: the problems it finds (none expected). */
-export type BooksCheck = (sqlite: Built['ctx']['sqlite']) => readonly unknown[]
+export type BooksCheck = (q: Sql) => Promise<readonly unknown[]>
 
 /**
  * Starts servers for a file's tests and closes them after each test. With `audited`, each server's
@@ -241,8 +242,8 @@ export function useServers(defaults: StartOptions = {}, opts: { audited?: boolea
     try {
       if (opts.audited) {
         for (const s of servers) {
-          expect(audit(s.ctx.sqlite).violations).toEqual([])
-          for (const check of opts.checks ?? []) expect(check(s.ctx.sqlite)).toEqual([])
+          expect((await audit(s.ctx.sql)).violations).toEqual([])
+          for (const check of opts.checks ?? []) expect(await check(s.ctx.sql)).toEqual([])
         }
       }
     } finally {

@@ -91,7 +91,7 @@ interface Hold {
   amount: bigint
 }
 
-function runSequence(seed: number, ops: number) {
+async function runSequence(seed: number, ops: number) {
   const t: TestDb = freshDb(USERS)
   const { sqlite } = t
   const rng = prng(seed)
@@ -104,10 +104,10 @@ function runSequence(seed: number, ops: number) {
   const ref = (what: string) => `${what}:${seed}:${++seq}`
 
   // The feature that "holds" frozen funds here is the test itself: the audit checks frozen against it.
-  const unregister = registerFrozenHolder(`property test ${seed}`, (db) => {
+  const unregister = registerFrozenHolder(`property test ${seed}`, async (db) => {
     const m = new Map<bigint, bigint>()
     for (const h of holds) {
-      const id = accountId(db, h.account, h.asset)
+      const id = await accountId(db, h.account, h.asset)
       if (id === null) throw new Error(`hold on an account that does not exist: ${accountKey(h.account, h.asset)}`)
       m.set(id, (m.get(id) ?? 0n) + h.amount)
     }
@@ -320,8 +320,8 @@ function runSequence(seed: number, ops: number) {
     throw new Error('unreachable')
   }
 
-  function fullCheck(at: number) {
-    const report = audit(sqlite)
+  async function fullCheck(at: number) {
+    const report = await audit(t.sql)
     expect(report.violations, `audit after ${at} operations (seed ${seed})`).toEqual([])
     // Every account the database has is the model's, and the other way round.
     const rows = sqlite.prepare('SELECT user_id, kind, asset, available, frozen FROM ledger_accounts').all() as {
@@ -351,9 +351,9 @@ function runSequence(seed: number, ops: number) {
       } catch (err) {
         throw new Error(`seed ${seed}, operation ${i}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
       }
-      if (i % CHECK_EVERY === 0) fullCheck(i)
+      if (i % CHECK_EVERY === 0) await fullCheck(i)
     }
-    fullCheck(ops)
+    await fullCheck(ops)
     return stats
   } finally {
     unregister()
@@ -377,8 +377,8 @@ describe('ledger invariants over random operation sequences', () => {
 
   it.each([0x5eed, 0xc0ffee, 20260310])(
     'seed %i: 10,000 operations keep every invariant, refused ones change nothing, a replayed ref posts once',
-    (seed) => {
-      seen.push(runSequence(seed, OPS))
+    async (seed) => {
+      seen.push(await runSequence(seed, OPS))
     },
     120_000,
   )
