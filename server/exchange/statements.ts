@@ -1,11 +1,8 @@
-import type { SqlConnection } from '../db/connection.ts'
-import { preparedOnce, type Prepared } from '../db/index.ts'
 import type { Side } from '../../contract/trade.ts'
 import { statement, statements } from '../db/query/types.ts'
 
-// The exchange's SQL, typed in EXCHANGE for the asynchronous way; plain and portable like the ledger's.
-// A batch's writes are multi-row statements of their own (./batchWrites.ts). The synchronous
-// preparation (exchangeStatements) is left for the API processes' command table (roles/tradeCommands.ts).
+// The exchange's SQL, typed in EXCHANGE; plain and portable like the ledger's. A batch's writes are
+// multi-row statements of their own (./batchWrites.ts).
 
 const SQL = {
   journalAfter: 'SELECT seq, command FROM exchange_journal WHERE inst_id = ? AND seq > ? ORDER BY seq',
@@ -26,8 +23,6 @@ const SQL = {
   dealsOfUser: 'SELECT * FROM trade_deals WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?',
   countDealsOfUser: 'SELECT COUNT(*) AS n FROM trade_deals WHERE user_id = ?',
 } as const
-
-export type ExchangeStatements = Prepared<typeof SQL>
 
 type Count = { n: bigint }
 type Page = [userId: number, limit: number, offset: number]
@@ -54,10 +49,6 @@ export const EXCHANGE = statements({
   dealsOfUser: statement<DealRow, Page>(SQL.dealsOfUser),
   countDealsOfUser: statement<Count, [userId: number]>(SQL.countDealsOfUser),
 })
-
-export function exchangeStatements(sqlite: SqlConnection): ExchangeStatements {
-  return preparedOnce(sqlite, SQL)
-}
 
 export interface CandleRow {
   ts: bigint
