@@ -60,7 +60,7 @@ function expectRefused(res: Res, status: number, msg: string, label: string) {
 
 /** The invariant the address book keeps: a user with addresses has exactly one default, else none. */
 function expectOneDefault(s: TestServer, userId: number, label = '') {
-  expect(defaultsOf(s, userId), label).toBe(rowsOf(s, userId) > 0 ? 1 : 0)
+  expect(await defaultsOf(s, userId), label).toBe(await rowsOf(s, userId) > 0 ? 1 : 0)
 }
 
 describe('POST /api/v1/address/addAddress', () => {
@@ -92,7 +92,7 @@ describe('POST /api/v1/address/addAddress', () => {
     expect(first.body_.data.is_default).toBe(true)
     const second = await as(s, me).add(form({ is_default: false }))
     expect(second.body_.data.is_default).toBe(false)
-    expect(defaultIdOf(s, me.userId)).toBe(first.body_.data.id)
+    expect(await defaultIdOf(s, me.userId)).toBe(first.body_.data.id)
   })
 
   it('is_default true on a new address moves the default to it and takes the flag off the old one', async () => {
@@ -101,7 +101,7 @@ describe('POST /api/v1/address/addAddress', () => {
     const old = await addOk(s, me)
     const res = await as(s, me).add(form({ is_default: true }))
     expect(res.body_.data.is_default).toBe(true)
-    expect(defaultIdOf(s, me.userId)).toBe(res.body_.data.id)
+    expect(await defaultIdOf(s, me.userId)).toBe(res.body_.data.id)
     expect((await as(s, me).detail(old)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 1000 })
     expectOneDefault(s, me.userId)
   })
@@ -160,7 +160,7 @@ describe('POST /api/v1/address/addAddress', () => {
 
     expect((await as(s, me).remove({ id: ids[5] })).statusCode).toBe(200)
     expect((await as(s, me).add(form())).statusCode).toBe(200)
-    expect(rowsOf(s, me.userId)).toBe(20)
+    expect(await rowsOf(s, me.userId)).toBe(20)
   })
 
   it('two adds sent at once at 19 addresses: one is saved, the other gets the 409, never 21', async () => {
@@ -169,7 +169,7 @@ describe('POST /api/v1/address/addAddress', () => {
     for (let i = 0; i < 19; i++) await addOk(s, me)
     const results = await Promise.all([as(s, me).add(form()), as(s, me).add(form())])
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409])
-    expect(rowsOf(s, me.userId)).toBe(20)
+    expect(await rowsOf(s, me.userId)).toBe(20)
   })
 
   it('the same Idempotency-Key sent twice creates one address; the second answer is the replay of the first', async () => {
@@ -183,10 +183,10 @@ describe('POST /api/v1/address/addAddress', () => {
     expect(second.statusCode).toBe(200)
     expect(second.headers['idempotent-replayed']).toBe('true')
     expect(second.body).toBe(first.body)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await rowsOf(s, me.userId)).toBe(1)
     // A new key is a new address.
     expect((await as(s, me).add(form(), idemKey())).headers['idempotent-replayed']).toBeUndefined()
-    expect(rowsOf(s, me.userId)).toBe(2)
+    expect(await rowsOf(s, me.userId)).toBe(2)
   })
 })
 
@@ -247,7 +247,7 @@ describe('address input rules (SPEC §5)', () => {
       }
     }
     expect(snapshot(s)).toEqual(before)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await rowsOf(s, me.userId)).toBe(1)
   })
 
   it('editAddress refuses each bad form with 400 and the same messages, and changes nothing', async () => {
@@ -308,7 +308,7 @@ describe('ids that are not a positive integer', () => {
       }
     }
     expect(snapshot(s)).toEqual(before)
-    expect(defaultIdOf(s, me.userId)).toBe(id)
+    expect(await defaultIdOf(s, me.userId)).toBe(id)
   })
 
   it('addressDetail refuses ?id= 0, -1, 1.5, abc, empty or missing with 400 naming the ID', async () => {
@@ -394,7 +394,7 @@ describe('POST /api/v1/address/editAddress', () => {
     const b = await addOk(s, me)
     const res = await as(s, me).edit({ ...form(), id: b, is_default: true })
     expect(res.body_.data.is_default).toBe(true)
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data.is_default).toBe(false)
     expectOneDefault(s, me.userId)
   })
@@ -407,7 +407,7 @@ describe('POST /api/v1/address/editAddress', () => {
     expect((await as(s, me).edit({ ...form({ name: 'Renamed' }), id: a, is_default: false })).body_.data).toMatchObject({ name: 'Renamed', is_default: true })
     expect((await as(s, me).edit({ ...form({ is_default: undefined }), id: a })).body_.data.is_default).toBe(true)
     expect((await as(s, me).edit({ ...form(), id: b, is_default: false })).body_.data.is_default).toBe(false)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
     expectOneDefault(s, me.userId)
   })
 
@@ -431,7 +431,7 @@ describe('one default at all times', () => {
     const res = await as(s, me).setDefault({ id: b })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data).toBeNull()
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 7000 })
     expect((await as(s, me).detail(b)).body_.data).toMatchObject({ is_default: true, updated_at: T0 + 7000 })
     const before = snapshot(s)
@@ -445,7 +445,7 @@ describe('one default at all times', () => {
     const me = await s.signIn(ROOT_CODE)
     const a = await addOk(s, me)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).setDefault({ id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 
   it('deleting the default makes the newest remaining address the default', async () => {
@@ -458,7 +458,7 @@ describe('one default at all times', () => {
     const res = await as(s, me).remove({ id: b })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data).toBeNull()
-    expect(defaultIdOf(s, me.userId)).toBe(c)
+    expect(await defaultIdOf(s, me.userId)).toBe(c)
     expect((await as(s, me).list()).body_.data.map((x) => [x.id, x.is_default])).toEqual([
       [c, true],
       [a, false],
@@ -471,8 +471,8 @@ describe('one default at all times', () => {
     const a = await addOk(s, me)
     const b = await addOk(s, me)
     await as(s, me).remove({ id: b })
-    expect(defaultIdOf(s, me.userId)).toBe(a)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
+    expect(await rowsOf(s, me.userId)).toBe(1)
     expect((await as(s, me).detail(b)).statusCode).toBe(404)
   })
 
@@ -481,10 +481,10 @@ describe('one default at all times', () => {
     const me = await s.signIn(ROOT_CODE)
     const a = await addOk(s, me)
     await as(s, me).remove({ id: a })
-    expect(rowsOf(s, me.userId)).toBe(0)
+    expect(await rowsOf(s, me.userId)).toBe(0)
     expect((await as(s, me).getDefault()).body_.data).toBeNull()
     const b = await addOk(s, me, { is_default: false })
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
   })
 
   it('deleteAddress of an id that does not exist answers 404 and changes nothing', async () => {
@@ -525,7 +525,7 @@ describe('one default at all times', () => {
       await api.remove({ id })
       await check(`delete ${id}`)
     }
-    expect(rowsOf(s, me.userId)).toBe(0)
+    expect(await rowsOf(s, me.userId)).toBe(0)
   })
 
   it('concurrent first adds of a new user still end with exactly one default', async () => {
@@ -534,7 +534,7 @@ describe('one default at all times', () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => as(s, me).add(form({ name: `R${i}` }))))
     expect(results.every((r) => r.statusCode === 200)).toBe(true)
     expect(results.filter((r) => r.body_.data.is_default)).toHaveLength(1)
-    expect(rowsOf(s, me.userId)).toBe(8)
+    expect(await rowsOf(s, me.userId)).toBe(8)
     expectOneDefault(s, me.userId)
   })
 
@@ -560,7 +560,7 @@ describe('one default at all times', () => {
     // Deleting the default hands the flag to b, which fails: the delete is undone too.
     expect((await as(s, me).remove({ id: a })).statusCode).toBe(500)
     expect(snapshot(s)).toEqual(before)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 
   it('the database itself refuses a second default for one user', async () => {
@@ -587,7 +587,7 @@ describe('each user sees and changes only their own addresses', () => {
     expect((await as(s, bob).list()).body_.data.map((x) => x.id)).toEqual([b1])
     expect((await as(s, bob).getDefault()).body_.data?.id).toBe(b1)
     // Bob's first address became his default without touching Alice's.
-    expect(defaultIdOf(s, alice.userId)).toBe(a1)
+    expect(await defaultIdOf(s, alice.userId)).toBe(a1)
   })
 
   it('another user’s id answers 404 exactly like a missing one on detail, edit, set-default and delete, and nothing changes', async () => {
@@ -651,7 +651,7 @@ describe('queued (offline) changes replay safely', () => {
     await as(s, me).setDefault({ id: a }) // the user changes their mind meanwhile
     const late = await as(s, me).setDefault({ id: b }, setKey)
     expect(late.headers['idempotent-replayed']).toBe('true')
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 })
 

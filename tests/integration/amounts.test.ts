@@ -16,7 +16,7 @@ const TOO_LARGE = ['92233720368.54775808', '92233720369', '999999999999', '92233
 /** Everything an accepted money request would write: balances, orders, postings, positions and the rest. */
 function books(s: TestServer): string {
   const tables = ['ledger_postings', 'pay_orders', 'withdrawals', 'trade_orders', 'pledges', 'loans', 'positions', 'wallet_transfers', 'exchange_quotes']
-  const counts = tables.map((t) => `${t}=${s.count(`SELECT COUNT(*) FROM ${t}`)}`)
+  const counts = tables.map((t) => `${t}=${await s.count(`SELECT COUNT(*) FROM ${t}`)}`)
   const accounts = s.ctx.sqlite.prepare('SELECT id, available, frozen FROM ledger_accounts ORDER BY id').all()
   return JSON.stringify({ counts, accounts }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
 }

@@ -10,7 +10,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const res = await s.loginMessage(freshWallet(), undefined, { lang: 'EN' })
     expect(res.statusCode).toBe(401)
     expect(res.body_).toEqual({ code: 200, msg: localeText('en', 'errors.inviteRequired'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 
   it('an unknown invite code is refused with 400 and issues no nonce', async () => {
@@ -18,7 +18,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const res = await s.loginMessage(freshWallet(), 'NOSUCH01', { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_).toEqual({ code: 400, msg: localeText('en', 'errors.inviteUnknown'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 
   it('a valid request returns an EIP-4361 message binding domain, checksummed address, chain, nonce, times and the invite code', async () => {
@@ -85,13 +85,13 @@ describe('GET /api/v1/auth/loginMessage', () => {
     expect(res.body_.data.message.split('\n')[0]).toBe('app.nadi.test wants you to sign in with your Ethereum account:')
 
     const prod = await start({ env: { NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.test', NADI_DEMO: '0', NADI_ENVELOPE: 'off' } })
-    const before = prod.count('SELECT COUNT(*) FROM login_nonces')
+    const before = await prod.count('SELECT COUNT(*) FROM login_nonces')
     for (const path of [url, '/api/v1/common/mainInfo', '/']) {
       const refused = await prod.get(path, { headers: { host: 'phish.example' }, lang: 'EN' })
       expect(refused.statusCode, path).toBe(403)
       expect(refused.body_).toEqual({ code: 403, msg: localeText('en', 'errors.wrongHost').replace('{{origin}}', 'https://app.nadi.test'), data: null })
     }
-    expect(prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
+    expect(await prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
     // Health checks (a balancer's, an orchestrator's) ask each process by its own address.
     expect((await prod.get('/api/v1/common/health', { headers: { host: '10.0.0.5:8081' } })).statusCode).toBe(200)
     const served = await prod.get<{ message: string }>(url, { headers: { host: 'app.nadi.test' } })
@@ -107,7 +107,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
       expect(res.statusCode).toBe(400)
       expect(res.body_.msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.chainId')))
     }
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
     // Both platform chains sign in.
     for (const chainId of [56, s.config.login.chainId]) {
       expect((await s.get(`/api/v1/auth/loginMessage?address=${wallet.address}&chainId=${chainId}&code=${ROOT_CODE}`)).statusCode).toBe(200)
@@ -120,7 +120,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const a = await s.loginMessage(wallet, ROOT_CODE)
     const b = await s.loginMessage(wallet, ROOT_CODE)
     expect(a.body_.data.nonce).not.toBe(b.body_.data.nonce)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(2)
   })
 
   it('issuing a message sweeps nonces that have expired', async () => {
@@ -128,7 +128,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     await s.loginMessage(freshWallet(), ROOT_CODE)
     s.clock.advance(5 * 60_000 + 1)
     await s.loginMessage(freshWallet(), ROOT_CODE)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(1)
   })
 })
 
@@ -146,7 +146,7 @@ describe('POST /api/v1/auth/login', () => {
 
   it('a new address is registered under the inviter whose code is bound in the message, with its own invite code', async () => {
     const s = await start()
-    const rootId = s.count('SELECT id FROM users WHERE is_root = 1')
+    const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
     const { userId, address } = await s.signIn(ROOT_CODE)
     const row = s.ctx.sqlite.prepare('SELECT wallet_address, inviter_id, depth, code, name, is_root FROM users WHERE id = ?').safeIntegers(false).get(userId) as Record<string, unknown>
     expect(row).toMatchObject({ wallet_address: address.toLowerCase(), inviter_id: rootId, depth: 1, is_root: 0 })
@@ -163,7 +163,7 @@ describe('POST /api/v1/auth/login', () => {
     const c = await s.signIn(code(b.userId))
     const counts = (id: number) =>
       s.ctx.sqlite.prepare('SELECT zhi_num, team_num, depth FROM users WHERE id = ?').safeIntegers(false).get(id)
-    const rootId = s.count('SELECT id FROM users WHERE is_root = 1')
+    const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
     expect(counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
     expect(counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })
     expect(counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
@@ -183,7 +183,7 @@ describe('POST /api/v1/auth/login', () => {
   it('a registered address gets a message without a Resources line, needs no code, and signs in as the same user', async () => {
     const s = await start()
     const first = await s.signIn(ROOT_CODE)
-    const users = s.count('SELECT COUNT(*) FROM users')
+    const users = await s.count('SELECT COUNT(*) FROM users')
 
     const issued = await s.loginMessage(first.wallet)
     expect(issued.statusCode).toBe(200)
@@ -195,9 +195,9 @@ describe('POST /api/v1/auth/login', () => {
     const res = await s.login({ address: first.address, message, sign_message: await first.wallet.signMessage(message) })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data.token).not.toBe(first.token)
-    expect(s.count('SELECT COUNT(*) FROM users')).toBe(users)
-    expect(s.count('SELECT COUNT(DISTINCT user_id) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM users')).toBe(users)
+    expect(await s.count('SELECT COUNT(DISTINCT user_id) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(2)
   })
 
   it('a registered address that presents an invite code keeps its inviter: the code is ignored', async () => {
@@ -211,8 +211,8 @@ describe('POST /api/v1/auth/login', () => {
     expect(issued.body_.data.message).not.toContain('Resources:')
     const { message } = issued.body_.data
     expect((await s.login({ address: b.address, message, sign_message: await b.wallet.signMessage(message), code: aCode })).statusCode).toBe(200)
-    expect(s.count('SELECT inviter_id FROM users WHERE id = ?', b.userId)).toBe(s.count('SELECT id FROM users WHERE is_root = 1'))
-    expect(s.count('SELECT zhi_num FROM users WHERE id = ?', a.userId)).toBe(0)
+    expect(await s.count('SELECT inviter_id FROM users WHERE id = ?', b.userId)).toBe(await s.count('SELECT id FROM users WHERE is_root = 1'))
+    expect(await s.count('SELECT zhi_num FROM users WHERE id = ?', a.userId)).toBe(0)
   })
 
   it('two messages issued to one new address register it once: the second signs in to the account the first created', async () => {
@@ -222,8 +222,8 @@ describe('POST /api/v1/auth/login', () => {
     const m2 = (await s.loginMessage(wallet, ROOT_CODE)).body_.data.message
     expect((await s.login({ address: wallet.address, message: m1, sign_message: await wallet.signMessage(m1) })).statusCode).toBe(200)
     expect((await s.login({ address: wallet.address, message: m2, sign_message: await wallet.signMessage(m2) })).statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
-    expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(1)
   })
 
   it('concurrent logins of one new address with two messages both succeed and create one account', async () => {
@@ -233,15 +233,15 @@ describe('POST /api/v1/auth/login', () => {
     const bodies = await Promise.all(messages.map(async (message) => ({ address: wallet.address, message, sign_message: await wallet.signMessage(message) })))
     const results = await Promise.all(bodies.map((b) => s.login(b)))
     expect(results.map((r) => r.statusCode)).toEqual([200, 200])
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
-    expect(s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(1)
   })
 
   it('concurrent registrations under one inviter are all counted', async () => {
     const s = await start()
     await Promise.all(Array.from({ length: 8 }, () => s.signIn(ROOT_CODE)))
-    expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(8)
-    expect(s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(8)
+    expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(8)
+    expect(await s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(8)
   })
 
   it('the address may be sent in any letter case', async () => {

@@ -7,12 +7,12 @@ const start = useServers()
 /** Nothing a rejected sign-in could leave behind: no account, no session, no nonce that still signs in. */
 function expectNoTrace(s: TestServer, wallet: Wallet, nonce?: string) {
   const address = wallet.address.toLowerCase()
-  expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', address), 'user rows').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0'), 'members').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM sessions'), 'sessions').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ? AND expires_at > ?', address, s.clock.now()), 'usable nonces').toBe(0)
-  if (nonce) expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce), 'the named nonce').toBe(0)
-  expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1'), 'root referrals').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', address), 'user rows').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0'), 'members').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM sessions'), 'sessions').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ? AND expires_at > ?', address, s.clock.now()), 'usable nonces').toBe(0)
+  if (nonce) expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce), 'the named nonce').toBe(0)
+  expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1'), 'root referrals').toBe(0)
 }
 
 /** A message issued for `wallet` under the root code, ready to sign. */
@@ -71,9 +71,9 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const again = await s.login(body, { lang: 'EN' })
     expect(again.statusCode).toBe(400)
     expect(again.body_).toEqual({ code: 400, msg: localeText('en', 'errors.loginMessageInvalid'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
   })
 
   it('a message older than 5 minutes is refused as expired and its nonce is gone', async () => {
@@ -107,10 +107,10 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message: edited, sign_message: await wallet.signMessage(edited), code: otherCode }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.loginMessageInvalid'))
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(0)
-    expect(s.count('SELECT zhi_num FROM users WHERE id = ?', other.userId)).toBe(0)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE user_id != ?', other.userId)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(0)
+    expect(await s.count('SELECT zhi_num FROM users WHERE id = ?', other.userId)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE user_id != ?', other.userId)).toBe(0)
   })
 
   it('an edit of a single character anywhere in the message is refused', async () => {
@@ -254,7 +254,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const noChain = await s.get(`/api/v1/auth/loginMessage?address=${freshWallet().address}&code=${ROOT_CODE}`, { lang: 'EN' })
     expect(noChain.statusCode).toBe(400)
     expect(noChain.body_.msg).toBe(invalid('chainId'))
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 })
 

@@ -91,7 +91,7 @@ describe('POST /api/v1/car/apply', () => {
       updated_at: T0,
     })
     expect(s.ctx.sqlite.prepare('SELECT id_number FROM car_applications WHERE id = ?').pluck().get(a.id)).toBe('A123456789')
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by = ? AND used_at = ?', a.id, T0)).toBe(3)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by = ? AND used_at = ?', a.id, T0)).toBe(3)
     // The list in another language names the car in it.
     const tw = await s.get<PagedList<CarApplication>>('/api/v1/car/applyList', { token: me.token, lang: 'TW' })
     const twName = (await s.get<{ name: string }>(`/api/v1/car/goodsDetail?id=${body.goods_id}`, { lang: 'TW' })).body_.data.name
@@ -110,7 +110,7 @@ describe('POST /api/v1/car/apply', () => {
     const again = await apply(s, me, least, { key })
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body_).toEqual(first.body_)
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(1)
   })
 
   it('refuses missing or bad details, each with its own message and no change', async () => {
@@ -202,10 +202,10 @@ describe('POST /api/v1/car/apply', () => {
     const b2 = { ...body, id_back: await uploaded(s, me), driver_licence: await uploaded(s, me) }
     const [r1, r2] = await Promise.all([apply(s, me, body), apply(s, me, b2)])
     expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 409])
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(1)
     const loser = r1.statusCode === 409 ? body : b2
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by IS NOT NULL')).toBe(3)
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by IS NULL AND key IN (?, ?)', loser.id_back, loser.driver_licence)).toBe(2)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by IS NOT NULL')).toBe(3)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by IS NULL AND key IN (?, ?)', loser.id_back, loser.driver_licence)).toBe(2)
   })
 
   it('refuses more applications waiting than the limit (409); a decided one frees a place', async () => {

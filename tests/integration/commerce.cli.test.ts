@@ -48,11 +48,11 @@ describe('catalog load', () => {
   it('loads a product, updates it by slug the second time, and refuses a bad file without writing', async () => {
     const s = await start()
     const products = () => s.count('SELECT count(*) FROM products')
-    const before = products()
+    const before = await products()
     const ok = await runCli(s, 'catalog', 'load', catalogFile(s, { products: [tablet(5)] }))
     expect(ok).toMatchObject({ code: 0 })
     expect(ok.out).toContain('1 products added, 0 updated; 1 specifications added, 0 updated')
-    expect(products()).toBe(before + 1)
+    expect(await products()).toBe(before + 1)
     const again = await runCli(s, 'catalog', 'load', catalogFile(s, { products: [tablet(9, '260')] }))
     expect(again.out).toContain('0 products added, 1 updated; 0 specifications added, 1 updated')
     const spec = s.ctx.sqlite.prepare("SELECT s.stock, s.price FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.slug = 'op-tablet'").get() as { stock: bigint; price: bigint }
@@ -71,7 +71,7 @@ describe('catalog load', () => {
       expect(r.code, JSON.stringify(body)).toBe(1)
       expect(r.err).toMatch(text)
     }
-    expect(products()).toBe(before + 1)
+    expect(await products()).toBe(before + 1)
     expect((await runCli(s, 'catalog', 'load')).code).toBe(2)
   })
 })

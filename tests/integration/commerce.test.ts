@@ -114,14 +114,14 @@ describe('an order from confirm to receipt', () => {
     const d = await product(s, 'machine', (g) => g.kind === 'foldable')
     const spec = d.specs[0]!
     credit(s, me.userId, 'USDT', '5000')
-    const before = stockOf(s, spec.id)
+    const before = await stockOf(s, spec.id)
 
     const created = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: addressId, remark: ' leave at the door ' })
     expect(created.statusCode).toBe(200)
     const { order, shop_order } = created.body_.data
     expect(order).toMatchObject({ type: 'device', asset: 'USDT', status: 'pending_payment', total: String(Number(spec.price) * 2) })
     expect(shop_order).toMatchObject({ status: null, remark: 'leave at the door', ship_to: { name: 'Lin Mei', phone: '091****678', area: 'Taipei City' } })
-    expect(stockOf(s, spec.id)).toBe(before - 2)
+    expect(await stockOf(s, spec.id)).toBe(before - 2)
     // The catalog says so at once (its answers are cached per catalog version).
     expect((await get<GoodsDetail>(s, null, `machine/goodsDetail?id=${d.id}`)).body_.data.specs[0]!.stock).toBe(before - 2)
     expect((await get<PreOrderTips>(s, me, 'preOrder/tips')).body_.data).toMatchObject({ count: 1, next: { id: order.id } })
@@ -192,7 +192,7 @@ describe('refusals change nothing', () => {
     const d = await product(s, 'machine', (g) => g.kind === 'foldable')
     const tablet = await product(s, 'machine', (g) => g.kind === 'tablet')
     const spec = d.specs[0]!
-    const stock = stockOf(s, spec.id)
+    const stock = await stockOf(s, spec.id)
     const orders = () => s.count('SELECT count(*) FROM pay_orders')
     const base = { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: mine }
     const cases: [unknown, number, string | RegExp][] = [
@@ -217,14 +217,14 @@ describe('refusals change nothing', () => {
       if (typeof text === 'string') expect(r.body_.msg).toBe(text)
       else expect(r.body_.msg).toMatch(text)
     }
-    expect(stockOf(s, spec.id)).toBe(stock)
-    expect(orders()).toBe(0)
+    expect(await stockOf(s, spec.id)).toBe(stock)
+    expect(await orders()).toBe(0)
     // Quantity above stock (a spec with little stock).
     s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 3 WHERE id = ?').run(spec.id)
     const over = await post(s, me, 'preOrder/preOrder', { ...base, quantity: 4 })
     expect(over.statusCode).toBe(409)
     expect(over.body_.msg).toBe(msg('errors.outOfStock', { stock: 3 }))
-    expect(stockOf(s, spec.id)).toBe(3)
+    expect(await stockOf(s, spec.id)).toBe(3)
     // Receipts of orders that are not the caller's, or unknown.
     expect((await post(s, me, 'machine/receipt', { id: 999999 })).statusCode).toBe(404)
     expect((await post(s, me, 'machine/receipt', { id: 'x' })).statusCode).toBe(400)
@@ -235,17 +235,17 @@ describe('refusals change nothing', () => {
     const [me, you] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     const d = await product(s, 'machine', (g) => g.kind === 'straight')
     const spec = d.specs[0]!
-    const stock = stockOf(s, spec.id)
+    const stock = await stockOf(s, spec.id)
     const a = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 3, address_id: await addressOf(s, me) })).body_.data.order
     const b = (await post<PreOrderResult>(s, you, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: await addressOf(s, you) })).body_.data.order
-    expect(stockOf(s, spec.id)).toBe(stock - 5)
+    expect(await stockOf(s, spec.id)).toBe(stock - 5)
     expect((await post<PayOrder>(s, me, 'orders/cancel', { id: a.id })).body_.data.status).toBe('cancelled')
-    expect(stockOf(s, spec.id)).toBe(stock - 2)
+    expect(await stockOf(s, spec.id)).toBe(stock - 2)
     expect((await post(s, me, 'orders/cancel', { id: a.id })).statusCode).toBe(409)
-    expect(stockOf(s, spec.id)).toBe(stock - 2)
+    expect(await stockOf(s, spec.id)).toBe(stock - 2)
     s.clock.advance(s.config.orders.holds.holdMs)
     expect(await expireOrders(s.ctx)).toBe(1)
-    expect(stockOf(s, spec.id)).toBe(stock)
+    expect(await stockOf(s, spec.id)).toBe(stock)
     expect((await post(s, you, 'orders/payByBalance', { id: b.id })).statusCode).toBe(409)
   })
 
@@ -260,7 +260,7 @@ describe('refusals change nothing', () => {
     const results = await Promise.all(buyers.map((b) => post(s, b, 'preOrder/preOrder', { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 })))
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5)
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(15)
-    expect(stockOf(s, spec.id)).toBe(0)
+    expect(await stockOf(s, spec.id)).toBe(0)
   })
 })
 
@@ -314,7 +314,7 @@ describe('releases', () => {
     s.clock.advance(DAY)
     await expect(releaseDue(s.ctx)).rejects.toThrow(/needs .* NADI, the release account has 0/)
     expect(nadi(s, me.userId)).toBe(0n)
-    expect(s.count('SELECT count(*) FROM release_lines')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM release_lines')).toBe(0)
     transfer(s.ctx.sqlite, { ref: 'test:refund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: all })
     expect(await releaseDue(s.ctx)).toHaveLength(1)
     expect(nadi(s, me.userId)).toBeGreaterThan(0n)

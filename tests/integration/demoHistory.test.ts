@@ -34,7 +34,7 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   const env = { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' }
   const s = await start({ env })
   const t0 = s.clock.now()
-  const stored = s.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))
+  const stored = await s.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))
   expect(stored).toBe(5 * 1440)
   // Every bar has shape, the daily one included; the newest candle stands at the starting price.
   expect((await klines(s, '1d')).length).toBeGreaterThanOrEqual(5)
@@ -43,7 +43,7 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   const older = await s.get<{ list: Candle[] }>(`/api/v1/trade/klines?inst_id=NADI-USDT&bar=1m&limit=300&before=${t0 - 2 * 86_400_000}`)
   expect(older.body_.data.list).toHaveLength(300)
   // History only: the journal and the ledger hold nothing but what the live demo market did (and the demo's funding of its treasury, release, mining, savings, loan and activity prize accounts).
-  expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'activity_fund', 'trade')")).toBe(0)
+  expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'activity_fund', 'trade')")).toBe(0)
   // The commands are read as JSON here: SQLite and PostgreSQL spell a JSON path differently.
   const demoUsers = new Set((s.ctx.sqlite.prepare("SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER')").pluck().all() as bigint[]).map(Number))
   const commands = s.ctx.sqlite.prepare('SELECT command FROM exchange_journal').pluck().all() as string[]
@@ -53,8 +53,8 @@ it('a demo market’s first start stores days of candles on every bar, once, and
 
   // The next start on the folder stores nothing more.
   const again = await start({ env, start: t0 + 3_600_000 })
-  expect(again.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))).toBe(stored)
-  expect(again.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts >= ?', '1m', t0 + 3_600_000 - 3 * 86_400_000)).toBeLessThan(3 * 1440)
+  expect(await again.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts < ?', '1m', t0 - (t0 % 60_000))).toBe(stored)
+  expect(await again.count('SELECT COUNT(*) FROM trade_candles WHERE bar = ? AND ts >= ?', '1m', t0 + 3_600_000 - 3 * 86_400_000)).toBeLessThan(3 * 1440)
 })
 
 it('a market that has traded is never given made-up history', async () => {
@@ -69,6 +69,6 @@ it('a market that has traded is never given made-up history', async () => {
   await plain.close()
 
   const demo = await start({ env: { ...db, NADI_DEMO_MARKET: '1', NADI_DEMO_MARKET_EVERY_MS: '600000' } })
-  expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1d'")).toBe(1)
-  expect(demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1m' AND ts < ?", demo.clock.now() - 3_600_000)).toBe(0)
+  expect(await demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1d'")).toBe(1)
+  expect(await demo.count("SELECT COUNT(*) FROM trade_candles WHERE bar = '1m' AND ts < ?", demo.clock.now() - 3_600_000)).toBe(0)
 })

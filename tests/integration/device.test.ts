@@ -47,7 +47,7 @@ const codesOf = (out: string) => [...out.matchAll(/device #(\d+) {2}([A-Z2-9]{4}
 const state = (s: TestServer) => ({
   devices: s.ctx.sqlite.prepare('SELECT id, status, position_id, activated_at FROM devices ORDER BY id').all(),
   codes: s.ctx.sqlite.prepare('SELECT device_id, code_hash, used_at FROM device_codes ORDER BY device_id').all(),
-  positions: s.count("SELECT COUNT(*) FROM positions WHERE kind = 'device'"),
+  positions: await s.count("SELECT COUNT(*) FROM positions WHERE kind = 'device'"),
 })
 
 describe('devices', () => {
@@ -69,7 +69,7 @@ describe('devices', () => {
     const codes = codesOf(shipped.out)
     expect(codes.map((c) => c.id).sort()).toEqual(mine.map((d) => d.id).sort())
     // Only hashes are stored.
-    for (const c of codes) expect(s.count('SELECT COUNT(*) FROM device_codes WHERE code_hash LIKE ?', `%${c.code.replace(/-/g, '')}%`)).toBe(0)
+    for (const c of codes) expect(await s.count('SELECT COUNT(*) FROM device_codes WHERE code_hash LIKE ?', `%${c.code.replace(/-/g, '')}%`)).toBe(0)
     expect((await devices(s, me)).every((d) => d.shipped)).toBe(true)
 
     const [a, b] = codes as [{ id: number; code: string }, { id: number; code: string }]
@@ -109,11 +109,11 @@ describe('devices', () => {
     const n0 = nadi()
     s.clock.advance(DAY_MS)
     await settleDue(s.ctx)
-    expect(s.count('SELECT COUNT(*) FROM settlement_lines WHERE position_id = ?', pos.id)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM settlement_lines WHERE position_id = ?', pos.id)).toBe(0)
     s.clock.advance(DAY_MS)
     await settleDue(s.ctx)
     const expected = (units(power) * 10000n) / 1_000_000n
-    expect(s.count('SELECT amount FROM settlement_lines WHERE position_id = ? AND day = ?', pos.id, today + 1)).toBe(Number(expected))
+    expect(await s.count('SELECT amount FROM settlement_lines WHERE position_id = ? AND day = ?', pos.id, today + 1)).toBe(Number(expected))
     expect(nadi() - n0).toBeGreaterThanOrEqual(expected)
 
     // `device codes` reissues for the device not activated: its old code stops working, the new one works.

@@ -77,7 +77,7 @@ describe('fund', () => {
 
   it('refuses bad input with a usage error, and a short treasury, writing nothing', async () => {
     const s = await start()
-    const before = postings(s)
+    const before = await postings(s)
     const bad: [string[], RegExp][] = [
       [[], /usage: fund <account> <asset> <amount>/],
       [['mining', 'NADI'], /usage: fund/],
@@ -101,7 +101,7 @@ describe('fund', () => {
     const short = await runCli(s, 'fund', 'mining', 'NADI', '99999999')
     expect(short.code).toBe(1)
     expect(short.err).toMatch(/fund: the treasury has [\d.]+ NADI, 99999999 asked; nothing was moved/)
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
   })
 })
 
@@ -128,12 +128,12 @@ describe('airdrop', () => {
     const log = (await s.get<PagedList<MoneyRecord>>('/api/v1/wallet/moneyLog?type=airdrop', { token: holder.token })).body_.data.list
     expect(log).toMatchObject([{ type: 'airdrop', asset: 'NADI', account: 'fund', amount: '20' }])
 
-    const before = postings(s)
+    const before = await postings(s)
     const again = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', file)
     expect(again, again.err).toMatchObject({ code: 0 })
     expect(again.out).toContain('0 users credited 0 NADI')
     expect(again.out).toContain('2 already credited before')
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
     expect(nadi(holder) - h0).toBe(units('20'))
 
     // Other terms under the same id are refused whole: another amount, and the same amount to everyone
@@ -144,12 +144,12 @@ describe('airdrop', () => {
     const forgot = await runCli(s, 'airdrop', 'launch', 'NADI', '10')
     expect(forgot.code).toBe(1)
     expect(forgot.err).toContain('to all users)')
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
     // An airdrop to all users credits every user but the platform's root, once.
     const everyone = await runCli(s, 'airdrop', 'launch-all', 'NADI', '1', '--users', 'all')
     expect(everyone, everyone.err).toMatchObject({ code: 0 })
-    expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users WHERE is_root = 0'))
-    expect(s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
+    expect(await postings(s)).toBe(before + await s.count('SELECT count(*) FROM users WHERE is_root = 0'))
+    expect(await s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
     expect(nadi(holder) - h0).toBe(units('22'))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
@@ -176,7 +176,7 @@ describe('airdrop', () => {
     expect(r, r.err).toMatchObject({ code: 0 })
     expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
     expect(meme(plain)).toEqual({ available: units('100'), frozen: 0n })
-    expect(avail(s, TREASURY, 'MEME')).toBe(treasury - units('100') * BigInt(s.count('SELECT count(*) FROM users WHERE is_root = 0') + 1))
+    expect(avail(s, TREASURY, 'MEME')).toBe(treasury - units('100') * BigInt(await s.count('SELECT count(*) FROM users WHERE is_root = 0') + 1))
 
     const opts = { token: holder.token, lang: 'EN' }
     const wallet = (await s.get<Balances>('/api/v1/wallet/balances', opts)).body_.data
@@ -187,7 +187,7 @@ describe('airdrop', () => {
 
     // Not transferable to the trade account (no market there), not withdrawable (SPEC §5: only NADI),
     // not exchangeable, not depositable: each refused in the user's language, nothing moved.
-    const before = postings(s)
+    const before = await postings(s)
     const refused: [string, Promise<{ statusCode: number; body_: { msg: string } }>, string][] = [
       ['transfer', s.post('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.transferAssetNotMovable', { asset: 'MEME' })],
       ['withdraw', s.post('/api/v1/withdraw/apply', { coin: 'MEME', chain: 'nadi', amount: '10', address: '0x00000000000000000000000000000000000000aa' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.withdrawCoinUnsupported', { coin: 'NADI' })],
@@ -200,7 +200,7 @@ describe('airdrop', () => {
     }
     const zh = await s.post<unknown>('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { token: holder.token, lang: 'ZH', idempotencyKey: idemKey() })
     expect(zh.body_.msg).toBe(translate('ZH', 'errors.transferAssetNotMovable', { asset: 'MEME' }))
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
     expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
@@ -208,7 +208,7 @@ describe('airdrop', () => {
   it('refuses an unknown asset, bad words, unknown users and a short treasury, crediting no one', async () => {
     const s = await start()
     const me = await s.signIn()
-    const before = postings(s)
+    const before = await postings(s)
     const doge = await runCli(s, 'airdrop', 'doge-1', 'DOGE', '5')
     expect(doge.code).toBe(2)
     expect(doge.err).toContain('DOGE is not an asset of the ledger (USDT, NADI, MEME)')
@@ -218,7 +218,7 @@ describe('airdrop', () => {
     const future = await runCli(s, 'airdrop', 'a', 'NADI', '1', '--day', new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10))
     expect(future.code).toBe(1)
     expect(future.err).toContain('has not come yet')
-    const root = s.count('SELECT id FROM users WHERE is_root = 1')
+    const root = await s.count('SELECT id FROM users WHERE is_root = 1')
     fs.writeFileSync(path.join(s.dir, 'root.txt'), `${root}\n`)
     expect((await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', path.join(s.dir, 'root.txt'))).err).toContain("is the platform's root account")
     // Sent to the running server, relative files are the operator's, made absolute where the command was typed.
@@ -235,6 +235,6 @@ describe('airdrop', () => {
     const short = await runCli(s, 'airdrop', 'a', 'NADI', '99999999', '--users', 'all')
     expect(short.code).toBe(1)
     expect(short.err).toMatch(/the treasury has [\d.]+ NADI, the airdrop needs/)
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
   })
 })

@@ -84,7 +84,7 @@ describe('earnings linked to their positions and days', () => {
     expect(day.statusCode).toBe(200)
     const e = day.body_.data
     expect(e).toMatchObject({ day: d1, date: d1 * DAY })
-    const pledgePosition = Number(s.count('SELECT position_id FROM pledges WHERE id = ?', pledge))
+    const pledgePosition = Number(await s.count('SELECT position_id FROM pledges WHERE id = ?', pledge))
     expect(e.list).toEqual(
       expect.arrayContaining([
         { position_id: node.position, kind: 'node', source: `node:${node.id}`, reason: 'settlement', asset: 'NADI', amount: '24', target: { screen: 'node', node_id: node.id, tier_id: node.tier } },

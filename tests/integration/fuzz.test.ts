@@ -55,7 +55,7 @@ function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
 /** A user's balances, every account, as text. */
 const balancesText = (s: TestServer, userId: number) => JSON.stringify(balances(s.ctx.sqlite, userId), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
 /** What a refusal must not change: the user's balances and the ledger's postings. */
-const books = (s: TestServer, userId: number) => `${s.count('SELECT COUNT(*) FROM ledger_postings')} postings, ${balancesText(s, userId)}`
+const books = (s: TestServer, userId: number) => `${await s.count('SELECT COUNT(*) FROM ledger_postings')} postings, ${balancesText(s, userId)}`
 
 /** An answer as the fuzz reads it: plain, whichever way it travelled. */
 interface Answer {
@@ -292,7 +292,7 @@ async function sealedApi(s: TestServer, envelopes: number): Promise<Api> {
       await client.handshake()
       const { token } = await client.signIn(s.rootInviteCode, wallet)
       clients.set(token, client)
-      return { token, wallet, address: wallet.address, userId: userIdOf(s, wallet.address) }
+      return { token, wallet, address: wallet.address, userId: await userIdOf(s, wallet.address) }
     },
     async get(path, token) {
       const a = await clientOf(token).request('GET', path, { token })

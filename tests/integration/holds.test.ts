@@ -66,7 +66,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     const { held, refused } = await attack(s)
     // 20 % of 50 seats may wait for payment; the other 40 stay for who pays.
     expect(held).toBe(10)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
     const holdMin = s.config.orders.holds.holdMs / 60_000
     expect(new Set(refused)).toEqual(new Set([msg('errors.holdShareFull', { amount: '20000', asset: 'USDT', minutes: holdMin })]))
 
@@ -86,7 +86,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     expect((await post(s, wallet, 'node/buy', { node_id: genesis.id })).body_.msg).toBe(msg('errors.holdShareFull', { amount: '20000', asset: 'USDT', minutes: holdMin }))
     s.clock.advance(s.config.orders.holds.holdMs)
     expect(await expireOrders(s.ctx)).toBe(10)
-    expect(seatsLeft(s, 'genesis')).toBe(49)
+    expect(await seatsLeft(s, 'genesis')).toBe(49)
     expect((await post<PayOrder>(s, wallet, 'node/buy', { node_id: genesis.id })).statusCode).toBe(200)
     const walletWaitedMs = s.ctx.now() - t0
     expect(walletWaitedMs).toBeLessThanOrEqual(s.config.orders.holds.holdMs)
@@ -118,7 +118,7 @@ describe('holds with a payment under way', () => {
     s.clock.advance(120_000)
     // The expiry job leaves them open: their seats stay taken.
     expect(await expireOrders(s.ctx)).toBe(0)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
 
     const late = await post(s, await s.signIn(ROOT_CODE), 'node/buy', { node_id: genesis.id })
     expect(late.statusCode).toBe(409)
@@ -129,7 +129,7 @@ describe('holds with a payment under way', () => {
     // Buying it again while it waits for payment resumes that order (issue 33): one hold, not two.
     const twice = await post<PayOrder>(s, accounts[0]!, 'node/buy', { node_id: elite.id })
     expect(twice.body_.data.id).toBe(once.body_.data.id)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
   })
 })
 
@@ -154,7 +154,7 @@ describe('one user and one gold bar', () => {
     const more = await order(1)
     expect(more.body_.msg).toBe(msg('errors.holdLimitItem', { max: 1 }))
     const stock = () => s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
-    expect(stock()).toBe(32)
+    expect(await stock()).toBe(32)
 
     // Another buyer without the money waits for the hold to end; one with it orders at once.
     const other = await s.signIn(ROOT_CODE)
@@ -165,7 +165,7 @@ describe('one user and one gold bar', () => {
     const rich = await s.signIn(ROOT_CODE)
     credit(s, rich.userId, String(Number(price * 20n) / 1e8))
     expect((await order(20, rich, await addressOf(s, rich))).statusCode).toBe(200)
-    expect(stock()).toBe(12)
+    expect(await stock()).toBe(12)
     console.info(`[holds] gold bar of 40 units: one user holds at most ${40 - 32} unpaid (before: 40)`)
   })
 })
@@ -204,7 +204,7 @@ describe('per-user limits and the cool-down', () => {
     const refused = await post(s, me, 'node/buy', { node_id: elite.id })
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.holdCooldown', { count: 3, hours: 6, minutes: wait }))
-    expect(seatsLeft(s, 'elite')).toBe(1000)
+    expect(await seatsLeft(s, 'elite')).toBe(1000)
     // Another user is not cooled down.
     expect((await post(s, await s.signIn(ROOT_CODE), 'node/buy', { node_id: elite.id })).statusCode).toBe(200)
     s.clock.advance(wait * 60_000 - 1)
@@ -227,7 +227,7 @@ describe('per-user limits and the cool-down', () => {
     const refused = await post(s, me, 'node/buy', { node_id: elite.id })
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.holdCooldown', { count: 3, hours: 6, minutes: wait }))
-    expect(seatsLeft(s, 'elite')).toBe(1000)
+    expect(await seatsLeft(s, 'elite')).toBe(1000)
     // A cancel and an expiry add up: the fourth hold of the window is one too many either way.
     s.clock.advance(6 * 3_600_000)
     for (const end of ['cancel', 'expiry', 'cancel'] as const) {

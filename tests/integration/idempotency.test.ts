@@ -155,7 +155,7 @@ describe('Idempotency-Key on state-changing POSTs', () => {
     const first = await s.post('/api/v1/probe/apply', { amount: '5', mode: 'crash' }, { token: me.token, idempotencyKey: key })
     expect(first.statusCode).toBe(500)
     expect(first.body_.code).toBe(500)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
     const second = await s.post('/api/v1/probe/apply', { amount: '5', mode: 'crash' }, { token: me.token, idempotencyKey: key })
     expect(second.headers['idempotent-replayed']).toBeUndefined()
   })
@@ -210,7 +210,7 @@ function addEffectProbe(s: TestServer) {
     return ok(req, await s.ctx.commits.write(async (tx) => (await tx.run(PROBE, n), { n })))
   })
   return {
-    effects: () => s.count('SELECT COUNT(*) FROM probe_effects'),
+    effects: () => await s.count('SELECT COUNT(*) FROM probe_effects'),
     hold() {
       let open!: () => void
       gate = new Promise<void>((r) => (open = r))
@@ -237,7 +237,7 @@ describe('Idempotency-Key: the answer lives in the effect’s transaction', () =
     const res = await s.post('/api/v1/probe/effect', { n: 7 }, { token: me.token, idempotencyKey: key })
     expect(res.body_.data).toEqual({ n: 7 })
     expect(probe.effects()).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
   })
 
   it('the same key applied first on another process: this effect rolls back with 409 and the retry is answered from the other', async () => {
@@ -295,12 +295,12 @@ describe('Idempotency-Key on the auth routes', () => {
     const key = idemKey()
     const out = await s.post('/api/v1/auth/logout', undefined, { token: me.token, idempotencyKey: key })
     expect(out.statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 200', `u:${me.userId}`, key)).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 200', `u:${me.userId}`, key)).toBe(1)
     // The retry carries a token that is now revoked: it is told so (401, which signs the app out) and
     // the session stays revoked.
     const retry = await s.post('/api/v1/auth/logout', undefined, { token: me.token, idempotencyKey: key })
     expect(retry.statusCode).toBe(401)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL')).toBe(0)
   })
 
   it('login is not stored for replay (the answer holds the token): a repeat with the same key cannot sign in twice', async () => {
@@ -314,15 +314,15 @@ describe('Idempotency-Key on the auth routes', () => {
     expect(first.statusCode).toBe(200)
     expect(second.statusCode).toBe(400)
     expect(second.headers['idempotent-replayed']).toBeUndefined()
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
   })
 
   it('isRegister changes nothing and keeps no key', async () => {
     const s = await start()
     const res = await s.post('/api/v1/auth/isRegister', { address: freshWallet().address }, { idempotencyKey: idemKey() })
     expect(res.statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
   })
 })

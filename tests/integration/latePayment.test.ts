@@ -118,7 +118,7 @@ describe('a chain payment whose hash comes after the hold', () => {
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
     expect(usdt(s, me.userId)).toBe(0n)
-    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(await credits(s, tx.toLowerCase())).toBe(0)
     expect(audit(s.ctx.sqlite).violations).toEqual([])
 
     // The same hash again answers the same payment; for another order it is refused.
@@ -127,7 +127,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const reuse = await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })
     expect([reuse.statusCode, reuse.body_.msg]).toEqual([409, translate('EN', 'errors.txHashUsed')])
     await checkChainPayments(s.ctx)
-    expect(s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE 'pay:order:%'")).toBe(1)
+    expect(await s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE 'pay:order:%'")).toBe(1)
   })
 
   it('paid after the expiry, an order that held nothing stays cancelled and all the transfer brought is credited to the payer, once', async () => {
@@ -143,7 +143,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const tw = (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: me.token, lang: 'TW' })).body_.data
     expect(tw.payment!.fail_msg).toBe(translate('TW', 'errors.paymentOrderExpired', expected))
     expect(usdt(s, me.userId)).toBe(units('9.5'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
     expect(audit(s.ctx.sqlite).violations).toEqual([])
 
     // Submitted again, or checked again: nothing more is credited; no other order takes the hash.
@@ -153,7 +153,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const other = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     expect((await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })).statusCode).toBe(409)
     expect(usdt(s, me.userId)).toBe(units('9.5'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 
   it('a node order paid after the expiry is reinstated while a seat is left: the seat is taken again and the node is the buyer’s', async () => {
@@ -161,19 +161,19 @@ describe('a chain payment whose hash comes after the hold', () => {
     const me = await s.signIn(ROOT_CODE)
     const elite = (await s.get<NodeConfig>(`${API}/node/config`, { token: me.token })).body_.data.tiers.find((t) => t.type === 'elite')!
     const seats = () => s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")
-    const before = seats()
+    const before = await seats()
     const id = (await post(s, me, 'node/buy', { node_id: elite.id })).body_.data.id
-    expect(seats()).toBe(before - 1)
+    expect(await seats()).toBe(before - 1)
     const send = await wallet(s, me, id)
     await expire(s, me, id)
-    expect(seats()).toBe(before)
+    expect(await seats()).toBe(before)
     const tx = await send(elite.amount)
     await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: expect.stringMatching(/^(paid|completed)$/), payment: { status: 'paid' } })
-    expect(seats()).toBe(before - 1)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
-    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(await seats()).toBe(before - 1)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
+    expect(await credits(s, tx.toLowerCase())).toBe(0)
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
@@ -193,8 +193,8 @@ describe('a chain payment whose hash comes after the hold', () => {
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: elite.amount, asset: 'USDT' }) },
     })
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(elite.amount))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
@@ -213,25 +213,25 @@ describe('a chain payment whose hash comes after the hold', () => {
       const res = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: p.id, spec_id: spec, quantity: 2, address_id: address })
       expect(res.statusCode).toBe(200)
       const order = res.body_.data.order
-      expect(stock(spec)).toBe(8)
+      expect(await stock(spec)).toBe(8)
       placed.push({ order, spec, send: await wallet(s, me, order.id) })
     }
     const [kept, sold] = placed as [(typeof placed)[0], (typeof placed)[0]]
     s.clock.advance(HOLD + 60_000)
     await expireOrders(s.ctx)
-    expect([stock(kept.spec), stock(sold.spec)]).toEqual([10, 10])
+    expect([await stock(kept.spec), await stock(sold.spec)]).toEqual([10, 10])
     // The second one's stock is sold to others meanwhile, but for one unit.
     s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1 WHERE id = ?').run(sold.spec)
     const txs = [await kept.send(kept.order.total), await sold.send(sold.order.total)]
     await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, kept.order.id, txs[0]!)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
-    expect(stock(kept.spec)).toBe(8)
+    expect(await stock(kept.spec)).toBe(8)
     expect(await submitAndConfirm(s, me, sold.order.id, txs[1]!)).toMatchObject({
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: sold.order.total, asset: 'USDT' }) },
     })
-    expect(stock(sold.spec)).toBe(1)
+    expect(await stock(sold.spec)).toBe(1)
     expect(usdt(s, me.userId)).toBe(units(sold.order.total))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
@@ -282,8 +282,8 @@ describe('a chain payment whose hash comes after the hold', () => {
     await scanDeposits(s.ctx)
     await s.gateway.dev!.mine('bsc', 1)
     await scanDeposits(s.ctx)
-    expect(s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
+    expect(await s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
     expect(usdt(s, me.userId)).toBe(units('7'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 })

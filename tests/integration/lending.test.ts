@@ -60,7 +60,7 @@ describe('loans against a node', () => {
       expect((await post(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount })).statusCode).toBe(status)
     }
     expect((await post(s, who, 'lending/borrow', { plan_id: 999, node_order_id: node, amount: '1' })).statusCode).toBe(404)
-    expect(s.count('SELECT count(*) FROM loans')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM loans')).toBe(0)
     expect(usdt(s, who.userId).available).toBe(0n)
 
     const loan = await post<Loan>(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '2000' })
@@ -80,14 +80,14 @@ describe('loans against a node', () => {
     // Interest from the day after borrowing: 0.05 % of the debt a day, on the debt as it grows.
     s.clock.advance(DAY)
     await settleDue(s.ctx)
-    expect(s.count('SELECT count(*) FROM loan_interest')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM loan_interest')).toBe(0)
     s.clock.advance(2 * DAY)
     await settleDue(s.ctx)
     const l = (await get<LendingInfo>(s, who, 'lending/info')).body_.data.loans[0]!
     expect(l).toMatchObject({ interest: '2.0005', debt: '2002.0005' })
-    expect(s.count('SELECT count(*) FROM loan_interest')).toBe(2)
+    expect(await s.count('SELECT count(*) FROM loan_interest')).toBe(2)
     expect(await settleDue(s.ctx)).toEqual([])
-    expect(s.count('SELECT count(*) FROM loan_interest')).toBe(2)
+    expect(await s.count('SELECT count(*) FROM loan_interest')).toBe(2)
     expect((await post<PagedList<MyNode>>(s, who, 'node/getOrder', {})).body_.data.list[0]!.loan_debt).toBe('2002.0005')
   })
 
@@ -163,7 +163,7 @@ describe('loans against a node', () => {
     const refused = await post(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '2' })
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.loanFundsShort'))
-    expect(s.count('SELECT count(*) FROM loans')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM loans')).toBe(0)
     expect(usdt(s, who.userId).available).toBe(0n)
     expect(balance(s.ctx.sqlite, LOANS, 'USDT').available).toBe(units('1'))
     const lent = await post<Loan>(s, who, 'lending/borrow', { plan_id: plan.id, node_order_id: node, amount: '1' })

@@ -39,7 +39,7 @@ describe('destroy mining', () => {
     expect(low.statusCode).toBe(400)
     expect(low.body_.msg).toBe(translate('EN', 'errors.destroyMin', { amount: '100' }))
     for (const bad of ['abc', '-1', '1.123456789', '']) expect((await post(s, me, 'mining/destroy', { amount: bad })).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(0)
 
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
     expect(order).toMatchObject({ type: 'destroy', asset: 'NADI', total: '200', status: 'pending_payment' })
@@ -117,7 +117,7 @@ describe('the account pools (SPEC §3)', () => {
     const held = () => s.count("SELECT coalesce(sum(available + frozen), 0) FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'")
     const before = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
     expect(units(before.destroy_pool)).toBe(balance(s.ctx.sqlite, BURNED, 'NADI').available)
-    expect(units(before.flow_pool)).toBe(BigInt(held()))
+    expect(units(before.flow_pool)).toBe(BigInt(await held()))
 
     transfer(s.ctx.sqlite, { ref: 'test:pools:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '300' })).body_.data
@@ -130,7 +130,7 @@ describe('the account pools (SPEC §3)', () => {
     const later = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
     // 1,000 came in, 300 was burned.
     expect(units(later.flow_pool) - units(before.flow_pool)).toBe(units('700'))
-    expect(units(later.flow_pool)).toBe(BigInt(held()))
+    expect(units(later.flow_pool)).toBe(BigInt(await held()))
   })
 })
 
@@ -163,12 +163,12 @@ describe('joint mining holds the price previewed', () => {
     const [bought] = (await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list
     expect(bought).toMatchObject({ type: 'joint', price: '0.25', usdt_value: '10' })
 
-    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const orders = await s.count('SELECT count(*) FROM pay_orders')
     const moved = await post(s, me, 'mining/joint', { amount: '10', price: '0.25' })
     expect(moved.statusCode).toBe(409)
     expect(moved.body_.msg).toBe(translate('EN', 'errors.jointPriceMoved', { now: '0.5', previewed: '0.25' }))
     for (const body of [{ amount: '10', price: '0' }, { amount: '10', price: 'abc' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
     // Previewed again at the new price, the order goes through.
     expect((await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: '0.5' })).body_.data.status).toBe('pending_payment')
   })
@@ -206,7 +206,7 @@ describe('joint mining at a quoted price (issue 33 §4)', () => {
     // 10 USDT at the quoted 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift — not the 40 + 4 of 0.5.
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('88')
 
-    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const orders = await s.count('SELECT count(*) FROM pay_orders')
     const gone = translate('EN', 'errors.jointQuoteGone', { now: '0.5' })
     const again = await post(s, me, 'mining/joint', { amount: '10', quote_id: quote.quote_id })
     expect([again.statusCode, again.body_.msg]).toEqual([409, gone])
@@ -225,9 +225,9 @@ describe('joint mining at a quoted price (issue 33 §4)', () => {
     }
     // Both a quote and a price, or neither: which price is meant is not guessed.
     for (const body of [{ amount: '10', quote_id: theirs.quote_id, price: '0.5' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
     // A refused confirm leaves the quote unused: its owner can still confirm it.
-    expect(s.count(`SELECT count(*) FROM joint_quotes WHERE used_at IS NOT NULL`)).toBe(1)
+    expect(await s.count(`SELECT count(*) FROM joint_quotes WHERE used_at IS NOT NULL`)).toBe(1)
     expect((await post<PayOrder>(s, other, 'mining/joint', { amount: '10', quote_id: theirs.quote_id })).body_.data).toMatchObject({ type: 'joint', status: 'pending_payment' })
   })
 })

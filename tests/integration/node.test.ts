@@ -107,7 +107,7 @@ describe('buying a node', () => {
     const onlyCore = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { tier_id: core.id })).body_.data
     expect(onlyCore.list.map((n) => n.type)).toEqual(['core'])
     // The user's performance counts the stake, as any paid order's value.
-    expect(s.count('SELECT me_performance FROM users WHERE id = ?', me.userId)).toBe(Number(units('6000')))
+    expect(await s.count('SELECT me_performance FROM users WHERE id = ?', me.userId)).toBe(Number(units('6000')))
   })
 
   it('the per-user limit counts open and paid orders; a cancelled one frees its place and its seat', async () => {
@@ -124,7 +124,7 @@ describe('buying a node', () => {
     const again = await post<PayOrder>(s, me, 'node/buy', { node_id: core.id })
     expect(again.body_.data.id).toBe(open.body_.data.id)
     expect((await tier(s, me, 'core')).seats_left).toBe(297)
-    expect(s.count("SELECT count(*) FROM pay_orders WHERE type = 'node'")).toBe(3)
+    expect(await s.count("SELECT count(*) FROM pay_orders WHERE type = 'node'")).toBe(3)
     expect((await post<PayOrder>(s, me, 'orders/cancel', { id: open.body_.data.id })).body_.data.status).toBe('cancelled')
     expect((await tier(s, me, 'core')).seats_left).toBe(298)
     expect((await post(s, me, 'node/buy', { node_id: core.id })).statusCode).toBe(200)
@@ -143,11 +143,11 @@ describe('buying a node', () => {
     const both = await Promise.all([post(s, a, 'node/buy', { node_id: genesis.id }), post(s, b, 'node/buy', { node_id: genesis.id })])
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409])
     expect(both.find((r) => r.statusCode === 409)!.body_.msg).toBe(msg('errors.nodeSoldOut'))
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(0)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(0)
     s.clock.advance(s.config.orders.holds.holdMs + 1000)
     expect(await expireOrders(s.ctx)).toBe(1)
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(1)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE status = 'cancelled'")).toBe(1)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(1)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE status = 'cancelled'")).toBe(1)
   })
 })
 
@@ -171,7 +171,7 @@ describe('the settlement and nodes', () => {
     expect(nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
     expect(nadi(s, b.userId)).toBe(units('3') + units('0.71428571'))
     expect(balance(s.ctx.sqlite, DUST, 'NADI').available).toBeGreaterThanOrEqual(1n)
-    expect(s.count('SELECT dust FROM node_fee_days WHERE day = ?', d0 + 1)).toBe(1)
+    expect(await s.count('SELECT dust FROM node_fee_days WHERE day = ?', d0 + 1)).toBe(1)
     // The other half stays in the fees account, less the ranking's prize pools' shares of the same
     // day's fees (10 % + 5 % by default, issue 12): a share of the income each, never of the balance.
     expect(balance(s.ctx.sqlite, FEES, 'NADI').available).toBe(units('3.5'))
@@ -219,7 +219,7 @@ describe('the settlement and nodes', () => {
       post(s, who, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `div${++refs}`, side, type: 'limit', price: '2', size: '100' })
     expect((await order(seller, 'sell')).statusCode).toBe(200)
     expect((await order(buyer, 'buy')).statusCode).toBe(200)
-    expect(s.count('SELECT count(*) FROM trade_deals WHERE fee > 0')).toBe(2)
+    expect(await s.count('SELECT count(*) FROM trade_deals WHERE fee > 0')).toBe(2)
     const [aNadi, bNadi, aUsdt, bUsdt] = [nadi(s, a.userId), nadi(s, b.userId), usdt(s, a.userId).available, usdt(s, b.userId).available]
     s.clock.advance(DAY)
     expect((await settleDue(s.ctx)).map((d) => d.day)).toEqual([d0 + 1])
@@ -233,7 +233,7 @@ describe('the settlement and nodes', () => {
       { asset: 'NADI', fees: units('0.1'), pool: units('0.02'), paid: units('0.01999999'), dust: 1n },
       { asset: 'USDT', fees: units('0.2'), pool: units('0.04'), paid: units('0.03999999'), dust: 1n },
     ])
-    expect(s.count('SELECT count(*) FROM node_fee_days')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM node_fee_days')).toBe(0)
     const log = (await get<PagedList<MoneyRecord>>(s, a, 'wallet/moneyLog?type=node_dividend')).body_.data.list
     expect(log.map((r) => [r.asset, r.amount, r.link])).toEqual(
       expect.arrayContaining([
@@ -251,9 +251,9 @@ describe('the settlement and nodes', () => {
     expect((await get<NodeConfig>(s, a, 'node/config')).body_.data).toMatchObject({ fee_pool_share: '50', dividend_pool_share: '20' })
     expect(auditNodeGrants(s.ctx.sqlite)).toEqual([])
     // A second pass pays nothing more.
-    const postings = s.count('SELECT count(*) FROM ledger_postings')
+    const postings = await s.count('SELECT count(*) FROM ledger_postings')
     expect(await settleDue(s.ctx)).toEqual([])
-    expect(s.count('SELECT count(*) FROM ledger_postings')).toBe(postings)
+    expect(await s.count('SELECT count(*) FROM ledger_postings')).toBe(postings)
     expect(usdt(s, a.userId).available - aUsdt).toBe(units('0.03333333'))
   })
 })
@@ -283,14 +283,14 @@ describe("the operator's node commands", () => {
     expect((await post<PagedList<MyNode>>(s, me, 'node/getOrder', {})).body_.data.list[0]).toMatchObject({ amount: '5000', days: 270 })
     // Fewer seats than are taken: the taken ones stay taken.
     expect((await run('node', 'load', file({ tiers: [{ ...core, seats: 0 }] }))).code).toBe(0)
-    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'core'")).toBe(0)
+    expect(await s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'core'")).toBe(0)
     for (const bad of ['{', { tiers: [{ ...core, type: 'gold' }] }, { tiers: [{ ...core, machine_rate: '101' }] }, { tiers: [core, core] }, { loan_plans: [{ slug: 'x', ltv: '0', daily_rate: '1', max_days: 1 }] }]) {
       const r = await run('node', 'load', file(bad))
       expect(r.code).toBe(1)
       expect(r.err).toMatch(/node load: /)
     }
-    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    expect(await s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
     const list = await run('node', 'list')
     expect(list.code).toBe(0)
     expect(list.out).toMatch(/core seats 0\/1 limit 2 stake 6000 USDT 100 days power 7000 T2 withdraw 70000 ppm machine 5000 ppm/)

@@ -176,8 +176,8 @@ describe('unread notices and marking read (issue 12 part 5)', () => {
     const replay = await markRead(s, me.token, n.newest, key)
     const again = await markRead(s, me.token, n.newest)
     for (const r of [first, replay, again]) expect(r.body_).toMatchObject({ code: 200, data: { id: n.newest, read: true } })
-    expect(s.count('SELECT count(*) FROM notice_reads WHERE user_id = ? AND notice_id = ?', me.userId, n.newest)).toBe(1)
-    expect(s.count('SELECT read_at FROM notice_reads WHERE user_id = ?', me.userId)).toBe(T0)
+    expect(await s.count('SELECT count(*) FROM notice_reads WHERE user_id = ? AND notice_id = ?', me.userId, n.newest)).toBe(1)
+    expect(await s.count('SELECT read_at FROM notice_reads WHERE user_id = ?', me.userId)).toBe(T0)
   })
 
   it('a scheduled, withdrawn or unknown notice cannot be marked (404), a bad id is refused (400), and both need a token', async () => {
@@ -190,7 +190,7 @@ describe('unread notices and marking read (issue 12 part 5)', () => {
       expect(res.body_.msg).toBe(localeText('en', 'errors.noticeNotFound'))
     }
     for (const id of [0, 'x', 1.5]) expect((await markRead(s, me.token, id)).statusCode, String(id)).toBe(400)
-    expect(s.count('SELECT count(*) FROM notice_reads')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM notice_reads')).toBe(0)
     expect((await s.get('/api/v1/notice/unread')).statusCode).toBe(401)
     expect((await s.post('/api/v1/notice/read', { id: n.newest }, { idempotencyKey: idemKey() })).statusCode).toBe(401)
   })

@@ -40,7 +40,7 @@ describe('orders list and show', () => {
     const address = (await post<Address>(s, me, 'address/addAddress', { name: 'Ana', phone: '0912345678', area: 'Lisbon', address: 'Rua 1', is_default: true })).body_.data.id
     const d = await device(s)
     const spec = d.specs[0]!
-    const stock = s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
+    const stock = await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
     const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: address })).body_.data
     const genesis = (await s.get<NodeConfig>('/api/v1/node/config', { token: you.token })).body_.data.tiers.find((t) => t.type === 'genesis')!
     const seat = (await post<PayOrder>(s, you, 'node/buy', { node_id: genesis.id })).body_.data

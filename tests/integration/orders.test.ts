@@ -55,7 +55,7 @@ describe('orders to pay', () => {
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(msg('errors.paymentInsufficient', { asset: 'NADI', current: '5', required: '12.5' }))
     expect(nadi(s, me.userId)).toBe(units('5'))
-    expect(s.count('SELECT COUNT(*) FROM payments')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM payments')).toBe(0)
   })
 
   it('a cancelled order cannot be paid; an order past its time is cancelled by the expiry pass; another user’s order is unknown', async () => {

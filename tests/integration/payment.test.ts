@@ -153,7 +153,7 @@ describe('payment on chain', () => {
       'errors.orderAlreadyPaid',
     )
     expect((await refused(submitChainPayment(s.ctx, { ...order, txHash: '0x1234' }))).key).toBe('errors.txHashInvalid')
-    expect(s.count('SELECT COUNT(*) FROM payments')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM payments')).toBe(1)
   })
 
   it('fails too little, the wrong token, another sender, and a hash that never mines', async () => {
@@ -187,8 +187,8 @@ describe('payment on chain', () => {
 
     await mine(s, 5)
     await checkChainPayments(s.ctx)
-    expect(s.count("SELECT COUNT(*) FROM payments WHERE status = 'failed'")).toBe(4)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref LIKE 'pay:%'")).toBe(0)
+    expect(await s.count("SELECT COUNT(*) FROM payments WHERE status = 'failed'")).toBe(4)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref LIKE 'pay:%'")).toBe(0)
     // A failed order can be paid again with another transaction; a failed hash stays used.
     expect((await refused(submitChainPayment(s.ctx, { ...base, orderRef: 'again', txHash: low }))).key).toBe('errors.txHashUsed')
     const good = await w.send('USDT', to, wei('2'))
@@ -244,6 +244,6 @@ describe('payment on chain', () => {
     await mine(s, 3)
     await checkChainPayments(s.ctx)
     expect(treasury(s, 'USDT') - t0).toBe(units('3'))
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = 'pay:reorg'")).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = 'pay:reorg'")).toBe(1)
   })
 })

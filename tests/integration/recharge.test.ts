@@ -121,7 +121,7 @@ describe('deposit addresses', () => {
     expect(nadi.body_.data).toMatchObject({ coin: 'NADI', chain: 'nadi', chain_id: s.config.login.chainId, address: bsc.body_.data.address, token: s.gateway.chain('nadi').tokens.NADI })
     expect((await api(s, me).address('?coin=USDT&chain=bsc')).body).toBe(bsc.body)
     expect((await api(s, other).address('?coin=USDT&chain=bsc')).body_.data.address).not.toBe(bsc.body_.data.address)
-    expect(s.count('SELECT COUNT(*) FROM deposit_addresses')).toBe(3)
+    expect(await s.count('SELECT COUNT(*) FROM deposit_addresses')).toBe(3)
   })
 })
 
@@ -158,8 +158,8 @@ describe('the deposit watcher', () => {
     const posting = findPosting(s.ctx.sqlite, `deposit:bsc:${tx}:0`)
     expect(posting).toMatchObject({ reason: 'deposit', userId: BigInt(me.userId) })
     expect(balance(s.ctx.sqlite, custody('bsc'), 'USDT').available).toBeLessThanOrEqual(-1_250_000_000n)
-    expect(s.count('SELECT amount_wei FROM deposits WHERE tx_hash = ?', tx)).toBe(Number(sent))
-    expect(s.count('SELECT block_number FROM deposits WHERE tx_hash = ?', tx)).toBe(block)
+    expect(await s.count('SELECT amount_wei FROM deposits WHERE tx_hash = ?', tx)).toBe(Number(sent))
+    expect(await s.count('SELECT block_number FROM deposits WHERE tx_hash = ?', tx)).toBe(block)
     expect((await api(s, me).moneyLog()).body_.data).toMatchObject({ total: 1, list: [{ type: 'deposit', asset: 'USDT', account: 'fund', amount: '12.5' }] })
 
     // More blocks change nothing.
@@ -183,7 +183,7 @@ describe('the deposit watcher', () => {
     await mine(s, 'bsc')
     await scanDeposits(s.ctx)
     await scanDeposits(s.ctx) // the same reorg window again
-    expect(s.count('SELECT COUNT(*) FROM deposits')).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM deposits')).toBe(2)
     await mine(s, 'bsc', 2)
     await Promise.all([scanDeposits(s.ctx), scanDeposits(s.ctx), scanDeposits(s.ctx)])
     expect(usdtOf(s, me.userId)).toBe(1_000_000_000n)
@@ -199,7 +199,7 @@ describe('the deposit watcher', () => {
       [tx1, '7', 'credited'],
     ])
     expect(usdtOf(s, me.userId)).toBe(1_000_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(2)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(2)
     expect((await api(s, me).moneyLog()).body_.data.total).toBe(2)
   })
 
@@ -212,7 +212,7 @@ describe('the deposit watcher', () => {
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ coin: 'NADI', chain: 'nadi', amount: '2.5', status: 'credited' }])
     expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(250_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit' AND ref LIKE 'deposit:nadi:%'")).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit' AND ref LIKE 'deposit:nadi:%'")).toBe(1)
   })
 
   it('a reorg that replaces the deposit’s block leaves nothing credited and the deposit dropped, even once the chain is 3 blocks past it', async () => {
@@ -240,7 +240,7 @@ describe('the deposit watcher', () => {
     expect(await deposits(s, me)).toMatchObject([{ status: 'dropped' }])
     expect(usdtOf(s, me.userId)).toBe(0n)
     expect(findPosting(s.ctx.sqlite, `deposit:bsc:${tx}:0`)).toBeNull()
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(0)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(0)
   })
 
   it('a deposit dropped by a reorg whose transaction is mined again confirms again and is credited once', async () => {
@@ -269,6 +269,6 @@ describe('the deposit watcher', () => {
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ status: 'credited', confirmations: 3 }])
     expect(usdtOf(s, me.userId)).toBe(2_000_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(1)
   })
 })

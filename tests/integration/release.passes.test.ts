@@ -99,9 +99,9 @@ describe('a release day passed twice', () => {
     const daily = (p: ReleasePlan) => parseUnits(p.daily, 8)
     expect(balance(s.ctx.sqlite, fund(buyers[0]!.userId), 'NADI').available).toBe(daily(plans[0]!) + daily(late))
     expect(balance(s.ctx.sqlite, fund(buyers[1]!.userId), 'NADI').available).toBe(daily(plans[1]!))
-    expect(s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
-    expect(s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
-    expect(s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))
+    expect(await s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
+    expect(await s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
+    expect(await s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))
   })
 
   it.runIf(testBackend() === 'postgres')(

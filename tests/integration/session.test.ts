@@ -122,7 +122,7 @@ describe('the bearer token', () => {
     expect(out.body_).toMatchObject({ code: 200, data: null })
     expect((await info(s, me.token)).statusCode).toBe(401)
     expect((await info(s, again.token)).statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NOT NULL')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NOT NULL')).toBe(1)
   })
 
   it('logout without a token answers 401', async () => {
@@ -143,7 +143,7 @@ describe('the bearer token', () => {
 
     for (const token of [me.token, viaApp.body_.data.token]) {
       const hash = crypto.createHash('sha256').update(token).digest('hex')
-      expect(s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
+      expect(await s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
       // Nowhere in any table: sessions, idempotency records or anything else.
       const tables = Object.keys(schemaInfo(s.ctx.sqlite).tables)
       for (const table of tables) {

@@ -44,7 +44,7 @@ const cancel = (s: TestServer, who: SignedIn, id: number) => s.post<Order>(`${T}
 /** A bid that rests: far below any ask (none here). */
 const bid = (i: number) => ({ side: 'buy' as const, type: 'limit' as const, price: `0.${String(1000 + i).padStart(4, '0')}`, size: '10' })
 const openOf = (s: TestServer, userId: number) => s.count("SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')", userId)
-const state = (s: TestServer, userId: number) => ({ open: openOf(s, userId), journal: s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: balance(s.ctx.sqlite, trade(userId), 'USDT') })
+const state = (s: TestServer, userId: number) => ({ open: await openOf(s, userId), journal: await s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: balance(s.ctx.sqlite, trade(userId), 'USDT') })
 
 describe('the per-user limit of open orders', () => {
   it('the 201st open order is refused with the reason and changes nothing; cancelling one lets another in; a market order still trades', async () => {
@@ -64,7 +64,7 @@ describe('the per-user limit of open orders', () => {
     // A market order takes no place on the book: it is not refused for the limit (none to sell it, so it ends at once).
     const market = await place(s, me, { side: 'buy', type: 'market', quote_amount: '5' })
     expect(market.statusCode).toBe(200)
-    expect(openOf(s, me.userId)).toBe(200)
+    expect(await openOf(s, me.userId)).toBe(200)
 
     expect((await cancel(s, me, placed[0]!.body_.data.id)).statusCode).toBe(200)
     expect((await place(s, me, bid(201))).statusCode).toBe(200)
@@ -83,7 +83,7 @@ describe('the per-user limit of open orders', () => {
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => place(s, me, bid(10 + i))))
     expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(2)
     expect(new Set(burst.filter((r) => r.statusCode !== 200).map((r) => r.body_.msg))).toEqual(new Set([msg('errors.tradeOpenOrdersLimit', { max: 5 })]))
-    expect(openOf(s, me.userId)).toBe(5)
+    expect(await openOf(s, me.userId)).toBe(5)
   })
 
   it('a restart under a lower limit replays every journaled order and refuses only new ones', async () => {

@@ -143,7 +143,7 @@ describe('placing and matching', () => {
     const a = await s.post<Order>(`${T}/placeOrder`, body, { token: alice.token, idempotencyKey: idemKey() })
     const b = await s.post<Order>(`${T}/placeOrder`, body, { token: alice.token, idempotencyKey: idemKey() })
     expect(b.body_.data.id).toBe(a.body_.data.id)
-    expect(s.count('SELECT COUNT(*) FROM trade_orders')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM trade_orders')).toBe(1)
     expect(bal(s, alice.userId, 'USDT').frozen).toBe(units('2'))
   })
 })
@@ -160,11 +160,11 @@ describe('bad input moves nothing', () => {
   ] as const)('%s', async (_name, body, key, params) => {
     const s = await boot()
     const { alice } = await twoTraders(s)
-    const before = { usdt: bal(s, alice.userId, 'USDT'), orders: s.count('SELECT COUNT(*) FROM trade_orders'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    const before = { usdt: bal(s, alice.userId, 'USDT'), orders: await s.count('SELECT COUNT(*) FROM trade_orders'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }
     const res = await place(s, alice, body as Partial<PlaceOrderBody>)
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(msg(key, params))
-    expect({ usdt: bal(s, alice.userId, 'USDT'), orders: s.count('SELECT COUNT(*) FROM trade_orders'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual(before)
+    expect({ usdt: bal(s, alice.userId, 'USDT'), orders: await s.count('SELECT COUNT(*) FROM trade_orders'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual(before)
   })
 
   it('malformed bodies are refused by the schema: negative, more than 8 decimals, another market', async () => {
@@ -174,7 +174,7 @@ describe('bad input moves nothing', () => {
       const res = await s.post(`${T}/placeOrder`, { inst_id: 'NADI-USDT', client_order_id: `m${++cid}`, ...body }, { token: alice.token, idempotencyKey: idemKey() })
       expect(res.statusCode).toBe(400)
     }
-    expect(s.count('SELECT COUNT(*) FROM trade_orders')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM trade_orders')).toBe(0)
   })
 
   it('orders need a signed-in user; lists show only the caller’s own', async () => {
@@ -233,7 +233,7 @@ describe('journal and recovery', () => {
     const s = await boot()
     const { alice, bob } = await twoTraders(s)
     await place(s, alice, limit('sell', '0.3', '100'))
-    const before = { book: s.exchange!.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    const before = { book: s.exchange!.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }
     // Take the id the next order will get, so writing its row fails after the engine matched it.
     const next = Number(s.ctx.sqlite.prepare('SELECT MAX(id) FROM trade_orders').pluck().get()) + 1
     s.ctx.sqlite
@@ -242,7 +242,7 @@ describe('journal and recovery', () => {
     const res = await place(s, bob, limit('buy', '0.3', '40'))
     expect(res.statusCode).toBe(500)
     expect(s.exchange!.engineSnapshot()).toEqual(before.book)
-    expect({ usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
+    expect({ usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
     // The next order gets a free id and trades as if nothing had happened.
     const again = await place(s, bob, limit('buy', '0.3', '40'))
     expect(again.body_.data).toMatchObject({ status: 'filled', filled: '40' })

@@ -98,7 +98,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     const b = await presign(s, me, PNG_BODY, { key })
     expect(b.headers['idempotent-replayed']).toBe('true')
     expect(b.body_.data).toEqual(a.body_.data)
-    expect(s.count('SELECT count(*) FROM uploads')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM uploads')).toBe(1)
   })
 
   it('refuses more open URLs than the limit (429) until one expires', async () => {
@@ -218,7 +218,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     const { createUploadService } = await import('../../server/modules/upload/service.ts')
     const uploads = await createUploadService(s.ctx)
     expect(await uploads.sweep()).toBe(2)
-    expect(s.count('SELECT count(*) FROM uploads WHERE key IN (?, ?)', p.key, key)).toBe(0)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE key IN (?, ?)', p.key, key)).toBe(0)
     expect(fs.existsSync(path.join(s.config.upload.dir, key))).toBe(false)
   })
 })
@@ -245,7 +245,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const q = new URL(p.url).searchParams
     expect(q.get('X-Amz-SignedHeaders')?.split(';').sort()).toEqual(['content-length', 'content-type', 'host'])
     expect(q.get('X-Amz-Expires')).toBe('600')
-    expect(s.count("SELECT count(*) FROM uploads WHERE key = ? AND store = 's3'", p.key)).toBe(1)
+    expect(await s.count("SELECT count(*) FROM uploads WHERE key = ? AND store = 's3'", p.key)).toBe(1)
 
     // The bucket checks what the URL was signed for.
     expect((await fetchOrInject(s, p.url, Buffer.concat([PNG, Buffer.from([0])]), 'image/png')).status).toBe(403)
@@ -285,7 +285,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const car = (await s.get<PagedList<GoodsItem>>('/api/v1/car/goodsList')).body_.data.list[0]!
     const body = { goods_id: car.id, name: 'Lin Mei', phone: '0912345678', id_number: 'A123456789', city: 'Taipei', id_front: p.key, driver_licence: await uploaded(s, me) }
     refused(await s.post('/api/v1/car/apply', body, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }), 400, en('errors.documentMismatch', { document: en('fields.id_front') }))
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(0)
   })
 
   it('the sweep keeps a bucket file nobody has used yet as long as an unused upload is kept, then deletes it from the bucket', async () => {
@@ -302,7 +302,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     s.clock.advance(60 * MIN)
     expect(await uploads.sweep()).toBe(1)
     expect(await uploads.store.open(key)).toBeNull()
-    expect(s.count('SELECT count(*) FROM uploads')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM uploads')).toBe(0)
   })
 
   it('the app shell’s CSP lets the app connect to the bucket’s origin, and nothing else new', async () => {

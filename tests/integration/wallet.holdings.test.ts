@@ -53,7 +53,7 @@ describe('wallet holdings', () => {
     const order = await post<PayOrder>(s, u, 'node/buy', { node_id: core.id })
     await post(s, u, 'orders/payByBalance', { id: order.id })
     const node = (await post<PagedList<MyNode>>(s, u, 'node/getOrder', {})).list[0]!
-    const productId = s.count("SELECT id FROM pledge_products WHERE slug = 'savings-30'")
+    const productId = await s.count("SELECT id FROM pledge_products WHERE slug = 'savings-30'")
     await post(s, u, 'pledge/pledge', { product_id: productId, amount: '300', mode: 'day' })
     await post(s, u, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: 'h1', side: 'buy', type: 'limit', price: '0.01', size: '1000' })
     await post(s, u, 'withdraw/apply', { coin: 'NADI', chain: 'nadi', amount: '50', address: freshWallet().address })

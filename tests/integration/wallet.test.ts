@@ -118,7 +118,7 @@ describe('transfer between the fund and the trade account', () => {
 
     // Each transfer is one posting, ref transfer:<record id>.
     for (const id of [out.body_.data.id, back.body_.data.id]) {
-      expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = ? AND reason = 'transfer'", `transfer:${id}`)).toBe(1)
+      expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = ? AND reason = 'transfer'", `transfer:${id}`)).toBe(1)
     }
 
     const list = await api.transferList()
@@ -202,8 +202,8 @@ describe('transfer between the fund and the trade account', () => {
     expect(again.body).toBe(first.body)
     expect(avail(s, fund(me.userId), 'NADI')).toBe(units('6'))
     expect(avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
-    expect(s.count('SELECT COUNT(*) FROM wallet_transfers')).toBe(1)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM wallet_transfers')).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
 
     // The same key for a different transfer is refused and moves nothing.
     const before = snapshot(s)
@@ -227,7 +227,7 @@ describe('exchange NADI ↔ USDT', () => {
     expect(avail(s, TREASURY, 'MEME')).toBe(float)
     await fundDemoTreasury(s.ctx)
     expect(avail(s, TREASURY, 'USDT')).toBe(float)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
   })
 
   it('quotes at the reference price with the fee, and a confirmed quote moves user → treasury → user and the fee to FEES in one posting', async () => {
@@ -255,7 +255,7 @@ describe('exchange NADI ↔ USDT', () => {
     expect(avail(s, TREASURY, 'USDT')).toBe(treasuryUsdt + units('100'))
     expect(avail(s, TREASURY, 'NADI')).toBe(treasuryNadi - units('400'))
     expect(avail(s, FEES, 'NADI')).toBe(units('0.8'))
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'exchange' AND ref = ?", `exchange:${ex.body_.data.id}`)).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'exchange' AND ref = ?", `exchange:${ex.body_.data.id}`)).toBe(1)
 
     // The other way, with an amount that does not divide: the user's share is floored once.
     const back = await api.quote('?from=NADI&to=USDT&amount=1.23456789')
@@ -354,7 +354,7 @@ describe('exchange NADI ↔ USDT', () => {
     ]
     for (const [label, qs, message] of cases) expectRefused(await api.quote(qs), 400, message, label)
     expect(snapshot(s)).toEqual(before)
-    expect(s.count('SELECT COUNT(*) FROM exchange_quotes')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM exchange_quotes')).toBe(0)
   })
 
   it('an exchange the treasury cannot cover is refused with a clear message, at the quote or at the confirmation', async () => {
@@ -380,7 +380,7 @@ describe('exchange NADI ↔ USDT', () => {
     expect(avail(s, TREASURY, 'NADI')).toBe(units('50'))
     expect(avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
     // The failed confirmation did not use the quote up.
-    expect(s.count('SELECT COUNT(*) FROM exchange_quotes WHERE used_at IS NULL')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM exchange_quotes WHERE used_at IS NULL')).toBe(1)
   })
 
   it('a user who spent the money between quote and confirmation is refused with the available amount', async () => {

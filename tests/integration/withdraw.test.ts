@@ -124,7 +124,7 @@ describe('withdraw config and input', () => {
     expect(anon.statusCode).toBe(401)
 
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
-    expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM withdrawals')).toBe(0)
     expect((await list(s, user)).total).toBe(0)
     expectBalanced(s)
   })
@@ -144,7 +144,7 @@ describe('withdraw config and input', () => {
     const other = await apply(s, user, { ...body, amount: '2' }, key)
     expect([other.statusCode, other.body_.msg]).toEqual([400, en('errors.idempotencyKeyReused')])
 
-    expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM withdrawals')).toBe(1)
     expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.4'), frozen: NADI('1.6') })
     expectBalanced(s)
   })
