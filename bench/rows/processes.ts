@@ -27,6 +27,7 @@ import { onPostgres } from '../support/postgres.ts'
 import { millis, seconds, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 import { envelopeOutcome, xorshift } from '../support/loadGen.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'processes'
 
@@ -305,7 +306,7 @@ async function failover(api: Child, tokens: string[], leader: Child, standby: Ch
     led.catch(() => {})
     await leader.exited
     await sleep(20)
-    const last = Math.max(before, maxId())
+    const last = Math.max(before, await maxId())
     const first = await until(() => answers.find((a) => a.at > killedAt && a.id > last), 'an order accepted by the new leader', 20_000)
     await led
     return { ms: first.at - killedAt, ledMs: ledAt - killedAt, paused, other }
@@ -350,7 +351,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   await bundleServer()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-processes-'))
   const conn = openDatabase(url)
-  const count = (sql: string) => Number(conn.sqlite.prepare(sql).pluck().get() ?? 0)
+  const count = async (sql: string) => Number((await conn.sql.get(statement<{ v: unknown }>(sql)))?.v ?? 0)
   // Throughput, not the per-user limit of open orders (200): the windows rest thousands per user.
   const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000', NADI_TRADE_MAX_OPEN_ORDERS: '100000' }
   const started: { name: string; child: Child }[] = []
@@ -395,7 +396,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     ctx.log(`processes: sequential orders p50/p99 through api + engine ${millis(viaRoles.p50)}/${millis(viaRoles.p99)}, through --role all ${millis(viaAll.p50)}/${millis(viaAll.p99)}`)
 
     const failovers: Failover[] = []
-    const maxId = () => count('SELECT MAX(id) FROM trade_orders')
+    const maxId = async () => await count('SELECT MAX(id) FROM trade_orders')
     for (let round = 0; round < FAILOVERS; round++) {
       const standby = await role('engine', HEALTH)
       if (await leads(standby)) throw new Error('a fresh engine leads beside a living leader')
@@ -417,7 +418,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
       allConn.sqlite.close()
     }
 
-    const left = count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
+    const left = await count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
     const report = audit(conn.sqlite)
     if (!report.ok) throw new Error(`ledger audit failed after the processes run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     if (left > 0) throw new Error(`${left} trading commands were left unanswered`)

@@ -13,6 +13,7 @@ import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, seconds } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'settlement'
 
@@ -68,11 +69,11 @@ function seed(conn: Database_, users: number, positions: number, startDay: numbe
   // Ids given explicitly leave PostgreSQL's sequence behind; the next user would collide.
   if (pg) conn.sqlite.exec(`SELECT setval(pg_get_serial_sequence('users', 'id'), ${users})`)
   for (const account of [MINING, SAVINGS]) {
-    transfer(conn.sqlite, { ref: `bench:fund:${'platform' in account ? account.platform : ''}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset: 'NADI', amount: 10n ** 17n })
+    await transfer(conn.sql, { ref: `bench:fund:${'platform' in account ? account.platform : ''}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset: 'NADI', amount: 10n ** 17n })
   }
 }
 
-const postings = (conn: Database_) => Number((conn.sqlite.prepare('SELECT count(*) AS n FROM ledger_postings').get() as { n: bigint }).n)
+const postings = async (conn: Database_) => Number(((await conn.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM ledger_postings')))!).n)
 const silent = { error: () => {} } as unknown as Ctx['log']
 
 /** The day's rows on one backend (`suffix`), under `maxMs`; `url`: PostgreSQL instead of a temp SQLite file. */
@@ -95,11 +96,11 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     // The peak during the run, less the RSS before it (an upper bound when the seeding peaked higher).
     const peakGrowth = Math.max(0, process.resourceUsage().maxRSS * 1024 - rss0)
     const rssAfter = process.memoryUsage().rss - rss0
-    const before = postings(conn)
+    const before = await postings(conn)
     const t1 = performance.now()
     const second = await settleDue(c)
     const ms2 = performance.now() - t1
-    const reposted = postings(conn) - before + second.reduce((n, d) => n + d.positions, 0)
+    const reposted = await postings(conn) - before + second.reduce((n, d) => n + d.positions, 0)
     const settled = first.reduce((n, d) => n + d.positions, 0)
     const ok = audit(conn.sqlite).ok && auditSettlement(conn.sqlite).length === 0
     ctx.log(`settlement${suffix}: ${settled} lines, ${first[0]?.users ?? 0} users paid in ${seconds(ms)}; peak RSS +${Math.round(peakGrowth / MB)} MB; re-run ${millis(ms2)}`)

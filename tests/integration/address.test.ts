@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 import type { Address } from '../../contract/address.ts'
 import { dialectOf } from '../../server/db/connection.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../../tests/support/rows.ts'
 
 const start = useServers()
 
@@ -41,7 +43,7 @@ async function addOk(s: TestServer, me: SignedIn, over: Record<string, unknown> 
 }
 
 /** Every address row, to prove a refused request changed nothing. */
-const snapshot = (s: TestServer) => s.ctx.sqlite.prepare('SELECT * FROM addresses ORDER BY id').safeIntegers(false).all()
+const snapshot = async (s: TestServer) => (await s.ctx.sql.all(statement('SELECT * FROM addresses ORDER BY id'))).map(numbers)
 const rowsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ?', userId)
 const defaultsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ? AND is_default = 1', userId)
 const defaultIdOf = (s: TestServer, userId: number) => s.count('SELECT id FROM addresses WHERE user_id = ? AND is_default = 1', userId)
@@ -75,7 +77,7 @@ describe('POST /api/v1/address/addAddress', () => {
       msg: localeText('en', 'api.ok'),
       data: { id, name: 'Chen Mei', phone: '+886912345678', area: 'Taipei City', address: 'No. 1, 3F', is_default: true, created_at: T0, updated_at: T0 },
     })
-    expect(s.ctx.sqlite.prepare('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?').safeIntegers(false).get(id)).toEqual({
+    expect(numbers(await s.ctx.sql.get(statement('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?'), id))).toEqual({
       user_id: me.userId,
       name: 'Chen Mei',
       phone: '+886912345678',
@@ -148,12 +150,12 @@ describe('POST /api/v1/address/addAddress', () => {
     const me = await s.signIn(ROOT_CODE)
     const ids: number[] = []
     for (let i = 0; i < 20; i++) ids.push(await addOk(s, me, { name: `R${i}` }))
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) {
       const res = await as(s, me, lang).add(form({ name: 'one too many' }))
       expectRefused(res, 409, text(file, 'errors.addressLimit', { max: 20 }), lang)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // Another user is not affected by my limit.
     const other = await s.signIn(ROOT_CODE)
     expect((await as(s, other).add(form())).statusCode).toBe(200)
@@ -240,13 +242,13 @@ describe('address input rules (SPEC §5)', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, over, msg] of BAD) {
       for (const [lang, file] of LANGS) {
         expectRefused(await as(s, me, lang).add(form(over)), 400, msg(file), `${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await rowsOf(s, me.userId)).toBe(1)
   })
 
@@ -255,19 +257,19 @@ describe('address input rules (SPEC §5)', () => {
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, over, msg] of BAD) {
       for (const [lang, file] of LANGS) {
         expectRefused(await as(s, me, lang).edit({ ...form(over), id, is_default: over.is_default ?? true }), 400, msg(file), `${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('a body that is not a JSON object is refused with 400 naming the request body', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) {
       for (const json of ['[]', '"name"', '42', 'null']) {
         const res = await s.post(`${BASE}/addAddress`, json, { token: me.token, lang, headers: { 'content-type': 'application/json' } })
@@ -275,7 +277,7 @@ describe('address input rules (SPEC §5)', () => {
       }
       expectRefused(await s.post(`${BASE}/addAddress`, undefined, { token: me.token, lang }), 400, invalidField(file, 'body'), `no body (${lang})`)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -296,7 +298,7 @@ describe('ids that are not a positive integer', () => {
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const api = (lang: string) => as(s, me, lang)
     for (const [label, badId] of BAD_BODY_IDS) {
       for (const [lang, file] of LANGS) {
@@ -307,7 +309,7 @@ describe('ids that are not a positive integer', () => {
         expectRefused(await api(lang).remove(withId({})), 400, msg, `delete ${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await defaultIdOf(s, me.userId)).toBe(id)
   })
 
@@ -415,9 +417,9 @@ describe('POST /api/v1/address/editAddress', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).edit({ ...form(), id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -434,10 +436,10 @@ describe('one default at all times', () => {
     expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 7000 })
     expect((await as(s, me).detail(b)).body_.data).toMatchObject({ is_default: true, updated_at: T0 + 7000 })
-    const before = snapshot(s)
+    const before = await snapshot(s)
     s.clock.advance(5000)
     expect((await as(s, me).setDefault({ id: b })).statusCode).toBe(200)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('setDefaultAddress of an id that does not exist answers 404 and leaves the default where it was', async () => {
@@ -491,9 +493,9 @@ describe('one default at all times', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).remove({ id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('holds after every step of a mixed run of adds, edits, set-defaults and deletes', async () => {
@@ -552,14 +554,14 @@ describe('one default at all times', () => {
         : `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END;
            CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END;`,
     )
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expect((await as(s, me).add(form({ name: 'Fails', is_default: true }))).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await as(s, me).setDefault({ id: b })).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // Deleting the default hands the flag to b, which fails: the delete is undone too.
     expect((await as(s, me).remove({ id: a })).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 
@@ -568,9 +570,7 @@ describe('one default at all times', () => {
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
     expect(() =>
-      s.ctx.sqlite
-        .prepare("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)")
-        .run(me.userId),
+      await s.ctx.sql.run(statement("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)"), me.userId),
     ).toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
   })
 })
@@ -597,7 +597,7 @@ describe('each user sees and changes only their own addresses', () => {
     await addOk(s, alice)
     const alicesOther = await addOk(s, alice)
     await addOk(s, bob)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const missing = 999_999
     for (const [lang, file] of LANGS) {
       const bobApi = as(s, bob, lang)
@@ -614,7 +614,7 @@ describe('each user sees and changes only their own addresses', () => {
         expect(foreign.body, `${label} (${lang})`).toBe(absent.body)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await as(s, alice).detail(alicesOther)).body_.data.name).toBe('Chen Mei')
   })
 })
@@ -660,7 +660,7 @@ describe('sign-in and documentation', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const calls: [string, () => Promise<Res>][] = [
       ['addressList', () => s.get(`${BASE}/addressList`)],
       ['addressDetail', () => s.get(`${BASE}/addressDetail?id=${id}`)],
@@ -676,7 +676,7 @@ describe('sign-in and documentation', () => {
       expect(res.statusCode, label).toBe(401)
       expect(res.body_.code, label).toBe(401)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('the seven address paths are in the OpenAPI document', async () => {

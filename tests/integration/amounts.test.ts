@@ -3,6 +3,7 @@ import { idemKey, localeText, useServers, type TestServer } from './support/serv
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { formatMoney, parseMoney } from '../../contract/money.ts'
 import { maxQuote, priceUnits, quoteUnits, sizeUnits } from '../../server/exchange/engine/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 // Issue 17: amounts the wire format lets through (up to 20 digits) but the ledger cannot hold were a
 // 500 on mining (a bigint past int64 bound into SQLite) and an unpayable order at the exact int64
@@ -17,14 +18,14 @@ const TOO_LARGE = ['92233720368.54775808', '92233720369', '999999999999', '92233
 function books(s: TestServer): string {
   const tables = ['ledger_postings', 'pay_orders', 'withdrawals', 'trade_orders', 'pledges', 'loans', 'positions', 'wallet_transfers', 'exchange_quotes']
   const counts = tables.map((t) => `${t}=${await s.count(`SELECT COUNT(*) FROM ${t}`)}`)
-  const accounts = s.ctx.sqlite.prepare('SELECT id, available, frozen FROM ledger_accounts ORDER BY id').all()
+  const accounts = await s.ctx.sql.all(statement('SELECT id, available, frozen FROM ledger_accounts ORDER BY id'))
   return JSON.stringify({ counts, accounts }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
 }
 
 async function richUser(s: TestServer) {
   const me = await s.signIn()
   for (const asset of ['USDT', 'NADI'] as const) {
-    transfer(s.ctx.sqlite, { ref: `test:amounts:${asset}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset, amount: parseMoney('1000')! })
+    await transfer(s.ctx.sql, { ref: `test:amounts:${asset}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset, amount: parseMoney('1000')! })
   }
   return me
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, freshWallet, localeText, useServers } from './support/server.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../../tests/support/rows.ts'
 
 const start = useServers()
 
@@ -49,7 +51,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
       ].join('\n'),
     )
     expect(s.config.login.statement).toMatch(/^Welcome to NADI!/)
-    const row = s.ctx.sqlite.prepare('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?').get(nonce)
+    const row = await s.ctx.sql.get(statement('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?'), nonce)
     expect(row).toEqual({ address: wallet.address.toLowerCase(), message, invite_code: ROOT_CODE })
   })
 
@@ -148,7 +150,7 @@ describe('POST /api/v1/auth/login', () => {
     const s = await start()
     const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
     const { userId, address } = await s.signIn(ROOT_CODE)
-    const row = s.ctx.sqlite.prepare('SELECT wallet_address, inviter_id, depth, code, name, is_root FROM users WHERE id = ?').safeIntegers(false).get(userId) as Record<string, unknown>
+    const row = numbers((await s.ctx.sql.get(statement<Record<string, unknown>>('SELECT wallet_address, inviter_id, depth, code, name, is_root FROM users WHERE id = ?'), userId))!)
     expect(row).toMatchObject({ wallet_address: address.toLowerCase(), inviter_id: rootId, depth: 1, is_root: 0 })
     expect(row.code).toMatch(/^[A-Z0-9]{8}$/)
     expect(row.code).not.toBe(ROOT_CODE)
@@ -157,23 +159,23 @@ describe('POST /api/v1/auth/login', () => {
 
   it('registration adds one direct referral to the inviter and one team member to every ancestor up to the root', async () => {
     const s = await start()
-    const code = (id: number) => s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(id) as string
+    const code = async (id: number) => (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), id))!.code
     const a = await s.signIn(ROOT_CODE)
-    const b = await s.signIn(code(a.userId))
-    const c = await s.signIn(code(b.userId))
-    const counts = (id: number) =>
-      s.ctx.sqlite.prepare('SELECT zhi_num, team_num, depth FROM users WHERE id = ?').safeIntegers(false).get(id)
+    const b = await s.signIn(await code(a.userId))
+    const c = await s.signIn(await code(b.userId))
+    const counts = async (id: number) =>
+      numbers(await s.ctx.sql.get(statement('SELECT zhi_num, team_num, depth FROM users WHERE id = ?'), id))
     const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
-    expect(counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
-    expect(counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })
-    expect(counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
-    expect(counts(c.userId)).toEqual({ zhi_num: 0, team_num: 0, depth: 3 })
+    expect(await counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
+    expect(await counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })
+    expect(await counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
+    expect(await counts(c.userId)).toEqual({ zhi_num: 0, team_num: 0, depth: 3 })
 
     // A second referral of A counts for A and the root but not for B or C.
-    await s.signIn(code(a.userId))
-    expect(counts(rootId)).toEqual({ zhi_num: 1, team_num: 4, depth: 0 })
-    expect(counts(a.userId)).toEqual({ zhi_num: 2, team_num: 3, depth: 1 })
-    expect(counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
+    await s.signIn(await code(a.userId))
+    expect(await counts(rootId)).toEqual({ zhi_num: 1, team_num: 4, depth: 0 })
+    expect(await counts(a.userId)).toEqual({ zhi_num: 2, team_num: 3, depth: 1 })
+    expect(await counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
 
     // And the user centre reads the same figures.
     const info = await s.get<{ zhi_num: number; team_num: number }>('/api/v1/user/info', { token: a.token })
@@ -204,7 +206,7 @@ describe('POST /api/v1/auth/login', () => {
     const s = await start()
     const a = await s.signIn(ROOT_CODE)
     const b = await s.signIn(ROOT_CODE)
-    const aCode = s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(a.userId) as string
+    const aCode = (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), a.userId))!.code
 
     const issued = await s.loginMessage(b.wallet, aCode)
     expect(issued.statusCode).toBe(200)

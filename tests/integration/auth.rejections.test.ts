@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Wallet } from 'ethers'
 import { ROOT_CODE, freshWallet, localeText, useServers, type TestServer } from './support/server.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 
@@ -99,7 +100,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
   it('an edited message (the invite code in Resources swapped, nonce kept) is refused even when signed as edited', async () => {
     const s = await start()
     const other = await s.signIn(ROOT_CODE)
-    const otherCode = s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(other.userId) as string
+    const otherCode = (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), other.userId))!.code
     const wallet = freshWallet()
     const { message, nonce } = await issue(s, wallet)
     const edited = message.replace(`urn:nadi:invite:${ROOT_CODE}`, `urn:nadi:invite:${otherCode}`)

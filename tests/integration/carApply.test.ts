@@ -12,6 +12,8 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { GoodsItem } from '../../contract/goods.ts'
 import { translate } from '../../server/i18n.ts'
 import { main as cli } from '../../server/cli.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../../tests/support/rows.ts'
 
 const start = useServers()
 const en = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
@@ -57,8 +59,8 @@ async function ready(s: TestServer, who?: SignedIn) {
 
 /** Every application and upload row: a refused request changes neither. */
 const state = (s: TestServer) => ({
-  applications: s.ctx.sqlite.prepare('SELECT * FROM car_applications ORDER BY id').safeIntegers(false).all(),
-  uploads: s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all(),
+  applications: (await s.ctx.sql.all(statement('SELECT * FROM car_applications ORDER BY id'))).map(numbers),
+  uploads: (await s.ctx.sql.all(statement('SELECT * FROM uploads ORDER BY key'))).map(numbers),
 })
 
 function refused(res: Res, status: number, msg: string, label = '') {
@@ -90,7 +92,7 @@ describe('POST /api/v1/car/apply', () => {
       created_at: T0,
       updated_at: T0,
     })
-    expect(s.ctx.sqlite.prepare('SELECT id_number FROM car_applications WHERE id = ?').pluck().get(a.id)).toBe('A123456789')
+    expect((await s.ctx.sql.get(statement<{ id_number: unknown }>('SELECT id_number FROM car_applications WHERE id = ?'), a.id))?.id_number).toBe('A123456789')
     expect(await s.count('SELECT count(*) FROM uploads WHERE used_by = ? AND used_at = ?', a.id, T0)).toBe(3)
     // The list in another language names the car in it.
     const tw = await s.get<PagedList<CarApplication>>('/api/v1/car/applyList', { token: me.token, lang: 'TW' })
@@ -161,7 +163,7 @@ describe('POST /api/v1/car/apply', () => {
     const before = state(s)
     refused(await apply(s, me, { ...body, goods_id: 999_999 }), 404, en('errors.goodsNotFound'), 'unknown')
     refused(await apply(s, me, { ...body, goods_id: device.id }), 404, en('errors.goodsNotFound'), 'a device')
-    s.ctx.sqlite.prepare('UPDATE products SET active = 0 WHERE id = ?').run(body.goods_id)
+    await s.ctx.sql.run(statement('UPDATE products SET active = 0 WHERE id = ?'), body.goods_id)
     refused(await apply(s, me, body), 404, en('errors.goodsNotFound'), 'off sale')
     refused(await apply(s, me, { ...body, goods_id: 0 }), 400, en('errors.invalidField', { field: en('fields.goods_id') }), 'id 0')
     expect(state(s)).toEqual(before)
@@ -176,7 +178,7 @@ describe('POST /api/v1/car/apply', () => {
     const missing = body.id_front.replace(/[0-9a-f]{32}/, '0'.repeat(32))
     // A file of the caller uploaded for another purpose (none other exists yet: written as one would be).
     const elsewhere = `u/${me.userId}/avatar/${'a'.repeat(32)}.png`
-    s.ctx.sqlite.prepare("INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at, uploaded_at) VALUES (?, ?, 'avatar', 'image/png', ?, 'local', ?, ?, ?)").run(elsewhere, me.userId, PNG.length, T0, T0 + 600_000, T0)
+    await s.ctx.sql.run(statement("INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at, uploaded_at) VALUES (?, ?, 'avatar', 'image/png', ?, 'local', ?, ?, ?)"), elsewhere, me.userId, PNG.length, T0, T0 + 600_000, T0)
     const before = state(s)
     refused(await apply(s, me, { ...body, id_front: theirs }), 404, en('errors.documentNotFound', { document: doc('id_front') }), 'another user’s')
     refused(await apply(s, me, { ...body, id_back: missing }), 404, en('errors.documentNotFound', { document: doc('id_back') }), 'no such key')

@@ -64,7 +64,7 @@ describe('GET /api/v1/common/mainInfo', () => {
     expect((await s.get<MainInfo>('/api/v1/common/mainInfo')).body_.data).toMatchObject({ nadi_price: '0.25', nadi_price_source: 'reference' })
     const [maker, taker] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     for (const [who, asset] of [[maker, 'NADI'], [taker, 'USDT']] as const) {
-      transfer(s.ctx.sqlite, { ref: `price:${who.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: parseMoney('1000')! })
+      await transfer(s.ctx.sql, { ref: `price:${who.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: parseMoney('1000')! })
     }
     await s.exchange!.place(maker.userId, { side: 'sell', type: 'limit', price: 3172, lots: 1000, clientOrderId: 'm1' })
     await s.exchange!.place(taker.userId, { side: 'buy', type: 'limit', price: 3172, lots: 500, clientOrderId: 't1' })

@@ -19,6 +19,7 @@ import { fundTraders, killChildren, killGroup, placeHttp as place, signInHttp, s
 import { Client } from './support/wsClient.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'CRASH001'
 const CYCLES = 4
@@ -66,7 +67,7 @@ async function checkFolder(acked: Map<string, number>) {
     const d = await db.sql.transaction((tx) => diagnose(tx, defaultSpec))
     expect(d.replay.ok, JSON.stringify(d.replay)).toBe(true)
     expect(d.healthy).toBe(true)
-    return Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
+    return Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))!.v)
   } finally {
     db.sqlite.close()
   }

@@ -9,6 +9,7 @@ import type { Candle } from '../../contract/trade.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, useServers } from './support/server.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const dirs: string[] = []
@@ -45,8 +46,8 @@ it('a demo market’s first start stores days of candles on every bar, once, and
   // History only: the journal and the ledger hold nothing but what the live demo market did (and the demo's funding of its treasury, release, mining, savings, loan and activity prize accounts).
   expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason NOT IN ('demo_fund', 'treasury_fund', 'release_fund', 'loan_fund', 'activity_fund', 'trade')")).toBe(0)
   // The commands are read as JSON here: SQLite and PostgreSQL spell a JSON path differently.
-  const demoUsers = new Set((s.ctx.sqlite.prepare("SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER')").pluck().all() as bigint[]).map(Number))
-  const commands = s.ctx.sqlite.prepare('SELECT command FROM exchange_journal').pluck().all() as string[]
+  const demoUsers = new Set(((await s.ctx.sql.all(statement<{ id: bigint }>("SELECT id FROM users WHERE code IN ('DEMOMAKER', 'DEMOTAKER')"))).map((r) => r.id)).map(Number))
+  const commands = (await s.ctx.sql.all(statement<{ command: string }>('SELECT command FROM exchange_journal'))).map((r) => r.command)
   expect(commands.map((c) => (JSON.parse(c) as { userId: number }).userId).filter((u) => !demoUsers.has(u))).toEqual([])
   expect(audit(s.ctx.sqlite).violations).toEqual([])
   await s.close()
@@ -61,8 +62,8 @@ it('a market that has traded is never given made-up history', async () => {
   const db = folder()
   const plain = await start({ env: db })
   const [a, b] = [await plain.signIn(ROOT_CODE), await plain.signIn(ROOT_CODE)]
-  transfer(plain.ctx.sqlite, { ref: 'h:a', reason: 'deposit', from: custody('nadi'), to: trade(a.userId), asset: 'NADI', amount: 100_000_000_000n })
-  transfer(plain.ctx.sqlite, { ref: 'h:b', reason: 'deposit', from: custody('bsc'), to: trade(b.userId), asset: 'USDT', amount: 100_000_000_000n })
+  await transfer(plain.ctx.sql, { ref: 'h:a', reason: 'deposit', from: custody('nadi'), to: trade(a.userId), asset: 'NADI', amount: 100_000_000_000n })
+  await transfer(plain.ctx.sql, { ref: 'h:b', reason: 'deposit', from: custody('bsc'), to: trade(b.userId), asset: 'USDT', amount: 100_000_000_000n })
   await plain.exchange!.place(a.userId, { side: 'sell', type: 'limit', price: 2500, lots: 1000, clientOrderId: 's' })
   await plain.exchange!.place(b.userId, { side: 'buy', type: 'limit', price: 2500, lots: 1000, clientOrderId: 'b' })
   await new Promise((r) => setTimeout(r, 20)) // candles are saved just after the commit

@@ -15,14 +15,15 @@ import type { Address } from '../../contract/address.ts'
 import { translate } from '../../server/i18n.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { expireOrders, orderRef } from '../../server/modules/orders/service.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0', NADI_LOGIN_PER_IP: '1000' } }, { audited: true })
 const API = '/api/v1'
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
-const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+const credit = async (s: TestServer, userId: number, amount: string) =>
+  await transfer(s.ctx.sql, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
@@ -30,12 +31,10 @@ const seatsLeft = (s: TestServer, type: NodeTier['type']) => s.count('SELECT sea
 
 /** A chain payment as a submitted tx hash leaves it: pending until its check confirms or fails it. */
 function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
-  s.ctx.sqlite
-    .prepare(
+  await s.ctx.sql.run(statement(
       `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, created_at, updated_at)
        VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', 'pending', 'bsc', ?, ?, ?)`,
-    )
-    .run(orderRef(orderId), userId, units('20000'), `0x${String(n).padStart(64, '0')}`, s.ctx.now(), s.ctx.now())
+    ), orderRef(orderId), userId, units('20000'), `0x${String(n).padStart(64, '0')}`, s.ctx.now(), s.ctx.now())
 }
 
 async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {
@@ -72,7 +71,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
 
     // A buyer with the stake in the fund account holds a seat at once and pays it.
     const payer = await s.signIn(ROOT_CODE)
-    credit(s, payer.userId, '20000')
+    await credit(s, payer.userId, '20000')
     const wall = performance.now()
     const order = await post<PayOrder>(s, payer, 'node/buy', { node_id: (await tier(s, payer, 'genesis')).id })
     expect(order.statusCode).toBe(200)
@@ -99,7 +98,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     const s = await start({ env: { NADI_HOLD_SHARE_PPM: '1000000' } })
     expect((await attack(s)).held).toBe(50)
     const payer = await s.signIn(ROOT_CODE)
-    credit(s, payer.userId, '20000')
+    await credit(s, payer.userId, '20000')
     const r = await post(s, payer, 'node/buy', { node_id: (await tier(s, payer, 'genesis')).id })
     expect(r.body_.msg).toBe(msg('errors.nodeSoldOut'))
   })
@@ -137,10 +136,10 @@ describe('one user and one gold bar', () => {
   it('cannot hold all the stock: an unpaid order holds at most the share, one order of a product at a time, unless the balance pays it', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '1000')
+    await credit(s, me.userId, '1000')
     const bar = await product(s, 'gold')
     const spec = bar.specs[0]!
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 40 WHERE id = ?').run(spec.id)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 40 WHERE id = ?'), spec.id)
     const address = await addressOf(s, me)
     const order = (quantity: number, who = me, address_id = address) => post<PreOrderResult>(s, who, 'preOrder/preOrder', { area: 'gold', goods_id: bar.id, spec_id: spec.id, quantity, address_id })
     const price = units(spec.price)
@@ -163,7 +162,7 @@ describe('one user and one gold bar', () => {
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toMatch(/^Unpaid orders already hold all of this/)
     const rich = await s.signIn(ROOT_CODE)
-    credit(s, rich.userId, String(Number(price * 20n) / 1e8))
+    await credit(s, rich.userId, String(Number(price * 20n) / 1e8))
     expect((await order(20, rich, await addressOf(s, rich))).statusCode).toBe(200)
     expect(await stock()).toBe(12)
     console.info(`[holds] gold bar of 40 units: one user holds at most ${40 - 32} unpaid (before: 40)`)
@@ -183,7 +182,7 @@ describe('per-user limits and the cool-down', () => {
     expect(placed.map((r) => r.statusCode)).toEqual([200, 200, 200, 409])
     expect(placed[3]!.body_.msg).toBe(msg('errors.holdLimitOpen', { max: 3 }))
     // A paid order holds nothing: the place is free again.
-    credit(s, me.userId, '100000')
+    await credit(s, me.userId, '100000')
     expect((await post(s, me, 'orders/payByBalance', { id: placed[0]!.body_.data.order.id })).statusCode).toBe(200)
     const p = await product(s, 'gold', 2)
     expect((await post(s, me, 'preOrder/preOrder', { area: 'gold', goods_id: p.id, spec_id: p.specs[0]!.id, quantity: 1, address_id: address })).statusCode).toBe(200)

@@ -223,9 +223,7 @@ function addEffectProbe(s: TestServer) {
 /** The row another process writes with its effect for the same request (server/http/idempotency.ts). */
 function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown, answer: string | null) {
   const hash = crypto.createHash('sha256').update(`POST /api/v1/probe/effect\n${JSON.stringify(body)}`).digest('hex')
-  s.ctx.sqlite
-    .prepare('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(`u:${userId}`, key, hash, answer === null ? null : 200, answer, s.clock.now(), answer === null ? null : 'another-process')
+  await s.ctx.sql.run(statement('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)'), `u:${userId}`, key, hash, answer === null ? null : 200, answer, s.clock.now(), answer === null ? null : 'another-process')
 }
 
 describe('Idempotency-Key: the answer lives in the effect’s transaction', () => {

@@ -21,6 +21,7 @@ import { translate } from '../../server/i18n.ts'
 import { audit, balance, fund } from '../../server/ledger/index.ts'
 import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 import { checkChainPayments } from '../../server/modules/payment/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers(
@@ -37,7 +38,7 @@ afterEach(() => {
 const post = <T = PayOrder>(s: TestServer, who: SignedIn, path: string, body: unknown) =>
   s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const detail = async (s: TestServer, who: SignedIn, id: number) => (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: who.token, lang: 'EN' })).body_.data
-const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT').available
+const usdt = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'USDT')).available
 const credits = (s: TestServer, tx: string) => s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE ?", `deposit:bsc:${tx}:%`)
 
 /** A server whose clock reads the chain's time, so block times and order expiries compare. */
@@ -117,7 +118,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await expire(s, me, id)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
-    expect(usdt(s, me.userId)).toBe(0n)
+    expect(await usdt(s, me.userId)).toBe(0n)
     expect(await credits(s, tx.toLowerCase())).toBe(0)
     expect(audit(s.ctx.sqlite).violations).toEqual([])
 
@@ -142,7 +143,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(after.payment!.fail_msg).toBe('The order expired before your payment arrived; the 9.5 USDT you paid was credited to your fund account')
     const tw = (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: me.token, lang: 'TW' })).body_.data
     expect(tw.payment!.fail_msg).toBe(translate('TW', 'errors.paymentOrderExpired', expected))
-    expect(usdt(s, me.userId)).toBe(units('9.5'))
+    expect(await usdt(s, me.userId)).toBe(units('9.5'))
     expect(await credits(s, tx.toLowerCase())).toBe(1)
     expect(audit(s.ctx.sqlite).violations).toEqual([])
 
@@ -152,7 +153,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await checkChainPayments(s.ctx)
     const other = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     expect((await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })).statusCode).toBe(409)
-    expect(usdt(s, me.userId)).toBe(units('9.5'))
+    expect(await usdt(s, me.userId)).toBe(units('9.5'))
     expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 
@@ -185,7 +186,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const send = await wallet(s, me, id)
     await expire(s, me, id)
     // Everything left is sold meanwhile.
-    s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'").run()
+    await s.ctx.sql.run(statement("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'"))
     const tx = await send(elite.amount)
     await mineAfter(s, 0)
 
@@ -195,7 +196,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     })
     expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
     expect(await s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units(elite.amount))
+    expect(await usdt(s, me.userId)).toBe(units(elite.amount))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
@@ -209,7 +210,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     for (const nth of [0, 1]) {
       const p = (await s.get<GoodsDetail>(`${API}/machine/goodsDetail?id=${list[nth]!.id}`)).body_.data
       const spec = p.specs[0]!.id
-      s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 10 WHERE id = ?').run(spec)
+      await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 10 WHERE id = ?'), spec)
       const res = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: p.id, spec_id: spec, quantity: 2, address_id: address })
       expect(res.statusCode).toBe(200)
       const order = res.body_.data.order
@@ -221,7 +222,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await expireOrders(s.ctx)
     expect([await stock(kept.spec), await stock(sold.spec)]).toEqual([10, 10])
     // The second one's stock is sold to others meanwhile, but for one unit.
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1 WHERE id = ?').run(sold.spec)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 1 WHERE id = ?'), sold.spec)
     const txs = [await kept.send(kept.order.total), await sold.send(sold.order.total)]
     await mineAfter(s, 0)
 
@@ -232,7 +233,7 @@ describe('a chain payment whose hash comes after the hold', () => {
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: sold.order.total, asset: 'USDT' }) },
     })
     expect(await stock(sold.spec)).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units(sold.order.total))
+    expect(await usdt(s, me.userId)).toBe(units(sold.order.total))
     expect(audit(s.ctx.sqlite).violations).toEqual([])
   })
 
@@ -250,7 +251,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await tx.broadcast()
     await s.gateway.dev!.mine('bsc', 1)
     expect(await submitAndConfirm(s, me, id, tx.hash)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
-    expect(usdt(s, me.userId)).toBe(0n)
+    expect(await usdt(s, me.userId)).toBe(0n)
   })
 
   it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {
@@ -263,7 +264,7 @@ describe('a chain payment whose hash comes after the hold', () => {
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderCancelled', { amount: '7', asset: 'USDT' }) },
     })
-    expect(usdt(s, me.userId)).toBe(units('7'))
+    expect(await usdt(s, me.userId)).toBe(units('7'))
   })
 
   it('a transfer the deposit watcher also sees is credited once, whichever path gets there first', async () => {
@@ -283,7 +284,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await s.gateway.dev!.mine('bsc', 1)
     await scanDeposits(s.ctx)
     expect(await s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units('7'))
+    expect(await usdt(s, me.userId)).toBe(units('7'))
     expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 })

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
 import type { NoticeDetail, NoticeItem, NoticeRead, NoticeUnread } from '../../contract/notice.ts'
 import type { PagedList } from '../../contract/envelope.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers({ env: { NADI_DEMO: '0' } })
 const DAY = 86_400_000
@@ -16,10 +17,7 @@ interface NoticeSeed {
 
 function addNotice(s: TestServer, n: NoticeSeed): number {
   const id = Number(
-    s.ctx.sqlite
-      .prepare('INSERT INTO notices (pinned, published_at, state) VALUES (?, ?, ?) RETURNING id')
-      .pluck()
-      .get(n.pinned ? 1 : 0, n.publishedAt, n.active === false ? 'unpublished' : 'published'),
+    (await s.ctx.sql.get(statement<{ v: unknown }>('INSERT INTO notices (pinned, published_at, state) VALUES (?, ?, ?) RETURNING id'), n.pinned ? 1 : 0, n.publishedAt, n.active === false ? 'unpublished' : 'published'))?.v,
   )
   const text = s.ctx.sqlite.prepare('INSERT INTO notice_texts (notice_id, lang, title, content) VALUES (?, ?, ?, ?)')
   for (const [lang, [title, content]] of Object.entries(n.texts)) text.run(id, lang, title, content)

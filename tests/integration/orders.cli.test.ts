@@ -60,7 +60,7 @@ describe('orders list and show', () => {
     expect(mine.out.split('\n')[0]).toBe(`1 holds (open unpaid orders of stock or seats) of user ${you.userId}`)
     expect(mine.out).not.toContain(`#${order.id} `)
 
-    transfer(s.ctx.sqlite, { ref: 'test:cli:orders', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
+    await transfer(s.ctx.sql, { ref: 'test:cli:orders', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
     await post(s, me, 'orders/payByBalance', { id: order.id })
     expect((await runCli(s, 'orders', 'list')).out).not.toContain(`#${order.id} `)
     const paid = await runCli(s, 'orders', 'list', '--status', 'paid')

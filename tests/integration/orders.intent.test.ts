@@ -24,8 +24,8 @@ const units = (n: string) => parseUnits(n, 8)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 let refs = 0
-const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+const credit = async (s: TestServer, userId: number, amount: string) =>
+  await transfer(s.ctx.sql, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 
 async function addressOf(s: TestServer, who: SignedIn, name = 'Lin Mei'): Promise<number> {
   const r = await post<Address>(s, who, 'address/addAddress', { name, phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
@@ -102,8 +102,8 @@ describe('charged what was shown', () => {
     const spec = d.specs.find((x) => x.stock > 1)!
     expect(d.specs.every((x) => cents(x.price))).toBe(true)
     const shown = lineTotal(spec.price, 2) // what the confirm screen shows for two
-    credit(s, me.userId, '100000')
-    const before = balance(s.ctx.sqlite, fund(me.userId), 'USDT').available
+    await credit(s, me.userId, '100000')
+    const before = (await balance(s.ctx.sql, fund(me.userId), 'USDT')).available
 
     // The gold price moves while the user reads the screen: the total shown is still what is charged.
     s.clock.advance(20_000)
@@ -113,7 +113,7 @@ describe('charged what was shown', () => {
     expect(placed.body_.data.order.total).toBe(shown)
     const paid = await post<PayOrder>(s, me, 'orders/payByBalance', { id: placed.body_.data.order.id })
     expect(paid.statusCode).toBe(200)
-    expect(formatMoney(before - balance(s.ctx.sqlite, fund(me.userId), 'USDT').available)).toBe(shown)
+    expect(formatMoney(before - (await balance(s.ctx.sql, fund(me.userId), 'USDT')).available)).toBe(shown)
   })
 
   it('a total shown that no price of the last minute makes is refused with the total of now, and nothing is taken', async () => {

@@ -25,8 +25,8 @@ const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
-const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:pledge:${++refs}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: units(amount) })
+const credit = async (s: TestServer, userId: number, amount: string) =>
+  await transfer(s.ctx.sql, { ref: `test:pledge:${++refs}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`${API}/${path}`, { token: who.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, body: unknown) => s.post<T>(`${API}/pledge/pledge`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
@@ -35,7 +35,7 @@ const post = <T>(s: TestServer, who: SignedIn, body: unknown) => s.post<T>(`${AP
  * figures are the pledge's own.
  */
 const nadi = (s: TestServer, userId: number) => {
-  const b = balance(s.ctx.sqlite, fund(userId), 'NADI')
+  const b = await balance(s.ctx.sql, fund(userId), 'NADI')
   const other = BigInt(await s.count("SELECT coalesce(sum(l.amount), 0) FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE p.user_id = ? AND p.kind <> 'pledge'", userId))
   return { available: b.available - other, frozen: b.frozen }
 }
@@ -68,7 +68,7 @@ describe('products', () => {
   it('the product file: rates and capacity checked, a capacity below what is pledged refused', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, u.userId, '1000')
+    await credit(s, u.userId, '1000')
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '0', month_rate: '5', total_pledge: '100' }] })).toThrow(PledgeFileInvalid)
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '100', day_rate: '1', month_rate: '0', total_pledge: '10' }] })).toThrow(/below min_pledge/)
     expect(() => checkPledgeFile({ products: [{ slug: 'x', name: names('x'), day: 10, min_pledge: '1', day_rate: '1', month_rate: '0', total_pledge: '99999999999' }] })).toThrow(/at most/)
@@ -116,11 +116,11 @@ describe('refusals', () => {
   it('below the minimum, above the balance, too many decimals, an unoffered mode, beyond capacity, unknown or malformed: each changes nothing', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, u.userId, '150')
+    await credit(s, u.userId, '150')
     await load(s, [{ slug: 'short', name: names('Short'), day: 7, min_pledge: '10', day_rate: '0.1', month_rate: '3', total_pledge: '50' }])
     const id30 = await bySlug(s, 'savings-30')
-    const before = () => ({ bal: nadi(s, u.userId), pledges: await s.count('SELECT count(*) FROM pledges'), positions: await s.count("SELECT count(*) FROM positions WHERE kind = 'pledge'"), pledged: await s.count('SELECT sum(pledged) FROM pledge_products') })
-    const was = before()
+    const before = async () => ({ bal: nadi(s, u.userId), pledges: await s.count('SELECT count(*) FROM pledges'), positions: await s.count("SELECT count(*) FROM positions WHERE kind = 'pledge'"), pledged: await s.count('SELECT sum(pledged) FROM pledge_products') })
+    const was = await before()
     const cases: [unknown, number, string | null][] = [
       [{ product_id: id30, amount: '99.99999999', mode: 'day' }, 400, msg('errors.pledgeBelowMin', { amount: '100' })],
       [{ product_id: id30, amount: '150.00000001', mode: 'day' }, 400, msg('errors.paymentInsufficient', { asset: 'NADI', current: '150', required: '150.00000001' })],
@@ -138,7 +138,7 @@ describe('refusals', () => {
       const r = await post(s, u, body)
       expect(r.statusCode, JSON.stringify(body)).toBe(status)
       if (text) expect(r.body_.msg).toBe(text)
-      expect(before()).toEqual(was)
+      expect(await before()).toEqual(was)
     }
   })
 
@@ -146,7 +146,7 @@ describe('refusals', () => {
     const s = await start()
     const a = await s.signIn()
     const b = await s.signIn()
-    credit(s, a.userId, '200')
+    await credit(s, a.userId, '200')
     const mine = (await post<MyPledge>(s, a, { product_id: await bySlug(s, 'savings-30'), amount: '100', mode: 'day' })).body_.data
     expect((await get(s, a, `pledge/releaseLog?id=${mine.id}`)).statusCode).toBe(200)
     const theirs = await get(s, b, `pledge/releaseLog?id=${mine.id}`)
@@ -160,9 +160,9 @@ describe('interest and release', () => {
   it('a daily pledge freezes the principal, earns each settled day from the savings account, and is redeemed at the end', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, u.userId, '1000')
+    await credit(s, u.userId, '1000')
     const t0 = s.clock.now()
-    const savings0 = balance(s.ctx.sqlite, SAVINGS, 'NADI').available
+    const savings0 = (await balance(s.ctx.sql, SAVINGS, 'NADI')).available
     const r = await post<MyPledge>(s, u, { product_id: await bySlug(s, 'savings-30'), amount: '500', mode: 'day' })
     expect(r.statusCode).toBe(200)
     const g = r.body_.data
@@ -186,7 +186,7 @@ describe('interest and release', () => {
     expect(nadi(s, u.userId)).toEqual({ available: units('514.5'), frozen: units('500') })
     await dayAfter(s, t0, 31)
     expect(nadi(s, u.userId)).toEqual({ available: units('1015'), frozen: 0n })
-    expect(balance(s.ctx.sqlite, SAVINGS, 'NADI').available).toBe(savings0 - units('15'))
+    expect((await balance(s.ctx.sql, SAVINGS, 'NADI')).available).toBe(savings0 - units('15'))
     const log = (await get<PledgeReleaseLog>(s, u, `pledge/releaseLog?id=${g.id}`)).body_.data
     expect(log.pledge).toMatchObject({ status: 'redeemed', income: '15', release_rate: '100', remaining_days: 0 })
     expect(log.releases).toEqual([{ amount: '500', at: t0 + 31 * DAY, day: (dayOf(t0) + 30) * DAY }])
@@ -200,7 +200,7 @@ describe('interest and release', () => {
   it('a monthly pledge pays every 30 days at the month rate, caught up after days missed', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, u.userId, '1000')
+    await credit(s, u.userId, '1000')
     const t0 = s.clock.now()
     const g = (await post<MyPledge>(s, u, { product_id: await bySlug(s, 'savings-90'), amount: '1000', mode: 'month' })).body_.data
     expect(g).toMatchObject({ rate: '4.8', expected_income: '144' })
@@ -225,7 +225,7 @@ describe('capacity', () => {
     await load(s, [{ slug: 'tiny', name: names('Tiny'), day: 30, min_pledge: '100', day_rate: '0.1', month_rate: '3', total_pledge: '1000' }])
     const id = await bySlug(s, 'tiny')
     const users = await Promise.all(Array.from({ length: 16 }, () => s.signIn()))
-    for (const u of users) credit(s, u.userId, '300')
+    for (const u of users) await credit(s, u.userId, '300')
     const answers = await Promise.all(users.map((u) => post(s, u, { product_id: id, amount: '100', mode: 'day' })))
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(10)
     expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(6)

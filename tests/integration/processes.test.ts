@@ -22,6 +22,7 @@ import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild, type Child } from './support/child.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const HEALTH = '/api/v1/common/health'
@@ -151,7 +152,7 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
     try {
       const byClient = conn.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?').pluck()
       expect([...acked].filter(([cid, id]) => Number(byClient.get(cid) ?? -1) !== id)).toEqual([])
-      expect(conn.sqlite.prepare("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')").pluck().get()).toBe(0n)
+      expect((await conn.sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_commands WHERE status IN ('pending', 'taken')")))?.v).toBe(0n)
       expect(audit(conn.sqlite).violations).toEqual([])
     } finally {
       conn.sqlite.close()

@@ -21,6 +21,7 @@ import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
 import { rolesOnPostgres, signInHttp, type Child, type RolesOnPostgres } from './support/child.ts'
 import { testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'RACE0001'
 const UNIT = 100_000_000n
@@ -43,8 +44,8 @@ async function funded(asset: 'USDT' | 'NADI', amount: bigint): Promise<{ token: 
   const token = await signInHttp(apis[0]!.base, wallet, CODE)
   const conn = openDatabase(db.url)
   try {
-    const userId = Number(conn.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').pluck().get(wallet.address.toLowerCase()))
-    transfer(conn.sqlite, { ref: `race:${userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount })
+    const userId = Number((await conn.sql.get(statement<{ id: unknown }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))?.id)
+    await transfer(conn.sql, { ref: `race:${userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount })
     return { token, userId }
   } finally {
     await conn.close()
@@ -155,12 +156,10 @@ it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once acros
     // Test set-up only: a tier as the node catalogue's load writes one, three of its 50 seats left.
     stake = 1_000n * UNIT
     tierId = 7
-    conn.sqlite
-      .prepare(
+    await conn.sql.run(statement(
         `INSERT INTO node_tiers (id, type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
          VALUES (?, 'genesis', 50, 3, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
-      )
-      .run(tierId, stake)
+      ), tierId, stake)
   } finally {
     await conn.close()
   }
@@ -286,7 +285,7 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
     await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND wait_event = 'PgSleep'")
     const borrow = post<{ status: string }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
     await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-    const endDay = Number(conn.sqlite.prepare('SELECT end_day FROM node_orders WHERE id = ?').pluck().get(node.id))
+    const endDay = Number((await conn.sql.get(statement<{ end_day: unknown }>('SELECT end_day FROM node_orders WHERE id = ?'), node.id))?.end_day)
     await conn.sql.transaction((tx) => returnStakes(tx, endDay - 1, Date.now()))
     await held
     const lent = await borrow

@@ -20,6 +20,7 @@ import { releaseDay, releaseDue } from '../../server/modules/release/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { runCli } from './support/child.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 // Sessions outlive the days the tests move the clock through.
 const YEARS = String(10 * 365 * 86_400_000)
@@ -38,7 +39,7 @@ async function buyCar(s: TestServer, me: SignedIn): Promise<ReleasePlan> {
   const list = (await s.get<PagedList<GoodsItem>>(`${API}/car/goodsList?page_size=50`, { lang: 'EN' })).body_.data.list
   const d = (await s.get<GoodsDetail>(`${API}/car/goodsDetail?id=${list[0]!.id}`, { lang: 'EN' })).body_.data
   const spec = d.specs[0]!
-  transfer(s.ctx.sqlite, { ref: `test:release-passes:${++credits}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
+  await transfer(s.ctx.sql, { ref: `test:release-passes:${++credits}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
   const opts = { token: me.token, lang: 'EN' as const }
   const made = await s.post<PreOrderResult>(`${API}/preOrder/preOrder`, { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 }, { ...opts, idempotencyKey: idemKey() })
   expect(made.statusCode, made.body).toBe(200)
@@ -93,12 +94,12 @@ describe('a release day passed twice', () => {
     const s = await start()
     const { buyers, plans, day } = await firstDayPosted(s)
     const late = await buyCar(s, buyers[0]!)
-    s.ctx.sqlite.prepare('UPDATE release_plans SET start_day = ? WHERE id = ?').run(day, late.id)
+    await s.ctx.sql.run(statement('UPDATE release_plans SET start_day = ? WHERE id = ?'), day, late.id)
     expect(await releaseDue(s.ctx)).toMatchObject([{ day, plans: 1, users: 1, total: parseUnits(late.daily, 8) }])
     expect(await releaseDue(s.ctx)).toEqual([])
     const daily = (p: ReleasePlan) => parseUnits(p.daily, 8)
-    expect(balance(s.ctx.sqlite, fund(buyers[0]!.userId), 'NADI').available).toBe(daily(plans[0]!) + daily(late))
-    expect(balance(s.ctx.sqlite, fund(buyers[1]!.userId), 'NADI').available).toBe(daily(plans[1]!))
+    expect((await balance(s.ctx.sql, fund(buyers[0]!.userId), 'NADI')).available).toBe(daily(plans[0]!) + daily(late))
+    expect((await balance(s.ctx.sql, fund(buyers[1]!.userId), 'NADI')).available).toBe(daily(plans[1]!))
     expect(await s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
     expect(await s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
     expect(await s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))

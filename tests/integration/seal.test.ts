@@ -18,6 +18,7 @@ import { PNG, fetchOrInject } from './support/uploads.ts'
 import { Client } from './support/wsClient.ts'
 import { startRefused } from './support/child.ts'
 import { testBackend } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers({ envelope: true })
 // One server for the tests that neither need a clean database nor change its settings: each starts a server in about a second.
@@ -219,7 +220,7 @@ describe('envelope on', () => {
     expect((await thief.renew(alice.token)).status).toBe(401)
     expect((await alice.c.request('GET', '/api/v1/user/info', { token: alice.token })).status).toBe(200)
     // A session made while the envelope was off is bound to no handshake: sign in again.
-    s.ctx.sqlite.prepare('UPDATE sessions SET handshake_id = NULL WHERE user_id = ?').run(await s.count('SELECT id FROM users WHERE wallet_address = ?', alice.wallet.address.toLowerCase()))
+    await s.ctx.sql.run(statement('UPDATE sessions SET handshake_id = NULL WHERE user_id = ?'), await s.count('SELECT id FROM users WHERE wallet_address = ?', alice.wallet.address.toLowerCase()))
     refused(await alice.c.request('GET', '/api/v1/user/info', { token: alice.token, lang: 'EN' }), 401, CODE.UNAUTHORIZED, 'errors.sealSession')
   })
 

@@ -4,6 +4,7 @@ import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
 import type { UserInfo } from '../../contract/user.ts'
 import { schemaInfo } from '../../server/db/schemaInfo.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const MIN = 60_000
@@ -17,7 +18,7 @@ describe('the bearer token', () => {
     const res = await info(s, me.token)
     expect(res.statusCode).toBe(200)
     expect(res.body_.code).toBe(200)
-    const row = s.ctx.sqlite.prepare('SELECT code, name FROM users WHERE id = ?').get(me.userId) as { code: string; name: string }
+    const row = (await s.ctx.sql.get(statement<{ code: string; name: string }>('SELECT code, name FROM users WHERE id = ?'), me.userId))!
     expect(res.body_.data).toEqual({
       id: me.userId,
       code: row.code,
@@ -37,7 +38,7 @@ describe('the bearer token', () => {
   it('performances are decimal strings from integer units of 1e-8, never rounded', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    s.ctx.sqlite.prepare('UPDATE users SET me_performance = ?, team_performance = ? WHERE id = ?').run(1_250_000_000n, 2n ** 60n + 1n, me.userId)
+    await s.ctx.sql.run(statement('UPDATE users SET me_performance = ?, team_performance = ? WHERE id = ?'), 1_250_000_000n, 2n ** 60n + 1n, me.userId)
     const res = await info(s, me.token)
     expect(res.body_.data.me_performance).toBe('12.5')
     expect(res.body_.data.team_performance).toBe('11529215046.06846977')
@@ -147,7 +148,7 @@ describe('the bearer token', () => {
       // Nowhere in any table: sessions, idempotency records or anything else.
       const tables = Object.keys(schemaInfo(s.ctx.sqlite).tables)
       for (const table of tables) {
-        const rows = s.ctx.sqlite.prepare(`SELECT * FROM "${table}"`).all()
+        const rows = await s.ctx.sql.all(statement(`SELECT * FROM "${table}"`))
         const dump = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
         expect(dump.includes(token), `raw token found in ${table}`).toBe(false)
       }

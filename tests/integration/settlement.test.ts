@@ -15,6 +15,7 @@ import { auditSettlement, nextDay, settleDay, settleDue, SettlementFundingShort,
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { main as cli } from '../../server/cli.ts'
 import { parseStatusArgs } from '../../server/modules/settlement/commands.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const U = 100_000_000n
 const T0 = Date.UTC(2026, 2, 10, 12)
@@ -41,18 +42,16 @@ function fresh() {
   let t = T0
   const ctx = { sqlite: conn.sqlite, db: conn.db, sql: conn.sql, now: () => t, log: { error: () => {} } as never }
   const users = (n: number) => {
-    for (let i = 0; i < n; i++) conn.sqlite.prepare("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)").run(`0x${String(i).padStart(40, '0')}`, `C${i}`, T0)
+    for (let i = 0; i < n; i++) await conn.sql.run(statement("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)"), `0x${String(i).padStart(40, '0')}`, `C${i}`, T0)
   }
-  const fundAccount = (account: typeof MINING, amount: bigint, asset = 'NADI') =>
-    transfer(conn.sqlite, { ref: `test:fund:${Math.random()}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset, amount })
+  const fundAccount = async (account: typeof MINING, amount: bigint, asset = 'NADI') =>
+    await transfer(conn.sql, { ref: `test:fund:${Math.random()}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset, amount })
   let sources = 0
   const position = (p: { user: number; kind?: PositionKind; base: bigint; rate: number; period?: number; remaining?: bigint | null; start?: number; end?: number | null; asset?: string }) =>
     Number(
-      conn.sqlite
-        .prepare(
+      (await conn.sql.run(statement(
           'INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(p.user, p.kind ?? 'device', p.asset ?? 'NADI', p.base, p.rate, p.period ?? 1, p.remaining ?? null, p.start ?? D0, p.end ?? null, `test:${++sources}`, T0).lastInsertRowid,
+        ), p.user, p.kind ?? 'device', p.asset ?? 'NADI', p.base, p.rate, p.period ?? 1, p.remaining ?? null, p.start ?? D0, p.end ?? null, `test:${++sources}`, T0)).lastInsertRowid,
     )
   return { ctx, conn, operatorEnv, users, fundAccount, position, advance: (ms: number) => void (t += ms), set: (v: number) => void (t = v) }
 }
@@ -85,12 +84,12 @@ describe('the settlement', () => {
     const id = f.position({ user: 1, base: 100n * U, rate: 10_000 })
     f.advance(DAY_MS)
     expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0])
-    const position = () => f.conn.sqlite.prepare('SELECT paid, settled_day FROM positions WHERE id = ?').get(id)
-    expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
+    const position = async () => await f.conn.sql.get(statement('SELECT paid, settled_day FROM positions WHERE id = ?'), id)
+    expect(await position()).toEqual({ paid: U, settled_day: BigInt(D0) })
     await expect(f.ctx.sql.transaction((tx) => settleDay(f.ctx, tx, D0, f.ctx.now()))).rejects.toThrow()
-    expect(position()).toEqual({ paid: U, settled_day: BigInt(D0) })
+    expect(await position()).toEqual({ paid: U, settled_day: BigInt(D0) })
     expect(nadi(f.conn.sqlite, 1)).toBe(U)
-    expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_days').get()).toEqual({ n: 1n })
+    expect(await f.conn.sql.get(statement('SELECT count(*) AS n FROM settlement_days'))).toEqual({ n: 1n })
     expect(auditSettlement(f.conn.sqlite)).toEqual([])
     expect(audit(f.conn.sqlite).violations).toEqual([])
   })
@@ -103,8 +102,8 @@ describe('the settlement', () => {
     f.advance(DAY_MS)
     const [day] = await settleDue(f.ctx)
     expect(day).toMatchObject({ paid: 0n, dust: 1n })
-    expect(balance(f.conn.sqlite, DUST, 'NADI').available).toBe(1n)
-    const t = f.conn.sqlite.prepare('SELECT computed, paid, dust FROM settlement_totals').get()
+    expect((await balance(f.conn.sql, DUST, 'NADI')).available).toBe(1n)
+    const t = await f.conn.sql.get(statement('SELECT computed, paid, dust FROM settlement_totals'))
     expect(t).toEqual({ computed: 1n, paid: 0n, dust: 1n })
     expect(auditSettlement(f.conn.sqlite)).toEqual([])
   })
@@ -119,7 +118,7 @@ describe('the settlement', () => {
     expect(days.map((d) => d.day)).toEqual([D0, D0 + 1, D0 + 2, D0 + 3, D0 + 4])
     expect(days.map((d) => d.paid)).toEqual([2n * U, 2n * U, U, 0n, 0n])
     expect(nadi(f.conn.sqlite, 1)).toBe(5n * U)
-    expect(f.conn.sqlite.prepare('SELECT status, remaining, paid FROM positions WHERE id = ?').get(id)).toEqual({ status: 'ended', remaining: 0n, paid: 5n * U })
+    expect(await f.conn.sql.get(statement('SELECT status, remaining, paid FROM positions WHERE id = ?'), id)).toEqual({ status: 'ended', remaining: 0n, paid: 5n * U })
     expect(auditSettlement(f.conn.sqlite)).toEqual([])
   })
 
@@ -132,7 +131,7 @@ describe('the settlement', () => {
     const days = await settleDue(f.ctx)
     expect(days.filter((d) => d.paid > 0n).map((d) => d.day - D0)).toEqual([29, 59])
     expect(nadi(f.conn.sqlite, 1)).toBe(6n * U)
-    expect(f.conn.sqlite.prepare("SELECT status FROM positions").get()).toEqual({ status: 'ended' })
+    expect(await f.conn.sql.get(statement("SELECT status FROM positions"))).toEqual({ status: 'ended' })
   })
 
   it('a funding account short of money halts at that day and pays nothing of it until funded', async () => {
@@ -144,7 +143,7 @@ describe('the settlement', () => {
     await expect(settleDue(f.ctx)).rejects.toBeInstanceOf(SettlementFundingShort)
     expect(nadi(f.conn.sqlite, 1)).toBe(U) // day one paid, day two halted whole
     expect(await nextDay(f.ctx)).toBe(D0 + 1)
-    expect(f.conn.sqlite.prepare('SELECT count(*) AS n FROM settlement_lines WHERE day = ?').get(D0 + 1)).toEqual({ n: 0n })
+    expect(await f.conn.sql.get(statement('SELECT count(*) AS n FROM settlement_lines WHERE day = ?'), D0 + 1)).toEqual({ n: 0n })
     f.fundAccount(MINING, 10n * U)
     expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0 + 1, D0 + 2])
     expect(nadi(f.conn.sqlite, 1)).toBe(3n * U)
@@ -176,8 +175,8 @@ describe('the settlement', () => {
       const report = audit(f.conn.sqlite)
       expect(report.violations).toEqual([])
       for (const t of report.totals) expect(t.sum).toBe(0n)
-      const paidToUsers = (f.conn.sqlite.prepare("SELECT coalesce(sum(available), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL").get() as { s: bigint }).s
-      const lines = (f.conn.sqlite.prepare('SELECT coalesce(sum(amount), 0) AS s FROM settlement_lines').get() as { s: bigint }).s
+      const paidToUsers = ((await f.conn.sql.get(statement<{ s: bigint }>("SELECT coalesce(sum(available), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL")))!).s
+      const lines = ((await f.conn.sql.get(statement<{ s: bigint }>('SELECT coalesce(sum(amount), 0) AS s FROM settlement_lines')))!).s
       expect(paidToUsers).toBe(lines)
     }
   })
@@ -194,9 +193,9 @@ describe('settlement status (operator)', () => {
   it('shows each settled day with its positions, users and computed / paid / dust per kind, the next day and the funding accounts', async () => {
     const { ctx, operatorEnv, users, fundAccount, position, set } = fresh()
     users(2)
-    fundAccount(MINING, 1_000n * U)
-    position({ user: 1, base: 100n * U, rate: 10_000 })
-    position({ user: 2, kind: 'destroy', base: 3n, rate: 333_333, remaining: 3n })
+    await fundAccount(MINING, 1_000n * U)
+    await position({ user: 1, base: 100n * U, rate: 10_000 })
+    await position({ user: 2, kind: 'destroy', base: 3n, rate: 333_333, remaining: 3n })
     set(T0 + 2 * DAY_MS)
     expect(await settleDue(ctx)).toHaveLength(2)
     const r = await run(operatorEnv, 'settlement', 'status')

@@ -26,6 +26,7 @@ import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { serverArgs } from '../support/serverBundle.ts'
 import { placeHttp, signInHttp, until } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const NADI_CHAIN = 92025
@@ -136,7 +137,7 @@ describe.runIf(testBackend() === 'postgres')('the scale-out shape on one machine
         const cursor = conn.sqlite.prepare("SELECT block FROM deposit_cursors WHERE chain = 'nadi'").pluck()
         const last = BigInt(block.get() as bigint)
         await until(() => BigInt((cursor.get() as bigint | undefined) ?? 0n) >= last + 3n, 'the deposit watcher past the credits')
-        const rows = conn.sqlite.prepare('SELECT tx_hash, status FROM deposits').all() as { tx_hash: string; status: string }[]
+        const rows = await conn.sql.all(statement<{ tx_hash: string; status: string }>('SELECT tx_hash, status FROM deposits'))
         expect(rows).toHaveLength(2)
         expect(Object.fromEntries(rows.map((r) => [r.tx_hash, r.status]))).toEqual({ [aliceTx]: 'credited', [bobTx]: 'credited' })
       } finally {

@@ -21,6 +21,7 @@ import { followMarket, mirrorView, serveMarketBase } from '../../server/roles/ma
 import { PgBus } from '../../server/roles/pgBus.ts'
 import { busPublisher, Hub, MISSED_UPDATES } from '../../server/ws/hub.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const WS = { maxSubscriptions: 50, maxMessagesPerSecond: 1000, heartbeatMs: 30_000, maxPayload: 4096 }
 const quiet = { info() {}, warn() {}, error() {} }
@@ -170,7 +171,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const closed = new Promise<number>((r) => watcher.ws.once('close', (code) => r(code)))
     const killer = openDatabase(db.url)
     try {
-      expect(killer.sqlite.prepare("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'").all()).toEqual([{ ok: 1n }])
+      expect(await killer.sql.all(statement("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'"))).toEqual([{ ok: 1n }])
     } finally {
       killer.sqlite.close()
     }

@@ -16,6 +16,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-batch-'))
 const databases: TestDatabase[] = []
@@ -74,12 +75,10 @@ function market(users: number, usdt: bigint, nadi: bigint) {
   const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (let u = 1; u <= users; u++) {
     add.run(u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
-    transfer(db.sqlite, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
-    transfer(db.sqlite, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
+    await transfer(db.sql, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
+    await transfer(db.sql, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
   }
-  db.sqlite
-    .prepare("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)")
-    .run(CLOCK - 3_600_000, CLOCK + 3_600_000)
+  await db.sql.run(statement("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)"), CLOCK - 3_600_000, CLOCK + 3_600_000)
   return db
 }
 

@@ -17,6 +17,7 @@ import { audit } from '../../server/ledger/index.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-kill9-'))
@@ -81,10 +82,8 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
     const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
     expect(missing).toEqual([])
     expect(audit(db.sqlite).violations).toEqual([])
-    expect(Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get())).toBeGreaterThan(0)
-    const open = db.sqlite
-      .prepare("SELECT side, price, SUM(size - filled) AS left FROM trade_orders WHERE status IN ('pending', 'partially_filled') GROUP BY side, price")
-      .all() as { side: string; price: bigint; left: bigint }[]
+    expect(Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))?.v)).toBeGreaterThan(0)
+    const open = await db.sql.all(statement<{ side: string; price: bigint; left: bigint }>("SELECT side, price, SUM(size - filled) AS left FROM trade_orders WHERE status IN ('pending', 'partially_filled') GROUP BY side, price"))
 
     // The restart replays the journal into the same book the database describes.
     const second = await startServer()

@@ -34,8 +34,8 @@ async function boot(env?: Record<string, string>): Promise<TestServer> {
   return s
 }
 let refs = 0
-const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
+const credit = async (s: TestServer, userId: number, amount: string) =>
+  await transfer(s.ctx.sql, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 let cid = 0
 const place = (s: TestServer, who: SignedIn, body: Partial<PlaceOrderBody>) =>
@@ -44,22 +44,22 @@ const cancel = (s: TestServer, who: SignedIn, id: number) => s.post<Order>(`${T}
 /** A bid that rests: far below any ask (none here). */
 const bid = (i: number) => ({ side: 'buy' as const, type: 'limit' as const, price: `0.${String(1000 + i).padStart(4, '0')}`, size: '10' })
 const openOf = (s: TestServer, userId: number) => s.count("SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')", userId)
-const state = (s: TestServer, userId: number) => ({ open: await openOf(s, userId), journal: await s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: balance(s.ctx.sqlite, trade(userId), 'USDT') })
+const state = async (s: TestServer, userId: number) => ({ open: await openOf(s, userId), journal: await s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: await balance(s.ctx.sql, trade(userId), 'USDT') })
 
 describe('the per-user limit of open orders', () => {
   it('the 201st open order is refused with the reason and changes nothing; cancelling one lets another in; a market order still trades', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '10000')
+    await credit(s, me.userId, '10000')
     const placed = await Promise.all(Array.from({ length: 200 }, (_, i) => place(s, me, bid(i))))
     expect(placed.map((r) => r.statusCode)).toEqual(Array(200).fill(200))
-    const before = state(s, me.userId)
+    const before = await state(s, me.userId)
     expect(before.open).toBe(200)
 
     const refused = await place(s, me, bid(200))
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.tradeOpenOrdersLimit', { max: 200 }))
-    expect(state(s, me.userId)).toEqual(before)
+    expect(await state(s, me.userId)).toEqual(before)
 
     // A market order takes no place on the book: it is not refused for the limit (none to sell it, so it ends at once).
     const market = await place(s, me, { side: 'buy', type: 'market', quote_amount: '5' })
@@ -71,14 +71,14 @@ describe('the per-user limit of open orders', () => {
     expect((await place(s, me, bid(202))).statusCode).toBe(409)
     // Another user has places of their own.
     const other = await s.signIn(ROOT_CODE)
-    credit(s, other.userId, '100')
+    await credit(s, other.userId, '100')
     expect((await place(s, other, bid(0))).statusCode).toBe(200)
   })
 
   it('holds under concurrent requests: with 3 of 5 open, ten at once get the 2 places left', async () => {
     const s = await boot({ NADI_TRADE_MAX_OPEN_ORDERS: '5' })
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '1000')
+    await credit(s, me.userId, '1000')
     for (let i = 0; i < 3; i++) expect((await place(s, me, bid(i))).statusCode).toBe(200)
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => place(s, me, bid(10 + i))))
     expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(2)
@@ -94,7 +94,7 @@ describe('the per-user limit of open orders', () => {
     try {
       const s1 = await boot({ ...db, NADI_TRADE_MAX_OPEN_ORDERS: '5' })
       const me = await s1.signIn(ROOT_CODE)
-      credit(s1, me.userId, '1000')
+      await credit(s1, me.userId, '1000')
       const ids: number[] = []
       for (let i = 0; i < 5; i++) ids.push((await place(s1, me, bid(i))).body_.data.id)
       const book = s1.exchange!.engineSnapshot()

@@ -16,7 +16,7 @@ let refs = 0
 let cid = 0
 
 function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:ws:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
+  await transfer(s.ctx.sql, { ref: `test:ws:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
 }
 async function place(s: TestServer, who: SignedIn, body: Partial<PlaceOrderBody>) {
   const res = await s.post(`/api/v1/trade/placeOrder`, { inst_id: 'NADI-USDT', client_order_id: `w${++cid}`, ...body }, { token: who.token, idempotencyKey: idemKey() })

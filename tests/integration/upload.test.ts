@@ -16,6 +16,8 @@ import type { GoodsItem } from '../../contract/goods.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import { translate } from '../../server/i18n.ts'
 import { grantPath } from '../../server/modules/upload/token.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../../tests/support/rows.ts'
 
 const start = useServers()
 const en = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
@@ -35,7 +37,7 @@ function state(s: TestServer) {
     }
   }
   walk(dir)
-  return { rows: s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all(), files: files.sort() }
+  return { rows: (await s.ctx.sql.all(statement('SELECT * FROM uploads ORDER BY key'))).map(numbers), files: files.sort() }
 }
 
 function refused(res: Res, status: number, msg: string) {
@@ -55,7 +57,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     expect(p.key).toMatch(new RegExp(`^u/${me.userId}/car_apply/[0-9a-f]{32}\\.png$`))
     expect(p.expires_at).toBe(T0 + 10 * MIN)
     expect(p.url).toMatch(new RegExp(`^http://localhost(:80)?/api/v1/upload/${p.key}\\?expires=${T0 + 10 * MIN}&signature=[A-Za-z0-9_-]{43}$`))
-    expect(s.ctx.sqlite.prepare('SELECT user_id, purpose, content_type, size, store, uploaded_at, used_by FROM uploads WHERE key = ?').safeIntegers(false).get(p.key)).toEqual({
+    expect(numbers(await s.ctx.sql.get(statement('SELECT user_id, purpose, content_type, size, store, uploaded_at, used_by FROM uploads WHERE key = ?'), p.key))).toEqual({
       user_id: me.userId,
       purpose: 'car_apply',
       content_type: 'image/png',
@@ -123,7 +125,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     expect(res.statusCode, res.body).toBe(200)
     return { me, p: res.body_.data }
   }
-  const uploadedAt = (s: TestServer, key: string) => s.ctx.sqlite.prepare('SELECT uploaded_at FROM uploads WHERE key = ?').pluck().safeIntegers(false).get(key)
+  const uploadedAt = async (s: TestServer, key: string) => numbers((await s.ctx.sql.get(statement<{ uploaded_at: unknown }>('SELECT uploaded_at FROM uploads WHERE key = ?'), key))?.uploaded_at)
 
   it('stores the file under the data folder once, and the owner alone reads it back', async () => {
     const s = await start()
@@ -133,7 +135,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     expect(put.body_.data).toEqual({ key: p.key, size: PNG.length, content_type: 'image/png' })
     const file = path.join(s.config.dataDir, 'uploads', p.key)
     expect(fs.readFileSync(file)).toEqual(PNG)
-    expect(uploadedAt(s, p.key)).toBe(T0)
+    expect(await uploadedAt(s, p.key)).toBe(T0)
 
     const mine = await s.inject({ method: 'GET', url: `/api/v1/common/uploadFile?key=${encodeURIComponent(p.key)}`, headers: { authorization: `Bearer ${me.token}` } })
     expect(mine.statusCode).toBe(200)
@@ -169,7 +171,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     const before = state(s)
     refused(await putLocal(s, p.url, PNG, 'image/png'), 403, en('errors.uploadUrlExpired'))
     expect(state(s)).toEqual(before)
-    expect(uploadedAt(s, p.key)).toBeNull()
+    expect(await uploadedAt(s, p.key)).toBeNull()
   })
 
   it('refuses another size, another type, content that is not of its type, a changed or foreign token — storing nothing, and the URL still works', async () => {
@@ -264,12 +266,12 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const never = (await presign(s, me, PNG_BODY)).body_.data.key
     const licence = await uploaded(s, me)
     const body = { goods_id: car.id, name: 'Lin Mei', phone: '0912345678', id_number: 'A123456789', city: 'Taipei', id_front: never, driver_licence: licence }
-    const before = s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all()
+    const before = (await s.ctx.sql.all(statement('SELECT * FROM uploads ORDER BY key'))).map(numbers)
     refused(await s.post('/api/v1/car/apply', body, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }), 409, en('errors.documentNotUploaded', { document: en('fields.id_front') }))
-    expect(s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all()).toEqual(before)
+    expect((await s.ctx.sql.all(statement('SELECT * FROM uploads ORDER BY key'))).map(numbers)).toEqual(before)
     const done = await s.post<CarApplication>('/api/v1/car/apply', { ...body, id_front: p.key }, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' })
     expect(done.statusCode, done.body).toBe(200)
-    const row = s.ctx.sqlite.prepare('SELECT used_by, uploaded_at, etag FROM uploads WHERE key = ?').safeIntegers(false).get(p.key) as { used_by: number; uploaded_at: number; etag: string }
+    const row = numbers((await s.ctx.sql.get(statement<{ used_by: number; uploaded_at: number; etag: string }>('SELECT used_by, uploaded_at, etag FROM uploads WHERE key = ?'), p.key))!)
     expect(row.used_by).toBe(done.body_.data.id)
     expect(row.uploaded_at).toBe(T0)
     expect(row.etag).toMatch(/^"[0-9a-f]{32}"$/)

@@ -23,8 +23,8 @@ const post = async <T>(s: TestServer, who: SignedIn, path: string, body: unknown
   expect(r.statusCode, `${path}: ${r.body_.msg}`).toBe(200)
   return r.body_.data
 }
-const credit = (s: TestServer, to: ReturnType<typeof fund>, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
+const credit = async (s: TestServer, to: ReturnType<typeof fund>, asset: 'USDT' | 'NADI', amount: string) =>
+  await transfer(s.ctx.sql, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
 
 /** Per (asset, account): the frozen parts summed, as the wire's decimal strings. */
 function summed(h: Holdings): Record<string, string> {
@@ -42,9 +42,9 @@ describe('wallet holdings', () => {
   it('names each frozen amount (node stake, pledge, open order, withdrawal) and the parts add up to every frozen balance; an open loan’s debt is listed', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, fund(u.userId), 'USDT', '5000')
-    credit(s, fund(u.userId), 'NADI', '500')
-    credit(s, trade(u.userId), 'USDT', '100')
+    await credit(s, fund(u.userId), 'USDT', '5000')
+    await credit(s, fund(u.userId), 'NADI', '500')
+    await credit(s, trade(u.userId), 'USDT', '100')
 
     // Nothing frozen yet: nothing to explain, nothing owed.
     expect((await get<Holdings>(s, u, 'wallet/holdings')).body_.data).toEqual({ frozen: [], debts: [] })

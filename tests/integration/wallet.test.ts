@@ -11,6 +11,8 @@ import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, FEES, fund, TREASURY, trade, transfer, type AccountRef, type Asset } from '../../server/ledger/index.ts'
 import { fundDemoTreasury } from '../../server/modules/wallet/service.ts'
 import { quoteAmounts } from '../../server/modules/wallet/exchange.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../../tests/support/rows.ts'
 
 const start = useServers()
 const W = '/api/v1/wallet'
@@ -42,19 +44,19 @@ const units = (text: string) => parseMoney(text)!
 let refs = 0
 /** Money arriving in a user's fund account the way a deposit credits it. */
 function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:credit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+  await transfer(s.ctx.sql, { ref: `test:credit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 }
-const avail = (s: TestServer, account: AccountRef, asset: Asset) => balance(s.ctx.sqlite, account, asset).available
+const avail = async (s: TestServer, account: AccountRef, asset: Asset) => (await balance(s.ctx.sql, account, asset)).available
 
 /** Every ledger balance and record count, to prove a refused request changed nothing. */
 function snapshot(s: TestServer) {
-  const q = (sql: string) => s.ctx.sqlite.prepare(sql).safeIntegers(false).all()
+  const q = async (sql: string) => (await s.ctx.sql.all(statement(sql))).map(numbers)
   return {
-    accounts: q('SELECT id, user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY id'),
-    postings: q('SELECT COUNT(*) AS n FROM ledger_postings'),
-    transfers: q('SELECT COUNT(*) AS n FROM wallet_transfers'),
-    exchanges: q('SELECT COUNT(*) AS n FROM wallet_exchanges'),
-    used: q('SELECT id, used_at FROM exchange_quotes ORDER BY id'),
+    accounts: await q('SELECT id, user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY id'),
+    postings: await q('SELECT COUNT(*) AS n FROM ledger_postings'),
+    transfers: await q('SELECT COUNT(*) AS n FROM wallet_transfers'),
+    exchanges: await q('SELECT COUNT(*) AS n FROM wallet_exchanges'),
+    used: await q('SELECT id, used_at FROM exchange_quotes ORDER BY id'),
   }
 }
 
@@ -103,18 +105,18 @@ describe('transfer between the fund and the trade account', () => {
     const out = await api.transfer({ asset: 'USDT', amount: '30.25', from: 'fund', to: 'trade' })
     expect(out.statusCode, out.body).toBe(200)
     expect(out.body_.data).toMatchObject({ asset: 'USDT', amount: '30.25', from: 'fund', to: 'trade', created_at: s.clock.now() })
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('69.75'))
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(units('30.25'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('69.75'))
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(units('30.25'))
 
     s.clock.advance(1000)
     const back = await api.transfer({ asset: 'USDT', amount: '0.00000001', from: 'trade', to: 'fund' })
     expect(back.statusCode, back.body).toBe(200)
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('69.75000001'))
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(units('30.24999999'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('69.75000001'))
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(units('30.24999999'))
     // Everything it can, to the last unit.
     const all = await api.transfer({ asset: 'USDT', amount: '30.24999999', from: 'trade', to: 'fund' })
     expect(all.statusCode, all.body).toBe(200)
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(0n)
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(0n)
 
     // Each transfer is one posting, ref transfer:<record id>.
     for (const id of [out.body_.data.id, back.body_.data.id]) {
@@ -200,8 +202,8 @@ describe('transfer between the fund and the trade account', () => {
     expect(first.statusCode).toBe(200)
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body).toBe(first.body)
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('6'))
-    expect(avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('6'))
+    expect(await avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
     expect(await s.count('SELECT COUNT(*) FROM wallet_transfers')).toBe(1)
     expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
 
@@ -214,7 +216,7 @@ describe('transfer between the fund and the trade account', () => {
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
     credit(s, me.userId, 'NADI', '10')
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    expect(avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
+    expect(await avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
   })
 })
 
@@ -222,11 +224,11 @@ describe('exchange NADI ↔ USDT', () => {
   it('the demo treasury is funded from chain custody once, however often the server starts', async () => {
     const s = await boot()
     const float = units('1000000')
-    expect(avail(s, TREASURY, 'USDT')).toBe(float)
-    expect(avail(s, TREASURY, 'NADI')).toBe(float)
-    expect(avail(s, TREASURY, 'MEME')).toBe(float)
+    expect(await avail(s, TREASURY, 'USDT')).toBe(float)
+    expect(await avail(s, TREASURY, 'NADI')).toBe(float)
+    expect(await avail(s, TREASURY, 'MEME')).toBe(float)
     await fundDemoTreasury(s.ctx)
-    expect(avail(s, TREASURY, 'USDT')).toBe(float)
+    expect(await avail(s, TREASURY, 'USDT')).toBe(float)
     expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
   })
 
@@ -235,8 +237,8 @@ describe('exchange NADI ↔ USDT', () => {
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
     credit(s, me.userId, 'USDT', '1000')
-    const treasuryUsdt = avail(s, TREASURY, 'USDT')
-    const treasuryNadi = avail(s, TREASURY, 'NADI')
+    const treasuryUsdt = await avail(s, TREASURY, 'USDT')
+    const treasuryNadi = await avail(s, TREASURY, 'NADI')
 
     const q = await api.quote('?from=USDT&to=NADI&amount=100')
     expect(q.statusCode, q.body).toBe(200)
@@ -244,17 +246,17 @@ describe('exchange NADI ↔ USDT', () => {
     expect(q.body_.data).toMatchObject({ from: 'USDT', to: 'NADI', amount: '100', price: '0.25', receive: '399.2', fee: '0.8', fee_asset: 'NADI', expires_at: s.clock.now() + 30_000 })
     expect(q.body_.data.quote_id).toMatch(/^[A-Za-z0-9_-]{24}$/)
     // A quote moves nothing.
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
 
     s.clock.advance(29_999)
     const ex = await api.exchange({ quote_id: q.body_.data.quote_id }, idemKey())
     expect(ex.statusCode, ex.body).toBe(200)
     expect(ex.body_.data).toMatchObject({ from: 'USDT', to: 'NADI', amount: '100', receive: '399.2', price: '0.25', fee: '0.8', created_at: s.clock.now() })
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('900'))
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('399.2'))
-    expect(avail(s, TREASURY, 'USDT')).toBe(treasuryUsdt + units('100'))
-    expect(avail(s, TREASURY, 'NADI')).toBe(treasuryNadi - units('400'))
-    expect(avail(s, FEES, 'NADI')).toBe(units('0.8'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('900'))
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('399.2'))
+    expect(await avail(s, TREASURY, 'USDT')).toBe(treasuryUsdt + units('100'))
+    expect(await avail(s, TREASURY, 'NADI')).toBe(treasuryNadi - units('400'))
+    expect(await avail(s, FEES, 'NADI')).toBe(units('0.8'))
     expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'exchange' AND ref = ?", `exchange:${ex.body_.data.id}`)).toBe(1)
 
     // The other way, with an amount that does not divide: the user's share is floored once.
@@ -262,8 +264,8 @@ describe('exchange NADI ↔ USDT', () => {
     // 1.23456789 × 0.25 = 0.3086419725 → the treasury pays 0.30864197; × 0.998 = 0.308024688555 → 0.30802468.
     expect(back.body_.data).toMatchObject({ receive: '0.30802468', fee: '0.00061729', price: '0.25' })
     expect((await api.exchange({ quote_id: back.body_.data.quote_id })).statusCode).toBe(200)
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('900.30802468'))
-    expect(avail(s, FEES, 'USDT')).toBe(units('0.00061729'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('900.30802468'))
+    expect(await avail(s, FEES, 'USDT')).toBe(units('0.00061729'))
 
     const log = await api.moneyLog('?type=exchange')
     expect(log.body_.data.list.map((r) => [r.asset, r.account, r.amount])).toEqual([
@@ -318,7 +320,7 @@ describe('exchange NADI ↔ USDT', () => {
     expectRefused(await api.exchange({ quote_id: q.quote_id }, idemKey()), 409, msg('errors.quoteUsed'))
     expectRefused(await api.exchange({ quote_id: q.quote_id }), 409, msg('errors.quoteUsed'))
     expect(snapshot(s)).toEqual(before)
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('990'))
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('990'))
 
     // Another user's quote is answered like a missing one, and stays usable by its owner.
     const mine = (await api.quote('?from=NADI&to=USDT&amount=1')).body_.data
@@ -329,7 +331,7 @@ describe('exchange NADI ↔ USDT', () => {
     expectRefused(await api.exchange({ quote_id: 12345678 }), 400, invalidField('quote_id'))
     expectRefused(await api.exchange({}), 400, invalidField('quote_id'))
     expect(snapshot(s)).toEqual(before)
-    expect(avail(s, fund(other.userId), 'NADI')).toBe(units('1000'))
+    expect(await avail(s, fund(other.userId), 'NADI')).toBe(units('1000'))
     expect((await api.exchange({ quote_id: mine.quote_id })).statusCode).toBe(200)
   })
 
@@ -363,9 +365,9 @@ describe('exchange NADI ↔ USDT', () => {
     const api = as(s, me)
     credit(s, me.userId, 'USDT', '1000')
     // An operator moves the treasury's NADI out, leaving 100.
-    const drain = (ref: string, leave: string) =>
-      transfer(s.ctx.sqlite, { ref, reason: 'treasury.adjust', userId: null, from: TREASURY, to: FEES, asset: 'NADI', amount: avail(s, TREASURY, 'NADI') - units(leave) })
-    drain('test:drain:1', '100')
+    const drain = async (ref: string, leave: string) =>
+      await transfer(s.ctx.sql, { ref, reason: 'treasury.adjust', userId: null, from: TREASURY, to: FEES, asset: 'NADI', amount: await avail(s, TREASURY, 'NADI') - units(leave) })
+    await drain('test:drain:1', '100')
     const short = msg('errors.exchangeTreasuryShort', { asset: 'NADI' })
 
     // 30 USDT would take 120 NADI out of the treasury.
@@ -373,12 +375,12 @@ describe('exchange NADI ↔ USDT', () => {
     // 20 USDT → 80 NADI fits; then the treasury drops to 50 before the user confirms.
     const q = await api.quote('?from=USDT&to=NADI&amount=20')
     expect(q.statusCode, q.body).toBe(200)
-    drain('test:drain:2', '50')
+    await drain('test:drain:2', '50')
     const before = snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.body_.data.quote_id }, idemKey()), 409, short)
     expect(snapshot(s)).toEqual(before)
-    expect(avail(s, TREASURY, 'NADI')).toBe(units('50'))
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
+    expect(await avail(s, TREASURY, 'NADI')).toBe(units('50'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
     // The failed confirmation did not use the quote up.
     expect(await s.count('SELECT COUNT(*) FROM exchange_quotes WHERE used_at IS NULL')).toBe(1)
   })

@@ -14,6 +14,7 @@ import { openDatabase, transaction } from '../../../server/db/index.ts'
 import { custody, trade, transfer } from '../../../server/ledger/index.ts'
 import { serverArgs } from '../../support/serverBundle.ts'
 import { freshDatabase, type TestDatabase } from '../../support/pg.ts'
+import { statement } from '../../../server/db/query/types.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -130,10 +131,10 @@ export async function placeHttp(base: string, token: string, body: Record<string
 export function fundTraders(database: string, addresses: readonly string[], refPrefix: string): number[] {
   const side = openDatabase(database)
   try {
-    const ids = addresses.map((a) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(a.toLowerCase()) as { id: bigint }).id))
+    const ids = addresses.map((a) => Number(((await side.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), a.toLowerCase()))!).id))
     transaction(side.sqlite, () => {
       for (const id of ids) {
-        for (const asset of ['USDT', 'NADI'] as const) transfer(side.sqlite, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
+        for (const asset of ['USDT', 'NADI'] as const) await transfer(side.sql, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
       }
     })
     return ids
