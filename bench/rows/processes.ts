@@ -278,7 +278,7 @@ interface Failover {
  * has exited (a commit it had sent finishes meanwhile; the standby cannot lead that fast, since it
  * asks for the lock once a second and then rebuilds the book): the new leader's orders are those past it.
  */
-async function failover(api: Child, tokens: string[], leader: Child, standby: Child, maxId: () => number, round: number): Promise<Failover> {
+async function failover(api: Child, tokens: string[], leader: Child, standby: Child, maxId: () => Promise<number>, round: number): Promise<Failover> {
   const answers: { at: number; id: number }[] = []
   const other: Record<string, number> = {}
   let paused = 0
@@ -351,7 +351,10 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   await bundleServer()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-processes-'))
   const conn = openDatabase(url)
-  const count = async (sql: string) => Number((await conn.sql.get(statement<{ v: unknown }>(sql)))?.v ?? 0)
+  const count = async (sql: string) => {
+    const row = await conn.sql.get(statement<Record<string, unknown>>(sql))
+    return Number((row && Object.values(row)[0]) ?? 0)
+  }
   // Throughput, not the per-user limit of open orders (200): the windows rest thousands per user.
   const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000', NADI_TRADE_MAX_OPEN_ORDERS: '100000' }
   const started: { name: string; child: Child }[] = []
@@ -371,7 +374,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     const wallets = Array.from({ length: USERS }, () => Wallet.createRandom())
     const tokens: string[] = []
     for (let i = 0; i < wallets.length; i += 8) tokens.push(...(await Promise.all(wallets.slice(i, i + 8).map((w) => signInHttp(a1.base, w, CODE)))))
-    fundTraders(url, wallets.map((w) => w.address), 'bench-processes')
+    await fundTraders(url, wallets.map((w) => w.address), 'bench-processes')
 
     const procs = [
       { name: 'api A', pid: a1.proc.pid! },
@@ -387,7 +390,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     const all = await start('all', [], READY, { ...env, NADI_DATABASE_URL: allUrl })
     const alone = Wallet.createRandom()
     const aloneToken = await signInHttp(all.base, alone, CODE)
-    fundTraders(allUrl, [alone.address], 'bench-processes')
+    await fundTraders(allUrl, [alone.address], 'bench-processes')
     const [viaRoles, viaAll] = await latencies([
       { base: a1.base, token: tokens[0]!, tag: 'lr' },
       { base: all.base, token: aloneToken, tag: 'la' },
@@ -396,7 +399,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     ctx.log(`processes: sequential orders p50/p99 through api + engine ${millis(viaRoles.p50)}/${millis(viaRoles.p99)}, through --role all ${millis(viaAll.p50)}/${millis(viaAll.p99)}`)
 
     const failovers: Failover[] = []
-    const maxId = async () => await count('SELECT MAX(id) FROM trade_orders')
+    const maxId = () => count('SELECT MAX(id) FROM trade_orders')
     for (let round = 0; round < FAILOVERS; round++) {
       const standby = await role('engine', HEALTH)
       if (await leads(standby)) throw new Error('a fresh engine leads beside a living leader')

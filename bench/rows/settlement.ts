@@ -46,7 +46,7 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
  * production); half the pledges pay monthly; power capped by what remains; rates and bases varied so
  * the floors leave dust.
  */
-function seed(conn: Database_, users: number, positions: number, startDay: number, now: number): void {
+async function seed(conn: Database_, users: number, positions: number, startDay: number, now: number): Promise<void> {
   // The one difference: SQLite's printf is PostgreSQL's lpad and to_hex. Integers are 64-bit from the
   // first row on (x × 7919 overflows PostgreSQL's 32-bit integer).
   const pg = dialectOf(conn.sqlite) === 'postgres'
@@ -83,7 +83,7 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     const day = dayOf(now) - 1
     ctx.log(`settlement${suffix}: seeding ${POSITIONS.toLocaleString('en-US')} positions over ${USERS.toLocaleString('en-US')} users…`)
     const s0 = performance.now()
-    seed(conn, USERS, POSITIONS, day, now)
+    await seed(conn, USERS, POSITIONS, day, now)
     const seedMs = performance.now() - s0
     ctx.log(`settlement${suffix}: seeded in ${seconds(seedMs)}`)
     const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
@@ -138,7 +138,7 @@ async function catchUp(ctx: BenchContext): Promise<Row> {
     const now = Date.UTC(2026, 10, 25, 12)
     const first = dayOf(now) - CATCH_UP_DAYS
     ctx.log(`settlement: ${CATCH_UP_DAYS} missed days of ${CATCH_UP_POSITIONS.toLocaleString('en-US')} positions…`)
-    seed(conn, CATCH_UP_USERS, CATCH_UP_POSITIONS, first, now - CATCH_UP_DAYS * DAY_MS)
+    await seed(conn, CATCH_UP_USERS, CATCH_UP_POSITIONS, first, now - CATCH_UP_DAYS * DAY_MS)
     const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
     const t0 = performance.now()
     const days = await settleDue(c)

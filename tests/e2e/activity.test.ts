@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { formatMoney } from '../../contract/money.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
-import { transaction } from '../../server/db/index.ts'
 import { scorePurchase } from '../../server/modules/activity/scores.ts'
 import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
@@ -65,10 +64,10 @@ describe('activities in real Chromium', () => {
     // activity score, in one transaction, as the paying site writes them.
     const now = Date.now()
     for (let i = 0; i < AHEAD; i++) {
-      transaction(app.ctx.sqlite, () => {
-        const u = (await app.ctx.sql.run(statement('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)'), `0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now)).lastInsertRowid
-        await app.ctx.sql.run(statement("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')"), `E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
-        await scorePurchase(app.ctx.sql, { user_id: BigInt(u), type: 'car', asset: 'USDT', total: 10_000_000n * UNIT }, now)
+      await app.ctx.sql.transaction(async (tx) => {
+        const u = (await tx.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now))!.id
+        await tx.run(statement("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')"), `E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
+        await scorePurchase(tx, { user_id: BigInt(u), type: 'car', asset: 'USDT', total: 10_000_000n * UNIT }, now)
       })
     }
     await transfer(app.ctx.sql, { ref: 'e2e:activity:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * UNIT })

@@ -9,7 +9,7 @@ import { main as cli } from '../../server/cli.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { png, shows, signInThroughInvite, text } from './support/flows.ts'
 import { statement } from '../../server/db/query/types.ts'
-import { numbers } from '../../tests/support/rows.ts'
+import { numbers } from '../support/rows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -32,7 +32,7 @@ async function operator(...argv: string[]): Promise<{ code: number; out: string 
 
 const firstCar = async () => Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!).id)
 const applicationsOf = async (address: string) =>
-  (await app.ctx.sql.all(statement<{ id: number; status: string }>('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id'), address.toLowerCase())).map(numbers)
+  (await app.ctx.sql.all(statement<{ id: bigint; status: string }>('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id'), address.toLowerCase())).map((r) => numbers(r))
 
 /** The form is drawn with the car of the link chosen (the car list arrives after the first paint). */
 async function carChosen(page: Page, car: number) {

@@ -74,7 +74,7 @@ describe('my machines in real Chromium', () => {
     await page.getByTestId('device-code').fill('AAAA-BBBB-CCCC-DDDD')
     await page.getByTestId('device-activate-submit').click()
     await shows(page.getByTestId('device-activate-error')).toContain(text('tw', 'errors.deviceCodeWrong'))
-    expect(await app.ctx.sql.get(statement('SELECT status FROM devices WHERE id = ?'), printed!.device_id)).toEqual({ status: 'pending' })
+    expect(await app.ctx.sql.get(statement<{ status: unknown }>('SELECT status FROM devices WHERE id = ?'), printed!.device_id)).toEqual({ status: 'pending' })
 
     // The printed code, typed in lower case without dashes: activated.
     await page.getByTestId('device-code').fill(printed!.code.replace(/-/g, '').toLowerCase())
@@ -82,7 +82,7 @@ describe('my machines in real Chromium', () => {
     await shows(card.getByTestId('device-status')).toBe(text('tw', 'device.status.success'))
     await card.getByTestId('device-activated-at').waitFor()
     expect(await card.getByTestId('device-activate').count()).toBe(0)
-    expect(await app.ctx.sql.get(statement("SELECT COUNT(*) AS n FROM positions WHERE kind = 'device' AND source = ?"), `device:${printed!.device_id}`)).toEqual({ n: 1n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>("SELECT COUNT(*) AS n FROM positions WHERE kind = 'device' AND source = ?"), `device:${printed!.device_id}`)).toEqual({ n: 1n })
     expect(errors).toEqual([])
     await context.close()
   })

@@ -131,7 +131,7 @@ describe.each([360, 390])('the error catalogue at %i px', (width) => {
     await page.unroute('**/api/v1/machine/receipt')
     await card.getByTestId('shop-order-receive').click()
     await page.locator('.sheet .btn.primary').click()
-    await expect.poll(() => (await app.ctx.sql.get(statement<{ fulfilment: unknown }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), orderId))?.fulfilment, { timeout: 15_000 }).toBe('completed')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: unknown }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), orderId))?.fulfilment, { timeout: 15_000 }).toBe('completed')
     const doneWords = text('tw', 'shopOrders.receiptDone')
     await shows(page.locator('.toast', { hasText: doneWords })).toBe(doneWords)
     await context.close()

@@ -86,7 +86,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
 
   // Data that stretches the screens.
   const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
-  const address = (await app.ctx.sql.run(statement("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, ?, '+886912345678', ?, ?, 1, 0, 0)"), userId, long(40, 'Wolfeschlegelsteinhausen'), long(100, '臺北市信義區松仁路'), long(200, 'Superlongunbrokenstreetname'))).lastInsertRowid
+  const address = (await app.ctx.sql.get(statement<{ id: bigint }>("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, ?, '+886912345678', ?, ?, 1, 0, 0) RETURNING id"), userId, long(40, 'Wolfeschlegelsteinhausen'), long(100, '臺北市信義區松仁路'), long(200, 'Superlongunbrokenstreetname')))!.id
   let ref = 0
   for (const asset of ['USDT', 'NADI'] as const) {
     await transfer(app.ctx.sql, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: parseUnits('123456789.12345678', 8) })

@@ -85,7 +85,7 @@ describe('mining, nodes, savings and loans', () => {
     await shows(form.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountDecimals', { max: '8' }))
     await amount.fill('1000.5')
     await shows(form.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountAboveAvailable', { available: '1,000', asset: 'NADI' }))
-    expect(await app.ctx.sql.get(statement("SELECT count(*) AS n FROM pay_orders WHERE type IN ('destroy', 'joint')"))).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>("SELECT count(*) AS n FROM pay_orders WHERE type IN ('destroy', 'joint')"))).toEqual({ n: 0n })
 
     // Joint mining has its own minimum, in USDT.
     await seen(page, 'mining-tab-joint').click()
@@ -236,7 +236,7 @@ describe('mining, nodes, savings and loans', () => {
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
     await page.getByTestId('payment-done').click()
-    const bought = await app.ctx.sql.get(statement("SELECT price, power + gift AS total FROM mining_buys WHERE kind = 'joint' ORDER BY id DESC LIMIT 1"))
+    const bought = await app.ctx.sql.get(statement<{ price: unknown; total: unknown }>("SELECT price, power + gift AS total FROM mining_buys WHERE kind = 'joint' ORDER BY id DESC LIMIT 1"))
     expect(bought).toEqual({ price: UNIT / 4n, total: 88n * UNIT })
     // The quote placed its one order: the next is previewed at a new quote, at the market's price.
     await shows(seen(page, 'mining-quote-price')).toBe('0.5 USDT')

@@ -89,17 +89,17 @@ describe('money on local chains in real Chromium', () => {
 
     // One block: the deposit is seen, 1 of 3.
     await mine('bsc')
-    await expect.poll(() => (await deposits(me.userId)).map((d) => d.status), { timeout: 10_000 }).toEqual(['confirming'])
+    await expect.poll(async () => (await deposits(me.userId)).map((d) => d.status), { timeout: 10_000 }).toEqual(['confirming'])
     await page.getByTestId('pay-track').click()
     await page.waitForURL(`${app.url}/recharge/list`)
     await shows(page.locator('.record .badge')).toBe(text('tw', 'recharge.status.confirming', { done: 1, required: 3 }))
     expect((await balance(app.ctx.sql, fund(me.userId), 'USDT')).available).toBe(0n)
 
     await mine('bsc')
-    await expect.poll(() => Number((await deposits(me.userId))[0]?.confirmations), { timeout: 10_000 }).toBe(2)
+    await expect.poll(async () => Number((await deposits(me.userId))[0]?.confirmations), { timeout: 10_000 }).toBe(2)
     expect((await balance(app.ctx.sql, fund(me.userId), 'USDT')).available).toBe(0n)
     await mine('bsc')
-    await expect.poll(() => (await balance(app.ctx.sql, fund(me.userId), 'USDT')).available, { timeout: 10_000 }).toBe(25n * UNIT)
+    await expect.poll(async () => (await balance(app.ctx.sql, fund(me.userId), 'USDT')).available, { timeout: 10_000 }).toBe(25n * UNIT)
     await shows(page.locator('.record .badge'), 15_000).toBe(text('tw', 'recharge.status.credited'))
     expect(await app.gateway.tokenBalance('bsc', 'USDT', me.address)).toBe(parseUnits('975', 18))
 
@@ -108,7 +108,7 @@ describe('money on local chains in real Chromium', () => {
     const nadiDeposit = await page.getByTestId('deposit-address').innerText()
     await app.gateway.faucet('nadi', nadiDeposit, { NADI: parseUnits('5', 18) })
     await mine('nadi', 2)
-    await expect.poll(() => (await balance(app.ctx.sql, fund(me.userId), 'NADI')).available, { timeout: 10_000 }).toBe(5n * UNIT)
+    await expect.poll(async () => (await balance(app.ctx.sql, fund(me.userId), 'NADI')).available, { timeout: 10_000 }).toBe(5n * UNIT)
 
 
     await page.goto(`${app.url}/wallet`)

@@ -77,7 +77,7 @@ it('an order that fills after it was placed says so in a toast, once', { timeout
   await transfer(app.ctx.sql, { ref: 'e2e:labels:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100n * UNIT })
   await placeRestingOrder(app, page, userId, 'e2e:labels:trade')
   // Someone sells into the resting buy (200 NADI at 0.01): the whole order fills on the book.
-  const seller = Number((await app.ctx.sql.run(statement('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)'), `0x${randomBytes(20).toString('hex')}`, `E2ELB${randomBytes(3).toString('hex')}`, 'Seller', Date.now())).lastInsertRowid)
+  const seller = Number((await app.ctx.sql.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2ELB${randomBytes(3).toString('hex')}`, 'Seller', Date.now()))!.id)
   await transfer(app.ctx.sql, { ref: 'e2e:labels:nadi', reason: 'deposit', from: custody('nadi'), to: trade(seller), asset: 'NADI', amount: 200n * UNIT })
   await app.exchange!.place(seller, { side: 'sell', type: 'limit', price: ticksOf(app.exchange!.spec, UNIT / 100n)!, lots: lotsOf(app.exchange!.spec, 200n * UNIT)!, clientOrderId: 'labels-sell' })
   const filled = page.locator('.toast').filter({ hasText: text('tw', 'trade.placed.filled') })

@@ -77,7 +77,7 @@ describe('nodes and loans in real Chromium', () => {
     expect(await terms.locator('[data-term="due"] dd').innerText()).toMatch(/^\d{4}\/\d{2}\/\d{2}$/)
     await page.locator('.sheet .btn.ghost').click()
     await page.locator('.sheet').waitFor({ state: 'detached' })
-    expect(await app.ctx.sql.get(statement('SELECT count(*) AS n FROM loans'))).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM loans'))).toEqual({ n: 0n })
     expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(1_000n * UNIT)
     // Confirmed, the USDT is lent.
     await visible(page, 'borrow-submit').click()
@@ -92,7 +92,7 @@ describe('nodes and loans in real Chromium', () => {
     await page.locator(`input[name="repay-${loanId}"]:visible`).fill('1000.5')
     await loan.getByTestId('repay-submit').click()
     await shows(page.locator(`[data-field="repay-${loanId}"]:visible`)).toBe(text('tw', 'loan.aboveDebt', { debt: '1,000' }))
-    expect(await app.ctx.sql.get(statement('SELECT repaid FROM loans WHERE id = ?'), loanId)).toEqual({ repaid: 0n })
+    expect(await app.ctx.sql.get(statement<{ repaid: unknown }>('SELECT repaid FROM loans WHERE id = ?'), loanId)).toEqual({ repaid: 0n })
 
     await page.locator(`input[name="repay-${loanId}"]:visible`).fill('400')
     await loan.getByTestId('repay-submit').click()

@@ -19,7 +19,7 @@ afterAll(async () => {
 })
 
 
-const addressRows = (userWallet: string) =>
+const addressRows = async (userWallet: string) =>
   Number(
     ((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?'), userWallet.toLowerCase()))!).n,
   )
@@ -102,7 +102,7 @@ describe('offline first in real Chromium', () => {
     await page.reload()
     await shows(page.locator('.address-item .address-text')).toContain('5 樓')
     expect(await page.locator('.address-item[data-pending="true"]').count()).toBe(1)
-    expect(addressRows(wallet.address)).toBe(0)
+    expect(await addressRows(wallet.address)).toBe(0)
 
     // Back online: the queued add is replayed — and even sent twice it lands once.
     let sends = 0
@@ -115,7 +115,7 @@ describe('offline first in real Chromium', () => {
     await goOnline(context, page)
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
     expect(sends).toBe(1)
-    expect(addressRows(wallet.address)).toBe(1)
+    expect(await addressRows(wallet.address)).toBe(1)
     const saved = (await app.ctx.sql.get(statement<{ address: string; is_default: bigint }>('SELECT address, is_default FROM addresses')))!
     expect(saved.address).toBe('松仁路 100 號 5 樓')
     expect(Number(saved.is_default)).toBe(1)

@@ -60,7 +60,7 @@ async function newcomer(size: { width: number; height: number }): Promise<{ cont
   const page = await context.newPage()
   const errors = watchErrors(page)
   await signInThroughInvite(context, page, app.url, ROOT_CODE, wallet)
-  return { context, page, userId: userIdOf(app, wallet.address), errors }
+  return { context, page, userId: await userIdOf(app, wallet.address), errors }
 }
 
 describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
@@ -140,7 +140,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await shows(page.locator('.sheet')).toContain(first.order_no)
     await page.locator('.sheet .btn.primary').click()
     await page.getByTestId('payment-dialog').waitFor()
-    expect(await app.ctx.sql.get(statement('SELECT count(*) AS n FROM pay_orders WHERE user_id = ?'), userId)).toEqual({ n: 1n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pay_orders WHERE user_id = ?'), userId)).toEqual({ n: 1n })
     await page.locator('.sheet .icon-btn').click()
 
     await inApp(page, '/orders')

@@ -157,7 +157,7 @@ describe('the payment dialog in Chromium', () => {
     const p = await context.newPage()
     const errs = watchErrors(p)
     await signInThroughInvite(context, p, app.url, ROOT_CODE, own)
-    const id = await createPayOrder(app.ctx, { userId: userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId: await userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A reload: the page has no wallet connected, and the one signed in with is taken up again, no picker.
     await p.goto(`${app.url}/orders`)
     await p.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()

@@ -55,7 +55,7 @@ describe('savings', () => {
     await amount.fill('50')
     await seen(page, 'pledge-submit').click()
     await shows(page.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountBelowMin', { min: '100', asset: 'NADI' }))
-    expect(await app.ctx.sql.get(statement('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
 
     await amount.fill('200')
     await shows(seen(page, 'pledge-estimate')).toBe('6 NADI') // 0.1 % a day × 30 days
@@ -69,7 +69,7 @@ describe('savings', () => {
     expect(await terms.locator('[data-term="frozen"] dd').innerText()).toMatch(/^200 NADI，\d{4}\/\d{2}\/\d{2} 返還$/)
     await page.locator('.sheet .btn.ghost').click()
     await page.locator('.sheet').waitFor({ state: 'detached' })
-    expect(await app.ctx.sql.get(statement('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
     expect((await balance(app.ctx.sql, fund(userId), 'NADI')).frozen).toBe(0n)
     expect(new URL(page.url()).pathname).toMatch(/^\/pledge\/detail\/\d+$/)
     // Confirmed, it is pledged.

@@ -114,10 +114,9 @@ describe('the ranking in real Chromium', () => {
 
     // The day's income: a 100 NADI withdraw fee; the daily pool's 10 % shows as today's accrual.
     const now = Date.now()
-    const w = (await app.ctx.sql.run(statement(
+    const w = (await app.ctx.sql.get(statement<{ id: bigint }>(
         `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-         VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-      ), c.userId, UNIT, 100n * UNIT, `0x${'e'.repeat(64)}`, now, now, now)).lastInsertRowid
+         VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), c.userId, UNIT, 100n * UNIT, `0x${'e'.repeat(64)}`, now, now, now))!.id
     await transfer(app.ctx.sql, { ref: `e2e:ranking:wfee:${w}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 100n * UNIT, at: now })
     await a.page.goto(`${app.url}/ranking`)
     await shows(seen(a.page, 'pool-daily-today')).toContain('10 NADI')

@@ -154,9 +154,11 @@ describe('the endpoints', () => {
     expect(running.list.map((a) => a.status)).toEqual(running.list.map(() => 'running'))
     expect(running.list.map((a) => a.title)).toEqual(expect.arrayContaining(['Test race (EN)']))
     expect(running.total).toBe(running.list.length)
-    expect(running.list.find((a) => a.id === await idOf(s, 'run-a'))).toMatchObject({ measure: 'purchases', prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '100' }, { from: 2, to: 3, asset: 'NADI', amount: '50' }] })
+    const runA = await idOf(s, 'run-a')
+    expect(running.list.find((a) => a.id === runA)).toMatchObject({ measure: 'purchases', prizes: [{ from: 1, to: 1, asset: 'USDT', amount: '100' }, { from: 2, to: 3, asset: 'NADI', amount: '50' }] })
     const tw = (await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=upcoming&page_size=100', 'TW')).body_.data
-    expect(tw.list.find((a) => a.id === await idOf(s, 'up-a'))?.title).toBe('Test race (TW)')
+    const upA = await idOf(s, 'up-a')
+    expect(tw.list.find((a) => a.id === upA)?.title).toBe('Test race (TW)')
     expect((await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=ended')).body_.data).toEqual({ list: [], total: 0 })
 
     const page1 = (await get<PagedList<ActivityItem>>(s, me, 'activity/list?status=running&page_size=1')).body_.data
@@ -351,7 +353,7 @@ describe('scores kept at event time', () => {
       const kept = (await s.ctx.sql.all(statement<{ user_id: bigint; score: bigint; reached_at: bigint }>('SELECT user_id, score, reached_at FROM activity_scores WHERE activity_id = ? ORDER BY score DESC, reached_at, user_id'), a.id)).map(
         (r) => [Number(r.user_id), r.score, Number(r.reached_at)],
       )
-      const ref = await readStandings(s.ctx.sql, a.measure, Number(a.starts_at), Number(a.ends_at)).map((r) => [r.userId, r.score, r.reachedAt])
+      const ref = (await readStandings(s.ctx.sql, a.measure, Number(a.starts_at), Number(a.ends_at))).map((r) => [r.userId, r.score, r.reachedAt])
       expect(kept, `activity ${a.id} (${a.measure}), seed ${SEED}`).toEqual(ref)
       seen += ref.length
       if (a.active === 1n && Number(a.starts_at) <= s.clock.now()) {
@@ -411,7 +413,7 @@ describe('whose place may be asked for (user_id)', () => {
       SELECT ${first} + x, '0x' || substr('0000000000000000000000000000000000000000', 1, 40 - length(CAST(${first} + x AS TEXT))) || CAST(${first} + x AS TEXT),
              'DEEP' || x, 'deep' || x, CASE WHEN x = 0 THEN ${top.userId} ELSE ${first} + x - 1 END, ${depth0} + 1 + x, 0 FROM n`))
     // Ids written by hand: PostgreSQL's identity goes on after them, as SQLite's rowid does by itself.
-    if (s.ctx.sql.dialect === 'postgres') await s.ctx.sql.get(statement("SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT max(id) FROM users))"))
+    if (s.ctx.sql.dialect === 'postgres') await s.ctx.sql.run(statement("SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT max(id) FROM users))"))
     const bottom = first + 4999
     await paidOrder(s, bottom, '1', t0 - 1000)
     expect((await get<ActivityRank>(s, top, `activity/rank?id=${id}&user_id=${bottom}`)).body_.data.me?.user_id).toBe(bottom)

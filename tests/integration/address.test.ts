@@ -3,7 +3,7 @@ import { ROOT_CODE, T0, idemKey, localeText, useServers, type Res, type SignedIn
 import type { Address } from '../../contract/address.ts'
 import { dialectOf } from '../../server/db/connection.ts'
 import { statement } from '../../server/db/query/types.ts'
-import { numbers } from '../../tests/support/rows.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
@@ -43,7 +43,7 @@ async function addOk(s: TestServer, me: SignedIn, over: Record<string, unknown> 
 }
 
 /** Every address row, to prove a refused request changed nothing. */
-const snapshot = async (s: TestServer) => (await s.ctx.sql.all(statement('SELECT * FROM addresses ORDER BY id'))).map(numbers)
+const snapshot = async (s: TestServer) => (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM addresses ORDER BY id'))).map((r) => numbers(r))
 const rowsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ?', userId)
 const defaultsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ? AND is_default = 1', userId)
 const defaultIdOf = (s: TestServer, userId: number) => s.count('SELECT id FROM addresses WHERE user_id = ? AND is_default = 1', userId)
@@ -61,7 +61,7 @@ function expectRefused(res: Res, status: number, msg: string, label: string) {
 }
 
 /** The invariant the address book keeps: a user with addresses has exactly one default, else none. */
-function expectOneDefault(s: TestServer, userId: number, label = '') {
+async function expectOneDefault(s: TestServer, userId: number, label = '') {
   expect(await defaultsOf(s, userId), label).toBe(await rowsOf(s, userId) > 0 ? 1 : 0)
 }
 
@@ -77,7 +77,7 @@ describe('POST /api/v1/address/addAddress', () => {
       msg: localeText('en', 'api.ok'),
       data: { id, name: 'Chen Mei', phone: '+886912345678', area: 'Taipei City', address: 'No. 1, 3F', is_default: true, created_at: T0, updated_at: T0 },
     })
-    expect(numbers(await s.ctx.sql.get(statement('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?'), id))).toEqual({
+    expect(numbers(await s.ctx.sql.get(statement<{ user_id: unknown; name: unknown; phone: unknown; area: unknown; address: unknown; is_default: unknown }>('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?'), id))).toEqual({
       user_id: me.userId,
       name: 'Chen Mei',
       phone: '+886912345678',
@@ -105,7 +105,7 @@ describe('POST /api/v1/address/addAddress', () => {
     expect(res.body_.data.is_default).toBe(true)
     expect(await defaultIdOf(s, me.userId)).toBe(res.body_.data.id)
     expect((await as(s, me).detail(old)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 1000 })
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('is_default may be left out: it means false', async () => {
@@ -398,7 +398,7 @@ describe('POST /api/v1/address/editAddress', () => {
     expect(res.body_.data.is_default).toBe(true)
     expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data.is_default).toBe(false)
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('is_default false (or left out) never takes the flag off the default: it moves only to another address', async () => {
@@ -410,7 +410,7 @@ describe('POST /api/v1/address/editAddress', () => {
     expect((await as(s, me).edit({ ...form({ is_default: undefined }), id: a })).body_.data.is_default).toBe(true)
     expect((await as(s, me).edit({ ...form(), id: b, is_default: false })).body_.data.is_default).toBe(false)
     expect(await defaultIdOf(s, me.userId)).toBe(a)
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('an id that does not exist answers 404 and changes nothing', async () => {
@@ -504,7 +504,7 @@ describe('one default at all times', () => {
     const api = as(s, me)
     const ids: number[] = []
     const check = async (step: string) => {
-      expectOneDefault(s, me.userId, step)
+      await expectOneDefault(s, me.userId, step)
       const list = (await api.list()).body_.data
       const def = (await api.getDefault()).body_.data
       expect(list.filter((x) => x.is_default).length, step).toBe(list.length > 0 ? 1 : 0)
@@ -537,7 +537,7 @@ describe('one default at all times', () => {
     expect(results.every((r) => r.statusCode === 200)).toBe(true)
     expect(results.filter((r) => r.body_.data.is_default)).toHaveLength(1)
     expect(await rowsOf(s, me.userId)).toBe(8)
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('each action is one transaction: a failure after the old default lost its flag puts everything back', async () => {
@@ -569,9 +569,9 @@ describe('one default at all times', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    expect(() =>
-      await s.ctx.sql.run(statement("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)"), me.userId),
-    ).toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
+    await expect(
+      s.ctx.sql.run(statement("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)"), me.userId),
+    ).rejects.toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
   })
 })
 

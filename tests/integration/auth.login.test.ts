@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, freshWallet, localeText, useServers } from './support/server.ts'
 import { statement } from '../../server/db/query/types.ts'
-import { numbers } from '../../tests/support/rows.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
@@ -51,7 +51,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
       ].join('\n'),
     )
     expect(s.config.login.statement).toMatch(/^Welcome to NADI!/)
-    const row = await s.ctx.sql.get(statement('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?'), nonce)
+    const row = await s.ctx.sql.get(statement<{ address: unknown; message: unknown; invite_code: unknown }>('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?'), nonce)
     expect(row).toEqual({ address: wallet.address.toLowerCase(), message, invite_code: ROOT_CODE })
   })
 
@@ -164,7 +164,7 @@ describe('POST /api/v1/auth/login', () => {
     const b = await s.signIn(await code(a.userId))
     const c = await s.signIn(await code(b.userId))
     const counts = async (id: number) =>
-      numbers(await s.ctx.sql.get(statement('SELECT zhi_num, team_num, depth FROM users WHERE id = ?'), id))
+      numbers(await s.ctx.sql.get(statement<{ zhi_num: unknown; team_num: unknown; depth: unknown }>('SELECT zhi_num, team_num, depth FROM users WHERE id = ?'), id))
     const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
     expect(await counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
     expect(await counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })

@@ -81,7 +81,7 @@ it(`the demo survives kill -9 of its process group ${CYCLES} times: every start 
   expect(firstTokens).toHaveLength(2)
   killGroup(first.proc)
   await first.exited
-  fundTraders(database, wallets.map((w) => w.address), 'crash')
+  await fundTraders(database, wallets.map((w) => w.address), 'crash')
 
   const acked = new Map<string, number>()
   let fillsBefore = 0

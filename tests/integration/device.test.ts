@@ -45,9 +45,9 @@ const devices = async (s: TestServer, me: SignedIn) => (await s.get<DeviceList>(
 const activate = (s: TestServer, me: SignedIn, body: unknown, lang = 'EN') => s.post<Device>('/api/v1/machine/activate', body, { token: me.token, lang, idempotencyKey: idemKey() })
 const codesOf = (out: string) => [...out.matchAll(/device #(\d+) {2}([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})/g)].map((m) => ({ id: Number(m[1]), code: m[2]! }))
 /** Everything activation may change, to show a refusal changed none of it. */
-const state = (s: TestServer) => ({
-  devices: await s.ctx.sql.all(statement('SELECT id, status, position_id, activated_at FROM devices ORDER BY id')),
-  codes: await s.ctx.sql.all(statement('SELECT device_id, code_hash, used_at FROM device_codes ORDER BY device_id')),
+const state = async (s: TestServer) => ({
+  devices: await s.ctx.sql.all(statement<{ id: unknown; status: unknown; position_id: unknown; activated_at: unknown }>('SELECT id, status, position_id, activated_at FROM devices ORDER BY id')),
+  codes: await s.ctx.sql.all(statement<{ device_id: unknown; code_hash: unknown; used_at: unknown }>('SELECT device_id, code_hash, used_at FROM device_codes ORDER BY device_id')),
   positions: await s.count("SELECT COUNT(*) FROM positions WHERE kind = 'device'"),
 })
 
@@ -84,7 +84,7 @@ describe('devices', () => {
 
     // Refusals, each with no change: the used code again (same device, then the other device), a
     // malformed code, a wrong code.
-    const before = state(s)
+    const before = await state(s)
     const again = await activate(s, me, { device_id: a.id, code: a.code })
     expect(again.statusCode).toBe(409)
     expect(again.body_.msg).toBe(localeText('en', 'errors.deviceAlreadyActive'))
@@ -100,7 +100,7 @@ describe('devices', () => {
     for (const body of [{ device_id: b.id }, { device_id: b.id, code: '' }, { device_id: 'x', code: b.code }, { device_id: b.id, code: b.code, extra: 1 }, { device_id: b.id, code: 'A'.repeat(41) }]) {
       expect((await activate(s, me, body)).statusCode, JSON.stringify(body)).toBe(400)
     }
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     // The latest attempt on b was refused: it reads "failed" until activated.
     expect((await devices(s, me)).find((d) => d.id === b.id)!.status).toBe('failed')
 
@@ -139,14 +139,14 @@ describe('devices', () => {
     const { order: o2 } = await buyDevice(s, other, 1)
     await pay(s, other, o2.id)
     const [c2] = codesOf((await runCli(s, 'ship', String(o2.id), 'SF', 'SF100200302')).out)
-    const before = state(s)
+    const before = await state(s)
     const foreign = await activate(s, other, { device_id: c!.id, code: c!.code })
     expect(foreign.statusCode).toBe(404)
     expect(foreign.body_.msg).toBe(localeText('en', 'errors.deviceNotFound'))
     expect((await activate(s, other, { device_id: 999999, code: c!.code })).statusCode).toBe(404)
     // The owner's code on the other user's own device: wrong, saying nothing about whose it is.
     expect((await activate(s, other, { device_id: c2!.id, code: c!.code })).body_.msg).toBe(localeText('en', 'errors.deviceCodeWrong'))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     expect(await devices(s, other)).toHaveLength(1)
     expect((await activate(s, owner, { device_id: c!.id, code: c!.code })).statusCode).toBe(200)
   })
@@ -158,11 +158,11 @@ describe('devices', () => {
     await pay(s, me, order.id)
     const [c] = codesOf((await runCli(s, 'ship', String(order.id), 'SF', 'SF100200303')).out)
     for (let i = 0; i < ATTEMPT_LIMIT; i++) expect((await activate(s, me, { device_id: c!.id, code: 'AAAA-BBBB-CCCC-DDDD' })).statusCode).toBe(400)
-    const before = state(s)
+    const before = await state(s)
     const limited = await activate(s, me, { device_id: c!.id, code: c!.code })
     expect(limited.statusCode).toBe(429)
     expect(limited.body_.msg).toBe(localeText('en', 'errors.tooFrequent'))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     s.clock.advance(ATTEMPT_WINDOW_MS)
     expect((await activate(s, me, { device_id: c!.id, code: c!.code })).statusCode).toBe(200)
   })

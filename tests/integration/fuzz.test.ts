@@ -46,7 +46,7 @@ const SIGNED_IN = 26
 const ENVELOPES = 1_500
 
 let refs = 0
-function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
+async function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
   const chain = asset === 'NADI' ? 'nadi' : 'bsc'
   await transfer(s.ctx.sql, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset, amount: units })
   await transfer(s.ctx.sql, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: trade(userId), asset, amount: units })
@@ -115,8 +115,8 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   const signedOut = await api.signIn()
   expect((await api.post('/api/v1/auth/logout', undefined, signedOut.token)).statusCode).toBe(200)
   for (const who of [actor, bystander]) {
-    deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
-    deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
+    await deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
+    await deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
   }
   const added = await api.post('/api/v1/address/addAddress', { name: 'Bystander', phone: '+886 912 345 678', area: 'Taipei', address: 'No. 1 Road' }, bystander.token)
   expect(added.statusCode).toBe(200)
@@ -142,7 +142,7 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   let moved = 0
   let signIns = 0
   /** The checks every answer gets; `before` is the fuzzing user's books before it was sent. */
-  const judge = (sent: Sent, before: string) => {
+  const judge = async (sent: Sent, before: string) => {
     const res = sent.answer
     requests++
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
@@ -178,14 +178,14 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
     if (h.valid) valid++
     const before = await books(s, actor.userId)
     const answer = await api.send(h, signedIn ? actor.token : undefined, r)
-    judge({ describe: describeRequest(h, signedIn ? 'user' : 'anonymous'), method: h.method, path: h.url.split('?', 1)[0]!, answer, signedIn }, before)
+    await judge({ describe: describeRequest(h, signedIn ? 'user' : 'anonymous'), method: h.method, path: h.url.split('?', 1)[0]!, answer, signedIn }, before)
     if (signedIn && answer.statusCode === 200 && (route.path === '/api/v1/auth/logout' || route.path === '/api/v1/common/handshake')) await stillSignedIn()
   }
   const walked = requests
   if (api.extra) {
     let before = await books(s, actor.userId)
     for await (const sent of api.extra({ routes, r, state, actor: () => actor, dead: signedOut.token })) {
-      judge(sent, before)
+      await judge(sent, before)
       if (sent.signedIn && sent.answer.statusCode === 401) await stillSignedIn()
       before = await books(s, actor.userId)
     }

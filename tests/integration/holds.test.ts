@@ -30,7 +30,7 @@ const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s
 const seatsLeft = (s: TestServer, type: NodeTier['type']) => s.count('SELECT seats_left FROM node_tiers WHERE type = ?', type)
 
 /** A chain payment as a submitted tx hash leaves it: pending until its check confirms or fails it. */
-function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
+async function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
   await s.ctx.sql.run(statement(
       `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, created_at, updated_at)
        VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', 'pending', 'bsc', ?, ?, ?)`,
@@ -113,7 +113,7 @@ describe('holds with a payment under way', () => {
     const held = await Promise.all(accounts.map((a) => post<PayOrder>(s, a, 'node/buy', { node_id: genesis.id })))
     expect(held.map((r) => r.statusCode)).toEqual(accounts.map(() => 200))
     s.clock.advance(s.config.orders.holds.holdMs - 60_000)
-    held.forEach((r, i) => pendingChainPayment(s, accounts[i]!.userId, r.body_.data.id, i + 1))
+    for (const [i, r] of held.entries()) await pendingChainPayment(s, accounts[i]!.userId, r.body_.data.id, i + 1)
     s.clock.advance(120_000)
     // The expiry job leaves them open: their seats stay taken.
     expect(await expireOrders(s.ctx)).toBe(0)

@@ -61,7 +61,7 @@ it('kill -9 between an effect and its answer: every key sent again answers 200, 
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
   killGroup(first.proc)
   await first.exited
-  const userIds = fundTraders(database, wallets.map((w) => w.address), 'keys-crash')
+  const userIds = await fundTraders(database, wallets.map((w) => w.address), 'keys-crash')
 
   // 32 clients send keyed transfers (trade → fund, 1 USDT each, every one its own key) until the
   // server dies at its 60th answer.

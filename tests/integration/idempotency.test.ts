@@ -197,7 +197,7 @@ describe('Idempotency-Key on state-changing POSTs', () => {
 })
 
 /** A POST whose effect is a row written through the group commit, as the money routes write theirs. */
-function addEffectProbe(s: TestServer) {
+async function addEffectProbe(s: TestServer) {
   s.ctx.sqlite.exec('CREATE TABLE probe_effects (n INTEGER NOT NULL)')
   let gate: Promise<void> | null = null
   let onEnter: (() => void) | null = null
@@ -210,7 +210,7 @@ function addEffectProbe(s: TestServer) {
     return ok(req, await s.ctx.commits.write(async (tx) => (await tx.run(PROBE, n), { n })))
   })
   return {
-    effects: () => await s.count('SELECT COUNT(*) FROM probe_effects'),
+    effects: () => s.count('SELECT COUNT(*) FROM probe_effects'),
     hold() {
       let open!: () => void
       gate = new Promise<void>((r) => (open = r))
@@ -221,7 +221,7 @@ function addEffectProbe(s: TestServer) {
 }
 
 /** The row another process writes with its effect for the same request (server/http/idempotency.ts). */
-function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown, answer: string | null) {
+async function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown, answer: string | null) {
   const hash = crypto.createHash('sha256').update(`POST /api/v1/probe/effect\n${JSON.stringify(body)}`).digest('hex')
   await s.ctx.sql.run(statement('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)'), `u:${userId}`, key, hash, answer === null ? null : 200, answer, s.clock.now(), answer === null ? null : 'another-process')
 }
@@ -229,52 +229,52 @@ function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown
 describe('Idempotency-Key: the answer lives in the effect’s transaction', () => {
   it('an answered key is written by the effect’s own commit, with the answer sent', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
     const res = await s.post('/api/v1/probe/effect', { n: 7 }, { token: me.token, idempotencyKey: key })
     expect(res.body_.data).toEqual({ n: 7 })
-    expect(probe.effects()).toBe(1)
+    expect(await probe.effects()).toBe(1)
     expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
   })
 
   it('the same key applied first on another process: this effect rolls back with 409 and the retry is answered from the other', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
     const held = probe.hold()
     const first = s.post('/api/v1/probe/effect', { n: 1 }, { token: me.token, idempotencyKey: key, lang: 'EN' })
     await held.entered
     const theirs = JSON.stringify({ code: 200, msg: 'ok', data: { n: 1 } })
-    keptElsewhere(s, me.userId, key, { n: 1 }, theirs)
+    await keptElsewhere(s, me.userId, key, { n: 1 }, theirs)
     held.release()
     const mine = await first
     expect(mine.statusCode).toBe(409)
     expect(mine.body_.msg).toBe(localeText('en', 'errors.requestInProgress'))
-    expect(probe.effects()).toBe(0)
+    expect(await probe.effects()).toBe(0)
     const retry = await s.post('/api/v1/probe/effect', { n: 1 }, { token: me.token, idempotencyKey: key })
     expect(retry.headers['idempotent-replayed']).toBe('true')
     expect(retry.body).toBe(theirs)
-    expect(probe.effects()).toBe(0)
+    expect(await probe.effects()).toBe(0)
   })
 
   it('a reservation without an answer, left by a process that is gone, does not block the key: the retry runs once', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
-    keptElsewhere(s, me.userId, key, { n: 3 }, null)
+    await keptElsewhere(s, me.userId, key, { n: 3 }, null)
     const res = await s.post('/api/v1/probe/effect', { n: 3 }, { token: me.token, idempotencyKey: key })
     expect(res.statusCode).toBe(200)
     const again = await s.post('/api/v1/probe/effect', { n: 3 }, { token: me.token, idempotencyKey: key })
     expect(again.headers['idempotent-replayed']).toBe('true')
-    expect(probe.effects()).toBe(1)
+    expect(await probe.effects()).toBe(1)
   })
 
   it('a refusal by the route before its handler frees the key for the next try', async () => {
     const s = await start()
-    addEffectProbe(s)
+    await addEffectProbe(s)
     const key = idemKey()
     // No token: requireAuth refuses after the key was looked at.
     expect((await s.post('/api/v1/probe/effect', { n: 1 }, { idempotencyKey: key })).statusCode).toBe(401)

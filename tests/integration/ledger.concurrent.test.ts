@@ -48,7 +48,8 @@ it.runIf(testBackend() === 'postgres')('four connections posting at once: sums s
 
     expect(Number((await s.ctx.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM ledger_postings')))?.v) - postingsBefore).toBe(applied)
     expect(Number((await s.ctx.sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM ledger_postings WHERE ref LIKE 'load:shared:%'")))?.v)).toBe(SHARED)
-    const total = users.reduce((sum, u) => sum + (await balance(s.ctx.sql, fund(u), 'USDT')).available, 0n)
+    let total = 0n
+    for (const u of users) total += (await balance(s.ctx.sql, fund(u), 'USDT')).available
     expect(total).toBe(parseMoney('5000')!)
     for (const u of users) expect((await balance(s.ctx.sql, fund(u), 'USDT')).available >= 0n).toBe(true)
     expect(audit(s.ctx.sqlite).violations).toEqual([])

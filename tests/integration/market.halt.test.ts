@@ -134,7 +134,7 @@ it('repairing a stopped server\'s folder takes the lock itself and prints what i
     // The order the repair cancelled says so in its owner's history.
     const db = openDatabase(env.NADI_DATABASE_URL ?? path.join(d, 'nadi.sqlite'))
     try {
-      expect(await db.sql.get(statement('SELECT status, cancel_reason FROM trade_orders WHERE id = 145'))).toEqual({ status: 'cancelled', cancel_reason: 'repair' })
+      expect(await db.sql.get(statement<{ status: unknown; cancel_reason: unknown }>('SELECT status, cancel_reason FROM trade_orders WHERE id = 145'))).toEqual({ status: 'cancelled', cancel_reason: 'repair' })
     } finally {
       await db.close()
     }

@@ -54,11 +54,10 @@ async function buyAndPay(s: TestServer, who: SignedIn, type: NodeTier['type']): 
 }
 
 /** A NADI withdrawal confirmed at `at` whose fee went to the fees account, as the withdraw job leaves it. */
-function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: number) {
-  const id = (await s.ctx.sql.run(statement(
+async function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: number) {
+  const id = (await s.ctx.sql.get(statement<{ id: bigint }>(
       `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-    ), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at)).lastInsertRowid
+       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at))!.id
   await transfer(s.ctx.sql, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
 }
 
@@ -162,7 +161,7 @@ describe('the settlement and nodes', () => {
     const d0 = dayOf(s.clock.now())
     // The next day: the nodes mine, and a 10 NADI withdrawal fee is taken.
     s.clock.advance(DAY)
-    confirmedWithdrawal(s, other.userId, '10', s.clock.now())
+    await confirmedWithdrawal(s, other.userId, '10', s.clock.now())
     s.clock.advance(DAY)
     const days = await settleDue(s.ctx)
     expect(days.map((d) => d.day)).toEqual([d0 + 1])
@@ -228,7 +227,7 @@ describe('the settlement and nodes', () => {
     expect((await usdt(s, b.userId)).available - bUsdt).toBe(units('0.00666666'))
     expect(await nadi(s, a.userId) - aNadi - units('24')).toBe(units('0.01666666'))
     expect(await nadi(s, b.userId) - bNadi - units('3')).toBe(units('0.00333333'))
-    expect(await s.ctx.sql.all(statement('SELECT asset, fees, pool, paid, dust FROM node_dividend_days WHERE day = ? ORDER BY asset'), d0 + 1)).toEqual([
+    expect(await s.ctx.sql.all(statement<{ asset: unknown; fees: unknown; pool: unknown; paid: unknown; dust: unknown }>('SELECT asset, fees, pool, paid, dust FROM node_dividend_days WHERE day = ? ORDER BY asset'), d0 + 1)).toEqual([
       { asset: 'NADI', fees: units('0.1'), pool: units('0.02'), paid: units('0.01999999'), dust: 1n },
       { asset: 'USDT', fees: units('0.2'), pool: units('0.04'), paid: units('0.03999999'), dust: 1n },
     ])

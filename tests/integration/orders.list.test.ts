@@ -17,7 +17,7 @@ const units = (n: string) => parseUnits(n, 8)
 const list = (s: TestServer, who: SignedIn, query: string) => s.get<PagedList<PayOrder>>(`${O}/list?${query}`, { token: who.token, lang: 'EN' })
 
 /** A chain payment row as the payment primitive leaves it after a tx hash was submitted (and, failed, after its check). */
-function chainPayment(s: TestServer, userId: number, orderId: number, status: 'pending' | 'failed', n: number) {
+async function chainPayment(s: TestServer, userId: number, orderId: number, status: 'pending' | 'failed', n: number) {
   await s.ctx.sql.run(statement(
       `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, fail_reason, created_at, updated_at)
        VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', ?, 'bsc', ?, ?, ?, ?)`,
@@ -37,8 +37,8 @@ describe('orders/list', () => {
     expect((await post('payByBalance', ids[0]!)).body_.data.status).toBe('completed')
     for (const id of ids.slice(1, 4)) expect((await post('payByBalance', id)).body_.data.status).toBe('paid')
     for (const id of ids.slice(4, 7)) expect((await post('cancel', id)).body_.data.status).toBe('cancelled')
-    chainPayment(s, me.userId, ids[7]!, 'pending', 1)
-    chainPayment(s, me.userId, ids[8]!, 'failed', 2)
+    await chainPayment(s, me.userId, ids[7]!, 'pending', 1)
+    await chainPayment(s, me.userId, ids[8]!, 'failed', 2)
     const expected: Record<PayOrderStatus, number> = { completed: 1, paid: 3, cancelled: 3, processing: 1, pending_payment: 15 }
 
     const all = (await list(s, me, 'page=1&page_size=10')).body_.data

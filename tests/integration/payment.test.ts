@@ -42,7 +42,7 @@ async function refused(p: Promise<unknown>) {
 
 /** Gives the user fund balance as a deposit would (custody:bsc → fund). */
 async function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: bigint, ref: string) {
-  await atomically(s.ctx, () => await transfer(s.ctx.sql, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
+  await atomically(s.ctx, () => transfer(s.ctx.sql, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
 }
 
 /** A wallet on `chain` (the user's own, or any), funded by the faucet, able to send both tokens. */

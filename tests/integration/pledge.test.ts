@@ -34,7 +34,7 @@ const post = <T>(s: TestServer, who: SignedIn, body: unknown) => s.post<T>(`${AP
  * The user's fund NADI, less what other positions (a newcomer's trial power…) paid them, so the
  * figures are the pledge's own.
  */
-const nadi = (s: TestServer, userId: number) => {
+const nadi = async (s: TestServer, userId: number) => {
   const b = await balance(s.ctx.sql, fund(userId), 'NADI')
   const other = BigInt(await s.count("SELECT coalesce(sum(l.amount), 0) FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE p.user_id = ? AND p.kind <> 'pledge'", userId))
   return { available: b.available - other, frozen: b.frozen }
@@ -119,7 +119,7 @@ describe('refusals', () => {
     await credit(s, u.userId, '150')
     await load(s, [{ slug: 'short', name: names('Short'), day: 7, min_pledge: '10', day_rate: '0.1', month_rate: '3', total_pledge: '50' }])
     const id30 = await bySlug(s, 'savings-30')
-    const before = async () => ({ bal: nadi(s, u.userId), pledges: await s.count('SELECT count(*) FROM pledges'), positions: await s.count("SELECT count(*) FROM positions WHERE kind = 'pledge'"), pledged: await s.count('SELECT sum(pledged) FROM pledge_products') })
+    const before = async () => ({ bal: await nadi(s, u.userId), pledges: await s.count('SELECT count(*) FROM pledges'), positions: await s.count("SELECT count(*) FROM positions WHERE kind = 'pledge'"), pledged: await s.count('SELECT sum(pledged) FROM pledge_products') })
     const was = await before()
     const cases: [unknown, number, string | null][] = [
       [{ product_id: id30, amount: '99.99999999', mode: 'day' }, 400, msg('errors.pledgeBelowMin', { amount: '100' })],
@@ -170,22 +170,22 @@ describe('interest and release', () => {
     expect(g.start_date).toBe((dayOf(t0) + 1) * DAY)
     expect(g.end_date).toBe((dayOf(t0) + 30) * DAY)
     expect(g.release_time).toBe((dayOf(t0) + 31) * DAY)
-    expect(nadi(s, u.userId)).toEqual({ available: units('500'), frozen: units('500') })
+    expect(await nadi(s, u.userId)).toEqual({ available: units('500'), frozen: units('500') })
     expect((await get<PledgeProduct>(s, u, `pledge/detail?id=${await bySlug(s, 'savings-30')}`)).body_.data.left).toBe('999500')
 
     await dayAfter(s, t0, 1) // the pledge day itself earns nothing: the term starts tomorrow
-    expect(nadi(s, u.userId).available).toBe(units('500'))
+    expect((await nadi(s, u.userId)).available).toBe(units('500'))
     await dayAfter(s, t0, 2)
-    expect(nadi(s, u.userId).available).toBe(units('500.5'))
+    expect((await nadi(s, u.userId)).available).toBe(units('500.5'))
     const income = (await get<PagedList<PledgeIncome>>(s, u, 'pledge/incomeLog')).body_.data
     expect(income).toMatchObject({ total: 1, list: [{ pledge_id: g.id, amount: '0.5', day: (dayOf(t0) + 1) * DAY, name: '30-day savings' }] })
     const mid = (await get<PagedList<MyPledge>>(s, u, 'pledge/myList')).body_.data.list[0]!
     expect(mid).toMatchObject({ income: '0.5', remaining_days: 29, status: 'waiting' })
 
     await dayAfter(s, t0, 30) // 29 days paid; the last day is not over yet
-    expect(nadi(s, u.userId)).toEqual({ available: units('514.5'), frozen: units('500') })
+    expect(await nadi(s, u.userId)).toEqual({ available: units('514.5'), frozen: units('500') })
     await dayAfter(s, t0, 31)
-    expect(nadi(s, u.userId)).toEqual({ available: units('1015'), frozen: 0n })
+    expect(await nadi(s, u.userId)).toEqual({ available: units('1015'), frozen: 0n })
     expect((await balance(s.ctx.sql, SAVINGS, 'NADI')).available).toBe(savings0 - units('15'))
     const log = (await get<PledgeReleaseLog>(s, u, `pledge/releaseLog?id=${g.id}`)).body_.data
     expect(log.pledge).toMatchObject({ status: 'redeemed', income: '15', release_rate: '100', remaining_days: 0 })
@@ -194,7 +194,7 @@ describe('interest and release', () => {
     expect((await get<PledgeProduct>(s, u, `pledge/detail?id=${await bySlug(s, 'savings-30')}`)).body_.data.pledged).toBe('0')
     // Later days pay and release nothing more.
     await dayAfter(s, t0, 40)
-    expect(nadi(s, u.userId)).toEqual({ available: units('1015'), frozen: 0n })
+    expect(await nadi(s, u.userId)).toEqual({ available: units('1015'), frozen: 0n })
   })
 
   it('a monthly pledge pays every 30 days at the month rate, caught up after days missed', async () => {
@@ -204,15 +204,15 @@ describe('interest and release', () => {
     const t0 = s.clock.now()
     const g = (await post<MyPledge>(s, u, { product_id: await bySlug(s, 'savings-90'), amount: '1000', mode: 'month' })).body_.data
     expect(g).toMatchObject({ rate: '4.8', expected_income: '144' })
-    expect(nadi(s, u.userId)).toEqual({ available: 0n, frozen: units('1000') })
+    expect(await nadi(s, u.userId)).toEqual({ available: 0n, frozen: units('1000') })
     await dayAfter(s, t0, 30)
-    expect(nadi(s, u.userId).available).toBe(0n) // the 30th day of the term is not over yet
+    expect((await nadi(s, u.userId)).available).toBe(0n) // the 30th day of the term is not over yet
     await dayAfter(s, t0, 31)
-    expect(nadi(s, u.userId).available).toBe(units('48'))
+    expect((await nadi(s, u.userId)).available).toBe(units('48'))
     await dayAfter(s, t0, 75) // downtime: the days are caught up in order
-    expect(nadi(s, u.userId).available).toBe(units('96'))
+    expect((await nadi(s, u.userId)).available).toBe(units('96'))
     await dayAfter(s, t0, 91)
-    expect(nadi(s, u.userId)).toEqual({ available: units('1144'), frozen: 0n })
+    expect(await nadi(s, u.userId)).toEqual({ available: units('1144'), frozen: 0n })
     const income = (await get<PagedList<PledgeIncome>>(s, u, 'pledge/incomeLog')).body_.data
     expect(income.list.map((l) => l.amount)).toEqual(['48', '48', '48'])
     expect((await get<PagedList<MyPledge>>(s, u, 'pledge/myList')).body_.data.list[0]).toMatchObject({ status: 'redeemed', income: '144' })
@@ -232,6 +232,6 @@ describe('capacity', () => {
     expect(await s.count('SELECT pledged FROM pledge_products WHERE id = ?', id)).toBe(Number(units('1000')))
     expect(await s.count('SELECT sum(amount) FROM pledges WHERE product_id = ?', id)).toBe(Number(units('1000')))
     const refused = users.filter((_, i) => answers[i]!.statusCode === 409)
-    for (const u of refused) expect(nadi(s, u.userId)).toEqual({ available: units('300'), frozen: 0n })
+    for (const u of refused) expect(await nadi(s, u.userId)).toEqual({ available: units('300'), frozen: 0n })
   })
 })

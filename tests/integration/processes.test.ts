@@ -102,7 +102,7 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
 
     const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
     const tokens = await Promise.all(wallets.map((w) => signInHttp(a.base, w, CODE)))
-    fundTraders(db.url, wallets.map((w) => w.address), 'processes')
+    await fundTraders(db.url, wallets.map((w) => w.address), 'processes')
 
     // An order through A: its owner's socket on B hears of it, and B's book shows it.
     const onB = await watch(b.base, tokens[0]!, [`books:${INST}`, 'user@update_order'])

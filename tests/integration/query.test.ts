@@ -176,7 +176,7 @@ it.runIf(onPg)('a synchronous write waits for the pool transaction of the same p
   })
   await new Promise((r) => setTimeout(r, 20))
   const sync = atomically(conn, () => {
-    await conn.sql.run(statement('UPDATE notes SET amount = amount - 1 WHERE id = ?'), id)
+    conn.sqlite.prepare('UPDATE notes SET amount = amount - 1 WHERE id = ?').run(id)
     order.push('sync wrote')
   })
   await new Promise((r) => setTimeout(r, 50))

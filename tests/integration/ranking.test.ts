@@ -52,11 +52,10 @@ async function chain(s: TestServer, n: number): Promise<SignedIn[]> {
 /** What a paid order does to performance, at the server's clock (what preOrder, mining and node services call). */
 const buy = (s: TestServer, who: SignedIn, usdt: string) => s.ctx.sql.transaction((tx) => addPerformanceIn(tx, s.ctx.sql, who.userId, units(usdt)))
 /** Income of the day: fees the fees account received (as a confirmed withdrawal records them). */
-function withdrawFee(s: TestServer, userId: number, fee: string, at: number) {
-  const id = (await s.ctx.sql.run(statement(
+async function withdrawFee(s: TestServer, userId: number, fee: string, at: number) {
+  const id = (await s.ctx.sql.get(statement<{ id: bigint }>(
       `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-    ), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at)).lastInsertRowid
+       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at))!.id
   await transfer(s.ctx.sql, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
 }
 const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
@@ -66,9 +65,9 @@ const closeDay = (s: TestServer) => {
   return settleDue(s.ctx)
 }
 /** Everything a refused request could have changed. */
-const state = (s: TestServer) =>
+const state = async (s: TestServer) =>
   JSON.stringify(
-    ['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => await s.ctx.sql.get(statement(`SELECT count(*) AS n FROM ${t}`))),
+    await Promise.all(['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sql.get(statement<{ n: bigint }>(`SELECT count(*) AS n FROM ${t}`)))),
     (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
   )
 
@@ -127,7 +126,7 @@ describe('the pools', () => {
   it('are fed once per ended day with their share of that day’s fees and destroy, and show today’s accrual live', async () => {
     const s = await start()
     const [a] = await chain(s, 1)
-    withdrawFee(s, a!.userId, '10', s.clock.now())
+    await withdrawFee(s, a!.userId, '10', s.clock.now())
     // A destroy of 1000 NADI: burned, as the mining service leaves it.
     await s.ctx.sql.run(statement(`INSERT INTO positions (user_id, kind, asset, base, rate_ppm, start_day, source, created_at) VALUES (?, 'destroy', 'NADI', 1, 0, ?, 'test:d', ?)`), a!.userId, dayOf(s.clock.now()) + 1, s.clock.now())
     const pos = ((await s.ctx.sql.get(statement<{ id: bigint }>('SELECT max(id) AS id FROM positions')))!).id
@@ -162,7 +161,7 @@ describe('the pools', () => {
   it('take no more than the fees account holds, recording what was short', async () => {
     const s = await start()
     const [a] = await chain(s, 1)
-    withdrawFee(s, a!.userId, '10', s.clock.now())
+    await withdrawFee(s, a!.userId, '10', s.clock.now())
     // An operator moved most fees out meanwhile.
     await transfer(s.ctx.sql, { ref: 'test:sweep', reason: 'fee_sweep', from: FEES, to: TREASURY, asset: 'NADI', amount: units('9.5') })
     await closeDay(s)
@@ -180,7 +179,7 @@ describe('the daily payout', () => {
     // Four heads of their own teams: each gets a direct referral who buys.
     const buyers: SignedIn[] = []
     for (const u of users) buyers.push(await s.signIn(await codeOf(s, u)))
-    withdrawFee(s, users[0]!.userId, '100', s.clock.now())
+    await withdrawFee(s, users[0]!.userId, '100', s.clock.now())
     await buy(s, buyers[1]!, '50') // users[1] reaches 50 first
     s.clock.advance(1000)
     await buy(s, buyers[2]!, '50') // users[2] reaches 50 later: ranks after users[1]
@@ -191,10 +190,10 @@ describe('the daily payout', () => {
     const ranks = (await get<DailyRanking>(s, users[0]!, 'ranking/daily')).body_.data.list.map((r) => r.user_id)
     expect(ranks).toEqual([users[0]!.userId, users[1]!.userId, users[2]!.userId, users[3]!.userId])
 
-    const before = users.map((u) => await nadi(s, u.userId))
+    const before = await Promise.all(users.map(async (u) => await nadi(s, u.userId)))
     await closeDay(s)
     // The pool got 10 NADI (10 % of 100); ranks 1–3 get 5, 3 and 2; rank 4 nothing.
-    expect(users.map((u, i) => await nadi(s, u.userId) - before[i]!)).toEqual([units('5'), units('3'), units('2'), 0n])
+    expect(await Promise.all(users.map(async (u, i) => await nadi(s, u.userId) - before[i]!))).toEqual([units('5'), units('3'), units('2'), 0n])
     expect(await pool(s, PRIZE_DAILY)).toBe(0n)
 
     const past = (await get<DailyRanking>(s, users[3]!, `ranking/daily?day=${day}`)).body_.data
@@ -212,17 +211,17 @@ describe('the daily payout', () => {
     expect(log).toEqual([expect.objectContaining({ type: 'ranking_prize', amount: '5' })])
 
     // Settling again (and a replayed payout) pays nothing more.
-    const after = users.map((u) => await nadi(s, u.userId))
+    const after = await Promise.all(users.map(async (u) => await nadi(s, u.userId)))
     await settleDue(s.ctx)
     const { payPool } = await import('../../server/modules/ranking/service.ts')
     expect(await s.ctx.sql.transaction((tx) => payPool(tx, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
-    expect(users.map((u) => await nadi(s, u.userId))).toEqual(after)
+    expect(await Promise.all(users.map(async (u) => await nadi(s, u.userId)))).toEqual(after)
   })
 
   it('the audit command reports a ranking row that no longer matches the ledger', async () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
-    withdrawFee(s, a!.userId, '100', s.clock.now())
+    await withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '50')
     const day = dayOf(s.clock.now())
     await closeDay(s)
@@ -253,7 +252,7 @@ describe('the daily payout', () => {
   it('with fewer winners than N, the unpaid ranks stay in the pool for the next day', async () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
-    withdrawFee(s, a!.userId, '100', s.clock.now())
+    await withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '10')
     await closeDay(s)
     // One winner: 50 % of 10 NADI; 30 % + 20 % stay.
@@ -270,7 +269,7 @@ describe('the total pool', () => {
   it('is paid by the operator’s command to the total ranking’s top N, at most once a day', async () => {
     const s = await start()
     const [a, b, c] = await chain(s, 3)
-    withdrawFee(s, a!.userId, '200', s.clock.now())
+    await withdrawFee(s, a!.userId, '200', s.clock.now())
     await buy(s, c!, '10')
     await buy(s, b!, '5') // a: 15, b: 10
     await closeDay(s) // feeds the total pool 10 NADI (5 % of 200)
@@ -308,13 +307,13 @@ describe('refusals', () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
     await buy(s, b!, '10')
-    const before = state(s)
+    const before = await state(s)
     for (const lang of ['EN', 'JP']) {
       const r = await get(s, a!, path, lang)
       expect(r.statusCode).toBe(400)
       expect(r.body_.msg).toBe(translate(lang as 'EN', key, params))
     }
-    expect(state(s)).toBe(before)
+    expect(await state(s)).toBe(before)
   })
 
   it.each([
@@ -327,11 +326,11 @@ describe('refusals', () => {
   ])('%s is refused as invalid input naming the field', async (_name, path) => {
     const s = await start()
     const [a] = await chain(s, 1)
-    const before = state(s)
+    const before = await state(s)
     const r = await get(s, a!, path)
     expect(r.statusCode).toBe(400)
     expect(r.body_.msg).toMatch(/^Invalid /)
-    expect(state(s)).toBe(before)
+    expect(await state(s)).toBe(before)
   })
 
   it('a visitor is asked to sign in', async () => {

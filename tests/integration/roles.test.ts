@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseMoney } from '../../contract/money.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { balance, custody, MINING, TREASURY, transfer } from '../../server/ledger/index.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
@@ -117,9 +117,9 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     // The treasury holds NADI (as an operator's earlier supply would have put there).
     const side = openDatabase(db.url)
     try {
-      transaction(side.sqlite, () => await transfer(side.sql, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('bsc'), to: TREASURY, asset: 'NADI', amount: parseMoney('1000')! }))
+      await side.sql.transaction((tx) => transfer(tx, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('bsc'), to: TREASURY, asset: 'NADI', amount: parseMoney('1000')! }))
     } finally {
-      side.sqlite.close()
+      await side.close()
     }
 
     // Class (a): runs beside the jobs process, under a share of the writer lock.

@@ -148,7 +148,7 @@ describe('the bearer token', () => {
       // Nowhere in any table: sessions, idempotency records or anything else.
       const tables = Object.keys(schemaInfo(s.ctx.sqlite).tables)
       for (const table of tables) {
-        const rows = await s.ctx.sql.all(statement(`SELECT * FROM "${table}"`))
+        const rows = await s.ctx.sql.all(statement<Record<string, unknown>>(`SELECT * FROM "${table}"`))
         const dump = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
         expect(dump.includes(token), `raw token found in ${table}`).toBe(false)
       }

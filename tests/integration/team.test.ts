@@ -49,7 +49,7 @@ async function tree(s: TestServer) {
 }
 
 /** Everything the refusals could have touched. */
-const snapshot = async (s: TestServer) => await s.ctx.sql.all(statement('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id'))
+const snapshot = async (s: TestServer) => await s.ctx.sql.all(statement<{ id: unknown; zhi_num: unknown; team_num: unknown; me_performance: unknown; team_performance: unknown; team_elite: unknown; team_core: unknown; team_genesis: unknown }>('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id'))
 
 describe('GET /api/v1/team/list', () => {
   it('lists the whole team nearest generation first, with each member’s level, agent badge and personal and team performance', async () => {

@@ -69,7 +69,7 @@ const UNITS = 100_000_000n
 const CLOCK = Date.UTC(2026, 11, 2, 12)
 
 /** A migrated database with users 1..users, each holding `usdt` and `nadi` in their trade account, and an activity measuring trading. */
-function market(users: number, usdt: bigint, nadi: bigint) {
+async function market(users: number, usdt: bigint, nadi: bigint) {
   const db = database()
   migrate(db.sqlite)
   const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
@@ -93,7 +93,7 @@ const exchangeOn = async (conn: Connection) => {
 
 describe('the market writer batches its round trips', () => {
   it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
-    const db = market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
+    const db = await market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
     const { sqlite, count } = counting(db.sqlite)
     const ex = await exchangeOn({ sqlite, db: db.db, sql: db.sql })
     let cid = 0
@@ -158,7 +158,7 @@ describe('the market writer batches its round trips', () => {
     })
 
     const run = async (batched: boolean) => {
-      const db = market(4, 30n * UNITS, 150n * UNITS)
+      const db = await market(4, 30n * UNITS, 150n * UNITS)
       const ex = await exchangeOn(db)
       let answers: unknown[]
       if (batched) answers = (await Promise.allSettled(steps.map((s) => send(ex, s)))).map(answer)

@@ -48,7 +48,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   const first = await startServer()
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
-  fundTraders(database, wallets.map((w) => w.address), 'kill9')
+  await fundTraders(database, wallets.map((w) => w.address), 'kill9')
 
   // Clients placing crossing orders around 0.25 as fast as they are answered; the server dies mid-flight.
   const acked = new Map<string, number>()

@@ -34,7 +34,7 @@ async function boot(env?: Record<string, string>): Promise<TestServer> {
 const units = (text: string) => parseMoney(text)!
 let refs = 0
 /** Money in a user's trade account, the way a deposit and a transfer would put it there. */
-function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
+async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
   await transfer(s.ctx.sql, { ref: `test:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: units(amount) })
 }
 const bal = async (s: TestServer, userId: number, asset: Asset) => await balance(s.ctx.sql, trade(userId), asset)
@@ -49,10 +49,10 @@ const limit = (side: 'buy' | 'sell', price: string, size: string) => ({ side, ty
 async function twoTraders(s: TestServer) {
   const alice = await s.signIn(ROOT_CODE)
   const bob = await s.signIn(ROOT_CODE)
-  credit(s, alice.userId, 'USDT', '1000')
-  credit(s, alice.userId, 'NADI', '1000')
-  credit(s, bob.userId, 'USDT', '1000')
-  credit(s, bob.userId, 'NADI', '1000')
+  await credit(s, alice.userId, 'USDT', '1000')
+  await credit(s, alice.userId, 'NADI', '1000')
+  await credit(s, bob.userId, 'USDT', '1000')
+  await credit(s, bob.userId, 'NADI', '1000')
   return { alice, bob }
 }
 

@@ -5,7 +5,7 @@ import { translate } from '../../server/i18n.ts'
 import type { ZhiItem } from '../../contract/user.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import { statement } from '../../server/db/query/types.ts'
-import { numbers } from '../../tests/support/rows.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
@@ -57,7 +57,7 @@ describe('GET /api/v1/user/zhiList', () => {
     const child = await s.signIn(await codeOf(s, me.userId))
     await s.signIn(await codeOf(s, child.userId))
     const res = await zhiList(s, me.token)
-    const row = numbers((await s.ctx.sql.get(statement<{ name: string; created_at: number }>('SELECT name, created_at FROM users WHERE id = ?'), child.userId))!)
+    const row = numbers((await s.ctx.sql.get(statement<{ name: string; created_at: bigint }>('SELECT name, created_at FROM users WHERE id = ?'), child.userId))!)
     expect(res.body_.data.list).toEqual([
       { id: child.userId, name: row.name, wallet_address: getAddress(child.address), team_num: 1, me_performance: '0', level: 0, advanced_agent: false, created_at: row.created_at },
     ])

@@ -12,7 +12,7 @@ import { audit, balance, custody, FEES, fund, TREASURY, trade, transfer, type Ac
 import { fundDemoTreasury } from '../../server/modules/wallet/service.ts'
 import { quoteAmounts } from '../../server/modules/wallet/exchange.ts'
 import { statement } from '../../server/db/query/types.ts'
-import { numbers } from '../../tests/support/rows.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 const W = '/api/v1/wallet'
@@ -43,14 +43,14 @@ function invalidField(field: string): string {
 const units = (text: string) => parseMoney(text)!
 let refs = 0
 /** Money arriving in a user's fund account the way a deposit credits it. */
-function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
+async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
   await transfer(s.ctx.sql, { ref: `test:credit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 }
 const avail = async (s: TestServer, account: AccountRef, asset: Asset) => (await balance(s.ctx.sql, account, asset)).available
 
 /** Every ledger balance and record count, to prove a refused request changed nothing. */
-function snapshot(s: TestServer) {
-  const q = async (sql: string) => (await s.ctx.sql.all(statement(sql))).map(numbers)
+async function snapshot(s: TestServer) {
+  const q = async (sql: string) => (await s.ctx.sql.all(statement<Record<string, unknown>>(sql))).map((r) => numbers(r))
   return {
     accounts: await q('SELECT id, user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY id'),
     postings: await q('SELECT COUNT(*) AS n FROM ledger_postings'),
@@ -88,7 +88,7 @@ describe('wallet balances', () => {
       code: 200,
       data: { assets: [{ asset: 'USDT', fund: zero, trade: zero }, { asset: 'NADI', fund: zero, trade: zero }, { asset: 'MEME', fund: zero, trade: zero }] },
     })
-    credit(s, me.userId, 'USDT', '125.5')
+    await credit(s, me.userId, 'USDT', '125.5')
     const res = await as(s, me).balances()
     expect(res.body_.data.assets[0]).toEqual({ asset: 'USDT', fund: { available: '125.5', frozen: '0' }, trade: zero })
     expect((await s.get(`${W}/balances`)).statusCode).toBe(401)
@@ -100,7 +100,7 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '100')
+    await credit(s, me.userId, 'USDT', '100')
 
     const out = await api.transfer({ asset: 'USDT', amount: '30.25', from: 'fund', to: 'trade' })
     expect(out.statusCode, out.body).toBe(200)
@@ -150,8 +150,8 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '100')
-    credit(s, me.userId, 'NADI', '5')
+    await credit(s, me.userId, 'USDT', '100')
+    await credit(s, me.userId, 'NADI', '5')
     const ok = { asset: 'USDT', amount: '10', from: 'fund', to: 'trade' }
     const cases: [string, unknown, string][] = [
       ['no amount', { asset: 'USDT', from: 'fund', to: 'trade' }, msg('errors.amountRequired')],
@@ -178,14 +178,14 @@ describe('transfer between the fund and the trade account', () => {
       ['unknown account', { ...ok, from: 'savings' }, invalidField('from')],
       ['no destination', { asset: 'USDT', amount: '1', from: 'fund' }, invalidField('to')],
     ]
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, body, message] of cases) {
       expectRefused(await api.transfer(body, idemKey()), 400, message, label)
     }
     expectRefused(await api.transfer([ok]), 400, msg('errors.amountRequired'), 'an array body')
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await s.post(`${W}/transfer`, ok)).statusCode).toBe(401)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // And the valid one goes through.
     expect((await api.transfer(ok)).statusCode).toBe(200)
   })
@@ -194,7 +194,7 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     const key = idemKey()
     const body = { asset: 'NADI', amount: '4', from: 'fund', to: 'trade' }
     const first = await api.transfer(body, key)
@@ -208,13 +208,13 @@ describe('transfer between the fund and the trade account', () => {
     expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
 
     // The same key for a different transfer is refused and moves nothing.
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expectRefused(await api.transfer({ ...body, amount: '5' }, key), 400, msg('errors.idempotencyKeyReused'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // A refused transfer's key is kept too: retrying it is refused again, not applied.
     const refusedKey = idemKey()
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
     expect(await avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
   })
@@ -236,7 +236,7 @@ describe('exchange NADI ↔ USDT', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '1000')
+    await credit(s, me.userId, 'USDT', '1000')
     const treasuryUsdt = await avail(s, TREASURY, 'USDT')
     const treasuryNadi = await avail(s, TREASURY, 'NADI')
 
@@ -300,15 +300,15 @@ describe('exchange NADI ↔ USDT', () => {
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '1000')
-    credit(s, other.userId, 'NADI', '1000')
+    await credit(s, me.userId, 'NADI', '1000')
+    await credit(s, other.userId, 'NADI', '1000')
 
     // Expired: 30 s after it was given, it cannot be confirmed.
     const old = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
     s.clock.advance(30_000)
-    let before = snapshot(s)
+    let before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: old.quote_id }, idemKey()), 409, msg('errors.quoteExpired'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
 
     // Used: confirmed once, then refused (a retry with the first key replays the first answer).
     const q = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
@@ -316,21 +316,21 @@ describe('exchange NADI ↔ USDT', () => {
     const first = await api.exchange({ quote_id: q.quote_id }, key)
     expect(first.statusCode).toBe(200)
     expect((await api.exchange({ quote_id: q.quote_id }, key)).body).toBe(first.body)
-    before = snapshot(s)
+    before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.quote_id }, idemKey()), 409, msg('errors.quoteUsed'))
     expectRefused(await api.exchange({ quote_id: q.quote_id }), 409, msg('errors.quoteUsed'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('990'))
 
     // Another user's quote is answered like a missing one, and stays usable by its owner.
     const mine = (await api.quote('?from=NADI&to=USDT&amount=1')).body_.data
-    before = snapshot(s)
+    before = await snapshot(s)
     expectRefused(await as(s, other).exchange({ quote_id: mine.quote_id }, idemKey()), 404, msg('errors.quoteNotFound'))
     expectRefused(await api.exchange({ quote_id: 'AAAAAAAAAAAAAAAAAAAAAAAA' }), 404, msg('errors.quoteNotFound'))
     expectRefused(await api.exchange({ quote_id: 'short' }), 400, invalidField('quote_id'))
     expectRefused(await api.exchange({ quote_id: 12345678 }), 400, invalidField('quote_id'))
     expectRefused(await api.exchange({}), 400, invalidField('quote_id'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await avail(s, fund(other.userId), 'NADI')).toBe(units('1000'))
     expect((await api.exchange({ quote_id: mine.quote_id })).statusCode).toBe(200)
   })
@@ -339,8 +339,8 @@ describe('exchange NADI ↔ USDT', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '50')
-    const before = snapshot(s)
+    await credit(s, me.userId, 'USDT', '50')
+    const before = await snapshot(s)
     const cases: [string, string, string][] = [
       ['same asset', '?from=USDT&to=USDT&amount=1', msg('errors.exchangeSameAsset')],
       ['no amount', '?from=USDT&to=NADI', msg('errors.amountRequired')],
@@ -355,7 +355,7 @@ describe('exchange NADI ↔ USDT', () => {
       ['no target', '?from=USDT&amount=1', invalidField('to')],
     ]
     for (const [label, qs, message] of cases) expectRefused(await api.quote(qs), 400, message, label)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await s.count('SELECT COUNT(*) FROM exchange_quotes')).toBe(0)
   })
 
@@ -363,7 +363,7 @@ describe('exchange NADI ↔ USDT', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '1000')
+    await credit(s, me.userId, 'USDT', '1000')
     // An operator moves the treasury's NADI out, leaving 100.
     const drain = async (ref: string, leave: string) =>
       await transfer(s.ctx.sql, { ref, reason: 'treasury.adjust', userId: null, from: TREASURY, to: FEES, asset: 'NADI', amount: await avail(s, TREASURY, 'NADI') - units(leave) })
@@ -376,9 +376,9 @@ describe('exchange NADI ↔ USDT', () => {
     const q = await api.quote('?from=USDT&to=NADI&amount=20')
     expect(q.statusCode, q.body).toBe(200)
     await drain('test:drain:2', '50')
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.body_.data.quote_id }, idemKey()), 409, short)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect(await avail(s, TREASURY, 'NADI')).toBe(units('50'))
     expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
     // The failed confirmation did not use the quote up.
@@ -389,12 +389,12 @@ describe('exchange NADI ↔ USDT', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     const q = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
     expect((await api.transfer({ asset: 'NADI', amount: '4', from: 'fund', to: 'trade' })).statusCode).toBe(200)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.quote_id }), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -403,7 +403,7 @@ describe('money records', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '40')
+    await credit(s, me.userId, 'USDT', '40')
     s.clock.advance(1000)
     expect((await api.transfer({ asset: 'USDT', amount: '15', from: 'fund', to: 'trade' })).statusCode).toBe(200)
     const q = (await api.quote('?from=USDT&to=NADI&amount=1')).body_.data

@@ -32,7 +32,7 @@ const APPLY = '/api/v1/withdraw/apply'
 const start = useServers({ env: { NADI_WITHDRAW_EVERY_MS: '3600000' } })
 
 /** Test-only deposit: NADI credited to the user's fund account from the chain's custody, through the ledger. */
-function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): void {
+async function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): Promise<void> {
   await transfer(s.ctx.sql, { ref: `test:deposit:${crypto.randomUUID()}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset: 'NADI', amount: NADI(amount) })
 }
 
@@ -83,7 +83,7 @@ describe('withdraw config and input', () => {
     const bare = await start()
     expect((await bare.get<WithdrawConfig>('/api/v1/withdraw/config')).body_.data.chains).toEqual([])
     const user = await bare.signIn()
-    credit(bare, user.userId, '10')
+    await credit(bare, user.userId, '10')
     const res2 = await apply(bare, user, { chain: 'nadi' })
     expect([res2.statusCode, res2.body_.msg]).toEqual([400, en('errors.withdrawChainUnsupported')])
     expect(await fundNadi(bare, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
@@ -92,7 +92,7 @@ describe('withdraw config and input', () => {
   it('bad input — zero, negative, 9 decimals, below 1, above available, USDT, malformed, bad checksum, wrong chain — is refused and moves nothing', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '10')
+    await credit(s, user.userId, '10')
     const good = freshWallet().address
     const letter = [...good.slice(2)].findIndex((c) => /[a-fA-F]/.test(c)) + 2
     const flipped = good.slice(0, letter) + (good[letter] === good[letter]!.toUpperCase() ? good[letter]!.toLowerCase() : good[letter]!.toUpperCase()) + good.slice(letter + 1)
@@ -133,7 +133,7 @@ describe('withdraw config and input', () => {
   it('a replayed Idempotency-Key applies once; the same key with another body is refused', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const key = idemKey()
     const body = { amount: '1.5', address: freshWallet().address }
     const first = await apply(s, user, body, key)
@@ -156,7 +156,7 @@ describe('sending withdrawals', () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
     const stranger = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const to = freshWallet().address
     const hot = s.gateway.hotWalletAddress()
     const hotBefore = await s.gateway.tokenBalance('nadi', 'NADI', hot)
@@ -215,7 +215,7 @@ describe('sending withdrawals', () => {
   it('a failed broadcast (more than the hot wallet holds) fails the withdrawal and returns amount and fee', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '2000000')
+    await credit(s, user.userId, '2000000')
     const to = freshWallet().address
     const res = await apply(s, user, { amount: '1500000', address: to })
     expect(res.body_.data.status).toBe('requested') // above the automatic threshold
@@ -235,7 +235,7 @@ describe('sending withdrawals', () => {
   it('a node that stays unreachable: retried with a pause, then the withdrawal fails and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '3')
+    await credit(s, user.userId, '3')
     const w = (await apply(s, user, { amount: '1' })).body_.data
     // The same chains, but every call to them goes to a port nobody listens on.
     const dead = createGateway({
@@ -263,7 +263,7 @@ describe('sending withdrawals', () => {
   it('a large withdrawal waits for an operator: `withdraw approve` sends it, `withdraw reject` returns the funds', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '4000')
+    await credit(s, user.userId, '4000')
     const to = freshWallet().address
     const send = sender(s)
     const big = (await apply(s, user, { amount: '1000', address: to })).body_.data
@@ -290,7 +290,7 @@ describe('sending withdrawals', () => {
     })
     const rejected = await runCli(s, 'withdraw', 'reject', String(other.id), 'address', 'on', 'a', 'sanctions', 'list')
     expect(rejected).toMatchObject({ code: 0, out: `withdrawal #${other.id} rejected; 1200.1 NADI returned to user ${user.userId}\n` })
-    expect(await s.ctx.sql.get(statement('SELECT fail_reason, fail_detail FROM withdrawals WHERE id = ?'), other.id)).toEqual({ fail_reason: 'rejected', fail_detail: 'address on a sanctions list' })
+    expect(await s.ctx.sql.get(statement<{ fail_reason: unknown; fail_detail: unknown }>('SELECT fail_reason, fail_detail FROM withdrawals WHERE id = ?'), other.id)).toEqual({ fail_reason: 'rejected', fail_detail: 'address on a sanctions list' })
     expect((await runCli(s, 'withdraw', 'reject', String(other.id))).code).toBe(1)
     expect((await runCli(s, 'withdraw', 'reject', '999999')).err).toContain('no withdrawal 999999')
     expect((await runCli(s, 'withdraw', 'approve', 'abc')).code).toBe(2)
@@ -310,7 +310,7 @@ describe('sending withdrawals', () => {
   it('a transaction that reverts on chain (the hot wallet was drained first) fails once it is 3 blocks deep and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const c = s.gateway.chain('nadi')
     const network = Network.from(c.id)
     const provider = new JsonRpcProvider(c.rpcUrl!, network, { staticNetwork: network, cacheTimeout: -1 })
@@ -350,7 +350,7 @@ describe('sending withdrawals', () => {
   it('a stored transaction whose nonce another transaction took is never sent: once that is 3 blocks deep it fails and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(s, user, { amount: '1', address: to })).body_.data
     // Stored, then the process "dies" before the broadcast.
@@ -452,7 +452,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
     const dbFile = path.join(dir, 'before-broadcast.sqlite')
     const a = await server(dbFile)
     const user = await a.signIn()
-    credit(a, user.userId, '5')
+    await credit(a, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(a, user, { amount: '1', address: to })).body_.data
     await sender(a, {}, {
@@ -481,7 +481,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
     const dbFile = path.join(dir, 'after-broadcast.sqlite')
     const a = await server(dbFile)
     const user = await a.signIn()
-    credit(a, user.userId, '5')
+    await credit(a, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(a, user, { amount: '2', address: to })).body_.data
     expect(await sender(a).tick()).toMatchObject({ sent: 1 })

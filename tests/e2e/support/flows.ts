@@ -93,7 +93,7 @@ export function png(width = 16, height = 12): Buffer {
 }
 
 /** The user id of a wallet that signed in. */
-export function userIdOf(app: RunningApp, address: string): number {
+export async function userIdOf(app: RunningApp, address: string): Promise<number> {
   return Number(((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), address.toLowerCase()))!).id)
 }
 
@@ -118,7 +118,7 @@ export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: {
   opts.onPage?.(page)
   if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
-  return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
+  return { context, page, errors, wallet, userId: await userIdOf(app, wallet.address) }
 }
 
 /** Calls the API as the user signed in on `page` (the token the app stored); throws on any refusal. */
@@ -184,7 +184,7 @@ export async function depositUsdt(app: RunningApp, page: Page, userId: number, u
   expect(deposit).toBe(app.gateway.depositAddress('bsc', userId))
   await app.gateway.faucet('bsc', deposit, { USDT: parseUnits(String(usdt), 18) })
   await app.gateway.dev!.mine('bsc', 3)
-  await expect.poll(() => (await balance(app.ctx.sql, fund(userId), 'USDT')).available, { timeout: 15_000 }).toBe(usdt * UNIT)
+  await expect.poll(async () => (await balance(app.ctx.sql, fund(userId), 'USDT')).available, { timeout: 15_000 }).toBe(usdt * UNIT)
   await page.goto(`${app.url}/wallet`)
   await shows(page.getByTestId('available-USDT-fund')).toMatch(new RegExp(`^${usdt.toLocaleString('en-US').replaceAll(',', ',?')}(\\.0+)?$`))
 }
