@@ -43,13 +43,12 @@ const path = (page: Page) => new URL(page.url()).pathname
 
 /** Two traders of the platform fill 20 NADI at `price`: the market's last price, which joint mining converts at, becomes it. */
 async function moveMarket(price: bigint) {
-  const { sqlite } = app.ctx
-  const trader = (asset: 'NADI' | 'USDT', amount: bigint) => {
-    const id = Number(sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EMV${randomBytes(3).toString('hex')}`, 'Trader', Date.now()).lastInsertRowid)
-    transfer(sqlite, { ref: `e2e:mining:move:${id}`, reason: 'deposit', from: custody(asset === 'NADI' ? 'nadi' : 'bsc'), to: trade(id), asset, amount })
-    return id
+  const trader = async (asset: 'NADI' | 'USDT', amount: bigint) => {
+    const { id } = (await app.ctx.sql.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2EMV${randomBytes(3).toString('hex')}`, 'Trader', Date.now()))!
+    await transfer(app.ctx.sql, { ref: `e2e:mining:move:${id}`, reason: 'deposit', from: custody(asset === 'NADI' ? 'nadi' : 'bsc'), to: trade(id), asset, amount })
+    return Number(id)
   }
-  const [seller, buyer] = [trader('NADI', 20n * UNIT), trader('USDT', 1_000n * UNIT)]
+  const [seller, buyer] = [await trader('NADI', 20n * UNIT), await trader('USDT', 1_000n * UNIT)]
   const order = (side: 'sell' | 'buy') => ({ side, type: 'limit' as const, price: ticksOf(app.exchange!.spec, price)!, lots: lotsOf(app.exchange!.spec, 20n * UNIT)!, clientOrderId: `move-${side}` })
   await app.exchange!.place(seller, order('sell'))
   await app.exchange!.place(buyer, order('buy'))

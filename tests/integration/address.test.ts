@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 import type { Address } from '../../contract/address.ts'
-import { dialectOf } from '../../server/db/connection.ts'
 import { statement } from '../../server/db/query/types.ts'
 import { numbers } from '../support/rows.ts'
 
@@ -546,14 +545,18 @@ describe('one default at all times', () => {
     const a = await addOk(s, me)
     const b = await addOk(s, me, { name: 'Fails to become default' })
     // Fault injection: the step that gives an address the flag fails, after the old default was cleared.
-    s.ctx.sqlite.exec(
-      dialectOf(s.ctx.sqlite) === 'postgres'
-        ? `CREATE FUNCTION fail_injected() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$;
-           CREATE TRIGGER fail_insert BEFORE INSERT ON addresses FOR EACH ROW WHEN (NEW.name = 'Fails') EXECUTE FUNCTION fail_injected();
-           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses FOR EACH ROW WHEN (NEW.is_default = 1 AND NEW.name LIKE 'Fails%') EXECUTE FUNCTION fail_injected();`
-        : `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END;
-           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END;`,
-    )
+    const faults =
+      s.ctx.sql.dialect === 'postgres'
+        ? [
+            `CREATE FUNCTION fail_injected() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`,
+            `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses FOR EACH ROW WHEN (NEW.name = 'Fails') EXECUTE FUNCTION fail_injected()`,
+            `CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses FOR EACH ROW WHEN (NEW.is_default = 1 AND NEW.name LIKE 'Fails%') EXECUTE FUNCTION fail_injected()`,
+          ]
+        : [
+            `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END`,
+            `CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END`,
+          ]
+    for (const f of faults) await s.ctx.sql.run(statement(f))
     const before = await snapshot(s)
     expect((await as(s, me).add(form({ name: 'Fails', is_default: true }))).statusCode).toBe(500)
     expect(await snapshot(s)).toEqual(before)

@@ -4,6 +4,7 @@ import type { Banner, MainInfo, PublicConfig } from '../../contract/common.ts'
 import { SEED_BANNERS } from '../../server/db/seed/content.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { custody, trade, transfer } from '../../server/ledger/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 
@@ -30,11 +31,11 @@ describe('GET /api/v1/common/bannerList', () => {
 
   it('a banner missing the asked language falls back to Traditional Chinese; inactive banners are hidden', async () => {
     const s = await start({ env: { NADI_DEMO: '0' } })
-    const db = s.ctx.sqlite
-    const id = Number(db.prepare("INSERT INTO banners (image, link, sort) VALUES ('/b.svg', NULL, 1) RETURNING id").pluck().get())
-    db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'tw', '只有繁體')").run(id)
-    const hidden = Number(db.prepare("INSERT INTO banners (image, link, sort, state) VALUES ('/h.svg', NULL, 0, 'unpublished') RETURNING id").pluck().get())
-    db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'en', 'Hidden')").run(hidden)
+    const db = s.ctx.sql
+    const id = Number((await db.get(statement<{ id: bigint }>("INSERT INTO banners (image, link, sort) VALUES ('/b.svg', NULL, 1) RETURNING id")))!.id)
+    await db.run(statement("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'tw', '只有繁體')"), id)
+    const hidden = Number((await db.get(statement<{ id: bigint }>("INSERT INTO banners (image, link, sort, state) VALUES ('/h.svg', NULL, 0, 'unpublished') RETURNING id")))!.id)
+    await db.run(statement("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'en', 'Hidden')"), hidden)
     const res = await s.get<Banner[]>('/api/v1/common/bannerList', { lang: 'KO' })
     expect(res.body_.data).toEqual([{ id, image: '/b.svg', link: null, title: '只有繁體' }])
   })

@@ -198,7 +198,7 @@ describe('Idempotency-Key on state-changing POSTs', () => {
 
 /** A POST whose effect is a row written through the group commit, as the money routes write theirs. */
 async function addEffectProbe(s: TestServer) {
-  s.ctx.sqlite.exec('CREATE TABLE probe_effects (n INTEGER NOT NULL)')
+  await s.ctx.sql.run(statement('CREATE TABLE probe_effects (n INTEGER NOT NULL)'))
   let gate: Promise<void> | null = null
   let onEnter: (() => void) | null = null
   s.app.post('/api/v1/probe/effect', { preHandler: requireAuth, schema: { hide: true, body: Type.Object({ n: Type.Integer() }) } }, async (req) => {

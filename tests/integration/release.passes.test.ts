@@ -20,7 +20,7 @@ import { releaseDay, releaseDue } from '../../server/modules/release/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { runCli } from './support/child.ts'
-import { statement } from '../../server/db/query/types.ts'
+import { statement, type Sql } from '../../server/db/query/types.ts'
 
 // Sessions outlive the days the tests move the clock through.
 const YEARS = String(10 * 365 * 86_400_000)
@@ -66,16 +66,16 @@ async function firstDayPosted(s: TestServer): Promise<{ buyers: SignedIn[]; plan
 }
 
 /** What one posting of `day` leaves behind: each plan one instalment further, each buyer paid it once, the day counted once. */
-function expectPostedOnce(sqlite: SqlConnection, day: number, buyers: SignedIn[], plans: ReleasePlan[]): void {
-  const one = (sql: string, ...args: unknown[]) => sqlite.prepare(sql).get(...args) as Record<string, bigint>
+async function expectPostedOnce(sql: Sql, sqlite: SqlConnection, day: number, buyers: SignedIn[], plans: ReleasePlan[]): Promise<void> {
+  const one = (text: string, ...args: unknown[]) => sql.get(statement<Record<string, bigint>>(text), ...args)
   for (const [i, plan] of plans.entries()) {
     const daily = parseUnits(plan.daily, 8)
-    expect(one('SELECT released_days, released FROM release_plans WHERE id = ?', plan.id)).toEqual({ released_days: 1n, released: daily })
-    expect(balance(sqlite, fund(buyers[i]!.userId), 'NADI').available).toBe(daily)
+    expect(await one('SELECT released_days, released FROM release_plans WHERE id = ?', plan.id)).toEqual({ released_days: 1n, released: daily })
+    expect((await balance(sql, fund(buyers[i]!.userId), 'NADI')).available).toBe(daily)
   }
   const total = plans.reduce((sum, p) => sum + parseUnits(p.daily, 8), 0n)
-  expect(one('SELECT plans, users, total FROM release_days WHERE day = ?', day)).toEqual({ plans: 2n, users: 2n, total })
-  expect(one("SELECT count(*) AS n FROM ledger_postings WHERE reason = 'release'")).toEqual({ n: 2n })
+  expect(await one('SELECT plans, users, total FROM release_days WHERE day = ?', day)).toEqual({ plans: 2n, users: 2n, total })
+  expect(await one("SELECT count(*) AS n FROM ledger_postings WHERE reason = 'release'")).toEqual({ n: 2n })
   expect(audit(sqlite).violations).toEqual([])
 }
 
@@ -86,7 +86,7 @@ describe('a release day passed twice', () => {
     // The jobs leader's pass and an operator's `release run` both read the day as due; the later runs it after the first committed.
     const again = await s.ctx.sql.transaction((tx) => releaseDay(tx, day, s.clock.now()))
     expect(await releaseDue(s.ctx)).toEqual([])
-    expectPostedOnce(s.ctx.sqlite, day, buyers, plans)
+    await expectPostedOnce(s.ctx.sql, s.ctx.sqlite, day, buyers, plans)
     expect(again).toBeNull()
   })
 
@@ -147,7 +147,7 @@ describe('a release day passed twice', () => {
         expect(res.err).toBe('')
         expect(res.out.trim()).toBe('nothing due')
         expect(res.code).toBe(0)
-        expectPostedOnce(pass.sqlite, day, buyers, plans)
+        await expectPostedOnce(pass.sql, pass.sqlite, day, buyers, plans)
       } finally {
         await pass.close()
         await watch.close()

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
 import type { UserInfo } from '../../contract/user.ts'
-import { schemaInfo } from '../../server/db/schemaInfo.ts'
 import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
@@ -146,7 +145,15 @@ describe('the bearer token', () => {
       const hash = crypto.createHash('sha256').update(token).digest('hex')
       expect(await s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
       // Nowhere in any table: sessions, idempotency records or anything else.
-      const tables = Object.keys(schemaInfo(s.ctx.sqlite).tables)
+      const tables = (
+        await s.ctx.sql.all(
+          statement<{ name: string }>(
+            s.ctx.sql.dialect === 'postgres'
+              ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+              : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+          ),
+        )
+      ).map((t) => t.name)
       for (const table of tables) {
         const rows = await s.ctx.sql.all(statement<Record<string, unknown>>(`SELECT * FROM "${table}"`))
         const dump = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))

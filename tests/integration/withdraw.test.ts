@@ -283,7 +283,7 @@ describe('sending withdrawals', () => {
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({ code: 0, out: `withdrawal #${big.id} approved: 1000 NADI to ${to} on nadi\n` })
     // The server holds the data folder (on PostgreSQL the database, named without its password), so
     // the command runs inside it (server/ops.ts) and says so first.
-    const held = s.config.databaseUrl ? s.ctx.sqlite.name : path.dirname(s.config.dbFile)
+    const held = s.config.databaseUrl ? s.config.databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@') : path.dirname(s.config.dbFile)
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({
       code: 1,
       err: `(run inside server pid ${process.pid}, which holds ${held})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
