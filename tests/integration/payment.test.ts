@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, Network, parseUnits, type Wallet } from 'ethers'
 import { ROOT_CODE, freshWallet, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
-import { atomically } from '../../server/db/index.ts'
 import { ApiError } from '../../server/http/errors.ts'
 import { translate } from '../../server/i18n.ts'
 import { TREASURY, audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
@@ -42,7 +41,7 @@ async function refused(p: Promise<unknown>) {
 
 /** Gives the user fund balance as a deposit would (custody:bsc → fund). */
 async function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: bigint, ref: string) {
-  await atomically(s.ctx, () => transfer(s.ctx.sql, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
+  await s.ctx.sql.transaction((tx) => transfer(tx, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
 }
 
 /** A wallet on `chain` (the user's own, or any), funded by the faucet, able to send both tokens. */

@@ -211,7 +211,7 @@ describe('journal and recovery', () => {
       for (let i = 0; i < 5; i++) await place(s1, bob, limit('buy', `0.2${i}`, '10'))
       await place(s1, bob, limit('buy', '0.31', '15'))
       await new Promise((r) => setTimeout(r, 50)) // let the last snapshot's batch commit
-      expect(s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
+      expect(await s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
       const snapshot = s1.exchange!.engineSnapshot()
       const depth = (await s1.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       live.splice(live.indexOf(s1), 1)
