@@ -255,7 +255,6 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
     ]
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

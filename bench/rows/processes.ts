@@ -418,7 +418,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
       const r = audit(allConn.sqlite)
       if (!r.ok) throw new Error(`ledger audit failed on the --role all database: ${r.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     } finally {
-      allConn.sqlite.close()
+      await allConn.close()
     }
 
     const left = await count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
@@ -460,7 +460,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     killChildren()
     for (const a of agents.values()) a.destroy()
     agents.clear()
-    conn.sqlite.close()
+    await conn.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }

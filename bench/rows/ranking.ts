@@ -106,7 +106,6 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     ]
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

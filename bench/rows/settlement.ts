@@ -36,7 +36,6 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
     return await fn(conn)
   } finally {
     await conn.close()
-    if (conn.sqlite.open) conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

@@ -27,7 +27,6 @@ async function withDb<T>(fn: (sqlite: ReturnType<typeof openDatabase>['sqlite'],
     return await fn(conn.sqlite, conn.sql)
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

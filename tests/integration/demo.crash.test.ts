@@ -60,8 +60,9 @@ const startDemo = () =>
 async function checkFolder(acked: Map<string, number>) {
   const db = openDatabase(database)
   try {
-    const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
-    const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
+    const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+    const missing: [string, number][] = []
+    for (const [cid, id] of acked) if (Number((await db.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
     expect(missing).toEqual([])
     expect(audit(db.sqlite).violations).toEqual([])
     const d = await db.sql.transaction((tx) => diagnose(tx, defaultSpec))
@@ -69,7 +70,7 @@ async function checkFolder(acked: Map<string, number>) {
     expect(d.healthy).toBe(true)
     return Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))!.v)
   } finally {
-    db.sqlite.close()
+    await db.close()
   }
 }
 

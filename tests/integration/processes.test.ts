@@ -150,12 +150,14 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
     // Every acknowledged order is in the database under its client id; no command is left unanswered.
     const conn = openDatabase(db.url)
     try {
-      const byClient = conn.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?').pluck()
-      expect([...acked].filter(([cid, id]) => Number(byClient.get(cid) ?? -1) !== id)).toEqual([])
+      const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+      const missing: [string, number][] = []
+      for (const [cid, id] of acked) if (Number((await conn.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
+      expect(missing).toEqual([])
       expect((await conn.sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_commands WHERE status IN ('pending', 'taken')")))?.v).toBe(0n)
       expect(audit(conn.sqlite).violations).toEqual([])
     } finally {
-      conn.sqlite.close()
+      await conn.close()
     }
 
     // B's socket followed both engines: its book is the new engine's, and nothing was out of step for good.

@@ -139,7 +139,7 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
       const holders = await check.sql.all(statement<{ name: string }>("SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objid = 7411000 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"))
       expect(holders.map((h) => h.name), JSON.stringify(holders)).toEqual([`nadi server --role jobs pid ${jobs.proc.pid} on ${os.hostname()}`])
     } finally {
-      check.sqlite.close()
+      await check.close()
     }
     const audit = await runCli(tempDir(), ['audit'], env)
     expect(audit.code).toBe(0)

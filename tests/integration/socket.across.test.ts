@@ -78,12 +78,11 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const db: TestDatabase = freshDatabase()
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
-    cleanups.push(() => void conn.sqlite.close())
-    const sqlite = conn.sqlite
-    const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+    cleanups.push(() => conn.close())
+    const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
     for (const id of [1, 2, 3]) {
-      addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
-      for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
+      await conn.sql.run(addUser, id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
+      for (const asset of ['USDT', 'NADI'] as const) await transfer(conn.sql, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
     }
 
     // The engine's process: the exchange publishes through its bus, and answers mirrors' requests.
@@ -173,7 +172,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     try {
       expect(await killer.sql.all(statement<{ ok: unknown }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'"))).toEqual([{ ok: 1n }])
     } finally {
-      killer.sqlite.close()
+      await killer.close()
     }
     for (let i = 1; i <= 5; i++) {
       clock += 1000

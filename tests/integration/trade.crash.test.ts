@@ -78,8 +78,9 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   // Every acknowledged order is there, under its client id; the ledger balances, frozen = open orders.
   const db = openDatabase(database)
   try {
-    const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
-    const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
+    const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+    const missing: [string, number][] = []
+    for (const [cid, id] of acked) if (Number((await db.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
     expect(missing).toEqual([])
     expect(audit(db.sqlite).violations).toEqual([])
     expect(Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))?.v)).toBeGreaterThan(0)
@@ -101,6 +102,6 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
     second.proc.kill('SIGTERM')
     await second.exited
   } finally {
-    db.sqlite.close()
+    await db.close()
   }
 })
