@@ -21,6 +21,7 @@ import { LocalBus } from '../../server/roles/bus.ts'
 import { ENGINE_KEY } from '../../server/roles/leader.ts'
 import { remoteTrading, serveTradeCommands } from '../../server/roles/tradeCommands.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const T = '/api/v1/trade'
@@ -128,9 +129,8 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
     cleanups.push(() => conn.close())
-    const { sqlite } = conn
-    sqlite.prepare("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, ?, 'U1CODE', 'user 1', 0)").run(`0x${'1'.padStart(40, '0')}`)
-    transfer(sqlite, { ref: 'fund:1', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
+    await conn.sql.run(statement("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, ?, 'U1CODE', 'user 1', 0)"), `0x${'1'.padStart(40, '0')}`)
+    await transfer(conn.sql, { ref: 'fund:1', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     const clock = () => Date.UTC(2026, 11, 1, 12)
     const leader = new PgSync(db.url, { appName: 'nadi engine test' })
     cleanups.push(() => leader.close())
@@ -147,6 +147,6 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     await order(1)
     await order(2)
     await expect(order(3)).rejects.toMatchObject({ reason: 'open_orders_limit', detail: { max: 2 } })
-    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE user_id = 1 AND status = 'pending'").pluck().get()).toBe(2n)
+    expect((await conn.sql.get(statement<{ n: bigint }>("SELECT COUNT(*) AS n FROM trade_orders WHERE user_id = 1 AND status = 'pending'")))?.n).toBe(2n)
   })
 })
