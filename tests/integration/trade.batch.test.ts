@@ -72,9 +72,9 @@ const CLOCK = Date.UTC(2026, 11, 2, 12)
 async function market(users: number, usdt: bigint, nadi: bigint) {
   const db = database()
   migrate(db.sqlite)
-  const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+  const add = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (let u = 1; u <= users; u++) {
-    add.run(u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
+    await db.sql.run(add, u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
     await transfer(db.sql, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
     await transfer(db.sql, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
   }
@@ -123,7 +123,7 @@ describe('the market writer batches its round trips', () => {
     expect(many).toBe(one)
     // Reads, one statement per table written, the posting, the pushes' balances and the candles: a small constant.
     expect(one).toBeLessThanOrEqual(24)
-    expect((sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint) >= 67n).toBe(true)
+    expect((await db.sql.get(statement<{ n: bigint }>('SELECT COUNT(*) AS n FROM trade_fills')))!.n >= 67n).toBe(true)
     expect(audit(db.sqlite).violations).toEqual([])
     await ex.close()
     await db.close()
