@@ -4,7 +4,6 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { dialectOf } from '../../server/db/connection.ts'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
@@ -48,13 +47,15 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
 async function seed(conn: Database_, users: number, positions: number, startDay: number, now: number): Promise<void> {
   // The one difference: SQLite's printf is PostgreSQL's lpad and to_hex. Integers are 64-bit from the
   // first row on (x × 7919 overflows PostgreSQL's 32-bit integer).
-  const pg = dialectOf(conn.sqlite) === 'postgres'
+  const pg = conn.sql.dialect === 'postgres'
   const wallet = pg ? `'0x' || lpad(to_hex(x), 40, '0')` : `printf('0x%040x', x)`
   const code = pg ? `'U' || lpad(CAST(x AS TEXT), 9, '0')` : `printf('U%09d', x)`
-  conn.sqlite.exec(`
-    WITH RECURSIVE n(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${users})
-    INSERT INTO users (id, wallet_address, code, name, depth, created_at) SELECT x, ${wallet}, ${code}, 'u' || x, 0, ${now} FROM n;
-    WITH RECURSIVE n(x) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${positions - 1})
+  await conn.sql.run(
+    statement(`WITH RECURSIVE n(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${users})
+    INSERT INTO users (id, wallet_address, code, name, depth, created_at) SELECT x, ${wallet}, ${code}, 'u' || x, 0, ${now} FROM n`),
+  )
+  await conn.sql.run(
+    statement(`WITH RECURSIVE n(x) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${positions - 1})
     INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
       SELECT 1 + x % ${users}, kind, 'NADI', 1000000000 + (x * 7919) % 100000000000, CASE kind WHEN 'pledge' THEN 1000 ELSE 5000 + x % 7 END,
              CASE WHEN kind = 'pledge' AND x % 2 = 0 THEN 30 ELSE 1 END,
@@ -63,10 +64,10 @@ async function seed(conn: Database_, users: number, positions: number, startDay:
              CASE kind WHEN 'pledge' THEN ${startDay + 360} WHEN 'node' THEN ${startDay + 270} ELSE NULL END,
              'bench:' || x, ${now}
       -- Each user's positions take every kind in turn: mostly destroy power, as in production.
-      FROM (SELECT x, CASE (x / ${users}) % 10 WHEN 0 THEN 'pledge' WHEN 1 THEN 'node' WHEN 2 THEN 'device' WHEN 3 THEN 'joint' WHEN 4 THEN 'trial' ELSE 'destroy' END AS kind FROM n) AS k
-  `)
+      FROM (SELECT x, CASE (x / ${users}) % 10 WHEN 0 THEN 'pledge' WHEN 1 THEN 'node' WHEN 2 THEN 'device' WHEN 3 THEN 'joint' WHEN 4 THEN 'trial' ELSE 'destroy' END AS kind FROM n) AS k`),
+  )
   // Ids given explicitly leave PostgreSQL's sequence behind; the next user would collide.
-  if (pg) conn.sqlite.exec(`SELECT setval(pg_get_serial_sequence('users', 'id'), ${users})`)
+  if (pg) await conn.sql.run(statement(`SELECT setval(pg_get_serial_sequence('users', 'id'), ${users})`))
   for (const account of [MINING, SAVINGS]) {
     await transfer(conn.sql, { ref: `bench:fund:${'platform' in account ? account.platform : ''}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset: 'NADI', amount: 10n ** 17n })
   }
