@@ -24,7 +24,7 @@ afterAll(async () => {
 const pathOf = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search
 
 /** The server forgets every session (a token revoked elsewhere); the next call answers 401. */
-const revokeSessions = async () => await app.ctx.sql.run(statement('UPDATE sessions SET revoked_at = ?'), Date.now())
+const revokeSessions = () => app.ctx.sql.run(statement('UPDATE sessions SET revoked_at = ?'), Date.now())
 
 /** The expiry as the user meets it: the words, then the root with the sheet, then signing in again. */
 async function expiresThenSignsInAgain(page: Page): Promise<void> {

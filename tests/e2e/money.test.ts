@@ -28,8 +28,8 @@ afterAll(async () => {
 
 const UNIT = 100_000_000n // ledger units per token
 const mine = (chain: string, blocks = 1) => app.gateway.dev!.mine(chain, blocks)
-const deposits = async (userId: number) =>
-  await app.ctx.sql.all(statement<{ status: string; confirmations: bigint }>('SELECT status, confirmations FROM deposits WHERE user_id = ? ORDER BY id'), userId)
+const deposits = (userId: number) =>
+  app.ctx.sql.all(statement<{ status: string; confirmations: bigint }>('SELECT status, confirmations FROM deposits WHERE user_id = ? ORDER BY id'), userId)
 
 async function signInWithDemo(page: Page): Promise<{ userId: number; address: string }> {
   await page.goto(`${app.url}/?code=${ROOT_CODE}`)

@@ -36,8 +36,8 @@ const PHONES = [
 ] as const
 
 let refs = 0
-const credit = async (userId: number, usdt: bigint) =>
-  await transfer(app.ctx.sql, { ref: `e2e:newcomer-pay:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: usdt * UNIT })
+const credit = (userId: number, usdt: bigint) =>
+  transfer(app.ctx.sql, { ref: `e2e:newcomer-pay:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: usdt * UNIT })
 const view = (page: Page) => expect.poll(() => page.getByTestId('payment-dialog').getAttribute('data-view'), { timeout: 15_000, interval: 100 })
 /** Opened in the app, as a tap would: a reload would start a new page session. */
 const inApp = (page: Page, path: string) =>

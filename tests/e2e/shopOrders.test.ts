@@ -60,8 +60,8 @@ async function product(area: 'machine' | 'gold', pick: (g: GoodsItem) => boolean
 
 let refs = 0
 /** Money arrives as a deposit would: through the ledger, from chain custody. */
-const credit = async (userId: number, asset: 'USDT' | 'NADI', whole: bigint) =>
-  await transfer(app.ctx.sql, { ref: `e2e:shopOrders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: whole * UNIT })
+const credit = (userId: number, asset: 'USDT' | 'NADI', whole: bigint) =>
+  transfer(app.ctx.sql, { ref: `e2e:shopOrders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: whole * UNIT })
 
 /** Buys one unit of a product through the API (preOrder/preOrder) and pays it from balance. Returns the order id. */
 async function buyAndPay(page: Page, area: 'machine' | 'gold', goods: GoodsDetail, addressId: number): Promise<number> {

@@ -111,7 +111,7 @@ describe('trading NADI/USDT between two users in Chromium', () => {
     const row = alice.page.getByTestId('order-row').filter({ visible: true }).first()
     await row.getByTestId('cancel-order').click()
     await alice.page.locator('.sheet .btn.danger, .sheet .btn.primary').first().click()
-    await expect.poll(async () => await frozen(alice.userId, 'NADI'), { timeout: 10_000 }).toBe(0n)
+    await expect.poll(() => frozen(alice.userId, 'NADI'), { timeout: 10_000 }).toBe(0n)
     await alice.page.getByTestId('orders-tab-history').click()
     await shows(alice.page.getByTestId('order-status').filter({ visible: true }).first()).toBe(text('tw', 'trade.status.cancelled'))
 

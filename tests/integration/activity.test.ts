@@ -32,8 +32,8 @@ const msg = (key: string, params?: Record<string, string | number>, lang: 'EN' |
 const get = <T>(s: TestServer, who: SignedIn | null, p: string, lang = 'EN') => s.get<T>(`${API}/${p}`, { token: who?.token, lang })
 const post = <T>(s: TestServer, who: SignedIn, p: string, body: unknown) => s.post<T>(`${API}/${p}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 let refs = 0
-const credit = async (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:activity:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:activity:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 
 const LANGS = ['TW', 'EN', 'ZH', 'JP', 'KO', 'TH', 'PT', 'ID', 'VN', 'MS']
 const T = (text: string) => Object.fromEntries(LANGS.map((l) => [l, `${text} (${l})`]))

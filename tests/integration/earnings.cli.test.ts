@@ -116,7 +116,7 @@ describe('airdrop', () => {
     const paidDay = dayOf(s.clock.now())
     const file = path.join(s.dir, 'users.txt')
     fs.writeFileSync(file, `# the launch airdrop\n${holder.userId}\n\n${plain.address}\n${holder.userId}\n`)
-    const nadi = async (u: SignedIn) => await avail(s, fund(u.userId), 'NADI')
+    const nadi = (u: SignedIn) => avail(s, fund(u.userId), 'NADI')
     const [h0, p0] = [await nadi(holder), await nadi(plain)]
     const day = new Date(paidDay * 86_400_000).toISOString().slice(0, 10)
 
@@ -158,7 +158,7 @@ describe('airdrop', () => {
     const s = await start()
     const holder = await withCoreNode(s)
     const plain = await s.signIn()
-    const meme = async (u: SignedIn) => await balance(s.ctx.sql, fund(u.userId), 'MEME')
+    const meme = (u: SignedIn) => balance(s.ctx.sql, fund(u.userId), 'MEME')
     // The operator enters the hot wallet's MEME in the treasury; bad words change nothing.
     const supplied = await avail(s, TREASURY, 'MEME')
     const supply = await runCli(s, 'meme', 'supply', '5000', '--chain', 'bsc')

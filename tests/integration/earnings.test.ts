@@ -32,8 +32,8 @@ afterEach(() => {
   }
 })
 let refs = 0
-const credit = async (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:earn:${++refs}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount: units(amount) })
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:earn:${++refs}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount: units(amount) })
 const get = <T>(s: TestServer, who: SignedIn, path: string, lang = 'EN') => s.get<T>(`${API}/${path}`, { token: who.token, lang })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const moneyLog = async (s: TestServer, who: SignedIn, type?: string) =>

@@ -22,8 +22,8 @@ const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_
 const API = '/api/v1'
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
-const credit = async (s: TestServer, userId: number, amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+const credit = (s: TestServer, userId: number, amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })

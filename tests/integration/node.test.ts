@@ -30,12 +30,12 @@ const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
-const credit = async (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`${API}/${path}`, { token: who.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
-const usdt = async (s: TestServer, userId: number) => await balance(s.ctx.sql, fund(userId), 'USDT')
+const usdt = (s: TestServer, userId: number) => balance(s.ctx.sql, fund(userId), 'USDT')
 const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
 
 async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {

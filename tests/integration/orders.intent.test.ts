@@ -24,8 +24,8 @@ const units = (n: string) => parseUnits(n, 8)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 let refs = 0
-const credit = async (s: TestServer, userId: number, amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+const credit = (s: TestServer, userId: number, amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 
 async function addressOf(s: TestServer, who: SignedIn, name = 'Lin Mei'): Promise<number> {
   const r = await post<Address>(s, who, 'address/addAddress', { name, phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })

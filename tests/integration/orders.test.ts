@@ -21,8 +21,8 @@ afterEach(() => {
   for (const p of providers.splice(0)) p.destroy()
 })
 let refs = 0
-const credit = async (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:orders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:orders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 const post = (s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<PayOrder>(`${O}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const msg = (key: string, params?: Record<string, string>) => translate('EN', key, params)
 const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available

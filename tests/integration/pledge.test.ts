@@ -25,8 +25,8 @@ const API = '/api/v1'
 const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
-const credit = async (s: TestServer, userId: number, amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:pledge:${++refs}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: units(amount) })
+const credit = (s: TestServer, userId: number, amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:pledge:${++refs}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`${API}/${path}`, { token: who.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, body: unknown) => s.post<T>(`${API}/pledge/pledge`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })

@@ -190,7 +190,7 @@ describe('the daily payout', () => {
     const ranks = (await get<DailyRanking>(s, users[0]!, 'ranking/daily')).body_.data.list.map((r) => r.user_id)
     expect(ranks).toEqual([users[0]!.userId, users[1]!.userId, users[2]!.userId, users[3]!.userId])
 
-    const before = await Promise.all(users.map(async (u) => await nadi(s, u.userId)))
+    const before = await Promise.all(users.map((u) => nadi(s, u.userId)))
     await closeDay(s)
     // The pool got 10 NADI (10 % of 100); ranks 1–3 get 5, 3 and 2; rank 4 nothing.
     expect(await Promise.all(users.map(async (u, i) => await nadi(s, u.userId) - before[i]!))).toEqual([units('5'), units('3'), units('2'), 0n])
@@ -211,11 +211,11 @@ describe('the daily payout', () => {
     expect(log).toEqual([expect.objectContaining({ type: 'ranking_prize', amount: '5' })])
 
     // Settling again (and a replayed payout) pays nothing more.
-    const after = await Promise.all(users.map(async (u) => await nadi(s, u.userId)))
+    const after = await Promise.all(users.map((u) => nadi(s, u.userId)))
     await settleDue(s.ctx)
     const { payPool } = await import('../../server/modules/ranking/service.ts')
     expect(await s.ctx.sql.transaction((tx) => payPool(tx, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
-    expect(await Promise.all(users.map(async (u) => await nadi(s, u.userId)))).toEqual(after)
+    expect(await Promise.all(users.map((u) => nadi(s, u.userId)))).toEqual(after)
   })
 
   it('the audit command reports a ranking row that no longer matches the ledger', async () => {

@@ -43,8 +43,8 @@ function fresh() {
   const users = async (n: number) => {
     for (let i = 0; i < n; i++) await conn.sql.run(statement("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)"), `0x${String(i).padStart(40, '0')}`, `C${i}`, T0)
   }
-  const fundAccount = async (account: typeof MINING, amount: bigint, asset = 'NADI') =>
-    await transfer(conn.sql, { ref: `test:fund:${Math.random()}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset, amount })
+  const fundAccount = (account: typeof MINING, amount: bigint, asset = 'NADI') =>
+    transfer(conn.sql, { ref: `test:fund:${Math.random()}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset, amount })
   let sources = 0
   const position = async (p: { user: number; kind?: PositionKind; base: bigint; rate: number; period?: number; remaining?: bigint | null; start?: number; end?: number | null; asset?: string }) =>
     Number(
@@ -83,7 +83,7 @@ describe('the settlement', () => {
     const id = await f.position({ user: 1, base: 100n * U, rate: 10_000 })
     f.advance(DAY_MS)
     expect((await settleDue(f.ctx)).map((d) => d.day)).toEqual([D0])
-    const position = async () => await f.conn.sql.get(statement<{ paid: unknown; settled_day: unknown }>('SELECT paid, settled_day FROM positions WHERE id = ?'), id)
+    const position = () => f.conn.sql.get(statement<{ paid: unknown; settled_day: unknown }>('SELECT paid, settled_day FROM positions WHERE id = ?'), id)
     expect(await position()).toEqual({ paid: U, settled_day: BigInt(D0) })
     await expect(f.ctx.sql.transaction((tx) => settleDay(f.ctx, tx, D0, f.ctx.now()))).rejects.toThrow()
     expect(await position()).toEqual({ paid: U, settled_day: BigInt(D0) })

@@ -20,8 +20,8 @@ const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } })
 const API = '/api/v1'
 let refs = 0
-const credit = async (s: TestServer, userId: number, amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:team:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: parseUnits(amount, 8) })
+const credit = (s: TestServer, userId: number, amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:team:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: parseUnits(amount, 8) })
 const codeOf = async (s: TestServer, id: number) => (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), id))!.code
 const invite = async (s: TestServer, who: SignedIn) => s.signIn(await codeOf(s, who.userId))
 const get = <T>(s: TestServer, who: SignedIn, path: string, lang = 'EN') => s.get<T>(`${API}/${path}`, { token: who.token, lang })
@@ -49,7 +49,7 @@ async function tree(s: TestServer) {
 }
 
 /** Everything the refusals could have touched. */
-const snapshot = async (s: TestServer) => await s.ctx.sql.all(statement<{ id: unknown; zhi_num: unknown; team_num: unknown; me_performance: unknown; team_performance: unknown; team_elite: unknown; team_core: unknown; team_genesis: unknown }>('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id'))
+const snapshot = (s: TestServer) => s.ctx.sql.all(statement<{ id: unknown; zhi_num: unknown; team_num: unknown; me_performance: unknown; team_performance: unknown; team_elite: unknown; team_core: unknown; team_genesis: unknown }>('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id'))
 
 describe('GET /api/v1/team/list', () => {
   it('lists the whole team nearest generation first, with each member’s level, agent badge and personal and team performance', async () => {

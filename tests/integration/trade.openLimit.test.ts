@@ -35,8 +35,8 @@ async function boot(env?: Record<string, string>): Promise<TestServer> {
   return s
 }
 let refs = 0
-const credit = async (s: TestServer, userId: number, amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
+const credit = (s: TestServer, userId: number, amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 let cid = 0
 const place = (s: TestServer, who: SignedIn, body: Partial<PlaceOrderBody>) =>

@@ -37,7 +37,7 @@ let refs = 0
 async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
   await transfer(s.ctx.sql, { ref: `test:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: units(amount) })
 }
-const bal = async (s: TestServer, userId: number, asset: Asset) => await balance(s.ctx.sql, trade(userId), asset)
+const bal = (s: TestServer, userId: number, asset: Asset) => balance(s.ctx.sql, trade(userId), asset)
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 
 let cid = 0

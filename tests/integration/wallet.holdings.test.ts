@@ -23,8 +23,8 @@ const post = async <T>(s: TestServer, who: SignedIn, path: string, body: unknown
   expect(r.statusCode, `${path}: ${r.body_.msg}`).toBe(200)
   return r.body_.data
 }
-const credit = async (s: TestServer, to: ReturnType<typeof fund>, asset: 'USDT' | 'NADI', amount: string) =>
-  await transfer(s.ctx.sql, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
+const credit = (s: TestServer, to: ReturnType<typeof fund>, asset: 'USDT' | 'NADI', amount: string) =>
+  transfer(s.ctx.sql, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
 
 /** Per (asset, account): the frozen parts summed, as the wire's decimal strings. */
 function summed(h: Holdings): Record<string, string> {

@@ -85,7 +85,7 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
     })
     expect(queued.map((w) => w.status)).toEqual(BATCH.map(() => 'approved'))
 
-    const rows = async () => await sql.all(statement<WithdrawalRow>('SELECT * FROM withdrawals ORDER BY id'))
+    const rows = () => sql.all(statement<WithdrawalRow>('SELECT * FROM withdrawals ORDER BY id'))
     const inNode = (w: WithdrawalRow) => chain.dev!.rpc(w.chain, 'eth_getTransactionByHash', [w.tx_hash])
 
     // 1. A signs the first transfer, stores it, and dies before broadcasting it.

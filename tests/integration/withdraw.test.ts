@@ -36,7 +36,7 @@ async function credit(s: TestServer, userId: number, amount: string, chain = 'na
   await transfer(s.ctx.sql, { ref: `test:deposit:${crypto.randomUUID()}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset: 'NADI', amount: NADI(amount) })
 }
 
-const fundNadi = async (s: TestServer, userId: number) => await balance(s.ctx.sql, fund(userId), 'NADI')
+const fundNadi = (s: TestServer, userId: number) => balance(s.ctx.sql, fund(userId), 'NADI')
 const platform = async (s: TestServer, account: Parameters<typeof balance>[1]) => (await balance(s.ctx.sql, account, 'NADI')).available
 
 function expectBalanced(s: TestServer): void {
