@@ -144,7 +144,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     await serviceWorkerControls(page)
 
     // 100 destroy positions, each an order paid from balance, as a user makes them.
-    const userId = Number(((await built.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!).id)
+    const userId = Number((await built.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id)
     await transfer(built.ctx.sql, { ref: 'bench:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: BigInt(POSITIONS) * 200n * 100_000_000n })
     const token = (JSON.parse(((await page.evaluate("sessionStorage.getItem('token')")) as string | null) ?? '{}') as { value: string }).value
     const call = async <T>(p: string, body: unknown): Promise<T> => {

@@ -73,7 +73,7 @@ async function seed(conn: Database_, users: number, positions: number, startDay:
   }
 }
 
-const postings = async (conn: Database_) => Number(((await conn.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM ledger_postings')))!).n)
+const postings = async (conn: Database_) => Number((await conn.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM ledger_postings')))!.n)
 const silent = { error: () => {} } as unknown as Ctx['log']
 
 /** The day's rows on one backend (`suffix`), under `maxMs`; `url`: PostgreSQL instead of a temp SQLite file. */

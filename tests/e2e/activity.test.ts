@@ -39,7 +39,7 @@ describe('activities in real Chromium', () => {
 
   it('from home to the running activity and its leaderboard, where the newcomer has no place yet', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    activityId = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!).id)
+    activityId = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!.id)
 
     await visible(page, 'shortcut-activity').click()
     expect(path(page)).toBe('/activity')

@@ -30,7 +30,7 @@ async function operator(...argv: string[]): Promise<{ code: number; out: string 
   return { code, out }
 }
 
-const firstCar = async () => Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!).id)
+const firstCar = async () => Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!.id)
 const applicationsOf = async (address: string) =>
   (await app.ctx.sql.all(statement<{ id: bigint; status: string }>('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id'), address.toLowerCase())).map((r) => numbers(r))
 

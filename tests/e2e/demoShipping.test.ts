@@ -31,7 +31,7 @@ describe('the demo ships its own orders in real Chromium', () => {
     const { id, order_no } = (await app.ctx.sql.get(statement<{ id: bigint; order_no: string }>("SELECT id, order_no FROM pay_orders WHERE user_id = ? AND type = 'device'"), userId))!
 
     // Nobody ships it: the demo's job does, once it has been paid for the delay.
-    await expect.poll(async () => ((await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!).fulfilment, { timeout: 20_000 }).toBe('pending_receipt')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!.fulfilment, { timeout: 20_000 }).toBe('pending_receipt')
     await page.goto(`${app.url}/shop/orderList`)
     await page.getByTestId('shop-orders-tab-pending_receipt').click()
     const card = page.locator(`[data-testid="shop-order"][data-id="${id}"]`).filter({ visible: true })
@@ -44,7 +44,7 @@ describe('the demo ships its own orders in real Chromium', () => {
 
     await card.getByTestId('shop-order-receive').click()
     await page.locator('.sheet .btn.primary').click()
-    await expect.poll(async () => ((await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!).fulfilment, { timeout: 10_000 }).toBe('completed')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!.fulfilment, { timeout: 10_000 }).toBe('completed')
 
     await page.goto(`${app.url}/ming`)
     const device = page.getByTestId('device').first()

@@ -47,7 +47,7 @@ describe('earnings in the money log', () => {
     await transfer(app.ctx.sql, { ref: 'e2e:earnings:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
 
     // A 200 NADI daily pledge, made with the user's own session (the pledge screens have their own test).
-    const product = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-30'")))!).id)
+    const product = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-30'")))!.id)
     const pledged = await page.evaluate(async (productId) => {
       const token = (JSON.parse(sessionStorage.getItem('token') ?? '{}') as { value?: string }).value ?? ''
       const res = await fetch('/api/v1/pledge/pledge', {

@@ -111,7 +111,7 @@ describe('the journey with the envelope on', () => {
   })
 
   it('a document uploads (presign sealed, the PUT signed by its URL) and its thumbnail is the stored file, opened from a sealed answer', async () => {
-    const car = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!).id)
+    const car = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!.id)
     await page.goto(`${app.url}/apply?goods=${car}`)
     await page.locator('input[type="file"][name="id_front"]').setInputFiles({ name: 'id-front.png', mimeType: 'image/png', buffer: png() })
     await expect.poll(() => page.getByTestId('doc-id_front').getAttribute('data-state'), { timeout: 15_000 }).toBe('uploaded')

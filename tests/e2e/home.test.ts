@@ -140,7 +140,7 @@ describe('home, languages and notices in real Chromium', () => {
     await signInWithDemo()
     await refetched
     await shows(page.getByTestId('home-intro')).toBe(text('tw', 'home.introBodyMember'))
-    const users = async () => Number(((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM users')))!).n)
+    const users = async () => Number((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM users')))!.n)
     const count = await users()
     await page.locator('.tabbar a[href="/user"]').click()
     const address = await page.getByTestId('wallet-address').innerText()

@@ -82,7 +82,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   const errors = watchErrors(page)
   await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-  const userId = Number(((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), w.address.toLowerCase()))!).id)
+  const userId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), w.address.toLowerCase()))!.id)
 
   // Data that stretches the screens.
   const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
@@ -98,7 +98,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   await app.exchange!.place(userId, { side: 'sell', type: 'limit', price: 9_999_999, lots: 99_999_999, clientOrderId: 'layout-1' })
   await app.exchange!.place(userId, { side: 'buy', type: 'limit', price: 10, lots: 100_000, clientOrderId: 'layout-2' })
   await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: parseUnits('12345678.123456', 8) })
-  const noticeId = Number(((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM notices ORDER BY id LIMIT 1')))!).id)
+  const noticeId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM notices ORDER BY id LIMIT 1')))!.id)
   // Paid product orders with the long address and remark, the most units one order may buy, shipped
   // with the longest carrier name and number, each with a first release (src/features/shopOrders, release).
   const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
@@ -138,7 +138,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
       Date.now(),
     ),
   )
-  const pledgeProduct = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'layout-long'")))!).id)
+  const pledgeProduct = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'layout-long'")))!.id)
   const pledged = await call<{ id: number }>('pledge/pledge', { product_id: pledgeProduct, amount: '12345678.12345678', mode: 'month' })
 
   // Nodes and loans: a genesis tier stretched to its limits (seats, stake, power, rates), bought and
@@ -150,7 +150,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
       Date.now(),
     ),
   )
-  const genesisTier = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM node_tiers WHERE type = 'genesis'")))!).id)
+  const genesisTier = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM node_tiers WHERE type = 'genesis'")))!.id)
   const nodeOrder = await call<{ id: number }>('node/buy', { node_id: genesisTier })
   await call('orders/payByBalance', { id: nodeOrder.id })
   const myNode = (await call<{ list: { id: number }[] }>('node/getOrder', {})).list[0]!
@@ -158,7 +158,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   await call('lending/borrow', { plan_id: loanPlan.id, node_order_id: myNode.id, amount: '99999.12345678' })
 
   // Activities: the demo's running one, its leaderboard with this user on it (a paid order above).
-  const activityId = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!).id)
+  const activityId = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!.id)
   // Mining: destroy and joint power with many digits (/ming, /destoryList, /mingLog; src/features/mining).
   // A joint order names the NADI price it was previewed at (held until paid).
   const { nadi_price: price } = await call<{ nadi_price: string }>('mining/info')

@@ -143,14 +143,14 @@ describe('money on local chains in real Chromium', () => {
     await page.waitForURL(`${app.url}/withdraw/list`)
 
     // On the network the screen offered first; the sender broadcasts within a second, the test mines.
-    const chain = ((await app.ctx.sql.get(statement<{ chain: string }>('SELECT chain FROM withdrawals WHERE user_id = ?'), me.userId))!).chain
+    const chain = (await app.ctx.sql.get(statement<{ chain: string }>('SELECT chain FROM withdrawals WHERE user_id = ?'), me.userId))!.chain
     const deadline = Date.now() + 20_000
     while ((await app.gateway.tokenBalance(chain, 'NADI', to)) === 0n && Date.now() < deadline) {
       await mine(chain)
       await new Promise((r) => setTimeout(r, 200))
     }
     expect(await app.gateway.tokenBalance(chain, 'NADI', to)).toBe(parseUnits('1', 18))
-    const status = async () => ((await app.ctx.sql.get(statement<{ status: string }>('SELECT status FROM withdrawals WHERE user_id = ?'), me.userId))!).status
+    const status = async () => (await app.ctx.sql.get(statement<{ status: string }>('SELECT status FROM withdrawals WHERE user_id = ?'), me.userId))!.status
     while (await status() !== 'confirmed' && Date.now() < deadline) {
       await mine(chain)
       await new Promise((r) => setTimeout(r, 200))

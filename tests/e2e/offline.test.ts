@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const addressRows = async (userWallet: string) =>
   Number(
-    ((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?'), userWallet.toLowerCase()))!).n,
+    (await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?'), userWallet.toLowerCase()))!.n,
   )
 
 async function fill(page: Page, f: { name: string; phone: string; area: string; address: string }) {

@@ -66,7 +66,7 @@ async function newcomer(size: { width: number; height: number }): Promise<{ cont
 describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
   it('the wallet signed in with pays a recharge on either chain and an order, never connected again; the network chips are on the first screen', async () => {
     const { context, page, userId, errors } = await newcomer(size)
-    const me = ((await app.ctx.sql.get(statement<{ wallet_address: string }>('SELECT wallet_address FROM users WHERE id = ?'), userId))!).wallet_address
+    const me = (await app.ctx.sql.get(statement<{ wallet_address: string }>('SELECT wallet_address FROM users WHERE id = ?'), userId))!.wallet_address
     await inApp(page, '/recharge?coin=USDT&chain=bsc')
     await shows(page.getByTestId('pay-from')).toMatch(new RegExp(me.slice(0, 6), 'i'))
     expect(await visible(page, 'pay-connect').count()).toBe(0)

@@ -64,7 +64,7 @@ describe('the payment dialog in Chromium', () => {
     await page.locator('.sheet .kv .mono').waitFor()
     await page.locator('.sheet .btn.primary').click()
     await page.waitForFunction(() => sessionStorage.getItem('token') !== null)
-    userId = Number(((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!).id)
+    userId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id)
 
     const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A session whose sign-in wallet is not taken up again (it did not answer without a prompt, or it
@@ -146,7 +146,7 @@ describe('the payment dialog in Chromium', () => {
     await shows(page.locator('.sheet .btn.danger')).toBe(text('tw', 'orders.cancel'))
     await page.locator('.sheet .btn.danger').click()
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0)
-    expect(((await app.ctx.sql.get(statement<{ state: string }>('SELECT state FROM pay_orders WHERE id = ?'), cancelled))!).state).toBe('cancelled')
+    expect((await app.ctx.sql.get(statement<{ state: string }>('SELECT state FROM pay_orders WHERE id = ?'), cancelled))!.state).toBe('cancelled')
     expect(errors.filter((e) => !/eth_getBalance/.test(e))).toEqual([])
   })
 

@@ -99,7 +99,7 @@ describe('savings', () => {
   })
 
   it('offline, pledging is disabled and the screen says why', async () => {
-    const id = Number(((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-90'")))!).id)
+    const id = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-90'")))!.id)
     await page.goto(`${app.url}/pledge/detail/${id}`)
     await shows(seen(page, 'pledge-form')).toContain('4.8%')
     await context.setOffline(true)

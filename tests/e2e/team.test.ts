@@ -125,7 +125,7 @@ describe('notices in real Chromium', () => {
   it('unread notices are marked; one opened offline is read through the outbox and syncs when the network returns', async () => {
     const me = await newcomer(ROOT_CODE)
     const page = me.page
-    const reads = async () => Number(((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM notice_reads WHERE user_id = ?'), me.id))!).n)
+    const reads = async () => Number((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM notice_reads WHERE user_id = ?'), me.id))!.n)
     await page.locator('.tabbar a[href="/notice"]').click()
     const items = page.locator('[data-testid="notice-item"]:visible')
     await expect.poll(() => items.count(), { timeout: 10_000 }).toBeGreaterThan(1)

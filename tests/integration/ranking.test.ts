@@ -129,7 +129,7 @@ describe('the pools', () => {
     await withdrawFee(s, a!.userId, '10', s.clock.now())
     // A destroy of 1000 NADI: burned, as the mining service leaves it.
     await s.ctx.sql.run(statement(`INSERT INTO positions (user_id, kind, asset, base, rate_ppm, start_day, source, created_at) VALUES (?, 'destroy', 'NADI', 1, 0, ?, 'test:d', ?)`), a!.userId, dayOf(s.clock.now()) + 1, s.clock.now())
-    const pos = ((await s.ctx.sql.get(statement<{ id: bigint }>('SELECT max(id) AS id FROM positions')))!).id
+    const pos = (await s.ctx.sql.get(statement<{ id: bigint }>('SELECT max(id) AS id FROM positions')))!.id
     await s.ctx.sql.run(statement(`INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at) VALUES (?, 'destroy', NULL, ?, 'NADI', ?, 1, 1, 1, 0, ?)`), a!.userId, pos, units('1000'), s.clock.now())
     await transfer(s.ctx.sql, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('nadi'), to: TREASURY, asset: 'NADI', amount: units('5000') })
     await transfer(s.ctx.sql, { ref: 'test:burn', reason: 'destroy', from: TREASURY, to: BURNED, asset: 'NADI', amount: units('1000') })

@@ -174,8 +174,8 @@ describe('the settlement', () => {
       const report = audit(f.conn.sqlite)
       expect(report.violations).toEqual([])
       for (const t of report.totals) expect(t.sum).toBe(0n)
-      const paidToUsers = ((await f.conn.sql.get(statement<{ s: bigint }>("SELECT coalesce(sum(available), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL")))!).s
-      const lines = ((await f.conn.sql.get(statement<{ s: bigint }>('SELECT coalesce(sum(amount), 0) AS s FROM settlement_lines')))!).s
+      const paidToUsers = (await f.conn.sql.get(statement<{ s: bigint }>("SELECT coalesce(sum(available), 0) AS s FROM ledger_accounts WHERE user_id IS NOT NULL")))!.s
+      const lines = (await f.conn.sql.get(statement<{ s: bigint }>('SELECT coalesce(sum(amount), 0) AS s FROM settlement_lines')))!.s
       expect(paidToUsers).toBe(lines)
     }
   })

@@ -89,7 +89,7 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   const token = await signIn(first.base, wallet)
   db = openDatabase(pg?.url ?? path.join(dir, 'nadi.sqlite'))
   const { sqlite, sql } = db
-  const userId = ((await sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!).id
+  const userId = (await sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id
   await transfer(sql, { ref: 'test:deposit:kill9', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: parseUnits('5', 8) })
 
   const to = Wallet.createRandom().address
@@ -104,7 +104,7 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   )
   if (answer) expect([answer.status, answer.body.data.status]).toEqual([200, 'approved'])
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
-  const id = ((await sql.get(statement<{ id: bigint }>('SELECT id FROM withdrawals WHERE user_id = ?'), userId))!).id
+  const id = (await sql.get(statement<{ id: bigint }>('SELECT id FROM withdrawals WHERE user_id = ?'), userId))!.id
 
   const row = async () => (await sql.get(statement<{ status: string; tx_hash: string; nonce: bigint }>('SELECT status, tx_hash, nonce FROM withdrawals WHERE id = ?'), id))!
   const stored = await row()

@@ -94,7 +94,7 @@ export function png(width = 16, height = 12): Buffer {
 
 /** The user id of a wallet that signed in. */
 export async function userIdOf(app: RunningApp, address: string): Promise<number> {
-  return Number(((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), address.toLowerCase()))!).id)
+  return Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), address.toLowerCase()))!.id)
 }
 
 export interface Newcomer {

@@ -131,7 +131,7 @@ export async function placeHttp(base: string, token: string, body: Record<string
 export async function fundTraders(database: string, addresses: readonly string[], refPrefix: string): Promise<number[]> {
   const side = openDatabase(database)
   try {
-    const ids = await Promise.all(addresses.map(async (a) => Number(((await side.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), a.toLowerCase()))!).id)))
+    const ids = await Promise.all(addresses.map(async (a) => Number((await side.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), a.toLowerCase()))!.id)))
     await side.sql.transaction(async (tx) => {
       for (const id of ids) {
         for (const asset of ['USDT', 'NADI'] as const) await transfer(tx, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
