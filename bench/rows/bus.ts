@@ -18,6 +18,7 @@ import { onPostgres } from '../support/postgres.ts'
 import { millis } from '../support/stats.ts'
 import { info, type BenchContext, type Row } from '../support/types.ts'
 import { fanoutRows, UNITS, WS_CLIENTS } from './exchange.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'bus'
 
@@ -26,11 +27,11 @@ const ACROSS_NAME = `socket fan-out across processes (PostgreSQL bus): ${WS_CLIE
 /** The engine here, as an engine process publishes; the sockets on bench/support/busApi.ts, which answers subscribers from its mirror. */
 async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
   const conn = openDatabase(url)
-  const { sqlite } = conn
+  const { sqlite, sql } = conn
   const quiet = { info() {}, warn: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${String((o as { err?: unknown }).err)}`) }
   await migrateDatabase(conn)
-  const userId = Number(sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)').run('BXBUS', 'bench bus').lastInsertRowid)
-  transfer(sqlite, { ref: `seed:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 1_000_000n * UNITS })
+  const userId = Number((await sql.get(statement<{ id: bigint }>('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0) RETURNING id'), 'BXBUS', 'bench bus'))!.id)
+  await transfer(sql, { ref: `seed:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 1_000_000n * UNITS })
   const bus = new PgBus({ url, log: quiet, name: 'bench-engine' })
   const ex = new Exchange({ conn, spec: defaultSpec, fees: defaultFees, now: Date.now, publisher: busPublisher(bus) })
   ex.start()

@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http'
 import { Worker } from 'node:worker_threads'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, fund, RELEASES, transfer } from '../../server/ledger/index.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
@@ -16,6 +16,7 @@ import { dayOf, DAY_MS } from '../../server/modules/release/schedule.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, seconds } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'commerce'
 
@@ -72,23 +73,33 @@ function call(agent: Agent, origin: string, method: string, pathname: string, op
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number
 
 /** Users with a live session each, written straight into the database (the sign-in has its own rows). */
-function usersWithSessions(built: Awaited<ReturnType<typeof buildApp>>, n: number, fundUsdt = 0n): string[] {
-  const { sqlite } = built.ctx
+async function usersWithSessions(built: Awaited<ReturnType<typeof buildApp>>, n: number, fundUsdt = 0n): Promise<string[]> {
+  const { sql } = built.ctx
   const now = built.ctx.now()
-  const root = (sqlite.prepare('SELECT id FROM users WHERE is_root = 1').get() as { id: bigint }).id
+  const root = (await sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE is_root = 1')))!.id
   const tokens: string[] = []
-  transaction(sqlite, () => {
+  await sql.transaction(async (tx) => {
     for (let i = 0; i < n; i++) {
-      const u = sqlite
-        .prepare('INSERT INTO users (wallet_address, code, name, inviter_id, depth, created_at) VALUES (?, ?, ?, ?, 1, ?)')
-        .run(`0x${crypto.randomBytes(20).toString('hex')}`, `B${crypto.randomBytes(5).toString('hex').toUpperCase()}`, `bench ${i}`, root, now)
+      const u = (await tx.get(
+        statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, inviter_id, depth, created_at) VALUES (?, ?, ?, ?, 1, ?) RETURNING id'),
+        `0x${crypto.randomBytes(20).toString('hex')}`,
+        `B${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
+        `bench ${i}`,
+        root,
+        now,
+      ))!
       if (fundUsdt > 0n) {
-        transfer(sqlite, { ref: `bench:buyer:${u.lastInsertRowid}`, reason: 'deposit', from: custody('bsc'), to: fund(BigInt(u.lastInsertRowid)), asset: 'USDT', amount: fundUsdt })
+        await transfer(tx, { ref: `bench:buyer:${u.id}`, reason: 'deposit', from: custody('bsc'), to: fund(u.id), asset: 'USDT', amount: fundUsdt })
       }
       const token = crypto.randomBytes(32).toString('base64url')
-      sqlite
-        .prepare('INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-        .run(crypto.createHash('sha256').update(token).digest('hex'), u.lastInsertRowid, now, now, now + 3_600_000)
+      await tx.run(
+        statement('INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)'),
+        crypto.createHash('sha256').update(token).digest('hex'),
+        u.id,
+        now,
+        now,
+        now + 3_600_000,
+      )
       tokens.push(token)
     }
   })
@@ -172,15 +183,14 @@ async function catalogReaders(ctx: BenchContext, suffix: string, databaseUrl?: s
 
 async function stockRace(ctx: BenchContext): Promise<Row> {
   return withServer(ctx.root, async (origin, built) => {
-    const { sqlite } = built.ctx
-    const car = sqlite.prepare("SELECT s.id AS spec, p.id AS goods FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.area = 'car' ORDER BY s.id LIMIT 1").get() as {
-      spec: bigint
-      goods: bigint
-    }
-    sqlite.prepare('UPDATE product_specs SET stock = ? WHERE id = ?').run(STOCK, car.spec)
+    const { sql } = built.ctx
+    const car = (await sql.get(
+      statement<{ spec: bigint; goods: bigint }>("SELECT s.id AS spec, p.id AS goods FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.area = 'car' ORDER BY s.id LIMIT 1"),
+    ))!
+    await sql.run(statement('UPDATE product_specs SET stock = ? WHERE id = ?'), STOCK, car.spec)
     // Buyers who can pay now: unpaid holds of those who cannot take only a share of the stock (the
     // hold rules, server/modules/orders/holds.ts), and this row races for the whole of it.
-    const tokens = usersWithSessions(built, BUYERS, 10n ** 15n)
+    const tokens = await usersWithSessions(built, BUYERS, 10n ** 15n)
     const agent = new Agent({ keepAlive: true, maxSockets: BUYERS })
     const t0 = performance.now()
     const results = await Promise.all(tokens.map((token) => call(agent, origin, 'POST', '/api/v1/preOrder/preOrder', { token, body: { area: 'car', goods_id: Number(car.goods), spec_id: Number(car.spec), quantity: 1 } })))
@@ -188,8 +198,8 @@ async function stockRace(ctx: BenchContext): Promise<Row> {
     agent.destroy()
     const orders = results.filter((r) => r.status === 200).length
     const refused = results.filter((r) => r.status === 409).length
-    const stock = Number((sqlite.prepare('SELECT stock FROM product_specs WHERE id = ?').get(car.spec) as { stock: bigint }).stock)
-    const made = Number((sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type = 'car'").get() as { n: bigint }).n)
+    const stock = Number((await sql.get(statement<{ stock: bigint }>('SELECT stock FROM product_specs WHERE id = ?'), car.spec))!.stock)
+    const made = Number((await sql.get(statement<{ n: bigint }>("SELECT count(*) AS n FROM pay_orders WHERE type = 'car'")))!.n)
     const oversold = Math.max(0, made - STOCK)
     return {
       name: `${BUYERS.toLocaleString('en-US')} buyers racing for ${STOCK} units: orders made / oversold (${refused} refused out of stock, ${seconds(ms)})`,
@@ -223,7 +233,7 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
       INSERT INTO release_plans (user_id, order_id, area, asset, total, days, start_day, price, value, created_at)
         SELECT 1 + (x % ${PLAN_USERS}), x, 'gold', 'NADI', 400000000000 + x, 100, ${today}, '0.25', 100000000000, ${now - DAY_MS} FROM n;
     `)
-    transfer(sqlite, { ref: 'bench:release-fund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: 10n ** 17n })
+    await transfer(conn.sql, { ref: 'bench:release-fund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: 10n ** 17n })
     const c = { sqlite, db: conn.db, sql: conn.sql, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
     const rss0 = process.memoryUsage().rss
     const t0 = performance.now()
@@ -255,7 +265,6 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
     ]
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

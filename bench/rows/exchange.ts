@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads'
 // Before any audit: registers every frozen holder (open orders, open withdrawals).
 import '../../server/ledger/holders.ts'
 import type { Built } from '../../server/app.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { migrateDatabase } from '../../server/db/migrate.ts'
 import { defaultFees, defaultSpec } from '../../server/exchange/engine/spec.ts'
 import { Exchange, TradeRejected, type PlaceInput, type Publisher } from '../../server/exchange/exchange.ts'
@@ -18,6 +18,7 @@ import { startTradingServer } from '../support/tradingServer.ts'
 import { xorshift } from '../support/loadGen.ts'
 import type { LoadInput, LoadMessage, LoadWindow } from '../support/exchangeLoad.ts'
 import type { FanoutFromParent, FanoutInput, FanoutReport, FanoutToParent } from '../support/wsFanout.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'exchange'
 
@@ -181,14 +182,14 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
   const { sqlite } = conn
   try {
     await migrateDatabase(conn)
-    const insertUser = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
+    const insertUser = statement<{ id: bigint }, [string, string]>('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0) RETURNING id')
     const userIds: number[] = []
-    transaction(sqlite, () => {
+    await conn.sql.transaction(async (tx) => {
       for (let i = 1; i <= SVC_USERS; i++) {
-        const uid = Number(insertUser.run(`BX${i}`, `bench exchange ${i}`).lastInsertRowid)
+        const uid = Number((await tx.get(insertUser, `BX${i}`, `bench exchange ${i}`))!.id)
         userIds.push(uid)
-        transfer(sqlite, { ref: `seed:${uid}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(uid), asset: 'USDT', amount: 1_000_000n * UNITS })
-        transfer(sqlite, { ref: `seed:${uid}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(uid), asset: 'NADI', amount: 4_000_000n * UNITS })
+        await transfer(tx, { ref: `seed:${uid}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(uid), asset: 'USDT', amount: 1_000_000n * UNITS })
+        await transfer(tx, { ref: `seed:${uid}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(uid), asset: 'NADI', amount: 4_000_000n * UNITS })
       }
     })
     const publisher = countingPublisher()
@@ -212,11 +213,11 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
     }
     const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the exchange run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
-    const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get())
+    const count = async (text: string) => Number((await conn.sql.get(statement<{ n: bigint }>(text)))!.n)
     const totals = {
-      orders: count('SELECT COUNT(*) FROM trade_orders'),
-      openOrders: count("SELECT COUNT(*) FROM trade_orders WHERE status IN ('pending', 'partially_filled')"),
-      fills: count('SELECT COUNT(*) FROM trade_fills'),
+      orders: await count('SELECT COUNT(*) AS n FROM trade_orders'),
+      openOrders: await count("SELECT COUNT(*) AS n FROM trade_orders WHERE status IN ('pending', 'partially_filled')"),
+      fills: await count('SELECT COUNT(*) AS n FROM trade_fills'),
       publishedFrames: publisher.frames,
     }
     const rates = summarize(windows.map((w) => (w.accepted * 1000) / w.ms))

@@ -19,6 +19,7 @@ import { MOBILE, THROTTLING } from '../support/browser.ts'
 import { markChainNoticeSeen, serviceWorkerControls, signIn } from '../support/signin.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'mining'
 
@@ -143,8 +144,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     await serviceWorkerControls(page)
 
     // 100 destroy positions, each an order paid from balance, as a user makes them.
-    const userId = Number((built.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id)
-    transfer(built.ctx.sqlite, { ref: 'bench:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: BigInt(POSITIONS) * 200n * 100_000_000n })
+    const userId = Number((await built.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id)
+    await transfer(built.ctx.sql, { ref: 'bench:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: BigInt(POSITIONS) * 200n * 100_000_000n })
     const token = (JSON.parse(((await page.evaluate("sessionStorage.getItem('token')")) as string | null) ?? '{}') as { value: string }).value
     const call = async <T>(p: string, body: unknown): Promise<T> => {
       const res = await fetch(`${origin}/api/v1/${p}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() }, body: JSON.stringify(body) })

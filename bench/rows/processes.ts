@@ -27,6 +27,7 @@ import { onPostgres } from '../support/postgres.ts'
 import { millis, seconds, summarize } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
 import { envelopeOutcome, xorshift } from '../support/loadGen.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'processes'
 
@@ -277,7 +278,7 @@ interface Failover {
  * has exited (a commit it had sent finishes meanwhile; the standby cannot lead that fast, since it
  * asks for the lock once a second and then rebuilds the book): the new leader's orders are those past it.
  */
-async function failover(api: Child, tokens: string[], leader: Child, standby: Child, maxId: () => number, round: number): Promise<Failover> {
+async function failover(api: Child, tokens: string[], leader: Child, standby: Child, maxId: () => Promise<number>, round: number): Promise<Failover> {
   const answers: { at: number; id: number }[] = []
   const other: Record<string, number> = {}
   let paused = 0
@@ -305,7 +306,7 @@ async function failover(api: Child, tokens: string[], leader: Child, standby: Ch
     led.catch(() => {})
     await leader.exited
     await sleep(20)
-    const last = Math.max(before, maxId())
+    const last = Math.max(before, await maxId())
     const first = await until(() => answers.find((a) => a.at > killedAt && a.id > last), 'an order accepted by the new leader', 20_000)
     await led
     return { ms: first.at - killedAt, ledMs: ledAt - killedAt, paused, other }
@@ -350,7 +351,10 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
   await bundleServer()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-bench-processes-'))
   const conn = openDatabase(url)
-  const count = (sql: string) => Number(conn.sqlite.prepare(sql).pluck().get() ?? 0)
+  const count = async (sql: string) => {
+    const row = await conn.sql.get(statement<Record<string, unknown>>(sql))
+    return Number((row && Object.values(row)[0]) ?? 0)
+  }
   // Throughput, not the per-user limit of open orders (200): the windows rest thousands per user.
   const env = { NADI_DATABASE_URL: url, NADI_ROOT_INVITE_CODE: CODE, NADI_LOGIN_PER_IP: '100000', NADI_TRADE_MAX_OPEN_ORDERS: '100000' }
   const started: { name: string; child: Child }[] = []
@@ -370,7 +374,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     const wallets = Array.from({ length: USERS }, () => Wallet.createRandom())
     const tokens: string[] = []
     for (let i = 0; i < wallets.length; i += 8) tokens.push(...(await Promise.all(wallets.slice(i, i + 8).map((w) => signInHttp(a1.base, w, CODE)))))
-    fundTraders(url, wallets.map((w) => w.address), 'bench-processes')
+    await fundTraders(url, wallets.map((w) => w.address), 'bench-processes')
 
     const procs = [
       { name: 'api A', pid: a1.proc.pid! },
@@ -386,7 +390,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     const all = await start('all', [], READY, { ...env, NADI_DATABASE_URL: allUrl })
     const alone = Wallet.createRandom()
     const aloneToken = await signInHttp(all.base, alone, CODE)
-    fundTraders(allUrl, [alone.address], 'bench-processes')
+    await fundTraders(allUrl, [alone.address], 'bench-processes')
     const [viaRoles, viaAll] = await latencies([
       { base: a1.base, token: tokens[0]!, tag: 'lr' },
       { base: all.base, token: aloneToken, tag: 'la' },
@@ -414,10 +418,10 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
       const r = await audit(allConn.sql)
       if (!r.ok) throw new Error(`ledger audit failed on the --role all database: ${r.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     } finally {
-      allConn.sqlite.close()
+      await allConn.close()
     }
 
-    const left = count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
+    const left = await count("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')")
     const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the processes run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     if (left > 0) throw new Error(`${left} trading commands were left unanswered`)
@@ -456,7 +460,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     killChildren()
     for (const a of agents.values()) a.destroy()
     agents.clear()
-    conn.sqlite.close()
+    await conn.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -17,6 +17,7 @@ import { rank, type Entry } from '../../server/modules/ranking/rules.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { millis, seconds } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'ranking'
 
@@ -26,7 +27,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-ranking-'))
   const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
   try {
-    const { sqlite } = conn
+    const { sqlite, sql } = conn
     migrate(sqlite)
     const now = Date.UTC(2026, 10, 25, 12)
     const day = dayOf(now) - 1
@@ -44,13 +45,11 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     `)
     const seedMs = performance.now() - t0
     // The day's income: 10,000 NADI of withdraw fees.
-    sqlite
-      .prepare(
+    await sql.run(statement(
         `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
          VALUES (1, 'NADI', 'nadi', 100000000, 1000000000000, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', '0x${'b'.repeat(64)}', '0x', 0, 3, @at, @at, @at)`,
-      )
-      .run({ at: dayStartMs + 1000 })
-    transfer(sqlite, { ref: 'bench:ranking:fees', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 1_000_000_000_000n, at: dayStartMs + 1000 })
+      ), { at: dayStartMs + 1000 })
+    await transfer(sql, { ref: 'bench:ranking:fees', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 1_000_000_000_000n, at: dayStartMs + 1000 })
 
     const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' })
     const c = { sqlite, db: conn.db, sql: conn.sql, config, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof settleDue>[0]['log'] }
@@ -65,8 +64,8 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     const ms2 = performance.now() - t2
 
     // The winners paid, against the pure ranking of every row.
-    const results = sqlite.prepare("SELECT rank, user_id, prize_nadi FROM ranking_results WHERE pool = 'daily' AND day = ? ORDER BY rank").all(day) as { rank: bigint; user_id: bigint; prize_nadi: bigint }[]
-    const all = (sqlite.prepare('SELECT user_id, amount, reached_at FROM ranking_days WHERE day = ?').all(day) as { user_id: bigint; amount: bigint; reached_at: bigint }[]).map(
+    const results = await sql.all(statement<{ rank: bigint; user_id: bigint; prize_nadi: bigint }>("SELECT rank, user_id, prize_nadi FROM ranking_results WHERE pool = 'daily' AND day = ? ORDER BY rank"), day)
+    const all = (await sql.all(statement<{ user_id: bigint; amount: bigint; reached_at: bigint }>('SELECT user_id, amount, reached_at FROM ranking_days WHERE day = ?'), day)).map(
       (r): Entry => ({ userId: r.user_id, amount: r.amount, reachedAt: r.reached_at }),
     )
     const ranked = rank(all)
@@ -106,7 +105,6 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     ]
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }

@@ -55,7 +55,7 @@ async function measure(ctx: BenchContext, url: string): Promise<Row[]> {
     const tokens: string[] = []
     for (let i = 0; i < wallets.length; i += 8) tokens.push(...(await Promise.all(wallets.slice(i, i + 8).map((w) => signInHttp(direct.base, w, CODE)))))
     await stop()
-    fundTraders(url, wallets.map((w) => w.address), 'bench-rtt')
+    await fundTraders(url, wallets.map((w) => w.address), 'bench-rtt')
     const mixes = (tag: string) => ({ reads: readMix(tokens), orders: orderMix(tokens, tag) })
     const near = await rates((await start(url)).base, mixes('n'))
     await stop()

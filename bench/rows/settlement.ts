@@ -4,7 +4,6 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { dialectOf } from '../../server/db/connection.ts'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { migrateDatabase } from '../../server/db/migrate.ts'
 import { audit, custody, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
@@ -13,6 +12,7 @@ import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { onPostgres, POSTGRES, SQLITE } from '../support/postgres.ts'
 import { millis, seconds } from '../support/stats.ts'
 import { atMost, info, type BenchContext, type Row } from '../support/types.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 export const id = 'settlement'
 
@@ -35,7 +35,6 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
     return await fn(conn)
   } finally {
     await conn.close()
-    if (conn.sqlite.open) conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }
@@ -45,16 +44,18 @@ async function withDatabase<T>(fn: (conn: Database_) => Promise<T>, url?: string
  * production); half the pledges pay monthly; power capped by what remains; rates and bases varied so
  * the floors leave dust.
  */
-function seed(conn: Database_, users: number, positions: number, startDay: number, now: number): void {
+async function seed(conn: Database_, users: number, positions: number, startDay: number, now: number): Promise<void> {
   // The one difference: SQLite's printf is PostgreSQL's lpad and to_hex. Integers are 64-bit from the
   // first row on (x × 7919 overflows PostgreSQL's 32-bit integer).
-  const pg = dialectOf(conn.sqlite) === 'postgres'
+  const pg = conn.sql.dialect === 'postgres'
   const wallet = pg ? `'0x' || lpad(to_hex(x), 40, '0')` : `printf('0x%040x', x)`
   const code = pg ? `'U' || lpad(CAST(x AS TEXT), 9, '0')` : `printf('U%09d', x)`
-  conn.sqlite.exec(`
-    WITH RECURSIVE n(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${users})
-    INSERT INTO users (id, wallet_address, code, name, depth, created_at) SELECT x, ${wallet}, ${code}, 'u' || x, 0, ${now} FROM n;
-    WITH RECURSIVE n(x) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${positions - 1})
+  await conn.sql.run(
+    statement(`WITH RECURSIVE n(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${users})
+    INSERT INTO users (id, wallet_address, code, name, depth, created_at) SELECT x, ${wallet}, ${code}, 'u' || x, 0, ${now} FROM n`),
+  )
+  await conn.sql.run(
+    statement(`WITH RECURSIVE n(x) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < ${positions - 1})
     INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, remaining, start_day, end_day, source, created_at)
       SELECT 1 + x % ${users}, kind, 'NADI', 1000000000 + (x * 7919) % 100000000000, CASE kind WHEN 'pledge' THEN 1000 ELSE 5000 + x % 7 END,
              CASE WHEN kind = 'pledge' AND x % 2 = 0 THEN 30 ELSE 1 END,
@@ -63,16 +64,16 @@ function seed(conn: Database_, users: number, positions: number, startDay: numbe
              CASE kind WHEN 'pledge' THEN ${startDay + 360} WHEN 'node' THEN ${startDay + 270} ELSE NULL END,
              'bench:' || x, ${now}
       -- Each user's positions take every kind in turn: mostly destroy power, as in production.
-      FROM (SELECT x, CASE (x / ${users}) % 10 WHEN 0 THEN 'pledge' WHEN 1 THEN 'node' WHEN 2 THEN 'device' WHEN 3 THEN 'joint' WHEN 4 THEN 'trial' ELSE 'destroy' END AS kind FROM n) AS k
-  `)
+      FROM (SELECT x, CASE (x / ${users}) % 10 WHEN 0 THEN 'pledge' WHEN 1 THEN 'node' WHEN 2 THEN 'device' WHEN 3 THEN 'joint' WHEN 4 THEN 'trial' ELSE 'destroy' END AS kind FROM n) AS k`),
+  )
   // Ids given explicitly leave PostgreSQL's sequence behind; the next user would collide.
-  if (pg) conn.sqlite.exec(`SELECT setval(pg_get_serial_sequence('users', 'id'), ${users})`)
+  if (pg) await conn.sql.run(statement(`SELECT setval(pg_get_serial_sequence('users', 'id'), ${users})`))
   for (const account of [MINING, SAVINGS]) {
-    transfer(conn.sqlite, { ref: `bench:fund:${'platform' in account ? account.platform : ''}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset: 'NADI', amount: 10n ** 17n })
+    await transfer(conn.sql, { ref: `bench:fund:${'platform' in account ? account.platform : ''}`, reason: 'fund', userId: null, from: custody('nadi'), to: account, asset: 'NADI', amount: 10n ** 17n })
   }
 }
 
-const postings = (conn: Database_) => Number((conn.sqlite.prepare('SELECT count(*) AS n FROM ledger_postings').get() as { n: bigint }).n)
+const postings = async (conn: Database_) => Number((await conn.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM ledger_postings')))!.n)
 const silent = { error: () => {} } as unknown as Ctx['log']
 
 /** The day's rows on one backend (`suffix`), under `maxMs`; `url`: PostgreSQL instead of a temp SQLite file. */
@@ -82,7 +83,7 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     const day = dayOf(now) - 1
     ctx.log(`settlement${suffix}: seeding ${POSITIONS.toLocaleString('en-US')} positions over ${USERS.toLocaleString('en-US')} users…`)
     const s0 = performance.now()
-    seed(conn, USERS, POSITIONS, day, now)
+    await seed(conn, USERS, POSITIONS, day, now)
     const seedMs = performance.now() - s0
     ctx.log(`settlement${suffix}: seeded in ${seconds(seedMs)}`)
     const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
@@ -95,11 +96,11 @@ async function oneDay(ctx: BenchContext, suffix: string, maxMs: number, url?: st
     // The peak during the run, less the RSS before it (an upper bound when the seeding peaked higher).
     const peakGrowth = Math.max(0, process.resourceUsage().maxRSS * 1024 - rss0)
     const rssAfter = process.memoryUsage().rss - rss0
-    const before = postings(conn)
+    const before = await postings(conn)
     const t1 = performance.now()
     const second = await settleDue(c)
     const ms2 = performance.now() - t1
-    const reposted = postings(conn) - before + second.reduce((n, d) => n + d.positions, 0)
+    const reposted = await postings(conn) - before + second.reduce((n, d) => n + d.positions, 0)
     const settled = first.reduce((n, d) => n + d.positions, 0)
     const ok = (await audit(conn.sql)).ok && (await auditSettlement(conn.sql)).length === 0
     ctx.log(`settlement${suffix}: ${settled} lines, ${first[0]?.users ?? 0} users paid in ${seconds(ms)}; peak RSS +${Math.round(peakGrowth / MB)} MB; re-run ${millis(ms2)}`)
@@ -137,7 +138,7 @@ async function catchUp(ctx: BenchContext): Promise<Row> {
     const now = Date.UTC(2026, 10, 25, 12)
     const first = dayOf(now) - CATCH_UP_DAYS
     ctx.log(`settlement: ${CATCH_UP_DAYS} missed days of ${CATCH_UP_POSITIONS.toLocaleString('en-US')} positions…`)
-    seed(conn, CATCH_UP_USERS, CATCH_UP_POSITIONS, first, now - CATCH_UP_DAYS * DAY_MS)
+    await seed(conn, CATCH_UP_USERS, CATCH_UP_POSITIONS, first, now - CATCH_UP_DAYS * DAY_MS)
     const c: Ctx = { sql: conn.sql, now: () => now, log: silent }
     const t0 = performance.now()
     const days = await settleDue(c)

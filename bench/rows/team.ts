@@ -9,7 +9,8 @@ import path from 'node:path'
 import { openDatabase, transaction } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { createTeamService } from '../../server/modules/team/service.ts'
-import { addPerformance } from '../../server/modules/user/performance.ts'
+import { addPerformanceIn } from '../../server/modules/user/performance.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { millis, summarize } from '../support/stats.ts'
 import { atMost, type BenchContext, type Row } from '../support/types.ts'
 
@@ -27,13 +28,12 @@ async function withDb<T>(fn: (sqlite: ReturnType<typeof openDatabase>['sqlite'],
     return await fn(conn.sqlite, conn.sql)
   } finally {
     await conn.close()
-    conn.sqlite.close()
     await fs.rm(dir, { recursive: true, force: true })
   }
 }
 
 async function deepPurchase(ctx: BenchContext): Promise<Row> {
-  return withDb((sqlite) => {
+  return withDb(async (sqlite, sql) => {
     // A chain: user 1 at the top, user DEPTH + 1 at depth DEPTH.
     sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${DEPTH + 1})
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, team_num, created_at)
@@ -42,12 +42,12 @@ async function deepPurchase(ctx: BenchContext): Promise<Row> {
     const samples: number[] = []
     for (let i = 0; i < ctx.runs + 1; i++) {
       const t0 = performance.now()
-      transaction(sqlite, () => addPerformance(sqlite, buyer, USDT, 'core'))
+      await sql.transaction((tx) => addPerformanceIn(tx, sql, buyer, USDT, 'core'))
       if (i > 0) samples.push(performance.now() - t0) // the first warms the page cache
     }
     const n = BigInt(ctx.runs + 1)
     const wrong = Number(
-      (sqlite.prepare('SELECT count(*) AS n FROM users WHERE id < @buyer AND (team_performance <> @perf OR team_core <> @nodes)').get({ buyer, perf: USDT * n, nodes: n }) as { n: bigint }).n,
+      (await sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM users WHERE id < @buyer AND (team_performance <> @perf OR team_core <> @nodes)'), { buyer, perf: USDT * n, nodes: n }))!.n,
     )
     const s = summarize(samples)
     return atMost({
@@ -87,7 +87,7 @@ async function firstPage(ctx: BenchContext, shape: 'random' | 'star'): Promise<R
       listed = page.total === MEMBERS ? page.list.length : -1
     }
     const s = summarize(samples)
-    const direct = Number((sqlite.prepare('SELECT zhi_num FROM users WHERE id = 1').get() as { zhi_num: bigint }).zhi_num)
+    const direct = Number((await sql.get(statement<{ zhi_num: bigint }>('SELECT zhi_num FROM users WHERE id = 1')))!.zhi_num)
     return atMost({
       name: `team list, first page of a user with ${MEMBERS.toLocaleString('en-US')} members (${shape === 'star' ? 'all of them direct' : `random tree, ${direct} direct, ${Math.max(...depth)} deep`}; max ${millis(s.max)})`,
       value: listed === 10 ? s.median : Infinity,

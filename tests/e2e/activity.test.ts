@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { formatMoney } from '../../contract/money.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
-import { transaction } from '../../server/db/index.ts'
 import { scorePurchase } from '../../server/modules/activity/scores.ts'
 import { RANK_SCREEN_TOP as RANK_TOP } from '../../contract/activity.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -39,7 +39,7 @@ describe('activities in real Chromium', () => {
 
   it('from home to the running activity and its leaderboard, where the newcomer has no place yet', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
+    activityId = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!.id)
 
     await visible(page, 'shortcut-activity').click()
     expect(path(page)).toBe('/activity')
@@ -64,15 +64,13 @@ describe('activities in real Chromium', () => {
     // activity score, in one transaction, as the paying site writes them.
     const now = Date.now()
     for (let i = 0; i < AHEAD; i++) {
-      transaction(app.ctx.sqlite, () => {
-        const u = app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now).lastInsertRowid
-        app.ctx.sqlite
-          .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')")
-          .run(`E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
-        scorePurchase(app.ctx.sqlite, { user_id: BigInt(u), type: 'car', asset: 'USDT', total: 10_000_000n * UNIT }, now)
+      await app.ctx.sql.transaction(async (tx) => {
+        const u = (await tx.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2EACT${i}`, `Buyer ${i}`, now))!.id
+        await tx.run(statement("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, paid_at, fulfilment) VALUES (?, ?, 'car', 'USDT', ?, 'completed', ?, ?, ?, 'completed')"), `E2EACT${i}`, u, 10_000_000n * UNIT, now, now, now)
+        await scorePurchase(tx, { user_id: BigInt(u), type: 'car', asset: 'USDT', total: 10_000_000n * UNIT }, now)
       })
     }
-    transfer(app.ctx.sqlite, { ref: 'e2e:activity:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:activity:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * UNIT })
 
     await page.goto(`${app.url}/cars`)
     await visible(page, 'car-buy').first().click()
@@ -83,7 +81,7 @@ describe('activities in real Chromium', () => {
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
     await page.getByTestId('payment-done').click()
-    const paid = app.ctx.sqlite.prepare("SELECT total FROM pay_orders WHERE user_id = ? AND type = 'car' AND paid_at IS NOT NULL").get(userId) as { total: bigint }
+    const paid = (await app.ctx.sql.get(statement<{ total: bigint }>("SELECT total FROM pay_orders WHERE user_id = ? AND type = 'car' AND paid_at IS NOT NULL"), userId))!
     expect(paid.total).toBeGreaterThan(0n)
 
     await page.goto(`${app.url}/activity/rank/${activityId}`)

@@ -8,6 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { main as cli } from '../../server/cli.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { png, shows, signInThroughInvite, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -28,9 +30,9 @@ async function operator(...argv: string[]): Promise<{ code: number; out: string 
   return { code, out }
 }
 
-const firstCar = () => Number((app.ctx.sqlite.prepare("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1").get() as { id: bigint }).id)
-const applicationsOf = (address: string) =>
-  app.ctx.sqlite.prepare('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id').safeIntegers(false).all(address.toLowerCase()) as { id: number; status: string }[]
+const firstCar = async () => Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!.id)
+const applicationsOf = async (address: string) =>
+  (await app.ctx.sql.all(statement<{ id: bigint; status: string }>('SELECT a.id, a.status FROM car_applications a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ? ORDER BY a.id'), address.toLowerCase())).map((r) => numbers(r))
 
 /** The form is drawn with the car of the link chosen (the car list arrives after the first paint). */
 async function carChosen(page: Page, car: number) {
@@ -66,7 +68,7 @@ describe('the car application (/apply) in real Chromium', () => {
     const errors = watchErrors(page)
     await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    const car = firstCar()
+    const car = await firstCar()
 
     // The car list links here with the car chosen.
     await page.goto(`${app.url}/apply?goods=${car}`)
@@ -85,11 +87,11 @@ describe('the car application (/apply) in real Chromium', () => {
     await thumb.waitFor()
     expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16)
     await upload(page, 'driver_licence', 'licence.png', png(20, 10))
-    expect(app.ctx.sqlite.prepare('SELECT count(*) FROM uploads WHERE uploaded_at IS NOT NULL').pluck().get()).toBe(2n)
+    expect((await app.ctx.sql.get(statement<{ v: bigint }>('SELECT count(*) AS v FROM uploads WHERE uploaded_at IS NOT NULL')))?.v).toBe(2n)
 
     await page.locator('form[data-testid="apply-form"] button[type="submit"]:visible').click()
     await shows(page.locator('[data-testid="apply-row"] [data-testid="apply-status"]')).toBe(text('tw', 'carApply.status.submitted'))
-    const [a] = applicationsOf(wallet.address)
+    const [a] = await applicationsOf(wallet.address)
     expect(a).toEqual({ id: a!.id, status: 'submitted' })
     // The form is ready for another one: its documents cleared.
     expect(await page.getByTestId('doc-id_front').getAttribute('data-state')).toBe('empty')
@@ -110,8 +112,8 @@ describe('the car application (/apply) in real Chromium', () => {
     const errors = watchErrors(page)
     await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-    await page.goto(`${app.url}/apply?goods=${firstCar()}`)
-    await carChosen(page, firstCar())
+    await page.goto(`${app.url}/apply?goods=${await firstCar()}`)
+    await carChosen(page, await firstCar())
     await fill(page, { name: 'Lin Mei', phone: '+886912345678', id: 'E12345678', city: 'Kaohsiung' })
     await upload(page, 'id_front', 'front.png', png())
     await upload(page, 'driver_licence', 'licence.png', png(8, 8))
@@ -121,13 +123,13 @@ describe('the car application (/apply) in real Chromium', () => {
     expect(await page.locator('input[type="file"][name="id_back"]').isDisabled()).toBe(true)
     await page.locator('form[data-testid="apply-form"] button[type="submit"]:visible').click()
     await shows(page.locator('[data-queued] [data-testid="apply-status"]')).toBe(text('tw', 'carApply.status.pending'))
-    expect(applicationsOf(wallet.address)).toEqual([])
+    expect(await applicationsOf(wallet.address)).toEqual([])
 
     await context.setOffline(false)
     await page.evaluate(() => window.dispatchEvent(new Event('online')))
     await shows(page.locator('[data-testid="apply-row"]:not([data-queued]) [data-testid="apply-status"]'), 20_000).toBe(text('tw', 'carApply.status.submitted'))
     await expect.poll(() => page.locator('[data-queued]').count(), { timeout: 10_000 }).toBe(0)
-    expect(applicationsOf(wallet.address).map((x) => x.status)).toEqual(['submitted'])
+    expect((await applicationsOf(wallet.address)).map((x) => x.status)).toEqual(['submitted'])
     expect(errors).toEqual([])
     await context.close()
   })
@@ -138,8 +140,8 @@ describe('the car application (/apply) in real Chromium', () => {
     await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
     const wallet = await signInThroughInvite(context, page, app.url, ROOT_CODE)
     const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
-    await page.goto(`${app.url}/apply?goods=${firstCar()}`)
-    await carChosen(page, firstCar())
+    await page.goto(`${app.url}/apply?goods=${await firstCar()}`)
+    await carChosen(page, await firstCar())
     await fill(page, { name: long(40, 'Wolfeschlegelsteinhausen'), phone: '+86 138 0013 8000', id: 'A'.repeat(20), city: long(60, 'Llanfairpwllgwyngyll') })
     await page.locator('textarea[name="remark"]:visible').fill(long(200, 'Pleasecallbeforeten'))
     await upload(page, 'id_front', 'a-very-long-file-name-for-the-front-of-the-id-card.png', png())
@@ -147,7 +149,7 @@ describe('the car application (/apply) in real Chromium', () => {
     await upload(page, 'driver_licence', 'licence.png', png(30, 5))
     await page.locator('form[data-testid="apply-form"] button[type="submit"]:visible').click()
     await shows(page.locator('[data-testid="apply-row"] [data-testid="apply-status"]')).toBe(text('tw', 'carApply.status.submitted'))
-    const [a] = applicationsOf(wallet.address)
+    const [a] = await applicationsOf(wallet.address)
     expect((await operator('car', 'reject', String(a!.id), long(200, 'Documentunreadable'))).code).toBe(0)
     await page.reload()
     await shows(page.locator('[data-testid="apply-row"] [data-testid="apply-status"]')).toBe(text('tw', 'carApply.status.rejected'))

@@ -10,6 +10,7 @@ import { freePort } from '../integration/support/child.ts'
 import { operatorEnv } from '../integration/support/operatorEnv.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 interface Texts {
   title: Record<string, string>
@@ -39,7 +40,7 @@ afterAll(async () => {
 })
 
 it('production shows no banner and no notice until the CLI loads them; what it unpublishes or removes disappears', async () => {
-  expect(app.ctx.sqlite.prepare('SELECT COUNT(*) FROM notices').pluck().get()).toBe(0n)
+  expect((await app.ctx.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM notices')))?.v).toBe(0n)
   const { context, page } = await newcomerOnPhone(browser, app)
   await page.goto(`${app.url}/notice`)
   await shows(page.getByText(text('tw', 'notice.empty'))).toBe(text('tw', 'notice.empty'))

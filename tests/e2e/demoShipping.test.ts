@@ -7,6 +7,7 @@ import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { DEMO_EXPRESS_COMPANY } from '../../server/modules/preOrder/demoShipping.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { buyPhoneFromBalance, newcomerOnPhone, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -25,12 +26,12 @@ afterAll(async () => {
 describe('the demo ships its own orders in real Chromium', () => {
   it('a device bought from balance ships by itself; receipt is confirmed and the device activated with the code shown', async () => {
     const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
-    transfer(app.ctx.sqlite, { ref: 'e2e:demoShipping:credit', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
+    await transfer(app.ctx.sql, { ref: 'e2e:demoShipping:credit', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     await buyPhoneFromBalance(app, page, userId)
-    const { id, order_no } = app.ctx.sqlite.prepare("SELECT id, order_no FROM pay_orders WHERE user_id = ? AND type = 'device'").get(userId) as { id: bigint; order_no: string }
+    const { id, order_no } = (await app.ctx.sql.get(statement<{ id: bigint; order_no: string }>("SELECT id, order_no FROM pay_orders WHERE user_id = ? AND type = 'device'"), userId))!
 
     // Nobody ships it: the demo's job does, once it has been paid for the delay.
-    await expect.poll(() => (app.ctx.sqlite.prepare('SELECT fulfilment FROM pay_orders WHERE id = ?').get(id) as { fulfilment: string }).fulfilment, { timeout: 20_000 }).toBe('pending_receipt')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!.fulfilment, { timeout: 20_000 }).toBe('pending_receipt')
     await page.goto(`${app.url}/shop/orderList`)
     await page.getByTestId('shop-orders-tab-pending_receipt').click()
     const card = page.locator(`[data-testid="shop-order"][data-id="${id}"]`).filter({ visible: true })
@@ -43,7 +44,7 @@ describe('the demo ships its own orders in real Chromium', () => {
 
     await card.getByTestId('shop-order-receive').click()
     await page.locator('.sheet .btn.primary').click()
-    await expect.poll(() => (app.ctx.sqlite.prepare('SELECT fulfilment FROM pay_orders WHERE id = ?').get(id) as { fulfilment: string }).fulfilment, { timeout: 10_000 }).toBe('completed')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: string }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), id))!.fulfilment, { timeout: 10_000 }).toBe('completed')
 
     await page.goto(`${app.url}/ming`)
     const device = page.getByTestId('device').first()

@@ -13,6 +13,7 @@ import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { shipOrder } from '../../server/modules/preOrder/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -43,7 +44,7 @@ async function api<T>(page: Page, path: string, body: unknown): Promise<T> {
 describe('my machines in real Chromium', () => {
   it('a paid, shipped device is activated on /ming with the code printed by ship; a wrong code shows the error', async () => {
     const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
-    transfer(app.ctx.sqlite, { ref: 'e2e:device:credit', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
+    await transfer(app.ctx.sql, { ref: 'e2e:device:credit', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     const address = await api<Address>(page, 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
     const list = (await (await fetch(`${app.url}/api/v1/machine/goodsList?page_size=50`)).json()).data as PagedList<GoodsItem>
     const item = list.list.find((g) => g.power !== '0')!
@@ -73,7 +74,7 @@ describe('my machines in real Chromium', () => {
     await page.getByTestId('device-code').fill('AAAA-BBBB-CCCC-DDDD')
     await page.getByTestId('device-activate-submit').click()
     await shows(page.getByTestId('device-activate-error')).toContain(text('tw', 'errors.deviceCodeWrong'))
-    expect(app.ctx.sqlite.prepare('SELECT status FROM devices WHERE id = ?').get(printed!.device_id)).toEqual({ status: 'pending' })
+    expect(await app.ctx.sql.get(statement<{ status: unknown }>('SELECT status FROM devices WHERE id = ?'), printed!.device_id)).toEqual({ status: 'pending' })
 
     // The printed code, typed in lower case without dashes: activated.
     await page.getByTestId('device-code').fill(printed!.code.replace(/-/g, '').toLowerCase())
@@ -81,7 +82,7 @@ describe('my machines in real Chromium', () => {
     await shows(card.getByTestId('device-status')).toBe(text('tw', 'device.status.success'))
     await card.getByTestId('device-activated-at').waitFor()
     expect(await card.getByTestId('device-activate').count()).toBe(0)
-    expect(app.ctx.sqlite.prepare("SELECT COUNT(*) AS n FROM positions WHERE kind = 'device' AND source = ?").get(`device:${printed!.device_id}`)).toEqual({ n: 1n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>("SELECT COUNT(*) AS n FROM positions WHERE kind = 'device' AND source = ?"), `device:${printed!.device_id}`)).toEqual({ n: 1n })
     expect(errors).toEqual([])
     await context.close()
   })

@@ -9,6 +9,7 @@ import { settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -43,10 +44,10 @@ describe('earnings in the money log', () => {
   it('a settlement record opens its day’s earnings, whose pledge line leads to the pledge; offline the day renders from the cache', async () => {
     const { context, page, errors, userId } = await newcomerOnPhone(browser, app)
     await controlled(page)
-    transfer(app.ctx.sqlite, { ref: 'e2e:earnings:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:earnings:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
 
     // A 200 NADI daily pledge, made with the user's own session (the pledge screens have their own test).
-    const product = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'savings-30'").get() as { id: bigint }).id)
+    const product = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-30'")))!.id)
     const pledged = await page.evaluate(async (productId) => {
       const token = (JSON.parse(sessionStorage.getItem('token') ?? '{}') as { value?: string }).value ?? ''
       const res = await fetch('/api/v1/pledge/pledge', {

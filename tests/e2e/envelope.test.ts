@@ -9,6 +9,7 @@ import { CONFIG_PATH, HANDSHAKE_PATH, SEAL_CODE, sealedNever } from '../../contr
 import { audit } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { buyPhoneFromBalance, depositUsdt, fillAddress, goOffline, goOnline, newcomerOnPhone, placeRestingOrder, png, swControlled } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -89,7 +90,7 @@ describe('the journey with the envelope on', () => {
   it('a newcomer signs in under a handshake, and the session is bound to it', async () => {
     expect(app.ctx.config.envelope.on).toBe(true)
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true, onPage: (p) => (wire = watchWire(p)) }))
-    const session = app.ctx.sqlite.prepare('SELECT handshake_id FROM sessions WHERE user_id = ? ORDER BY id DESC').get(userId) as { handshake_id: string | null }
+    const session = (await app.ctx.sql.get(statement<{ handshake_id: string | null }>('SELECT handshake_id FROM sessions WHERE user_id = ? ORDER BY id DESC'), userId))!
     const stored = JSON.parse((await page.evaluate(() => sessionStorage.getItem('handshake'))) ?? '{}') as { handshake?: string }
     expect(session.handshake_id).toBe(stored.handshake)
   })
@@ -110,7 +111,7 @@ describe('the journey with the envelope on', () => {
   })
 
   it('a document uploads (presign sealed, the PUT signed by its URL) and its thumbnail is the stored file, opened from a sealed answer', async () => {
-    const car = Number((app.ctx.sqlite.prepare("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1").get() as { id: bigint }).id)
+    const car = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))!.id)
     await page.goto(`${app.url}/apply?goods=${car}`)
     await page.locator('input[type="file"][name="id_front"]').setInputFiles({ name: 'id-front.png', mimeType: 'image/png', buffer: png() })
     await expect.poll(() => page.getByTestId('doc-id_front').getAttribute('data-state'), { timeout: 15_000 }).toBe('uploaded')
@@ -145,7 +146,7 @@ describe('the journey with the envelope on', () => {
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
     expect(sends).toBe(1)
     expect(copy).toEqual({ status: 400, code: SEAL_CODE.REPLAY })
-    const rows = app.ctx.sqlite.prepare('SELECT address FROM addresses WHERE user_id = ? ORDER BY id').all(userId) as { address: string }[]
+    const rows = await app.ctx.sql.all(statement<{ address: string }>('SELECT address FROM addresses WHERE user_id = ? ORDER BY id'), userId)
     expect(rows.map((r) => r.address)).toEqual(['松仁路 100 號 8 樓', '松仁路 200 號'])
   })
 
@@ -168,7 +169,7 @@ describe('the journey with the envelope on', () => {
       },
     })
     expect(await skewed.page.evaluate(() => Date.now() - performance.timeOrigin - performance.now())).toBeGreaterThan(9 * 60_000)
-    const session = app.ctx.sqlite.prepare('SELECT handshake_id FROM sessions WHERE user_id = ?').get(skewed.userId) as { handshake_id: string | null }
+    const session = (await app.ctx.sql.get(statement<{ handshake_id: string | null }>('SELECT handshake_id FROM sessions WHERE user_id = ?'), skewed.userId))!
     expect(session.handshake_id).not.toBeNull()
     expect(clockRefusals).toEqual([])
     expect(skewed.errors).toEqual([])

@@ -12,6 +12,7 @@ import { shipOrder } from '../../server/modules/preOrder/service.ts'
 import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
 import { injectTestWallet } from './support/wallet.ts'
 import { apiAs, connectTestWallet, newcomerOnPhone, png, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -29,7 +30,7 @@ afterAll(async () => {
 /** A device bought through the API by the user of `page`, paid from balance and shipped: its order id and printed activation code. */
 async function shippedDevice(page: Page, userId: number): Promise<{ orderId: number; code: string }> {
   const api = apiAs(app, page)
-  transfer(app.ctx.sqlite, { ref: `e2e:errors:credit:${userId}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
+  await transfer(app.ctx.sql, { ref: `e2e:errors:credit:${userId}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
   const address = await api<Address>('address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
   const item = (await api<PagedList<GoodsItem>>('machine/goodsList?page_size=50')).list.find((g) => g.power !== '0')!
   const goods = await api<GoodsDetail>(`machine/goodsDetail?id=${item.id}`)
@@ -125,12 +126,12 @@ describe.each([360, 390])('the error catalogue at %i px', (width) => {
     await page.locator('.sheet .btn.primary').click()
     const failedWords = text('tw', 'shopOrders.receiptFailed', { reason: refusal })
     await shows(page.locator('.toast', { hasText: failedWords })).toBe(failedWords)
-    expect(app.ctx.sqlite.prepare('SELECT fulfilment FROM pay_orders WHERE id = ?').pluck().get(orderId)).toBe('pending_receipt')
+    expect((await app.ctx.sql.get(statement<{ fulfilment: unknown }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), orderId))?.fulfilment).toBe('pending_receipt')
 
     await page.unroute('**/api/v1/machine/receipt')
     await card.getByTestId('shop-order-receive').click()
     await page.locator('.sheet .btn.primary').click()
-    await expect.poll(() => app.ctx.sqlite.prepare('SELECT fulfilment FROM pay_orders WHERE id = ?').pluck().get(orderId), { timeout: 15_000 }).toBe('completed')
+    await expect.poll(async () => (await app.ctx.sql.get(statement<{ fulfilment: unknown }>('SELECT fulfilment FROM pay_orders WHERE id = ?'), orderId))?.fulfilment, { timeout: 15_000 }).toBe('completed')
     const doneWords = text('tw', 'shopOrders.receiptDone')
     await shows(page.locator('.toast', { hasText: doneWords })).toBe(doneWords)
     await context.close()
@@ -139,7 +140,7 @@ describe.each([360, 390])('the error catalogue at %i px', (width) => {
   it('a refused car application says “car application failed” with the server’s reason', async () => {
     const { context, page } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
     await page.setViewportSize({ width, height: 800 })
-    const car = Number(app.ctx.sqlite.prepare("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1").pluck().get())
+    const car = Number((await app.ctx.sql.get(statement<{ id: unknown }>("SELECT id FROM products WHERE area = 'car' AND active = 1 ORDER BY sort, id LIMIT 1")))?.id)
     await page.goto(`${app.url}/apply?goods=${car}`)
     await expect.poll(() => page.locator('select[name="goods_id"]:visible').inputValue(), { timeout: 30_000 }).toBe(String(car))
     await page.locator('input[name="name"]:visible').fill('林美')

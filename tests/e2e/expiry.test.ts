@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { connectTestWallet, fillAddress, newcomerOnPhone, shows, text, valueOf } from './support/flows.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -23,7 +24,7 @@ afterAll(async () => {
 const pathOf = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search
 
 /** The server forgets every session (a token revoked elsewhere); the next call answers 401. */
-const revokeSessions = () => app.ctx.sqlite.prepare('UPDATE sessions SET revoked_at = ?').run(Date.now())
+const revokeSessions = () => app.ctx.sql.run(statement('UPDATE sessions SET revoked_at = ?'), Date.now())
 
 /** The expiry as the user meets it: the words, then the root with the sheet, then signing in again. */
 async function expiresThenSignsInAgain(page: Page): Promise<void> {
@@ -40,10 +41,10 @@ describe.each([360, 390])('an expired login at %i px', (width) => {
   it('a transfer refused with 401 says “login expired”, and signing in again returns to it with the amount as typed', async () => {
     const { context, page, userId, errors } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
     await page.setViewportSize({ width, height: 800 })
-    transfer(app.ctx.sqlite, { ref: `e2e:expiry:${width}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 100n * 100_000_000n })
+    await transfer(app.ctx.sql, { ref: `e2e:expiry:${width}`, reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 100n * 100_000_000n })
     await page.goto(`${app.url}/draw?asset=NADI`)
     await page.locator('input[name="amount"]:visible').fill('12.5')
-    revokeSessions()
+    await revokeSessions()
     await page.locator('form button[type="submit"]:visible').click()
     await expiresThenSignsInAgain(page)
     await expect.poll(() => pathOf(page), { timeout: 5000 }).toBe('/draw?asset=NADI')
@@ -58,7 +59,7 @@ describe.each([360, 390])('an expired login at %i px', (width) => {
     await page.goto(`${app.url}/address/add`)
     const typed = { name: '陳小明', phone: '0912 345 678', area: '臺北市信義區', address: '松仁路 100 號 8 樓' }
     await fillAddress(page, typed)
-    revokeSessions()
+    await revokeSessions()
     await page.locator('form button[type="submit"]:visible').click()
     await expiresThenSignsInAgain(page)
     await expect.poll(() => pathOf(page), { timeout: 5000 }).toBe('/address/add')

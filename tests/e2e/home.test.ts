@@ -3,6 +3,7 @@ import type { Browser, Route } from 'playwright-core'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { homeDrawn, shows, signInThroughInvite, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -139,8 +140,8 @@ describe('home, languages and notices in real Chromium', () => {
     await signInWithDemo()
     await refetched
     await shows(page.getByTestId('home-intro')).toBe(text('tw', 'home.introBodyMember'))
-    const users = () => Number((app.ctx.sqlite.prepare('SELECT count(*) AS n FROM users').get() as { n: bigint }).n)
-    const count = users()
+    const users = async () => Number((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM users')))!.n)
+    const count = await users()
     await page.locator('.tabbar a[href="/user"]').click()
     const address = await page.getByTestId('wallet-address').innerText()
 
@@ -149,7 +150,7 @@ describe('home, languages and notices in real Chromium', () => {
     await page.goto(`${app.url}/index`)
     await page.locator('.home-head .chip.gold').click()
     await signInWithDemo()
-    expect(users()).toBe(count)
+    expect(await users()).toBe(count)
     await page.locator('.tabbar a[href="/user"]').click()
     await shows(page.getByTestId('wallet-address')).toBe(address)
     await context.close()

@@ -22,6 +22,7 @@ import { QUANTITY_MAX, REMARK_MAX } from '../../contract/preOrder.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { signInThroughInvite } from './support/flows.ts'
 import { layoutFaults } from './support/layoutFaults.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const WIDTHS = [360, 390] as const
 const LANGS = ['TW', 'EN'] as const
@@ -81,27 +82,23 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   const errors = watchErrors(page)
   await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-  const userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }).id)
+  const userId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), w.address.toLowerCase()))!.id)
 
   // Data that stretches the screens.
   const long = (n: number, word: string) => word.repeat(Math.ceil(n / word.length)).slice(0, n)
-  const address = app.ctx.sqlite
-    .prepare("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, ?, '+886912345678', ?, ?, 1, 0, 0)")
-    .run(userId, long(40, 'Wolfeschlegelsteinhausen'), long(100, '臺北市信義區松仁路'), long(200, 'Superlongunbrokenstreetname')).lastInsertRowid
+  const address = (await app.ctx.sql.get(statement<{ id: bigint }>("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, ?, '+886912345678', ?, ?, 1, 0, 0) RETURNING id"), userId, long(40, 'Wolfeschlegelsteinhausen'), long(100, '臺北市信義區松仁路'), long(200, 'Superlongunbrokenstreetname')))!.id
   let ref = 0
   for (const asset of ['USDT', 'NADI'] as const) {
-    transfer(app.ctx.sqlite, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: parseUnits('123456789.12345678', 8) })
-    transfer(app.ctx.sqlite, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseUnits('98765432.1', 8) })
+    await transfer(app.ctx.sql, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: parseUnits('123456789.12345678', 8) })
+    await transfer(app.ctx.sql, { ref: `layout:${++ref}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseUnits('98765432.1', 8) })
   }
-  app.ctx.sqlite
-    .prepare(
+  await app.ctx.sql.run(statement(
       "INSERT INTO deposits (user_id, chain, coin, tx_hash, log_index, block_number, block_hash, from_address, to_address, amount, amount_wei, confirmations, required, status, created_at, updated_at) VALUES (?, 'bsc', 'USDT', ?, 0, 1, ?, ?, ?, ?, ?, 1, 3, 'confirming', 0, 0)",
-    )
-    .run(userId, `0x${'ab'.repeat(32)}`, `0x${'ef'.repeat(32)}`, w.address.toLowerCase(), `0x${'cd'.repeat(20)}`, 12_345_678_900_000_000n, '123456789000000000000000000')
+    ), userId, `0x${'ab'.repeat(32)}`, `0x${'ef'.repeat(32)}`, w.address.toLowerCase(), `0x${'cd'.repeat(20)}`, 12_345_678_900_000_000n, '123456789000000000000000000')
   await app.exchange!.place(userId, { side: 'sell', type: 'limit', price: 9_999_999, lots: 99_999_999, clientOrderId: 'layout-1' })
   await app.exchange!.place(userId, { side: 'buy', type: 'limit', price: 10, lots: 100_000, clientOrderId: 'layout-2' })
   await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: parseUnits('12345678.123456', 8) })
-  const noticeId = Number((app.ctx.sqlite.prepare('SELECT id FROM notices ORDER BY id LIMIT 1').get() as { id: bigint }).id)
+  const noticeId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM notices ORDER BY id LIMIT 1')))!.id)
   // Paid product orders with the long address and remark, the most units one order may buy, shipped
   // with the longest carrier name and number, each with a first release (src/features/shopOrders, release).
   const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
@@ -141,7 +138,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
       Date.now(),
     ),
   )
-  const pledgeProduct = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'layout-long'").get() as { id: bigint }).id)
+  const pledgeProduct = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'layout-long'")))!.id)
   const pledged = await call<{ id: number }>('pledge/pledge', { product_id: pledgeProduct, amount: '12345678.12345678', mode: 'month' })
 
   // Nodes and loans: a genesis tier stretched to its limits (seats, stake, power, rates), bought and
@@ -153,7 +150,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
       Date.now(),
     ),
   )
-  const genesisTier = Number((app.ctx.sqlite.prepare("SELECT id FROM node_tiers WHERE type = 'genesis'").get() as { id: bigint }).id)
+  const genesisTier = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM node_tiers WHERE type = 'genesis'")))!.id)
   const nodeOrder = await call<{ id: number }>('node/buy', { node_id: genesisTier })
   await call('orders/payByBalance', { id: nodeOrder.id })
   const myNode = (await call<{ list: { id: number }[] }>('node/getOrder', {})).list[0]!
@@ -161,7 +158,7 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   await call('lending/borrow', { plan_id: loanPlan.id, node_order_id: myNode.id, amount: '99999.12345678' })
 
   // Activities: the demo's running one, its leaderboard with this user on it (a paid order above).
-  const activityId = Number((app.ctx.sqlite.prepare("SELECT id FROM activities WHERE slug = 'device-sprint'").get() as { id: bigint }).id)
+  const activityId = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM activities WHERE slug = 'device-sprint'")))!.id)
   // Mining: destroy and joint power with many digits (/ming, /destoryList, /mingLog; src/features/mining).
   // A joint order names the NADI price it was previewed at (held until paid).
   const { nadi_price: price } = await call<{ nadi_price: string }>('mining/info')
@@ -171,8 +168,8 @@ it(`no screen scrolls sideways, cuts a control or breaks a label or a figure, at
   }
   // Two days on, the days the positions above started are settled: an earnings day with every kind's line
   // (the genesis tier above mines ten billion NADI a day).
-  transfer(app.ctx.sqlite, { ref: 'layout:mining', reason: 'deposit', from: custody('bsc'), to: MINING, asset: 'NADI', amount: parseUnits('30000000000', 8) })
-  transfer(app.ctx.sqlite, { ref: 'layout:savings', reason: 'deposit', from: custody('bsc'), to: SAVINGS, asset: 'NADI', amount: parseUnits('900000000', 8) })
+  await transfer(app.ctx.sql, { ref: 'layout:mining', reason: 'deposit', from: custody('bsc'), to: MINING, asset: 'NADI', amount: parseUnits('30000000000', 8) })
+  await transfer(app.ctx.sql, { ref: 'layout:savings', reason: 'deposit', from: custody('bsc'), to: SAVINGS, asset: 'NADI', amount: parseUnits('900000000', 8) })
   ahead = 2 * 86_400_000
   expect((await settleDue(app.ctx)).length).toBeGreaterThan(0)
   const earningsDay = dayOf(Date.now()) + 1

@@ -107,8 +107,8 @@ async function linksOf(page: Page): Promise<string[]> {
 it('every SPEC §2 route is reachable by taps from home', { timeout: 300_000 }, async () => {
   const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
   const call = apiAs(app, page)
-  transfer(app.ctx.sqlite, { ref: 'e2e:links:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100_000n * 100_000_000n })
-  transfer(app.ctx.sqlite, { ref: 'e2e:links:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1_000n * 100_000_000n })
+  await transfer(app.ctx.sql, { ref: 'e2e:links:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100_000n * 100_000_000n })
+  await transfer(app.ctx.sql, { ref: 'e2e:links:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1_000n * 100_000_000n })
   // An address (/address/edit), a paid gold order (/mall/orderDetail), a pledge (/pledge/releaseLog/{id}).
   const address = await call<{ id: number }>('address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
   const gold = (await call<{ list: { id: number }[] }>('gold/goodsList?page_size=50')).list[0]!

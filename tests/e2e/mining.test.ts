@@ -18,6 +18,7 @@ import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
 import { showAmount, units } from '../../src/features/wallet/amount.ts'
 import type { MiningInfo } from '../../contract/mining.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -42,13 +43,12 @@ const path = (page: Page) => new URL(page.url()).pathname
 
 /** Two traders of the platform fill 20 NADI at `price`: the market's last price, which joint mining converts at, becomes it. */
 async function moveMarket(price: bigint) {
-  const { sqlite } = app.ctx
-  const trader = (asset: 'NADI' | 'USDT', amount: bigint) => {
-    const id = Number(sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2EMV${randomBytes(3).toString('hex')}`, 'Trader', Date.now()).lastInsertRowid)
-    transfer(sqlite, { ref: `e2e:mining:move:${id}`, reason: 'deposit', from: custody(asset === 'NADI' ? 'nadi' : 'bsc'), to: trade(id), asset, amount })
-    return id
+  const trader = async (asset: 'NADI' | 'USDT', amount: bigint) => {
+    const { id } = (await app.ctx.sql.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2EMV${randomBytes(3).toString('hex')}`, 'Trader', Date.now()))!
+    await transfer(app.ctx.sql, { ref: `e2e:mining:move:${id}`, reason: 'deposit', from: custody(asset === 'NADI' ? 'nadi' : 'bsc'), to: trade(id), asset, amount })
+    return Number(id)
   }
-  const [seller, buyer] = [trader('NADI', 20n * UNIT), trader('USDT', 1_000n * UNIT)]
+  const [seller, buyer] = [await trader('NADI', 20n * UNIT), await trader('USDT', 1_000n * UNIT)]
   const order = (side: 'sell' | 'buy') => ({ side, type: 'limit' as const, price: ticksOf(app.exchange!.spec, price)!, lots: lotsOf(app.exchange!.spec, 20n * UNIT)!, clientOrderId: `move-${side}` })
   await app.exchange!.place(seller, order('sell'))
   await app.exchange!.place(buyer, order('buy'))
@@ -63,8 +63,8 @@ describe('mining, nodes, savings and loans', () => {
 
   it('a newcomer destroys NADI on /ming, paying in the payment dialog, and sees the power and the destroy list', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    transfer(app.ctx.sqlite, { ref: 'e2e:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1_000n * UNIT })
-    transfer(app.ctx.sqlite, { ref: 'e2e:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:mining:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
 
     await page.goto(`${app.url}/index`)
     await seen(page, 'shortcut-ming').click()
@@ -84,7 +84,7 @@ describe('mining, nodes, savings and loans', () => {
     await shows(form.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountDecimals', { max: '8' }))
     await amount.fill('1000.5')
     await shows(form.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountAboveAvailable', { available: '1,000', asset: 'NADI' }))
-    expect(app.ctx.sqlite.prepare("SELECT count(*) AS n FROM pay_orders WHERE type IN ('destroy', 'joint')").get()).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>("SELECT count(*) AS n FROM pay_orders WHERE type IN ('destroy', 'joint')"))).toEqual({ n: 0n })
 
     // Joint mining has its own minimum, in USDT.
     await seen(page, 'mining-tab-joint').click()
@@ -106,7 +106,7 @@ describe('mining, nodes, savings and loans', () => {
     await page.getByTestId('payment-done').click()
     // The summary refreshed after paying: trial 100 + 660.
     await shows(seen(page, 'mining-power')).toBe('760')
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(800n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).available).toBe(800n * UNIT)
 
     await seen(page, 'mining-destroy-list-link').click()
     await expect.poll(() => path(page)).toBe('/destoryList')
@@ -141,7 +141,7 @@ describe('mining, nodes, savings and loans', () => {
     // Why the trial pays 14.2858 a day and the bought power 3.3: each row says how it releases.
     await shows(trialRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.trial', { days: 7 }))
     await shows(destroyRow.getByTestId('power-rule')).toBe(text('tw', 'mining.rule.bought', { percent: '0.5' }))
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(800n * UNIT + 1_758_580_000n)
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).available).toBe(800n * UNIT + 1_758_580_000n)
 
     await page.goto(`${app.url}/wallet/moneyLog`)
     const earning = page.locator('[data-testid="money-log"] [data-type="settlement"]').filter({ visible: true })
@@ -152,15 +152,15 @@ describe('mining, nodes, savings and loans', () => {
 
   it('while the mining reward pool cannot fund a day, the records read "paused" with the reason; funded, they mine again', async () => {
     const later = { ...app.ctx, now: () => Date.now() + 3 * DAY }
-    const pool = balance(app.ctx.sqlite, MINING, 'NADI').available
-    transfer(app.ctx.sqlite, { ref: 'e2e:mining:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
+    const pool = (await balance(app.ctx.sql, MINING, 'NADI')).available
+    await transfer(app.ctx.sql, { ref: 'e2e:mining:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
     await expect(settleDue(later)).rejects.toBeInstanceOf(SettlementFundingShort)
     const since = new Intl.DateTimeFormat(LANG_TAG.TW, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(dayStart((await settlementHalt(app.ctx))!.day))
     const why = text('tw', 'mining.pause.reward_pool', { date: since })
 
     await page.goto(`${app.url}/ming`)
     // The account's pools (SPEC §3): the burned NADI, and the note saying why mining is paused.
-    await shows(seen(page, 'mining-destroy-pool')).toBe(`${showAmount(balance(app.ctx.sqlite, BURNED, 'NADI').available, 'NADI')} NADI`)
+    await shows(seen(page, 'mining-destroy-pool')).toBe(`${showAmount((await balance(app.ctx.sql, BURNED, 'NADI')).available, 'NADI')} NADI`)
     await shows(seen(page, 'mining-pause')).toBe(why)
     await seen(page, 'mining-destroy-list-link').click()
     const destroyed = page.locator('[data-testid="destroy-record"][data-type="destroy"]').filter({ visible: true })
@@ -168,7 +168,7 @@ describe('mining, nodes, savings and loans', () => {
     expect(await destroyed.getAttribute('data-status')).toBe('2')
     await shows(destroyed.getByTestId('mining-pause')).toBe(why)
 
-    transfer(app.ctx.sqlite, { ref: 'e2e:mining:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
+    await transfer(app.ctx.sql, { ref: 'e2e:mining:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
     expect((await settleDue(later)).length).toBe(1)
     await page.reload()
     await shows(destroyed.getByTestId('destroy-status')).toBe(text('tw', 'mining.status.permanent'))
@@ -184,7 +184,7 @@ describe('mining, nodes, savings and loans', () => {
     await shows(page.getByTestId('payment-success')).not.toBeNull()
     await page.getByTestId('payment-done').click()
     await shows(page.locator('[data-testid="my-node"]:visible [data-testid="my-node-status"]')).toBe(text('tw', 'node.status.active'))
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+    expect(await balance(app.ctx.sql, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
     await page.goto(`${app.url}/user`)
     await shows(page.locator('.profile .badge.gold')).toBe('T2')
     expect(errors).toEqual([])
@@ -200,7 +200,7 @@ describe('mining, nodes, savings and loans', () => {
     await page.waitForURL(/\/pledge\?tab=mine$/)
     const mine = seen(page, 'my-pledge')
     await shows(mine.first().getByTestId('pledge-status')).toBe(text('tw', 'pledge.status.waiting'))
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').frozen).toBe(200n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).frozen).toBe(200n * UNIT)
     expect(errors).toEqual([])
   })
 
@@ -212,12 +212,12 @@ describe('mining, nodes, savings and loans', () => {
     await page.locator('.sheet .btn.primary').click()
     const loan = page.locator('[data-testid="loan"]:visible').first()
     await shows(loan.getByTestId('loan-debt')).toBe('1,000 USDT')
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(2_000n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(2_000n * UNIT)
     const loanId = await loan.getAttribute('data-id')
     await page.locator(`input[name="repay-${loanId}"]:visible`).fill('1000')
     await loan.getByTestId('repay-submit').click()
     await expect.poll(() => loan.getAttribute('data-status'), { timeout: 10_000 }).toBe('repaid')
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+    expect(await balance(app.ctx.sql, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
     expect(errors).toEqual([])
   })
 
@@ -235,7 +235,7 @@ describe('mining, nodes, savings and loans', () => {
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
     await page.getByTestId('payment-done').click()
-    const bought = app.ctx.sqlite.prepare("SELECT price, power + gift AS total FROM mining_buys WHERE kind = 'joint' ORDER BY id DESC LIMIT 1").get()
+    const bought = await app.ctx.sql.get(statement<{ price: unknown; total: unknown }>("SELECT price, power + gift AS total FROM mining_buys WHERE kind = 'joint' ORDER BY id DESC LIMIT 1"))
     expect(bought).toEqual({ price: UNIT / 4n, total: 88n * UNIT })
     // The quote placed its one order: the next is previewed at a new quote, at the market's price.
     await shows(seen(page, 'mining-quote-price')).toBe('0.5 USDT')

@@ -11,6 +11,7 @@ import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from
 import { FAUCET_PER_MINUTE } from '../../server/modules/devchain/routes.ts'
 import { shortAddress } from '../../src/lib/format.ts'
 import { apiAs, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -28,7 +29,7 @@ afterAll(async () => {
 const UNIT = 100_000_000n // ledger units per token
 const mine = (chain: string, blocks = 1) => app.gateway.dev!.mine(chain, blocks)
 const deposits = (userId: number) =>
-  app.ctx.sqlite.prepare('SELECT status, confirmations FROM deposits WHERE user_id = ? ORDER BY id').all(userId) as { status: string; confirmations: bigint }[]
+  app.ctx.sql.all(statement<{ status: string; confirmations: bigint }>('SELECT status, confirmations FROM deposits WHERE user_id = ? ORDER BY id'), userId)
 
 async function signInWithDemo(page: Page): Promise<{ userId: number; address: string }> {
   await page.goto(`${app.url}/?code=${ROOT_CODE}`)
@@ -37,7 +38,7 @@ async function signInWithDemo(page: Page): Promise<{ userId: number; address: st
   await page.locator('.sheet .kv .mono').waitFor()
   await page.locator('.sheet .btn.primary').click()
   await page.waitForFunction(() => sessionStorage.getItem('token') !== null)
-  const u = app.ctx.sqlite.prepare('SELECT id, wallet_address FROM users WHERE wallet_address IS NOT NULL ORDER BY id DESC LIMIT 1').get() as { id: bigint | number; wallet_address: string }
+  const u = (await app.ctx.sql.get(statement<{ id: bigint | number; wallet_address: string }>('SELECT id, wallet_address FROM users WHERE wallet_address IS NOT NULL ORDER BY id DESC LIMIT 1')))!
   return { userId: Number(u.id), address: u.wallet_address }
 }
 
@@ -88,17 +89,17 @@ describe('money on local chains in real Chromium', () => {
 
     // One block: the deposit is seen, 1 of 3.
     await mine('bsc')
-    await expect.poll(() => deposits(me.userId).map((d) => d.status), { timeout: 10_000 }).toEqual(['confirming'])
+    await expect.poll(async () => (await deposits(me.userId)).map((d) => d.status), { timeout: 10_000 }).toEqual(['confirming'])
     await page.getByTestId('pay-track').click()
     await page.waitForURL(`${app.url}/recharge/list`)
     await shows(page.locator('.record .badge')).toBe(text('tw', 'recharge.status.confirming', { done: 1, required: 3 }))
-    expect(balance(app.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(0n)
+    expect((await balance(app.ctx.sql, fund(me.userId), 'USDT')).available).toBe(0n)
 
     await mine('bsc')
-    await expect.poll(() => Number(deposits(me.userId)[0]?.confirmations), { timeout: 10_000 }).toBe(2)
-    expect(balance(app.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(0n)
+    await expect.poll(async () => Number((await deposits(me.userId))[0]?.confirmations), { timeout: 10_000 }).toBe(2)
+    expect((await balance(app.ctx.sql, fund(me.userId), 'USDT')).available).toBe(0n)
     await mine('bsc')
-    await expect.poll(() => balance(app.ctx.sqlite, fund(me.userId), 'USDT').available, { timeout: 10_000 }).toBe(25n * UNIT)
+    await expect.poll(async () => (await balance(app.ctx.sql, fund(me.userId), 'USDT')).available, { timeout: 10_000 }).toBe(25n * UNIT)
     await shows(page.locator('.record .badge'), 15_000).toBe(text('tw', 'recharge.status.credited'))
     expect(await app.gateway.tokenBalance('bsc', 'USDT', me.address)).toBe(parseUnits('975', 18))
 
@@ -107,7 +108,7 @@ describe('money on local chains in real Chromium', () => {
     const nadiDeposit = await page.getByTestId('deposit-address').innerText()
     await app.gateway.faucet('nadi', nadiDeposit, { NADI: parseUnits('5', 18) })
     await mine('nadi', 2)
-    await expect.poll(() => balance(app.ctx.sqlite, fund(me.userId), 'NADI').available, { timeout: 10_000 }).toBe(5n * UNIT)
+    await expect.poll(async () => (await balance(app.ctx.sql, fund(me.userId), 'NADI')).available, { timeout: 10_000 }).toBe(5n * UNIT)
 
 
     await page.goto(`${app.url}/wallet`)
@@ -142,19 +143,19 @@ describe('money on local chains in real Chromium', () => {
     await page.waitForURL(`${app.url}/withdraw/list`)
 
     // On the network the screen offered first; the sender broadcasts within a second, the test mines.
-    const chain = (app.ctx.sqlite.prepare('SELECT chain FROM withdrawals WHERE user_id = ?').get(me.userId) as { chain: string }).chain
+    const chain = (await app.ctx.sql.get(statement<{ chain: string }>('SELECT chain FROM withdrawals WHERE user_id = ?'), me.userId))!.chain
     const deadline = Date.now() + 20_000
     while ((await app.gateway.tokenBalance(chain, 'NADI', to)) === 0n && Date.now() < deadline) {
       await mine(chain)
       await new Promise((r) => setTimeout(r, 200))
     }
     expect(await app.gateway.tokenBalance(chain, 'NADI', to)).toBe(parseUnits('1', 18))
-    const status = () => (app.ctx.sqlite.prepare('SELECT status FROM withdrawals WHERE user_id = ?').get(me.userId) as { status: string }).status
-    while (status() !== 'confirmed' && Date.now() < deadline) {
+    const status = async () => (await app.ctx.sql.get(statement<{ status: string }>('SELECT status FROM withdrawals WHERE user_id = ?'), me.userId))!.status
+    while (await status() !== 'confirmed' && Date.now() < deadline) {
       await mine(chain)
       await new Promise((r) => setTimeout(r, 200))
     }
-    expect(status()).toBe('confirmed')
+    expect(await status()).toBe('confirmed')
     await shows(page.getByTestId('withdraw-status'), 15_000).toBe(text('tw', 'withdraw.status.confirmed'))
     expect(errors).toEqual([])
   })

@@ -12,6 +12,7 @@ import { lotsOf, ticksOf } from '../../server/exchange/engine/index.ts'
 import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { apiAs, newcomerOnPhone, placeRestingOrder, shows, text, visible } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -73,11 +74,11 @@ it('an order that fills after it was placed says so in a toast, once', { timeout
   // A market of its own: the demo market maker's bids would take the sell below before the user's order.
   const app = await startApp()
   const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
-  transfer(app.ctx.sqlite, { ref: 'e2e:labels:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100n * UNIT })
+  await transfer(app.ctx.sql, { ref: 'e2e:labels:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 100n * UNIT })
   await placeRestingOrder(app, page, userId, 'e2e:labels:trade')
   // Someone sells into the resting buy (200 NADI at 0.01): the whole order fills on the book.
-  const seller = Number(app.ctx.sqlite.prepare('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?)').run(`0x${randomBytes(20).toString('hex')}`, `E2ELB${randomBytes(3).toString('hex')}`, 'Seller', Date.now()).lastInsertRowid)
-  transfer(app.ctx.sqlite, { ref: 'e2e:labels:nadi', reason: 'deposit', from: custody('nadi'), to: trade(seller), asset: 'NADI', amount: 200n * UNIT })
+  const seller = Number((await app.ctx.sql.get(statement<{ id: bigint }>('INSERT INTO users (wallet_address, code, name, created_at) VALUES (?, ?, ?, ?) RETURNING id'), `0x${randomBytes(20).toString('hex')}`, `E2ELB${randomBytes(3).toString('hex')}`, 'Seller', Date.now()))!.id)
+  await transfer(app.ctx.sql, { ref: 'e2e:labels:nadi', reason: 'deposit', from: custody('nadi'), to: trade(seller), asset: 'NADI', amount: 200n * UNIT })
   await app.exchange!.place(seller, { side: 'sell', type: 'limit', price: ticksOf(app.exchange!.spec, UNIT / 100n)!, lots: lotsOf(app.exchange!.spec, 200n * UNIT)!, clientOrderId: 'labels-sell' })
   const filled = page.locator('.toast').filter({ hasText: text('tw', 'trade.placed.filled') })
   await expect.poll(() => filled.count(), { timeout: 10_000 }).toBe(1)

@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -34,7 +35,7 @@ describe('nodes and loans in real Chromium', () => {
 
   it('buys a core node with balance and sees level T2 in the user centre', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    transfer(app.ctx.sqlite, { ref: 'e2e:node:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:node:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
 
     await page.goto(`${app.url}/node`)
     const core = page.locator('[data-testid="node-tier"][data-type="core"]').filter({ visible: true })
@@ -45,14 +46,14 @@ describe('nodes and loans in real Chromium', () => {
     await page.getByTestId('payment-done').click()
     await shows(core.getByTestId('node-seats')).toBe(text('tw', 'node.seatsLeft', { left: 299, total: 300 }))
     await shows(page.locator('[data-testid="my-node"]:visible [data-testid="my-node-status"]')).toBe(text('tw', 'node.status.active'))
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+    expect(await balance(app.ctx.sql, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
 
     await page.goto(`${app.url}/user`)
     await shows(page.locator('.profile .badge.gold')).toBe('T2')
   })
 
   it('borrows against the node from its detail, is refused above the debt, and repays', async () => {
-    const tier = app.ctx.sqlite.prepare("SELECT id FROM node_tiers WHERE type = 'core'").get() as { id: bigint }
+    const tier = (await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM node_tiers WHERE type = 'core'")))!
     await page.goto(`${app.url}/node/detail/${tier.id}`)
     await visible(page, 'node-grants').waitFor()
     await shows(visible(page, 'node-grants')).toContain(text('tw', 'node.grant.level', { level: 2 }))
@@ -76,22 +77,22 @@ describe('nodes and loans in real Chromium', () => {
     expect(await terms.locator('[data-term="due"] dd').innerText()).toMatch(/^\d{4}\/\d{2}\/\d{2}$/)
     await page.locator('.sheet .btn.ghost').click()
     await page.locator('.sheet').waitFor({ state: 'detached' })
-    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM loans').get()).toEqual({ n: 0n })
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(1_000n * UNIT)
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM loans'))).toEqual({ n: 0n })
+    expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(1_000n * UNIT)
     // Confirmed, the USDT is lent.
     await visible(page, 'borrow-submit').click()
     await page.locator('.sheet .btn.primary').click()
     const loan = page.locator('[data-testid="loan"]:visible').first()
     await shows(loan.getByTestId('loan-debt')).toBe('1,000 USDT')
     await shows(visible(page, 'loan-capacity')).toBe('1,500 USDT')
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(2_000n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(2_000n * UNIT)
     const loanId = await loan.getAttribute('data-id')
 
     // Above the debt: the form says so and nothing is sent.
     await page.locator(`input[name="repay-${loanId}"]:visible`).fill('1000.5')
     await loan.getByTestId('repay-submit').click()
     await shows(page.locator(`[data-field="repay-${loanId}"]:visible`)).toBe(text('tw', 'loan.aboveDebt', { debt: '1,000' }))
-    expect(app.ctx.sqlite.prepare('SELECT repaid FROM loans WHERE id = ?').get(loanId)).toEqual({ repaid: 0n })
+    expect(await app.ctx.sql.get(statement<{ repaid: unknown }>('SELECT repaid FROM loans WHERE id = ?'), loanId)).toEqual({ repaid: 0n })
 
     await page.locator(`input[name="repay-${loanId}"]:visible`).fill('400')
     await loan.getByTestId('repay-submit').click()
@@ -100,7 +101,7 @@ describe('nodes and loans in real Chromium', () => {
     await loan.getByTestId('repay-submit').click()
     await expect.poll(() => loan.getAttribute('data-status'), { timeout: 10_000 }).toBe('repaid')
     await shows(visible(page, 'loan-total-debt')).toBe('0 USDT')
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
+    expect(await balance(app.ctx.sql, fund(userId), 'USDT')).toEqual({ available: 1_000n * UNIT, frozen: 5_000n * UNIT })
   })
 
   it('borrowing is off offline, saying why', async () => {
@@ -119,9 +120,7 @@ describe('nodes and loans in real Chromium', () => {
     const now = Date.now()
     for (const [i, ago] of [60, 30, 10].entries()) {
       const expires = now - ago * 60_000
-      app.ctx.sqlite
-        .prepare("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, ended_at) VALUES (?, ?, 'node', 'USDT', ?, 'cancelled', ?, ?, ?)")
-        .run(`e2ehold${newcomer.userId}${i}`, newcomer.userId, 1_000n * UNIT, expires - 900_000, expires, expires)
+      await app.ctx.sql.run(statement("INSERT INTO pay_orders (order_no, user_id, type, asset, total, state, created_at, expires_at, ended_at) VALUES (?, ?, 'node', 'USDT', ?, 'cancelled', ?, ?, ?)"), `e2ehold${newcomer.userId}${i}`, newcomer.userId, 1_000n * UNIT, expires - 900_000, expires, expires)
     }
     await newcomer.page.goto(`${app.url}/node`)
     const elite = newcomer.page.locator('[data-testid="node-tier"][data-type="elite"]').filter({ visible: true })

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { launch, phone, ROOT_CODE, startApp, type RunningApp } from './support/app.ts'
 import { goOffline, goOnline, homeDrawn, shows, signInThroughInvite, swControlled, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -18,9 +19,9 @@ afterAll(async () => {
 })
 
 
-const addressRows = (userWallet: string) =>
+const addressRows = async (userWallet: string) =>
   Number(
-    (app.ctx.sqlite.prepare('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?').get(userWallet.toLowerCase()) as { n: bigint }).n,
+    (await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.wallet_address = ?'), userWallet.toLowerCase()))!.n,
   )
 
 async function fill(page: Page, f: { name: string; phone: string; area: string; address: string }) {
@@ -101,7 +102,7 @@ describe('offline first in real Chromium', () => {
     await page.reload()
     await shows(page.locator('.address-item .address-text')).toContain('5 樓')
     expect(await page.locator('.address-item[data-pending="true"]').count()).toBe(1)
-    expect(addressRows(wallet.address)).toBe(0)
+    expect(await addressRows(wallet.address)).toBe(0)
 
     // Back online: the queued add is replayed — and even sent twice it lands once.
     let sends = 0
@@ -114,8 +115,8 @@ describe('offline first in real Chromium', () => {
     await goOnline(context, page)
     await expect.poll(() => page.locator('.address-item[data-pending="true"]').count(), { timeout: 20_000 }).toBe(0)
     expect(sends).toBe(1)
-    expect(addressRows(wallet.address)).toBe(1)
-    const saved = app.ctx.sqlite.prepare('SELECT address, is_default FROM addresses').get() as { address: string; is_default: bigint }
+    expect(await addressRows(wallet.address)).toBe(1)
+    const saved = (await app.ctx.sql.get(statement<{ address: string; is_default: bigint }>('SELECT address, is_default FROM addresses')))!
     expect(saved.address).toBe('松仁路 100 號 5 樓')
     expect(Number(saved.is_default)).toBe(1)
     await context.close()

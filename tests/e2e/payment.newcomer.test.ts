@@ -13,6 +13,7 @@ import { recordGoldPrice } from '../../server/modules/goods/service.ts'
 import { launch, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { fillAddress, shows, signInThroughInvite, text, userIdOf, visible } from './support/flows.ts'
 import { injectTestWallet } from './support/wallet.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -36,7 +37,7 @@ const PHONES = [
 
 let refs = 0
 const credit = (userId: number, usdt: bigint) =>
-  transfer(app.ctx.sqlite, { ref: `e2e:newcomer-pay:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: usdt * UNIT })
+  transfer(app.ctx.sql, { ref: `e2e:newcomer-pay:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: usdt * UNIT })
 const view = (page: Page) => expect.poll(() => page.getByTestId('payment-dialog').getAttribute('data-view'), { timeout: 15_000, interval: 100 })
 /** Opened in the app, as a tap would: a reload would start a new page session. */
 const inApp = (page: Page, path: string) =>
@@ -59,13 +60,13 @@ async function newcomer(size: { width: number; height: number }): Promise<{ cont
   const page = await context.newPage()
   const errors = watchErrors(page)
   await signInThroughInvite(context, page, app.url, ROOT_CODE, wallet)
-  return { context, page, userId: userIdOf(app, wallet.address), errors }
+  return { context, page, userId: await userIdOf(app, wallet.address), errors }
 }
 
 describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
   it('the wallet signed in with pays a recharge on either chain and an order, never connected again; the network chips are on the first screen', async () => {
     const { context, page, userId, errors } = await newcomer(size)
-    const me = (app.ctx.sqlite.prepare('SELECT wallet_address FROM users WHERE id = ?').get(userId) as { wallet_address: string }).wallet_address
+    const me = (await app.ctx.sql.get(statement<{ wallet_address: string }>('SELECT wallet_address FROM users WHERE id = ?'), userId))!.wallet_address
     await inApp(page, '/recharge?coin=USDT&chain=bsc')
     await shows(page.getByTestId('pay-from')).toMatch(new RegExp(me.slice(0, 6), 'i'))
     expect(await visible(page, 'pay-connect').count()).toBe(0)
@@ -100,7 +101,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
 
   it('"pay from my wallet instead" goes back to the balance, which pays exactly the total shown', async () => {
     const { context, page, userId, errors } = await newcomer(size)
-    credit(userId, 100n)
+    await credit(userId, 100n)
     const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     await inApp(page, '/orders')
     await page.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()
@@ -111,14 +112,14 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await onFirstScreen(page, 'payment-pay-balance', size.height)
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(70n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(70n * UNIT)
     expect(errors).toEqual([])
     await context.close()
   })
 
   it('the same order placed again after closing the dialog and reloading resumes it: one order, listed with its countdown', async () => {
     const { context, page, userId, errors } = await newcomer(size)
-    const phone = app.ctx.sqlite.prepare("SELECT p.id, s.id AS spec FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'machine' AND s.stock > 2 ORDER BY p.sort, p.id, s.id LIMIT 1").get() as { id: bigint; spec: bigint }
+    const phone = (await app.ctx.sql.get(statement<{ id: bigint; spec: bigint }>("SELECT p.id, s.id AS spec FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'machine' AND s.stock > 2 ORDER BY p.sort, p.id, s.id LIMIT 1")))!
     const confirmUrl = `${app.url}/shop/orderConfirm?goods=${phone.id}&spec=${phone.spec}&qty=1`
     await page.goto(confirmUrl)
     await visible(page, 'order-address-add').click()
@@ -130,7 +131,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await page.getByTestId('payment-dialog').waitFor()
     await page.locator('.sheet .icon-btn').click()
     await page.getByTestId('payment-dialog').waitFor({ state: 'detached' })
-    const first = app.ctx.sqlite.prepare("SELECT id, order_no FROM pay_orders WHERE user_id = ? AND state = 'open'").get(userId) as { id: bigint; order_no: string }
+    const first = (await app.ctx.sql.get(statement<{ id: bigint; order_no: string }>("SELECT id, order_no FROM pay_orders WHERE user_id = ? AND state = 'open'"), userId))!
 
     // Tapped again from a fresh screen: the same order, resumed.
     await page.goto(confirmUrl)
@@ -139,7 +140,7 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
     await shows(page.locator('.sheet')).toContain(first.order_no)
     await page.locator('.sheet .btn.primary').click()
     await page.getByTestId('payment-dialog').waitFor()
-    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM pay_orders WHERE user_id = ?').get(userId)).toEqual({ n: 1n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pay_orders WHERE user_id = ?'), userId)).toEqual({ n: 1n })
     await page.locator('.sheet .icon-btn').click()
 
     await inApp(page, '/orders')
@@ -154,10 +155,10 @@ describe.each(PHONES)('paying as a newcomer at $width × $height', (size) => {
 describe('what is charged is what was shown (360 px)', () => {
   it('a gold bar reads in cents on the detail, the confirm screen and the payment, and the balance goes down by exactly that', async () => {
     const { context, page, userId, errors } = await newcomer(PHONES[0])
-    credit(userId, 100_000n)
+    await credit(userId, 100_000n)
     // A price per gram of eight decimals: weight × it has more than two.
     await recordGoldPrice(app.ctx, app.ctx.sql, Date.now(), 10_082_625_99n)
-    const bar = app.ctx.sqlite.prepare("SELECT p.id, s.id AS spec FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'gold' AND s.stock > 0 AND s.weight_mg IS NOT NULL ORDER BY p.sort, p.id, s.id LIMIT 1").get() as { id: bigint; spec: bigint }
+    const bar = (await app.ctx.sql.get(statement<{ id: bigint; spec: bigint }>("SELECT p.id, s.id AS spec FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'gold' AND s.stock > 0 AND s.weight_mg IS NOT NULL ORDER BY p.sort, p.id, s.id LIMIT 1")))!
     await page.goto(`${app.url}/mall/detail/${bar.id}`)
     await visible(page, 'spec-chip').first().waitFor()
     await page.locator(`[data-testid="spec-chip"]:visible`).nth(0).click()
@@ -173,10 +174,10 @@ describe('what is charged is what was shown (360 px)', () => {
     await visible(page, 'order-submit').click()
     await page.locator('.sheet .btn.primary').click()
     await shows(page.getByTestId('payment-total')).toBe(`${shownDetail} USDT`)
-    const before = balance(app.ctx.sqlite, fund(userId), 'USDT').available
+    const before = (await balance(app.ctx.sql, fund(userId), 'USDT')).available
     await page.getByTestId('payment-pay-balance').click()
     await shows(page.getByTestId('payment-success')).not.toBeNull()
-    const taken = before - balance(app.ctx.sqlite, fund(userId), 'USDT').available
+    const taken = before - (await balance(app.ctx.sql, fund(userId), 'USDT')).available
     expect(taken).toBe(BigInt(Math.round(Number(shownDetail.replaceAll(',', '')) * 100)) * 1_000_000n)
     expect(errors).toEqual([])
     await context.close()

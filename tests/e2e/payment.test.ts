@@ -10,6 +10,7 @@ import { createPayOrder } from '../../server/modules/orders/service.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text, userIdOf } from './support/flows.ts'
 import { injectTestWallet, type TestWallet } from './support/wallet.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -63,7 +64,7 @@ describe('the payment dialog in Chromium', () => {
     await page.locator('.sheet .kv .mono').waitFor()
     await page.locator('.sheet .btn.primary').click()
     await page.waitForFunction(() => sessionStorage.getItem('token') !== null)
-    userId = Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id)
+    userId = Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id)
 
     const id = await createPayOrder(app.ctx, { userId, type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A session whose sign-in wallet is not taken up again (it did not answer without a prompt, or it
@@ -120,7 +121,7 @@ describe('the payment dialog in Chromium', () => {
   })
 
   it('an order the balance covers is paid from it in one step; another is cancelled behind a confirm', async () => {
-    transfer(app.ctx.sqlite, { ref: 'e2e:pay:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 5n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:pay:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 5n * UNIT })
     const paid = await createPayOrder(app.ctx, { userId, type: 'destroy', asset: 'NADI', total: 2n * UNIT })
     const cancelled = await createPayOrder(app.ctx, { userId, type: 'node', asset: 'USDT', total: 12n * UNIT })
     await page.goto(`${app.url}/orders`)
@@ -136,7 +137,7 @@ describe('the payment dialog in Chromium', () => {
       'payment-step-checkBalance:done',
       'payment-step-processPayment:done',
     ])
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').available).toBe(3n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).available).toBe(3n * UNIT)
     await page.getByTestId('payment-done').click()
 
     await page.locator(`[data-testid="payorder-row"][data-id="${cancelled}"] [data-testid="payorder-cancel"]`).click()
@@ -145,7 +146,7 @@ describe('the payment dialog in Chromium', () => {
     await shows(page.locator('.sheet .btn.danger')).toBe(text('tw', 'orders.cancel'))
     await page.locator('.sheet .btn.danger').click()
     await expect.poll(() => page.getByTestId('payorder-row').filter({ visible: true }).count(), { timeout: 10_000 }).toBe(0)
-    expect((app.ctx.sqlite.prepare('SELECT state FROM pay_orders WHERE id = ?').get(cancelled) as { state: string }).state).toBe('cancelled')
+    expect((await app.ctx.sql.get(statement<{ state: string }>('SELECT state FROM pay_orders WHERE id = ?'), cancelled))!.state).toBe('cancelled')
     expect(errors.filter((e) => !/eth_getBalance/.test(e))).toEqual([])
   })
 
@@ -156,7 +157,7 @@ describe('the payment dialog in Chromium', () => {
     const p = await context.newPage()
     const errs = watchErrors(p)
     await signInThroughInvite(context, p, app.url, ROOT_CODE, own)
-    const id = await createPayOrder(app.ctx, { userId: userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
+    const id = await createPayOrder(app.ctx, { userId: await userIdOf(app, own.address), type: 'device', asset: 'USDT', total: 30n * UNIT })
     // A reload: the page has no wallet connected, and the one signed in with is taken up again, no picker.
     await p.goto(`${app.url}/orders`)
     await p.locator(`[data-testid="payorder-row"][data-id="${id}"] [data-testid="payorder-pay"]`).click()

@@ -10,6 +10,7 @@ import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -37,7 +38,7 @@ describe('savings', () => {
 
   it('a user with NADI pledges on /pledge/detail and sees it in my pledges; after the settlement of its first day, the income shows', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app))
-    transfer(app.ctx.sqlite, { ref: 'e2e:pledge:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:pledge:1', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 1000n * UNIT })
 
     // Home leads to savings.
     await page.goto(`${app.url}/index`)
@@ -54,7 +55,7 @@ describe('savings', () => {
     await amount.fill('50')
     await seen(page, 'pledge-submit').click()
     await shows(page.locator('.form-error[data-field="amount"]')).toBe(text('tw', 'money.amountBelowMin', { min: '100', asset: 'NADI' }))
-    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM pledges').get()).toEqual({ n: 0n })
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
 
     await amount.fill('200')
     await shows(seen(page, 'pledge-estimate')).toBe('6 NADI') // 0.1 % a day × 30 days
@@ -68,8 +69,8 @@ describe('savings', () => {
     expect(await terms.locator('[data-term="frozen"] dd').innerText()).toMatch(/^200 NADI，\d{4}\/\d{2}\/\d{2} 返還$/)
     await page.locator('.sheet .btn.ghost').click()
     await page.locator('.sheet').waitFor({ state: 'detached' })
-    expect(app.ctx.sqlite.prepare('SELECT count(*) AS n FROM pledges').get()).toEqual({ n: 0n })
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').frozen).toBe(0n)
+    expect(await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM pledges'))).toEqual({ n: 0n })
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).frozen).toBe(0n)
     expect(new URL(page.url()).pathname).toMatch(/^\/pledge\/detail\/\d+$/)
     // Confirmed, it is pledged.
     await seen(page, 'pledge-submit').click()
@@ -81,7 +82,7 @@ describe('savings', () => {
     expect(await mine.first().getAttribute('data-status')).toBe('waiting')
     expect(await mine.first().getByTestId('pledge-status').innerText()).toBe(text('tw', 'pledge.status.waiting'))
     expect(await mine.first().getByTestId('pledge-amount').innerText()).toContain('200')
-    expect(balance(app.ctx.sqlite, fund(userId), 'NADI').frozen).toBe(200n * UNIT)
+    expect((await balance(app.ctx.sql, fund(userId), 'NADI')).frozen).toBe(200n * UNIT)
 
     // The server's clock moves on: the term starts tomorrow, and a day is settled once it has ended.
     const settled = await settleDue({ ...app.ctx, now: () => Date.now() + 2 * DAY })
@@ -98,7 +99,7 @@ describe('savings', () => {
   })
 
   it('offline, pledging is disabled and the screen says why', async () => {
-    const id = Number((app.ctx.sqlite.prepare("SELECT id FROM pledge_products WHERE slug = 'savings-90'").get() as { id: bigint }).id)
+    const id = Number((await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM pledge_products WHERE slug = 'savings-90'")))!.id)
     await page.goto(`${app.url}/pledge/detail/${id}`)
     await shows(seen(page, 'pledge-form')).toContain('4.8%')
     await context.setOffline(true)

@@ -4,7 +4,6 @@
 // runs on SQLite; this file shows the app whole on the other backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { dialectOf } from '../../server/db/connection.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { buyPhoneFromBalance, depositUsdt, newcomerOnPhone, placeRestingOrder } from './support/flows.ts'
@@ -33,7 +32,7 @@ describe('the journey on PostgreSQL', () => {
   let userId: number
 
   it('runs on PostgreSQL', () => {
-    expect(dialectOf(app.ctx.sqlite)).toBe('postgres')
+    expect(app.ctx.sql.dialect).toBe('postgres')
   })
 
   it('a newcomer signs in, and USDT paid into their deposit address is credited after 3 confirmations', async () => {

@@ -14,6 +14,7 @@ import { balance, custody, FEES, fund, transfer } from '../../server/ledger/inde
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -48,7 +49,7 @@ async function join(inviteCode: string): Promise<Member> {
   const errors = watchErrors(page)
   await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const w = await signInThroughInvite(context, page, app.url, inviteCode)
-  const row = app.ctx.sqlite.prepare('SELECT id, code FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint; code: string }
+  const row = (await app.ctx.sql.get(statement<{ id: bigint; code: string }>('SELECT id, code FROM users WHERE wallet_address = ?'), w.address.toLowerCase()))!
   const token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
   return { context, page, errors, userId: Number(row.id), code: row.code, token }
 }
@@ -87,9 +88,9 @@ describe('the ranking in real Chromium', () => {
     }
 
     // The third buys a device and pays it from balance.
-    transfer(app.ctx.sqlite, { ref: 'e2e:ranking:usdt', reason: 'deposit', from: custody('bsc'), to: fund(c.userId), asset: 'USDT', amount: 10_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:ranking:usdt', reason: 'deposit', from: custody('bsc'), to: fund(c.userId), asset: 'USDT', amount: 10_000n * UNIT })
     const address = await api<Address>(c, 'address/addAddress', { name: '陳小明', phone: '0912345678', area: '臺北市信義區', address: '松仁路 100 號', is_default: true })
-    const device = app.ctx.sqlite.prepare("SELECT id FROM products WHERE area = 'machine' ORDER BY sort, id LIMIT 1").get() as { id: bigint }
+    const device = (await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'machine' ORDER BY sort, id LIMIT 1")))!
     const spec = (await api<GoodsDetail>(c, `machine/goodsDetail?id=${device.id}`)).specs[0]!
     const { order } = await api<PreOrderResult>(c, 'preOrder/preOrder', { area: 'machine', goods_id: Number(device.id), spec_id: spec.id, quantity: 1, address_id: address.id })
     await api(c, 'orders/payByBalance', { id: order.id })
@@ -113,21 +114,18 @@ describe('the ranking in real Chromium', () => {
 
     // The day's income: a 100 NADI withdraw fee; the daily pool's 10 % shows as today's accrual.
     const now = Date.now()
-    const w = app.ctx.sqlite
-      .prepare(
+    const w = (await app.ctx.sql.get(statement<{ id: bigint }>(
         `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-         VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-      )
-      .run(c.userId, UNIT, 100n * UNIT, `0x${'e'.repeat(64)}`, now, now, now).lastInsertRowid
-    transfer(app.ctx.sqlite, { ref: `e2e:ranking:wfee:${w}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 100n * UNIT, at: now })
+         VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), c.userId, UNIT, 100n * UNIT, `0x${'e'.repeat(64)}`, now, now, now))!.id
+    await transfer(app.ctx.sql, { ref: `e2e:ranking:wfee:${w}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 100n * UNIT, at: now })
     await a.page.goto(`${app.url}/ranking`)
     await shows(seen(a.page, 'pool-daily-today')).toContain('10 NADI')
 
     // A test clock closes the day: the pool is fed, then ranks 1 and 2 get 30 % and 20 % of it.
-    const before = [balance(app.ctx.sqlite, fund(a.userId), 'NADI').available, balance(app.ctx.sqlite, fund(b.userId), 'NADI').available]
+    const before = [(await balance(app.ctx.sql, fund(a.userId), 'NADI')).available, (await balance(app.ctx.sql, fund(b.userId), 'NADI')).available]
     await settleDue({ ...app.ctx, now: () => Date.now() + 2 * DAY })
-    expect(balance(app.ctx.sqlite, fund(a.userId), 'NADI').available - before[0]!).toBe(3n * UNIT)
-    expect(balance(app.ctx.sqlite, fund(b.userId), 'NADI').available - before[1]!).toBe(2n * UNIT)
+    expect((await balance(app.ctx.sql, fund(a.userId), 'NADI')).available - before[0]!).toBe(3n * UNIT)
+    expect((await balance(app.ctx.sql, fund(b.userId), 'NADI')).available - before[1]!).toBe(2n * UNIT)
 
     for (const [m, prize] of [
       [a, '+3'],

@@ -11,6 +11,7 @@ import { formatMoney, parseMoney } from '../../contract/money.ts'
 import { balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text, visible } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -59,12 +60,12 @@ describe('shopping in real Chromium', () => {
   it('a newcomer buys a foldable phone: spec and quantity, an address added on the way, pay now from balance, and lands on the device orders', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
     token = (JSON.parse((await page.evaluate(() => sessionStorage.getItem('token'))) ?? '{}') as { value: string }).value
-    transfer(app.ctx.sqlite, { ref: 'e2e:shop:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 10_000n * UNIT })
+    await transfer(app.ctx.sql, { ref: 'e2e:shop:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 10_000n * UNIT })
 
     // Home → the device shop → the foldable tab → the foldable phone.
     await visible(page, 'shortcut-shop').click()
     await page.getByTestId('shop-tab-foldable').click()
-    const foldable = app.ctx.sqlite.prepare("SELECT id FROM products WHERE area = 'machine' AND kind = 'foldable' ORDER BY sort, id LIMIT 1").get() as { id: bigint }
+    const foldable = (await app.ctx.sql.get(statement<{ id: bigint }>("SELECT id FROM products WHERE area = 'machine' AND kind = 'foldable' ORDER BY sort, id LIMIT 1")))!
     const card = page.locator(`[data-testid="shop-list-foldable"] [data-testid="goods-card"][data-id="${foldable.id}"]`)
     await card.click()
     expect(path(page)).toBe(`/shop/detail/${foldable.id}`)
@@ -108,17 +109,17 @@ describe('shopping in real Chromium', () => {
     await expect.poll(() => path(page), { timeout: 10_000 }).toBe('/shop/orderList')
 
     // The order, as the server has it: paid, pending shipment, the spec, quantity, address and remark.
-    const row = app.ctx.sqlite.prepare("SELECT o.id, o.fulfilment, o.remark FROM pay_orders o WHERE o.user_id = ? AND o.type = 'device'").get(userId) as {
+    const row = (await app.ctx.sql.get(statement<{
       id: bigint
       fulfilment: string
       remark: string
-    }
+    }>("SELECT o.id, o.fulfilment, o.remark FROM pay_orders o WHERE o.user_id = ? AND o.type = 'device'"), userId))!
     expect(row).toMatchObject({ fulfilment: 'pending_shipment', remark: '請於平日送達' })
     expect((await api<{ status: string }>(`orders/detail?id=${row.id}`, token)).status).toBe('paid')
     const orders = await api<{ list: { id: number; status: string; lines: { spec_id: number; quantity: number }[]; ship_to: { name: string } | null }[] }>('machine/orderList', token)
     expect(orders.list).toHaveLength(1)
     expect(orders.list[0]).toMatchObject({ id: Number(row.id), status: 'pending_shipment', lines: [{ spec_id: spec.id, quantity: 2 }], ship_to: { name: '陳小明' } })
-    expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(10_000n * UNIT - 2n * parseMoney(spec.price)!)
+    expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(10_000n * UNIT - 2n * parseMoney(spec.price)!)
   })
 
   it('a gold product shows its price in parts: weight × the gold price per gram + the craft fee', async () => {
@@ -154,7 +155,7 @@ describe('shopping in real Chromium', () => {
     await page.locator('.overlay').click({ position: { x: 5, y: 5 } })
     await shows(page.locator('.toast')).toBe(text('tw', 'preOrder.waiting'))
     await visible(page, 'order-placed').waitFor()
-    const car = app.ctx.sqlite.prepare("SELECT id, state FROM pay_orders WHERE user_id = ? AND type = 'car'").get(userId) as { id: bigint; state: string }
+    const car = (await app.ctx.sql.get(statement<{ id: bigint; state: string }>("SELECT id, state FROM pay_orders WHERE user_id = ? AND type = 'car'"), userId))!
     expect(car.state).toBe('open')
 
     await page.goto(`${app.url}/index`)

@@ -19,6 +19,7 @@ import { autoConfirmReceipts, shipOrder } from '../../server/modules/preOrder/se
 import { releaseDue } from '../../server/modules/release/service.ts'
 import { launch, startApp, type RunningApp } from './support/app.ts'
 import { newcomerOnPhone, shows, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -60,7 +61,7 @@ async function product(area: 'machine' | 'gold', pick: (g: GoodsItem) => boolean
 let refs = 0
 /** Money arrives as a deposit would: through the ledger, from chain custody. */
 const credit = (userId: number, asset: 'USDT' | 'NADI', whole: bigint) =>
-  transfer(app.ctx.sqlite, { ref: `e2e:shopOrders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: whole * UNIT })
+  transfer(app.ctx.sql, { ref: `e2e:shopOrders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: whole * UNIT })
 
 /** Buys one unit of a product through the API (preOrder/preOrder) and pays it from balance. Returns the order id. */
 async function buyAndPay(page: Page, area: 'machine' | 'gold', goods: GoodsDetail, addressId: number): Promise<number> {
@@ -72,7 +73,7 @@ async function buyAndPay(page: Page, area: 'machine' | 'gold', goods: GoodsDetai
 }
 
 const card = (page: Page, id: number) => page.locator(`[data-testid="shop-order"][data-id="${id}"]`).filter({ visible: true })
-const fulfilment = (id: number) => (app.ctx.sqlite.prepare('SELECT fulfilment, received_by FROM pay_orders WHERE id = ?').get(id) as { fulfilment: string; received_by: string | null })
+const fulfilment = async (id: number) => ((await app.ctx.sql.get(statement<{ fulfilment: string; received_by: string | null }>('SELECT fulfilment, received_by FROM pay_orders WHERE id = ?'), id))!)
 
 async function goOffline(context: BrowserContext, page: Page) {
   await context.setOffline(true)
@@ -108,7 +109,7 @@ describe('orders after payment in real Chromium', () => {
 
   it('a paid device order waits under "pending shipment"; shipped, its card shows the express number; receipt confirmed, it is completed', async () => {
     ;({ context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true }))
-    credit(userId, 'USDT', 1_000_000n)
+    await credit(userId, 'USDT', 1_000_000n)
     addressId = (await api<Address>(page, 'POST', 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })).id
     device = await product('machine', (g) => g.kind === 'foldable')
     const id = await buyAndPay(page, 'machine', device, addressId)
@@ -134,7 +135,7 @@ describe('orders after payment in real Chromium', () => {
     // Confirm receipt, asked first: the order leaves "pending receipt" and is completed.
     await confirmReceipt(page, id)
     await expect.poll(() => card(page, id).count(), { timeout: 10_000 }).toBe(0)
-    expect(fulfilment(id)).toEqual({ fulfilment: 'completed', received_by: 'user' })
+    expect(await fulfilment(id)).toEqual({ fulfilment: 'completed', received_by: 'user' })
     await page.getByTestId('shop-orders-tab-completed').click()
     await shows(card(page, id).getByTestId('shop-order-status')).toBe(text('tw', 'shopOrders.status.completed'))
     await card(page, id).getByTestId('shop-order-toggle').click()
@@ -213,10 +214,10 @@ describe('orders after payment in real Chromium', () => {
     await confirmReceipt(page, b)
     await card(page, b).getByTestId('shop-order-queued').waitFor()
     expect(await card(page, a).getAttribute('data-pending')).toBe('true')
-    expect(fulfilment(a).fulfilment).toBe('pending_receipt')
+    expect((await fulfilment(a)).fulfilment).toBe('pending_receipt')
 
     // Meanwhile the clock confirms b (shipped long enough ago): its queued confirmation will be answered 409.
-    app.ctx.sqlite.prepare('UPDATE pay_orders SET shipped_at = ? WHERE id = ?').run(Date.now() - 30 * DAY, b)
+    await app.ctx.sql.run(statement('UPDATE pay_orders SET shipped_at = ? WHERE id = ?'), Date.now() - 30 * DAY, b)
     expect(await autoConfirmReceipts(app.ctx)).toBe(1)
 
     // Back online: both are sent, in order; the 409 "already confirmed" ends as done, not stuck.
@@ -232,8 +233,8 @@ describe('orders after payment in real Chromium', () => {
     await expect.poll(() => card(page, a).count(), { timeout: 10_000 }).toBe(0)
     await expect.poll(() => card(page, b).count(), { timeout: 10_000 }).toBe(0)
     expect(answers).toEqual([200, 409])
-    expect(fulfilment(a)).toEqual({ fulfilment: 'completed', received_by: 'user' })
-    expect(fulfilment(b)).toEqual({ fulfilment: 'completed', received_by: 'auto' })
+    expect(await fulfilment(a)).toEqual({ fulfilment: 'completed', received_by: 'user' })
+    expect(await fulfilment(b)).toEqual({ fulfilment: 'completed', received_by: 'auto' })
     await page.getByTestId('shop-orders-tab-completed').click()
     await card(page, a).waitFor()
     await card(page, b).waitFor()

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { connectTestWallet, shows, signInThroughInvite, text, valueOf } from './support/flows.ts'
 import { injectTestWallet } from './support/wallet.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -18,7 +19,7 @@ afterAll(async () => {
 })
 
 async function userCount(): Promise<number> {
-  const row = app.ctx.sqlite.prepare('SELECT count(*) AS n FROM users WHERE is_root = 0').get() as { n: bigint }
+  const row = (await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM users WHERE is_root = 0')))!
   return Number(row.n)
 }
 
@@ -54,7 +55,7 @@ describe('sign-in in real Chromium', () => {
     const signedHex = String((signed!.params as unknown[])[0])
     expect(Buffer.from(signedHex.slice(2), 'hex').toString('utf8')).toContain(`urn:nadi:invite:${ROOT_CODE}`)
     expect(await userCount()).toBe(before + 1)
-    const user = app.ctx.sqlite.prepare('SELECT u.code, i.code AS inviter FROM users u JOIN users i ON i.id = u.inviter_id WHERE u.wallet_address = ?').get(wallet.address.toLowerCase()) as { code: string; inviter: string }
+    const user = (await app.ctx.sql.get(statement<{ code: string; inviter: string }>('SELECT u.code, i.code AS inviter FROM users u JOIN users i ON i.id = u.inviter_id WHERE u.wallet_address = ?'), wallet.address.toLowerCase()))!
     expect(user.inviter).toBe(ROOT_CODE)
 
     await page.locator('.tabbar a[href="/user"]').click()
@@ -74,7 +75,7 @@ describe('sign-in in real Chromium', () => {
     const inviterCtx = await phone(browser)
     const inviterPage = await inviterCtx.newPage()
     const inviter = await signInThroughInvite(inviterCtx, inviterPage, app.url, ROOT_CODE)
-    const { code } = app.ctx.sqlite.prepare('SELECT code FROM users WHERE wallet_address = ?').get(inviter.address.toLowerCase()) as { code: string }
+    const { code } = (await app.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE wallet_address = ?'), inviter.address.toLowerCase()))!
 
     const friendCtx = await phone(browser)
     const friendPage = await friendCtx.newPage()
@@ -110,7 +111,7 @@ describe('sign-in in real Chromium', () => {
     await page.locator('.tabbar a[href="/user"]').click()
     await page.getByTestId('invite-code').waitFor()
     // The server forgets every session, as when a token is revoked elsewhere.
-    app.ctx.sqlite.prepare('UPDATE sessions SET revoked_at = ?').run(Date.now())
+    await app.ctx.sql.run(statement('UPDATE sessions SET revoked_at = ?'), Date.now())
     await page.reload()
     await shows(page.locator('.toast')).toContain(text('tw', 'errors.loginExpired'))
     await page.waitForURL(`${app.url}/index`, { timeout: 5000 })

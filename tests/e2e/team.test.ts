@@ -11,6 +11,7 @@ import type { PayOrder } from '../../contract/orders.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { shows, signInThroughInvite, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -38,13 +39,13 @@ async function call<T>(page: Page, method: 'GET' | 'POST', path: string, body?: 
   return env.data
 }
 
-const userOf = (address: string) => app.ctx.sqlite.prepare('SELECT id, code FROM users WHERE wallet_address = ?').get(address.toLowerCase()) as { id: bigint; code: string }
+const userOf = async (address: string) => (await app.ctx.sql.get(statement<{ id: bigint; code: string }>('SELECT id, code FROM users WHERE wallet_address = ?'), address.toLowerCase()))!
 
 async function newcomer(code: string): Promise<{ context: BrowserContext; page: Page; id: number; code: string }> {
   const context = await phone(browser)
   const page = await context.newPage()
   const w = await signInThroughInvite(context, page, app.url, code)
-  const u = userOf(w.address)
+  const u = await userOf(w.address)
   return { context, page, id: Number(u.id), code: u.code }
 }
 
@@ -60,7 +61,7 @@ describe('the team view in real Chromium', () => {
     const invitee = await newcomer(inviter.code)
 
     // The invitee buys a core node (5,000 USDT: level T2 with advanced-agent rights) and pays it from balance.
-    transfer(app.ctx.sqlite, { ref: 'e2e:team:credit', reason: 'deposit', from: custody('bsc'), to: fund(invitee.id), asset: 'USDT', amount: 5_000n * 100_000_000n })
+    await transfer(app.ctx.sql, { ref: 'e2e:team:credit', reason: 'deposit', from: custody('bsc'), to: fund(invitee.id), asset: 'USDT', amount: 5_000n * 100_000_000n })
     const core = (await call<NodeConfig>(invitee.page, 'GET', 'node/config')).tiers.find((t) => t.type === 'core')!
     const order = await call<PayOrder>(invitee.page, 'POST', 'node/buy', { node_id: core.id })
     await call(invitee.page, 'POST', 'orders/payByBalance', { id: order.id })
@@ -124,7 +125,7 @@ describe('notices in real Chromium', () => {
   it('unread notices are marked; one opened offline is read through the outbox and syncs when the network returns', async () => {
     const me = await newcomer(ROOT_CODE)
     const page = me.page
-    const reads = () => Number((app.ctx.sqlite.prepare('SELECT count(*) AS n FROM notice_reads WHERE user_id = ?').get(me.id) as { n: bigint }).n)
+    const reads = async () => Number((await app.ctx.sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM notice_reads WHERE user_id = ?'), me.id))!.n)
     await page.locator('.tabbar a[href="/notice"]').click()
     const items = page.locator('[data-testid="notice-item"]:visible')
     await expect.poll(() => items.count(), { timeout: 10_000 }).toBeGreaterThan(1)
@@ -148,14 +149,14 @@ describe('notices in real Chromium', () => {
     await page.goBack()
     await page.waitForURL(`${app.url}/notice`)
     await shows(queued.getByTestId('notice-read-pending')).toBe(text('tw', 'notice.readPending'))
-    expect(reads()).toBe(1)
+    expect(await reads()).toBe(1)
 
     // Back online: the outbox sends it, once.
     await me.context.setOffline(false)
     await page.evaluate(() => window.dispatchEvent(new Event('online')))
     await expect.poll(reads, { timeout: 20_000 }).toBe(2)
     await expect.poll(() => queued.getAttribute('data-read'), { timeout: 10_000 }).toBe('read')
-    expect(app.ctx.sqlite.prepare('SELECT notice_id FROM notice_reads WHERE user_id = ? ORDER BY notice_id').pluck().all(me.id).map(Number)).toEqual([first, second].sort((a, b) => a - b))
+    expect((await app.ctx.sql.all(statement<{ notice_id: unknown }>('SELECT notice_id FROM notice_reads WHERE user_id = ? ORDER BY notice_id'), me.id)).map((r) => r.notice_id).map(Number)).toEqual([first, second].sort((a, b) => a - b))
     await me.context.close()
   })
 })

@@ -7,6 +7,7 @@ import { parseUnits } from 'ethers'
 import { balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { launch, phone, ROOT_CODE, startApp, watchErrors, type RunningApp } from './support/app.ts'
 import { apiAs, shows, signInThroughInvite, text } from './support/flows.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 let app: RunningApp
 let browser: Browser
@@ -34,11 +35,11 @@ async function trader(): Promise<Trader> {
   const page = await context.newPage()
   const errors = watchErrors(page)
   const w = await signInThroughInvite(context, page, app.url, ROOT_CODE)
-  const row = app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(w.address.toLowerCase()) as { id: bigint }
+  const row = (await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), w.address.toLowerCase()))!
   const userId = Number(row.id)
   // Money in the trade account, as a deposit and a transfer from the fund account would put it there.
   for (const asset of ['USDT', 'NADI'] as const) {
-    transfer(app.ctx.sqlite, { ref: `e2e:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseUnits('1000', 8) })
+    await transfer(app.ctx.sql, { ref: `e2e:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseUnits('1000', 8) })
   }
   return { context, page, userId, errors }
 }
@@ -55,7 +56,7 @@ async function placeLimit(page: Page, side: 'buy' | 'sell', price: string, size:
   await shows(page.locator('.toast')).toContain(text('tw', `trade.placed.${result}`))
 }
 
-const frozen = (userId: number, asset: 'USDT' | 'NADI') => balance(app.ctx.sqlite, trade(userId), asset).frozen
+const frozen = async (userId: number, asset: 'USDT' | 'NADI') => (await balance(app.ctx.sql, trade(userId), asset)).frozen
 
 describe('trading NADI/USDT between two users in Chromium', () => {
   let alice: Trader
@@ -68,7 +69,7 @@ describe('trading NADI/USDT between two users in Chromium', () => {
     await placeLimit(alice.page, 'sell', '0.3', '100', 'pending')
     await shows(alice.page.getByTestId('book-asks')).toContain('0.3')
     await shows(alice.page.getByTestId('open-orders-count')).toBe('1')
-    expect(frozen(alice.userId, 'NADI')).toBe(parseUnits('100', 8))
+    expect(await frozen(alice.userId, 'NADI')).toBe(parseUnits('100', 8))
 
     // The other user's book has it too, live from the socket.
     await bob.page.goto(`${app.url}/trade`)

@@ -25,8 +25,8 @@ afterAll(async () => {
 
 it('the wallet names each frozen amount, shows the loan debt and the net of it, at 360 and 390 px', { timeout: 120_000 }, async () => {
   const { context, page, errors, userId } = await newcomerOnPhone(browser, app, { seenChainNotice: true })
-  transfer(app.ctx.sqlite, { ref: 'e2e:holdings:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
-  transfer(app.ctx.sqlite, { ref: 'e2e:holdings:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 500n * UNIT })
+  await transfer(app.ctx.sql, { ref: 'e2e:holdings:usdt', reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: 6_000n * UNIT })
+  await transfer(app.ctx.sql, { ref: 'e2e:holdings:nadi', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: 500n * UNIT })
   const call = apiAs(app, page)
   const core = (await call<{ tiers: { id: number; type: string }[] }>('node/config')).tiers.find((t) => t.type === 'core')!
   const order = await call<{ id: number }>('node/buy', { node_id: core.id })

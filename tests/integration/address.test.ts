@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 import type { Address } from '../../contract/address.ts'
-import { dialectOf } from '../../server/db/connection.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
@@ -41,7 +42,7 @@ async function addOk(s: TestServer, me: SignedIn, over: Record<string, unknown> 
 }
 
 /** Every address row, to prove a refused request changed nothing. */
-const snapshot = (s: TestServer) => s.ctx.sqlite.prepare('SELECT * FROM addresses ORDER BY id').safeIntegers(false).all()
+const snapshot = async (s: TestServer) => (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM addresses ORDER BY id'))).map((r) => numbers(r))
 const rowsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ?', userId)
 const defaultsOf = (s: TestServer, userId: number) => s.count('SELECT COUNT(*) FROM addresses WHERE user_id = ? AND is_default = 1', userId)
 const defaultIdOf = (s: TestServer, userId: number) => s.count('SELECT id FROM addresses WHERE user_id = ? AND is_default = 1', userId)
@@ -59,8 +60,8 @@ function expectRefused(res: Res, status: number, msg: string, label: string) {
 }
 
 /** The invariant the address book keeps: a user with addresses has exactly one default, else none. */
-function expectOneDefault(s: TestServer, userId: number, label = '') {
-  expect(defaultsOf(s, userId), label).toBe(rowsOf(s, userId) > 0 ? 1 : 0)
+async function expectOneDefault(s: TestServer, userId: number, label = '') {
+  expect(await defaultsOf(s, userId), label).toBe(await rowsOf(s, userId) > 0 ? 1 : 0)
 }
 
 describe('POST /api/v1/address/addAddress', () => {
@@ -75,7 +76,7 @@ describe('POST /api/v1/address/addAddress', () => {
       msg: localeText('en', 'api.ok'),
       data: { id, name: 'Chen Mei', phone: '+886912345678', area: 'Taipei City', address: 'No. 1, 3F', is_default: true, created_at: T0, updated_at: T0 },
     })
-    expect(s.ctx.sqlite.prepare('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?').safeIntegers(false).get(id)).toEqual({
+    expect(numbers(await s.ctx.sql.get(statement<{ user_id: unknown; name: unknown; phone: unknown; area: unknown; address: unknown; is_default: unknown }>('SELECT user_id, name, phone, area, address, is_default FROM addresses WHERE id = ?'), id))).toEqual({
       user_id: me.userId,
       name: 'Chen Mei',
       phone: '+886912345678',
@@ -92,7 +93,7 @@ describe('POST /api/v1/address/addAddress', () => {
     expect(first.body_.data.is_default).toBe(true)
     const second = await as(s, me).add(form({ is_default: false }))
     expect(second.body_.data.is_default).toBe(false)
-    expect(defaultIdOf(s, me.userId)).toBe(first.body_.data.id)
+    expect(await defaultIdOf(s, me.userId)).toBe(first.body_.data.id)
   })
 
   it('is_default true on a new address moves the default to it and takes the flag off the old one', async () => {
@@ -101,9 +102,9 @@ describe('POST /api/v1/address/addAddress', () => {
     const old = await addOk(s, me)
     const res = await as(s, me).add(form({ is_default: true }))
     expect(res.body_.data.is_default).toBe(true)
-    expect(defaultIdOf(s, me.userId)).toBe(res.body_.data.id)
+    expect(await defaultIdOf(s, me.userId)).toBe(res.body_.data.id)
     expect((await as(s, me).detail(old)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 1000 })
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('is_default may be left out: it means false', async () => {
@@ -148,19 +149,19 @@ describe('POST /api/v1/address/addAddress', () => {
     const me = await s.signIn(ROOT_CODE)
     const ids: number[] = []
     for (let i = 0; i < 20; i++) ids.push(await addOk(s, me, { name: `R${i}` }))
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) {
       const res = await as(s, me, lang).add(form({ name: 'one too many' }))
       expectRefused(res, 409, text(file, 'errors.addressLimit', { max: 20 }), lang)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // Another user is not affected by my limit.
     const other = await s.signIn(ROOT_CODE)
     expect((await as(s, other).add(form())).statusCode).toBe(200)
 
     expect((await as(s, me).remove({ id: ids[5] })).statusCode).toBe(200)
     expect((await as(s, me).add(form())).statusCode).toBe(200)
-    expect(rowsOf(s, me.userId)).toBe(20)
+    expect(await rowsOf(s, me.userId)).toBe(20)
   })
 
   it('two adds sent at once at 19 addresses: one is saved, the other gets the 409, never 21', async () => {
@@ -169,7 +170,7 @@ describe('POST /api/v1/address/addAddress', () => {
     for (let i = 0; i < 19; i++) await addOk(s, me)
     const results = await Promise.all([as(s, me).add(form()), as(s, me).add(form())])
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409])
-    expect(rowsOf(s, me.userId)).toBe(20)
+    expect(await rowsOf(s, me.userId)).toBe(20)
   })
 
   it('the same Idempotency-Key sent twice creates one address; the second answer is the replay of the first', async () => {
@@ -183,10 +184,10 @@ describe('POST /api/v1/address/addAddress', () => {
     expect(second.statusCode).toBe(200)
     expect(second.headers['idempotent-replayed']).toBe('true')
     expect(second.body).toBe(first.body)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await rowsOf(s, me.userId)).toBe(1)
     // A new key is a new address.
     expect((await as(s, me).add(form(), idemKey())).headers['idempotent-replayed']).toBeUndefined()
-    expect(rowsOf(s, me.userId)).toBe(2)
+    expect(await rowsOf(s, me.userId)).toBe(2)
   })
 })
 
@@ -240,14 +241,14 @@ describe('address input rules (SPEC §5)', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, over, msg] of BAD) {
       for (const [lang, file] of LANGS) {
         expectRefused(await as(s, me, lang).add(form(over)), 400, msg(file), `${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await snapshot(s)).toEqual(before)
+    expect(await rowsOf(s, me.userId)).toBe(1)
   })
 
   it('editAddress refuses each bad form with 400 and the same messages, and changes nothing', async () => {
@@ -255,19 +256,19 @@ describe('address input rules (SPEC §5)', () => {
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, over, msg] of BAD) {
       for (const [lang, file] of LANGS) {
         expectRefused(await as(s, me, lang).edit({ ...form(over), id, is_default: over.is_default ?? true }), 400, msg(file), `${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('a body that is not a JSON object is refused with 400 naming the request body', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) {
       for (const json of ['[]', '"name"', '42', 'null']) {
         const res = await s.post(`${BASE}/addAddress`, json, { token: me.token, lang, headers: { 'content-type': 'application/json' } })
@@ -275,7 +276,7 @@ describe('address input rules (SPEC §5)', () => {
       }
       expectRefused(await s.post(`${BASE}/addAddress`, undefined, { token: me.token, lang }), 400, invalidField(file, 'body'), `no body (${lang})`)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -296,7 +297,7 @@ describe('ids that are not a positive integer', () => {
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const api = (lang: string) => as(s, me, lang)
     for (const [label, badId] of BAD_BODY_IDS) {
       for (const [lang, file] of LANGS) {
@@ -307,8 +308,8 @@ describe('ids that are not a positive integer', () => {
         expectRefused(await api(lang).remove(withId({})), 400, msg, `delete ${label} (${lang})`)
       }
     }
-    expect(snapshot(s)).toEqual(before)
-    expect(defaultIdOf(s, me.userId)).toBe(id)
+    expect(await snapshot(s)).toEqual(before)
+    expect(await defaultIdOf(s, me.userId)).toBe(id)
   })
 
   it('addressDetail refuses ?id= 0, -1, 1.5, abc, empty or missing with 400 naming the ID', async () => {
@@ -394,9 +395,9 @@ describe('POST /api/v1/address/editAddress', () => {
     const b = await addOk(s, me)
     const res = await as(s, me).edit({ ...form(), id: b, is_default: true })
     expect(res.body_.data.is_default).toBe(true)
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data.is_default).toBe(false)
-    expectOneDefault(s, me.userId)
+    await expectOneDefault(s, me.userId)
   })
 
   it('is_default false (or left out) never takes the flag off the default: it moves only to another address', async () => {
@@ -407,17 +408,17 @@ describe('POST /api/v1/address/editAddress', () => {
     expect((await as(s, me).edit({ ...form({ name: 'Renamed' }), id: a, is_default: false })).body_.data).toMatchObject({ name: 'Renamed', is_default: true })
     expect((await as(s, me).edit({ ...form({ is_default: undefined }), id: a })).body_.data.is_default).toBe(true)
     expect((await as(s, me).edit({ ...form(), id: b, is_default: false })).body_.data.is_default).toBe(false)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
-    expectOneDefault(s, me.userId)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
+    await expectOneDefault(s, me.userId)
   })
 
   it('an id that does not exist answers 404 and changes nothing', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).edit({ ...form(), id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -431,13 +432,13 @@ describe('one default at all times', () => {
     const res = await as(s, me).setDefault({ id: b })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data).toBeNull()
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
     expect((await as(s, me).detail(a)).body_.data).toMatchObject({ is_default: false, updated_at: T0 + 7000 })
     expect((await as(s, me).detail(b)).body_.data).toMatchObject({ is_default: true, updated_at: T0 + 7000 })
-    const before = snapshot(s)
+    const before = await snapshot(s)
     s.clock.advance(5000)
     expect((await as(s, me).setDefault({ id: b })).statusCode).toBe(200)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('setDefaultAddress of an id that does not exist answers 404 and leaves the default where it was', async () => {
@@ -445,7 +446,7 @@ describe('one default at all times', () => {
     const me = await s.signIn(ROOT_CODE)
     const a = await addOk(s, me)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).setDefault({ id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 
   it('deleting the default makes the newest remaining address the default', async () => {
@@ -458,7 +459,7 @@ describe('one default at all times', () => {
     const res = await as(s, me).remove({ id: b })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data).toBeNull()
-    expect(defaultIdOf(s, me.userId)).toBe(c)
+    expect(await defaultIdOf(s, me.userId)).toBe(c)
     expect((await as(s, me).list()).body_.data.map((x) => [x.id, x.is_default])).toEqual([
       [c, true],
       [a, false],
@@ -471,8 +472,8 @@ describe('one default at all times', () => {
     const a = await addOk(s, me)
     const b = await addOk(s, me)
     await as(s, me).remove({ id: b })
-    expect(defaultIdOf(s, me.userId)).toBe(a)
-    expect(rowsOf(s, me.userId)).toBe(1)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
+    expect(await rowsOf(s, me.userId)).toBe(1)
     expect((await as(s, me).detail(b)).statusCode).toBe(404)
   })
 
@@ -481,19 +482,19 @@ describe('one default at all times', () => {
     const me = await s.signIn(ROOT_CODE)
     const a = await addOk(s, me)
     await as(s, me).remove({ id: a })
-    expect(rowsOf(s, me.userId)).toBe(0)
+    expect(await rowsOf(s, me.userId)).toBe(0)
     expect((await as(s, me).getDefault()).body_.data).toBeNull()
     const b = await addOk(s, me, { is_default: false })
-    expect(defaultIdOf(s, me.userId)).toBe(b)
+    expect(await defaultIdOf(s, me.userId)).toBe(b)
   })
 
   it('deleteAddress of an id that does not exist answers 404 and changes nothing', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [lang, file] of LANGS) expectRefused(await as(s, me, lang).remove({ id: 999_999 }), 404, localeText(file, 'errors.addressNotFound'), lang)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('holds after every step of a mixed run of adds, edits, set-defaults and deletes', async () => {
@@ -502,7 +503,7 @@ describe('one default at all times', () => {
     const api = as(s, me)
     const ids: number[] = []
     const check = async (step: string) => {
-      expectOneDefault(s, me.userId, step)
+      await expectOneDefault(s, me.userId, step)
       const list = (await api.list()).body_.data
       const def = (await api.getDefault()).body_.data
       expect(list.filter((x) => x.is_default).length, step).toBe(list.length > 0 ? 1 : 0)
@@ -525,7 +526,7 @@ describe('one default at all times', () => {
       await api.remove({ id })
       await check(`delete ${id}`)
     }
-    expect(rowsOf(s, me.userId)).toBe(0)
+    expect(await rowsOf(s, me.userId)).toBe(0)
   })
 
   it('concurrent first adds of a new user still end with exactly one default', async () => {
@@ -534,8 +535,8 @@ describe('one default at all times', () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => as(s, me).add(form({ name: `R${i}` }))))
     expect(results.every((r) => r.statusCode === 200)).toBe(true)
     expect(results.filter((r) => r.body_.data.is_default)).toHaveLength(1)
-    expect(rowsOf(s, me.userId)).toBe(8)
-    expectOneDefault(s, me.userId)
+    expect(await rowsOf(s, me.userId)).toBe(8)
+    await expectOneDefault(s, me.userId)
   })
 
   it('each action is one transaction: a failure after the old default lost its flag puts everything back', async () => {
@@ -544,34 +545,36 @@ describe('one default at all times', () => {
     const a = await addOk(s, me)
     const b = await addOk(s, me, { name: 'Fails to become default' })
     // Fault injection: the step that gives an address the flag fails, after the old default was cleared.
-    s.ctx.sqlite.exec(
-      dialectOf(s.ctx.sqlite) === 'postgres'
-        ? `CREATE FUNCTION fail_injected() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$;
-           CREATE TRIGGER fail_insert BEFORE INSERT ON addresses FOR EACH ROW WHEN (NEW.name = 'Fails') EXECUTE FUNCTION fail_injected();
-           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses FOR EACH ROW WHEN (NEW.is_default = 1 AND NEW.name LIKE 'Fails%') EXECUTE FUNCTION fail_injected();`
-        : `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END;
-           CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END;`,
-    )
-    const before = snapshot(s)
+    const faults =
+      s.ctx.sql.dialect === 'postgres'
+        ? [
+            `CREATE FUNCTION fail_injected() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`,
+            `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses FOR EACH ROW WHEN (NEW.name = 'Fails') EXECUTE FUNCTION fail_injected()`,
+            `CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses FOR EACH ROW WHEN (NEW.is_default = 1 AND NEW.name LIKE 'Fails%') EXECUTE FUNCTION fail_injected()`,
+          ]
+        : [
+            `CREATE TRIGGER fail_insert BEFORE INSERT ON addresses WHEN NEW.name = 'Fails' BEGIN SELECT RAISE(ABORT, 'injected'); END`,
+            `CREATE TRIGGER fail_flag BEFORE UPDATE OF is_default ON addresses WHEN NEW.is_default = 1 AND NEW.name LIKE 'Fails%' BEGIN SELECT RAISE(ABORT, 'injected'); END`,
+          ]
+    for (const f of faults) await s.ctx.sql.run(statement(f))
+    const before = await snapshot(s)
     expect((await as(s, me).add(form({ name: 'Fails', is_default: true }))).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await as(s, me).setDefault({ id: b })).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // Deleting the default hands the flag to b, which fails: the delete is undone too.
     expect((await as(s, me).remove({ id: a })).statusCode).toBe(500)
-    expect(snapshot(s)).toEqual(before)
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await snapshot(s)).toEqual(before)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 
   it('the database itself refuses a second default for one user', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await addOk(s, me)
-    expect(() =>
-      s.ctx.sqlite
-        .prepare("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)")
-        .run(me.userId),
-    ).toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
+    await expect(
+      s.ctx.sql.run(statement("INSERT INTO addresses (user_id, name, phone, area, address, is_default, created_at, updated_at) VALUES (?, 'x', '123456', 'a', 'b', 1, 0, 0)"), me.userId),
+    ).rejects.toThrow(/unique constraint/i) // SQLite: "UNIQUE constraint failed", PostgreSQL: "violates unique constraint"
   })
 })
 
@@ -587,7 +590,7 @@ describe('each user sees and changes only their own addresses', () => {
     expect((await as(s, bob).list()).body_.data.map((x) => x.id)).toEqual([b1])
     expect((await as(s, bob).getDefault()).body_.data?.id).toBe(b1)
     // Bob's first address became his default without touching Alice's.
-    expect(defaultIdOf(s, alice.userId)).toBe(a1)
+    expect(await defaultIdOf(s, alice.userId)).toBe(a1)
   })
 
   it('another user’s id answers 404 exactly like a missing one on detail, edit, set-default and delete, and nothing changes', async () => {
@@ -597,7 +600,7 @@ describe('each user sees and changes only their own addresses', () => {
     await addOk(s, alice)
     const alicesOther = await addOk(s, alice)
     await addOk(s, bob)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const missing = 999_999
     for (const [lang, file] of LANGS) {
       const bobApi = as(s, bob, lang)
@@ -614,7 +617,7 @@ describe('each user sees and changes only their own addresses', () => {
         expect(foreign.body, `${label} (${lang})`).toBe(absent.body)
       }
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await as(s, alice).detail(alicesOther)).body_.data.name).toBe('Chen Mei')
   })
 })
@@ -651,7 +654,7 @@ describe('queued (offline) changes replay safely', () => {
     await as(s, me).setDefault({ id: a }) // the user changes their mind meanwhile
     const late = await as(s, me).setDefault({ id: b }, setKey)
     expect(late.headers['idempotent-replayed']).toBe('true')
-    expect(defaultIdOf(s, me.userId)).toBe(a)
+    expect(await defaultIdOf(s, me.userId)).toBe(a)
   })
 })
 
@@ -660,7 +663,7 @@ describe('sign-in and documentation', () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const id = await addOk(s, me)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const calls: [string, () => Promise<Res>][] = [
       ['addressList', () => s.get(`${BASE}/addressList`)],
       ['addressDetail', () => s.get(`${BASE}/addressDetail?id=${id}`)],
@@ -676,7 +679,7 @@ describe('sign-in and documentation', () => {
       expect(res.statusCode, label).toBe(401)
       expect(res.body_.code, label).toBe(401)
     }
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('the seven address paths are in the OpenAPI document', async () => {

@@ -3,6 +3,7 @@ import { idemKey, localeText, useServers, type TestServer } from './support/serv
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { formatMoney, parseMoney } from '../../contract/money.ts'
 import { maxQuote, priceUnits, quoteUnits, sizeUnits } from '../../server/exchange/engine/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 // Issue 17: amounts the wire format lets through (up to 20 digits) but the ledger cannot hold were a
 // 500 on mining (a bigint past int64 bound into SQLite) and an unpayable order at the exact int64
@@ -14,17 +15,17 @@ const start = useServers({}, { audited: true })
 const TOO_LARGE = ['92233720368.54775808', '92233720369', '999999999999', '92233720368.54775807', '1000000000.00000001']
 
 /** Everything an accepted money request would write: balances, orders, postings, positions and the rest. */
-function books(s: TestServer): string {
+async function books(s: TestServer): Promise<string> {
   const tables = ['ledger_postings', 'pay_orders', 'withdrawals', 'trade_orders', 'pledges', 'loans', 'positions', 'wallet_transfers', 'exchange_quotes']
-  const counts = tables.map((t) => `${t}=${s.count(`SELECT COUNT(*) FROM ${t}`)}`)
-  const accounts = s.ctx.sqlite.prepare('SELECT id, available, frozen FROM ledger_accounts ORDER BY id').all()
+  const counts = await Promise.all(tables.map(async (t) => `${t}=${await s.count(`SELECT COUNT(*) FROM ${t}`)}`))
+  const accounts = await s.ctx.sql.all(statement<{ id: unknown; available: unknown; frozen: unknown }>('SELECT id, available, frozen FROM ledger_accounts ORDER BY id'))
   return JSON.stringify({ counts, accounts }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
 }
 
 async function richUser(s: TestServer) {
   const me = await s.signIn()
   for (const asset of ['USDT', 'NADI'] as const) {
-    transfer(s.ctx.sqlite, { ref: `test:amounts:${asset}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset, amount: parseMoney('1000')! })
+    await transfer(s.ctx.sql, { ref: `test:amounts:${asset}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset, amount: parseMoney('1000')! })
   }
   return me
 }
@@ -42,7 +43,7 @@ describe('amounts above what the ledger holds', () => {
       ['/api/v1/lending/borrow', (amount) => ({ plan_id: 1, node_order_id: 1, amount })],
       ['/api/v1/lending/repay', (amount) => ({ loan_id: 1, amount })],
     ]
-    const before = books(s)
+    const before = await books(s)
     for (const [url, body] of routes) {
       for (const amount of TOO_LARGE) {
         for (const lang of ['EN', 'TW'] as const) {
@@ -55,13 +56,13 @@ describe('amounts above what the ledger holds', () => {
       const malformed = await s.post(url, body('1x'), { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
       expect(malformed.body_.msg, url).toBe(invalidAmount('en'))
     }
-    expect(books(s)).toBe(before)
+    expect(await books(s)).toBe(before)
   })
 
   it('transfer, exchange quote and withdraw answer the message they give any invalid amount, and write nothing', async () => {
     const s = await start()
     const me = await richUser(s)
-    const before = books(s)
+    const before = await books(s)
     for (const amount of TOO_LARGE) {
       const moved = await s.post('/api/v1/wallet/transfer', { asset: 'USDT', amount, from: 'fund', to: 'trade' }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
       expect([moved.statusCode, moved.body_.msg], amount).toEqual([400, localeText('en', 'errors.amountInvalid')])
@@ -70,13 +71,13 @@ describe('amounts above what the ledger holds', () => {
       const withdrawn = await s.post('/api/v1/withdraw/apply', { coin: 'NADI', chain: 'nadi', amount, address: me.address }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
       expect([withdrawn.statusCode, withdrawn.body_.msg], amount).toEqual([400, localeText('en', 'errors.withdrawAmountInvalid')])
     }
-    expect(books(s)).toBe(before)
+    expect(await books(s)).toBe(before)
   })
 
   it('a trade price, size or USDT amount that large is out of the market range, named with the range', async () => {
     const s = await start()
     const me = await richUser(s)
-    const before = books(s)
+    const before = await books(s)
     const place = (body: Record<string, unknown>) =>
       s.post('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `c${idemKey().slice(0, 8)}`, ...body }, { token: me.token, lang: 'EN', idempotencyKey: idemKey() })
     const spec = s.exchange!.spec
@@ -90,7 +91,7 @@ describe('amounts above what the ledger holds', () => {
       const quote = await place({ side: 'buy', type: 'market', quote_amount: amount })
       expect([quote.statusCode, quote.body_.msg], amount).toEqual([400, text('errors.tradeAmountRange', { max: quoteUnits(spec, maxQuote(spec)) })])
     }
-    expect(books(s)).toBe(before)
+    expect(await books(s)).toBe(before)
   })
 
   it('a joint amount whose power at the current price would pass the largest amount is refused, the largest destroy within it is an order', async () => {

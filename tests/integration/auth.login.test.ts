@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, freshWallet, localeText, useServers } from './support/server.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
@@ -10,7 +12,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const res = await s.loginMessage(freshWallet(), undefined, { lang: 'EN' })
     expect(res.statusCode).toBe(401)
     expect(res.body_).toEqual({ code: 200, msg: localeText('en', 'errors.inviteRequired'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 
   it('an unknown invite code is refused with 400 and issues no nonce', async () => {
@@ -18,7 +20,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const res = await s.loginMessage(freshWallet(), 'NOSUCH01', { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_).toEqual({ code: 400, msg: localeText('en', 'errors.inviteUnknown'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 
   it('a valid request returns an EIP-4361 message binding domain, checksummed address, chain, nonce, times and the invite code', async () => {
@@ -49,7 +51,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
       ].join('\n'),
     )
     expect(s.config.login.statement).toMatch(/^Welcome to NADI!/)
-    const row = s.ctx.sqlite.prepare('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?').get(nonce)
+    const row = await s.ctx.sql.get(statement<{ address: unknown; message: unknown; invite_code: unknown }>('SELECT address, message, invite_code FROM login_nonces WHERE nonce = ?'), nonce)
     expect(row).toEqual({ address: wallet.address.toLowerCase(), message, invite_code: ROOT_CODE })
   })
 
@@ -85,13 +87,13 @@ describe('GET /api/v1/auth/loginMessage', () => {
     expect(res.body_.data.message.split('\n')[0]).toBe('app.nadi.test wants you to sign in with your Ethereum account:')
 
     const prod = await start({ env: { NADI_ENV: 'production', NADI_PUBLIC_URL: 'https://app.nadi.test', NADI_DEMO: '0', NADI_ENVELOPE: 'off' } })
-    const before = prod.count('SELECT COUNT(*) FROM login_nonces')
+    const before = await prod.count('SELECT COUNT(*) FROM login_nonces')
     for (const path of [url, '/api/v1/common/mainInfo', '/']) {
       const refused = await prod.get(path, { headers: { host: 'phish.example' }, lang: 'EN' })
       expect(refused.statusCode, path).toBe(403)
       expect(refused.body_).toEqual({ code: 403, msg: localeText('en', 'errors.wrongHost').replace('{{origin}}', 'https://app.nadi.test'), data: null })
     }
-    expect(prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
+    expect(await prod.count('SELECT COUNT(*) FROM login_nonces')).toBe(before)
     // Health checks (a balancer's, an orchestrator's) ask each process by its own address.
     expect((await prod.get('/api/v1/common/health', { headers: { host: '10.0.0.5:8081' } })).statusCode).toBe(200)
     const served = await prod.get<{ message: string }>(url, { headers: { host: 'app.nadi.test' } })
@@ -107,7 +109,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
       expect(res.statusCode).toBe(400)
       expect(res.body_.msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.chainId')))
     }
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
     // Both platform chains sign in.
     for (const chainId of [56, s.config.login.chainId]) {
       expect((await s.get(`/api/v1/auth/loginMessage?address=${wallet.address}&chainId=${chainId}&code=${ROOT_CODE}`)).statusCode).toBe(200)
@@ -120,7 +122,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     const a = await s.loginMessage(wallet, ROOT_CODE)
     const b = await s.loginMessage(wallet, ROOT_CODE)
     expect(a.body_.data.nonce).not.toBe(b.body_.data.nonce)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(2)
   })
 
   it('issuing a message sweeps nonces that have expired', async () => {
@@ -128,7 +130,7 @@ describe('GET /api/v1/auth/loginMessage', () => {
     await s.loginMessage(freshWallet(), ROOT_CODE)
     s.clock.advance(5 * 60_000 + 1)
     await s.loginMessage(freshWallet(), ROOT_CODE)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(1)
   })
 })
 
@@ -146,9 +148,9 @@ describe('POST /api/v1/auth/login', () => {
 
   it('a new address is registered under the inviter whose code is bound in the message, with its own invite code', async () => {
     const s = await start()
-    const rootId = s.count('SELECT id FROM users WHERE is_root = 1')
+    const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
     const { userId, address } = await s.signIn(ROOT_CODE)
-    const row = s.ctx.sqlite.prepare('SELECT wallet_address, inviter_id, depth, code, name, is_root FROM users WHERE id = ?').safeIntegers(false).get(userId) as Record<string, unknown>
+    const row = numbers((await s.ctx.sql.get(statement<Record<string, unknown>>('SELECT wallet_address, inviter_id, depth, code, name, is_root FROM users WHERE id = ?'), userId))!)
     expect(row).toMatchObject({ wallet_address: address.toLowerCase(), inviter_id: rootId, depth: 1, is_root: 0 })
     expect(row.code).toMatch(/^[A-Z0-9]{8}$/)
     expect(row.code).not.toBe(ROOT_CODE)
@@ -157,23 +159,23 @@ describe('POST /api/v1/auth/login', () => {
 
   it('registration adds one direct referral to the inviter and one team member to every ancestor up to the root', async () => {
     const s = await start()
-    const code = (id: number) => s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(id) as string
+    const code = async (id: number) => (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), id))!.code
     const a = await s.signIn(ROOT_CODE)
-    const b = await s.signIn(code(a.userId))
-    const c = await s.signIn(code(b.userId))
-    const counts = (id: number) =>
-      s.ctx.sqlite.prepare('SELECT zhi_num, team_num, depth FROM users WHERE id = ?').safeIntegers(false).get(id)
-    const rootId = s.count('SELECT id FROM users WHERE is_root = 1')
-    expect(counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
-    expect(counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })
-    expect(counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
-    expect(counts(c.userId)).toEqual({ zhi_num: 0, team_num: 0, depth: 3 })
+    const b = await s.signIn(await code(a.userId))
+    const c = await s.signIn(await code(b.userId))
+    const counts = async (id: number) =>
+      numbers(await s.ctx.sql.get(statement<{ zhi_num: unknown; team_num: unknown; depth: unknown }>('SELECT zhi_num, team_num, depth FROM users WHERE id = ?'), id))
+    const rootId = await s.count('SELECT id FROM users WHERE is_root = 1')
+    expect(await counts(rootId)).toEqual({ zhi_num: 1, team_num: 3, depth: 0 })
+    expect(await counts(a.userId)).toEqual({ zhi_num: 1, team_num: 2, depth: 1 })
+    expect(await counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
+    expect(await counts(c.userId)).toEqual({ zhi_num: 0, team_num: 0, depth: 3 })
 
     // A second referral of A counts for A and the root but not for B or C.
-    await s.signIn(code(a.userId))
-    expect(counts(rootId)).toEqual({ zhi_num: 1, team_num: 4, depth: 0 })
-    expect(counts(a.userId)).toEqual({ zhi_num: 2, team_num: 3, depth: 1 })
-    expect(counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
+    await s.signIn(await code(a.userId))
+    expect(await counts(rootId)).toEqual({ zhi_num: 1, team_num: 4, depth: 0 })
+    expect(await counts(a.userId)).toEqual({ zhi_num: 2, team_num: 3, depth: 1 })
+    expect(await counts(b.userId)).toEqual({ zhi_num: 1, team_num: 1, depth: 2 })
 
     // And the user centre reads the same figures.
     const info = await s.get<{ zhi_num: number; team_num: number }>('/api/v1/user/info', { token: a.token })
@@ -183,7 +185,7 @@ describe('POST /api/v1/auth/login', () => {
   it('a registered address gets a message without a Resources line, needs no code, and signs in as the same user', async () => {
     const s = await start()
     const first = await s.signIn(ROOT_CODE)
-    const users = s.count('SELECT COUNT(*) FROM users')
+    const users = await s.count('SELECT COUNT(*) FROM users')
 
     const issued = await s.loginMessage(first.wallet)
     expect(issued.statusCode).toBe(200)
@@ -195,24 +197,24 @@ describe('POST /api/v1/auth/login', () => {
     const res = await s.login({ address: first.address, message, sign_message: await first.wallet.signMessage(message) })
     expect(res.statusCode).toBe(200)
     expect(res.body_.data.token).not.toBe(first.token)
-    expect(s.count('SELECT COUNT(*) FROM users')).toBe(users)
-    expect(s.count('SELECT COUNT(DISTINCT user_id) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM users')).toBe(users)
+    expect(await s.count('SELECT COUNT(DISTINCT user_id) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(2)
   })
 
   it('a registered address that presents an invite code keeps its inviter: the code is ignored', async () => {
     const s = await start()
     const a = await s.signIn(ROOT_CODE)
     const b = await s.signIn(ROOT_CODE)
-    const aCode = s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(a.userId) as string
+    const aCode = (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), a.userId))!.code
 
     const issued = await s.loginMessage(b.wallet, aCode)
     expect(issued.statusCode).toBe(200)
     expect(issued.body_.data.message).not.toContain('Resources:')
     const { message } = issued.body_.data
     expect((await s.login({ address: b.address, message, sign_message: await b.wallet.signMessage(message), code: aCode })).statusCode).toBe(200)
-    expect(s.count('SELECT inviter_id FROM users WHERE id = ?', b.userId)).toBe(s.count('SELECT id FROM users WHERE is_root = 1'))
-    expect(s.count('SELECT zhi_num FROM users WHERE id = ?', a.userId)).toBe(0)
+    expect(await s.count('SELECT inviter_id FROM users WHERE id = ?', b.userId)).toBe(await s.count('SELECT id FROM users WHERE is_root = 1'))
+    expect(await s.count('SELECT zhi_num FROM users WHERE id = ?', a.userId)).toBe(0)
   })
 
   it('two messages issued to one new address register it once: the second signs in to the account the first created', async () => {
@@ -222,8 +224,8 @@ describe('POST /api/v1/auth/login', () => {
     const m2 = (await s.loginMessage(wallet, ROOT_CODE)).body_.data.message
     expect((await s.login({ address: wallet.address, message: m1, sign_message: await wallet.signMessage(m1) })).statusCode).toBe(200)
     expect((await s.login({ address: wallet.address, message: m2, sign_message: await wallet.signMessage(m2) })).statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
-    expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(1)
   })
 
   it('concurrent logins of one new address with two messages both succeed and create one account', async () => {
@@ -233,15 +235,15 @@ describe('POST /api/v1/auth/login', () => {
     const bodies = await Promise.all(messages.map(async (message) => ({ address: wallet.address, message, sign_message: await wallet.signMessage(message) })))
     const results = await Promise.all(bodies.map((b) => s.login(b)))
     expect(results.map((r) => r.statusCode)).toEqual([200, 200])
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
-    expect(s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(1)
   })
 
   it('concurrent registrations under one inviter are all counted', async () => {
     const s = await start()
     await Promise.all(Array.from({ length: 8 }, () => s.signIn(ROOT_CODE)))
-    expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(8)
-    expect(s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(8)
+    expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1')).toBe(8)
+    expect(await s.count('SELECT team_num FROM users WHERE is_root = 1')).toBe(8)
   })
 
   it('the address may be sent in any letter case', async () => {

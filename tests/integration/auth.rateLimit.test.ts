@@ -19,7 +19,7 @@ describe('sign-in rate limits', () => {
     const { message } = first.body_.data
     const login = await s.login({ address: wallet.address, message, sign_message: await wallet.signMessage(message) })
     expect(login.statusCode).toBe(429)
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(0)
   })
 
   it('the per-address limit counts the address in any letter case', async () => {
@@ -49,7 +49,7 @@ describe('sign-in rate limits', () => {
     s.clock.advance(60_000)
     const res = await s.login(body)
     expect(res.statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(1)
   })
 
   it('one IP gets 429 after NADI_LOGIN_PER_IP attempts even with a new address each time; another IP is unaffected', async () => {

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import type { Wallet } from 'ethers'
 import { ROOT_CODE, freshWallet, localeText, useServers, type TestServer } from './support/server.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 
 /** Nothing a rejected sign-in could leave behind: no account, no session, no nonce that still signs in. */
-function expectNoTrace(s: TestServer, wallet: Wallet, nonce?: string) {
+async function expectNoTrace(s: TestServer, wallet: Wallet, nonce?: string) {
   const address = wallet.address.toLowerCase()
-  expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', address), 'user rows').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0'), 'members').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM sessions'), 'sessions').toBe(0)
-  expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ? AND expires_at > ?', address, s.clock.now()), 'usable nonces').toBe(0)
-  if (nonce) expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce), 'the named nonce').toBe(0)
-  expect(s.count('SELECT zhi_num FROM users WHERE is_root = 1'), 'root referrals').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', address), 'user rows').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0'), 'members').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM sessions'), 'sessions').toBe(0)
+  expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE address = ? AND expires_at > ?', address, s.clock.now()), 'usable nonces').toBe(0)
+  if (nonce) expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce), 'the named nonce').toBe(0)
+  expect(await s.count('SELECT zhi_num FROM users WHERE is_root = 1'), 'root referrals').toBe(0)
 }
 
 /** A message issued for `wallet` under the root code, ready to sign. */
@@ -45,11 +46,11 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message, sign_message: await freshWallet().signMessage(message) }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_).toEqual({ code: 400, msg: localeText('en', 'errors.invalidSignature'), data: null })
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
     // The genuine signature cannot use the nonce afterwards either.
     const retry = await s.login({ address: wallet.address, message, sign_message: await wallet.signMessage(message) })
     expect(retry.statusCode).toBe(400)
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
   })
 
   it('a signature that does not recover at all is refused as an invalid signature', async () => {
@@ -59,7 +60,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message, sign_message: `0x${'00'.repeat(65)}` }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.invalidSignature'))
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
   })
 
   it('a message is single-use: the same signed message a second time is refused', async () => {
@@ -71,9 +72,9 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const again = await s.login(body, { lang: 'EN' })
     expect(again.statusCode).toBe(400)
     expect(again.body_).toEqual({ code: 400, msg: localeText('en', 'errors.loginMessageInvalid'), data: null })
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
   })
 
   it('a message older than 5 minutes is refused as expired and its nonce is gone', async () => {
@@ -85,7 +86,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message, sign_message }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_).toEqual({ code: 400, msg: localeText('en', 'errors.loginMessageExpired'), data: null })
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
   })
 
   it('a message signed just before it expires is still accepted', async () => {
@@ -99,7 +100,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
   it('an edited message (the invite code in Resources swapped, nonce kept) is refused even when signed as edited', async () => {
     const s = await start()
     const other = await s.signIn(ROOT_CODE)
-    const otherCode = s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(other.userId) as string
+    const otherCode = (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), other.userId))!.code
     const wallet = freshWallet()
     const { message, nonce } = await issue(s, wallet)
     const edited = message.replace(`urn:nadi:invite:${ROOT_CODE}`, `urn:nadi:invite:${otherCode}`)
@@ -107,10 +108,10 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message: edited, sign_message: await wallet.signMessage(edited), code: otherCode }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.loginMessageInvalid'))
-    expect(s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(0)
-    expect(s.count('SELECT zhi_num FROM users WHERE id = ?', other.userId)).toBe(0)
-    expect(s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE user_id != ?', other.userId)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())).toBe(0)
+    expect(await s.count('SELECT zhi_num FROM users WHERE id = ?', other.userId)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces WHERE nonce = ?', nonce)).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE user_id != ?', other.userId)).toBe(0)
   })
 
   it('an edit of a single character anywhere in the message is refused', async () => {
@@ -120,7 +121,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const edited = message.replace('Version: 1', 'Version: 2')
     const res = await s.login({ address: wallet.address, message: edited, sign_message: await wallet.signMessage(edited) })
     expect(res.statusCode).toBe(400)
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
   })
 
   it('a message issued to one address cannot be used by another address', async () => {
@@ -130,8 +131,8 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const { message, nonce } = await issue(s, victim)
     const res = await s.login({ address: attacker.address, message, sign_message: await attacker.signMessage(message) })
     expect(res.statusCode).toBe(400)
-    expectNoTrace(s, victim, nonce)
-    expectNoTrace(s, attacker)
+    await expectNoTrace(s, victim, nonce)
+    await expectNoTrace(s, attacker)
   })
 
   it('a body invite code that differs from the one bound in the message is refused', async () => {
@@ -140,7 +141,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const { message, nonce } = await issue(s, wallet)
     const res = await s.login({ address: wallet.address, message, sign_message: await wallet.signMessage(message), code: 'OTHER001' })
     expect(res.statusCode).toBe(400)
-    expectNoTrace(s, wallet, nonce)
+    await expectNoTrace(s, wallet, nonce)
   })
 
   it('an unknown invite code is refused at loginMessage with 400 and nothing is issued', async () => {
@@ -149,7 +150,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.loginMessage(wallet, 'ZZZZ9999', { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.inviteUnknown'))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('an invite code that is not 4–16 capital letters or digits is refused with 400 naming the invite code', async () => {
@@ -158,7 +159,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.loginMessage(wallet, 'root0001', { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.code')))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a missing invite code for a new address answers 401 with body code 200 and nothing is issued', async () => {
@@ -167,12 +168,12 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.loginMessage(wallet)
     expect(res.statusCode).toBe(401)
     expect(res.body_.code).toBe(200)
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
     // An empty code is not a code: refused as an invalid one (the app leaves the parameter out instead).
     const empty = await s.get(`/api/v1/auth/loginMessage?address=${wallet.address}&chainId=1&code=`, { lang: 'EN' })
     expect(empty.statusCode).toBe(400)
     expect(empty.body_.msg).toBe(localeText('en', 'errors.invalidField').replace('{{field}}', localeText('en', 'fields.code')))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a malformed JSON body is refused with 400 and the malformed-body message', async () => {
@@ -186,7 +187,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     })
     expect(res.statusCode).toBe(400)
     expect(res.json()).toEqual({ code: 400, msg: localeText('en', 'errors.malformedBody'), data: null })
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a body over 16 KiB is refused with 413 before it is read', async () => {
@@ -196,7 +197,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message, sign_message: await wallet.signMessage('x') }, { lang: 'EN' })
     expect(res.statusCode).toBe(413)
     expect(res.body_).toEqual({ code: 413, msg: localeText('en', 'errors.bodyTooLarge'), data: null })
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a body that is not JSON is refused with 415', async () => {
@@ -215,7 +216,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: 1234, message, sign_message: await wallet.signMessage(message) }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_).toEqual({ code: 400, msg: invalid('address'), data: null })
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a signature that is not 65 bytes of hex is refused with 400 whose message names the signature', async () => {
@@ -224,7 +225,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message: unissuedMessage(wallet), sign_message: 'not-a-signature' }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(invalid('sign_message'))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a missing login message is refused with 400 whose message names the login message', async () => {
@@ -233,7 +234,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, sign_message: await wallet.signMessage('x') }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(invalid('message'))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('a message with no nonce line is refused as invalid', async () => {
@@ -243,7 +244,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const res = await s.login({ address: wallet.address, message, sign_message: await wallet.signMessage(message) }, { lang: 'EN' })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(localeText('en', 'errors.loginMessageInvalid'))
-    expectNoTrace(s, wallet)
+    await expectNoTrace(s, wallet)
   })
 
   it('loginMessage query errors name the field: a bad address, a missing chain id', async () => {
@@ -254,7 +255,7 @@ describe('rejected sign-ins leave no account and no usable nonce', () => {
     const noChain = await s.get(`/api/v1/auth/loginMessage?address=${freshWallet().address}&code=${ROOT_CODE}`, { lang: 'EN' })
     expect(noChain.statusCode).toBe(400)
     expect(noChain.body_.msg).toBe(invalid('chainId'))
-    expect(s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM login_nonces')).toBe(0)
   })
 })
 

@@ -12,6 +12,8 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { GoodsItem } from '../../contract/goods.ts'
 import { translate } from '../../server/i18n.ts'
 import { main as cli } from '../../server/cli.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 const en = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
@@ -56,9 +58,9 @@ async function ready(s: TestServer, who?: SignedIn) {
 }
 
 /** Every application and upload row: a refused request changes neither. */
-const state = (s: TestServer) => ({
-  applications: s.ctx.sqlite.prepare('SELECT * FROM car_applications ORDER BY id').safeIntegers(false).all(),
-  uploads: s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all(),
+const state = async (s: TestServer) => ({
+  applications: (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM car_applications ORDER BY id'))).map((r) => numbers(r)),
+  uploads: (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM uploads ORDER BY key'))).map((r) => numbers(r)),
 })
 
 function refused(res: Res, status: number, msg: string, label = '') {
@@ -90,8 +92,8 @@ describe('POST /api/v1/car/apply', () => {
       created_at: T0,
       updated_at: T0,
     })
-    expect(s.ctx.sqlite.prepare('SELECT id_number FROM car_applications WHERE id = ?').pluck().get(a.id)).toBe('A123456789')
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by = ? AND used_at = ?', a.id, T0)).toBe(3)
+    expect((await s.ctx.sql.get(statement<{ id_number: unknown }>('SELECT id_number FROM car_applications WHERE id = ?'), a.id))?.id_number).toBe('A123456789')
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by = ? AND used_at = ?', a.id, T0)).toBe(3)
     // The list in another language names the car in it.
     const tw = await s.get<PagedList<CarApplication>>('/api/v1/car/applyList', { token: me.token, lang: 'TW' })
     const twName = (await s.get<{ name: string }>(`/api/v1/car/goodsDetail?id=${body.goods_id}`, { lang: 'TW' })).body_.data.name
@@ -110,13 +112,13 @@ describe('POST /api/v1/car/apply', () => {
     const again = await apply(s, me, least, { key })
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body_).toEqual(first.body_)
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(1)
   })
 
   it('refuses missing or bad details, each with its own message and no change', async () => {
     const s = await start()
     const { me, body } = await ready(s)
-    const before = state(s)
+    const before = await state(s)
     const without = (field: string) => Object.fromEntries(Object.entries(body).filter(([k]) => k !== field))
     const cases: [string, unknown, number, string][] = [
       ['no car', without('goods_id'), 400, en('errors.carRequired')],
@@ -151,20 +153,20 @@ describe('POST /api/v1/car/apply', () => {
     // In the caller's language.
     const tw = await apply(s, me, without('id_number'), { lang: 'TW' })
     expect(tw.body_.msg).toBe(translate('TW', 'errors.idNumberRequired'))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
   })
 
   it('refuses a car that is not one: unknown, a device, a car taken off sale — 404, no change', async () => {
     const s = await start()
     const { me, body } = await ready(s)
     const device = (await s.get<PagedList<GoodsItem>>('/api/v1/machine/goodsList')).body_.data.list[0]!
-    const before = state(s)
+    const before = await state(s)
     refused(await apply(s, me, { ...body, goods_id: 999_999 }), 404, en('errors.goodsNotFound'), 'unknown')
     refused(await apply(s, me, { ...body, goods_id: device.id }), 404, en('errors.goodsNotFound'), 'a device')
-    s.ctx.sqlite.prepare('UPDATE products SET active = 0 WHERE id = ?').run(body.goods_id)
+    await s.ctx.sql.run(statement('UPDATE products SET active = 0 WHERE id = ?'), body.goods_id)
     refused(await apply(s, me, body), 404, en('errors.goodsNotFound'), 'off sale')
     refused(await apply(s, me, { ...body, goods_id: 0 }), 400, en('errors.invalidField', { field: en('fields.goods_id') }), 'id 0')
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
   })
 
   it('refuses documents that are not the caller’s, not uploaded, for another purpose or already used — no change', async () => {
@@ -176,21 +178,21 @@ describe('POST /api/v1/car/apply', () => {
     const missing = body.id_front.replace(/[0-9a-f]{32}/, '0'.repeat(32))
     // A file of the caller uploaded for another purpose (none other exists yet: written as one would be).
     const elsewhere = `u/${me.userId}/avatar/${'a'.repeat(32)}.png`
-    s.ctx.sqlite.prepare("INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at, uploaded_at) VALUES (?, ?, 'avatar', 'image/png', ?, 'local', ?, ?, ?)").run(elsewhere, me.userId, PNG.length, T0, T0 + 600_000, T0)
-    const before = state(s)
+    await s.ctx.sql.run(statement("INSERT INTO uploads (key, user_id, purpose, content_type, size, store, created_at, expires_at, uploaded_at) VALUES (?, ?, 'avatar', 'image/png', ?, 'local', ?, ?, ?)"), elsewhere, me.userId, PNG.length, T0, T0 + 600_000, T0)
+    const before = await state(s)
     refused(await apply(s, me, { ...body, id_front: theirs }), 404, en('errors.documentNotFound', { document: doc('id_front') }), 'another user’s')
     refused(await apply(s, me, { ...body, id_back: missing }), 404, en('errors.documentNotFound', { document: doc('id_back') }), 'no such key')
     refused(await apply(s, me, { ...body, driver_licence: notUploaded }), 409, en('errors.documentNotUploaded', { document: doc('driver_licence') }), 'not uploaded')
     refused(await apply(s, me, { ...body, id_front: elsewhere }), 400, en('errors.documentWrongPurpose', { document: doc('id_front') }), 'another purpose')
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
 
     // Used in an application: a second application with one of its files is refused, nothing taken.
     expect((await apply(s, me, body)).statusCode).toBe(200)
-    const after = state(s)
+    const after = await state(s)
     const fresh = { ...body, id_back: await uploaded(s, me), driver_licence: await uploaded(s, me) }
-    const withFresh = state(s)
+    const withFresh = await state(s)
     refused(await apply(s, me, fresh), 409, en('errors.documentUsed', { document: doc('id_front') }), 'used')
-    expect(state(s)).toEqual(withFresh)
+    expect(await state(s)).toEqual(withFresh)
     expect(after.applications).toEqual(withFresh.applications)
     // The other user cannot use them either (they are not theirs).
     refused(await apply(s, other, { ...body, id_front: await uploaded(s, other), id_back: undefined, driver_licence: body.driver_licence }), 404, en('errors.documentNotFound', { document: doc('driver_licence') }))
@@ -202,10 +204,10 @@ describe('POST /api/v1/car/apply', () => {
     const b2 = { ...body, id_back: await uploaded(s, me), driver_licence: await uploaded(s, me) }
     const [r1, r2] = await Promise.all([apply(s, me, body), apply(s, me, b2)])
     expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 409])
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(1)
     const loser = r1.statusCode === 409 ? body : b2
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by IS NOT NULL')).toBe(3)
-    expect(s.count('SELECT count(*) FROM uploads WHERE used_by IS NULL AND key IN (?, ?)', loser.id_back, loser.driver_licence)).toBe(2)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by IS NOT NULL')).toBe(3)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE used_by IS NULL AND key IN (?, ?)', loser.id_back, loser.driver_licence)).toBe(2)
   })
 
   it('refuses more applications waiting than the limit (409); a decided one frees a place', async () => {
@@ -219,9 +221,9 @@ describe('POST /api/v1/car/apply', () => {
       ids.push(r.body_.data.id)
     }
     const { body } = await ready(s, me)
-    const before = state(s)
+    const before = await state(s)
     refused(await apply(s, me, body), 409, en('errors.carApplyLimit', { max: 2 }))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     // Another user has their own places.
     const other = await ready(s)
     expect((await apply(s, other.me, other.body)).statusCode).toBe(200)

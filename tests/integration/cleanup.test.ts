@@ -11,18 +11,18 @@ describe('cleanup job', () => {
     const stale = await s.signIn()
     await s.post('/api/v1/auth/logout', {}, { token: stale.token })
     await s.loginMessage(live.wallet)
-    expect(s.count('SELECT count(*) AS n FROM login_nonces')).toBe(1)
+    expect(await s.count('SELECT count(*) AS n FROM login_nonces')).toBe(1)
 
     // Six minutes on: the unused nonce has expired; both sessions still exist.
     s.clock.advance(6 * 60_000)
     expect((await cleanup(s.ctx)).nonces).toBe(1)
-    expect(s.count('SELECT count(*) AS n FROM sessions')).toBe(2)
+    expect(await s.count('SELECT count(*) AS n FROM sessions')).toBe(2)
 
     // Thirty-one days on: the revoked and the idle-expired sessions are both gone.
     s.clock.advance(31 * 86_400_000)
     const r = await cleanup(s.ctx)
     expect(r.sessions).toBe(2)
-    expect(s.count('SELECT count(*) AS n FROM sessions')).toBe(0)
-    expect(s.count('SELECT count(*) AS n FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT count(*) AS n FROM sessions')).toBe(0)
+    expect(await s.count('SELECT count(*) AS n FROM idempotency_keys')).toBe(0)
   })
 })

@@ -13,6 +13,7 @@ import { operatorEnv } from './support/operatorEnv.ts'
 import type { PreOrderResult, ShopOrder } from '../../contract/preOrder.ts'
 import type { Address } from '../../contract/address.ts'
 import type { GoodsDetail } from '../../contract/goods.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_GOLD_WALK_MS: '0', NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS } })
@@ -48,14 +49,14 @@ describe('catalog load', () => {
   it('loads a product, updates it by slug the second time, and refuses a bad file without writing', async () => {
     const s = await start()
     const products = () => s.count('SELECT count(*) FROM products')
-    const before = products()
+    const before = await products()
     const ok = await runCli(s, 'catalog', 'load', catalogFile(s, { products: [tablet(5)] }))
     expect(ok).toMatchObject({ code: 0 })
     expect(ok.out).toContain('1 products added, 0 updated; 1 specifications added, 0 updated')
-    expect(products()).toBe(before + 1)
+    expect(await products()).toBe(before + 1)
     const again = await runCli(s, 'catalog', 'load', catalogFile(s, { products: [tablet(9, '260')] }))
     expect(again.out).toContain('0 products added, 1 updated; 0 specifications added, 1 updated')
-    const spec = s.ctx.sqlite.prepare("SELECT s.stock, s.price FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.slug = 'op-tablet'").get() as { stock: bigint; price: bigint }
+    const spec = (await s.ctx.sql.get(statement<{ stock: bigint; price: bigint }>("SELECT s.stock, s.price FROM product_specs s JOIN products p ON p.id = s.product_id WHERE p.slug = 'op-tablet'")))!
     expect(spec).toEqual({ stock: 9n, price: units('260') })
 
     const bad: [unknown, RegExp][] = [
@@ -71,7 +72,7 @@ describe('catalog load', () => {
       expect(r.code, JSON.stringify(body)).toBe(1)
       expect(r.err).toMatch(text)
     }
-    expect(products()).toBe(before + 1)
+    expect(await products()).toBe(before + 1)
     expect((await runCli(s, 'catalog', 'load')).code).toBe(2)
   })
 })
@@ -84,7 +85,7 @@ describe('ship, gold price and releases', () => {
     const address = (await s.post<Address>('/api/v1/address/addAddress', { name: 'Ana', phone: '0912345678', area: 'Lisbon', address: 'Rua 1', is_default: true }, o)).body_.data
     const gold = (await s.get<{ list: { id: number; release: unknown }[] }>('/api/v1/gold/goodsList?page_size=50', { lang: 'EN' })).body_.data.list.find((g) => g.release)!
     const detail = (await s.get<GoodsDetail>(`/api/v1/gold/goodsDetail?id=${gold.id}`, { lang: 'EN' })).body_.data
-    transfer(s.ctx.sqlite, { ref: 'test:cli:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100000') })
+    await transfer(s.ctx.sql, { ref: 'test:cli:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100000') })
     const { order } = (await s.post<PreOrderResult>('/api/v1/preOrder/preOrder', { area: 'gold', goods_id: gold.id, spec_id: detail.specs[0]!.id, quantity: 1, address_id: address.id }, { ...o, idempotencyKey: idemKey() })).body_.data
 
     const unpaid = await runCli(s, 'ship', String(order.id), 'SF', 'SF100200300')

@@ -19,6 +19,7 @@ import { checkChainPayments } from '../../server/modules/payment/index.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
 import { autoConfirmReceipts, shipOrder, ShipRefused } from '../../server/modules/preOrder/service.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 // Sessions outlive the days the tests move the clock through (the idle expiry has its own tests).
 const YEARS = String(10 * 365 * 86_400_000)
@@ -32,12 +33,12 @@ afterEach(() => {
 })
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:commerce:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:commerce:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
-const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT').available
-const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI').available
+const usdt = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'USDT')).available
+const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
 
 async function addressOf(s: TestServer, who: SignedIn): Promise<number> {
   const r = await post<Address>(s, who, 'address/addAddress', { name: 'Lin Mei', phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
@@ -113,22 +114,22 @@ describe('an order from confirm to receipt', () => {
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'foldable')
     const spec = d.specs[0]!
-    credit(s, me.userId, 'USDT', '5000')
-    const before = stockOf(s, spec.id)
+    await credit(s, me.userId, 'USDT', '5000')
+    const before = await stockOf(s, spec.id)
 
     const created = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: addressId, remark: ' leave at the door ' })
     expect(created.statusCode).toBe(200)
     const { order, shop_order } = created.body_.data
     expect(order).toMatchObject({ type: 'device', asset: 'USDT', status: 'pending_payment', total: String(Number(spec.price) * 2) })
     expect(shop_order).toMatchObject({ status: null, remark: 'leave at the door', ship_to: { name: 'Lin Mei', phone: '091****678', area: 'Taipei City' } })
-    expect(stockOf(s, spec.id)).toBe(before - 2)
+    expect(await stockOf(s, spec.id)).toBe(before - 2)
     // The catalog says so at once (its answers are cached per catalog version).
     expect((await get<GoodsDetail>(s, null, `machine/goodsDetail?id=${d.id}`)).body_.data.specs[0]!.stock).toBe(before - 2)
     expect((await get<PreOrderTips>(s, me, 'preOrder/tips')).body_.data).toMatchObject({ count: 1, next: { id: order.id } })
 
     const paid = await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })
     expect(paid.body_.data.status).toBe('paid')
-    expect(usdt(s, me.userId)).toBe(units('5000') - units(order.total))
+    expect(await usdt(s, me.userId)).toBe(units('5000') - units(order.total))
     expect((await get<PreOrderTips>(s, me, 'preOrder/tips')).body_.data.count).toBe(0)
 
     const pending = (await get<PagedList<ShopOrder>>(s, me, 'machine/orderList?status=pending_shipment')).body_.data
@@ -170,7 +171,7 @@ describe('an order from confirm to receipt', () => {
     const me = await s.signIn(ROOT_CODE)
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'tablet')
-    credit(s, me.userId, 'USDT', '2000')
+    await credit(s, me.userId, 'USDT', '2000')
     const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: d.specs[0]!.id, quantity: 1, address_id: addressId })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     await shipOrder(s.ctx, order.id, 'DHL', 'DHL-0001')
@@ -192,7 +193,7 @@ describe('refusals change nothing', () => {
     const d = await product(s, 'machine', (g) => g.kind === 'foldable')
     const tablet = await product(s, 'machine', (g) => g.kind === 'tablet')
     const spec = d.specs[0]!
-    const stock = stockOf(s, spec.id)
+    const stock = await stockOf(s, spec.id)
     const orders = () => s.count('SELECT count(*) FROM pay_orders')
     const base = { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: mine }
     const cases: [unknown, number, string | RegExp][] = [
@@ -217,14 +218,14 @@ describe('refusals change nothing', () => {
       if (typeof text === 'string') expect(r.body_.msg).toBe(text)
       else expect(r.body_.msg).toMatch(text)
     }
-    expect(stockOf(s, spec.id)).toBe(stock)
-    expect(orders()).toBe(0)
+    expect(await stockOf(s, spec.id)).toBe(stock)
+    expect(await orders()).toBe(0)
     // Quantity above stock (a spec with little stock).
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 3 WHERE id = ?').run(spec.id)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 3 WHERE id = ?'), spec.id)
     const over = await post(s, me, 'preOrder/preOrder', { ...base, quantity: 4 })
     expect(over.statusCode).toBe(409)
     expect(over.body_.msg).toBe(msg('errors.outOfStock', { stock: 3 }))
-    expect(stockOf(s, spec.id)).toBe(3)
+    expect(await stockOf(s, spec.id)).toBe(3)
     // Receipts of orders that are not the caller's, or unknown.
     expect((await post(s, me, 'machine/receipt', { id: 999999 })).statusCode).toBe(404)
     expect((await post(s, me, 'machine/receipt', { id: 'x' })).statusCode).toBe(400)
@@ -235,17 +236,17 @@ describe('refusals change nothing', () => {
     const [me, you] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     const d = await product(s, 'machine', (g) => g.kind === 'straight')
     const spec = d.specs[0]!
-    const stock = stockOf(s, spec.id)
+    const stock = await stockOf(s, spec.id)
     const a = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 3, address_id: await addressOf(s, me) })).body_.data.order
     const b = (await post<PreOrderResult>(s, you, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: await addressOf(s, you) })).body_.data.order
-    expect(stockOf(s, spec.id)).toBe(stock - 5)
+    expect(await stockOf(s, spec.id)).toBe(stock - 5)
     expect((await post<PayOrder>(s, me, 'orders/cancel', { id: a.id })).body_.data.status).toBe('cancelled')
-    expect(stockOf(s, spec.id)).toBe(stock - 2)
+    expect(await stockOf(s, spec.id)).toBe(stock - 2)
     expect((await post(s, me, 'orders/cancel', { id: a.id })).statusCode).toBe(409)
-    expect(stockOf(s, spec.id)).toBe(stock - 2)
+    expect(await stockOf(s, spec.id)).toBe(stock - 2)
     s.clock.advance(s.config.orders.holds.holdMs)
     expect(await expireOrders(s.ctx)).toBe(1)
-    expect(stockOf(s, spec.id)).toBe(stock)
+    expect(await stockOf(s, spec.id)).toBe(stock)
     expect((await post(s, you, 'orders/payByBalance', { id: b.id })).statusCode).toBe(409)
   })
 
@@ -253,14 +254,14 @@ describe('refusals change nothing', () => {
     const s = await start()
     const d = await product(s, 'car')
     const spec = d.specs[0]!
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 5 WHERE id = ?').run(spec.id)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 5 WHERE id = ?'), spec.id)
     const buyers = await Promise.all(Array.from({ length: 20 }, () => s.signIn(ROOT_CODE)))
     // Each could pay at once, so holds past the share for unpaid orders (README "Holds") are theirs to take.
-    for (const b of buyers) credit(s, b.userId, 'USDT', spec.price)
+    for (const b of buyers) await credit(s, b.userId, 'USDT', spec.price)
     const results = await Promise.all(buyers.map((b) => post(s, b, 'preOrder/preOrder', { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 })))
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(5)
     expect(results.filter((r) => r.statusCode === 409)).toHaveLength(15)
-    expect(stockOf(s, spec.id)).toBe(0)
+    expect(await stockOf(s, spec.id)).toBe(0)
   })
 })
 
@@ -271,7 +272,7 @@ describe('releases', () => {
     const d = await product(s, 'car')
     expect(d.release).not.toBeNull()
     const spec = d.specs[0]!
-    credit(s, me.userId, 'USDT', String(Number(spec.price) + 1))
+    await credit(s, me.userId, 'USDT', String(Number(spec.price) + 1))
     const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     const plans = (await get<PagedList<ReleasePlan>>(s, me, 'car/releaseOrderList')).body_.data.list
@@ -281,43 +282,43 @@ describe('releases', () => {
     // Converted at the reference price (no trade yet): value / price.
     expect(units(plan.total)).toBe((units(plan.value) * units('1')) / units(plan.price))
 
-    const fundBefore = balance(s.ctx.sqlite, RELEASES, 'NADI').available
+    const fundBefore = (await balance(s.ctx.sql, RELEASES, 'NADI')).available
     expect(await releaseDue(s.ctx)).toEqual([]) // the first instalment is tomorrow's
     s.clock.advance(DAY)
     const first = await releaseDue(s.ctx)
     expect(first).toHaveLength(1)
-    expect(nadi(s, me.userId)).toBe(units(plan.daily))
+    expect(await nadi(s, me.userId)).toBe(units(plan.daily))
     expect(await releaseDue(s.ctx)).toEqual([]) // the same day again posts nothing
     s.clock.advance(3 * DAY) // the server was down for three days
     expect((await releaseDue(s.ctx)).map((r) => r.plans)).toEqual([1, 1, 1])
     const after = (await get<PagedList<ReleasePlan>>(s, me, 'car/releaseOrderList')).body_.data
     expect(after.list[0]).toMatchObject({ released_days: 4 })
-    expect(nadi(s, me.userId)).toBe(units(after.list[0]!.released))
-    expect(fundBefore - balance(s.ctx.sqlite, RELEASES, 'NADI').available).toBe(nadi(s, me.userId))
+    expect(await nadi(s, me.userId)).toBe(units(after.list[0]!.released))
+    expect(fundBefore - (await balance(s.ctx.sql, RELEASES, 'NADI')).available).toBe(await nadi(s, me.userId))
     // To the end: the instalments sum to the total exactly.
     s.clock.advance(plan.days * DAY)
     await releaseDue(s.ctx)
     const done = (await get<PagedList<ReleasePlan>>(s, me, 'car/releaseOrderList?status=completed')).body_.data.list
     expect(done[0]).toMatchObject({ status: 'completed', released: plan.total, released_days: plan.days })
-    expect(nadi(s, me.userId)).toBe(units(plan.total))
+    expect(await nadi(s, me.userId)).toBe(units(plan.total))
   })
 
   it('a release account short of funds halts releases at that day and posts nothing until funded', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const d = await product(s, 'car')
-    credit(s, me.userId, 'USDT', '100000')
+    await credit(s, me.userId, 'USDT', '100000')
     const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'car', goods_id: d.id, spec_id: d.specs[0]!.id, quantity: 1 })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
-    const all = balance(s.ctx.sqlite, RELEASES, 'NADI').available
-    transfer(s.ctx.sqlite, { ref: 'test:drain', reason: 'release_fund', userId: null, from: RELEASES, to: custody('nadi'), asset: 'NADI', amount: all })
+    const all = (await balance(s.ctx.sql, RELEASES, 'NADI')).available
+    await transfer(s.ctx.sql, { ref: 'test:drain', reason: 'release_fund', userId: null, from: RELEASES, to: custody('nadi'), asset: 'NADI', amount: all })
     s.clock.advance(DAY)
     await expect(releaseDue(s.ctx)).rejects.toThrow(/needs .* NADI, the release account has 0/)
-    expect(nadi(s, me.userId)).toBe(0n)
-    expect(s.count('SELECT count(*) FROM release_lines')).toBe(0)
-    transfer(s.ctx.sqlite, { ref: 'test:refund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: all })
+    expect(await nadi(s, me.userId)).toBe(0n)
+    expect(await s.count('SELECT count(*) FROM release_lines')).toBe(0)
+    await transfer(s.ctx.sql, { ref: 'test:refund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: all })
     expect(await releaseDue(s.ctx)).toHaveLength(1)
-    expect(nadi(s, me.userId)).toBeGreaterThan(0n)
+    expect(await nadi(s, me.userId)).toBeGreaterThan(0n)
   })
 
   it('gold paid on chain: processing while it confirms, then pending shipment with its release plan', async () => {
@@ -347,7 +348,7 @@ describe('releases', () => {
     await releaseDue(s.ctx)
     const plan = (await get<PagedList<ReleasePlan>>(s, me, 'gold/releaseOrderList')).body_.data.list[0]!
     expect(plan.released_days).toBe(1)
-    expect(nadi(s, me.userId)).toBe(units(plan.released))
+    expect(await nadi(s, me.userId)).toBe(units(plan.released))
   })
 })
 
@@ -358,8 +359,8 @@ describe('the expiry job', () => {
     const addressId = await addressOf(s, me)
     const d = await product(s, 'machine', (g) => g.kind === 'tablet')
     const spec = d.specs[0]!
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1000 WHERE id = ?').run(spec.id)
-    credit(s, me.userId, 'USDT', String(Number(spec.price) * 501))
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 1000 WHERE id = ?'), spec.id)
+    await credit(s, me.userId, 'USDT', String(Number(spec.price) * 501))
     // 25 buyers at a time, so group commit batches them: one after another, 1,002 requests on
     // PostgreSQL outlasted the test's minute on a loaded CI machine.
     const buyAndPay = async () => {

@@ -4,6 +4,7 @@ import type { Banner, MainInfo, PublicConfig } from '../../contract/common.ts'
 import { SEED_BANNERS } from '../../server/db/seed/content.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { custody, trade, transfer } from '../../server/ledger/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 
@@ -30,11 +31,11 @@ describe('GET /api/v1/common/bannerList', () => {
 
   it('a banner missing the asked language falls back to Traditional Chinese; inactive banners are hidden', async () => {
     const s = await start({ env: { NADI_DEMO: '0' } })
-    const db = s.ctx.sqlite
-    const id = Number(db.prepare("INSERT INTO banners (image, link, sort) VALUES ('/b.svg', NULL, 1) RETURNING id").pluck().get())
-    db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'tw', '只有繁體')").run(id)
-    const hidden = Number(db.prepare("INSERT INTO banners (image, link, sort, state) VALUES ('/h.svg', NULL, 0, 'unpublished') RETURNING id").pluck().get())
-    db.prepare("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'en', 'Hidden')").run(hidden)
+    const db = s.ctx.sql
+    const id = Number((await db.get(statement<{ id: bigint }>("INSERT INTO banners (image, link, sort) VALUES ('/b.svg', NULL, 1) RETURNING id")))!.id)
+    await db.run(statement("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'tw', '只有繁體')"), id)
+    const hidden = Number((await db.get(statement<{ id: bigint }>("INSERT INTO banners (image, link, sort, state) VALUES ('/h.svg', NULL, 0, 'unpublished') RETURNING id")))!.id)
+    await db.run(statement("INSERT INTO banner_texts (banner_id, lang, title) VALUES (?, 'en', 'Hidden')"), hidden)
     const res = await s.get<Banner[]>('/api/v1/common/bannerList', { lang: 'KO' })
     expect(res.body_.data).toEqual([{ id, image: '/b.svg', link: null, title: '只有繁體' }])
   })
@@ -64,7 +65,7 @@ describe('GET /api/v1/common/mainInfo', () => {
     expect((await s.get<MainInfo>('/api/v1/common/mainInfo')).body_.data).toMatchObject({ nadi_price: '0.25', nadi_price_source: 'reference' })
     const [maker, taker] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
     for (const [who, asset] of [[maker, 'NADI'], [taker, 'USDT']] as const) {
-      transfer(s.ctx.sqlite, { ref: `price:${who.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: parseMoney('1000')! })
+      await transfer(s.ctx.sql, { ref: `price:${who.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: parseMoney('1000')! })
     }
     await s.exchange!.place(maker.userId, { side: 'sell', type: 'limit', price: 3172, lots: 1000, clientOrderId: 'm1' })
     await s.exchange!.place(taker.userId, { side: 'buy', type: 'limit', price: 3172, lots: 500, clientOrderId: 't1' })

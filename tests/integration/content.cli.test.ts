@@ -43,7 +43,7 @@ describe('notice commands', () => {
 
     const again = await run(s, 'notice', 'load', file(s, { notices: [{ ...notice('old'), title: T('renamed') }] }))
     expect(again.out).toBe('notices loaded: 0 added, 1 updated\n')
-    expect(s.count('SELECT count(*) FROM notices')).toBe(3)
+    expect(await s.count('SELECT count(*) FROM notices')).toBe(3)
     expect(await titles(s)).toEqual(['pinned (EN)', 'renamed (EN)'])
     const listed = (await run(s, 'notice', 'list')).out.split('\n')
     expect(listed[0]).toMatch(/^#\d+ pinned \[published\] pinned /)
@@ -59,7 +59,7 @@ describe('notice commands', () => {
     expect(bad.code).toBe(1)
     expect(bad.err).toMatch(/notice load: notice file does not match the schema:\n {2}\/notices\/1\/title: .*VN/)
     expect(await titles(s)).toEqual(['kept (EN)'])
-    expect(s.count('SELECT count(*) FROM notices')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM notices')).toBe(1)
   })
 
   it('publish --at schedules: hidden until its moment by the server clock; unpublish hides at once', async () => {
@@ -82,7 +82,7 @@ describe('notice commands', () => {
     expect(await run(s, 'notice', 'publish', 'nope')).toMatchObject({ code: 1, err: expect.stringContaining('notice publish: no notice has the key "nope"\n') })
     expect(await run(s, 'notice', 'unpublish', 'd')).toMatchObject({ code: 1, err: expect.stringContaining('notice unpublish: it is a draft and was never published\n') })
     expect((await run(s, 'notice', 'publish', 'd', '--at', 'tomorrow')).code).toBe(2)
-    expect(s.count("SELECT count(*) FROM notices WHERE state = 'draft'")).toBe(1)
+    expect(await s.count("SELECT count(*) FROM notices WHERE state = 'draft'")).toBe(1)
   })
 })
 
@@ -97,7 +97,7 @@ describe('banner commands', () => {
     expect((await run(s, 'banner', 'list')).out).toMatch(/two \[published\] sort 0[\s\S]*later \[draft\] sort 0[\s\S]*one \[published\] sort 1/)
     expect((await run(s, 'banner', 'remove', 'two')).code).toBe(0)
     expect(await banners(s)).toEqual(['one (EN)'])
-    expect(s.count('SELECT count(*) FROM banners')).toBe(2)
+    expect(await s.count('SELECT count(*) FROM banners')).toBe(2)
     expect(await run(s, 'banner', 'remove', 'two')).toMatchObject({ code: 1, err: expect.stringContaining('banner remove: no banner has the key "two"\n') })
   })
 })

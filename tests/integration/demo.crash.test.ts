@@ -19,6 +19,7 @@ import { fundTraders, killChildren, killGroup, placeHttp as place, signInHttp, s
 import { Client } from './support/wsClient.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'CRASH001'
 const CYCLES = 4
@@ -59,16 +60,17 @@ const startDemo = () =>
 async function checkFolder(acked: Map<string, number>) {
   const db = openDatabase(database)
   try {
-    const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
-    const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
+    const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+    const missing: [string, number][] = []
+    for (const [cid, id] of acked) if (Number((await db.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
     expect(missing).toEqual([])
     expect((await audit(db.sql)).violations).toEqual([])
     const d = await db.sql.transaction((tx) => diagnose(tx, defaultSpec))
     expect(d.replay.ok, JSON.stringify(d.replay)).toBe(true)
     expect(d.healthy).toBe(true)
-    return Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
+    return Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))!.v)
   } finally {
-    db.sqlite.close()
+    await db.close()
   }
 }
 
@@ -80,7 +82,7 @@ it(`the demo survives kill -9 of its process group ${CYCLES} times: every start 
   expect(firstTokens).toHaveLength(2)
   killGroup(first.proc)
   await first.exited
-  fundTraders(database, wallets.map((w) => w.address), 'crash')
+  await fundTraders(database, wallets.map((w) => w.address), 'crash')
 
   const acked = new Map<string, number>()
   let fillsBefore = 0

@@ -23,7 +23,7 @@ const post = <T>(s: TestServer, me: SignedIn, path: string, body: unknown) => s.
 
 /** Two devices bought and paid from balance at the clock's now; answers the order's id. */
 async function paidDeviceOrder(s: TestServer, me: SignedIn): Promise<number> {
-  transfer(s.ctx.sqlite, { ref: `test:demo-ship:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
+  await transfer(s.ctx.sql, { ref: `test:demo-ship:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
   const address = (await post<Address>(s, me, 'address/addAddress', { name: 'Ana', phone: '0912345678', area: 'Lisbon', address: 'Rua 1', is_default: true })).body_.data
   const item = (await s.get<PagedList<GoodsItem>>(`${API}/machine/goodsList?page_size=50`, { lang: 'EN' })).body_.data.list.find((g) => g.power !== '0')!
   const spec = (await s.get<GoodsDetail>(`${API}/machine/goodsDetail?id=${item.id}`, { lang: 'EN' })).body_.data.specs[0]!

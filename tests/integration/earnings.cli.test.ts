@@ -33,11 +33,11 @@ async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number;
   return { code, out, err }
 }
 const postings = (s: TestServer) => s.count('SELECT count(*) FROM ledger_postings')
-const avail = (s: TestServer, account: Parameters<typeof balance>[1], asset: string) => balance(s.ctx.sqlite, account, asset).available
+const avail = async (s: TestServer, account: Parameters<typeof balance>[1], asset: string) => (await balance(s.ctx.sql, account, asset)).available
 
 async function withCoreNode(s: TestServer): Promise<SignedIn> {
   const me = await s.signIn()
-  transfer(s.ctx.sqlite, { ref: `test:air:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('5000') })
+  await transfer(s.ctx.sql, { ref: `test:air:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('5000') })
   const opts = { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }
   const core = (await s.get<NodeConfig>('/api/v1/node/config', { token: me.token })).body_.data.tiers.find((t) => t.type === 'core')!
   const order = await s.post<PayOrder>('/api/v1/node/buy', { node_id: core.id }, opts)
@@ -48,36 +48,36 @@ async function withCoreNode(s: TestServer): Promise<SignedIn> {
 describe('fund', () => {
   it('moves money from the treasury to each funding account and prints both balances; `release fund` still works', async () => {
     const s = await start()
-    const treasury = avail(s, TREASURY, 'NADI')
-    const mining = avail(s, MINING, 'NADI')
+    const treasury = await avail(s, TREASURY, 'NADI')
+    const mining = await avail(s, MINING, 'NADI')
     const r = await runCli(s, 'fund', 'mining', 'NADI', '10.5')
     expect(r, r.err).toMatchObject({ code: 0 })
-    expect(avail(s, MINING, 'NADI')).toBe(mining + units('10.5'))
-    expect(avail(s, TREASURY, 'NADI')).toBe(treasury - units('10.5'))
+    expect(await avail(s, MINING, 'NADI')).toBe(mining + units('10.5'))
+    expect(await avail(s, TREASURY, 'NADI')).toBe(treasury - units('10.5'))
     expect(r.out).toBe(`mining account: ${formatMoney(mining + units('10.5'))} NADI (+10.5); treasury: ${formatMoney(treasury - units('10.5'))} NADI\n`)
 
-    const savings = avail(s, SAVINGS, 'NADI')
+    const savings = await avail(s, SAVINGS, 'NADI')
     expect((await runCli(s, 'fund', 'savings', 'NADI', '1')).code).toBe(0)
-    expect(avail(s, SAVINGS, 'NADI')).toBe(savings + units('1'))
+    expect(await avail(s, SAVINGS, 'NADI')).toBe(savings + units('1'))
     // The same amount twice is two fundings, not one replayed.
-    const releases = avail(s, RELEASES, 'NADI')
+    const releases = await avail(s, RELEASES, 'NADI')
     expect((await runCli(s, 'fund', 'releases', 'NADI', '2')).code).toBe(0)
     const alias = await runCli(s, 'release', 'fund', '2')
     expect(alias.code).toBe(0)
     expect(alias.out).toContain('releases account: ')
-    expect(avail(s, RELEASES, 'NADI')).toBe(releases + units('4'))
-    transfer(s.ctx.sqlite, { ref: 'test:treasury:usdt', reason: 'treasury_fund', userId: null, from: custody('bsc'), to: TREASURY, asset: 'USDT', amount: units('100') })
-    const loans = avail(s, LOANS, 'USDT')
+    expect(await avail(s, RELEASES, 'NADI')).toBe(releases + units('4'))
+    await transfer(s.ctx.sql, { ref: 'test:treasury:usdt', reason: 'treasury_fund', userId: null, from: custody('bsc'), to: TREASURY, asset: 'USDT', amount: units('100') })
+    const loans = await avail(s, LOANS, 'USDT')
     const usdt = await runCli(s, 'fund', 'loans', 'USDT', '3')
     expect(usdt.code).toBe(0)
-    expect(usdt.out).toBe(`loans account: ${formatMoney(loans + units('3'))} USDT (+3); treasury: ${formatMoney(avail(s, TREASURY, 'USDT'))} USDT\n`)
-    expect(avail(s, LOANS, 'USDT')).toBe(loans + units('3'))
+    expect(usdt.out).toBe(`loans account: ${formatMoney(loans + units('3'))} USDT (+3); treasury: ${formatMoney(await avail(s, TREASURY, 'USDT'))} USDT\n`)
+    expect(await avail(s, LOANS, 'USDT')).toBe(loans + units('3'))
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('refuses bad input with a usage error, and a short treasury, writing nothing', async () => {
     const s = await start()
-    const before = postings(s)
+    const before = await postings(s)
     const bad: [string[], RegExp][] = [
       [[], /usage: fund <account> <asset> <amount>/],
       [['mining', 'NADI'], /usage: fund/],
@@ -101,7 +101,7 @@ describe('fund', () => {
     const short = await runCli(s, 'fund', 'mining', 'NADI', '99999999')
     expect(short.code).toBe(1)
     expect(short.err).toMatch(/fund: the treasury has [\d.]+ NADI, 99999999 asked; nothing was moved/)
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
   })
 })
 
@@ -117,24 +117,24 @@ describe('airdrop', () => {
     const file = path.join(s.dir, 'users.txt')
     fs.writeFileSync(file, `# the launch airdrop\n${holder.userId}\n\n${plain.address}\n${holder.userId}\n`)
     const nadi = (u: SignedIn) => avail(s, fund(u.userId), 'NADI')
-    const [h0, p0] = [nadi(holder), nadi(plain)]
+    const [h0, p0] = [await nadi(holder), await nadi(plain)]
     const day = new Date(paidDay * 86_400_000).toISOString().slice(0, 10)
 
     const first = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', file, '--day', day)
     expect(first, first.err).toMatchObject({ code: 0 })
     expect(first.out).toMatch(/airdrop launch \(\d{4}-\d\d-\d\d\): 2 users credited 30 NADI \(10 each, 1 multiplied by their nodes\); 0 already credited before; treasury: /)
-    expect(nadi(holder) - h0).toBe(units('20'))
-    expect(nadi(plain) - p0).toBe(units('10'))
+    expect(await nadi(holder) - h0).toBe(units('20'))
+    expect(await nadi(plain) - p0).toBe(units('10'))
     const log = (await s.get<PagedList<MoneyRecord>>('/api/v1/wallet/moneyLog?type=airdrop', { token: holder.token })).body_.data.list
     expect(log).toMatchObject([{ type: 'airdrop', asset: 'NADI', account: 'fund', amount: '20' }])
 
-    const before = postings(s)
+    const before = await postings(s)
     const again = await runCli(s, 'airdrop', 'launch', 'NADI', '10', '--users', file)
     expect(again, again.err).toMatchObject({ code: 0 })
     expect(again.out).toContain('0 users credited 0 NADI')
     expect(again.out).toContain('2 already credited before')
-    expect(postings(s)).toBe(before)
-    expect(nadi(holder) - h0).toBe(units('20'))
+    expect(await postings(s)).toBe(before)
+    expect(await nadi(holder) - h0).toBe(units('20'))
 
     // Other terms under the same id are refused whole: another amount, and the same amount to everyone
     // (a re-run that forgot its list would otherwise credit every user).
@@ -144,13 +144,13 @@ describe('airdrop', () => {
     const forgot = await runCli(s, 'airdrop', 'launch', 'NADI', '10')
     expect(forgot.code).toBe(1)
     expect(forgot.err).toContain('to all users)')
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
     // An airdrop to all users credits every user but the platform's root, once.
     const everyone = await runCli(s, 'airdrop', 'launch-all', 'NADI', '1', '--users', 'all')
     expect(everyone, everyone.err).toMatchObject({ code: 0 })
-    expect(postings(s)).toBe(before + s.count('SELECT count(*) FROM users WHERE is_root = 0'))
-    expect(s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
-    expect(nadi(holder) - h0).toBe(units('22'))
+    expect(await postings(s)).toBe(before + await s.count('SELECT count(*) FROM users WHERE is_root = 0'))
+    expect(await s.count("SELECT count(*) FROM ledger_postings p JOIN users u ON u.id = p.user_id WHERE p.ref LIKE 'airdrop:launch-all:%' AND u.is_root = 1")).toBe(0)
+    expect(await nadi(holder) - h0).toBe(units('22'))
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
@@ -158,9 +158,9 @@ describe('airdrop', () => {
     const s = await start()
     const holder = await withCoreNode(s)
     const plain = await s.signIn()
-    const meme = (u: SignedIn) => balance(s.ctx.sqlite, fund(u.userId), 'MEME')
+    const meme = (u: SignedIn) => balance(s.ctx.sql, fund(u.userId), 'MEME')
     // The operator enters the hot wallet's MEME in the treasury; bad words change nothing.
-    const supplied = avail(s, TREASURY, 'MEME')
+    const supplied = await avail(s, TREASURY, 'MEME')
     const supply = await runCli(s, 'meme', 'supply', '5000', '--chain', 'bsc')
     expect(supply, supply.err).toMatchObject({ code: 0, out: `treasury: ${formatMoney(supplied + units('5000'))} MEME (+5000 from bsc)\n` })
     for (const [args, problem] of [
@@ -170,13 +170,13 @@ describe('airdrop', () => {
     ] as const) {
       expect(await runCli(s, 'meme', 'supply', ...args)).toMatchObject({ code: 2, err: expect.stringContaining(problem) })
     }
-    expect(avail(s, TREASURY, 'MEME')).toBe(supplied + units('5000'))
-    const treasury = avail(s, TREASURY, 'MEME')
+    expect(await avail(s, TREASURY, 'MEME')).toBe(supplied + units('5000'))
+    const treasury = await avail(s, TREASURY, 'MEME')
     const r = await runCli(s, 'airdrop', 'meme-1', 'MEME', '100', '--users', 'all', '--day', new Date(dayOf(s.clock.now()) * 86_400_000).toISOString().slice(0, 10))
     expect(r, r.err).toMatchObject({ code: 0 })
-    expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
-    expect(meme(plain)).toEqual({ available: units('100'), frozen: 0n })
-    expect(avail(s, TREASURY, 'MEME')).toBe(treasury - units('100') * BigInt(s.count('SELECT count(*) FROM users WHERE is_root = 0') + 1))
+    expect(await meme(holder)).toEqual({ available: units('200'), frozen: 0n })
+    expect(await meme(plain)).toEqual({ available: units('100'), frozen: 0n })
+    expect(await avail(s, TREASURY, 'MEME')).toBe(treasury - units('100') * BigInt(await s.count('SELECT count(*) FROM users WHERE is_root = 0') + 1))
 
     const opts = { token: holder.token, lang: 'EN' }
     const wallet = (await s.get<Balances>('/api/v1/wallet/balances', opts)).body_.data
@@ -187,7 +187,7 @@ describe('airdrop', () => {
 
     // Not transferable to the trade account (no market there), not withdrawable (SPEC §5: only NADI),
     // not exchangeable, not depositable: each refused in the user's language, nothing moved.
-    const before = postings(s)
+    const before = await postings(s)
     const refused: [string, Promise<{ statusCode: number; body_: { msg: string } }>, string][] = [
       ['transfer', s.post('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.transferAssetNotMovable', { asset: 'MEME' })],
       ['withdraw', s.post('/api/v1/withdraw/apply', { coin: 'MEME', chain: 'nadi', amount: '10', address: '0x00000000000000000000000000000000000000aa' }, { ...opts, idempotencyKey: idemKey() }), msg('errors.withdrawCoinUnsupported', { coin: 'NADI' })],
@@ -200,15 +200,15 @@ describe('airdrop', () => {
     }
     const zh = await s.post<unknown>('/api/v1/wallet/transfer', { asset: 'MEME', amount: '1', from: 'fund', to: 'trade' }, { token: holder.token, lang: 'ZH', idempotencyKey: idemKey() })
     expect(zh.body_.msg).toBe(translate('ZH', 'errors.transferAssetNotMovable', { asset: 'MEME' }))
-    expect(postings(s)).toBe(before)
-    expect(meme(holder)).toEqual({ available: units('200'), frozen: 0n })
+    expect(await postings(s)).toBe(before)
+    expect(await meme(holder)).toEqual({ available: units('200'), frozen: 0n })
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
   it('refuses an unknown asset, bad words, unknown users and a short treasury, crediting no one', async () => {
     const s = await start()
     const me = await s.signIn()
-    const before = postings(s)
+    const before = await postings(s)
     const doge = await runCli(s, 'airdrop', 'doge-1', 'DOGE', '5')
     expect(doge.code).toBe(2)
     expect(doge.err).toContain('DOGE is not an asset of the ledger (USDT, NADI, MEME)')
@@ -218,7 +218,7 @@ describe('airdrop', () => {
     const future = await runCli(s, 'airdrop', 'a', 'NADI', '1', '--day', new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10))
     expect(future.code).toBe(1)
     expect(future.err).toContain('has not come yet')
-    const root = s.count('SELECT id FROM users WHERE is_root = 1')
+    const root = await s.count('SELECT id FROM users WHERE is_root = 1')
     fs.writeFileSync(path.join(s.dir, 'root.txt'), `${root}\n`)
     expect((await runCli(s, 'airdrop', 'a', 'NADI', '1', '--users', path.join(s.dir, 'root.txt'))).err).toContain("is the platform's root account")
     // Sent to the running server, relative files are the operator's, made absolute where the command was typed.
@@ -235,6 +235,6 @@ describe('airdrop', () => {
     const short = await runCli(s, 'airdrop', 'a', 'NADI', '99999999', '--users', 'all')
     expect(short.code).toBe(1)
     expect(short.err).toMatch(/the treasury has [\d.]+ NADI, the airdrop needs/)
-    expect(postings(s)).toBe(before)
+    expect(await postings(s)).toBe(before)
   })
 })

@@ -17,6 +17,7 @@ import { translate } from '../../server/i18n.ts'
 import { audit, custody, FEES, fund, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, isoDay, settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '100' } })
@@ -32,7 +33,7 @@ afterEach(async () => {
 })
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:earn:${++refs}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:earn:${++refs}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount: units(amount) })
 const get = <T>(s: TestServer, who: SignedIn, path: string, lang = 'EN') => s.get<T>(`${API}/${path}`, { token: who.token, lang })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const moneyLog = async (s: TestServer, who: SignedIn, type?: string) =>
@@ -41,15 +42,15 @@ const moneyLog = async (s: TestServer, who: SignedIn, type?: string) =>
 /** A user with a core node (stake 5000 USDT, mining from tomorrow) and a 200 NADI daily pledge. */
 async function invested(s: TestServer) {
   const me = await s.signIn()
-  credit(s, me.userId, 'USDT', '5000')
-  credit(s, me.userId, 'NADI', '1000')
+  await credit(s, me.userId, 'USDT', '5000')
+  await credit(s, me.userId, 'NADI', '1000')
   const core = (await get<NodeConfig>(s, me, 'node/config')).body_.data.tiers.find((t) => t.type === 'core')!
   const order = await post<PayOrder>(s, me, 'node/buy', { node_id: core.id })
   expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.body_.data.id })).statusCode).toBe(200)
   const product = (await get<PledgeProduct[]>(s, me, 'pledge/list')).body_.data[0]!
   const pledged = await post<MyPledge>(s, me, 'pledge/pledge', { product_id: product.id, amount: '200', mode: 'day' })
   expect(pledged.statusCode).toBe(200)
-  const node = s.ctx.sqlite.prepare('SELECT id, tier_id, position_id FROM node_orders WHERE user_id = ?').get(me.userId) as { id: bigint; tier_id: bigint; position_id: bigint }
+  const node = (await s.ctx.sql.get(statement<{ id: bigint; tier_id: bigint; position_id: bigint }>('SELECT id, tier_id, position_id FROM node_orders WHERE user_id = ?'), me.userId))!
   return { me, node: { id: Number(node.id), tier: Number(node.tier_id), position: Number(node.position_id) }, pledge: pledged.body_.data.id }
 }
 
@@ -62,13 +63,11 @@ describe('earnings linked to their positions and days', () => {
     const { me, node, pledge } = await invested(s)
     const other = await s.signIn()
     // A withdrawal fee taken on d1, which the node holders share at that day's settlement.
-    s.ctx.sqlite
-      .prepare(
+    await s.ctx.sql.run(statement(
         `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
          VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', '0x01', '0x', 0, 3, ?, ?, ?)`,
-      )
-      .run(other.userId, units('1'), units('10'), t0 + DAY, t0 + DAY, t0 + DAY)
-    transfer(s.ctx.sqlite, { ref: 'test:earn:fee', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units('10'), at: t0 + DAY })
+      ), other.userId, units('1'), units('10'), t0 + DAY, t0 + DAY, t0 + DAY)
+    await transfer(s.ctx.sql, { ref: 'test:earn:fee', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units('10'), at: t0 + DAY })
     s.clock.set(t0 + 2 * DAY)
     await settleDue(s.ctx)
 
@@ -84,7 +83,7 @@ describe('earnings linked to their positions and days', () => {
     expect(day.statusCode).toBe(200)
     const e = day.body_.data
     expect(e).toMatchObject({ day: d1, date: d1 * DAY })
-    const pledgePosition = Number(s.count('SELECT position_id FROM pledges WHERE id = ?', pledge))
+    const pledgePosition = Number(await s.count('SELECT position_id FROM pledges WHERE id = ?', pledge))
     expect(e.list).toEqual(
       expect.arrayContaining([
         { position_id: node.position, kind: 'node', source: `node:${node.id}`, reason: 'settlement', asset: 'NADI', amount: '24', target: { screen: 'node', node_id: node.id, tier_id: node.tier } },

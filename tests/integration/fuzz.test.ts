@@ -46,16 +46,16 @@ const SIGNED_IN = 26
 const ENVELOPES = 1_500
 
 let refs = 0
-function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
+async function deposit(s: TestServer, userId: number, asset: Asset, units: bigint) {
   const chain = asset === 'NADI' ? 'nadi' : 'bsc'
-  transfer(s.ctx.sqlite, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset, amount: units })
-  transfer(s.ctx.sqlite, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: trade(userId), asset, amount: units })
+  await transfer(s.ctx.sql, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset, amount: units })
+  await transfer(s.ctx.sql, { ref: `test:fuzz:${++refs}`, reason: 'deposit', from: custody(chain), to: trade(userId), asset, amount: units })
 }
 
 /** A user's balances, every account, as text. */
-const balancesText = (s: TestServer, userId: number) => JSON.stringify(balances(s.ctx.sqlite, userId), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+const balancesText = async (s: TestServer, userId: number) => JSON.stringify(await balances(s.ctx.sql, userId), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
 /** What a refusal must not change: the user's balances and the ledger's postings. */
-const books = (s: TestServer, userId: number) => `${s.count('SELECT COUNT(*) FROM ledger_postings')} postings, ${balancesText(s, userId)}`
+const books = async (s: TestServer, userId: number) => `${await s.count('SELECT COUNT(*) FROM ledger_postings')} postings, ${await balancesText(s, userId)}`
 
 /** An answer as the fuzz reads it: plain, whichever way it travelled. */
 interface Answer {
@@ -115,12 +115,12 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   const signedOut = await api.signIn()
   expect((await api.post('/api/v1/auth/logout', undefined, signedOut.token)).statusCode).toBe(200)
   for (const who of [actor, bystander]) {
-    deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
-    deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
+    await deposit(s, who.userId, 'USDT', 10_000_000_000_000n)
+    await deposit(s, who.userId, 'NADI', 10_000_000_000_000n)
   }
   const added = await api.post('/api/v1/address/addAddress', { name: 'Bystander', phone: '+886 912 345 678', area: 'Taipei', address: 'No. 1 Road' }, bystander.token)
   expect(added.statusCode).toBe(200)
-  const bystanderBalances = balancesText(s, bystander.userId)
+  const bystanderBalances = await balancesText(s, bystander.userId)
   const bystanderAddresses = (await api.get('/api/v1/address/addressList', bystander.token)).body
 
   const r = seeded(seed)
@@ -142,7 +142,7 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   let moved = 0
   let signIns = 0
   /** The checks every answer gets; `before` is the fuzzing user's books before it was sent. */
-  const judge = (sent: Sent, before: string) => {
+  const judge = async (sent: Sent, before: string) => {
     const res = sent.answer
     requests++
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1)
@@ -159,7 +159,7 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
       else if (sent.signedIn && res.statusCode === 200) state.harvest((JSON.parse(res.body) as { data?: unknown }).data)
     }
     const acted = sent.signedIn && !sent.mustRefuse && sent.method === 'POST' && res.statusCode === 200 && res.headers['idempotent-replayed'] !== 'true'
-    const after = books(s, actor.userId)
+    const after = await books(s, actor.userId)
     if (after !== before) {
       if (acted) moved++
       else fail(`the books moved: ${before} → ${after}`)
@@ -176,18 +176,18 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   for (const { route, signedIn } of plan) {
     const h = hostileRequest(route, r, { ...(signedIn ? { token: actor.token } : {}), dead: [signedOut.token] }, state)
     if (h.valid) valid++
-    const before = books(s, actor.userId)
+    const before = await books(s, actor.userId)
     const answer = await api.send(h, signedIn ? actor.token : undefined, r)
-    judge({ describe: describeRequest(h, signedIn ? 'user' : 'anonymous'), method: h.method, path: h.url.split('?', 1)[0]!, answer, signedIn }, before)
+    await judge({ describe: describeRequest(h, signedIn ? 'user' : 'anonymous'), method: h.method, path: h.url.split('?', 1)[0]!, answer, signedIn }, before)
     if (signedIn && answer.statusCode === 200 && (route.path === '/api/v1/auth/logout' || route.path === '/api/v1/common/handshake')) await stillSignedIn()
   }
   const walked = requests
   if (api.extra) {
-    let before = books(s, actor.userId)
+    let before = await books(s, actor.userId)
     for await (const sent of api.extra({ routes, r, state, actor: () => actor, dead: signedOut.token })) {
-      judge(sent, before)
+      await judge(sent, before)
       if (sent.signedIn && sent.answer.statusCode === 401) await stillSignedIn()
-      before = books(s, actor.userId)
+      before = await books(s, actor.userId)
     }
   }
 
@@ -195,7 +195,7 @@ async function fuzzApi(s: TestServer, api: Api, seed: number, perRoute: { anonym
   // Valid requests were mixed in, and some of them acted: the checks above saw money move, and allowed it.
   expect(moved).toBeGreaterThan(0)
   expect((await audit(s.ctx.sql)).violations).toEqual([])
-  expect(balancesText(s, bystander.userId)).toBe(bystanderBalances)
+  expect(await balancesText(s, bystander.userId)).toBe(bystanderBalances)
   const bystanderNow = await api.get('/api/v1/address/addressList', bystander.token)
   expect(bystanderNow.statusCode).toBe(200)
   expect(bystanderNow.body).toBe(bystanderAddresses)
@@ -292,7 +292,7 @@ async function sealedApi(s: TestServer, envelopes: number): Promise<Api> {
       await client.handshake()
       const { token } = await client.signIn(s.rootInviteCode, wallet)
       clients.set(token, client)
-      return { token, wallet, address: wallet.address, userId: userIdOf(s, wallet.address) }
+      return { token, wallet, address: wallet.address, userId: await userIdOf(s, wallet.address) }
     },
     async get(path, token) {
       const a = await clientOf(token).request('GET', path, { token })

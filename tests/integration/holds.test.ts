@@ -15,6 +15,7 @@ import type { Address } from '../../contract/address.ts'
 import { translate } from '../../server/i18n.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { expireOrders, orderRef } from '../../server/modules/orders/service.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0', NADI_LOGIN_PER_IP: '1000' } }, { audited: true })
@@ -22,20 +23,18 @@ const API = '/api/v1'
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:holds:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`${API}/${path}`, { token: who?.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const seatsLeft = (s: TestServer, type: NodeTier['type']) => s.count('SELECT seats_left FROM node_tiers WHERE type = ?', type)
 
 /** A chain payment as a submitted tx hash leaves it: pending until its check confirms or fails it. */
-function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
-  s.ctx.sqlite
-    .prepare(
+async function pendingChainPayment(s: TestServer, userId: number, orderId: number, n: number) {
+  await s.ctx.sql.run(statement(
       `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, created_at, updated_at)
        VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', 'pending', 'bsc', ?, ?, ?)`,
-    )
-    .run(orderRef(orderId), userId, units('20000'), `0x${String(n).padStart(64, '0')}`, s.ctx.now(), s.ctx.now())
+    ), orderRef(orderId), userId, units('20000'), `0x${String(n).padStart(64, '0')}`, s.ctx.now(), s.ctx.now())
 }
 
 async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {
@@ -66,13 +65,13 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     const { held, refused } = await attack(s)
     // 20 % of 50 seats may wait for payment; the other 40 stay for who pays.
     expect(held).toBe(10)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
     const holdMin = s.config.orders.holds.holdMs / 60_000
     expect(new Set(refused)).toEqual(new Set([msg('errors.holdShareFull', { amount: '20000', asset: 'USDT', minutes: holdMin })]))
 
     // A buyer with the stake in the fund account holds a seat at once and pays it.
     const payer = await s.signIn(ROOT_CODE)
-    credit(s, payer.userId, '20000')
+    await credit(s, payer.userId, '20000')
     const wall = performance.now()
     const order = await post<PayOrder>(s, payer, 'node/buy', { node_id: (await tier(s, payer, 'genesis')).id })
     expect(order.statusCode).toBe(200)
@@ -86,7 +85,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     expect((await post(s, wallet, 'node/buy', { node_id: genesis.id })).body_.msg).toBe(msg('errors.holdShareFull', { amount: '20000', asset: 'USDT', minutes: holdMin }))
     s.clock.advance(s.config.orders.holds.holdMs)
     expect(await expireOrders(s.ctx)).toBe(10)
-    expect(seatsLeft(s, 'genesis')).toBe(49)
+    expect(await seatsLeft(s, 'genesis')).toBe(49)
     expect((await post<PayOrder>(s, wallet, 'node/buy', { node_id: genesis.id })).statusCode).toBe(200)
     const walletWaitedMs = s.ctx.now() - t0
     expect(walletWaitedMs).toBeLessThanOrEqual(s.config.orders.holds.holdMs)
@@ -99,7 +98,7 @@ describe('fifty fresh accounts racing for a tier’s seats', () => {
     const s = await start({ env: { NADI_HOLD_SHARE_PPM: '1000000' } })
     expect((await attack(s)).held).toBe(50)
     const payer = await s.signIn(ROOT_CODE)
-    credit(s, payer.userId, '20000')
+    await credit(s, payer.userId, '20000')
     const r = await post(s, payer, 'node/buy', { node_id: (await tier(s, payer, 'genesis')).id })
     expect(r.body_.msg).toBe(msg('errors.nodeSoldOut'))
   })
@@ -114,11 +113,11 @@ describe('holds with a payment under way', () => {
     const held = await Promise.all(accounts.map((a) => post<PayOrder>(s, a, 'node/buy', { node_id: genesis.id })))
     expect(held.map((r) => r.statusCode)).toEqual(accounts.map(() => 200))
     s.clock.advance(s.config.orders.holds.holdMs - 60_000)
-    held.forEach((r, i) => pendingChainPayment(s, accounts[i]!.userId, r.body_.data.id, i + 1))
+    for (const [i, r] of held.entries()) await pendingChainPayment(s, accounts[i]!.userId, r.body_.data.id, i + 1)
     s.clock.advance(120_000)
     // The expiry job leaves them open: their seats stay taken.
     expect(await expireOrders(s.ctx)).toBe(0)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
 
     const late = await post(s, await s.signIn(ROOT_CODE), 'node/buy', { node_id: genesis.id })
     expect(late.statusCode).toBe(409)
@@ -129,7 +128,7 @@ describe('holds with a payment under way', () => {
     // Buying it again while it waits for payment resumes that order (issue 33): one hold, not two.
     const twice = await post<PayOrder>(s, accounts[0]!, 'node/buy', { node_id: elite.id })
     expect(twice.body_.data.id).toBe(once.body_.data.id)
-    expect(seatsLeft(s, 'genesis')).toBe(40)
+    expect(await seatsLeft(s, 'genesis')).toBe(40)
   })
 })
 
@@ -137,10 +136,10 @@ describe('one user and one gold bar', () => {
   it('cannot hold all the stock: an unpaid order holds at most the share, one order of a product at a time, unless the balance pays it', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '1000')
+    await credit(s, me.userId, '1000')
     const bar = await product(s, 'gold')
     const spec = bar.specs[0]!
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 40 WHERE id = ?').run(spec.id)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 40 WHERE id = ?'), spec.id)
     const address = await addressOf(s, me)
     const order = (quantity: number, who = me, address_id = address) => post<PreOrderResult>(s, who, 'preOrder/preOrder', { area: 'gold', goods_id: bar.id, spec_id: spec.id, quantity, address_id })
     const price = units(spec.price)
@@ -154,7 +153,7 @@ describe('one user and one gold bar', () => {
     const more = await order(1)
     expect(more.body_.msg).toBe(msg('errors.holdLimitItem', { max: 1 }))
     const stock = () => s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
-    expect(stock()).toBe(32)
+    expect(await stock()).toBe(32)
 
     // Another buyer without the money waits for the hold to end; one with it orders at once.
     const other = await s.signIn(ROOT_CODE)
@@ -163,9 +162,9 @@ describe('one user and one gold bar', () => {
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toMatch(/^Unpaid orders already hold all of this/)
     const rich = await s.signIn(ROOT_CODE)
-    credit(s, rich.userId, String(Number(price * 20n) / 1e8))
+    await credit(s, rich.userId, String(Number(price * 20n) / 1e8))
     expect((await order(20, rich, await addressOf(s, rich))).statusCode).toBe(200)
-    expect(stock()).toBe(12)
+    expect(await stock()).toBe(12)
     console.info(`[holds] gold bar of 40 units: one user holds at most ${40 - 32} unpaid (before: 40)`)
   })
 })
@@ -183,7 +182,7 @@ describe('per-user limits and the cool-down', () => {
     expect(placed.map((r) => r.statusCode)).toEqual([200, 200, 200, 409])
     expect(placed[3]!.body_.msg).toBe(msg('errors.holdLimitOpen', { max: 3 }))
     // A paid order holds nothing: the place is free again.
-    credit(s, me.userId, '100000')
+    await credit(s, me.userId, '100000')
     expect((await post(s, me, 'orders/payByBalance', { id: placed[0]!.body_.data.order.id })).statusCode).toBe(200)
     const p = await product(s, 'gold', 2)
     expect((await post(s, me, 'preOrder/preOrder', { area: 'gold', goods_id: p.id, spec_id: p.specs[0]!.id, quantity: 1, address_id: address })).statusCode).toBe(200)
@@ -204,7 +203,7 @@ describe('per-user limits and the cool-down', () => {
     const refused = await post(s, me, 'node/buy', { node_id: elite.id })
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.holdCooldown', { count: 3, hours: 6, minutes: wait }))
-    expect(seatsLeft(s, 'elite')).toBe(1000)
+    expect(await seatsLeft(s, 'elite')).toBe(1000)
     // Another user is not cooled down.
     expect((await post(s, await s.signIn(ROOT_CODE), 'node/buy', { node_id: elite.id })).statusCode).toBe(200)
     s.clock.advance(wait * 60_000 - 1)
@@ -227,7 +226,7 @@ describe('per-user limits and the cool-down', () => {
     const refused = await post(s, me, 'node/buy', { node_id: elite.id })
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.holdCooldown', { count: 3, hours: 6, minutes: wait }))
-    expect(seatsLeft(s, 'elite')).toBe(1000)
+    expect(await seatsLeft(s, 'elite')).toBe(1000)
     // A cancel and an expiry add up: the fourth hold of the window is one too many either way.
     s.clock.advance(6 * 3_600_000)
     for (const end of ['cancel', 'expiry', 'cancel'] as const) {

@@ -84,7 +84,7 @@ describe('request bodies and tokens: each refusal names what is wrong', () => {
       const res = await json(s, payload, me.token)
       expect([res.statusCode, res.json().msg], payload).toEqual([400, localeText('en', 'errors.bodyForbiddenKey').replace('{{key}}', key)])
     }
-    expect(s.count('SELECT COUNT(*) FROM pay_orders')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM pay_orders')).toBe(0)
     expect(({} as Record<string, unknown>).admin).toBeUndefined()
   })
 
@@ -112,7 +112,7 @@ describe('request bodies and tokens: each refusal names what is wrong', () => {
     // Nothing was reserved under an Idempotency-Key for the refused visitor.
     const keyed = await s.post('/api/v1/mining/destroy', { amount: 'x' }, { lang: 'EN', idempotencyKey: 'visitor-key-1' })
     expect(keyed.statusCode).toBe(401)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
     // A public route still reads its body.
     const pub = await s.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json', lang: 'EN' }, payload: '{bad' })
     expect([pub.statusCode, pub.json().msg]).toEqual([400, localeText('en', 'errors.malformedBody')])

@@ -18,6 +18,7 @@ import { audit } from '../../server/ledger/index.ts'
 import { fundTraders, killChildren, killGroup, signInHttp, startChild } from './support/child.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'KEYCRASH1'
 const CLIENTS = 32
@@ -60,7 +61,7 @@ it('kill -9 between an effect and its answer: every key sent again answers 200, 
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
   killGroup(first.proc)
   await first.exited
-  const userIds = fundTraders(database, wallets.map((w) => w.address), 'keys-crash')
+  const userIds = await fundTraders(database, wallets.map((w) => w.address), 'keys-crash')
 
   // 32 clients send keyed transfers (trade → fund, 1 USDT each, every one its own key) until the
   // server dies at its 60th answer.
@@ -96,10 +97,10 @@ it('kill -9 between an effect and its answer: every key sent again answers 200, 
   const db = openDatabase(database)
   try {
     for (const [i, userId] of userIds.entries()) {
-      const rows = Number(db.sqlite.prepare('SELECT COUNT(*) FROM wallet_transfers WHERE user_id = ?').pluck().get(userId) as bigint)
+      const rows = Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM wallet_transfers WHERE user_id = ?'), userId))!.v)
       expect(rows, `user ${i}`).toBe(sent.filter((s) => s.userIndex === i).length)
     }
-    expect(Number(db.sqlite.prepare('SELECT COUNT(*) FROM idempotency_keys WHERE status IS NULL').pluck().get() as bigint)).toBe(0)
+    expect(Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM idempotency_keys WHERE status IS NULL')))!.v)).toBe(0)
     expect((await audit(db.sql)).violations).toEqual([])
   } finally {
     await db.close()

@@ -155,7 +155,7 @@ describe('Idempotency-Key on state-changing POSTs', () => {
     const first = await s.post('/api/v1/probe/apply', { amount: '5', mode: 'crash' }, { token: me.token, idempotencyKey: key })
     expect(first.statusCode).toBe(500)
     expect(first.body_.code).toBe(500)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
     const second = await s.post('/api/v1/probe/apply', { amount: '5', mode: 'crash' }, { token: me.token, idempotencyKey: key })
     expect(second.headers['idempotent-replayed']).toBeUndefined()
   })
@@ -197,8 +197,8 @@ describe('Idempotency-Key on state-changing POSTs', () => {
 })
 
 /** A POST whose effect is a row written through the group commit, as the money routes write theirs. */
-function addEffectProbe(s: TestServer) {
-  s.ctx.sqlite.exec('CREATE TABLE probe_effects (n INTEGER NOT NULL)')
+async function addEffectProbe(s: TestServer) {
+  await s.ctx.sql.run(statement('CREATE TABLE probe_effects (n INTEGER NOT NULL)'))
   let gate: Promise<void> | null = null
   let onEnter: (() => void) | null = null
   s.app.post('/api/v1/probe/effect', { preHandler: requireAuth, schema: { hide: true, body: Type.Object({ n: Type.Integer() }) } }, async (req) => {
@@ -221,62 +221,60 @@ function addEffectProbe(s: TestServer) {
 }
 
 /** The row another process writes with its effect for the same request (server/http/idempotency.ts). */
-function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown, answer: string | null) {
+async function keptElsewhere(s: TestServer, userId: number, key: string, body: unknown, answer: string | null) {
   const hash = crypto.createHash('sha256').update(`POST /api/v1/probe/effect\n${JSON.stringify(body)}`).digest('hex')
-  s.ctx.sqlite
-    .prepare('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(`u:${userId}`, key, hash, answer === null ? null : 200, answer, s.clock.now(), answer === null ? null : 'another-process')
+  await s.ctx.sql.run(statement('INSERT INTO idempotency_keys (scope, key, request_hash, status, body, created_at, holder) VALUES (?, ?, ?, ?, ?, ?, ?)'), `u:${userId}`, key, hash, answer === null ? null : 200, answer, s.clock.now(), answer === null ? null : 'another-process')
 }
 
 describe('Idempotency-Key: the answer lives in the effect’s transaction', () => {
   it('an answered key is written by the effect’s own commit, with the answer sent', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
     const res = await s.post('/api/v1/probe/effect', { n: 7 }, { token: me.token, idempotencyKey: key })
     expect(res.body_.data).toEqual({ n: 7 })
-    expect(probe.effects()).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
+    expect(await probe.effects()).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
   })
 
   it('the same key applied first on another process: this effect rolls back with 409 and the retry is answered from the other', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
     const held = probe.hold()
     const first = s.post('/api/v1/probe/effect', { n: 1 }, { token: me.token, idempotencyKey: key, lang: 'EN' })
     await held.entered
     const theirs = JSON.stringify({ code: 200, msg: 'ok', data: { n: 1 } })
-    keptElsewhere(s, me.userId, key, { n: 1 }, theirs)
+    await keptElsewhere(s, me.userId, key, { n: 1 }, theirs)
     held.release()
     const mine = await first
     expect(mine.statusCode).toBe(409)
     expect(mine.body_.msg).toBe(localeText('en', 'errors.requestInProgress'))
-    expect(probe.effects()).toBe(0)
+    expect(await probe.effects()).toBe(0)
     const retry = await s.post('/api/v1/probe/effect', { n: 1 }, { token: me.token, idempotencyKey: key })
     expect(retry.headers['idempotent-replayed']).toBe('true')
     expect(retry.body).toBe(theirs)
-    expect(probe.effects()).toBe(0)
+    expect(await probe.effects()).toBe(0)
   })
 
   it('a reservation without an answer, left by a process that is gone, does not block the key: the retry runs once', async () => {
     const s = await start()
-    const probe = addEffectProbe(s)
+    const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
-    keptElsewhere(s, me.userId, key, { n: 3 }, null)
+    await keptElsewhere(s, me.userId, key, { n: 3 }, null)
     const res = await s.post('/api/v1/probe/effect', { n: 3 }, { token: me.token, idempotencyKey: key })
     expect(res.statusCode).toBe(200)
     const again = await s.post('/api/v1/probe/effect', { n: 3 }, { token: me.token, idempotencyKey: key })
     expect(again.headers['idempotent-replayed']).toBe('true')
-    expect(probe.effects()).toBe(1)
+    expect(await probe.effects()).toBe(1)
   })
 
   it('a refusal by the route before its handler frees the key for the next try', async () => {
     const s = await start()
-    addEffectProbe(s)
+    await addEffectProbe(s)
     const key = idemKey()
     // No token: requireAuth refuses after the key was looked at.
     expect((await s.post('/api/v1/probe/effect', { n: 1 }, { idempotencyKey: key })).statusCode).toBe(401)
@@ -295,12 +293,12 @@ describe('Idempotency-Key on the auth routes', () => {
     const key = idemKey()
     const out = await s.post('/api/v1/auth/logout', undefined, { token: me.token, idempotencyKey: key })
     expect(out.statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 200', `u:${me.userId}`, key)).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 200', `u:${me.userId}`, key)).toBe(1)
     // The retry carries a token that is now revoked: it is told so (401, which signs the app out) and
     // the session stays revoked.
     const retry = await s.post('/api/v1/auth/logout', undefined, { token: me.token, idempotencyKey: key })
     expect(retry.statusCode).toBe(401)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL')).toBe(0)
   })
 
   it('login is not stored for replay (the answer holds the token): a repeat with the same key cannot sign in twice', async () => {
@@ -314,15 +312,15 @@ describe('Idempotency-Key on the auth routes', () => {
     expect(first.statusCode).toBe(200)
     expect(second.statusCode).toBe(400)
     expect(second.headers['idempotent-replayed']).toBeUndefined()
-    expect(s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM sessions')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM users WHERE is_root = 0')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
   })
 
   it('isRegister changes nothing and keeps no key', async () => {
     const s = await start()
     const res = await s.post('/api/v1/auth/isRegister', { address: freshWallet().address }, { idempotencyKey: idemKey() })
     expect(res.statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM idempotency_keys')).toBe(0)
   })
 })

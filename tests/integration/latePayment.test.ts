@@ -21,6 +21,7 @@ import { translate } from '../../server/i18n.ts'
 import { audit, balance, fund } from '../../server/ledger/index.ts'
 import { createPayOrder, expireOrders } from '../../server/modules/orders/service.ts'
 import { checkChainPayments } from '../../server/modules/payment/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers(
@@ -37,7 +38,7 @@ afterEach(() => {
 const post = <T = PayOrder>(s: TestServer, who: SignedIn, path: string, body: unknown) =>
   s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const detail = async (s: TestServer, who: SignedIn, id: number) => (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: who.token, lang: 'EN' })).body_.data
-const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT').available
+const usdt = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'USDT')).available
 const credits = (s: TestServer, tx: string) => s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE ?", `deposit:bsc:${tx}:%`)
 
 /** A server whose clock reads the chain's time, so block times and order expiries compare. */
@@ -117,8 +118,8 @@ describe('a chain payment whose hash comes after the hold', () => {
     await expire(s, me, id)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: 'paid', payment: { status: 'paid', tx_hash: tx.toLowerCase() } })
-    expect(usdt(s, me.userId)).toBe(0n)
-    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(await usdt(s, me.userId)).toBe(0n)
+    expect(await credits(s, tx.toLowerCase())).toBe(0)
     expect((await audit(s.ctx.sql)).violations).toEqual([])
 
     // The same hash again answers the same payment; for another order it is refused.
@@ -127,7 +128,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const reuse = await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })
     expect([reuse.statusCode, reuse.body_.msg]).toEqual([409, translate('EN', 'errors.txHashUsed')])
     await checkChainPayments(s.ctx)
-    expect(s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE 'pay:order:%'")).toBe(1)
+    expect(await s.count("SELECT count(*) FROM ledger_postings WHERE ref LIKE 'pay:order:%'")).toBe(1)
   })
 
   it('paid after the expiry, an order that held nothing stays cancelled and all the transfer brought is credited to the payer, once', async () => {
@@ -142,8 +143,8 @@ describe('a chain payment whose hash comes after the hold', () => {
     expect(after.payment!.fail_msg).toBe('The order expired before your payment arrived; the 9.5 USDT you paid was credited to your fund account')
     const tw = (await s.get<PayOrder>(`${API}/orders/detail?id=${id}`, { token: me.token, lang: 'TW' })).body_.data
     expect(tw.payment!.fail_msg).toBe(translate('TW', 'errors.paymentOrderExpired', expected))
-    expect(usdt(s, me.userId)).toBe(units('9.5'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await usdt(s, me.userId)).toBe(units('9.5'))
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
     expect((await audit(s.ctx.sql)).violations).toEqual([])
 
     // Submitted again, or checked again: nothing more is credited; no other order takes the hash.
@@ -152,8 +153,8 @@ describe('a chain payment whose hash comes after the hold', () => {
     await checkChainPayments(s.ctx)
     const other = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'USDT', total: units('7') })
     expect((await post(s, me, 'orders/payOnChain', { id: other, chain: 'bsc', tx_hash: tx })).statusCode).toBe(409)
-    expect(usdt(s, me.userId)).toBe(units('9.5'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await usdt(s, me.userId)).toBe(units('9.5'))
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 
   it('a node order paid after the expiry is reinstated while a seat is left: the seat is taken again and the node is the buyer’s', async () => {
@@ -161,19 +162,19 @@ describe('a chain payment whose hash comes after the hold', () => {
     const me = await s.signIn(ROOT_CODE)
     const elite = (await s.get<NodeConfig>(`${API}/node/config`, { token: me.token })).body_.data.tiers.find((t) => t.type === 'elite')!
     const seats = () => s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")
-    const before = seats()
+    const before = await seats()
     const id = (await post(s, me, 'node/buy', { node_id: elite.id })).body_.data.id
-    expect(seats()).toBe(before - 1)
+    expect(await seats()).toBe(before - 1)
     const send = await wallet(s, me, id)
     await expire(s, me, id)
-    expect(seats()).toBe(before)
+    expect(await seats()).toBe(before)
     const tx = await send(elite.amount)
     await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, id, tx)).toMatchObject({ status: expect.stringMatching(/^(paid|completed)$/), payment: { status: 'paid' } })
-    expect(seats()).toBe(before - 1)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
-    expect(credits(s, tx.toLowerCase())).toBe(0)
+    expect(await seats()).toBe(before - 1)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'active'", id)).toBe(1)
+    expect(await credits(s, tx.toLowerCase())).toBe(0)
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
@@ -185,7 +186,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     const send = await wallet(s, me, id)
     await expire(s, me, id)
     // Everything left is sold meanwhile.
-    s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'").run()
+    await s.ctx.sql.run(statement("UPDATE node_tiers SET seats_left = 0 WHERE type = 'elite'"))
     const tx = await send(elite.amount)
     await mineAfter(s, 0)
 
@@ -193,9 +194,9 @@ describe('a chain payment whose hash comes after the hold', () => {
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: elite.amount, asset: 'USDT' }) },
     })
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units(elite.amount))
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'elite'")).toBe(0)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE order_id = ? AND status = 'cancelled'", id)).toBe(1)
+    expect(await usdt(s, me.userId)).toBe(units(elite.amount))
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
@@ -209,30 +210,30 @@ describe('a chain payment whose hash comes after the hold', () => {
     for (const nth of [0, 1]) {
       const p = (await s.get<GoodsDetail>(`${API}/machine/goodsDetail?id=${list[nth]!.id}`)).body_.data
       const spec = p.specs[0]!.id
-      s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 10 WHERE id = ?').run(spec)
+      await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 10 WHERE id = ?'), spec)
       const res = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: p.id, spec_id: spec, quantity: 2, address_id: address })
       expect(res.statusCode).toBe(200)
       const order = res.body_.data.order
-      expect(stock(spec)).toBe(8)
+      expect(await stock(spec)).toBe(8)
       placed.push({ order, spec, send: await wallet(s, me, order.id) })
     }
     const [kept, sold] = placed as [(typeof placed)[0], (typeof placed)[0]]
     s.clock.advance(HOLD + 60_000)
     await expireOrders(s.ctx)
-    expect([stock(kept.spec), stock(sold.spec)]).toEqual([10, 10])
+    expect([await stock(kept.spec), await stock(sold.spec)]).toEqual([10, 10])
     // The second one's stock is sold to others meanwhile, but for one unit.
-    s.ctx.sqlite.prepare('UPDATE product_specs SET stock = 1 WHERE id = ?').run(sold.spec)
+    await s.ctx.sql.run(statement('UPDATE product_specs SET stock = 1 WHERE id = ?'), sold.spec)
     const txs = [await kept.send(kept.order.total), await sold.send(sold.order.total)]
     await mineAfter(s, 0)
 
     expect(await submitAndConfirm(s, me, kept.order.id, txs[0]!)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
-    expect(stock(kept.spec)).toBe(8)
+    expect(await stock(kept.spec)).toBe(8)
     expect(await submitAndConfirm(s, me, sold.order.id, txs[1]!)).toMatchObject({
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderExpired', { amount: sold.order.total, asset: 'USDT' }) },
     })
-    expect(stock(sold.spec)).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units(sold.order.total))
+    expect(await stock(sold.spec)).toBe(1)
+    expect(await usdt(s, me.userId)).toBe(units(sold.order.total))
     expect((await audit(s.ctx.sql)).violations).toEqual([])
   })
 
@@ -250,7 +251,7 @@ describe('a chain payment whose hash comes after the hold', () => {
     await tx.broadcast()
     await s.gateway.dev!.mine('bsc', 1)
     expect(await submitAndConfirm(s, me, id, tx.hash)).toMatchObject({ status: 'paid', payment: { status: 'paid' } })
-    expect(usdt(s, me.userId)).toBe(0n)
+    expect(await usdt(s, me.userId)).toBe(0n)
   })
 
   it('an order its user cancelled is never reinstated: a payment for it is credited with its own words', async () => {
@@ -263,7 +264,7 @@ describe('a chain payment whose hash comes after the hold', () => {
       status: 'cancelled',
       payment: { status: 'failed', fail_msg: translate('EN', 'errors.paymentOrderCancelled', { amount: '7', asset: 'USDT' }) },
     })
-    expect(usdt(s, me.userId)).toBe(units('7'))
+    expect(await usdt(s, me.userId)).toBe(units('7'))
   })
 
   it('a transfer the deposit watcher also sees is credited once, whichever path gets there first', async () => {
@@ -282,8 +283,8 @@ describe('a chain payment whose hash comes after the hold', () => {
     await scanDeposits(s.ctx)
     await s.gateway.dev!.mine('bsc', 1)
     await scanDeposits(s.ctx)
-    expect(s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
-    expect(usdt(s, me.userId)).toBe(units('7'))
-    expect(credits(s, tx.toLowerCase())).toBe(1)
+    expect(await s.count("SELECT count(*) FROM deposits WHERE tx_hash = ? AND status = 'credited'", tx.toLowerCase())).toBe(1)
+    expect(await usdt(s, me.userId)).toBe(units('7'))
+    expect(await credits(s, tx.toLowerCase())).toBe(1)
   })
 })

@@ -11,6 +11,7 @@ import { ROOT_CODE, useServers } from './support/server.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -32,8 +33,8 @@ it.runIf(testBackend() === 'postgres')('four connections posting at once: sums s
     const s = await start({ env: { NADI_DATABASE_URL: db.url } })
     const users: number[] = []
     for (let i = 0; i < 5; i++) users.push((await s.signIn(ROOT_CODE)).userId)
-    for (const u of users) transfer(s.ctx.sqlite, { ref: `seed:${u}`, reason: 'deposit', from: custody('bsc'), to: fund(u), asset: 'USDT', amount: parseMoney('1000')! })
-    const postingsBefore = Number(s.ctx.sqlite.prepare('SELECT COUNT(*) FROM ledger_postings').pluck().get())
+    for (const u of users) await transfer(s.ctx.sql, { ref: `seed:${u}`, reason: 'deposit', from: custody('bsc'), to: fund(u), asset: 'USDT', amount: parseMoney('1000')! })
+    const postingsBefore = Number((await s.ctx.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM ledger_postings')))?.v)
 
     const SHARED = 20
     const results = await Promise.all([1, 2, 3, 4].map((seed) => load(db.url, seed, 400, users, SHARED)))
@@ -45,11 +46,12 @@ it.runIf(testBackend() === 'postgres')('four connections posting at once: sums s
     expect(insufficient).toBeGreaterThan(0)
     expect(replayed).toBe(SHARED * 3)
 
-    expect(Number(s.ctx.sqlite.prepare('SELECT COUNT(*) FROM ledger_postings').pluck().get()) - postingsBefore).toBe(applied)
-    expect(Number(s.ctx.sqlite.prepare("SELECT COUNT(*) FROM ledger_postings WHERE ref LIKE 'load:shared:%'").pluck().get())).toBe(SHARED)
-    const total = users.reduce((sum, u) => sum + balance(s.ctx.sqlite, fund(u), 'USDT').available, 0n)
+    expect(Number((await s.ctx.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM ledger_postings')))?.v) - postingsBefore).toBe(applied)
+    expect(Number((await s.ctx.sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM ledger_postings WHERE ref LIKE 'load:shared:%'")))?.v)).toBe(SHARED)
+    let total = 0n
+    for (const u of users) total += (await balance(s.ctx.sql, fund(u), 'USDT')).available
     expect(total).toBe(parseMoney('5000')!)
-    for (const u of users) expect(balance(s.ctx.sqlite, fund(u), 'USDT').available >= 0n).toBe(true)
+    for (const u of users) expect((await balance(s.ctx.sql, fund(u), 'USDT')).available >= 0n).toBe(true)
     expect((await audit(s.ctx.sql)).violations).toEqual([])
     await s.close()
   } finally {

@@ -18,6 +18,7 @@ import { translate } from '../../server/i18n.ts'
 import { killChildren, killGroup, runCli, signInHttp, startChild } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/journal-refused-on-replay/nadi.sqlite')
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-halt-'))
@@ -133,7 +134,7 @@ it('repairing a stopped server\'s folder takes the lock itself and prints what i
     // The order the repair cancelled says so in its owner's history.
     const db = openDatabase(env.NADI_DATABASE_URL ?? path.join(d, 'nadi.sqlite'))
     try {
-      expect(db.sqlite.prepare('SELECT status, cancel_reason FROM trade_orders WHERE id = 145').get()).toEqual({ status: 'cancelled', cancel_reason: 'repair' })
+      expect(await db.sql.get(statement<{ status: unknown; cancel_reason: unknown }>('SELECT status, cancel_reason FROM trade_orders WHERE id = 145'))).toEqual({ status: 'cancelled', cancel_reason: 'repair' })
     } finally {
       await db.close()
     }

@@ -34,19 +34,19 @@ describe('destroy mining', () => {
     const s = await start()
     live.push(s)
     const me = await s.signIn(ROOT_CODE)
-    transfer(s.ctx.sqlite, { ref: 'test:mining:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    await transfer(s.ctx.sql, { ref: 'test:mining:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
     const low = await post(s, me, 'mining/destroy', { amount: '99.99' })
     expect(low.statusCode).toBe(400)
     expect(low.body_.msg).toBe(translate('EN', 'errors.destroyMin', { amount: '100' }))
     for (const bad of ['abc', '-1', '1.123456789', '']) expect((await post(s, me, 'mining/destroy', { amount: bad })).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(0)
 
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
     expect(order).toMatchObject({ type: 'destroy', asset: 'NADI', total: '200', status: 'pending_payment' })
-    const burned = balance(s.ctx.sqlite, BURNED, 'NADI').available
+    const burned = (await balance(s.ctx.sql, BURNED, 'NADI')).available
     expect((await post<PayOrder>(s, me, 'orders/payByBalance', { id: order.id })).body_.data.status).toBe('completed')
-    expect(balance(s.ctx.sqlite, BURNED, 'NADI').available - burned).toBe(units('200'))
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('800'))
+    expect((await balance(s.ctx.sql, BURNED, 'NADI')).available - burned).toBe(units('200'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('800'))
 
     const info = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
     expect(info).toMatchObject({ power: '660', today_estimate: '0', yesterday: '0', destroy_min: '100', destroy_multiplier: '3', gift_percent: '10', release_percent: '0.5' })
@@ -57,7 +57,7 @@ describe('destroy mining', () => {
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.today_estimate).toBe('3.3')
     s.clock.advance(DAY)
     await settleDue(s.ctx)
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('803.3'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('803.3'))
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.yesterday).toBe('3.3')
     const log = (await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list
     expect(log[0]).toMatchObject({ type: 'destroy', buy_power: '600', gift_power: '60', released: '3.3', remaining: '656.7', daily: '3.3', release_percent: '0.5', days: null, status: 'active' })
@@ -68,7 +68,7 @@ describe('destroy mining', () => {
     live.push(s)
     const me = await s.signIn(ROOT_CODE)
     expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list).toEqual([expect.objectContaining({ type: 'trial', status: 1 })])
-    transfer(s.ctx.sqlite, { ref: 'test:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    await transfer(s.ctx.sql, { ref: 'test:mining:usdt', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
     expect((await post(s, me, 'mining/joint', { amount: '9', price: '0.25' })).body_.msg).toBe(translate('EN', 'errors.jointMin', { amount: '10' }))
     const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: '0.25' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
@@ -84,12 +84,12 @@ describe('destroy mining', () => {
     const s = await start()
     live.push(s)
     const me = await s.signIn(ROOT_CODE)
-    transfer(s.ctx.sqlite, { ref: 'test:pause:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    await transfer(s.ctx.sql, { ref: 'test:pause:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     const firstDay = dayOf(s.clock.now()) + 1
-    const pool = balance(s.ctx.sqlite, MINING, 'NADI').available
-    transfer(s.ctx.sqlite, { ref: 'test:pause:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
+    const pool = (await balance(s.ctx.sql, MINING, 'NADI')).available
+    await transfer(s.ctx.sql, { ref: 'test:pause:drain', reason: 'test', from: MINING, to: TREASURY, asset: 'NADI', amount: pool })
 
     s.clock.advance(3 * DAY)
     await expect(settleDue(s.ctx)).rejects.toBeInstanceOf(SettlementFundingShort)
@@ -97,15 +97,15 @@ describe('destroy mining', () => {
     expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list).toEqual([expect.objectContaining({ type: 'destroy', status: 2, pause })])
     expect((await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list[0]).toMatchObject({ type: 'destroy', status: 'paused', pause, released: '0', remaining: '660' })
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data).toMatchObject({ pause, power: '660' })
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('800'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('800'))
 
-    transfer(s.ctx.sqlite, { ref: 'test:pause:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
+    await transfer(s.ctx.sql, { ref: 'test:pause:refill', reason: 'test', from: TREASURY, to: MINING, asset: 'NADI', amount: pool })
     await settleDue(s.ctx)
     expect((await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list[0]).toMatchObject({ status: 3, pause: null })
     expect((await get<PagedList<PowerLogItem>>(s, me, 'mining/powerLog')).body_.data.list[0]).toMatchObject({ status: 'active', pause: null, released: '6.6' })
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.pause).toBeNull()
     // Both paused days are paid: nothing is lost while paused.
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('806.6'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('806.6'))
   })
 })
 
@@ -116,10 +116,10 @@ describe('the account pools (SPEC §3)', () => {
     const me = await s.signIn(ROOT_CODE)
     const held = () => s.count("SELECT coalesce(sum(available + frozen), 0) FROM ledger_accounts WHERE user_id IS NOT NULL AND asset = 'NADI'")
     const before = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
-    expect(units(before.destroy_pool)).toBe(balance(s.ctx.sqlite, BURNED, 'NADI').available)
-    expect(units(before.flow_pool)).toBe(BigInt(held()))
+    expect(units(before.destroy_pool)).toBe((await balance(s.ctx.sql, BURNED, 'NADI')).available)
+    expect(units(before.flow_pool)).toBe(BigInt(await held()))
 
-    transfer(s.ctx.sqlite, { ref: 'test:pools:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
+    await transfer(s.ctx.sql, { ref: 'test:pools:credit', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('1000') })
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '300' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     const after = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
@@ -130,15 +130,15 @@ describe('the account pools (SPEC §3)', () => {
     const later = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
     // 1,000 came in, 300 was burned.
     expect(units(later.flow_pool) - units(before.flow_pool)).toBe(units('700'))
-    expect(units(later.flow_pool)).toBe(BigInt(held()))
+    expect(units(later.flow_pool)).toBe(BigInt(await held()))
   })
 })
 
 /** Two traders fill 20 NADI at `price`: the market's last price, which joint mining converts at, becomes it. */
 async function moveMarket(s: TestServer, price: string) {
   const [seller, buyer] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
-  transfer(s.ctx.sqlite, { ref: `test:mining:seller:${price}`, reason: 'deposit', from: custody('nadi'), to: trade(seller.userId), asset: 'NADI', amount: units('20') })
-  transfer(s.ctx.sqlite, { ref: `test:mining:buyer:${price}`, reason: 'deposit', from: custody('bsc'), to: trade(buyer.userId), asset: 'USDT', amount: units('1000') })
+  await transfer(s.ctx.sql, { ref: `test:mining:seller:${price}`, reason: 'deposit', from: custody('nadi'), to: trade(seller.userId), asset: 'NADI', amount: units('20') })
+  await transfer(s.ctx.sql, { ref: `test:mining:buyer:${price}`, reason: 'deposit', from: custody('bsc'), to: trade(buyer.userId), asset: 'USDT', amount: units('1000') })
   for (const [who, side] of [[seller, 'sell'], [buyer, 'buy']] as const) {
     const placed = await post(s, who, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `move-${side}`, side, type: 'limit', price, size: '20' })
     expect(placed.body_.code).toBe(200)
@@ -150,7 +150,7 @@ describe('joint mining holds the price previewed', () => {
     const s = await start()
     live.push(s)
     const me = await s.signIn(ROOT_CODE)
-    transfer(s.ctx.sqlite, { ref: 'test:mining:joint:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    await transfer(s.ctx.sql, { ref: 'test:mining:joint:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
     const previewed = (await get<MiningInfo>(s, me, 'mining/info')).body_.data.nadi_price
     expect(previewed).toBe('0.25')
     const order = (await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: previewed })).body_.data
@@ -163,12 +163,12 @@ describe('joint mining holds the price previewed', () => {
     const [bought] = (await get<PagedList<DestroyRecord>>(s, me, 'mining/destroyList')).body_.data.list
     expect(bought).toMatchObject({ type: 'joint', price: '0.25', usdt_value: '10' })
 
-    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const orders = await s.count('SELECT count(*) FROM pay_orders')
     const moved = await post(s, me, 'mining/joint', { amount: '10', price: '0.25' })
     expect(moved.statusCode).toBe(409)
     expect(moved.body_.msg).toBe(translate('EN', 'errors.jointPriceMoved', { now: '0.5', previewed: '0.25' }))
     for (const body of [{ amount: '10', price: '0' }, { amount: '10', price: 'abc' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
     // Previewed again at the new price, the order goes through.
     expect((await post<PayOrder>(s, me, 'mining/joint', { amount: '10', price: '0.5' })).body_.data.status).toBe('pending_payment')
   })
@@ -182,7 +182,7 @@ describe('trial power', () => {
     const me = await s.signIn(ROOT_CODE)
     const first = (await get<MiningInfo>(s, me, 'mining/info')).body_.data
     expect(first).toMatchObject({ power: '100', trial_power: '100' })
-    transfer(s.ctx.sqlite, { ref: 'test:mining:trial', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('200') })
+    await transfer(s.ctx.sql, { ref: 'test:mining:trial', reason: 'deposit', from: custody('nadi'), to: fund(me.userId), asset: 'NADI', amount: units('200') })
     const order = (await post<PayOrder>(s, me, 'mining/destroy', { amount: '200' })).body_.data
     await post(s, me, 'orders/payByBalance', { id: order.id })
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data).toMatchObject({ power: '760', trial_power: '100' })
@@ -194,7 +194,7 @@ describe('joint mining at a quoted price (issue 33 §4)', () => {
     const s = await start()
     live.push(s)
     const me = await s.signIn(ROOT_CODE)
-    transfer(s.ctx.sqlite, { ref: 'test:mining:quote:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    await transfer(s.ctx.sql, { ref: 'test:mining:quote:credit', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
     const quote = (await get<MiningJointQuote>(s, me, 'mining/jointQuote')).body_.data
     expect(quote).toMatchObject({ price: '0.25', expires_at: s.clock.now() + 30_000 })
 
@@ -206,7 +206,7 @@ describe('joint mining at a quoted price (issue 33 §4)', () => {
     // 10 USDT at the quoted 0.25 = 40 NADI's worth × 2 = 80 power + 8 gift — not the 40 + 4 of 0.5.
     expect((await get<MiningInfo>(s, me, 'mining/info')).body_.data.power).toBe('88')
 
-    const orders = s.count('SELECT count(*) FROM pay_orders')
+    const orders = await s.count('SELECT count(*) FROM pay_orders')
     const gone = translate('EN', 'errors.jointQuoteGone', { now: '0.5' })
     const again = await post(s, me, 'mining/joint', { amount: '10', quote_id: quote.quote_id })
     expect([again.statusCode, again.body_.msg]).toEqual([409, gone])
@@ -225,9 +225,9 @@ describe('joint mining at a quoted price (issue 33 §4)', () => {
     }
     // Both a quote and a price, or neither: which price is meant is not guessed.
     for (const body of [{ amount: '10', quote_id: theirs.quote_id, price: '0.5' }, { amount: '10' }]) expect((await post(s, me, 'mining/joint', body)).statusCode).toBe(400)
-    expect(s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
+    expect(await s.count('SELECT count(*) FROM pay_orders')).toBe(orders)
     // A refused confirm leaves the quote unused: its owner can still confirm it.
-    expect(s.count(`SELECT count(*) FROM joint_quotes WHERE used_at IS NOT NULL`)).toBe(1)
+    expect(await s.count(`SELECT count(*) FROM joint_quotes WHERE used_at IS NOT NULL`)).toBe(1)
     expect((await post<PayOrder>(s, other, 'mining/joint', { amount: '10', quote_id: theirs.quote_id })).body_.data).toMatchObject({ type: 'joint', status: 'pending_payment' })
   })
 })

@@ -22,6 +22,7 @@ import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { expireOrders } from '../../server/modules/orders/service.ts'
 import { settleDue } from '../../server/modules/settlement/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } }, { audited: true, checks: [auditNodeGrants] })
@@ -30,12 +31,12 @@ const DAY = 86_400_000
 const units = (n: string) => parseUnits(n, 8)
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 const get = <T>(s: TestServer, who: SignedIn, path: string) => s.get<T>(`${API}/${path}`, { token: who.token, lang: 'EN' })
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
-const usdt = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT')
-const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI').available
+const usdt = (s: TestServer, userId: number) => balance(s.ctx.sql, fund(userId), 'USDT')
+const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
 
 async function tier(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<NodeTier> {
   const r = await get<NodeConfig>(s, who, 'node/config')
@@ -53,14 +54,11 @@ async function buyAndPay(s: TestServer, who: SignedIn, type: NodeTier['type']): 
 }
 
 /** A NADI withdrawal confirmed at `at` whose fee went to the fees account, as the withdraw job leaves it. */
-function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: number) {
-  const id = s.ctx.sqlite
-    .prepare(
+async function confirmedWithdrawal(s: TestServer, userId: number, fee: string, at: number) {
+  const id = (await s.ctx.sql.get(statement<{ id: bigint }>(
       `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-    )
-    .run(userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at).lastInsertRowid
-  transfer(s.ctx.sqlite, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
+       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at))!.id
+  await transfer(s.ctx.sql, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
 }
 
 describe('node tiers', () => {
@@ -85,12 +83,12 @@ describe('buying a node', () => {
   it('a core node paid from balance: level T2, the stake frozen in the fund account, the grants recorded, the seat taken', async () => {
     const s = await start()
     const me = await s.signIn()
-    credit(s, me.userId, 'USDT', '6000')
+    await credit(s, me.userId, 'USDT', '6000')
     expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(0)
     const order = await buyAndPay(s, me, 'core')
     expect(order).toMatchObject({ type: 'node', asset: 'USDT', total: '5000', status: 'completed' })
     expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(2)
-    expect(usdt(s, me.userId)).toEqual({ available: units('1000'), frozen: units('5000') })
+    expect(await usdt(s, me.userId)).toEqual({ available: units('1000'), frozen: units('5000') })
     const core = await tier(s, me, 'core')
     expect(core).toMatchObject({ seats_left: 299, held: 1 })
     const mine = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { page: 1 })).body_.data
@@ -100,21 +98,21 @@ describe('buying a node', () => {
     // Bought today, a 270-day node shows 270 days left and ends on the 270th day after today.
     expect(mine.list[0]!.end_at).toBe((Math.floor(s.clock.now() / DAY) + 270) * DAY)
     // A later elite node does not lower the level.
-    credit(s, me.userId, 'USDT', '1000')
+    await credit(s, me.userId, 'USDT', '1000')
     await buyAndPay(s, me, 'elite')
     expect((await get<UserInfo>(s, me, 'user/info')).body_.data.level).toBe(2)
     // One tier's nodes only.
     const onlyCore = (await post<PagedList<MyNode>>(s, me, 'node/getOrder', { tier_id: core.id })).body_.data
     expect(onlyCore.list.map((n) => n.type)).toEqual(['core'])
     // The user's performance counts the stake, as any paid order's value.
-    expect(s.count('SELECT me_performance FROM users WHERE id = ?', me.userId)).toBe(Number(units('6000')))
+    expect(await s.count('SELECT me_performance FROM users WHERE id = ?', me.userId)).toBe(Number(units('6000')))
   })
 
   it('the per-user limit counts open and paid orders; a cancelled one frees its place and its seat', async () => {
     const s = await start()
     const me = await s.signIn()
     const core = await tier(s, me, 'core')
-    credit(s, me.userId, 'USDT', '10000')
+    await credit(s, me.userId, 'USDT', '10000')
     await buyAndPay(s, me, 'core')
     await buyAndPay(s, me, 'core')
     const open = await post<PayOrder>(s, me, 'node/buy', { node_id: core.id })
@@ -124,7 +122,7 @@ describe('buying a node', () => {
     const again = await post<PayOrder>(s, me, 'node/buy', { node_id: core.id })
     expect(again.body_.data.id).toBe(open.body_.data.id)
     expect((await tier(s, me, 'core')).seats_left).toBe(297)
-    expect(s.count("SELECT count(*) FROM pay_orders WHERE type = 'node'")).toBe(3)
+    expect(await s.count("SELECT count(*) FROM pay_orders WHERE type = 'node'")).toBe(3)
     expect((await post<PayOrder>(s, me, 'orders/cancel', { id: open.body_.data.id })).body_.data.status).toBe('cancelled')
     expect((await tier(s, me, 'core')).seats_left).toBe(298)
     expect((await post(s, me, 'node/buy', { node_id: core.id })).statusCode).toBe(200)
@@ -138,16 +136,16 @@ describe('buying a node', () => {
   it('seats never oversell: the last seat goes to one buyer, and comes back when the unpaid order expires', async () => {
     const s = await start()
     const [a, b] = [await s.signIn(), await s.signIn()]
-    s.ctx.sqlite.prepare("UPDATE node_tiers SET seats_total = 1, seats_left = 1 WHERE type = 'genesis'").run()
+    await s.ctx.sql.run(statement("UPDATE node_tiers SET seats_total = 1, seats_left = 1 WHERE type = 'genesis'"))
     const genesis = await tier(s, a, 'genesis')
     const both = await Promise.all([post(s, a, 'node/buy', { node_id: genesis.id }), post(s, b, 'node/buy', { node_id: genesis.id })])
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409])
     expect(both.find((r) => r.statusCode === 409)!.body_.msg).toBe(msg('errors.nodeSoldOut'))
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(0)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(0)
     s.clock.advance(s.config.orders.holds.holdMs + 1000)
     expect(await expireOrders(s.ctx)).toBe(1)
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(1)
-    expect(s.count("SELECT count(*) FROM node_orders WHERE status = 'cancelled'")).toBe(1)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'genesis'")).toBe(1)
+    expect(await s.count("SELECT count(*) FROM node_orders WHERE status = 'cancelled'")).toBe(1)
   })
 })
 
@@ -155,54 +153,54 @@ describe('the settlement and nodes', () => {
   it('pays the node mining and its share of the day’s withdraw fees, then returns the stake after its days', async () => {
     const s = await start()
     const [a, b, other] = [await s.signIn(), await s.signIn(), await s.signIn()]
-    credit(s, a.userId, 'USDT', '5000')
-    credit(s, b.userId, 'USDT', '1000')
+    await credit(s, a.userId, 'USDT', '5000')
+    await credit(s, b.userId, 'USDT', '1000')
     await buyAndPay(s, a, 'core') // power 6000, 0.4 %/day → 24 NADI; fee weight 6 %
     await buyAndPay(s, b, 'elite') // power 1000, 0.3 %/day → 3 NADI; fee weight 1 %
     // Nothing earns on the day of payment: the first day settled is the next.
     const d0 = dayOf(s.clock.now())
     // The next day: the nodes mine, and a 10 NADI withdrawal fee is taken.
     s.clock.advance(DAY)
-    confirmedWithdrawal(s, other.userId, '10', s.clock.now())
+    await confirmedWithdrawal(s, other.userId, '10', s.clock.now())
     s.clock.advance(DAY)
     const days = await settleDue(s.ctx)
     expect(days.map((d) => d.day)).toEqual([d0 + 1])
     // Pool 5 NADI (50 %) split 6 : 1 → 4.28571428 and 0.71428571, one unit of dust.
-    expect(nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
-    expect(nadi(s, b.userId)).toBe(units('3') + units('0.71428571'))
-    expect(balance(s.ctx.sqlite, DUST, 'NADI').available).toBeGreaterThanOrEqual(1n)
-    expect(s.count('SELECT dust FROM node_fee_days WHERE day = ?', d0 + 1)).toBe(1)
+    expect(await nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
+    expect(await nadi(s, b.userId)).toBe(units('3') + units('0.71428571'))
+    expect((await balance(s.ctx.sql, DUST, 'NADI')).available).toBeGreaterThanOrEqual(1n)
+    expect(await s.count('SELECT dust FROM node_fee_days WHERE day = ?', d0 + 1)).toBe(1)
     // The other half stays in the fees account, less the ranking's prize pools' shares of the same
     // day's fees (10 % + 5 % by default, issue 12): a share of the income each, never of the balance.
-    expect(balance(s.ctx.sqlite, FEES, 'NADI').available).toBe(units('3.5'))
+    expect((await balance(s.ctx.sql, FEES, 'NADI')).available).toBe(units('3.5'))
     const mine = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
     expect(mine).toMatchObject({ mined: '24', fee_share: '4.28571428', days_left: 269 })
     // A second pass pays nothing more.
     expect(await settleDue(s.ctx)).toEqual([])
-    expect(nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
+    expect(await nadi(s, a.userId)).toBe(units('24') + units('4.28571428'))
 
     // 270 days of mining from the day after payment; the stake comes back with the last one.
     s.clock.advance(268 * DAY)
     await settleDue(s.ctx)
-    expect(usdt(s, a.userId).frozen).toBe(units('5000'))
+    expect((await usdt(s, a.userId)).frozen).toBe(units('5000'))
     s.clock.advance(DAY)
     await settleDue(s.ctx)
-    expect(usdt(s, a.userId)).toEqual({ available: units('5000'), frozen: 0n })
+    expect(await usdt(s, a.userId)).toEqual({ available: units('5000'), frozen: 0n })
     const back = (await post<PagedList<MyNode>>(s, a, 'node/getOrder', {})).body_.data.list[0]!
     expect(back).toMatchObject({ status: 'returned', days_left: 0, mined: String(24 * 270) })
     expect(back.returned_at).not.toBeNull()
     // The elite node (180 days) came back earlier; the level stays.
-    expect(usdt(s, b.userId)).toEqual({ available: units('1000'), frozen: 0n })
+    expect(await usdt(s, b.userId)).toEqual({ available: units('1000'), frozen: 0n })
     expect((await get<UserInfo>(s, a, 'user/info')).body_.data.level).toBe(2)
     s.clock.advance(DAY)
     await settleDue(s.ctx)
-    expect(nadi(s, a.userId)).toBe(units(String(24 * 270)) + units('4.28571428'))
+    expect(await nadi(s, a.userId)).toBe(units(String(24 * 270)) + units('4.28571428'))
   })
   it('pays node dividends apart from the fee share: a share of the day’s trading fees, split by stake, once', async () => {
     const s = await start()
     const [a, b, seller, buyer] = [await s.signIn(), await s.signIn(), await s.signIn(), await s.signIn()]
-    credit(s, a.userId, 'USDT', '5000')
-    credit(s, b.userId, 'USDT', '1000')
+    await credit(s, a.userId, 'USDT', '5000')
+    await credit(s, b.userId, 'USDT', '1000')
     await buyAndPay(s, a, 'core') // stake 5000 USDT
     await buyAndPay(s, b, 'elite') // stake 1000 USDT: dividends split 5 : 1
     const d0 = dayOf(s.clock.now())
@@ -213,27 +211,27 @@ describe('the settlement and nodes', () => {
       [seller, 'NADI'],
       [buyer, 'USDT'],
     ] as const) {
-      transfer(s.ctx.sqlite, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: units('1000') })
+      await transfer(s.ctx.sql, { ref: `test:node:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(who.userId), asset, amount: units('1000') })
     }
     const order = (who: SignedIn, side: 'buy' | 'sell') =>
       post(s, who, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: `div${++refs}`, side, type: 'limit', price: '2', size: '100' })
     expect((await order(seller, 'sell')).statusCode).toBe(200)
     expect((await order(buyer, 'buy')).statusCode).toBe(200)
-    expect(s.count('SELECT count(*) FROM trade_deals WHERE fee > 0')).toBe(2)
-    const [aNadi, bNadi, aUsdt, bUsdt] = [nadi(s, a.userId), nadi(s, b.userId), usdt(s, a.userId).available, usdt(s, b.userId).available]
+    expect(await s.count('SELECT count(*) FROM trade_deals WHERE fee > 0')).toBe(2)
+    const [aNadi, bNadi, aUsdt, bUsdt] = [await nadi(s, a.userId), await nadi(s, b.userId), (await usdt(s, a.userId)).available, (await usdt(s, b.userId)).available]
     s.clock.advance(DAY)
     expect((await settleDue(s.ctx)).map((d) => d.day)).toEqual([d0 + 1])
     // Pools of 20 %: 0.04 USDT and 0.02 NADI, 5 : 1 by stake, one unit of dust each. No withdraw fee
     // that day, so no fee share.
-    expect(usdt(s, a.userId).available - aUsdt).toBe(units('0.03333333'))
-    expect(usdt(s, b.userId).available - bUsdt).toBe(units('0.00666666'))
-    expect(nadi(s, a.userId) - aNadi - units('24')).toBe(units('0.01666666'))
-    expect(nadi(s, b.userId) - bNadi - units('3')).toBe(units('0.00333333'))
-    expect(s.ctx.sqlite.prepare('SELECT asset, fees, pool, paid, dust FROM node_dividend_days WHERE day = ? ORDER BY asset').all(d0 + 1)).toEqual([
+    expect((await usdt(s, a.userId)).available - aUsdt).toBe(units('0.03333333'))
+    expect((await usdt(s, b.userId)).available - bUsdt).toBe(units('0.00666666'))
+    expect(await nadi(s, a.userId) - aNadi - units('24')).toBe(units('0.01666666'))
+    expect(await nadi(s, b.userId) - bNadi - units('3')).toBe(units('0.00333333'))
+    expect(await s.ctx.sql.all(statement<{ asset: unknown; fees: unknown; pool: unknown; paid: unknown; dust: unknown }>('SELECT asset, fees, pool, paid, dust FROM node_dividend_days WHERE day = ? ORDER BY asset'), d0 + 1)).toEqual([
       { asset: 'NADI', fees: units('0.1'), pool: units('0.02'), paid: units('0.01999999'), dust: 1n },
       { asset: 'USDT', fees: units('0.2'), pool: units('0.04'), paid: units('0.03999999'), dust: 1n },
     ])
-    expect(s.count('SELECT count(*) FROM node_fee_days')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM node_fee_days')).toBe(0)
     const log = (await get<PagedList<MoneyRecord>>(s, a, 'wallet/moneyLog?type=node_dividend')).body_.data.list
     expect(log.map((r) => [r.asset, r.amount, r.link])).toEqual(
       expect.arrayContaining([
@@ -251,10 +249,10 @@ describe('the settlement and nodes', () => {
     expect((await get<NodeConfig>(s, a, 'node/config')).body_.data).toMatchObject({ fee_pool_share: '50', dividend_pool_share: '20' })
     expect(await auditNodeGrants(s.ctx.sql)).toEqual([])
     // A second pass pays nothing more.
-    const postings = s.count('SELECT count(*) FROM ledger_postings')
+    const postings = await s.count('SELECT count(*) FROM ledger_postings')
     expect(await settleDue(s.ctx)).toEqual([])
-    expect(s.count('SELECT count(*) FROM ledger_postings')).toBe(postings)
-    expect(usdt(s, a.userId).available - aUsdt).toBe(units('0.03333333'))
+    expect(await s.count('SELECT count(*) FROM ledger_postings')).toBe(postings)
+    expect((await usdt(s, a.userId)).available - aUsdt).toBe(units('0.03333333'))
   })
 })
 
@@ -262,7 +260,7 @@ describe("the operator's node commands", () => {
   it("'node load' updates a tier and the plans beside the running server, keeps seats taken, refuses a bad file without writing; 'node list' shows them", async () => {
     const s = await start()
     const me = await s.signIn()
-    credit(s, me.userId, 'USDT', '5000')
+    await credit(s, me.userId, 'USDT', '5000')
     await buyAndPay(s, me, 'core')
     const run = async (...argv: string[]) => {
       let out = ''
@@ -283,14 +281,14 @@ describe("the operator's node commands", () => {
     expect((await post<PagedList<MyNode>>(s, me, 'node/getOrder', {})).body_.data.list[0]).toMatchObject({ amount: '5000', days: 270 })
     // Fewer seats than are taken: the taken ones stay taken.
     expect((await run('node', 'load', file({ tiers: [{ ...core, seats: 0 }] }))).code).toBe(0)
-    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
-    expect(s.count("SELECT seats_left FROM node_tiers WHERE type = 'core'")).toBe(0)
+    expect(await s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    expect(await s.count("SELECT seats_left FROM node_tiers WHERE type = 'core'")).toBe(0)
     for (const bad of ['{', { tiers: [{ ...core, type: 'gold' }] }, { tiers: [{ ...core, machine_rate: '101' }] }, { tiers: [core, core] }, { loan_plans: [{ slug: 'x', ltv: '0', daily_rate: '1', max_days: 1 }] }]) {
       const r = await run('node', 'load', file(bad))
       expect(r.code).toBe(1)
       expect(r.err).toMatch(/node load: /)
     }
-    expect(s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
+    expect(await s.count("SELECT seats_total FROM node_tiers WHERE type = 'core'")).toBe(1)
     const list = await run('node', 'list')
     expect(list.code).toBe(0)
     expect(list.out).toMatch(/core seats 0\/1 limit 2 stake 6000 USDT 100 days power 7000 T2 withdraw 70000 ppm machine 5000 ppm/)

@@ -40,7 +40,7 @@ describe('orders list and show', () => {
     const address = (await post<Address>(s, me, 'address/addAddress', { name: 'Ana', phone: '0912345678', area: 'Lisbon', address: 'Rua 1', is_default: true })).body_.data.id
     const d = await device(s)
     const spec = d.specs[0]!
-    const stock = s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
+    const stock = await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
     const { order } = (await post<PreOrderResult>(s, me, 'preOrder/preOrder', { area: 'machine', goods_id: d.id, spec_id: spec.id, quantity: 2, address_id: address })).body_.data
     const genesis = (await s.get<NodeConfig>('/api/v1/node/config', { token: you.token })).body_.data.tiers.find((t) => t.type === 'genesis')!
     const seat = (await post<PayOrder>(s, you, 'node/buy', { node_id: genesis.id })).body_.data
@@ -60,7 +60,7 @@ describe('orders list and show', () => {
     expect(mine.out.split('\n')[0]).toBe(`1 holds (open unpaid orders of stock or seats) of user ${you.userId}`)
     expect(mine.out).not.toContain(`#${order.id} `)
 
-    transfer(s.ctx.sqlite, { ref: 'test:cli:orders', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
+    await transfer(s.ctx.sql, { ref: 'test:cli:orders', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits('100000', 8) })
     await post(s, me, 'orders/payByBalance', { id: order.id })
     expect((await runCli(s, 'orders', 'list')).out).not.toContain(`#${order.id} `)
     const paid = await runCli(s, 'orders', 'list', '--status', 'paid')

@@ -25,7 +25,7 @@ const get = <T>(s: TestServer, who: SignedIn | null, path: string) => s.get<T>(`
 const post = <T>(s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<T>(`${API}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:intent:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
 
 async function addressOf(s: TestServer, who: SignedIn, name = 'Lin Mei'): Promise<number> {
   const r = await post<Address>(s, who, 'address/addAddress', { name, phone: '0912345678', area: 'Taipei City', address: '1 Xinyi Rd', is_default: true })
@@ -51,7 +51,7 @@ describe('one intent, one order', () => {
     const first = await post<PreOrderResult>(s, me, 'preOrder/preOrder', body)
     expect(first.statusCode).toBe(200)
     expect(first.body_.data.resumed).toBe(false)
-    const stockAfterFirst = s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
+    const stockAfterFirst = await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
 
     const office = await addressOf(s, me, 'Lin Office')
     const again = await post<PreOrderResult>(s, me, 'preOrder/preOrder', { ...body, address_id: office, remark: 'side door' })
@@ -60,8 +60,8 @@ describe('one intent, one order', () => {
     expect(again.body_.data.order.id).toBe(first.body_.data.order.id)
     expect(again.body_.data.shop_order.ship_to?.name).toBe('Lin Office')
     expect(again.body_.data.shop_order.remark).toBe('side door')
-    expect(s.count("SELECT count(*) FROM pay_orders WHERE user_id = ? AND state = 'open'", me.userId)).toBe(1)
-    expect(s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)).toBe(stockAfterFirst)
+    expect(await s.count("SELECT count(*) FROM pay_orders WHERE user_id = ? AND state = 'open'", me.userId)).toBe(1)
+    expect(await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)).toBe(stockAfterFirst)
 
     // Still unpaid and listed with its deadline.
     const open = (await get<PagedList<PayOrder>>(s, me, 'orders/list?status=pending_payment')).body_.data
@@ -84,8 +84,8 @@ describe('one intent, one order', () => {
     expect(a.statusCode).toBe(200)
     expect(b.statusCode).toBe(200)
     expect(b.body_.data.id).toBe(a.body_.data.id)
-    expect(s.count("SELECT count(*) FROM pay_orders WHERE user_id = ? AND type = 'node'", me.userId)).toBe(1)
-    expect(s.count('SELECT seats_left FROM node_tiers WHERE id = ?', tier.id)).toBe(tier.seats_left - 1)
+    expect(await s.count("SELECT count(*) FROM pay_orders WHERE user_id = ? AND type = 'node'", me.userId)).toBe(1)
+    expect(await s.count('SELECT seats_left FROM node_tiers WHERE id = ?', tier.id)).toBe(tier.seats_left - 1)
   })
 })
 
@@ -102,8 +102,8 @@ describe('charged what was shown', () => {
     const spec = d.specs.find((x) => x.stock > 1)!
     expect(d.specs.every((x) => cents(x.price))).toBe(true)
     const shown = lineTotal(spec.price, 2) // what the confirm screen shows for two
-    credit(s, me.userId, '100000')
-    const before = balance(s.ctx.sqlite, fund(me.userId), 'USDT').available
+    await credit(s, me.userId, '100000')
+    const before = (await balance(s.ctx.sql, fund(me.userId), 'USDT')).available
 
     // The gold price moves while the user reads the screen: the total shown is still what is charged.
     s.clock.advance(20_000)
@@ -113,7 +113,7 @@ describe('charged what was shown', () => {
     expect(placed.body_.data.order.total).toBe(shown)
     const paid = await post<PayOrder>(s, me, 'orders/payByBalance', { id: placed.body_.data.order.id })
     expect(paid.statusCode).toBe(200)
-    expect(formatMoney(before - balance(s.ctx.sqlite, fund(me.userId), 'USDT').available)).toBe(shown)
+    expect(formatMoney(before - (await balance(s.ctx.sql, fund(me.userId), 'USDT')).available)).toBe(shown)
   })
 
   it('a total shown that no price of the last minute makes is refused with the total of now, and nothing is taken', async () => {
@@ -122,7 +122,7 @@ describe('charged what was shown', () => {
     const home = await addressOf(s, me)
     const d = await firstOf(s, 'gold')
     const spec = d.specs.find((x) => x.stock > 0)!
-    const stock = s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
+    const stock = await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)
     // The price the screen showed was replaced more than a minute ago: past its validity.
     await recordGoldPrice(s.ctx, s.ctx.sql, s.clock.now(), 20_000_000_000n)
     s.clock.advance(61_000)
@@ -130,7 +130,7 @@ describe('charged what was shown', () => {
     const r = await post(s, me, 'preOrder/preOrder', { area: 'gold', goods_id: d.id, spec_id: spec.id, quantity: 1, address_id: home, expected_total: spec.price })
     expect(r.statusCode).toBe(409)
     expect(r.body_.msg).toBe(translate('EN', 'errors.priceChanged', { total: now }))
-    expect(s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)).toBe(stock)
-    expect(s.count('SELECT count(*) FROM pay_orders WHERE user_id = ?', me.userId)).toBe(0)
+    expect(await s.count('SELECT stock FROM product_specs WHERE id = ?', spec.id)).toBe(stock)
+    expect(await s.count('SELECT count(*) FROM pay_orders WHERE user_id = ?', me.userId)).toBe(0)
   })
 })

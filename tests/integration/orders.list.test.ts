@@ -9,6 +9,7 @@ import type { PagedList } from '../../contract/envelope.ts'
 import type { PayOrder, PayOrderStatus } from '../../contract/orders.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { createPayOrder, orderRef } from '../../server/modules/orders/service.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers({}, { audited: true })
 const O = '/api/v1/orders'
@@ -16,20 +17,18 @@ const units = (n: string) => parseUnits(n, 8)
 const list = (s: TestServer, who: SignedIn, query: string) => s.get<PagedList<PayOrder>>(`${O}/list?${query}`, { token: who.token, lang: 'EN' })
 
 /** A chain payment row as the payment primitive leaves it after a tx hash was submitted (and, failed, after its check). */
-function chainPayment(s: TestServer, userId: number, orderId: number, status: 'pending' | 'failed', n: number) {
-  s.ctx.sqlite
-    .prepare(
+async function chainPayment(s: TestServer, userId: number, orderId: number, status: 'pending' | 'failed', n: number) {
+  await s.ctx.sql.run(statement(
       `INSERT INTO payments (order_ref, user_id, method, asset, amount, payee, status, chain, tx_hash, fail_reason, created_at, updated_at)
        VALUES (?, ?, 'chain', 'USDT', ?, 'treasury', ?, 'bsc', ?, ?, ?, ?)`,
-    )
-    .run(orderRef(orderId), userId, units('1'), status, `0x${String(n).padStart(64, '0')}`, status === 'failed' ? 'not_found' : null, s.ctx.now(), s.ctx.now())
+    ), orderRef(orderId), userId, units('1'), status, `0x${String(n).padStart(64, '0')}`, status === 'failed' ? 'not_found' : null, s.ctx.now(), s.ctx.now())
 }
 
 describe('orders/list', () => {
   it('pages in the database: total and pages follow the status filter, newest first, each with the status its detail shows', async () => {
     const s = await start()
     const [me, other] = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
-    transfer(s.ctx.sqlite, { ref: 'test:list', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
+    await transfer(s.ctx.sql, { ref: 'test:list', reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: units('100') })
     // A joint-mining order completes when paid; an order of a device without lines stays paid.
     const ids: number[] = []
     for (let i = 0; i < 23; i++) ids.push(await createPayOrder(s.ctx, { userId: me.userId, type: i === 0 ? 'joint' : 'device', asset: 'USDT', total: units('1') }))
@@ -38,8 +37,8 @@ describe('orders/list', () => {
     expect((await post('payByBalance', ids[0]!)).body_.data.status).toBe('completed')
     for (const id of ids.slice(1, 4)) expect((await post('payByBalance', id)).body_.data.status).toBe('paid')
     for (const id of ids.slice(4, 7)) expect((await post('cancel', id)).body_.data.status).toBe('cancelled')
-    chainPayment(s, me.userId, ids[7]!, 'pending', 1)
-    chainPayment(s, me.userId, ids[8]!, 'failed', 2)
+    await chainPayment(s, me.userId, ids[7]!, 'pending', 1)
+    await chainPayment(s, me.userId, ids[8]!, 'failed', 2)
     const expected: Record<PayOrderStatus, number> = { completed: 1, paid: 3, cancelled: 3, processing: 1, pending_payment: 15 }
 
     const all = (await list(s, me, 'page=1&page_size=10')).body_.data

@@ -22,53 +22,53 @@ afterEach(() => {
 })
 let refs = 0
 const credit = (s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:orders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+  transfer(s.ctx.sql, { ref: `test:orders:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 const post = (s: TestServer, who: SignedIn, path: string, body: unknown) => s.post<PayOrder>(`${O}/${path}`, body, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
 const msg = (key: string, params?: Record<string, string>) => translate('EN', key, params)
-const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI').available
+const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
 
 describe('orders to pay', () => {
   it('an order is listed as pending payment and paid from balance once; the money goes to the treasury', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, 'NADI', '100')
+    await credit(s, me.userId, 'NADI', '100')
     const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'node', asset: 'NADI', total: units('40') })
     const list = (await s.get<PagedList<PayOrder>>(`${O}/list?status=pending_payment`, { token: me.token, lang: 'EN' })).body_.data
     expect(list.list).toEqual([expect.objectContaining({ id, title: 'Super Miner node', total: '40', asset: 'NADI', status: 'pending_payment', payment: null })])
-    const t0 = balance(s.ctx.sqlite, TREASURY, 'NADI').available
+    const t0 = (await balance(s.ctx.sql, TREASURY, 'NADI')).available
     const paid = await post(s, me, 'payByBalance', { id })
     expect(paid.body_.data).toMatchObject({ status: 'paid', payment: { method: 'balance', status: 'paid' } })
-    expect(nadi(s, me.userId)).toBe(units('60'))
-    expect(balance(s.ctx.sqlite, TREASURY, 'NADI').available - t0).toBe(units('40'))
+    expect(await nadi(s, me.userId)).toBe(units('60'))
+    expect((await balance(s.ctx.sql, TREASURY, 'NADI')).available - t0).toBe(units('40'))
     const again = await post(s, me, 'payByBalance', { id })
     expect(again.body_.data.status).toBe('paid')
-    expect(nadi(s, me.userId)).toBe(units('60'))
+    expect(await nadi(s, me.userId)).toBe(units('60'))
     expect((await post(s, me, 'cancel', { id })).body_.msg).toBe(msg('errors.orderAlreadyPaid'))
   })
 
   it('too little balance is refused with the current and required amounts, and moves nothing', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, 'NADI', '5')
+    await credit(s, me.userId, 'NADI', '5')
     const id = await createPayOrder(s.ctx, { userId: me.userId, type: 'device', asset: 'NADI', total: units('12.5') })
     const res = await post(s, me, 'payByBalance', { id })
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(msg('errors.paymentInsufficient', { asset: 'NADI', current: '5', required: '12.5' }))
-    expect(nadi(s, me.userId)).toBe(units('5'))
-    expect(s.count('SELECT COUNT(*) FROM payments')).toBe(0)
+    expect(await nadi(s, me.userId)).toBe(units('5'))
+    expect(await s.count('SELECT COUNT(*) FROM payments')).toBe(0)
   })
 
   it('a cancelled order cannot be paid; an order past its time is cancelled by the expiry pass; another user’s order is unknown', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, 'USDT', '100')
+    await credit(s, me.userId, 'USDT', '100')
     const a = await createPayOrder(s.ctx, { userId: me.userId, type: 'destroy', asset: 'USDT', total: units('10') })
     expect((await post(s, me, 'cancel', { id: a })).body_.data.status).toBe('cancelled')
     const late = await post(s, me, 'payByBalance', { id: a })
     expect(late.statusCode).toBe(409)
     expect(late.body_.msg).toBe(msg('errors.orderCancelled'))
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(units('100'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'USDT')).available).toBe(units('100'))
 
     const b = await createPayOrder(s.ctx, { userId: me.userId, type: 'joint', asset: 'USDT', total: units('10'), payWithinMs: 60_000 })
     expect((await post(s, other, 'payByBalance', { id: b })).statusCode).toBe(404)
@@ -79,7 +79,7 @@ describe('orders to pay', () => {
     expect(expired.body_.msg).toBe(msg('errors.orderExpired'))
     expect(await expireOrders(s.ctx)).toBe(1)
     expect((await s.get<PayOrder>(`${O}/detail?id=${b}`, { token: me.token })).body_.data.status).toBe('cancelled')
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(units('100'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'USDT')).available).toBe(units('100'))
     // Both stay listed, each saying who cancelled it: the expiry pass for want of payment, or the user.
     const cancelled = (await s.get<PagedList<PayOrder>>(`${O}/list?status=cancelled`, { token: me.token })).body_.data.list
     expect(cancelled.map((o) => [o.id, o.cancelled_by])).toEqual([

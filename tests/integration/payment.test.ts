@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Contract, JsonRpcProvider, Network, parseUnits, type Wallet } from 'ethers'
 import { ROOT_CODE, freshWallet, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import { loadArtifact } from '../../server/chain/contracts.ts'
-import { atomically } from '../../server/db/index.ts'
 import { ApiError } from '../../server/http/errors.ts'
 import { translate } from '../../server/i18n.ts'
 import { TREASURY, audit, balance, custody, findPosting, fund, transfer } from '../../server/ledger/index.ts'
@@ -42,7 +41,7 @@ async function refused(p: Promise<unknown>) {
 
 /** Gives the user fund balance as a deposit would (custody:bsc → fund). */
 async function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: bigint, ref: string) {
-  await atomically(s.ctx, () => transfer(s.ctx.sqlite, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
+  await s.ctx.sql.transaction((tx) => transfer(tx, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount }))
 }
 
 /** A wallet on `chain` (the user's own, or any), funded by the faucet, able to send both tokens. */
@@ -69,7 +68,7 @@ async function onChain(s: TestServer, wallet: Wallet, chain = 'bsc') {
 
 const mine = (s: TestServer, blocks = 1) => s.gateway.dev!.mine('bsc', blocks)
 /** The treasury's available `asset` moved since `before` (the demo treasury starts funded). */
-const treasury = (s: TestServer, asset: string) => balance(s.ctx.sqlite, TREASURY, asset).available
+const treasury = async (s: TestServer, asset: string) => (await balance(s.ctx.sql, TREASURY, asset)).available
 const check = async (s: TestServer, orderRef: string) => {
   await checkChainPayments(s.ctx)
   return (await paymentStatus(s.ctx, orderRef))!
@@ -80,18 +79,18 @@ describe('payment from balance', () => {
     const s = await boot()
     const me: SignedIn = await s.signIn(ROOT_CODE)
     await credit(s, me.userId, 'NADI', units('10'), 'test:seed:1')
-    const t0 = treasury(s, 'NADI')
+    const t0 = await treasury(s, 'NADI')
 
     const paid = await payFromBalance(s.ctx, { orderRef: 'shop-1', userId: me.userId, asset: 'NADI', amount: units('4') })
     expect(paid).toMatchObject({ orderRef: 'shop-1', method: 'balance', status: 'paid', amount: units('4'), payee: TREASURY })
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('6'))
-    expect(treasury(s, 'NADI') - t0).toBe(units('4'))
-    expect(findPosting(s.ctx.sqlite, 'pay:shop-1')).toBeTruthy()
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('6'))
+    expect(await treasury(s, 'NADI') - t0).toBe(units('4'))
+    expect(await findPosting(s.ctx.sql, 'pay:shop-1')).toBeTruthy()
 
     // Replayed: the same payment, nothing moves again.
     const again = await payFromBalance(s.ctx, { orderRef: 'shop-1', userId: me.userId, asset: 'NADI', amount: units('4') })
     expect(again.id).toBe(paid.id)
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('6'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('6'))
     // The same order with other content: refused.
     expect(await refused(payFromBalance(s.ctx, { orderRef: 'shop-1', userId: me.userId, asset: 'NADI', amount: units('5') }))).toMatchObject({
       status: 409,
@@ -106,7 +105,7 @@ describe('payment from balance', () => {
       tw: 'NADI 不足：目前 6，需要 12.5',
     })
     expect(await paymentStatus(s.ctx, 'shop-2')).toBeNull()
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(units('6'))
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(units('6'))
 
     expect((await refused(payFromBalance(s.ctx, { orderRef: 'shop-3', userId: me.userId, asset: 'NADI', amount: 0n }))).key).toBe('errors.amountZero')
     expect((await refused(payFromBalance(s.ctx, { orderRef: 'shop-3', userId: me.userId, asset: 'BTC', amount: 1n }))).key).toBe('errors.paymentAssetUnsupported')
@@ -119,8 +118,8 @@ describe('payment on chain', () => {
     const me = await s.signIn(ROOT_CODE)
     const w = await onChain(s, me.wallet)
     const to = receivingAddress(s.ctx)
-    const t0 = treasury(s, 'USDT')
-    const c0 = balance(s.ctx.sqlite, custody('bsc'), 'USDT').available
+    const t0 = await treasury(s, 'USDT')
+    const c0 = (await balance(s.ctx.sql, custody('bsc'), 'USDT')).available
     expect(to).toBe(s.gateway.hotWalletAddress())
 
     const tx = await w.send('USDT', to, wei('5'))
@@ -134,15 +133,15 @@ describe('payment on chain', () => {
     expect(await check(s, 'shop-10')).toMatchObject({ status: 'confirming', confirmations: 1 })
     await mine(s)
     expect(await check(s, 'shop-10')).toMatchObject({ status: 'confirming', confirmations: 2 })
-    expect(findPosting(s.ctx.sqlite, 'pay:shop-10')).toBeFalsy()
+    expect(await findPosting(s.ctx.sql, 'pay:shop-10')).toBeFalsy()
     await mine(s)
     const paid = await check(s, 'shop-10')
     expect(paid).toMatchObject({ status: 'paid', confirmations: 3 })
-    expect(treasury(s, 'USDT') - t0).toBe(units('5'))
-    expect(balance(s.ctx.sqlite, custody('bsc'), 'USDT').available - c0).toBe(-units('5'))
+    expect(await treasury(s, 'USDT') - t0).toBe(units('5'))
+    expect((await balance(s.ctx.sql, custody('bsc'), 'USDT')).available - c0).toBe(-units('5'))
     await mine(s, 2)
     await check(s, 'shop-10')
-    expect(treasury(s, 'USDT') - t0).toBe(units('5'))
+    expect(await treasury(s, 'USDT') - t0).toBe(units('5'))
 
     expect(await refused(submitChainPayment(s.ctx, { ...order, orderRef: 'shop-11' }))).toMatchObject({
       status: 409,
@@ -153,7 +152,7 @@ describe('payment on chain', () => {
       'errors.orderAlreadyPaid',
     )
     expect((await refused(submitChainPayment(s.ctx, { ...order, txHash: '0x1234' }))).key).toBe('errors.txHashInvalid')
-    expect(s.count('SELECT COUNT(*) FROM payments')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM payments')).toBe(1)
   })
 
   it('fails too little, the wrong token, another sender, and a hash that never mines', async () => {
@@ -162,7 +161,7 @@ describe('payment on chain', () => {
     const w = await onChain(s, me.wallet)
     const other = await onChain(s, freshWallet())
     const to = receivingAddress(s.ctx)
-    const t0 = treasury(s, 'USDT')
+    const t0 = await treasury(s, 'USDT')
     const base = { userId: me.userId, chain: 'bsc', asset: 'USDT', amount: units('2') }
 
     const low = await w.send('USDT', to, wei('1.99999999'))
@@ -187,15 +186,15 @@ describe('payment on chain', () => {
 
     await mine(s, 5)
     await checkChainPayments(s.ctx)
-    expect(s.count("SELECT COUNT(*) FROM payments WHERE status = 'failed'")).toBe(4)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref LIKE 'pay:%'")).toBe(0)
+    expect(await s.count("SELECT COUNT(*) FROM payments WHERE status = 'failed'")).toBe(4)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref LIKE 'pay:%'")).toBe(0)
     // A failed order can be paid again with another transaction; a failed hash stays used.
     expect((await refused(submitChainPayment(s.ctx, { ...base, orderRef: 'again', txHash: low }))).key).toBe('errors.txHashUsed')
     const good = await w.send('USDT', to, wei('2'))
     await submitChainPayment(s.ctx, { ...base, orderRef: 'low', txHash: good })
     await mine(s, 3)
     expect(await check(s, 'low')).toMatchObject({ status: 'paid' })
-    expect(treasury(s, 'USDT') - t0).toBe(units('2'))
+    expect(await treasury(s, 'USDT') - t0).toBe(units('2'))
   })
 
   it('a transaction that reverts on chain fails the payment and moves nothing', async () => {
@@ -203,7 +202,7 @@ describe('payment on chain', () => {
     const me = await s.signIn(ROOT_CODE)
     const w = await onChain(s, me.wallet)
     const to = receivingAddress(s.ctx)
-    const t0 = treasury(s, 'USDT')
+    const t0 = await treasury(s, 'USDT')
     // More than the wallet holds: mined with a fixed gas limit, so it lands on chain as a revert.
     const reverted = await w.send('USDT', to, wei('5000'), { gasLimit: 100_000n })
     await submitChainPayment(s.ctx, { userId: me.userId, chain: 'bsc', asset: 'USDT', amount: units('5000'), orderRef: 'rev', txHash: reverted })
@@ -211,8 +210,8 @@ describe('payment on chain', () => {
     expect(await check(s, 'rev')).toMatchObject({ status: 'failed', failReason: 'reverted', failKey: 'errors.paymentReverted' })
     await mine(s, 5)
     expect(await check(s, 'rev')).toMatchObject({ status: 'failed' })
-    expect(treasury(s, 'USDT')).toBe(t0)
-    expect(findPosting(s.ctx.sqlite, 'pay:rev')).toBeNull()
+    expect(await treasury(s, 'USDT')).toBe(t0)
+    expect(await findPosting(s.ctx.sql, 'pay:rev')).toBeNull()
   })
 
   it('a reorg that drops the payment before its confirmations leaves the order unpaid, and it is paid once the transfer is mined again', async () => {
@@ -220,7 +219,7 @@ describe('payment on chain', () => {
     const me = await s.signIn(ROOT_CODE)
     const w = await onChain(s, me.wallet)
     const to = receivingAddress(s.ctx)
-    const t0 = treasury(s, 'USDT')
+    const t0 = await treasury(s, 'USDT')
     const snap = await s.gateway.dev!.snapshot('bsc')
     const signed = await w.sign('USDT', to, wei('3'))
     const hash = await w.broadcast(signed)
@@ -234,8 +233,8 @@ describe('payment on chain', () => {
     expect(await s.gateway.dev!.revert('bsc', snap)).toBe(true)
     await mine(s, 4)
     expect(await check(s, 'reorg')).toMatchObject({ status: 'pending' })
-    expect(findPosting(s.ctx.sqlite, 'pay:reorg')).toBeNull()
-    expect(treasury(s, 'USDT')).toBe(t0)
+    expect(await findPosting(s.ctx.sql, 'pay:reorg')).toBeNull()
+    expect(await treasury(s, 'USDT')).toBe(t0)
 
     // The same signed transfer mined again: confirmed anew, paid once.
     await w.broadcast(signed)
@@ -243,7 +242,7 @@ describe('payment on chain', () => {
     expect(await check(s, 'reorg')).toMatchObject({ status: 'paid' })
     await mine(s, 3)
     await checkChainPayments(s.ctx)
-    expect(treasury(s, 'USDT') - t0).toBe(units('3'))
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = 'pay:reorg'")).toBe(1)
+    expect(await treasury(s, 'USDT') - t0).toBe(units('3'))
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = 'pay:reorg'")).toBe(1)
   })
 })

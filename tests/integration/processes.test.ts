@@ -22,6 +22,7 @@ import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild, type Child } from './support/child.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const HEALTH = '/api/v1/common/health'
@@ -101,7 +102,7 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
 
     const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
     const tokens = await Promise.all(wallets.map((w) => signInHttp(a.base, w, CODE)))
-    fundTraders(db.url, wallets.map((w) => w.address), 'processes')
+    await fundTraders(db.url, wallets.map((w) => w.address), 'processes')
 
     // An order through A: its owner's socket on B hears of it, and B's book shows it.
     const onB = await watch(b.base, tokens[0]!, [`books:${INST}`, 'user@update_order'])
@@ -149,12 +150,14 @@ describe.runIf(testBackend() === 'postgres')('several processes on one database'
     // Every acknowledged order is in the database under its client id; no command is left unanswered.
     const conn = openDatabase(db.url)
     try {
-      const byClient = conn.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?').pluck()
-      expect([...acked].filter(([cid, id]) => Number(byClient.get(cid) ?? -1) !== id)).toEqual([])
-      expect(conn.sqlite.prepare("SELECT COUNT(*) FROM trade_commands WHERE status IN ('pending', 'taken')").pluck().get()).toBe(0n)
+      const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+      const missing: [string, number][] = []
+      for (const [cid, id] of acked) if (Number((await conn.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
+      expect(missing).toEqual([])
+      expect((await conn.sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_commands WHERE status IN ('pending', 'taken')")))?.v).toBe(0n)
       expect((await audit(conn.sql)).violations).toEqual([])
     } finally {
-      conn.sqlite.close()
+      await conn.close()
     }
 
     // B's socket followed both engines: its book is the new engine's, and nothing was out of step for good.

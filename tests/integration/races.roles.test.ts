@@ -21,6 +21,7 @@ import '../../server/ledger/holders.ts'
 import { localeText } from './support/server.ts'
 import { rolesOnPostgres, signInHttp, type Child, type RolesOnPostgres } from './support/child.ts'
 import { testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement, type Sql } from '../../server/db/query/types.ts'
 
 const CODE = 'RACE0001'
 const UNIT = 100_000_000n
@@ -43,8 +44,8 @@ async function funded(asset: 'USDT' | 'NADI', amount: bigint): Promise<{ token: 
   const token = await signInHttp(apis[0]!.base, wallet, CODE)
   const conn = openDatabase(db.url)
   try {
-    const userId = Number(conn.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').pluck().get(wallet.address.toLowerCase()))
-    transfer(conn.sqlite, { ref: `race:${userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount })
+    const userId = Number((await conn.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))?.id)
+    await transfer(conn.sql, { ref: `race:${userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: fund(userId), asset, amount })
     return { token, userId }
   } finally {
     await conn.close()
@@ -67,36 +68,44 @@ async function burst(n: number, pathName: string, token: string, body: unknown) 
 }
 
 /** Writes catalogue rows (test set-up only: there is no user route for them) on a connection of its own. */
-async function catalogue<T>(write: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => T): Promise<T> {
+async function catalogue<T>(write: (sql: Sql) => Promise<T>): Promise<T> {
   const conn = openDatabase(db.url)
   try {
-    return write(conn.sqlite)
+    return await write(conn.sql)
   } finally {
     await conn.close()
   }
 }
 
-async function books(check: (sqlite: ReturnType<typeof openDatabase>['sqlite']) => void) {
+async function books(check: (sql: Sql) => Promise<void>) {
   const conn = openDatabase(db.url)
   try {
     expect((await audit(conn.sql)).violations).toEqual([])
-    check(conn.sqlite)
+    await check(conn.sql)
   } finally {
-    void conn.close()
+    await conn.close()
   }
 }
 
+/** The values of the first row of `text`, in the order of its columns (several figures checked at once). */
+async function values(sql: Sql, text: string, ...params: unknown[]): Promise<unknown[] | undefined> {
+  const row = await sql.get(statement<Record<string, unknown>>(text), ...params)
+  return row && Object.values(row)
+}
+
 /** A node tier of `stake` with 10 seats, a 30-day plan at 50 % LTV, and the loans account funded with `loansFund` USDT. */
-function lendingCatalogue(sqlite: ReturnType<typeof openDatabase>['sqlite'], o: { type: 'core' | 'elite'; stake: bigint; plan: string; loansFund: bigint }) {
-  transfer(sqlite, { ref: `race:loans:${o.plan}`, reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: o.loansFund })
-  const tier = sqlite
-    .prepare(
+async function lendingCatalogue(sql: Sql, o: { type: 'core' | 'elite'; stake: bigint; plan: string; loansFund: bigint }) {
+  await transfer(sql, { ref: `race:loans:${o.plan}`, reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: o.loansFund })
+  const tier = await sql.get(
+    statement<{ id: bigint }>(
       `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
-       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
-    )
-    .run(o.type, o.stake)
-  const plan = sqlite.prepare(`INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, created_at) VALUES (?, 500000, 500, 30, 0)`).run(o.plan)
-  return { tierId: Number(tier.lastInsertRowid), planId: Number(plan.lastInsertRowid) }
+       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0) RETURNING id`,
+    ),
+    o.type,
+    o.stake,
+  )
+  const plan = await sql.get(statement<{ id: bigint }>(`INSERT INTO loan_plans (slug, ltv_ppm, daily_rate_ppm, max_days, created_at) VALUES (?, 500000, 500, 30, 0) RETURNING id`), o.plan)
+  return { tierId: Number(tier!.id), planId: Number(plan!.id) }
 }
 
 /** A user who bought a node of the tier through one api process and paid its stake through the other. */
@@ -109,9 +118,9 @@ async function nodeHolder(tierId: number, stake: bigint) {
 }
 
 /** Waits (10 s at most) until `sql`, a count, is above 0. */
-async function until(sqlite: ReturnType<typeof openDatabase>['sqlite'], sql: string) {
-  for (const deadline = Date.now() + 10_000; Number(sqlite.prepare(sql).pluck().get()) === 0; ) {
-    if (Date.now() > deadline) throw new Error(`still none: ${sql}`)
+async function until(sql: Sql, count: string) {
+  for (const deadline = Date.now() + 10_000; Number((await sql.get(statement<{ n: bigint }>(count)))?.n) === 0; ) {
+    if (Date.now() > deadline) throw new Error(`still none: ${count}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }
@@ -133,9 +142,9 @@ it.runIf(on)('one order paid 50 times at once across two api processes: debited 
     if (a.status === 200) expect((a.body.data as { status: string }).status).toBe('completed')
     else expect([a.status, a.body.msg]).toEqual([409, localeText('en', 'errors.concurrentChange')])
   }
-  await books((sqlite) => {
-    expect(balance(sqlite, fund(me.userId), 'NADI').available).toBe(3n * UNIT)
-    expect(Number(sqlite.prepare("SELECT COUNT(*) FROM payments WHERE order_ref = ? AND status = 'paid'").pluck().get(`order:${orderId}`))).toBe(1)
+  await books(async (sql) => {
+    expect((await balance(sql, fund(me.userId), 'NADI')).available).toBe(3n * UNIT)
+    expect(Number((await sql.get(statement<{ n: bigint }>("SELECT COUNT(*) AS n FROM payments WHERE order_ref = ? AND status = 'paid'"), `order:${orderId}`))?.n)).toBe(1)
   })
 })
 
@@ -144,7 +153,7 @@ it.runIf(on)('50 transfers of 1 USDT at once across two api processes from a bal
   const answers = await burst(50, 'wallet/transfer', me.token, { asset: 'USDT', amount: '1', from: 'fund', to: 'trade' })
   expect(answers.filter((a) => a.status >= 500)).toEqual([])
   expect(answers.filter((a) => a.status === 200)).toHaveLength(10)
-  await books((sqlite) => expect(balance(sqlite, fund(me.userId), 'USDT').available).toBe(0n))
+  await books(async (sql) => expect((await balance(sql, fund(me.userId), 'USDT')).available).toBe(0n))
 })
 
 it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once across two api processes: 3 seats taken and paid, the rest refused, none a 500', { timeout: 90_000 }, async () => {
@@ -155,12 +164,10 @@ it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once acros
     // Test set-up only: a tier as the node catalogue's load writes one, three of its 50 seats left.
     stake = 1_000n * UNIT
     tierId = 7
-    conn.sqlite
-      .prepare(
+    await conn.sql.run(statement(
         `INSERT INTO node_tiers (id, type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
          VALUES (?, 'genesis', 50, 3, 1, ?, 30, 0, 1, 0, 0, 0, 0)`,
-      )
-      .run(tierId, stake)
+      ), tierId, stake)
   } finally {
     await conn.close()
   }
@@ -171,22 +178,22 @@ it.runIf(on)('the last 3 seats of a tier, 12 buyers with the stake at once acros
   expect(held).toHaveLength(3)
   for (const t of tries.filter((x) => x.status !== 200)) expect(t.status, t.body.msg).toBe(409)
   for (const [i, t] of held.entries()) expect((await post(i, 'orders/payByBalance', t.b.token, { id: t.body.data.id })).status).toBe(200)
-  await books((sqlite) => {
-    expect(Number(sqlite.prepare('SELECT seats_left FROM node_tiers WHERE id = ?').pluck().get(tierId))).toBe(0)
-    for (const t of held) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(0n)
+  await books(async (sql) => {
+    expect(Number((await sql.get(statement<{ seats_left: bigint }>('SELECT seats_left FROM node_tiers WHERE id = ?'), tierId))?.seats_left)).toBe(0)
+    for (const t of held) expect((await balance(sql, fund(t.b.userId), 'USDT')).available).toBe(0n)
   })
 })
 
 it.runIf(on)('the last 3 units of a mall item, 12 buyers ordering and paying at once across two api processes: 3 sold and paid, the rest told none is left, stock never below 0', { timeout: 90_000 }, async () => {
   const price = 100n * UNIT
   // Test set-up only: a gold bar as the catalogue's load writes one, three left; one that does not ship, so no address is needed.
-  const specId = await catalogue((sqlite) => {
-    const productId = sqlite
-      .prepare(`INSERT INTO products (area, slug, name, summary, body, cover, ships, created_at) VALUES ('gold', 'race-bar', '{"en":"Race bar"}', '{}', '{}', '/bar.png', 0, 0)`)
-      .run().lastInsertRowid
-    return Number(sqlite.prepare(`INSERT INTO product_specs (product_id, slug, name, price, stock) VALUES (?, 'one', '{"en":"1 g"}', ?, 3)`).run(productId, price).lastInsertRowid)
+  const specId = await catalogue(async (sql) => {
+    const product = await sql.get(
+      statement<{ id: bigint }>(`INSERT INTO products (area, slug, name, summary, body, cover, ships, created_at) VALUES ('gold', 'race-bar', '{"en":"Race bar"}', '{}', '{}', '/bar.png', 0, 0) RETURNING id`),
+    )
+    return Number((await sql.get(statement<{ id: bigint }>(`INSERT INTO product_specs (product_id, slug, name, price, stock) VALUES (?, 'one', '{"en":"1 g"}', ?, 3) RETURNING id`), product!.id, price))!.id)
   })
-  const productId = await catalogue((sqlite) => Number(sqlite.prepare('SELECT product_id FROM product_specs WHERE id = ?').pluck().get(specId)))
+  const productId = await catalogue(async (sql) => Number((await sql.get(statement<{ product_id: bigint }>('SELECT product_id FROM product_specs WHERE id = ?'), specId))?.product_id))
   const buyers = await Promise.all(Array.from({ length: 12 }, () => funded('USDT', price)))
   // Each buyer orders through one process and pays through the other, all at once.
   const tries = await Promise.all(
@@ -202,23 +209,28 @@ it.runIf(on)('the last 3 units of a mall item, 12 buyers ordering and paying at 
   for (const t of sold) expect([t.paid?.status, t.paid?.body.data.status]).toEqual([200, 'completed'])
   // Told the truth: none left, whatever the stock was when the request read it.
   for (const t of tries.filter((x) => x.order.status !== 200)) expect([t.order.status, t.order.body.msg]).toEqual([409, translate('EN', 'errors.outOfStock', { stock: 0 })])
-  await books((sqlite) => {
-    expect(sqlite.prepare('SELECT stock, sold FROM product_specs WHERE id = ?').raw().get(specId)).toEqual([0n, 3n])
-    expect(Number(sqlite.prepare('SELECT count(*) FROM order_lines l JOIN pay_orders o ON o.id = l.order_id WHERE l.spec_id = ? AND o.paid_at IS NOT NULL').pluck().get(specId))).toBe(3)
-    for (const t of tries) expect(balance(sqlite, fund(t.b.userId), 'USDT').available).toBe(t.order.status === 200 ? 0n : price)
+  await books(async (sql) => {
+    expect(await values(sql, 'SELECT stock, sold FROM product_specs WHERE id = ?', specId)).toEqual([0n, 3n])
+    expect(Number((await sql.get(statement<{ n: bigint }>('SELECT count(*) AS n FROM order_lines l JOIN pay_orders o ON o.id = l.order_id WHERE l.spec_id = ? AND o.paid_at IS NOT NULL'), specId))?.n)).toBe(3)
+    for (const t of tries) expect((await balance(sql, fund(t.b.userId), 'USDT')).available).toBe(t.order.status === 200 ? 0n : price)
   })
 })
 
 /** Test set-up only: a savings product as the product file's load writes one, `pledged` of its `total` taken already. */
 const savingsProduct = (slug: string, name: string, total: bigint, pledged: bigint) =>
-  catalogue((sqlite) =>
+  catalogue(async (sql) =>
     Number(
-      sqlite
-        .prepare(
+      (await sql.get(
+        statement<{ id: bigint }>(
           `INSERT INTO pledge_products (slug, name, day, min_pledge, day_rate_ppm, month_rate_ppm, total_pledge, pledged, created_at, updated_at)
-           VALUES (?, ?, 30, ?, 1000, 0, ?, ?, 0, 0)`,
-        )
-        .run(slug, JSON.stringify({ en: name }), UNIT, total, pledged).lastInsertRowid,
+           VALUES (?, ?, 30, ?, 1000, 0, ?, ?, 0, 0) RETURNING id`,
+        ),
+        slug,
+        JSON.stringify({ en: name }),
+        UNIT,
+        total,
+        pledged,
+      ))!.id,
     ),
   )
 
@@ -232,10 +244,10 @@ it.runIf(on)('30 NADI left of a savings product, 12 users pledging 10 at once ac
   const pledged = tries.filter((t) => t.status === 200)
   expect(pledged).toHaveLength(3)
   for (const t of tries.filter((x) => x.status !== 200)) expect([t.status, t.body.msg]).toEqual([409, translate('EN', 'errors.pledgeCapacity', { left: '0' })])
-  await books((sqlite) => {
-    expect(sqlite.prepare('SELECT pledged, total_pledge FROM pledge_products WHERE id = ?').raw().get(productId)).toEqual([100n * UNIT, 100n * UNIT])
-    expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([3n, 30n * UNIT])
-    for (const t of tries) expect(balance(sqlite, fund(t.u.userId), 'NADI')).toEqual(t.status === 200 ? { available: 0n, frozen: amount } : { available: amount, frozen: 0n })
+  await books(async (sql) => {
+    expect(await values(sql, 'SELECT pledged, total_pledge FROM pledge_products WHERE id = ?', productId)).toEqual([100n * UNIT, 100n * UNIT])
+    expect(await values(sql, 'SELECT count(*) AS n, sum(amount) AS s FROM pledges WHERE product_id = ?', productId)).toEqual([3n, 30n * UNIT])
+    for (const t of tries) expect(await balance(sql, fund(t.u.userId), 'NADI')).toEqual(t.status === 200 ? { available: 0n, frozen: amount } : { available: amount, frozen: 0n })
   })
 })
 
@@ -249,33 +261,33 @@ it.runIf(on)('10 NADI in the fund account, 8 pledges of 10 at once across two ap
   expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
   const refused = translate('EN', 'errors.paymentInsufficient', { asset: 'NADI', current: formatMoney(0n), required: formatMoney(amount) })
   for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, refused])
-  await books((sqlite) => {
-    expect(sqlite.prepare('SELECT count(*), sum(amount) FROM pledges WHERE product_id = ?').raw().get(productId)).toEqual([1n, amount])
-    expect(sqlite.prepare('SELECT pledged FROM pledge_products WHERE id = ?').pluck().get(productId)).toBe(amount)
-    expect(balance(sqlite, fund(me.userId), 'NADI')).toEqual({ available: 0n, frozen: amount })
+  await books(async (sql) => {
+    expect(await values(sql, 'SELECT count(*) AS n, sum(amount) AS s FROM pledges WHERE product_id = ?', productId)).toEqual([1n, amount])
+    expect((await sql.get(statement<{ pledged: bigint }>('SELECT pledged FROM pledge_products WHERE id = ?'), productId))?.pledged).toBe(amount)
+    expect(await balance(sql, fund(me.userId), 'NADI')).toEqual({ available: 0n, frozen: amount })
   })
 })
 
 it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a stake of 5000 at 50 % LTV: exactly 25 lent, the rest refused, the debt never past the limit', { timeout: 90_000 }, async () => {
   const stake = 5_000n * UNIT
   // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
-  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'core', stake, plan: 'race', loansFund: 100_000n * UNIT }))
+  const { tierId, planId } = await catalogue((sql) => lendingCatalogue(sql, { type: 'core', stake, plan: 'race', loansFund: 100_000n * UNIT }))
   const { me, node } = await nodeHolder(tierId, stake)
   const answers = await burst(50, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
   expect(answers.filter((a) => a.status >= 500)).toEqual([])
   expect(answers.filter((a) => a.status === 200)).toHaveLength(25)
   // Told the truth: nothing left to borrow, whatever the debt was when the request read it.
   for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.msg]).toEqual([400, translate('EN', 'errors.loanBeyondLimit', { amount: '0' })])
-  await books((sqlite) => {
-    expect(sqlite.prepare("SELECT count(*), sum(debt) FROM loans WHERE node_id = ? AND status = 'open'").raw().get(node.id)).toEqual([25n, 2_500n * UNIT])
-    expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 2_500n * UNIT, frozen: stake })
+  await books(async (sql) => {
+    expect(await values(sql, "SELECT count(*) AS n, sum(debt) AS s FROM loans WHERE node_id = ? AND status = 'open'", node.id)).toEqual([25n, 2_500n * UNIT])
+    expect(await balance(sql, fund(me.userId), 'USDT')).toEqual({ available: 2_500n * UNIT, frozen: stake })
   })
 })
 
 it.runIf(on)('a stake falling due while a borrow against it commits on an api process stays frozen: the settlement does not return a stake whose loan it has not seen yet', { timeout: 90_000 }, async () => {
   const stake = 1_000n * UNIT
   // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
-  const { tierId, planId } = await catalogue((sqlite) => lendingCatalogue(sqlite, { type: 'elite', stake, plan: 'race-return', loansFund: 100n * UNIT }))
+  const { tierId, planId } = await catalogue((sql) => lendingCatalogue(sql, { type: 'elite', stake, plan: 'race-return', loansFund: 100n * UNIT }))
   const { me, node } = await nodeHolder(tierId, stake)
   // Another session holds the loans account for a moment (an operator's query), so the borrow below has
   // written its loan but not committed it when the settlement of the term's last day reads the loans.
@@ -283,10 +295,10 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
   const held = new Promise((resolve) => holder.on('exit', resolve))
   const conn = openDatabase(db.url)
   try {
-    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND wait_event = 'PgSleep'")
+    await until(conn.sql, "SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND wait_event = 'PgSleep'")
     const borrow = post<{ status: string }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
-    await until(conn.sqlite, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-    const endDay = Number(conn.sqlite.prepare('SELECT end_day FROM node_orders WHERE id = ?').pluck().get(node.id))
+    await until(conn.sql, "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+    const endDay = Number((await conn.sql.get(statement<{ end_day: bigint }>('SELECT end_day FROM node_orders WHERE id = ?'), node.id))?.end_day)
     await conn.sql.transaction((tx) => returnStakes(tx, endDay - 1, Date.now()))
     await held
     const lent = await borrow
@@ -294,8 +306,8 @@ it.runIf(on)('a stake falling due while a borrow against it commits on an api pr
   } finally {
     await conn.close()
   }
-  await books((sqlite) => {
-    expect(sqlite.prepare('SELECT status FROM node_orders WHERE id = ?').pluck().get(node.id)).toBe('active')
-    expect(balance(sqlite, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
+  await books(async (sql) => {
+    expect((await sql.get(statement<{ status: string }>('SELECT status FROM node_orders WHERE id = ?'), node.id))?.status).toBe('active')
+    expect(await balance(sql, fund(me.userId), 'USDT')).toEqual({ available: 100n * UNIT, frozen: stake })
   })
 })

@@ -20,6 +20,7 @@ import type { UserInfo } from '../../contract/user.ts'
 import type { Address } from '../../contract/address.ts'
 import type { GoodsDetail } from '../../contract/goods.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 // Three ranks paid 50/30/20 % of the daily pool; 10 % and 5 % of the income to the pools; the node
@@ -51,25 +52,22 @@ async function chain(s: TestServer, n: number): Promise<SignedIn[]> {
 /** What a paid order does to performance, at the server's clock (what preOrder, mining and node services call). */
 const buy = (s: TestServer, who: SignedIn, usdt: string) => s.ctx.sql.transaction((tx) => addPerformanceIn(tx, s.ctx.sql, who.userId, units(usdt)))
 /** Income of the day: fees the fees account received (as a confirmed withdrawal records them). */
-function withdrawFee(s: TestServer, userId: number, fee: string, at: number) {
-  const id = s.ctx.sqlite
-    .prepare(
+async function withdrawFee(s: TestServer, userId: number, fee: string, at: number) {
+  const id = (await s.ctx.sql.get(statement<{ id: bigint }>(
       `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)
-       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?)`,
-    )
-    .run(userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at).lastInsertRowid
-  transfer(s.ctx.sqlite, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
+       VALUES (?, 'NADI', 'nadi', ?, ?, '0x0000000000000000000000000000000000000001', 'confirmed', 'auto', '0x0000000000000000000000000000000000000002', ?, '0x', 0, 3, ?, ?, ?) RETURNING id`), userId, units('1'), units(fee), `0x${String(++refs).padStart(64, '0')}`, at, at, at))!.id
+  await transfer(s.ctx.sql, { ref: `test:wfee:${id}`, reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: units(fee), at })
 }
-const nadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI').available
-const pool = (s: TestServer, which: typeof PRIZE_DAILY, asset = 'NADI') => balance(s.ctx.sqlite, which, asset).available
+const nadi = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'NADI')).available
+const pool = async (s: TestServer, which: typeof PRIZE_DAILY, asset = 'NADI') => (await balance(s.ctx.sql, which, asset)).available
 const closeDay = (s: TestServer) => {
   s.clock.advance(DAY)
   return settleDue(s.ctx)
 }
 /** Everything a refused request could have changed. */
-const state = (s: TestServer) =>
+const state = async (s: TestServer) =>
   JSON.stringify(
-    ['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()),
+    await Promise.all(['ranking_days', 'ranking_results', 'ranking_payouts', 'ranking_pool_days', 'ledger_postings'].map((t) => s.ctx.sql.get(statement<{ n: bigint }>(`SELECT count(*) AS n FROM ${t}`)))),
     (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
   )
 
@@ -97,7 +95,7 @@ describe('recording', () => {
     const s = await start()
     const [a, b, c] = await chain(s, 3)
     const o = { token: c!.token, lang: 'EN' }
-    transfer(s.ctx.sqlite, { ref: 'test:rank:credit', reason: 'deposit', from: custody('bsc'), to: fund(c!.userId), asset: 'USDT', amount: units('100000') })
+    await transfer(s.ctx.sql, { ref: 'test:rank:credit', reason: 'deposit', from: custody('bsc'), to: fund(c!.userId), asset: 'USDT', amount: units('100000') })
     const address = (await s.post<Address>(`${API}/address/addAddress`, { name: 'Ana', phone: '0912345678', area: 'Lisbon', address: 'Rua 1', is_default: true }, { ...o, idempotencyKey: idemKey() })).body_.data
     const goods = (await s.get<{ list: { id: number; power: string }[] }>(`${API}/machine/goodsList?page_size=50`, { lang: 'EN' })).body_.data.list.find((g) => g.power !== '0')!
     const spec = (await s.get<GoodsDetail>(`${API}/machine/goodsDetail?id=${goods.id}`, { lang: 'EN' })).body_.data.specs[0]!
@@ -128,13 +126,13 @@ describe('the pools', () => {
   it('are fed once per ended day with their share of that day’s fees and destroy, and show today’s accrual live', async () => {
     const s = await start()
     const [a] = await chain(s, 1)
-    withdrawFee(s, a!.userId, '10', s.clock.now())
+    await withdrawFee(s, a!.userId, '10', s.clock.now())
     // A destroy of 1000 NADI: burned, as the mining service leaves it.
-    s.ctx.sqlite.prepare(`INSERT INTO positions (user_id, kind, asset, base, rate_ppm, start_day, source, created_at) VALUES (?, 'destroy', 'NADI', 1, 0, ?, 'test:d', ?)`).run(a!.userId, dayOf(s.clock.now()) + 1, s.clock.now())
-    const pos = (s.ctx.sqlite.prepare('SELECT max(id) AS id FROM positions').get() as { id: bigint }).id
-    s.ctx.sqlite.prepare(`INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at) VALUES (?, 'destroy', NULL, ?, 'NADI', ?, 1, 1, 1, 0, ?)`).run(a!.userId, pos, units('1000'), s.clock.now())
-    transfer(s.ctx.sqlite, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('nadi'), to: TREASURY, asset: 'NADI', amount: units('5000') })
-    transfer(s.ctx.sqlite, { ref: 'test:burn', reason: 'destroy', from: TREASURY, to: BURNED, asset: 'NADI', amount: units('1000') })
+    await s.ctx.sql.run(statement(`INSERT INTO positions (user_id, kind, asset, base, rate_ppm, start_day, source, created_at) VALUES (?, 'destroy', 'NADI', 1, 0, ?, 'test:d', ?)`), a!.userId, dayOf(s.clock.now()) + 1, s.clock.now())
+    const pos = (await s.ctx.sql.get(statement<{ id: bigint }>('SELECT max(id) AS id FROM positions')))!.id
+    await s.ctx.sql.run(statement(`INSERT INTO mining_buys (user_id, kind, order_id, position_id, asset, amount, price, usdt_value, power, gift, created_at) VALUES (?, 'destroy', NULL, ?, 'NADI', ?, 1, 1, 1, 0, ?)`), a!.userId, pos, units('1000'), s.clock.now())
+    await transfer(s.ctx.sql, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('nadi'), to: TREASURY, asset: 'NADI', amount: units('5000') })
+    await transfer(s.ctx.sql, { ref: 'test:burn', reason: 'destroy', from: TREASURY, to: BURNED, asset: 'NADI', amount: units('1000') })
 
     const p = (await get<RankingPools>(s, a!, 'ranking/pools')).body_.data
     expect(p.daily.balance).toEqual({ USDT: '0', NADI: '0' })
@@ -144,17 +142,17 @@ describe('the pools', () => {
     expect(p.daily.share).toBe('10')
     expect(p.daily.prizes).toEqual(['50', '30', '20'])
 
-    const fees = pool(s, FEES)
+    const fees = await pool(s, FEES)
     await closeDay(s)
-    expect(pool(s, PRIZE_DAILY)).toBe(units('101'))
-    expect(pool(s, PRIZE_TOTAL)).toBe(units('50.5'))
+    expect(await pool(s, PRIZE_DAILY)).toBe(units('101'))
+    expect(await pool(s, PRIZE_TOTAL)).toBe(units('50.5'))
     // The node holders' half of the withdraw fees is not taken (no node holder), the pools' 15 % is.
-    expect(fees - pool(s, FEES)).toBe(units('1.5'))
+    expect(fees - await pool(s, FEES)).toBe(units('1.5'))
     // A second pass, and the next day with no income, feed nothing more.
     await settleDue(s.ctx)
     await closeDay(s)
-    expect(pool(s, PRIZE_DAILY)).toBe(units('101'))
-    expect(pool(s, PRIZE_TOTAL)).toBe(units('50.5'))
+    expect(await pool(s, PRIZE_DAILY)).toBe(units('101'))
+    expect(await pool(s, PRIZE_TOTAL)).toBe(units('50.5'))
     const after = (await get<RankingPools>(s, a!, 'ranking/pools')).body_.data
     expect(after.daily.balance.NADI).toBe('101')
     expect(after.daily.today.NADI).toBe('0')
@@ -163,13 +161,13 @@ describe('the pools', () => {
   it('take no more than the fees account holds, recording what was short', async () => {
     const s = await start()
     const [a] = await chain(s, 1)
-    withdrawFee(s, a!.userId, '10', s.clock.now())
+    await withdrawFee(s, a!.userId, '10', s.clock.now())
     // An operator moved most fees out meanwhile.
-    transfer(s.ctx.sqlite, { ref: 'test:sweep', reason: 'fee_sweep', from: FEES, to: TREASURY, asset: 'NADI', amount: units('9.5') })
+    await transfer(s.ctx.sql, { ref: 'test:sweep', reason: 'fee_sweep', from: FEES, to: TREASURY, asset: 'NADI', amount: units('9.5') })
     await closeDay(s)
-    expect(pool(s, PRIZE_DAILY)).toBe(units('0.5'))
-    expect(pool(s, PRIZE_TOTAL)).toBe(0n)
-    const row = s.ctx.sqlite.prepare('SELECT to_daily, to_total, short FROM ranking_pool_days').get() as Record<string, bigint>
+    expect(await pool(s, PRIZE_DAILY)).toBe(units('0.5'))
+    expect(await pool(s, PRIZE_TOTAL)).toBe(0n)
+    const row = (await s.ctx.sql.get(statement<Record<string, bigint>>('SELECT to_daily, to_total, short FROM ranking_pool_days')))!
     expect(row).toEqual({ to_daily: units('0.5'), to_total: 0n, short: units('1') })
   })
 })
@@ -181,7 +179,7 @@ describe('the daily payout', () => {
     // Four heads of their own teams: each gets a direct referral who buys.
     const buyers: SignedIn[] = []
     for (const u of users) buyers.push(await s.signIn(await codeOf(s, u)))
-    withdrawFee(s, users[0]!.userId, '100', s.clock.now())
+    await withdrawFee(s, users[0]!.userId, '100', s.clock.now())
     await buy(s, buyers[1]!, '50') // users[1] reaches 50 first
     s.clock.advance(1000)
     await buy(s, buyers[2]!, '50') // users[2] reaches 50 later: ranks after users[1]
@@ -192,11 +190,11 @@ describe('the daily payout', () => {
     const ranks = (await get<DailyRanking>(s, users[0]!, 'ranking/daily')).body_.data.list.map((r) => r.user_id)
     expect(ranks).toEqual([users[0]!.userId, users[1]!.userId, users[2]!.userId, users[3]!.userId])
 
-    const before = users.map((u) => nadi(s, u.userId))
+    const before = await Promise.all(users.map((u) => nadi(s, u.userId)))
     await closeDay(s)
     // The pool got 10 NADI (10 % of 100); ranks 1–3 get 5, 3 and 2; rank 4 nothing.
-    expect(users.map((u, i) => nadi(s, u.userId) - before[i]!)).toEqual([units('5'), units('3'), units('2'), 0n])
-    expect(pool(s, PRIZE_DAILY)).toBe(0n)
+    expect(await Promise.all(users.map(async (u, i) => await nadi(s, u.userId) - before[i]!))).toEqual([units('5'), units('3'), units('2'), 0n])
+    expect(await pool(s, PRIZE_DAILY)).toBe(0n)
 
     const past = (await get<DailyRanking>(s, users[3]!, `ranking/daily?day=${day}`)).body_.data
     expect(past.paid).toBe(true)
@@ -213,17 +211,17 @@ describe('the daily payout', () => {
     expect(log).toEqual([expect.objectContaining({ type: 'ranking_prize', amount: '5' })])
 
     // Settling again (and a replayed payout) pays nothing more.
-    const after = users.map((u) => nadi(s, u.userId))
+    const after = await Promise.all(users.map((u) => nadi(s, u.userId)))
     await settleDue(s.ctx)
     const { payPool } = await import('../../server/modules/ranking/service.ts')
     expect(await s.ctx.sql.transaction((tx) => payPool(tx, 'daily', s.config.ranking.dailyShares, day, s.clock.now()))).toBeNull()
-    expect(users.map((u) => nadi(s, u.userId))).toEqual(after)
+    expect(await Promise.all(users.map((u) => nadi(s, u.userId)))).toEqual(after)
   })
 
   it('the audit command reports a ranking row that no longer matches the ledger', async () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
-    withdrawFee(s, a!.userId, '100', s.clock.now())
+    await withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '50')
     const day = dayOf(s.clock.now())
     await closeDay(s)
@@ -241,12 +239,12 @@ describe('the daily payout', () => {
       ["UPDATE ranking_pool_days SET to_daily = to_daily + 100000000 WHERE day = @day AND asset = 'NADI'", "UPDATE ranking_pool_days SET to_daily = to_daily - 100000000 WHERE day = @day AND asset = 'NADI'", /pools NADI: prize_daily fed 11 by ranking_pool_days, the ledger moved 10/],
     ] as const
     for (const [edit, undo, reported] of tamper) {
-      s.ctx.sqlite.prepare(edit).run({ day })
+      await s.ctx.sql.run(statement(edit), { day })
       const r = await runAudit()
       expect(r.code).toBe(1)
       expect(r.out).toMatch(reported)
       expect((await auditRanking(s.ctx.sql)).length).toBeGreaterThan(0)
-      s.ctx.sqlite.prepare(undo).run({ day })
+      await s.ctx.sql.run(statement(undo), { day })
     }
     expect((await runAudit()).code).toBe(0)
   })
@@ -254,16 +252,16 @@ describe('the daily payout', () => {
   it('with fewer winners than N, the unpaid ranks stay in the pool for the next day', async () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
-    withdrawFee(s, a!.userId, '100', s.clock.now())
+    await withdrawFee(s, a!.userId, '100', s.clock.now())
     await buy(s, b!, '10')
     await closeDay(s)
     // One winner: 50 % of 10 NADI; 30 % + 20 % stay.
-    expect(pool(s, PRIZE_DAILY)).toBe(units('5'))
-    const payout = s.ctx.sqlite.prepare('SELECT winners, paid_nadi FROM ranking_payouts').get() as Record<string, bigint>
+    expect(await pool(s, PRIZE_DAILY)).toBe(units('5'))
+    const payout = (await s.ctx.sql.get(statement<Record<string, bigint>>('SELECT winners, paid_nadi FROM ranking_payouts')))!
     expect(payout).toEqual({ winners: 1n, paid_nadi: units('5') })
     // A day nobody ranks pays nobody and keeps the pool.
     await closeDay(s)
-    expect(pool(s, PRIZE_DAILY)).toBe(units('5'))
+    expect(await pool(s, PRIZE_DAILY)).toBe(units('5'))
   })
 })
 
@@ -271,11 +269,11 @@ describe('the total pool', () => {
   it('is paid by the operator’s command to the total ranking’s top N, at most once a day', async () => {
     const s = await start()
     const [a, b, c] = await chain(s, 3)
-    withdrawFee(s, a!.userId, '200', s.clock.now())
+    await withdrawFee(s, a!.userId, '200', s.clock.now())
     await buy(s, c!, '10')
     await buy(s, b!, '5') // a: 15, b: 10
     await closeDay(s) // feeds the total pool 10 NADI (5 % of 200)
-    expect(pool(s, PRIZE_TOTAL)).toBe(units('10'))
+    expect(await pool(s, PRIZE_TOTAL)).toBe(units('10'))
     const run = async (...argv: string[]) => {
       let out = ''
       let err = ''
@@ -285,14 +283,14 @@ describe('the total pool', () => {
     const status = await run('ranking', 'status')
     expect(status.code).toBe(0)
     expect(status.out).toMatch(/total pool: 0 USDT, 10 NADI/)
-    const before = [nadi(s, a!.userId), nadi(s, b!.userId)]
+    const before = [await nadi(s, a!.userId), await nadi(s, b!.userId)]
     const paid = await run('ranking', 'pay-total')
     expect(paid.code).toBe(0)
-    expect([nadi(s, a!.userId) - before[0]!, nadi(s, b!.userId) - before[1]!]).toEqual([units('6'), units('4')])
+    expect([await nadi(s, a!.userId) - before[0]!, await nadi(s, b!.userId) - before[1]!]).toEqual([units('6'), units('4')])
     const again = await run('ranking', 'pay-total')
     expect(again.code).toBe(1)
     expect(again.err).toMatch(/already paid/)
-    expect(nadi(s, a!.userId) - before[0]!).toBe(units('6'))
+    expect(await nadi(s, a!.userId) - before[0]!).toBe(units('6'))
     const total = (await get<TotalRanking>(s, a!, 'ranking/total')).body_.data
     expect(total.paid_day).not.toBeNull()
     expect(total.list.map((r) => r.prize_nadi)).toEqual(['6', '4'])
@@ -309,13 +307,13 @@ describe('refusals', () => {
     const s = await start()
     const [a, b] = await chain(s, 2)
     await buy(s, b!, '10')
-    const before = state(s)
+    const before = await state(s)
     for (const lang of ['EN', 'JP']) {
       const r = await get(s, a!, path, lang)
       expect(r.statusCode).toBe(400)
       expect(r.body_.msg).toBe(translate(lang as 'EN', key, params))
     }
-    expect(state(s)).toBe(before)
+    expect(await state(s)).toBe(before)
   })
 
   it.each([
@@ -328,11 +326,11 @@ describe('refusals', () => {
   ])('%s is refused as invalid input naming the field', async (_name, path) => {
     const s = await start()
     const [a] = await chain(s, 1)
-    const before = state(s)
+    const before = await state(s)
     const r = await get(s, a!, path)
     expect(r.statusCode).toBe(400)
     expect(r.body_.msg).toMatch(/^Invalid /)
-    expect(state(s)).toBe(before)
+    expect(await state(s)).toBe(before)
   })
 
   it('a visitor is asked to sign in', async () => {

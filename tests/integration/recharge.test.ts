@@ -13,6 +13,7 @@ import { loadArtifact } from '../../server/chain/contracts.ts'
 import { onDeposit, scanDeposits, type DepositEvent } from '../../server/chain/depositWatcher.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, findPosting, fund } from '../../server/ledger/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers({ env: { NADI_DEV_CHAINS: '1', NADI_DEV_BLOCK_TIME: 'manual' } })
 const R = '/api/v1/recharge'
@@ -70,7 +71,7 @@ async function depositor(s: TestServer, chain = 'bsc') {
   return { me, address: res.body_.data.address }
 }
 
-const usdtOf = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'USDT').available
+const usdtOf = async (s: TestServer, userId: number) => (await balance(s.ctx.sql, fund(userId), 'USDT')).available
 const mine = (s: TestServer, chain: string, blocks = 1) => s.gateway.dev!.mine(chain, blocks)
 async function deposits(s: TestServer, me: SignedIn): Promise<Deposit[]> {
   const res = await api(s, me).list()
@@ -121,7 +122,7 @@ describe('deposit addresses', () => {
     expect(nadi.body_.data).toMatchObject({ coin: 'NADI', chain: 'nadi', chain_id: s.config.login.chainId, address: bsc.body_.data.address, token: s.gateway.chain('nadi').tokens.NADI })
     expect((await api(s, me).address('?coin=USDT&chain=bsc')).body).toBe(bsc.body)
     expect((await api(s, other).address('?coin=USDT&chain=bsc')).body_.data.address).not.toBe(bsc.body_.data.address)
-    expect(s.count('SELECT COUNT(*) FROM deposit_addresses')).toBe(3)
+    expect(await s.count('SELECT COUNT(*) FROM deposit_addresses')).toBe(3)
   })
 })
 
@@ -142,30 +143,30 @@ describe('the deposit watcher', () => {
     expect(await deposits(s, me)).toEqual([
       { id: expect.any(Number), coin: 'USDT', chain: 'bsc', amount: '12.5', tx_hash: tx, confirmations: 1, required: 3, status: 'confirming', created_at: s.clock.now(), credited_at: null },
     ])
-    expect(usdtOf(s, me.userId)).toBe(0n)
+    expect(await usdtOf(s, me.userId)).toBe(0n)
 
     await mine(s, 'bsc')
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ confirmations: 2, required: 3, status: 'confirming', credited_at: null }])
-    expect(usdtOf(s, me.userId)).toBe(0n)
-    expect(findPosting(s.ctx.sqlite, `deposit:bsc:${tx}:0`)).toBeNull()
+    expect(await usdtOf(s, me.userId)).toBe(0n)
+    expect(await findPosting(s.ctx.sql, `deposit:bsc:${tx}:0`)).toBeNull()
 
     s.clock.advance(5000)
     await mine(s, 'bsc')
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ confirmations: 3, status: 'credited', credited_at: s.clock.now(), amount: '12.5' }])
-    expect(usdtOf(s, me.userId)).toBe(1_250_000_000n)
-    const posting = findPosting(s.ctx.sqlite, `deposit:bsc:${tx}:0`)
+    expect(await usdtOf(s, me.userId)).toBe(1_250_000_000n)
+    const posting = await findPosting(s.ctx.sql, `deposit:bsc:${tx}:0`)
     expect(posting).toMatchObject({ reason: 'deposit', userId: BigInt(me.userId) })
-    expect(balance(s.ctx.sqlite, custody('bsc'), 'USDT').available).toBeLessThanOrEqual(-1_250_000_000n)
-    expect(s.count('SELECT amount_wei FROM deposits WHERE tx_hash = ?', tx)).toBe(Number(sent))
-    expect(s.count('SELECT block_number FROM deposits WHERE tx_hash = ?', tx)).toBe(block)
+    expect((await balance(s.ctx.sql, custody('bsc'), 'USDT')).available).toBeLessThanOrEqual(-1_250_000_000n)
+    expect(await s.count('SELECT amount_wei FROM deposits WHERE tx_hash = ?', tx)).toBe(Number(sent))
+    expect(await s.count('SELECT block_number FROM deposits WHERE tx_hash = ?', tx)).toBe(block)
     expect((await api(s, me).moneyLog()).body_.data).toMatchObject({ total: 1, list: [{ type: 'deposit', asset: 'USDT', account: 'fund', amount: '12.5' }] })
 
     // More blocks change nothing.
     await mine(s, 'bsc', 3)
     await scanDeposits(s.ctx)
-    expect(usdtOf(s, me.userId)).toBe(1_250_000_000n)
+    expect(await usdtOf(s, me.userId)).toBe(1_250_000_000n)
     // The push hook saw every step, for this user only.
     expect(events.map((e) => [e.userId, e.deposit.status, e.deposit.confirmations])).toEqual([
       [me.userId, 'confirming', 1],
@@ -183,14 +184,14 @@ describe('the deposit watcher', () => {
     await mine(s, 'bsc')
     await scanDeposits(s.ctx)
     await scanDeposits(s.ctx) // the same reorg window again
-    expect(s.count('SELECT COUNT(*) FROM deposits')).toBe(2)
+    expect(await s.count('SELECT COUNT(*) FROM deposits')).toBe(2)
     await mine(s, 'bsc', 2)
     await Promise.all([scanDeposits(s.ctx), scanDeposits(s.ctx), scanDeposits(s.ctx)])
-    expect(usdtOf(s, me.userId)).toBe(1_000_000_000n)
+    expect(await usdtOf(s, me.userId)).toBe(1_000_000_000n)
 
     // Past the reorg window, then read again from block 0 as if the cursor were lost.
     await mine(s, 'bsc', 20)
-    s.ctx.sqlite.prepare('DELETE FROM deposit_cursors').run()
+    await s.ctx.sql.run(statement('DELETE FROM deposit_cursors'))
     await scanDeposits(s.ctx)
     await scanDeposits(s.ctx)
     const list = await deposits(s, me)
@@ -198,8 +199,8 @@ describe('the deposit watcher', () => {
       [tx2, '3', 'credited'],
       [tx1, '7', 'credited'],
     ])
-    expect(usdtOf(s, me.userId)).toBe(1_000_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(2)
+    expect(await usdtOf(s, me.userId)).toBe(1_000_000_000n)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(2)
     expect((await api(s, me).moneyLog()).body_.data.total).toBe(2)
   })
 
@@ -211,8 +212,8 @@ describe('the deposit watcher', () => {
     await mine(s, 'nadi', 2)
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ coin: 'NADI', chain: 'nadi', amount: '2.5', status: 'credited' }])
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'NADI').available).toBe(250_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit' AND ref LIKE 'deposit:nadi:%'")).toBe(1)
+    expect((await balance(s.ctx.sql, fund(me.userId), 'NADI')).available).toBe(250_000_000n)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit' AND ref LIKE 'deposit:nadi:%'")).toBe(1)
   })
 
   it('a reorg that replaces the deposit’s block leaves nothing credited and the deposit dropped, even once the chain is 3 blocks past it', async () => {
@@ -238,9 +239,9 @@ describe('the deposit watcher', () => {
     await mine(s, 'bsc', 5)
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ status: 'dropped' }])
-    expect(usdtOf(s, me.userId)).toBe(0n)
-    expect(findPosting(s.ctx.sqlite, `deposit:bsc:${tx}:0`)).toBeNull()
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(0)
+    expect(await usdtOf(s, me.userId)).toBe(0n)
+    expect(await findPosting(s.ctx.sql, `deposit:bsc:${tx}:0`)).toBeNull()
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(0)
   })
 
   it('a deposit dropped by a reorg whose transaction is mined again confirms again and is credited once', async () => {
@@ -268,7 +269,7 @@ describe('the deposit watcher', () => {
     await scanDeposits(s.ctx)
     await scanDeposits(s.ctx)
     expect(await deposits(s, me)).toMatchObject([{ status: 'credited', confirmations: 3 }])
-    expect(usdtOf(s, me.userId)).toBe(2_000_000_000n)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(1)
+    expect(await usdtOf(s, me.userId)).toBe(2_000_000_000n)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'deposit'")).toBe(1)
   })
 })

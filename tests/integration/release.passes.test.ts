@@ -14,13 +14,12 @@ import type { GoodsDetail, GoodsItem } from '../../contract/goods.ts'
 import type { PreOrderResult } from '../../contract/preOrder.ts'
 import type { ReleasePlan } from '../../contract/release.ts'
 import { openDatabase } from '../../server/db/index.ts'
-import type { Sql } from '../../server/db/query/types.ts'
-import type { SqlConnection } from '../../server/db/connection.ts'
 import { audit, balance, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { releaseDay, releaseDue } from '../../server/modules/release/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { runCli } from './support/child.ts'
+import { statement, type Sql } from '../../server/db/query/types.ts'
 
 // Sessions outlive the days the tests move the clock through.
 const YEARS = String(10 * 365 * 86_400_000)
@@ -39,7 +38,7 @@ async function buyCar(s: TestServer, me: SignedIn): Promise<ReleasePlan> {
   const list = (await s.get<PagedList<GoodsItem>>(`${API}/car/goodsList?page_size=50`, { lang: 'EN' })).body_.data.list
   const d = (await s.get<GoodsDetail>(`${API}/car/goodsDetail?id=${list[0]!.id}`, { lang: 'EN' })).body_.data
   const spec = d.specs[0]!
-  transfer(s.ctx.sqlite, { ref: `test:release-passes:${++credits}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
+  await transfer(s.ctx.sql, { ref: `test:release-passes:${++credits}`, reason: 'deposit', from: custody('bsc'), to: fund(me.userId), asset: 'USDT', amount: parseUnits(spec.price, 8) })
   const opts = { token: me.token, lang: 'EN' as const }
   const made = await s.post<PreOrderResult>(`${API}/preOrder/preOrder`, { area: 'car', goods_id: d.id, spec_id: spec.id, quantity: 1 }, { ...opts, idempotencyKey: idemKey() })
   expect(made.statusCode, made.body).toBe(200)
@@ -66,16 +65,16 @@ async function firstDayPosted(s: TestServer): Promise<{ buyers: SignedIn[]; plan
 }
 
 /** What one posting of `day` leaves behind: each plan one instalment further, each buyer paid it once, the day counted once. */
-async function expectPostedOnce(sqlite: SqlConnection, sql: Sql, day: number, buyers: SignedIn[], plans: ReleasePlan[]): Promise<void> {
-  const one = (sql: string, ...args: unknown[]) => sqlite.prepare(sql).get(...args) as Record<string, bigint>
+async function expectPostedOnce(sql: Sql, day: number, buyers: SignedIn[], plans: ReleasePlan[]): Promise<void> {
+  const one = (text: string, ...args: unknown[]) => sql.get(statement<Record<string, bigint>>(text), ...args)
   for (const [i, plan] of plans.entries()) {
     const daily = parseUnits(plan.daily, 8)
-    expect(one('SELECT released_days, released FROM release_plans WHERE id = ?', plan.id)).toEqual({ released_days: 1n, released: daily })
-    expect(balance(sqlite, fund(buyers[i]!.userId), 'NADI').available).toBe(daily)
+    expect(await one('SELECT released_days, released FROM release_plans WHERE id = ?', plan.id)).toEqual({ released_days: 1n, released: daily })
+    expect((await balance(sql, fund(buyers[i]!.userId), 'NADI')).available).toBe(daily)
   }
   const total = plans.reduce((sum, p) => sum + parseUnits(p.daily, 8), 0n)
-  expect(one('SELECT plans, users, total FROM release_days WHERE day = ?', day)).toEqual({ plans: 2n, users: 2n, total })
-  expect(one("SELECT count(*) AS n FROM ledger_postings WHERE reason = 'release'")).toEqual({ n: 2n })
+  expect(await one('SELECT plans, users, total FROM release_days WHERE day = ?', day)).toEqual({ plans: 2n, users: 2n, total })
+  expect(await one("SELECT count(*) AS n FROM ledger_postings WHERE reason = 'release'")).toEqual({ n: 2n })
   expect((await audit(sql)).violations).toEqual([])
 }
 
@@ -86,7 +85,7 @@ describe('a release day passed twice', () => {
     // The jobs leader's pass and an operator's `release run` both read the day as due; the later runs it after the first committed.
     const again = await s.ctx.sql.transaction((tx) => releaseDay(tx, day, s.clock.now()))
     expect(await releaseDue(s.ctx)).toEqual([])
-    await expectPostedOnce(s.ctx.sqlite, s.ctx.sql, day, buyers, plans)
+    await expectPostedOnce(s.ctx.sql, day, buyers, plans)
     expect(again).toBeNull()
   })
 
@@ -94,15 +93,15 @@ describe('a release day passed twice', () => {
     const s = await start()
     const { buyers, plans, day } = await firstDayPosted(s)
     const late = await buyCar(s, buyers[0]!)
-    s.ctx.sqlite.prepare('UPDATE release_plans SET start_day = ? WHERE id = ?').run(day, late.id)
+    await s.ctx.sql.run(statement('UPDATE release_plans SET start_day = ? WHERE id = ?'), day, late.id)
     expect(await releaseDue(s.ctx)).toMatchObject([{ day, plans: 1, users: 1, total: parseUnits(late.daily, 8) }])
     expect(await releaseDue(s.ctx)).toEqual([])
     const daily = (p: ReleasePlan) => parseUnits(p.daily, 8)
-    expect(balance(s.ctx.sqlite, fund(buyers[0]!.userId), 'NADI').available).toBe(daily(plans[0]!) + daily(late))
-    expect(balance(s.ctx.sqlite, fund(buyers[1]!.userId), 'NADI').available).toBe(daily(plans[1]!))
-    expect(s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
-    expect(s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
-    expect(s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))
+    expect((await balance(s.ctx.sql, fund(buyers[0]!.userId), 'NADI')).available).toBe(daily(plans[0]!) + daily(late))
+    expect((await balance(s.ctx.sql, fund(buyers[1]!.userId), 'NADI')).available).toBe(daily(plans[1]!))
+    expect(await s.count('SELECT released_days FROM release_plans WHERE id = ?', late.id)).toBe(1)
+    expect(await s.count('SELECT plans FROM release_days WHERE day = ?', day)).toBe(3)
+    expect(await s.count('SELECT total FROM release_days WHERE day = ?', day)).toBe(Number(daily(plans[0]!) + daily(plans[1]!) + daily(late)))
   })
 
   it.runIf(testBackend() === 'postgres')(
@@ -147,7 +146,7 @@ describe('a release day passed twice', () => {
         expect(res.err).toBe('')
         expect(res.out.trim()).toBe('nothing due')
         expect(res.code).toBe(0)
-        await expectPostedOnce(pass.sqlite, pass.sql, day, buyers, plans)
+        await expectPostedOnce(pass.sql, day, buyers, plans)
       } finally {
         await pass.close()
         await watch.close()

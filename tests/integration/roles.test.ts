@@ -10,11 +10,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseMoney } from '../../contract/money.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openDatabase } from '../../server/db/index.ts'
 import { balance, custody, MINING, TREASURY, transfer } from '../../server/ledger/index.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { PgSync } from '../../server/db/pg/sync.ts'
 import { killChildren, killGroup, leadsJobs, runCli, startChild, startRefused } from './support/child.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const dirs: string[] = []
 const dbs: TestDatabase[] = []
@@ -116,9 +117,9 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     // The treasury holds NADI (as an operator's earlier supply would have put there).
     const side = openDatabase(db.url)
     try {
-      transaction(side.sqlite, () => transfer(side.sqlite, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('bsc'), to: TREASURY, asset: 'NADI', amount: parseMoney('1000')! }))
+      await side.sql.transaction((tx) => transfer(tx, { ref: 'test:treasury', reason: 'treasury_fund', from: custody('bsc'), to: TREASURY, asset: 'NADI', amount: parseMoney('1000')! }))
     } finally {
-      side.sqlite.close()
+      await side.close()
     }
 
     // Class (a): runs beside the jobs process, under a share of the writer lock.
@@ -131,14 +132,14 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     expect(meme.out).toContain('treasury: 40 MEME')
     const check = openDatabase(db.url)
     try {
-      expect(balance(check.sqlite, MINING, 'NADI').available).toBe(parseMoney('250'))
-      expect(balance(check.sqlite, TREASURY, 'NADI').available).toBe(parseMoney('750'))
-      expect(balance(check.sqlite, TREASURY, 'MEME').available).toBe(parseMoney('40'))
+      expect((await balance(check.sql, MINING, 'NADI')).available).toBe(parseMoney('250'))
+      expect((await balance(check.sql, TREASURY, 'NADI')).available).toBe(parseMoney('750'))
+      expect((await balance(check.sql, TREASURY, 'MEME')).available).toBe(parseMoney('40'))
       // The command let go of its share: only the jobs process holds the writer lock now.
-      const holders = check.sqlite.prepare("SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objid = 7411000 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())").all() as { name: string }[]
+      const holders = await check.sql.all(statement<{ name: string }>("SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objid = 7411000 AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"))
       expect(holders.map((h) => h.name), JSON.stringify(holders)).toEqual([`nadi server --role jobs pid ${jobs.proc.pid} on ${os.hostname()}`])
     } finally {
-      check.sqlite.close()
+      await check.close()
     }
     const audit = await runCli(tempDir(), ['audit'], env)
     expect(audit.code).toBe(0)

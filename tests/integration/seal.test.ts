@@ -18,6 +18,7 @@ import { PNG, fetchOrInject } from './support/uploads.ts'
 import { Client } from './support/wsClient.ts'
 import { startRefused } from './support/child.ts'
 import { testBackend } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers({ envelope: true })
 // One server for the tests that neither need a clean database nor change its settings: each starts a server in about a second.
@@ -143,7 +144,7 @@ describe('envelope on', () => {
     const { c, wallet, sealed } = await sealedLoginMessage(s)
     expect((await c.send('GET', LOGIN_MESSAGE, { ...sealed })).status).toBe(200)
     refused(await c.send('GET', LOGIN_MESSAGE, { ...sealed }, { lang: 'EN' }), 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
-    expect(s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
     s.clock.advance(3 * SEAL_WINDOW_MS)
     expect((await c.send('GET', LOGIN_MESSAGE, { ...sealed })).body.code).toBe(SEAL_CODE.CLOCK)
   })
@@ -156,7 +157,7 @@ describe('envelope on', () => {
     expect(ok).toHaveLength(1)
     expect(ok[0]!.sealed).toBe(true)
     refused(answers.find((a) => a.status !== 200)!, 400, SEAL_CODE.REPLAY, 'errors.sealReplay')
-    expect(s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
+    expect(await s.count('SELECT count(*) FROM login_nonces WHERE address = ?', wallet.address.toLowerCase())).toBe(1)
   })
 
   it('an expired handshake is RENEW; renewed with the token it works again, the old one only renews, and the one a lost renewal made is dead', async () => {
@@ -182,7 +183,7 @@ describe('envelope on', () => {
     const fromLost = await c.renew(token, lostKeys)
     expect(fromLost).toMatchObject({ status: 401, sealed: true, body: { code: CODE.UNAUTHORIZED } })
     // Handshakes no session could renew from any longer are swept, with the signs past their window.
-    expect(s.count('SELECT count(*) FROM handshakes')).toBe(3)
+    expect(await s.count('SELECT count(*) FROM handshakes')).toBe(3)
     s.clock.advance(s.config.session.maxAgeMs + s.config.envelope.handshakeTtlMs + 1)
     expect((await cleanup(s.ctx)).handshakes).toBe(3)
   })
@@ -195,12 +196,12 @@ describe('envelope on', () => {
     const { c, token } = await signedIn(s)
     s.clock.advance(s.config.envelope.handshakeTtlMs + 1)
     expect((await cleanup(s.ctx)).handshakes).toBe(2)
-    expect(s.count('SELECT count(*) FROM handshakes')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM handshakes')).toBe(1)
     // Renewed: the session holds the new one as current and the old as previous, both kept while it lives.
     expect((await c.renew(token)).status).toBe(200)
     s.clock.advance(s.config.envelope.handshakeTtlMs + 1)
     expect((await cleanup(s.ctx)).handshakes).toBe(0)
-    expect(s.count('SELECT count(*) FROM handshakes')).toBe(2)
+    expect(await s.count('SELECT count(*) FROM handshakes')).toBe(2)
     // The session idles out: nothing can renew from either any more.
     s.clock.advance(s.config.session.idleMs + 1)
     expect((await cleanup(s.ctx)).handshakes).toBe(2)
@@ -219,7 +220,7 @@ describe('envelope on', () => {
     expect((await thief.renew(alice.token)).status).toBe(401)
     expect((await alice.c.request('GET', '/api/v1/user/info', { token: alice.token })).status).toBe(200)
     // A session made while the envelope was off is bound to no handshake: sign in again.
-    s.ctx.sqlite.prepare('UPDATE sessions SET handshake_id = NULL WHERE user_id = ?').run(s.count('SELECT id FROM users WHERE wallet_address = ?', alice.wallet.address.toLowerCase()))
+    await s.ctx.sql.run(statement('UPDATE sessions SET handshake_id = NULL WHERE user_id = ?'), await s.count('SELECT id FROM users WHERE wallet_address = ?', alice.wallet.address.toLowerCase()))
     refused(await alice.c.request('GET', '/api/v1/user/info', { token: alice.token, lang: 'EN' }), 401, CODE.UNAUTHORIZED, 'errors.sealSession')
   })
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import { ROOT_CODE, T0, idemKey, localeText, useServers, type TestServer } from './support/server.ts'
 import type { UserInfo } from '../../contract/user.ts'
-import { schemaInfoOf } from '../../server/db/schemaInfo.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const MIN = 60_000
@@ -17,7 +17,7 @@ describe('the bearer token', () => {
     const res = await info(s, me.token)
     expect(res.statusCode).toBe(200)
     expect(res.body_.code).toBe(200)
-    const row = s.ctx.sqlite.prepare('SELECT code, name FROM users WHERE id = ?').get(me.userId) as { code: string; name: string }
+    const row = (await s.ctx.sql.get(statement<{ code: string; name: string }>('SELECT code, name FROM users WHERE id = ?'), me.userId))!
     expect(res.body_.data).toEqual({
       id: me.userId,
       code: row.code,
@@ -37,7 +37,7 @@ describe('the bearer token', () => {
   it('performances are decimal strings from integer units of 1e-8, never rounded', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    s.ctx.sqlite.prepare('UPDATE users SET me_performance = ?, team_performance = ? WHERE id = ?').run(1_250_000_000n, 2n ** 60n + 1n, me.userId)
+    await s.ctx.sql.run(statement('UPDATE users SET me_performance = ?, team_performance = ? WHERE id = ?'), 1_250_000_000n, 2n ** 60n + 1n, me.userId)
     const res = await info(s, me.token)
     expect(res.body_.data.me_performance).toBe('12.5')
     expect(res.body_.data.team_performance).toBe('11529215046.06846977')
@@ -122,7 +122,7 @@ describe('the bearer token', () => {
     expect(out.body_).toMatchObject({ code: 200, data: null })
     expect((await info(s, me.token)).statusCode).toBe(401)
     expect((await info(s, again.token)).statusCode).toBe(200)
-    expect(s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NOT NULL')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM sessions WHERE revoked_at IS NOT NULL')).toBe(1)
   })
 
   it('logout without a token answers 401', async () => {
@@ -143,11 +143,19 @@ describe('the bearer token', () => {
 
     for (const token of [me.token, viaApp.body_.data.token]) {
       const hash = crypto.createHash('sha256').update(token).digest('hex')
-      expect(s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
+      expect(await s.count('SELECT COUNT(*) FROM sessions WHERE token_hash = ?', hash)).toBe(1)
       // Nowhere in any table: sessions, idempotency records or anything else.
-      const tables = Object.keys((await schemaInfoOf(s.ctx)).tables)
+      const tables = (
+        await s.ctx.sql.all(
+          statement<{ name: string }>(
+            s.ctx.sql.dialect === 'postgres'
+              ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+              : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+          ),
+        )
+      ).map((t) => t.name)
       for (const table of tables) {
-        const rows = s.ctx.sqlite.prepare(`SELECT * FROM "${table}"`).all()
+        const rows = await s.ctx.sql.all(statement<Record<string, unknown>>(`SELECT * FROM "${table}"`))
         const dump = JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
         expect(dump.includes(token), `raw token found in ${table}`).toBe(false)
       }

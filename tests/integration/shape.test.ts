@@ -26,6 +26,7 @@ import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { serverArgs } from '../support/serverBundle.ts'
 import { placeHttp, signInHttp, until } from './support/child.ts'
 import { Client } from './support/wsClient.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const NADI_CHAIN = 92025
@@ -132,15 +133,14 @@ describe.runIf(testBackend() === 'postgres')('the scale-out shape on one machine
       // Credited once: the watcher reads past them (and re-reads its reorg window) and nothing changes.
       const conn = openDatabase(db.url)
       try {
-        const block = conn.sqlite.prepare("SELECT MAX(block_number) FROM deposits WHERE status = 'credited'").pluck()
-        const cursor = conn.sqlite.prepare("SELECT block FROM deposit_cursors WHERE chain = 'nadi'").pluck()
-        const last = BigInt(block.get() as bigint)
-        await until(() => BigInt((cursor.get() as bigint | undefined) ?? 0n) >= last + 3n, 'the deposit watcher past the credits')
-        const rows = conn.sqlite.prepare('SELECT tx_hash, status FROM deposits').all() as { tx_hash: string; status: string }[]
+        const last = (await conn.sql.get(statement<{ block: bigint }>("SELECT MAX(block_number) AS block FROM deposits WHERE status = 'credited'")))!.block
+        const cursor = statement<{ block: bigint }>("SELECT block FROM deposit_cursors WHERE chain = 'nadi'")
+        await until(async () => ((await conn.sql.get(cursor))?.block ?? 0n) >= last + 3n, 'the deposit watcher past the credits')
+        const rows = await conn.sql.all(statement<{ tx_hash: string; status: string }>('SELECT tx_hash, status FROM deposits'))
         expect(rows).toHaveLength(2)
         expect(Object.fromEntries(rows.map((r) => [r.tx_hash, r.status]))).toEqual({ [aliceTx]: 'credited', [bobTx]: 'credited' })
       } finally {
-        conn.sqlite.close()
+        await conn.close()
       }
       for (const p of [api1!, api2!]) {
         expect([await fund(p.base, ta, 'USDT'), await fund(p.base, tb, 'NADI')]).toEqual(['250', '400'])
@@ -171,7 +171,7 @@ describe.runIf(testBackend() === 'postgres')('the scale-out shape on one machine
       try {
         expect((await audit(after.sql)).violations).toEqual([])
       } finally {
-        after.sqlite.close()
+        await after.close()
       }
     } catch (err) {
       console.log(logs.slice(-200).join('\n'))

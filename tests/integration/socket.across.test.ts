@@ -21,6 +21,7 @@ import { followMarket, mirrorView, serveMarketBase } from '../../server/roles/ma
 import { PgBus } from '../../server/roles/pgBus.ts'
 import { busPublisher, Hub, MISSED_UPDATES } from '../../server/ws/hub.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const WS = { maxSubscriptions: 50, maxMessagesPerSecond: 1000, heartbeatMs: 30_000, maxPayload: 4096 }
 const quiet = { info() {}, warn() {}, error() {} }
@@ -77,12 +78,11 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const db: TestDatabase = freshDatabase()
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
-    cleanups.push(() => void conn.sqlite.close())
-    const sqlite = conn.sqlite
-    const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+    cleanups.push(() => conn.close())
+    const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
     for (const id of [1, 2, 3]) {
-      addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
-      for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
+      await conn.sql.run(addUser, id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
+      for (const asset of ['USDT', 'NADI'] as const) await transfer(conn.sql, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
     }
 
     // The engine's process: the exchange publishes through its bus, and answers mirrors' requests.
@@ -170,9 +170,9 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const closed = new Promise<number>((r) => watcher.ws.once('close', (code) => r(code)))
     const killer = openDatabase(db.url)
     try {
-      expect(killer.sqlite.prepare("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'").all()).toEqual([{ ok: 1n }])
+      expect(await killer.sql.all(statement<{ ok: unknown }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'"))).toEqual([{ ok: 1n }])
     } finally {
-      killer.sqlite.close()
+      await killer.close()
     }
     for (let i = 1; i <= 5; i++) {
       clock += 1000

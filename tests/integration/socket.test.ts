@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { ROOT_CODE, useServers, type TestServer } from './support/server.ts'
 import { Client } from './support/wsClient.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 
@@ -209,7 +210,7 @@ describe('/ws streams', () => {
     await expect.poll(() => mine.closed?.code ?? null, { timeout: 2000 }).toBe(4001)
     expect(theirs.open).toBe(true)
 
-    s.ctx.sqlite.prepare('UPDATE sessions SET revoked_at = ? WHERE user_id = ?').run(s.clock.now(), other.userId)
+    await s.ctx.sql.run(statement('UPDATE sessions SET revoked_at = ? WHERE user_id = ?'), s.clock.now(), other.userId)
     expect(theirs.open).toBe(true)
     await s.hub.sweepSessions()
     await expect.poll(() => theirs.closed?.code ?? null, { timeout: 2000 }).toBe(4001)

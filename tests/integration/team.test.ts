@@ -14,22 +14,23 @@ import { translate } from '../../server/i18n.ts'
 import { audit, custody, fund, transfer } from '../../server/ledger/index.ts'
 import { returnStakes } from '../../server/modules/node/service.ts'
 import { dayOf } from '../../server/modules/release/schedule.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const YEARS = String(10 * 365 * 86_400_000)
 const start = useServers({ env: { NADI_SESSION_IDLE_MS: YEARS, NADI_SESSION_MAX_AGE_MS: YEARS, NADI_GOLD_WALK_MS: '0', NADI_TRIAL_POWER: '0' } })
 const API = '/api/v1'
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:team:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: parseUnits(amount, 8) })
-const codeOf = (s: TestServer, id: number) => s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(id) as string
-const invite = (s: TestServer, who: SignedIn) => s.signIn(codeOf(s, who.userId))
+  transfer(s.ctx.sql, { ref: `test:team:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: parseUnits(amount, 8) })
+const codeOf = async (s: TestServer, id: number) => (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), id))!.code
+const invite = async (s: TestServer, who: SignedIn) => s.signIn(await codeOf(s, who.userId))
 const get = <T>(s: TestServer, who: SignedIn, path: string, lang = 'EN') => s.get<T>(`${API}/${path}`, { token: who.token, lang })
 const teamList = (s: TestServer, who: SignedIn, qs = '', lang = 'EN') => get<PagedList<TeamMember>>(s, who, `team/list${qs}`, lang)
 const teamInfo = (s: TestServer, who: SignedIn) => get<TeamInfo>(s, who, 'team/info')
 
 async function buyNode(s: TestServer, who: SignedIn, type: NodeTier['type']): Promise<PayOrder> {
   const tier = (await get<NodeConfig>(s, who, 'node/config')).body_.data.tiers.find((t) => t.type === type)!
-  credit(s, who.userId, tier.amount)
+  await credit(s, who.userId, tier.amount)
   const order = await s.post<PayOrder>(`${API}/node/buy`, { node_id: tier.id }, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
   expect(order.statusCode).toBe(200)
   const paid = await s.post<PayOrder>(`${API}/orders/payByBalance`, { id: order.body_.data.id }, { token: who.token, idempotencyKey: idemKey(), lang: 'EN' })
@@ -48,7 +49,7 @@ async function tree(s: TestServer) {
 }
 
 /** Everything the refusals could have touched. */
-const snapshot = (s: TestServer) => s.ctx.sqlite.prepare('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id').all()
+const snapshot = (s: TestServer) => s.ctx.sql.all(statement<{ id: unknown; zhi_num: unknown; team_num: unknown; me_performance: unknown; team_performance: unknown; team_elite: unknown; team_core: unknown; team_genesis: unknown }>('SELECT id, zhi_num, team_num, me_performance, team_performance, team_elite, team_core, team_genesis FROM users ORDER BY id'))
 
 describe('GET /api/v1/team/list', () => {
   it('lists the whole team nearest generation first, with each member’s level, agent badge and personal and team performance', async () => {
@@ -86,7 +87,7 @@ describe('GET /api/v1/team/list', () => {
     const me = await s.signIn(ROOT_CODE)
     const kids: number[] = []
     for (let i = 0; i < 3; i++) kids.push((await invite(s, me)).userId)
-    const grand = await s.signIn(codeOf(s, kids[0]!))
+    const grand = await s.signIn(await codeOf(s, kids[0]!))
     const all = [...kids, grand.userId]
     const p1 = await teamList(s, me, '?page=1&page_size=3')
     expect(p1.body_.data).toMatchObject({ total: 4 })
@@ -130,7 +131,7 @@ describe('GET /api/v1/team/list', () => {
   it('a search with control characters or that is not an ID is refused with 400 and a localized message, changing nothing', async () => {
     const s = await start()
     const { me, d } = await tree(s)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     const cases: [string, string][] = [
       [`${d.userId}%00`, 'team.errors.searchControl'],
       [`%07${d.userId}`, 'team.errors.searchControl'],
@@ -151,7 +152,7 @@ describe('GET /api/v1/team/list', () => {
     }
     const jp = await teamList(s, me, '?search=abc', 'JP')
     expect(jp.body_.msg).toBe(localeText('jp', 'team.errors.searchNotId'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 
   it('a page out of range is refused with 400 naming how many pages there are', async () => {
@@ -227,7 +228,7 @@ describe('performance under concurrent purchases', () => {
     const orders = await Promise.all(
       buyers.map(async (m, i) => {
         const tier = tiers[i % 2]! // elite and core: within the per-user limit, seats plenty
-        credit(s, m.userId, tier.amount)
+        await credit(s, m.userId, tier.amount)
         const o = await s.post<PayOrder>(`${API}/node/buy`, { node_id: tier.id }, { token: m.token, idempotencyKey: idemKey() })
         return { m, id: o.body_.data.id }
       }),
@@ -236,12 +237,12 @@ describe('performance under concurrent purchases', () => {
     const paid = await Promise.all(orders.map(({ m, id }) => s.post(`${API}/orders/payByBalance`, { id }, { token: m.token, idempotencyKey: idemKey() })))
     expect(paid.map((p) => p.statusCode)).toEqual(paid.map(() => 200))
 
-    const rows = s.ctx.sqlite.prepare('SELECT id, inviter_id, me_performance, team_performance FROM users').all() as {
+    const rows = await s.ctx.sql.all(statement<{
       id: bigint
       inviter_id: bigint | null
       me_performance: bigint
       team_performance: bigint
-    }[]
+    }>('SELECT id, inviter_id, me_performance, team_performance FROM users'))
     const parent = new Map(rows.map((r) => [r.id, r.inviter_id]))
     const expected = new Map(rows.map((r) => [r.id, 0n]))
     for (const r of rows) for (let p = parent.get(r.id) ?? null; p !== null; p = parent.get(p) ?? null) expected.set(p, expected.get(p)! + r.me_performance)

@@ -16,6 +16,7 @@ import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-batch-'))
 const databases: TestDatabase[] = []
@@ -68,18 +69,16 @@ const UNITS = 100_000_000n
 const CLOCK = Date.UTC(2026, 11, 2, 12)
 
 /** A migrated database with users 1..users, each holding `usdt` and `nadi` in their trade account, and an activity measuring trading. */
-function market(users: number, usdt: bigint, nadi: bigint) {
+async function market(users: number, usdt: bigint, nadi: bigint) {
   const db = database()
   if (testBackend() === 'sqlite') migrate(db.sqlite) // PostgreSQL's is a copy of the migrated template
-  const add = db.sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+  const add = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (let u = 1; u <= users; u++) {
-    add.run(u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
-    transfer(db.sqlite, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
-    transfer(db.sqlite, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
+    await db.sql.run(add, u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
+    await transfer(db.sql, { ref: `fund:${u}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'USDT', amount: usdt })
+    await transfer(db.sql, { ref: `fund:${u}:NADI`, reason: 'deposit', from: custody('bsc'), to: trade(u), asset: 'NADI', amount: nadi })
   }
-  db.sqlite
-    .prepare("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)")
-    .run(CLOCK - 3_600_000, CLOCK + 3_600_000)
+  await db.sql.run(statement("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)"), CLOCK - 3_600_000, CLOCK + 3_600_000)
   return db
 }
 
@@ -94,7 +93,7 @@ const exchangeOn = async (conn: Connection) => {
 
 describe('the market writer batches its round trips', () => {
   it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
-    const db = market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
+    const db = await market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
     const { sqlite, count } = counting(db.sqlite)
     const ex = await exchangeOn({ sqlite, db: db.db, sql: db.sql })
     let cid = 0
@@ -124,7 +123,7 @@ describe('the market writer batches its round trips', () => {
     expect(many).toBe(one)
     // Reads, one statement per table written, the posting, the pushes' balances and the candles: a small constant.
     expect(one).toBeLessThanOrEqual(24)
-    expect((sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint) >= 67n).toBe(true)
+    expect((await db.sql.get(statement<{ n: bigint }>('SELECT COUNT(*) AS n FROM trade_fills')))!.n >= 67n).toBe(true)
     expect((await audit(db.sql)).violations).toEqual([])
     await ex.close()
     await db.close()
@@ -159,7 +158,7 @@ describe('the market writer batches its round trips', () => {
     })
 
     const run = async (batched: boolean) => {
-      const db = market(4, 30n * UNITS, 150n * UNITS)
+      const db = await market(4, 30n * UNITS, 150n * UNITS)
       const ex = await exchangeOn(db)
       let answers: unknown[]
       if (batched) answers = (await Promise.allSettled(steps.map((s) => send(ex, s)))).map(answer)

@@ -17,6 +17,7 @@ import { audit } from '../../server/ledger/index.ts'
 import { fundTraders, killChildren, placeHttp as place, signInHttp, startChild } from './support/child.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-trade-kill9-'))
@@ -47,7 +48,7 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   const first = await startServer()
   const wallets = Array.from({ length: 4 }, () => Wallet.createRandom())
   const tokens = await Promise.all(wallets.map((w) => signInHttp(first.base, w, CODE)))
-  fundTraders(database, wallets.map((w) => w.address), 'kill9')
+  await fundTraders(database, wallets.map((w) => w.address), 'kill9')
 
   // Clients placing crossing orders around 0.25 as fast as they are answered; the server dies mid-flight.
   const acked = new Map<string, number>()
@@ -77,14 +78,13 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
   // Every acknowledged order is there, under its client id; the ledger balances, frozen = open orders.
   const db = openDatabase(database)
   try {
-    const byClient = db.sqlite.prepare('SELECT id FROM trade_orders WHERE client_order_id = ?')
-    const missing = [...acked].filter(([cid, id]) => Number((byClient.get(cid) as { id: bigint } | undefined)?.id ?? -1) !== id)
+    const byClient = statement<{ id: bigint }, [string]>('SELECT id FROM trade_orders WHERE client_order_id = ?')
+    const missing: [string, number][] = []
+    for (const [cid, id] of acked) if (Number((await db.sql.get(byClient, cid))?.id ?? -1) !== id) missing.push([cid, id])
     expect(missing).toEqual([])
     expect((await audit(db.sql)).violations).toEqual([])
-    expect(Number(db.sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get())).toBeGreaterThan(0)
-    const open = db.sqlite
-      .prepare("SELECT side, price, SUM(size - filled) AS left FROM trade_orders WHERE status IN ('pending', 'partially_filled') GROUP BY side, price")
-      .all() as { side: string; price: bigint; left: bigint }[]
+    expect(Number((await db.sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))?.v)).toBeGreaterThan(0)
+    const open = await db.sql.all(statement<{ side: string; price: bigint; left: bigint }>("SELECT side, price, SUM(size - filled) AS left FROM trade_orders WHERE status IN ('pending', 'partially_filled') GROUP BY side, price"))
 
     // The restart replays the journal into the same book the database describes.
     const second = await startServer()
@@ -102,6 +102,6 @@ it('kill -9 under load loses no acknowledged order; the restart rebuilds the sam
     second.proc.kill('SIGTERM')
     await second.exited
   } finally {
-    db.sqlite.close()
+    await db.close()
   }
 })

@@ -21,6 +21,7 @@ import { LocalBus } from '../../server/roles/bus.ts'
 import { ENGINE_KEY } from '../../server/roles/leader.ts'
 import { remoteTrading, serveTradeCommands } from '../../server/roles/tradeCommands.ts'
 import '../../server/ledger/holders.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const T = '/api/v1/trade'
@@ -35,7 +36,7 @@ async function boot(env?: Record<string, string>): Promise<TestServer> {
 }
 let refs = 0
 const credit = (s: TestServer, userId: number, amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
+  transfer(s.ctx.sql, { ref: `test:openLimit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: parseMoney(amount)! })
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 let cid = 0
 const place = (s: TestServer, who: SignedIn, body: Partial<PlaceOrderBody>) =>
@@ -44,46 +45,46 @@ const cancel = (s: TestServer, who: SignedIn, id: number) => s.post<Order>(`${T}
 /** A bid that rests: far below any ask (none here). */
 const bid = (i: number) => ({ side: 'buy' as const, type: 'limit' as const, price: `0.${String(1000 + i).padStart(4, '0')}`, size: '10' })
 const openOf = (s: TestServer, userId: number) => s.count("SELECT COUNT(*) FROM trade_orders WHERE user_id = ? AND status IN ('pending', 'partially_filled')", userId)
-const state = (s: TestServer, userId: number) => ({ open: openOf(s, userId), journal: s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: balance(s.ctx.sqlite, trade(userId), 'USDT') })
+const state = async (s: TestServer, userId: number) => ({ open: await openOf(s, userId), journal: await s.count('SELECT COUNT(*) FROM exchange_journal'), usdt: await balance(s.ctx.sql, trade(userId), 'USDT') })
 
 describe('the per-user limit of open orders', () => {
   it('the 201st open order is refused with the reason and changes nothing; cancelling one lets another in; a market order still trades', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '10000')
+    await credit(s, me.userId, '10000')
     const placed = await Promise.all(Array.from({ length: 200 }, (_, i) => place(s, me, bid(i))))
     expect(placed.map((r) => r.statusCode)).toEqual(Array(200).fill(200))
-    const before = state(s, me.userId)
+    const before = await state(s, me.userId)
     expect(before.open).toBe(200)
 
     const refused = await place(s, me, bid(200))
     expect(refused.statusCode).toBe(409)
     expect(refused.body_.msg).toBe(msg('errors.tradeOpenOrdersLimit', { max: 200 }))
-    expect(state(s, me.userId)).toEqual(before)
+    expect(await state(s, me.userId)).toEqual(before)
 
     // A market order takes no place on the book: it is not refused for the limit (none to sell it, so it ends at once).
     const market = await place(s, me, { side: 'buy', type: 'market', quote_amount: '5' })
     expect(market.statusCode).toBe(200)
-    expect(openOf(s, me.userId)).toBe(200)
+    expect(await openOf(s, me.userId)).toBe(200)
 
     expect((await cancel(s, me, placed[0]!.body_.data.id)).statusCode).toBe(200)
     expect((await place(s, me, bid(201))).statusCode).toBe(200)
     expect((await place(s, me, bid(202))).statusCode).toBe(409)
     // Another user has places of their own.
     const other = await s.signIn(ROOT_CODE)
-    credit(s, other.userId, '100')
+    await credit(s, other.userId, '100')
     expect((await place(s, other, bid(0))).statusCode).toBe(200)
   })
 
   it('holds under concurrent requests: with 3 of 5 open, ten at once get the 2 places left', async () => {
     const s = await boot({ NADI_TRADE_MAX_OPEN_ORDERS: '5' })
     const me = await s.signIn(ROOT_CODE)
-    credit(s, me.userId, '1000')
+    await credit(s, me.userId, '1000')
     for (let i = 0; i < 3; i++) expect((await place(s, me, bid(i))).statusCode).toBe(200)
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => place(s, me, bid(10 + i))))
     expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(2)
     expect(new Set(burst.filter((r) => r.statusCode !== 200).map((r) => r.body_.msg))).toEqual(new Set([msg('errors.tradeOpenOrdersLimit', { max: 5 })]))
-    expect(openOf(s, me.userId)).toBe(5)
+    expect(await openOf(s, me.userId)).toBe(5)
   })
 
   it('a restart under a lower limit replays every journaled order and refuses only new ones', async () => {
@@ -94,7 +95,7 @@ describe('the per-user limit of open orders', () => {
     try {
       const s1 = await boot({ ...db, NADI_TRADE_MAX_OPEN_ORDERS: '5' })
       const me = await s1.signIn(ROOT_CODE)
-      credit(s1, me.userId, '1000')
+      await credit(s1, me.userId, '1000')
       const ids: number[] = []
       for (let i = 0; i < 5; i++) ids.push((await place(s1, me, bid(i))).body_.data.id)
       const book = s1.exchange!.engineSnapshot()
@@ -128,9 +129,8 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
     cleanups.push(() => conn.close())
-    const { sqlite } = conn
-    sqlite.prepare("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, ?, 'U1CODE', 'user 1', 0)").run(`0x${'1'.padStart(40, '0')}`)
-    transfer(sqlite, { ref: 'fund:1', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
+    await conn.sql.run(statement("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, ?, 'U1CODE', 'user 1', 0)"), `0x${'1'.padStart(40, '0')}`)
+    await transfer(conn.sql, { ref: 'fund:1', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     const clock = () => Date.UTC(2026, 11, 1, 12)
     const leader = new PgSync(db.url, { appName: 'nadi engine test' })
     cleanups.push(() => leader.close())
@@ -147,6 +147,6 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     await order(1)
     await order(2)
     await expect(order(3)).rejects.toMatchObject({ reason: 'open_orders_limit', detail: { max: 2 } })
-    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE user_id = 1 AND status = 'pending'").pluck().get()).toBe(2n)
+    expect((await conn.sql.get(statement<{ n: bigint }>("SELECT COUNT(*) AS n FROM trade_orders WHERE user_id = 1 AND status = 'pending'")))?.n).toBe(2n)
   })
 })

@@ -19,7 +19,8 @@ import { audit, balance, custody, trade, transfer } from '../../server/ledger/in
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
-import { standings, topScores } from '../../server/modules/activity/scores.ts'
+import { readStandings, readTopScores } from '../../server/modules/activity/scores.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-rebuild-prop-'))
 const databases: TestDatabase[] = []
@@ -82,16 +83,18 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   await migrateDatabase(conn)
   const sqlite = conn.sqlite
   let clock = Date.UTC(2026, 10, 24, 12)
-  const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+  const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (const id of [MAKER, ...USERS]) {
-    addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
-    for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 10_000_000n * 100_000_000n })
+    await conn.sql.run(addUser, id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
+    for (const asset of ['USDT', 'NADI'] as const) await transfer(conn.sql, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 10_000_000n * 100_000_000n })
   }
   // A trading activity over the whole run: the scores a failed batch staged must go with it.
   const activity = Number(
-    sqlite
-      .prepare("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0)")
-      .run(clock, clock + 86_400_000).lastInsertRowid,
+    (await conn.sql.get(
+      statement<{ id: bigint }>("INSERT INTO activities (slug, title, body, cover, measure, starts_at, ends_at, active, created_at, updated_at) VALUES ('vol', '{}', '{}', '', 'trading', ?, ?, 1, 0, 0) RETURNING id"),
+      clock,
+      clock + 86_400_000,
+    ))!.id,
   )
   installFaults(sqlite)
   const arm = sqlite.prepare('UPDATE fault SET journal_from = ?, posting = ?')
@@ -106,7 +109,7 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     log: { error: (o) => errors.push(o), info() {} },
   })
   await ex.start()
-  const orderByCid = sqlite.prepare('SELECT id FROM trade_orders WHERE user_id = ? AND client_order_id = ?')
+  const orderByCid = statement<{ id: bigint }, [number, string]>('SELECT id FROM trade_orders WHERE user_id = ? AND client_order_id = ?')
   const openOf = (userId: number) => [...ex.engineSnapshot().bids, ...ex.engineSnapshot().asks].flatMap((l) => l.orders).filter((o) => o.userId === userId).map((o) => o.id)
 
   let mid = 2500 // ticks: 0.25 USDT
@@ -145,7 +148,8 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
         if (mine.length) jobs.push({ userId: u, cid: null, p: ex.cancel(u, r.pick(mine)) })
       }
     }
-    // One batch in five fails: at a command's journal write, or at its commit.
+    // One batch in five fails: at a command's journal write, or at its commit. Armed synchronously, in
+    // the same turn the commands were handed to the engine: before its batch runs.
     const fault = r.int(10)
     const head = Number((sqlite.prepare('SELECT COALESCE(MAX(seq), 0) FROM exchange_journal').pluck().get() as bigint))
     if (fault === 0) arm.run(head + r.int(Math.max(1, jobs.length)), 0)
@@ -177,22 +181,23 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
     const engineFrozen = ex.frozenByOrders()
     for (const u of [MAKER, ...USERS]) {
       for (const asset of ['USDT', 'NADI'] as const) {
-        expect(balance(sqlite, trade(u), asset).frozen, `batch ${b}: user ${u} ${asset}`).toBe(engineFrozen.get(`${u}:${asset}`) ?? 0n)
+        expect((await balance(conn.sql, trade(u), asset)).frozen, `batch ${b}: user ${u} ${asset}`).toBe(engineFrozen.get(`${u}:${asset}`) ?? 0n)
       }
     }
     expect(ex.status().state).toBe('live')
     if (b % 20 === 19) expect((await audit(conn.sql)).violations).toEqual([])
   }
-  const fills = Number(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get() as bigint)
+  const fills = Number((await conn.sql.get(statement<{ n: bigint }>('SELECT COUNT(*) AS n FROM trade_fills')))!.n)
 
   // Acknowledged means durable; a failed batch left nothing behind.
-  for (const a of acked) expect(Number((orderByCid.get(a.userId, a.cid) as { id: bigint } | undefined)?.id)).toBe(a.id)
-  const injected = lost.filter((l) => orderByCid.get(l.userId, l.cid) !== undefined)
+  for (const a of acked) expect(Number((await conn.sql.get(orderByCid, a.userId, a.cid))?.id)).toBe(a.id)
+  const injected: typeof lost = []
+  for (const l of lost) if ((await conn.sql.get(orderByCid, l.userId, l.cid)) !== undefined) injected.push(l)
   expect(injected).toEqual([])
   expect((await audit(conn.sql)).violations).toEqual([])
   // The activity's scores are what the committed deals add up to.
-  const reference = standings(sqlite, 'trading', Date.UTC(2026, 10, 24, 12), clock + 1).map((x) => [x.userId, x.score])
-  expect(topScores(sqlite, activity, 100).map((x) => [x.userId, x.score])).toEqual(reference)
+  const reference = (await readStandings(conn.sql, 'trading', Date.UTC(2026, 10, 24, 12), clock + 1)).map((x) => [x.userId, x.score])
+  expect((await readTopScores(conn.sql, activity, 100)).map((x) => [x.userId, x.score])).toEqual(reference)
   expect(reference.length).toBeGreaterThan(0)
   // The run really exercised what it claims.
   expect(forcedCommand).toBeGreaterThan(5)
@@ -202,5 +207,4 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   expect(errors.length).toBeGreaterThan(0)
   await ex.close()
   await conn.close()
-  sqlite.close()
 })

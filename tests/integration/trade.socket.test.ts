@@ -15,8 +15,8 @@ const start = useServers()
 let refs = 0
 let cid = 0
 
-function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:ws:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
+async function credit(s: TestServer, userId: number, asset: 'USDT' | 'NADI', amount: string) {
+  await transfer(s.ctx.sql, { ref: `test:ws:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
 }
 async function place(s: TestServer, who: SignedIn, body: Partial<PlaceOrderBody>) {
   const res = await s.post(`/api/v1/trade/placeOrder`, { inst_id: 'NADI-USDT', client_order_id: `w${++cid}`, ...body }, { token: who.token, idempotencyKey: idemKey() })
@@ -43,8 +43,8 @@ describe('market streams', () => {
     const alice = await s.signIn(ROOT_CODE)
     const bob = await s.signIn(ROOT_CODE)
     for (const u of [alice, bob]) {
-      credit(s, u.userId, 'USDT', '100000')
-      credit(s, u.userId, 'NADI', '100000')
+      await credit(s, u.userId, 'USDT', '100000')
+      await credit(s, u.userId, 'NADI', '100000')
     }
     await place(s, alice, { side: 'sell', type: 'limit', price: '0.5', size: '10' })
     const c = await Client.open(s)
@@ -90,8 +90,8 @@ describe('market streams', () => {
     const s = await start()
     const alice = await s.signIn(ROOT_CODE)
     const bob = await s.signIn(ROOT_CODE)
-    credit(s, alice.userId, 'NADI', '1000')
-    credit(s, bob.userId, 'USDT', '1000')
+    await credit(s, alice.userId, 'NADI', '1000')
+    await credit(s, bob.userId, 'USDT', '1000')
     const pub = await Client.open(s)
     pub.send({ method: 'SUBSCRIBE', params: ['trades:NADI-USDT', 'tickers:NADI-USDT', 'candle1m:NADI-USDT'], id: 1 })
     expect(await pub.next()).toEqual({ id: 1, result: null })

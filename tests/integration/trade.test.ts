@@ -13,6 +13,7 @@ import type { Candle, Deal, Depth, MarketInfo, Order, PlaceOrderBody, Ticker } f
 import { parseMoney } from '../../contract/money.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, FEES, trade, transfer, type Asset } from '../../server/ledger/index.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const start = useServers()
 const T = '/api/v1/trade'
@@ -33,10 +34,10 @@ async function boot(env?: Record<string, string>): Promise<TestServer> {
 const units = (text: string) => parseMoney(text)!
 let refs = 0
 /** Money in a user's trade account, the way a deposit and a transfer would put it there. */
-function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: units(amount) })
+async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
+  await transfer(s.ctx.sql, { ref: `test:trade:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: units(amount) })
 }
-const bal = (s: TestServer, userId: number, asset: Asset) => balance(s.ctx.sqlite, trade(userId), asset)
+const bal = (s: TestServer, userId: number, asset: Asset) => balance(s.ctx.sql, trade(userId), asset)
 const msg = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
 
 let cid = 0
@@ -48,10 +49,10 @@ const limit = (side: 'buy' | 'sell', price: string, size: string) => ({ side, ty
 async function twoTraders(s: TestServer) {
   const alice = await s.signIn(ROOT_CODE)
   const bob = await s.signIn(ROOT_CODE)
-  credit(s, alice.userId, 'USDT', '1000')
-  credit(s, alice.userId, 'NADI', '1000')
-  credit(s, bob.userId, 'USDT', '1000')
-  credit(s, bob.userId, 'NADI', '1000')
+  await credit(s, alice.userId, 'USDT', '1000')
+  await credit(s, alice.userId, 'NADI', '1000')
+  await credit(s, bob.userId, 'USDT', '1000')
+  await credit(s, bob.userId, 'NADI', '1000')
   return { alice, bob }
 }
 
@@ -62,7 +63,7 @@ describe('placing and matching', () => {
     const res = await place(s, alice, limit('buy', '0.25', '100'))
     expect(res.body_.code).toBe(200)
     expect(res.body_.data).toMatchObject({ side: 'buy', type: 'limit', price: '0.25', size: '100', filled: '0', status: 'pending' })
-    expect(bal(s, alice.userId, 'USDT')).toEqual({ available: units('975'), frozen: units('25') })
+    expect(await bal(s, alice.userId, 'USDT')).toEqual({ available: units('975'), frozen: units('25') })
     const depth = (await s.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
     expect(depth.bids).toEqual([['0.25', '100']])
     const open = (await s.get<PagedList<Order>>(`${T}/orderList?state=open`, { token: alice.token })).body_.data
@@ -77,13 +78,13 @@ describe('placing and matching', () => {
     const taker = await place(s, bob, limit('buy', '0.31', '40'))
     expect(taker.body_.data).toMatchObject({ status: 'filled', filled: '40', filled_quote: '12', avg_price: '0.3', fee: '0.04', fee_asset: 'NADI' })
     // Bob froze 0.31 × 40 = 12.4, paid 12 at the maker's price: 0.4 released; he receives 40 NADI less 0.1 %.
-    expect(bal(s, bob.userId, 'USDT')).toEqual({ available: units('988'), frozen: 0n })
-    expect(bal(s, bob.userId, 'NADI')).toEqual({ available: units('1039.96'), frozen: 0n })
+    expect(await bal(s, bob.userId, 'USDT')).toEqual({ available: units('988'), frozen: 0n })
+    expect(await bal(s, bob.userId, 'NADI')).toEqual({ available: units('1039.96'), frozen: 0n })
     // Alice sold 40 of her 100 frozen NADI for 12 USDT less 0.1 %; 60 stay frozen on the book.
-    expect(bal(s, alice.userId, 'NADI')).toEqual({ available: units('900'), frozen: units('60') })
-    expect(bal(s, alice.userId, 'USDT')).toEqual({ available: units('1011.988'), frozen: 0n })
-    expect(balance(s.ctx.sqlite, FEES, 'USDT').available).toBe(units('0.012'))
-    expect(balance(s.ctx.sqlite, FEES, 'NADI').available).toBe(units('0.04'))
+    expect(await bal(s, alice.userId, 'NADI')).toEqual({ available: units('900'), frozen: units('60') })
+    expect(await bal(s, alice.userId, 'USDT')).toEqual({ available: units('1011.988'), frozen: 0n })
+    expect((await balance(s.ctx.sql, FEES, 'USDT')).available).toBe(units('0.012'))
+    expect((await balance(s.ctx.sql, FEES, 'NADI')).available).toBe(units('0.04'))
     const open = (await s.get<PagedList<Order>>(`${T}/orderList?state=open`, { token: alice.token })).body_.data
     expect(open.list[0]).toMatchObject({ id: maker.id, status: 'partially_filled', filled: '40', fee: '0.012', fee_asset: 'USDT' })
     const deals = (await s.get<PagedList<Deal>>(`${T}/dealList`, { token: bob.token })).body_.data
@@ -103,7 +104,7 @@ describe('placing and matching', () => {
     await place(s, alice, limit('sell', '0.5', '10'))
     const res = await place(s, bob, { side: 'buy', type: 'market', quote_amount: '20' })
     expect(res.body_.data).toMatchObject({ status: 'cancelled', filled: '10', filled_quote: '5', cancel_reason: 'no_liquidity' })
-    expect(bal(s, bob.userId, 'USDT')).toEqual({ available: units('995'), frozen: 0n })
+    expect(await bal(s, bob.userId, 'USDT')).toEqual({ available: units('995'), frozen: 0n })
     // The history says the market ended it, not its owner.
     const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: bob.token })).body_.data
     expect(history.list.map((x) => x.cancel_reason)).toEqual(['no_liquidity'])
@@ -117,7 +118,7 @@ describe('placing and matching', () => {
     expect(crossing.body_.data).toMatchObject({ status: 'pending', filled: '0', cancel_reason: null })
     const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: alice.token })).body_.data
     expect(history.list.map((x) => [x.id, x.status, x.cancel_reason])).toEqual([[resting.id, 'cancelled', 'self_trade']])
-    expect(bal(s, alice.userId, 'NADI')).toEqual({ available: units('1000'), frozen: 0n })
+    expect(await bal(s, alice.userId, 'NADI')).toEqual({ available: units('1000'), frozen: 0n })
   })
 
   it('a cancel releases what the order still holds; cancelling again, or another user’s order, is refused', async () => {
@@ -129,7 +130,7 @@ describe('placing and matching', () => {
     expect(byBob.body_.msg).toBe(msg('errors.tradeOrderNotOpen'))
     const res = await s.post<Order>(`${T}/cancelOrder`, { order_id: o.id }, { token: alice.token, idempotencyKey: idemKey() })
     expect(res.body_.data.status).toBe('cancelled')
-    expect(bal(s, alice.userId, 'USDT')).toEqual({ available: units('1000'), frozen: 0n })
+    expect(await bal(s, alice.userId, 'USDT')).toEqual({ available: units('1000'), frozen: 0n })
     const again = await s.post(`${T}/cancelOrder`, { order_id: o.id }, { token: alice.token, idempotencyKey: idemKey() })
     expect(again.statusCode).toBe(404)
     const history = (await s.get<PagedList<Order>>(`${T}/orderList?state=history`, { token: alice.token })).body_.data
@@ -143,8 +144,8 @@ describe('placing and matching', () => {
     const a = await s.post<Order>(`${T}/placeOrder`, body, { token: alice.token, idempotencyKey: idemKey() })
     const b = await s.post<Order>(`${T}/placeOrder`, body, { token: alice.token, idempotencyKey: idemKey() })
     expect(b.body_.data.id).toBe(a.body_.data.id)
-    expect(s.count('SELECT COUNT(*) FROM trade_orders')).toBe(1)
-    expect(bal(s, alice.userId, 'USDT').frozen).toBe(units('2'))
+    expect(await s.count('SELECT COUNT(*) FROM trade_orders')).toBe(1)
+    expect((await bal(s, alice.userId, 'USDT')).frozen).toBe(units('2'))
   })
 })
 
@@ -160,11 +161,11 @@ describe('bad input moves nothing', () => {
   ] as const)('%s', async (_name, body, key, params) => {
     const s = await boot()
     const { alice } = await twoTraders(s)
-    const before = { usdt: bal(s, alice.userId, 'USDT'), orders: s.count('SELECT COUNT(*) FROM trade_orders'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    const before = { usdt: await bal(s, alice.userId, 'USDT'), orders: await s.count('SELECT COUNT(*) FROM trade_orders'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }
     const res = await place(s, alice, body as Partial<PlaceOrderBody>)
     expect(res.statusCode).toBe(400)
     expect(res.body_.msg).toBe(msg(key, params))
-    expect({ usdt: bal(s, alice.userId, 'USDT'), orders: s.count('SELECT COUNT(*) FROM trade_orders'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual(before)
+    expect({ usdt: await bal(s, alice.userId, 'USDT'), orders: await s.count('SELECT COUNT(*) FROM trade_orders'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual(before)
   })
 
   it('malformed bodies are refused by the schema: negative, more than 8 decimals, another market', async () => {
@@ -174,7 +175,7 @@ describe('bad input moves nothing', () => {
       const res = await s.post(`${T}/placeOrder`, { inst_id: 'NADI-USDT', client_order_id: `m${++cid}`, ...body }, { token: alice.token, idempotencyKey: idemKey() })
       expect(res.statusCode).toBe(400)
     }
-    expect(s.count('SELECT COUNT(*) FROM trade_orders')).toBe(0)
+    expect(await s.count('SELECT COUNT(*) FROM trade_orders')).toBe(0)
   })
 
   it('orders need a signed-in user; lists show only the caller’s own', async () => {
@@ -210,7 +211,7 @@ describe('journal and recovery', () => {
       for (let i = 0; i < 5; i++) await place(s1, bob, limit('buy', `0.2${i}`, '10'))
       await place(s1, bob, limit('buy', '0.31', '15'))
       await new Promise((r) => setTimeout(r, 50)) // let the last snapshot's batch commit
-      expect(s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
+      expect(await s1.count('SELECT COUNT(*) FROM exchange_snapshots')).toBeGreaterThan(0)
       const snapshot = s1.exchange!.engineSnapshot()
       const depth = (await s1.get<Depth>(`${T}/depth?inst_id=NADI-USDT`)).body_.data
       live.splice(live.indexOf(s1), 1)
@@ -233,16 +234,14 @@ describe('journal and recovery', () => {
     const s = await boot()
     const { alice, bob } = await twoTraders(s)
     await place(s, alice, limit('sell', '0.3', '100'))
-    const before = { book: s.exchange!.engineSnapshot(), usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }
+    const before = { book: s.exchange!.engineSnapshot(), usdt: await bal(s, bob.userId, 'USDT'), nadi: await bal(s, alice.userId, 'NADI'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }
     // Take the id the next order will get, so writing its row fails after the engine matched it.
-    const next = Number(s.ctx.sqlite.prepare('SELECT MAX(id) FROM trade_orders').pluck().get()) + 1
-    s.ctx.sqlite
-      .prepare("INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, fee_asset, frozen, status, created_at, updated_at) VALUES (?, ?, 'squat', 'NADI-USDT', 'buy', 'limit', 1, 1, 'NADI', 0, 'cancelled', 0, 0)")
-      .run(next, bob.userId)
+    const next = Number((await s.ctx.sql.get(statement<{ v: bigint }>('SELECT MAX(id) AS v FROM trade_orders')))?.v) + 1
+    await s.ctx.sql.run(statement("INSERT INTO trade_orders (id, user_id, client_order_id, inst_id, side, type, price, size, fee_asset, frozen, status, created_at, updated_at) VALUES (?, ?, 'squat', 'NADI-USDT', 'buy', 'limit', 1, 1, 'NADI', 0, 'cancelled', 0, 0)"), next, bob.userId)
     const res = await place(s, bob, limit('buy', '0.3', '40'))
     expect(res.statusCode).toBe(500)
     expect(s.exchange!.engineSnapshot()).toEqual(before.book)
-    expect({ usdt: bal(s, bob.userId, 'USDT'), nadi: bal(s, alice.userId, 'NADI'), journal: s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
+    expect({ usdt: await bal(s, bob.userId, 'USDT'), nadi: await bal(s, alice.userId, 'NADI'), journal: await s.count('SELECT COUNT(*) FROM exchange_journal') }).toEqual({ usdt: before.usdt, nadi: before.nadi, journal: before.journal })
     // The next order gets a free id and trades as if nothing had happened.
     const again = await place(s, bob, limit('buy', '0.3', '40'))
     expect(again.body_.data).toMatchObject({ status: 'filled', filled: '40' })

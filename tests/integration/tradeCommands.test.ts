@@ -29,11 +29,11 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     cleanups.push(() => db.drop())
     const conn = openDatabase(db.url)
     cleanups.push(() => conn.close())
-    const { sqlite } = conn
-    const addUser = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
+    const { sql } = conn
+    const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
     for (const id of [1, 2]) {
-      addUser.run(id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
-      for (const asset of ['USDT', 'NADI'] as const) transfer(sqlite, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
+      await sql.run(addUser, id, `0x${String(id).padStart(40, '0')}`, `U${id}CODE`, `user ${id}`)
+      for (const asset of ['USDT', 'NADI'] as const) await transfer(sql, { ref: `fund:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: 1_000_000n * 100_000_000n })
     }
     const clock = () => Date.UTC(2026, 10, 27, 12)
     const bus = new LocalBus()
@@ -42,7 +42,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
 
     // No engine leads: refused at once, nothing written.
     await expect(api.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'nobody' })).rejects.toMatchObject({ reason: 'halted' })
-    expect(sqlite.prepare('SELECT COUNT(*) FROM trade_commands').pluck().get()).toBe(0n)
+    expect((await sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_commands')))?.v).toBe(0n)
 
     // An engine "leads" (its key held on a session of its own) but takes nothing: the command is abandoned, and stays so.
     const leader = new PgSync(db.url, { appName: 'nadi engine test' })
@@ -50,41 +50,41 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     leader.prepare('SELECT pg_advisory_lock(?)').get(ENGINE_KEY)
     await new Promise((r) => setTimeout(r, 600)) // the API's look-up of the leader is kept half a second
     await expect(api.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'late' })).rejects.toBeInstanceOf(TradeRejected)
-    expect(sqlite.prepare("SELECT status FROM trade_commands WHERE body LIKE '%late%'").pluck().get()).toBe('abandoned')
+    expect((await sql.get(statement<{ status: unknown }>("SELECT status FROM trade_commands WHERE body LIKE '%late%'")))?.status).toBe('abandoned')
 
     // A dead leader's leftovers: one command it finished (its order written, marked done), one it took and never finished.
     const ex1 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
     await ex1.start()
-    const insert = sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0)")
-    const finished = Number(insert.run(defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })).lastInsertRowid)
+    const insert = statement<{ id: bigint }, [string, number, string]>("INSERT INTO trade_commands (inst_id, user_id, kind, body, status, created_at) VALUES (?, ?, 'place', ?, 'taken', 0) RETURNING id")
+    const finished = Number((await sql.get(insert, defaultSpec.instId, 1, JSON.stringify({ side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' })))!.id)
     ex1.alsoWrite(async (tx, [o]) => {
       await tx.run(statement<never, [string, number]>("UPDATE trade_commands SET status = 'done', result = ? WHERE id = ?"), JSON.stringify({ order_id: Number(o!.order!.id) }), o!.tag)
     })
     await ex1.place(1, { side: 'sell', type: 'limit', price: 1200, lots: 5000, clientOrderId: 'finished' }, finished)
     await ex1.close()
-    const orphan = Number(insert.run(defaultSpec.instId, 2, JSON.stringify({ side: 'buy', type: 'limit', price: 1200, lots: 1000, clientOrderId: 'orphan' })).lastInsertRowid)
-    const junk = Number(sqlite.prepare("INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, 1, 'place', '{\"side\":\"buy\",\"price\":-1}', 0)").run(defaultSpec.instId).lastInsertRowid)
+    const orphan = Number((await sql.get(insert, defaultSpec.instId, 2, JSON.stringify({ side: 'buy', type: 'limit', price: 1200, lots: 1000, clientOrderId: 'orphan' })))!.id)
+    const junk = Number((await sql.get(statement<{ id: bigint }>("INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, 1, 'place', '{\"side\":\"buy\",\"price\":-1}', 0) RETURNING id"), defaultSpec.instId))!.id)
 
     // The successor: rebuilds from the journal, applies the orphan once (it fills against the finished order), refuses the junk.
     const ex2 = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log: quiet })
     await ex2.start()
     const served = serveTradeCommands(ex2, bus, { log: quiet, now: clock, everyMs: 20 })
     cleanups.push(() => served.close())
-    const status = sqlite.prepare('SELECT status, result FROM trade_commands WHERE id = ?')
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 250 && !pred(); i++) await new Promise((r) => setTimeout(r, 20))
-      expect(pred()).toBe(true)
+    const status = async (id: number) => (await sql.get(statement<{ status: string; result: string }, [number]>('SELECT status, result FROM trade_commands WHERE id = ?'), id))!
+    const until = async (pred: () => Promise<boolean>) => {
+      for (let i = 0; i < 250 && !(await pred()); i++) await new Promise((r) => setTimeout(r, 20))
+      expect(await pred()).toBe(true)
     }
-    await until(() => (status.get(orphan) as { status: string }).status === 'done' && (status.get(junk) as { status: string }).status === 'done')
-    expect(JSON.parse((status.get(junk) as { result: string }).result)).toMatchObject({ rejected: 'bad_command' })
-    const orders = sqlite.prepare("SELECT client_order_id, status FROM trade_orders ORDER BY id").all()
+    await until(async () => (await status(orphan)).status === 'done' && (await status(junk)).status === 'done')
+    expect(JSON.parse((await status(junk)).result)).toMatchObject({ rejected: 'bad_command' })
+    const orders = await sql.all(statement<{ client_order_id: string; status: string }>("SELECT client_order_id, status FROM trade_orders ORDER BY id"))
     expect(orders).toEqual([
       { client_order_id: 'finished', status: 'partially_filled' },
       { client_order_id: 'orphan', status: 'filled' },
     ])
-    expect(sqlite.prepare('SELECT COUNT(*) FROM trade_fills').pluck().get()).toBe(1n)
+    expect((await sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_fills')))?.v).toBe(1n)
     // The abandoned command was never taken.
-    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'late'").pluck().get()).toBe(0n)
+    expect((await sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_orders WHERE client_order_id = 'late'")))?.v).toBe(0n)
 
     // Through the table, answered: an order placed, a refusal with its detail, a cancel.
     const placed = await api.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'through' })
@@ -103,15 +103,15 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     const slow = remoteTrading(conn.sql, bus, { instId: defaultSpec.instId, index: 0, now: clock, pendingMs: 5_000, takenMs: 400, pollMs: 20 })
     cleanups.push(() => slow.close())
     const asked = slow.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'unanswered' })
-    const take = sqlite.prepare("UPDATE trade_commands SET status = 'taken' WHERE status = 'pending' AND body LIKE '%unanswered%'")
-    for (let i = 0; i < 200 && take.run().changes === 0; i++) await new Promise((r) => setTimeout(r, 10))
+    const take = statement("UPDATE trade_commands SET status = 'taken' WHERE status = 'pending' AND body LIKE '%unanswered%'")
+    for (let i = 0; i < 200 && (await sql.run(take)).changes === 0; i++) await new Promise((r) => setTimeout(r, 10))
     await expect(asked).rejects.toBeInstanceOf(TradeOutcomeUnknown)
-    const unanswered = sqlite.prepare("SELECT status FROM trade_commands WHERE body LIKE '%unanswered%'").pluck()
-    expect(unanswered.get()).toBe('taken')
+    const unanswered = async () => (await sql.get(statement<{ status: string }>("SELECT status FROM trade_commands WHERE body LIKE '%unanswered%'")))?.status
+    expect(await unanswered()).toBe('taken')
     const next = serveTradeCommands(ex2, bus, { log: quiet, now: clock, everyMs: 20 })
     cleanups.push(() => next.close())
-    await until(() => unanswered.get() === 'done')
-    expect(sqlite.prepare("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'unanswered'").pluck().get()).toBe(1n)
+    await until(async () => (await unanswered()) === 'done')
+    expect((await sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_orders WHERE client_order_id = 'unanswered'")))?.v).toBe(1n)
     expect((await audit(conn.sql)).violations).toEqual([])
   })
 })

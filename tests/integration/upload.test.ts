@@ -16,6 +16,8 @@ import type { GoodsItem } from '../../contract/goods.ts'
 import type { PagedList } from '../../contract/envelope.ts'
 import { translate } from '../../server/i18n.ts'
 import { grantPath } from '../../server/modules/upload/token.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 const en = (key: string, params?: Record<string, string | number>) => translate('EN', key, params)
@@ -23,7 +25,7 @@ const MIN = 60_000
 const PNG_BODY = { purpose: 'car_apply', content_type: 'image/png', size: PNG.length }
 
 /** Every upload row and every file of the local store: a refused request changes neither. */
-function state(s: TestServer) {
+async function state(s: TestServer) {
   const dir = s.config.upload.dir
   const files: string[] = []
   const walk = (d: string) => {
@@ -35,7 +37,7 @@ function state(s: TestServer) {
     }
   }
   walk(dir)
-  return { rows: s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all(), files: files.sort() }
+  return { rows: (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM uploads ORDER BY key'))).map((r) => numbers(r)), files: files.sort() }
 }
 
 function refused(res: Res, status: number, msg: string) {
@@ -55,7 +57,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     expect(p.key).toMatch(new RegExp(`^u/${me.userId}/car_apply/[0-9a-f]{32}\\.png$`))
     expect(p.expires_at).toBe(T0 + 10 * MIN)
     expect(p.url).toMatch(new RegExp(`^http://localhost(:80)?/api/v1/upload/${p.key}\\?expires=${T0 + 10 * MIN}&signature=[A-Za-z0-9_-]{43}$`))
-    expect(s.ctx.sqlite.prepare('SELECT user_id, purpose, content_type, size, store, uploaded_at, used_by FROM uploads WHERE key = ?').safeIntegers(false).get(p.key)).toEqual({
+    expect(numbers(await s.ctx.sql.get(statement<{ user_id: unknown; purpose: unknown; content_type: unknown; size: unknown; store: unknown; uploaded_at: unknown; used_by: unknown }>('SELECT user_id, purpose, content_type, size, store, uploaded_at, used_by FROM uploads WHERE key = ?'), p.key))).toEqual({
       user_id: me.userId,
       purpose: 'car_apply',
       content_type: 'image/png',
@@ -73,7 +75,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
   it('refuses a visitor, another purpose, an unsupported type, an empty file and one above the limit, recording nothing', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    const before = state(s)
+    const before = await state(s)
     refused(await s.post('/api/v1/common/generateR2PresignedUrl', PNG_BODY, { lang: 'EN', idempotencyKey: idemKey() }), 401, en('errors.loginRequired'))
     refused(await presign(s, me, { ...PNG_BODY, purpose: 'avatar' }), 400, en('errors.invalidField', { field: en('fields.purpose') }))
     refused(await presign(s, me, { ...PNG_BODY, content_type: 'text/html' }), 400, en('errors.uploadTypeUnsupported'))
@@ -87,7 +89,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     // In the caller's language.
     const tw = await presign(s, me, { ...PNG_BODY, size: 0 }, { lang: 'TW' })
     expect(tw.body_.msg).toBe(translate('TW', 'errors.uploadEmpty'))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
   })
 
   it('a repeated Idempotency-Key answers the same URL and records one', async () => {
@@ -98,7 +100,7 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     const b = await presign(s, me, PNG_BODY, { key })
     expect(b.headers['idempotent-replayed']).toBe('true')
     expect(b.body_.data).toEqual(a.body_.data)
-    expect(s.count('SELECT count(*) FROM uploads')).toBe(1)
+    expect(await s.count('SELECT count(*) FROM uploads')).toBe(1)
   })
 
   it('refuses more open URLs than the limit (429) until one expires', async () => {
@@ -106,9 +108,9 @@ describe('POST /api/v1/common/generateR2PresignedUrl', () => {
     const me = await s.signIn(ROOT_CODE)
     expect((await presign(s, me, PNG_BODY)).statusCode).toBe(200)
     expect((await presign(s, me, PNG_BODY)).statusCode).toBe(200)
-    const before = state(s)
+    const before = await state(s)
     refused(await presign(s, me, PNG_BODY), 429, en('errors.uploadTooMany', { max: 2 }))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     // Another user has their own count.
     expect((await presign(s, await s.signIn(ROOT_CODE), PNG_BODY)).statusCode).toBe(200)
     s.clock.advance(10 * MIN + 1)
@@ -123,7 +125,10 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     expect(res.statusCode, res.body).toBe(200)
     return { me, p: res.body_.data }
   }
-  const uploadedAt = (s: TestServer, key: string) => s.ctx.sqlite.prepare('SELECT uploaded_at FROM uploads WHERE key = ?').pluck().safeIntegers(false).get(key)
+  const uploadedAt = async (s: TestServer, key: string) => {
+    const at = (await s.ctx.sql.get(statement<{ uploaded_at: bigint | null }>('SELECT uploaded_at FROM uploads WHERE key = ?'), key))?.uploaded_at
+    return at === undefined || at === null ? at : Number(at)
+  }
 
   it('stores the file under the data folder once, and the owner alone reads it back', async () => {
     const s = await start()
@@ -133,7 +138,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     expect(put.body_.data).toEqual({ key: p.key, size: PNG.length, content_type: 'image/png' })
     const file = path.join(s.config.dataDir, 'uploads', p.key)
     expect(fs.readFileSync(file)).toEqual(PNG)
-    expect(uploadedAt(s, p.key)).toBe(T0)
+    expect(await uploadedAt(s, p.key)).toBe(T0)
 
     const mine = await s.inject({ method: 'GET', url: `/api/v1/common/uploadFile?key=${encodeURIComponent(p.key)}`, headers: { authorization: `Bearer ${me.token}` } })
     expect(mine.statusCode).toBe(200)
@@ -154,11 +159,11 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     const s = await start()
     const { p } = await granted(s)
     expect((await putLocal(s, p.url, PNG, 'image/png')).statusCode).toBe(200)
-    const before = state(s)
+    const before = await state(s)
     const other = Buffer.from(PNG)
     other[PNG.length - 1] = 0
     refused(await putLocal(s, p.url, other, 'image/png'), 409, en('errors.uploadUrlUsed'))
-    expect(state(s)).toEqual(before)
+    expect(await state(s)).toEqual(before)
     expect(fs.readFileSync(path.join(s.config.upload.dir, p.key))).toEqual(PNG)
   })
 
@@ -166,16 +171,16 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     const s = await start()
     const { p } = await granted(s)
     s.clock.advance(10 * MIN + 1)
-    const before = state(s)
+    const before = await state(s)
     refused(await putLocal(s, p.url, PNG, 'image/png'), 403, en('errors.uploadUrlExpired'))
-    expect(state(s)).toEqual(before)
-    expect(uploadedAt(s, p.key)).toBeNull()
+    expect(await state(s)).toEqual(before)
+    expect(await uploadedAt(s, p.key)).toBeNull()
   })
 
   it('refuses another size, another type, content that is not of its type, a changed or foreign token — storing nothing, and the URL still works', async () => {
     const s = await start()
     const { me, p } = await granted(s)
-    const before = () => ({ ...state(s), rows: state(s).rows.filter((r) => (r as { key: string }).key === p.key) })
+    const before = async () => ({ ...(await state(s)), rows: (await state(s)).rows.filter((r) => (r as { key: string }).key === p.key) })
     const start_ = before()
     refused(await putLocal(s, p.url, Buffer.concat([PNG, Buffer.from([0])]), 'image/png'), 400, en('errors.uploadSizeMismatch', { size: PNG.length }))
     refused(await putLocal(s, p.url, PNG.subarray(0, PNG.length - 1), 'image/png'), 400, en('errors.uploadSizeMismatch', { size: PNG.length }))
@@ -218,7 +223,7 @@ describe('PUT /api/v1/upload/<token> (the local store)', () => {
     const { createUploadService } = await import('../../server/modules/upload/service.ts')
     const uploads = await createUploadService(s.ctx)
     expect(await uploads.sweep()).toBe(2)
-    expect(s.count('SELECT count(*) FROM uploads WHERE key IN (?, ?)', p.key, key)).toBe(0)
+    expect(await s.count('SELECT count(*) FROM uploads WHERE key IN (?, ?)', p.key, key)).toBe(0)
     expect(fs.existsSync(path.join(s.config.upload.dir, key))).toBe(false)
   })
 })
@@ -245,7 +250,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const q = new URL(p.url).searchParams
     expect(q.get('X-Amz-SignedHeaders')?.split(';').sort()).toEqual(['content-length', 'content-type', 'host'])
     expect(q.get('X-Amz-Expires')).toBe('600')
-    expect(s.count("SELECT count(*) FROM uploads WHERE key = ? AND store = 's3'", p.key)).toBe(1)
+    expect(await s.count("SELECT count(*) FROM uploads WHERE key = ? AND store = 's3'", p.key)).toBe(1)
 
     // The bucket checks what the URL was signed for.
     expect((await fetchOrInject(s, p.url, Buffer.concat([PNG, Buffer.from([0])]), 'image/png')).status).toBe(403)
@@ -264,12 +269,12 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const never = (await presign(s, me, PNG_BODY)).body_.data.key
     const licence = await uploaded(s, me)
     const body = { goods_id: car.id, name: 'Lin Mei', phone: '0912345678', id_number: 'A123456789', city: 'Taipei', id_front: never, driver_licence: licence }
-    const before = s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all()
+    const before = (await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM uploads ORDER BY key'))).map((r) => numbers(r))
     refused(await s.post('/api/v1/car/apply', body, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }), 409, en('errors.documentNotUploaded', { document: en('fields.id_front') }))
-    expect(s.ctx.sqlite.prepare('SELECT * FROM uploads ORDER BY key').safeIntegers(false).all()).toEqual(before)
+    expect((await s.ctx.sql.all(statement<Record<string, unknown>>('SELECT * FROM uploads ORDER BY key'))).map((r) => numbers(r))).toEqual(before)
     const done = await s.post<CarApplication>('/api/v1/car/apply', { ...body, id_front: p.key }, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' })
     expect(done.statusCode, done.body).toBe(200)
-    const row = s.ctx.sqlite.prepare('SELECT used_by, uploaded_at, etag FROM uploads WHERE key = ?').safeIntegers(false).get(p.key) as { used_by: number; uploaded_at: number; etag: string }
+    const row = numbers((await s.ctx.sql.get(statement<{ used_by: bigint; uploaded_at: bigint; etag: string }>('SELECT used_by, uploaded_at, etag FROM uploads WHERE key = ?'), p.key))!)
     expect(row.used_by).toBe(done.body_.data.id)
     expect(row.uploaded_at).toBe(T0)
     expect(row.etag).toMatch(/^"[0-9a-f]{32}"$/)
@@ -285,7 +290,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     const car = (await s.get<PagedList<GoodsItem>>('/api/v1/car/goodsList')).body_.data.list[0]!
     const body = { goods_id: car.id, name: 'Lin Mei', phone: '0912345678', id_number: 'A123456789', city: 'Taipei', id_front: p.key, driver_licence: await uploaded(s, me) }
     refused(await s.post('/api/v1/car/apply', body, { token: me.token, idempotencyKey: idemKey(), lang: 'EN' }), 400, en('errors.documentMismatch', { document: en('fields.id_front') }))
-    expect(s.count('SELECT count(*) FROM car_applications')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM car_applications')).toBe(0)
   })
 
   it('the sweep keeps a bucket file nobody has used yet as long as an unused upload is kept, then deletes it from the bucket', async () => {
@@ -302,7 +307,7 @@ describe('an S3-compatible bucket (s3rver)', () => {
     s.clock.advance(60 * MIN)
     expect(await uploads.sweep()).toBe(1)
     expect(await uploads.store.open(key)).toBeNull()
-    expect(s.count('SELECT count(*) FROM uploads')).toBe(0)
+    expect(await s.count('SELECT count(*) FROM uploads')).toBe(0)
   })
 
   it('the app shell’s CSP lets the app connect to the bucket’s origin, and nothing else new', async () => {

@@ -4,10 +4,12 @@ import { ROOT_CODE, localeText, useServers, type TestServer } from './support/se
 import { translate } from '../../server/i18n.ts'
 import type { ZhiItem } from '../../contract/user.ts'
 import type { PagedList } from '../../contract/envelope.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 
-const codeOf = (s: TestServer, id: number) => s.ctx.sqlite.prepare('SELECT code FROM users WHERE id = ?').pluck().get(id) as string
+const codeOf = async (s: TestServer, id: number) => (await s.ctx.sql.get(statement<{ code: string }>('SELECT code FROM users WHERE id = ?'), id))!.code
 const zhiList = (s: TestServer, token: string, qs = '') => s.get<PagedList<ZhiItem>>(`/api/v1/user/zhiList${qs}`, { token, lang: 'EN' })
 
 describe('GET /api/v1/user/zhiList', () => {
@@ -18,11 +20,11 @@ describe('GET /api/v1/user/zhiList', () => {
     const mine: number[] = []
     for (let i = 0; i < 12; i++) {
       s.clock.advance(1000)
-      mine.push((await s.signIn(codeOf(s, me.userId))).userId)
+      mine.push((await s.signIn(await codeOf(s, me.userId))).userId)
     }
     // Referrals of my referral and of someone else are not mine.
-    await s.signIn(codeOf(s, mine[0]!))
-    await s.signIn(codeOf(s, someoneElse.userId))
+    await s.signIn(await codeOf(s, mine[0]!))
+    await s.signIn(await codeOf(s, someoneElse.userId))
 
     const page1 = await zhiList(s, me.token)
     expect(page1.statusCode).toBe(200)
@@ -52,10 +54,10 @@ describe('GET /api/v1/user/zhiList', () => {
   it('an item carries id, name, checksummed address, team size, performance, level, agent right and join time', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
-    const child = await s.signIn(codeOf(s, me.userId))
-    await s.signIn(codeOf(s, child.userId))
+    const child = await s.signIn(await codeOf(s, me.userId))
+    await s.signIn(await codeOf(s, child.userId))
     const res = await zhiList(s, me.token)
-    const row = s.ctx.sqlite.prepare('SELECT name, created_at FROM users WHERE id = ?').safeIntegers(false).get(child.userId) as { name: string; created_at: number }
+    const row = numbers((await s.ctx.sql.get(statement<{ name: string; created_at: bigint }>('SELECT name, created_at FROM users WHERE id = ?'), child.userId))!)
     expect(res.body_.data.list).toEqual([
       { id: child.userId, name: row.name, wallet_address: getAddress(child.address), team_num: 1, me_performance: '0', level: 0, advanced_agent: false, created_at: row.created_at },
     ])

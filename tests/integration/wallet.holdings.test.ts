@@ -24,7 +24,7 @@ const post = async <T>(s: TestServer, who: SignedIn, path: string, body: unknown
   return r.body_.data
 }
 const credit = (s: TestServer, to: ReturnType<typeof fund>, asset: 'USDT' | 'NADI', amount: string) =>
-  transfer(s.ctx.sqlite, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
+  transfer(s.ctx.sql, { ref: `test:holdings:${crypto.randomUUID()}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to, asset, amount: parseMoney(amount)! })
 
 /** Per (asset, account): the frozen parts summed, as the wire's decimal strings. */
 function summed(h: Holdings): Record<string, string> {
@@ -42,9 +42,9 @@ describe('wallet holdings', () => {
   it('names each frozen amount (node stake, pledge, open order, withdrawal) and the parts add up to every frozen balance; an open loan’s debt is listed', async () => {
     const s = await start()
     const u = await s.signIn()
-    credit(s, fund(u.userId), 'USDT', '5000')
-    credit(s, fund(u.userId), 'NADI', '500')
-    credit(s, trade(u.userId), 'USDT', '100')
+    await credit(s, fund(u.userId), 'USDT', '5000')
+    await credit(s, fund(u.userId), 'NADI', '500')
+    await credit(s, trade(u.userId), 'USDT', '100')
 
     // Nothing frozen yet: nothing to explain, nothing owed.
     expect((await get<Holdings>(s, u, 'wallet/holdings')).body_.data).toEqual({ frozen: [], debts: [] })
@@ -53,7 +53,7 @@ describe('wallet holdings', () => {
     const order = await post<PayOrder>(s, u, 'node/buy', { node_id: core.id })
     await post(s, u, 'orders/payByBalance', { id: order.id })
     const node = (await post<PagedList<MyNode>>(s, u, 'node/getOrder', {})).list[0]!
-    const productId = s.count("SELECT id FROM pledge_products WHERE slug = 'savings-30'")
+    const productId = await s.count("SELECT id FROM pledge_products WHERE slug = 'savings-30'")
     await post(s, u, 'pledge/pledge', { product_id: productId, amount: '300', mode: 'day' })
     await post(s, u, 'trade/placeOrder', { inst_id: 'NADI-USDT', client_order_id: 'h1', side: 'buy', type: 'limit', price: '0.01', size: '1000' })
     await post(s, u, 'withdraw/apply', { coin: 'NADI', chain: 'nadi', amount: '50', address: freshWallet().address })

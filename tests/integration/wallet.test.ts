@@ -11,6 +11,8 @@ import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, FEES, fund, TREASURY, trade, transfer, type AccountRef, type Asset } from '../../server/ledger/index.ts'
 import { fundDemoTreasury } from '../../server/modules/wallet/service.ts'
 import { quoteAmounts } from '../../server/modules/wallet/exchange.ts'
+import { statement } from '../../server/db/query/types.ts'
+import { numbers } from '../support/rows.ts'
 
 const start = useServers()
 const W = '/api/v1/wallet'
@@ -41,20 +43,20 @@ function invalidField(field: string): string {
 const units = (text: string) => parseMoney(text)!
 let refs = 0
 /** Money arriving in a user's fund account the way a deposit credits it. */
-function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:credit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
+async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
+  await transfer(s.ctx.sql, { ref: `test:credit:${++refs}`, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset, amount: units(amount) })
 }
-const avail = (s: TestServer, account: AccountRef, asset: Asset) => balance(s.ctx.sqlite, account, asset).available
+const avail = async (s: TestServer, account: AccountRef, asset: Asset) => (await balance(s.ctx.sql, account, asset)).available
 
 /** Every ledger balance and record count, to prove a refused request changed nothing. */
-function snapshot(s: TestServer) {
-  const q = (sql: string) => s.ctx.sqlite.prepare(sql).safeIntegers(false).all()
+async function snapshot(s: TestServer) {
+  const q = async (sql: string) => (await s.ctx.sql.all(statement<Record<string, unknown>>(sql))).map((r) => numbers(r))
   return {
-    accounts: q('SELECT id, user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY id'),
-    postings: q('SELECT COUNT(*) AS n FROM ledger_postings'),
-    transfers: q('SELECT COUNT(*) AS n FROM wallet_transfers'),
-    exchanges: q('SELECT COUNT(*) AS n FROM wallet_exchanges'),
-    used: q('SELECT id, used_at FROM exchange_quotes ORDER BY id'),
+    accounts: await q('SELECT id, user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY id'),
+    postings: await q('SELECT COUNT(*) AS n FROM ledger_postings'),
+    transfers: await q('SELECT COUNT(*) AS n FROM wallet_transfers'),
+    exchanges: await q('SELECT COUNT(*) AS n FROM wallet_exchanges'),
+    used: await q('SELECT id, used_at FROM exchange_quotes ORDER BY id'),
   }
 }
 
@@ -86,7 +88,7 @@ describe('wallet balances', () => {
       code: 200,
       data: { assets: [{ asset: 'USDT', fund: zero, trade: zero }, { asset: 'NADI', fund: zero, trade: zero }, { asset: 'MEME', fund: zero, trade: zero }] },
     })
-    credit(s, me.userId, 'USDT', '125.5')
+    await credit(s, me.userId, 'USDT', '125.5')
     const res = await as(s, me).balances()
     expect(res.body_.data.assets[0]).toEqual({ asset: 'USDT', fund: { available: '125.5', frozen: '0' }, trade: zero })
     expect((await s.get(`${W}/balances`)).statusCode).toBe(401)
@@ -98,27 +100,27 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '100')
+    await credit(s, me.userId, 'USDT', '100')
 
     const out = await api.transfer({ asset: 'USDT', amount: '30.25', from: 'fund', to: 'trade' })
     expect(out.statusCode, out.body).toBe(200)
     expect(out.body_.data).toMatchObject({ asset: 'USDT', amount: '30.25', from: 'fund', to: 'trade', created_at: s.clock.now() })
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('69.75'))
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(units('30.25'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('69.75'))
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(units('30.25'))
 
     s.clock.advance(1000)
     const back = await api.transfer({ asset: 'USDT', amount: '0.00000001', from: 'trade', to: 'fund' })
     expect(back.statusCode, back.body).toBe(200)
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('69.75000001'))
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(units('30.24999999'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('69.75000001'))
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(units('30.24999999'))
     // Everything it can, to the last unit.
     const all = await api.transfer({ asset: 'USDT', amount: '30.24999999', from: 'trade', to: 'fund' })
     expect(all.statusCode, all.body).toBe(200)
-    expect(avail(s, trade(me.userId), 'USDT')).toBe(0n)
+    expect(await avail(s, trade(me.userId), 'USDT')).toBe(0n)
 
     // Each transfer is one posting, ref transfer:<record id>.
     for (const id of [out.body_.data.id, back.body_.data.id]) {
-      expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = ? AND reason = 'transfer'", `transfer:${id}`)).toBe(1)
+      expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE ref = ? AND reason = 'transfer'", `transfer:${id}`)).toBe(1)
     }
 
     const list = await api.transferList()
@@ -148,8 +150,8 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '100')
-    credit(s, me.userId, 'NADI', '5')
+    await credit(s, me.userId, 'USDT', '100')
+    await credit(s, me.userId, 'NADI', '5')
     const ok = { asset: 'USDT', amount: '10', from: 'fund', to: 'trade' }
     const cases: [string, unknown, string][] = [
       ['no amount', { asset: 'USDT', from: 'fund', to: 'trade' }, msg('errors.amountRequired')],
@@ -176,14 +178,14 @@ describe('transfer between the fund and the trade account', () => {
       ['unknown account', { ...ok, from: 'savings' }, invalidField('from')],
       ['no destination', { asset: 'USDT', amount: '1', from: 'fund' }, invalidField('to')],
     ]
-    const before = snapshot(s)
+    const before = await snapshot(s)
     for (const [label, body, message] of cases) {
       expectRefused(await api.transfer(body, idemKey()), 400, message, label)
     }
     expectRefused(await api.transfer([ok]), 400, msg('errors.amountRequired'), 'an array body')
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     expect((await s.post(`${W}/transfer`, ok)).statusCode).toBe(401)
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // And the valid one goes through.
     expect((await api.transfer(ok)).statusCode).toBe(200)
   })
@@ -192,7 +194,7 @@ describe('transfer between the fund and the trade account', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     const key = idemKey()
     const body = { asset: 'NADI', amount: '4', from: 'fund', to: 'trade' }
     const first = await api.transfer(body, key)
@@ -200,21 +202,21 @@ describe('transfer between the fund and the trade account', () => {
     expect(first.statusCode).toBe(200)
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body).toBe(first.body)
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('6'))
-    expect(avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
-    expect(s.count('SELECT COUNT(*) FROM wallet_transfers')).toBe(1)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('6'))
+    expect(await avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
+    expect(await s.count('SELECT COUNT(*) FROM wallet_transfers')).toBe(1)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'transfer'")).toBe(1)
 
     // The same key for a different transfer is refused and moves nothing.
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expectRefused(await api.transfer({ ...body, amount: '5' }, key), 400, msg('errors.idempotencyKeyReused'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
     // A refused transfer's key is kept too: retrying it is refused again, not applied.
     const refusedKey = idemKey()
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     expectRefused(await api.transfer({ ...body, amount: '7' }, refusedKey), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    expect(avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
+    expect(await avail(s, trade(me.userId), 'NADI')).toBe(units('4'))
   })
 })
 
@@ -222,21 +224,21 @@ describe('exchange NADI ↔ USDT', () => {
   it('the demo treasury is funded from chain custody once, however often the server starts', async () => {
     const s = await boot()
     const float = units('1000000')
-    expect(avail(s, TREASURY, 'USDT')).toBe(float)
-    expect(avail(s, TREASURY, 'NADI')).toBe(float)
-    expect(avail(s, TREASURY, 'MEME')).toBe(float)
+    expect(await avail(s, TREASURY, 'USDT')).toBe(float)
+    expect(await avail(s, TREASURY, 'NADI')).toBe(float)
+    expect(await avail(s, TREASURY, 'MEME')).toBe(float)
     await fundDemoTreasury(s.ctx)
-    expect(avail(s, TREASURY, 'USDT')).toBe(float)
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
+    expect(await avail(s, TREASURY, 'USDT')).toBe(float)
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'treasury_fund'")).toBe(3)
   })
 
   it('quotes at the reference price with the fee, and a confirmed quote moves user → treasury → user and the fee to FEES in one posting', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '1000')
-    const treasuryUsdt = avail(s, TREASURY, 'USDT')
-    const treasuryNadi = avail(s, TREASURY, 'NADI')
+    await credit(s, me.userId, 'USDT', '1000')
+    const treasuryUsdt = await avail(s, TREASURY, 'USDT')
+    const treasuryNadi = await avail(s, TREASURY, 'NADI')
 
     const q = await api.quote('?from=USDT&to=NADI&amount=100')
     expect(q.statusCode, q.body).toBe(200)
@@ -244,26 +246,26 @@ describe('exchange NADI ↔ USDT', () => {
     expect(q.body_.data).toMatchObject({ from: 'USDT', to: 'NADI', amount: '100', price: '0.25', receive: '399.2', fee: '0.8', fee_asset: 'NADI', expires_at: s.clock.now() + 30_000 })
     expect(q.body_.data.quote_id).toMatch(/^[A-Za-z0-9_-]{24}$/)
     // A quote moves nothing.
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
 
     s.clock.advance(29_999)
     const ex = await api.exchange({ quote_id: q.body_.data.quote_id }, idemKey())
     expect(ex.statusCode, ex.body).toBe(200)
     expect(ex.body_.data).toMatchObject({ from: 'USDT', to: 'NADI', amount: '100', receive: '399.2', price: '0.25', fee: '0.8', created_at: s.clock.now() })
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('900'))
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('399.2'))
-    expect(avail(s, TREASURY, 'USDT')).toBe(treasuryUsdt + units('100'))
-    expect(avail(s, TREASURY, 'NADI')).toBe(treasuryNadi - units('400'))
-    expect(avail(s, FEES, 'NADI')).toBe(units('0.8'))
-    expect(s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'exchange' AND ref = ?", `exchange:${ex.body_.data.id}`)).toBe(1)
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('900'))
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('399.2'))
+    expect(await avail(s, TREASURY, 'USDT')).toBe(treasuryUsdt + units('100'))
+    expect(await avail(s, TREASURY, 'NADI')).toBe(treasuryNadi - units('400'))
+    expect(await avail(s, FEES, 'NADI')).toBe(units('0.8'))
+    expect(await s.count("SELECT COUNT(*) FROM ledger_postings WHERE reason = 'exchange' AND ref = ?", `exchange:${ex.body_.data.id}`)).toBe(1)
 
     // The other way, with an amount that does not divide: the user's share is floored once.
     const back = await api.quote('?from=NADI&to=USDT&amount=1.23456789')
     // 1.23456789 × 0.25 = 0.3086419725 → the treasury pays 0.30864197; × 0.998 = 0.308024688555 → 0.30802468.
     expect(back.body_.data).toMatchObject({ receive: '0.30802468', fee: '0.00061729', price: '0.25' })
     expect((await api.exchange({ quote_id: back.body_.data.quote_id })).statusCode).toBe(200)
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('900.30802468'))
-    expect(avail(s, FEES, 'USDT')).toBe(units('0.00061729'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('900.30802468'))
+    expect(await avail(s, FEES, 'USDT')).toBe(units('0.00061729'))
 
     const log = await api.moneyLog('?type=exchange')
     expect(log.body_.data.list.map((r) => [r.asset, r.account, r.amount])).toEqual([
@@ -298,15 +300,15 @@ describe('exchange NADI ↔ USDT', () => {
     const me = await s.signIn(ROOT_CODE)
     const other = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '1000')
-    credit(s, other.userId, 'NADI', '1000')
+    await credit(s, me.userId, 'NADI', '1000')
+    await credit(s, other.userId, 'NADI', '1000')
 
     // Expired: 30 s after it was given, it cannot be confirmed.
     const old = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
     s.clock.advance(30_000)
-    let before = snapshot(s)
+    let before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: old.quote_id }, idemKey()), 409, msg('errors.quoteExpired'))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
 
     // Used: confirmed once, then refused (a retry with the first key replays the first answer).
     const q = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
@@ -314,22 +316,22 @@ describe('exchange NADI ↔ USDT', () => {
     const first = await api.exchange({ quote_id: q.quote_id }, key)
     expect(first.statusCode).toBe(200)
     expect((await api.exchange({ quote_id: q.quote_id }, key)).body).toBe(first.body)
-    before = snapshot(s)
+    before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.quote_id }, idemKey()), 409, msg('errors.quoteUsed'))
     expectRefused(await api.exchange({ quote_id: q.quote_id }), 409, msg('errors.quoteUsed'))
-    expect(snapshot(s)).toEqual(before)
-    expect(avail(s, fund(me.userId), 'NADI')).toBe(units('990'))
+    expect(await snapshot(s)).toEqual(before)
+    expect(await avail(s, fund(me.userId), 'NADI')).toBe(units('990'))
 
     // Another user's quote is answered like a missing one, and stays usable by its owner.
     const mine = (await api.quote('?from=NADI&to=USDT&amount=1')).body_.data
-    before = snapshot(s)
+    before = await snapshot(s)
     expectRefused(await as(s, other).exchange({ quote_id: mine.quote_id }, idemKey()), 404, msg('errors.quoteNotFound'))
     expectRefused(await api.exchange({ quote_id: 'AAAAAAAAAAAAAAAAAAAAAAAA' }), 404, msg('errors.quoteNotFound'))
     expectRefused(await api.exchange({ quote_id: 'short' }), 400, invalidField('quote_id'))
     expectRefused(await api.exchange({ quote_id: 12345678 }), 400, invalidField('quote_id'))
     expectRefused(await api.exchange({}), 400, invalidField('quote_id'))
-    expect(snapshot(s)).toEqual(before)
-    expect(avail(s, fund(other.userId), 'NADI')).toBe(units('1000'))
+    expect(await snapshot(s)).toEqual(before)
+    expect(await avail(s, fund(other.userId), 'NADI')).toBe(units('1000'))
     expect((await api.exchange({ quote_id: mine.quote_id })).statusCode).toBe(200)
   })
 
@@ -337,8 +339,8 @@ describe('exchange NADI ↔ USDT', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '50')
-    const before = snapshot(s)
+    await credit(s, me.userId, 'USDT', '50')
+    const before = await snapshot(s)
     const cases: [string, string, string][] = [
       ['same asset', '?from=USDT&to=USDT&amount=1', msg('errors.exchangeSameAsset')],
       ['no amount', '?from=USDT&to=NADI', msg('errors.amountRequired')],
@@ -353,19 +355,19 @@ describe('exchange NADI ↔ USDT', () => {
       ['no target', '?from=USDT&amount=1', invalidField('to')],
     ]
     for (const [label, qs, message] of cases) expectRefused(await api.quote(qs), 400, message, label)
-    expect(snapshot(s)).toEqual(before)
-    expect(s.count('SELECT COUNT(*) FROM exchange_quotes')).toBe(0)
+    expect(await snapshot(s)).toEqual(before)
+    expect(await s.count('SELECT COUNT(*) FROM exchange_quotes')).toBe(0)
   })
 
   it('an exchange the treasury cannot cover is refused with a clear message, at the quote or at the confirmation', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '1000')
+    await credit(s, me.userId, 'USDT', '1000')
     // An operator moves the treasury's NADI out, leaving 100.
-    const drain = (ref: string, leave: string) =>
-      transfer(s.ctx.sqlite, { ref, reason: 'treasury.adjust', userId: null, from: TREASURY, to: FEES, asset: 'NADI', amount: avail(s, TREASURY, 'NADI') - units(leave) })
-    drain('test:drain:1', '100')
+    const drain = async (ref: string, leave: string) =>
+      await transfer(s.ctx.sql, { ref, reason: 'treasury.adjust', userId: null, from: TREASURY, to: FEES, asset: 'NADI', amount: await avail(s, TREASURY, 'NADI') - units(leave) })
+    await drain('test:drain:1', '100')
     const short = msg('errors.exchangeTreasuryShort', { asset: 'NADI' })
 
     // 30 USDT would take 120 NADI out of the treasury.
@@ -373,26 +375,26 @@ describe('exchange NADI ↔ USDT', () => {
     // 20 USDT → 80 NADI fits; then the treasury drops to 50 before the user confirms.
     const q = await api.quote('?from=USDT&to=NADI&amount=20')
     expect(q.statusCode, q.body).toBe(200)
-    drain('test:drain:2', '50')
-    const before = snapshot(s)
+    await drain('test:drain:2', '50')
+    const before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.body_.data.quote_id }, idemKey()), 409, short)
-    expect(snapshot(s)).toEqual(before)
-    expect(avail(s, TREASURY, 'NADI')).toBe(units('50'))
-    expect(avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
+    expect(await snapshot(s)).toEqual(before)
+    expect(await avail(s, TREASURY, 'NADI')).toBe(units('50'))
+    expect(await avail(s, fund(me.userId), 'USDT')).toBe(units('1000'))
     // The failed confirmation did not use the quote up.
-    expect(s.count('SELECT COUNT(*) FROM exchange_quotes WHERE used_at IS NULL')).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM exchange_quotes WHERE used_at IS NULL')).toBe(1)
   })
 
   it('a user who spent the money between quote and confirmation is refused with the available amount', async () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'NADI', '10')
+    await credit(s, me.userId, 'NADI', '10')
     const q = (await api.quote('?from=NADI&to=USDT&amount=10')).body_.data
     expect((await api.transfer({ asset: 'NADI', amount: '4', from: 'fund', to: 'trade' })).statusCode).toBe(200)
-    const before = snapshot(s)
+    const before = await snapshot(s)
     expectRefused(await api.exchange({ quote_id: q.quote_id }), 400, msg('errors.amountAboveAvailable', { available: '6', asset: 'NADI' }))
-    expect(snapshot(s)).toEqual(before)
+    expect(await snapshot(s)).toEqual(before)
   })
 })
 
@@ -401,7 +403,7 @@ describe('money records', () => {
     const s = await boot()
     const me = await s.signIn(ROOT_CODE)
     const api = as(s, me)
-    credit(s, me.userId, 'USDT', '40')
+    await credit(s, me.userId, 'USDT', '40')
     s.clock.advance(1000)
     expect((await api.transfer({ asset: 'USDT', amount: '15', from: 'fund', to: 'trade' })).statusCode).toBe(200)
     const q = (await api.quote('?from=USDT&to=NADI&amount=1')).body_.data

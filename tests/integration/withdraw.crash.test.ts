@@ -21,6 +21,7 @@ import '../../server/modules/withdraw/frozen.ts'
 import { killChildren, startChild, type Child } from './support/child.ts'
 import { HOT, NADI_ID, startWithdrawChains, withdrawChainsEnv } from './support/withdrawChains.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const CODE = 'ROOT0001'
 
@@ -39,7 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   killChildren()
   await db?.close()
-  db?.sqlite.close()
   await gw?.close()
   fs.rmSync(dir, { recursive: true, force: true })
   pg?.drop()
@@ -88,9 +88,9 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   const wallet = Wallet.createRandom()
   const token = await signIn(first.base, wallet)
   db = openDatabase(pg?.url ?? path.join(dir, 'nadi.sqlite'))
-  const { sqlite } = db
-  const userId = (sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(wallet.address.toLowerCase()) as { id: bigint }).id
-  transfer(sqlite, { ref: 'test:deposit:kill9', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: parseUnits('5', 8) })
+  const { sql } = db
+  const userId = (await sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), wallet.address.toLowerCase()))!.id
+  await transfer(sql, { ref: 'test:deposit:kill9', reason: 'deposit', from: custody('nadi'), to: fund(userId), asset: 'NADI', amount: parseUnits('5', 8) })
 
   const to = Wallet.createRandom().address
   // The answer normally arrives before the sender's next pass kills the process; the database is the record either way.
@@ -104,10 +104,10 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   )
   if (answer) expect([answer.status, answer.body.data.status]).toEqual([200, 'approved'])
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' })
-  const id = (sqlite.prepare('SELECT id FROM withdrawals WHERE user_id = ?').get(userId) as { id: bigint }).id
+  const id = (await sql.get(statement<{ id: bigint }>('SELECT id FROM withdrawals WHERE user_id = ?'), userId))!.id
 
-  const row = () => sqlite.prepare('SELECT status, tx_hash, nonce FROM withdrawals WHERE id = ?').get(id) as { status: string; tx_hash: string; nonce: bigint }
-  const stored = row()
+  const row = async () => (await sql.get(statement<{ status: string; tx_hash: string; nonce: bigint }>('SELECT status, tx_hash, nonce FROM withdrawals WHERE id = ?'), id))!
+  const stored = await row()
   expect(stored.status).toBe('broadcast')
   expect(await gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash])).toBeNull() // never broadcast
 
@@ -116,12 +116,12 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   await until('the stored transaction in the node', () => gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash]))
   second.proc.kill('SIGKILL')
   expect(await second.exited).toEqual({ code: null, signal: 'SIGKILL' })
-  expect(row().status).toBe('broadcast')
+  expect((await row()).status).toBe('broadcast')
   await gw.dev!.mine('nadi', 3)
 
   // 3. Restarted again, it sees 3 confirmations and settles.
   const third = await startServer()
-  await until('the withdrawal confirmed', () => row().status === 'confirmed')
+  await until('the withdrawal confirmed', async () => (await row()).status === 'confirmed')
   third.proc.kill('SIGTERM')
   expect((await third.exited).code).toBe(0)
 
@@ -130,12 +130,12 @@ it('kill -9 twice in the middle of a withdrawal: after the restart it completes 
   expect(logs.map((l) => [l.txHash, l.from, l.amount])).toEqual([[stored.tx_hash, HOT, parseUnits('1', 18)]])
   expect(await gw.tokenBalance('nadi', 'NADI', to)).toBe(parseUnits('1', 18))
   expect(Number(await gw.dev!.rpc('nadi', 'eth_getTransactionCount', [HOT, 'latest']))).toBe(1)
-  expect(row().tx_hash).toBe(stored.tx_hash)
+  expect((await row()).tx_hash).toBe(stored.tx_hash)
 
   // The ledger: amount + fee paid once, nothing frozen, nothing refunded, every invariant holds.
-  expect(balance(sqlite, fund(userId), 'NADI')).toEqual({ available: parseUnits('3.9', 8), frozen: 0n })
-  expect(findPosting(sqlite, `withdraw:${id}:settle`)).not.toBeNull()
-  expect(findPosting(sqlite, `withdraw:${id}:refund`)).toBeNull()
+  expect(await balance(sql, fund(userId), 'NADI')).toEqual({ available: parseUnits('3.9', 8), frozen: 0n })
+  expect(await findPosting(sql, `withdraw:${id}:settle`)).not.toBeNull()
+  expect(await findPosting(sql, `withdraw:${id}:refund`)).toBeNull()
   const report = await audit(db.sql)
   expect(report.holders).toContain('withdrawals')
   expect(report.violations).toEqual([])

@@ -44,7 +44,6 @@ const dbs: TestDatabase[] = []
 afterAll(async () => {
   killChildren()
   await database?.close()
-  database?.sqlite.close()
   await gw?.close()
   await chains?.stop()
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true })
@@ -70,7 +69,7 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
 
     // The batch, committed at once: five users funded, each with one approved withdrawal.
     database = openDatabase(pg.url)
-    const { sqlite, db, sql } = database
+    const { db, sql } = database
     const store = { db, now: () => Date.now() }
     const newUser = statement<{ id: bigint }, [address: string, code: string, at: number]>(
       "INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?) RETURNING id",
@@ -86,13 +85,13 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
     })
     expect(queued.map((w) => w.status)).toEqual(BATCH.map(() => 'approved'))
 
-    const rows = () => sqlite.prepare('SELECT * FROM withdrawals ORDER BY id').all() as WithdrawalRow[]
+    const rows = () => sql.all(statement<WithdrawalRow>('SELECT * FROM withdrawals ORDER BY id'))
     const inNode = (w: WithdrawalRow) => chain.dev!.rpc(w.chain, 'eth_getTransactionByHash', [w.tx_hash])
 
     // 1. A signs the first transfer, stores it, and dies before broadcasting it.
     expect(await a.exited).toEqual({ code: null, signal: 'SIGKILL' })
     const killedAt = Date.now()
-    const storedByA = rows().filter((w) => w.status === 'broadcast')
+    const storedByA = (await rows()).filter((w) => w.status === 'broadcast')
     expect(storedByA.length).toBeGreaterThanOrEqual(1)
     for (const w of storedByA) expect(await inNode(w)).toBeNull() // never broadcast
 
@@ -101,29 +100,29 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
     const takeover = Date.now() - killedAt
     console.log(`jobs leader killed mid-withdrawal: the standby led after ${takeover} ms`)
     expect(takeover).toBeLessThan(5000)
-    await expect.poll(() => rows().every((w) => w.status === 'broadcast'), { timeout: 15_000, interval: 50 }).toBe(true)
-    for (const w of rows()) await expect.poll(() => inNode(w), { timeout: 10_000, interval: 50 }).not.toBeNull()
-    for (const w of storedByA) expect(rows().find((r) => r.id === w.id)!.tx_hash).toBe(w.tx_hash)
+    await expect.poll(async () => (await rows()).every((w) => w.status === 'broadcast'), { timeout: 15_000, interval: 50 }).toBe(true)
+    for (const w of await rows()) await expect.poll(() => inNode(w), { timeout: 10_000, interval: 50 }).not.toBeNull()
+    for (const w of storedByA) expect((await rows()).find((r) => r.id === w.id)!.tx_hash).toBe(w.tx_hash)
 
     // 3. One block each: every transaction mined, 1 of 3 confirmations, seen by B; then B is killed.
     for (const c of dev.chains) await chain.dev!.mine(c.key, 1)
-    await expect.poll(() => rows().every((w) => w.confirmations === 1n), { timeout: 10_000, interval: 50 }).toBe(true)
+    await expect.poll(async () => (await rows()).every((w) => w.confirmations === 1n), { timeout: 10_000, interval: 50 }).toBe(true)
     killGroup(b.proc)
     expect(await b.exited).toEqual({ code: null, signal: 'SIGKILL' })
-    const broadcastByB = rows()
+    const broadcastByB = await rows()
     expect(broadcastByB.map((w) => w.status)).toEqual(BATCH.map(() => 'broadcast'))
     for (const c of dev.chains) await chain.dev!.mine(c.key, 2)
 
     // 4. C leads and confirms every withdrawal of the batch.
     const c = await jobs()
-    await expect.poll(() => rows().every((w) => w.status === 'confirmed'), { timeout: 20_000, interval: 100 }).toBe(true)
+    await expect.poll(async () => (await rows()).every((w) => w.status === 'confirmed'), { timeout: 20_000, interval: 100 }).toBe(true)
     expect(await leadsJobs(c)).toBe(true)
     c.proc.kill('SIGTERM')
     expect((await c.exited).code).toBe(0)
 
     // On chain: exactly one transfer per withdrawal, the one stored, of its amount to its address; the
     // hot wallet signed as many transactions on each chain as the chain has withdrawals.
-    const done = rows()
+    const done = await rows()
     expect(done.map((w) => w.tx_hash)).toEqual(broadcastByB.map((w) => w.tx_hash))
     for (const key of ['bsc', 'nadi']) {
       const ofChain = done.filter((w) => w.chain === key)
@@ -137,9 +136,9 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
 
     // The ledger: each user paid amount + fee once, nothing frozen, nothing refunded, every invariant holds.
     for (const w of done) {
-      expect(balance(sqlite, fund(w.user_id), 'NADI')).toEqual({ available: FUNDED - w.amount - w.fee, frozen: 0n })
-      expect(findPosting(sqlite, `withdraw:${w.id}:settle`)).not.toBeNull()
-      expect(findPosting(sqlite, `withdraw:${w.id}:refund`)).toBeNull()
+      expect(await balance(sql, fund(w.user_id), 'NADI')).toEqual({ available: FUNDED - w.amount - w.fee, frozen: 0n })
+      expect(await findPosting(sql, `withdraw:${w.id}:settle`)).not.toBeNull()
+      expect(await findPosting(sql, `withdraw:${w.id}:refund`)).toBeNull()
     }
     expect((await audit(sql)).violations).toEqual([])
     const printed = await runCli(dir, ['audit'], { NADI_DATABASE_URL: pg.url })

@@ -21,6 +21,7 @@ import type { WithdrawSettings } from '../../server/config.ts'
 import { freshWallet, idemKey, useServers, type Res, type SignedIn, type TestServer } from './support/server.ts'
 import { operatorEnv } from './support/operatorEnv.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 
 const NADI = (text: string) => parseUnits(text, 8) // ledger units
 const WEI = (text: string) => parseUnits(text, 18) // token units
@@ -31,12 +32,12 @@ const APPLY = '/api/v1/withdraw/apply'
 const start = useServers({ env: { NADI_WITHDRAW_EVERY_MS: '3600000' } })
 
 /** Test-only deposit: NADI credited to the user's fund account from the chain's custody, through the ledger. */
-function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): void {
-  transfer(s.ctx.sqlite, { ref: `test:deposit:${crypto.randomUUID()}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset: 'NADI', amount: NADI(amount) })
+async function credit(s: TestServer, userId: number, amount: string, chain = 'nadi'): Promise<void> {
+  await transfer(s.ctx.sql, { ref: `test:deposit:${crypto.randomUUID()}`, reason: 'deposit', from: custody(chain), to: fund(userId), asset: 'NADI', amount: NADI(amount) })
 }
 
-const fundNadi = (s: TestServer, userId: number) => balance(s.ctx.sqlite, fund(userId), 'NADI')
-const platform = (s: TestServer, account: Parameters<typeof balance>[1]) => balance(s.ctx.sqlite, account, 'NADI').available
+const fundNadi = (s: TestServer, userId: number) => balance(s.ctx.sql, fund(userId), 'NADI')
+const platform = async (s: TestServer, account: Parameters<typeof balance>[1]) => (await balance(s.ctx.sql, account, 'NADI')).available
 
 async function expectBalanced(s: TestServer): Promise<void> {
   const report = await audit(s.ctx.sql)
@@ -58,8 +59,8 @@ async function list(s: TestServer, user: SignedIn, query = ''): Promise<PagedLis
   return res.body_.data
 }
 
-const row = (s: TestServer, id: number) =>
-  s.ctx.sqlite.prepare('SELECT * FROM withdrawals WHERE id = ?').get(id) as { status: string; fail_reason: string | null; attempts: bigint; tx_hash: string | null; nonce: bigint | null }
+const row = async (s: TestServer, id: number) =>
+  (await s.ctx.sql.get(statement<{ status: string; fail_reason: string | null; attempts: bigint; tx_hash: string | null; nonce: bigint | null }>('SELECT * FROM withdrawals WHERE id = ?'), id))!
 
 async function runCli(s: TestServer, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
@@ -82,16 +83,16 @@ describe('withdraw config and input', () => {
     const bare = await start()
     expect((await bare.get<WithdrawConfig>('/api/v1/withdraw/config')).body_.data.chains).toEqual([])
     const user = await bare.signIn()
-    credit(bare, user.userId, '10')
+    await credit(bare, user.userId, '10')
     const res2 = await apply(bare, user, { chain: 'nadi' })
     expect([res2.statusCode, res2.body_.msg]).toEqual([400, en('errors.withdrawChainUnsupported')])
-    expect(fundNadi(bare, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
+    expect(await fundNadi(bare, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
   })
 
   it('bad input — zero, negative, 9 decimals, below 1, above available, USDT, malformed, bad checksum, wrong chain — is refused and moves nothing', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '10')
+    await credit(s, user.userId, '10')
     const good = freshWallet().address
     const letter = [...good.slice(2)].findIndex((c) => /[a-fA-F]/.test(c)) + 2
     const flipped = good.slice(0, letter) + (good[letter] === good[letter]!.toUpperCase() ? good[letter]!.toLowerCase() : good[letter]!.toUpperCase()) + good.slice(letter + 1)
@@ -123,8 +124,8 @@ describe('withdraw config and input', () => {
     const anon = await s.post(APPLY, { coin: 'NADI', chain: 'nadi', amount: '1', address: good }, { idempotencyKey: idemKey() })
     expect(anon.statusCode).toBe(401)
 
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
-    expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(0)
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('10'), frozen: 0n })
+    expect(await s.count('SELECT COUNT(*) FROM withdrawals')).toBe(0)
     expect((await list(s, user)).total).toBe(0)
     await expectBalanced(s)
   })
@@ -132,7 +133,7 @@ describe('withdraw config and input', () => {
   it('a replayed Idempotency-Key applies once; the same key with another body is refused', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const key = idemKey()
     const body = { amount: '1.5', address: freshWallet().address }
     const first = await apply(s, user, body, key)
@@ -144,8 +145,8 @@ describe('withdraw config and input', () => {
     const other = await apply(s, user, { ...body, amount: '2' }, key)
     expect([other.statusCode, other.body_.msg]).toEqual([400, en('errors.idempotencyKeyReused')])
 
-    expect(s.count('SELECT COUNT(*) FROM withdrawals')).toBe(1)
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.4'), frozen: NADI('1.6') })
+    expect(await s.count('SELECT COUNT(*) FROM withdrawals')).toBe(1)
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('3.4'), frozen: NADI('1.6') })
     await expectBalanced(s)
   })
 })
@@ -155,19 +156,19 @@ describe('sending withdrawals', () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
     const stranger = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const to = freshWallet().address
     const hot = s.gateway.hotWalletAddress()
     const hotBefore = await s.gateway.tokenBalance('nadi', 'NADI', hot)
-    const custodyBefore = platform(s, custody('nadi'))
-    const feesBefore = platform(s, FEES)
+    const custodyBefore = await platform(s, custody('nadi'))
+    const feesBefore = await platform(s, FEES)
 
     // Typed in lower case (no checksum to check), kept checksummed.
     const res = await apply(s, user, { amount: '1', address: to.toLowerCase() })
     expect(res.statusCode).toBe(200)
     const w = res.body_.data
     expect(w).toMatchObject({ coin: 'NADI', chain: 'nadi', amount: '1', fee: '0.1', address: to, status: 'approved', tx_hash: null, confirmations: 0, required: 3 })
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.9'), frozen: NADI('1.1') })
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('3.9'), frozen: NADI('1.1') })
     await expectBalanced(s) // frozen = what open withdrawals hold
 
     const send = sender(s)
@@ -182,7 +183,7 @@ describe('sending withdrawals', () => {
       await send.tick()
       ;[seen] = (await list(s, user)).list
       expect(seen).toMatchObject({ status: 'broadcast', confirmations: n })
-      expect(fundNadi(s, user.userId).frozen).toBe(NADI('1.1'))
+      expect((await fundNadi(s, user.userId)).frozen).toBe(NADI('1.1'))
     }
     // On chain since the first block: exactly 1 NADI, from the hot wallet.
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(WEI('1'))
@@ -194,13 +195,13 @@ describe('sending withdrawals', () => {
     ;[seen] = (await list(s, user)).list
     expect(seen).toMatchObject({ status: 'confirmed', confirmations: 3 })
 
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3.9'), frozen: 0n })
-    expect(platform(s, custody('nadi'))).toBe(custodyBefore + NADI('1')) // the chain's mirror: 1 NADI left custody
-    expect(platform(s, FEES)).toBe(feesBefore + NADI('0.1'))
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('3.9'), frozen: 0n })
+    expect(await platform(s, custody('nadi'))).toBe(custodyBefore + NADI('1')) // the chain's mirror: 1 NADI left custody
+    expect(await platform(s, FEES)).toBe(feesBefore + NADI('0.1'))
     expect(await s.gateway.tokenBalance('nadi', 'NADI', hot)).toBe(hotBefore - WEI('1'))
-    expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:freeze`)).not.toBeNull()
-    expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:settle`)).not.toBeNull()
-    expect(findPosting(s.ctx.sqlite, `withdraw:${w.id}:refund`)).toBeNull()
+    expect(await findPosting(s.ctx.sql, `withdraw:${w.id}:freeze`)).not.toBeNull()
+    expect(await findPosting(s.ctx.sql, `withdraw:${w.id}:settle`)).not.toBeNull()
+    expect(await findPosting(s.ctx.sql, `withdraw:${w.id}:refund`)).toBeNull()
     await expectBalanced(s)
 
     // More passes change nothing; the list is the caller's own.
@@ -214,18 +215,18 @@ describe('sending withdrawals', () => {
   it('a failed broadcast (more than the hot wallet holds) fails the withdrawal and returns amount and fee', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '2000000')
+    await credit(s, user.userId, '2000000')
     const to = freshWallet().address
     const res = await apply(s, user, { amount: '1500000', address: to })
     expect(res.body_.data.status).toBe('requested') // above the automatic threshold
     expect((await runCli(s, 'withdraw', 'approve', String(res.body_.data.id))).code).toBe(0)
-    expect(fundNadi(s, user.userId).frozen).toBe(NADI('1500000.1'))
+    expect((await fundNadi(s, user.userId)).frozen).toBe(NADI('1500000.1'))
 
     expect(await sender(s).tick()).toMatchObject({ sent: 0, failed: 1 })
-    expect(row(s, res.body_.data.id)).toMatchObject({ status: 'failed', fail_reason: 'send_failed', tx_hash: null })
+    expect(await row(s, res.body_.data.id)).toMatchObject({ status: 'failed', fail_reason: 'send_failed', tx_hash: null })
     expect((await list(s, user)).list[0]).toMatchObject({ status: 'failed', tx_hash: null })
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('2000000'), frozen: 0n })
-    expect(findPosting(s.ctx.sqlite, `withdraw:${res.body_.data.id}:refund`)).not.toBeNull()
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('2000000'), frozen: 0n })
+    expect(await findPosting(s.ctx.sql, `withdraw:${res.body_.data.id}:refund`)).not.toBeNull()
     await s.gateway.dev!.mine('nadi')
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
     await expectBalanced(s)
@@ -234,7 +235,7 @@ describe('sending withdrawals', () => {
   it('a node that stays unreachable: retried with a pause, then the withdrawal fails and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '3')
+    await credit(s, user.userId, '3')
     const w = (await apply(s, user, { amount: '1' })).body_.data
     // The same chains, but every call to them goes to a port nobody listens on.
     const dead = createGateway({
@@ -246,34 +247,34 @@ describe('sending withdrawals', () => {
     try {
       const send = createWithdrawSender({ ...s.ctx, chain: dead }, { ...s.config.withdraw, everyMs: 1000, sendAttempts: 2 })
       expect(await send.tick()).toMatchObject({ sent: 0, failed: 0 })
-      expect(row(s, w.id)).toMatchObject({ status: 'approved', attempts: 1n })
+      expect(await row(s, w.id)).toMatchObject({ status: 'approved', attempts: 1n })
       expect(await send.tick()).toMatchObject({ failed: 0 }) // pausing: not tried again yet
-      expect(row(s, w.id).attempts).toBe(1n)
+      expect((await row(s, w.id)).attempts).toBe(1n)
       s.clock.advance(1000)
       expect(await send.tick()).toMatchObject({ failed: 1 })
-      expect(row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'send_failed', attempts: 2n })
+      expect(await row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'send_failed', attempts: 2n })
     } finally {
       await dead.close()
     }
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('3'), frozen: 0n })
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('3'), frozen: 0n })
     await expectBalanced(s)
   })
 
   it('a large withdrawal waits for an operator: `withdraw approve` sends it, `withdraw reject` returns the funds', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '4000')
+    await credit(s, user.userId, '4000')
     const to = freshWallet().address
     const send = sender(s)
     const big = (await apply(s, user, { amount: '1000', address: to })).body_.data
     const other = (await apply(s, user, { amount: '1200' })).body_.data
     const small = (await apply(s, user, { amount: '999.99999999' })).body_.data
     expect([big.status, other.status, small.status]).toEqual(['requested', 'requested', 'approved'])
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('4000') - NADI('3199.99999999') - NADI('0.3'), frozen: NADI('3199.99999999') + NADI('0.3') })
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('4000') - NADI('3199.99999999') - NADI('0.3'), frozen: NADI('3199.99999999') + NADI('0.3') })
 
     // Waiting ones are not sent.
     expect(await send.tick()).toMatchObject({ sent: 1 })
-    expect(row(s, big.id).status).toBe('requested')
+    expect((await row(s, big.id)).status).toBe('requested')
     const listed = await runCli(s, 'withdraw', 'list')
     expect(listed.code).toBe(0)
     expect(listed.out).toContain(`#${big.id}  requested  user ${user.userId}  1000 NADI + fee 0.1  nadi → ${to}`)
@@ -282,14 +283,14 @@ describe('sending withdrawals', () => {
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({ code: 0, out: `withdrawal #${big.id} approved: 1000 NADI to ${to} on nadi\n` })
     // The server holds the data folder (on PostgreSQL the database, named without its password), so
     // the command runs inside it (server/ops.ts) and says so first.
-    const held = s.config.databaseUrl ? s.ctx.sqlite.name : path.dirname(s.config.dbFile)
+    const held = s.config.databaseUrl ? s.config.databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@') : path.dirname(s.config.dbFile)
     expect(await runCli(s, 'withdraw', 'approve', String(big.id))).toMatchObject({
       code: 1,
       err: `(run inside server pid ${process.pid}, which holds ${held})\nwithdraw approve: withdrawal ${big.id} is approved, not requested\n`,
     })
     const rejected = await runCli(s, 'withdraw', 'reject', String(other.id), 'address', 'on', 'a', 'sanctions', 'list')
     expect(rejected).toMatchObject({ code: 0, out: `withdrawal #${other.id} rejected; 1200.1 NADI returned to user ${user.userId}\n` })
-    expect(s.ctx.sqlite.prepare('SELECT fail_reason, fail_detail FROM withdrawals WHERE id = ?').get(other.id)).toEqual({ fail_reason: 'rejected', fail_detail: 'address on a sanctions list' })
+    expect(await s.ctx.sql.get(statement<{ fail_reason: unknown; fail_detail: unknown }>('SELECT fail_reason, fail_detail FROM withdrawals WHERE id = ?'), other.id)).toEqual({ fail_reason: 'rejected', fail_detail: 'address on a sanctions list' })
     expect((await runCli(s, 'withdraw', 'reject', String(other.id))).code).toBe(1)
     expect((await runCli(s, 'withdraw', 'reject', '999999')).err).toContain('no withdrawal 999999')
     expect((await runCli(s, 'withdraw', 'approve', 'abc')).code).toBe(2)
@@ -300,7 +301,7 @@ describe('sending withdrawals', () => {
     await s.gateway.dev!.mine('nadi', 3)
     expect(await send.tick()).toMatchObject({ confirmed: 2 })
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(WEI('1000'))
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('4000') - NADI('1999.99999999') - NADI('0.2'), frozen: 0n })
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('4000') - NADI('1999.99999999') - NADI('0.2'), frozen: 0n })
     expect((await runCli(s, 'withdraw', 'list')).out).toBe('no withdrawals (requested, approved, broadcast)\n')
     expect((await runCli(s, 'audit')).code).toBe(0)
     await expectBalanced(s)
@@ -309,7 +310,7 @@ describe('sending withdrawals', () => {
   it('a transaction that reverts on chain (the hot wallet was drained first) fails once it is 3 blocks deep and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const c = s.gateway.chain('nadi')
     const network = Network.from(c.id)
     const provider = new JsonRpcProvider(c.rpcUrl!, network, { staticNetwork: network, cacheTimeout: -1 })
@@ -331,15 +332,15 @@ describe('sending withdrawals', () => {
       const all = await s.gateway.tokenBalance('nadi', 'NADI', hot)
       await new Contract(c.tokens.NADI!, abi, thief).getFunction('transferFrom')(hot, thief.address, all, { maxPriorityFeePerGas: parseUnits('50', 'gwei'), maxFeePerGas: parseUnits('100', 'gwei'), gasLimit: 100_000n })
       await s.gateway.dev!.mine('nadi')
-      expect((await s.gateway.receipt('nadi', row(s, w.id).tx_hash!))?.status).toBe('reverted')
+      expect((await s.gateway.receipt('nadi', (await row(s, w.id)).tx_hash!))?.status).toBe('reverted')
 
       expect(await send.tick()).toMatchObject({ failed: 0, confirming: 1 }) // 1 of 3: a reorg could still change it
-      expect(fundNadi(s, user.userId).frozen).toBe(NADI('1.1'))
+      expect((await fundNadi(s, user.userId)).frozen).toBe(NADI('1.1'))
       await s.gateway.dev!.mine('nadi', 2)
       expect(await send.tick()).toMatchObject({ failed: 1 })
-      expect(row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'reverted' })
+      expect(await row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'reverted' })
       expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
-      expect(fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
+      expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
       await expectBalanced(s)
     } finally {
       provider.destroy()
@@ -349,7 +350,7 @@ describe('sending withdrawals', () => {
   it('a stored transaction whose nonce another transaction took is never sent: once that is 3 blocks deep it fails and is refunded', async () => {
     const s = await start({ env: DEV })
     const user = await s.signIn()
-    credit(s, user.userId, '5')
+    await credit(s, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(s, user, { amount: '1', address: to })).body_.data
     // Stored, then the process "dies" before the broadcast.
@@ -359,7 +360,7 @@ describe('sending withdrawals', () => {
       },
     })
     await crashing.tick()
-    const stored = row(s, w.id)
+    const stored = await row(s, w.id)
     expect(stored.status).toBe('broadcast')
 
     // Meanwhile the hot wallet's key signs something else with that nonce, and it is mined.
@@ -374,13 +375,13 @@ describe('sending withdrawals', () => {
     }
     const send = sender(s)
     expect(await send.tick()).toMatchObject({ failed: 0 })
-    expect(row(s, w.id).status).toBe('broadcast')
+    expect((await row(s, w.id)).status).toBe('broadcast')
     await s.gateway.dev!.mine('nadi', 2)
     expect(await send.tick()).toMatchObject({ failed: 1 })
-    expect(row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'dropped' })
+    expect(await row(s, w.id)).toMatchObject({ status: 'failed', fail_reason: 'dropped' })
     expect(await s.gateway.receipt('nadi', stored.tx_hash!)).toBeNull()
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(0n)
-    expect(fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
+    expect(await fundNadi(s, user.userId)).toEqual({ available: NADI('5'), frozen: 0n })
     await expectBalanced(s)
 
     // The next withdrawal goes out normally.
@@ -388,7 +389,7 @@ describe('sending withdrawals', () => {
     expect(await send.tick()).toMatchObject({ sent: 1 })
     await s.gateway.dev!.mine('nadi', 3)
     expect(await send.tick()).toMatchObject({ confirmed: 1 })
-    expect(row(s, next.id).status).toBe('confirmed')
+    expect((await row(s, next.id)).status).toBe('confirmed')
     expect(await s.gateway.tokenBalance('nadi', 'NADI', to)).toBe(WEI('1'))
     await expectBalanced(s)
   })
@@ -451,7 +452,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
     const dbFile = path.join(dir, 'before-broadcast.sqlite')
     const a = await server(dbFile)
     const user = await a.signIn()
-    credit(a, user.userId, '5')
+    await credit(a, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(a, user, { amount: '1', address: to })).body_.data
     await sender(a, {}, {
@@ -459,7 +460,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
         throw new Error('the process dies here')
       },
     }).tick()
-    const stored = row(a, w.id)
+    const stored = await row(a, w.id)
     expect(stored.status).toBe('broadcast')
     expect(await gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash])).toBeNull() // never left the process
     await a.close()
@@ -470,9 +471,9 @@ describe('crash safety: the app rebuilt on the same database', () => {
     expect(await gw.dev!.rpc('nadi', 'eth_getTransactionByHash', [stored.tx_hash])).not.toBeNull()
     await gw.dev!.mine('nadi', 3)
     expect(await send.tick()).toMatchObject({ sent: 0, confirmed: 1 })
-    expect(row(b, w.id)).toMatchObject({ status: 'confirmed', tx_hash: stored.tx_hash })
+    expect(await row(b, w.id)).toMatchObject({ status: 'confirmed', tx_hash: stored.tx_hash })
     expect((await transfersTo(to)).map((t) => [t.txHash, t.amount])).toEqual([[stored.tx_hash, WEI('1')]])
-    expect(fundNadi(b, user.userId)).toEqual({ available: NADI('3.9'), frozen: 0n })
+    expect(await fundNadi(b, user.userId)).toEqual({ available: NADI('3.9'), frozen: 0n })
     await expectBalanced(b)
   })
 
@@ -480,7 +481,7 @@ describe('crash safety: the app rebuilt on the same database', () => {
     const dbFile = path.join(dir, 'after-broadcast.sqlite')
     const a = await server(dbFile)
     const user = await a.signIn()
-    credit(a, user.userId, '5')
+    await credit(a, user.userId, '5')
     const to = freshWallet().address
     const w = (await apply(a, user, { amount: '2', address: to })).body_.data
     expect(await sender(a).tick()).toMatchObject({ sent: 1 })
@@ -494,8 +495,8 @@ describe('crash safety: the app rebuilt on the same database', () => {
     await gw.dev!.mine('nadi', 3)
     expect(await send.tick()).toMatchObject({ sent: 0, confirmed: 0 })
     expect((await transfersTo(to)).map((t) => t.amount)).toEqual([WEI('2')])
-    expect(row(b, w.id).status).toBe('confirmed')
-    expect(fundNadi(b, user.userId)).toEqual({ available: NADI('2.9'), frozen: 0n })
+    expect((await row(b, w.id)).status).toBe('confirmed')
+    expect(await fundNadi(b, user.userId)).toEqual({ available: NADI('2.9'), frozen: 0n })
     await expectBalanced(b)
   })
 })

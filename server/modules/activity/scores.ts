@@ -71,7 +71,7 @@ export function standings(sqlite: SqlConnection, measure: Measure, from: number,
 }
 
 type Scored = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
-type Window = [{ from: bigint; to: bigint }]
+type Window = [{ from: bigint | number; to: bigint | number }]
 
 /** The rebuild's statements: the reference's texts, awaited. */
 const REBUILD = statements({
@@ -83,6 +83,13 @@ const REBUILD = statements({
   drop: statement<never, [{ id: bigint | number }]>(REFERENCE.drop),
   put: statement<never, [{ id: bigint | number; user: bigint; score: bigint; reached: bigint }]>(REFERENCE.put),
 })
+
+/** standings, awaited: the reference read on the asynchronous way (the tests compare the kept rows with it). */
+export async function readStandings(q: Queryable, measure: Measure, from: number, to: number): Promise<Standing[]> {
+  const rows = await q.all(REBUILD[measure], { from, to })
+  const names = new Map(rows.map((r) => [Number(r.user_id), r.name]))
+  return rankScores(rows.map((r) => ({ userId: Number(r.user_id), score: BigInt(r.score), reachedAt: Number(r.reached_at) }))).map((r) => ({ ...r, name: names.get(r.userId) ?? '' }))
+}
 
 /**
  * Rewrites an activity's score rows from the raw tables, in the caller's transaction: when the

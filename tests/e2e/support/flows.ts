@@ -8,6 +8,7 @@ import { balance, fund, trade, transfer } from '../../../server/ledger/index.ts'
 import { airplaneMode } from '../../../scripts/chromium.ts'
 import { phone, ROOT_CODE, watchErrors, type RunningApp } from './app.ts'
 import { injectTestWallet, type TestWallet } from './wallet.ts'
+import { statement } from '../../../server/db/query/types.ts'
 
 type Tree = { [k: string]: string | Tree }
 const cache = new Map<string, Tree>()
@@ -92,8 +93,8 @@ export function png(width = 16, height = 12): Buffer {
 }
 
 /** The user id of a wallet that signed in. */
-export function userIdOf(app: RunningApp, address: string): number {
-  return Number((app.ctx.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(address.toLowerCase()) as { id: bigint }).id)
+export async function userIdOf(app: RunningApp, address: string): Promise<number> {
+  return Number((await app.ctx.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), address.toLowerCase()))!.id)
 }
 
 export interface Newcomer {
@@ -117,7 +118,7 @@ export async function newcomerOnPhone(browser: Browser, app: RunningApp, opts: {
   opts.onPage?.(page)
   if (opts.seenChainNotice) await page.addInitScript(() => localStorage.setItem('chain_notice_seen', 'nadi-chain-upgrade-1'))
   const wallet = await signInThroughInvite(context, page, app.url, opts.code ?? ROOT_CODE)
-  return { context, page, errors, wallet, userId: userIdOf(app, wallet.address) }
+  return { context, page, errors, wallet, userId: await userIdOf(app, wallet.address) }
 }
 
 /** Calls the API as the user signed in on `page` (the token the app stored); throws on any refusal. */
@@ -183,17 +184,17 @@ export async function depositUsdt(app: RunningApp, page: Page, userId: number, u
   expect(deposit).toBe(app.gateway.depositAddress('bsc', userId))
   await app.gateway.faucet('bsc', deposit, { USDT: parseUnits(String(usdt), 18) })
   await app.gateway.dev!.mine('bsc', 3)
-  await expect.poll(() => balance(app.ctx.sqlite, fund(userId), 'USDT').available, { timeout: 15_000 }).toBe(usdt * UNIT)
+  await expect.poll(async () => (await balance(app.ctx.sql, fund(userId), 'USDT')).available, { timeout: 15_000 }).toBe(usdt * UNIT)
   await page.goto(`${app.url}/wallet`)
   await shows(page.getByTestId('available-USDT-fund')).toMatch(new RegExp(`^${usdt.toLocaleString('en-US').replaceAll(',', ',?')}(\\.0+)?$`))
 }
 
 /** The first phone in stock, bought from the shop with a new address and paid from the balance: answers its price. */
 export async function buyPhoneFromBalance(app: RunningApp, page: Page, userId: number): Promise<bigint> {
-  const before = balance(app.ctx.sqlite, fund(userId), 'USDT').available
+  const before = (await balance(app.ctx.sql, fund(userId), 'USDT')).available
   await page.goto(`${app.url}/`)
   await visible(page, 'shortcut-shop').click()
-  const phone = app.ctx.sqlite.prepare("SELECT p.id, s.id AS spec, s.price FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'machine' AND s.stock > 0 ORDER BY p.sort, p.id, s.id LIMIT 1").get() as { id: bigint; spec: bigint; price: bigint }
+  const phone = (await app.ctx.sql.get(statement<{ id: bigint; spec: bigint; price: bigint }>("SELECT p.id, s.id AS spec, s.price FROM products p JOIN product_specs s ON s.product_id = p.id WHERE p.area = 'machine' AND s.stock > 0 ORDER BY p.sort, p.id, s.id LIMIT 1")))!
   await page.goto(`${app.url}/shop/orderConfirm?goods=${phone.id}&spec=${phone.spec}&qty=1`)
   await visible(page, 'order-submit').click()
   await visible(page, 'order-address-add').click()
@@ -205,15 +206,15 @@ export async function buyPhoneFromBalance(app: RunningApp, page: Page, userId: n
   await page.locator('.sheet .btn.primary').click()
   await page.getByTestId('payment-pay-balance').click()
   await shows(page.getByTestId('payment-success')).not.toBeNull()
-  const row = app.ctx.sqlite.prepare("SELECT fulfilment FROM pay_orders WHERE user_id = ? AND type = 'device'").get(userId) as { fulfilment: string }
+  const row = (await app.ctx.sql.get(statement<{ fulfilment: string }>("SELECT fulfilment FROM pay_orders WHERE user_id = ? AND type = 'device'"), userId))!
   expect(row.fulfilment).toBe('pending_shipment')
-  expect(balance(app.ctx.sqlite, fund(userId), 'USDT').available).toBe(before - phone.price)
+  expect((await balance(app.ctx.sql, fund(userId), 'USDT')).available).toBe(before - phone.price)
   return phone.price
 }
 
 /** 100 USDT moved to trading, and a limit buy of 200 NADI at 0.01 placed that rests on the book, holding 2 USDT. */
 export async function placeRestingOrder(app: RunningApp, page: Page, userId: number, ref: string): Promise<void> {
-  transfer(app.ctx.sqlite, { ref, reason: 'transfer', from: fund(userId), to: trade(userId), asset: 'USDT', amount: 100n * UNIT })
+  await transfer(app.ctx.sql, { ref, reason: 'transfer', from: fund(userId), to: trade(userId), asset: 'USDT', amount: 100n * UNIT })
   await page.goto(`${app.url}/trade`)
   const form = page.getByTestId('order-form').filter({ visible: true })
   await form.locator('.side-switch .side-btn.buy').click()
@@ -223,5 +224,5 @@ export async function placeRestingOrder(app: RunningApp, page: Page, userId: num
   await form.getByTestId('place-order').click()
   await page.locator('.sheet .btn.primary').click()
   await shows(page.locator('.toast')).toContain(text('tw', 'trade.placed.pending'))
-  expect(balance(app.ctx.sqlite, trade(userId), 'USDT').frozen).toBe(2n * UNIT)
+  expect((await balance(app.ctx.sql, trade(userId), 'USDT')).frozen).toBe(2n * UNIT)
 }

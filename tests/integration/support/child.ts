@@ -10,10 +10,11 @@ import path from 'node:path'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { Order } from '../../../contract/trade.ts'
 import { parseMoney } from '../../../contract/money.ts'
-import { openDatabase, transaction } from '../../../server/db/index.ts'
+import { openDatabase } from '../../../server/db/index.ts'
 import { custody, trade, transfer } from '../../../server/ledger/index.ts'
 import { serverArgs } from '../../support/serverBundle.ts'
 import { freshDatabase, type TestDatabase } from '../../support/pg.ts'
+import { statement } from '../../../server/db/query/types.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const children = new Set<ChildProcess>()
@@ -127,18 +128,18 @@ export async function placeHttp(base: string, token: string, body: Record<string
  * Credits 1,000,000 USDT and NADI to each wallet's trade account, straight into the data folder's
  * ledger (as deposits and transfers would); answers their user ids. Test set-up only.
  */
-export function fundTraders(database: string, addresses: readonly string[], refPrefix: string): number[] {
+export async function fundTraders(database: string, addresses: readonly string[], refPrefix: string): Promise<number[]> {
   const side = openDatabase(database)
   try {
-    const ids = addresses.map((a) => Number((side.sqlite.prepare('SELECT id FROM users WHERE wallet_address = ?').get(a.toLowerCase()) as { id: bigint }).id))
-    transaction(side.sqlite, () => {
+    const ids = await Promise.all(addresses.map(async (a) => Number((await side.sql.get(statement<{ id: bigint }>('SELECT id FROM users WHERE wallet_address = ?'), a.toLowerCase()))!.id)))
+    await side.sql.transaction(async (tx) => {
       for (const id of ids) {
-        for (const asset of ['USDT', 'NADI'] as const) transfer(side.sqlite, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
+        for (const asset of ['USDT', 'NADI'] as const) await transfer(tx, { ref: `${refPrefix}:${id}:${asset}`, reason: 'deposit', from: custody('bsc'), to: trade(id), asset, amount: parseMoney('1000000')! })
       }
     })
     return ids
   } finally {
-    side.sqlite.close()
+    await side.close()
   }
 }
 

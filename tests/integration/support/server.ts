@@ -17,6 +17,7 @@ import type { Sql } from '../../../server/db/query/types.ts'
 import type { ApiEnvelope } from '../../../contract/envelope.ts'
 import type { LoginMessage, LoginResult } from '../../../contract/auth.ts'
 import type { LangCode } from '../../../contract/constants.ts'
+import { statement } from '../../../server/db/query/types.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../../support/pg.ts'
 
 export const ROOT_CODE = 'ROOT0001'
@@ -90,7 +91,7 @@ export interface TestServer extends Built {
   /** Registers (or signs in) a wallet through the whole SIWE flow; a fresh wallet when none is given. */
   signIn(code?: string, wallet?: Wallet): Promise<SignedIn>
   /** One number from SQL, e.g. count('SELECT COUNT(*) FROM users WHERE inviter_id = ?', 1). */
-  count(sqlText: string, ...params: unknown[]): number
+  count(sqlText: string, ...params: unknown[]): Promise<number>
   /** Listens on a random local port (once; later calls reuse it); returns the base URL (http://127.0.0.1:port). */
   listen(): Promise<string>
   close(): Promise<void>
@@ -197,11 +198,13 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       const { message } = issued.body_.data
       const res = await server.login({ address: wallet.address, message, sign_message: await wallet.signMessage(message), code })
       if (res.statusCode !== 200) throw new Error(`login answered ${res.statusCode}: ${res.body}`)
-      const userId = server.count('SELECT id FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())
+      const userId = await server.count('SELECT id FROM users WHERE wallet_address = ?', wallet.address.toLowerCase())
       return { token: res.body_.data.token, wallet, address: wallet.address, userId }
     },
-    count(sqlText, ...params) {
-      const v = ctx.sqlite.prepare(sqlText).pluck().get(...params)
+    async count(sqlText, ...params) {
+      // The first column of the first row, whatever it is named.
+      const row = await ctx.sql.get(statement<Record<string, unknown>>(sqlText), ...params)
+      const v = row === undefined ? undefined : Object.values(row)[0]
       return v === undefined || v === null ? 0 : Number(v)
     },
     async listen() {
