@@ -48,7 +48,7 @@ describe('a money move while a Kysely transaction is open on the shared connecti
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await credit(s, me.userId, '100', 'test:connection-safety:credit')
-    const noticesBefore = s.count('SELECT COUNT(*) FROM notices')
+    const noticesBefore = await s.count('SELECT COUNT(*) FROM notices')
 
     // The transfer's body is a stream we feed by hand: Fastify asks for it only once the request is
     // authenticated (onRequest, a Kysely query), and after the body there is no await before the
@@ -78,12 +78,12 @@ describe('a money move while a Kysely transaction is open on the shared connecti
     expect(s.ctx.sqlite.inTransaction).toBe(false)
 
     // The other request's work is gone, as a rollback should leave it…
-    expect(s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
+    expect(await s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
     // …and the transfer we answered 200 for is still there.
     expect(res.statusCode, res.body).toBe(200)
     const rec = (JSON.parse(res.body) as ApiEnvelope<TransferRecord>).data
     expect(rec).toMatchObject({ asset: 'USDT', amount: '40', from: 'fund', to: 'trade' })
-    expect(s.count('SELECT COUNT(*) FROM wallet_transfers WHERE id = ?', rec.id)).toBe(1)
+    expect(await s.count('SELECT COUNT(*) FROM wallet_transfers WHERE id = ?', rec.id)).toBe(1)
     expect(findPosting(s.ctx.sqlite, `transfer:${rec.id}`)).not.toBeNull()
     expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT')).toEqual({ available: units('60'), frozen: 0n })
     expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT')).toEqual({ available: units('40'), frozen: 0n })
@@ -103,7 +103,7 @@ describe('the synchronous primitives refuse a transaction that is not ours', () 
     const me = await s.signIn(ROOT_CODE)
     await credit(s, me.userId, '10', 'test:connection-safety:credit')
     const { sqlite } = s.ctx
-    const noticesBefore = s.count('SELECT COUNT(*) FROM notices')
+    const noticesBefore = await s.count('SELECT COUNT(*) FROM notices')
 
     const other = openKyselyTransaction(s, 50)
     await other.open
@@ -116,7 +116,7 @@ describe('the synchronous primitives refuse a transaction that is not ours', () 
     await expect(other.done).rejects.toThrow('rollback')
     await moved
 
-    expect(s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
+    expect(await s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
     expect(findPosting(sqlite, 'test:connection-safety:inside')).not.toBeNull()
     expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(1n)
     expect((await audit(s.ctx.sql)).ok).toBe(true)

@@ -65,7 +65,7 @@ it.runIf(testBackend() === 'postgres')('the market on a server whose connection 
   const order = (cid: string) => s.post<{ id: number; status: string }>('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', side: 'buy', type: 'limit', price: '0.2', size: '10', client_order_id: cid }, { token: me.token, idempotencyKey: idemKey() })
   const cut = await cutWhileWaiting(s.ctx.config.databaseUrl!, me.userId, 'USDT', () => order('cut'))
   expect(cut.statusCode, cut.body).toBe(503)
-  expect(s.count("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'cut'")).toBe(0)
+  expect(await s.count("SELECT COUNT(*) FROM trade_orders WHERE client_order_id = 'cut'")).toBe(0)
   const next = await order('next')
   expect(next.statusCode, next.body).toBe(200)
   expect(next.body_.data.status).toBe('pending')
