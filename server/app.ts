@@ -78,6 +78,7 @@ import { devchainRoutes } from './modules/devchain/routes.ts'
 import { createRankingService, registerRankingStream } from './modules/ranking/service.ts'
 import { rankingRoutes } from './modules/ranking/routes.ts'
 import { lockDatabase, type WriterLock } from './db/writerLock.ts'
+import type { SqlConnection } from './db/connection.ts'
 import { listenOps, opsSocketPath } from './ops.ts'
 import { runInServer } from './cli.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
@@ -130,6 +131,8 @@ export interface Opened {
   ctx: Ctx
   gateway: Gateway
   lock: WriterLock
+  /** SQLite only: the in-process connection, for the operator commands that are SQLite's (backup). */
+  sqlite?: SqlConnection
 }
 
 /**
@@ -174,9 +177,8 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // stopped when the app closes (after the preClose hooks have stopped the jobs that use them).
   const gateway = await startChainGateway(config, app.log)
   app.addHook('onClose', async () => gateway.close())
-  const conn = { sqlite, db, sql }
-  const commits = new GroupCommit(conn)
-  const ctx: Ctx = { config, sqlite, db, sql, now, log: app.log, chain: gateway, commits }
+  const commits = new GroupCommit({ db, sql })
+  const ctx: Ctx = { config, db, sql, now, log: app.log, chain: gateway, commits }
   // After every job and route that submits to it (onClose runs after the preClose hooks).
   app.addHook('onClose', async () => commits.close())
 
@@ -235,7 +237,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
     req.log.error({ err }, 'unhandled error')
     return reply.status(500).send({ code: CODE.SERVER, msg: t('errors.server'), data: null })
   })
-  return { app, ctx, gateway, lock }
+  return { app, ctx, gateway, lock, ...(sqlite ? { sqlite } : {}) }
 }
 
 /**
@@ -248,9 +250,9 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const now = opts.now ?? Date.now
   // Before anything is opened: a server whose key the app beside it was not built with does not start.
   const envelopeKey = config.envelope.on ? openEnvelopeKey(config.envelope, { production: config.env === 'production', distDir: config.distDir }) : null
-  const { app, ctx, gateway, lock } = await openServer(opts)
+  const { app, ctx, gateway, lock, sqlite } = await openServer(opts)
   const bus = opts.bus ?? busOf(config, app.log)
-  const { sqlite, db, sql } = ctx
+  const { db, sql } = ctx
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -71,6 +71,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { loadConfig, type Config } from './config.ts'
 import { openDatabase, type Database_ } from './db/index.ts'
+import { sqliteOf } from './db/connection.ts'
 import { migrate, migrateDatabase } from './db/migrate.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { Exchange } from './exchange/exchange.ts'
@@ -190,7 +191,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
           throw new UsageError(`no database at ${config.dbFile} (set NADI_DB_FILE or NADI_DATA_DIR)`)
         }
         opened = openDatabase(config.database)
-        migrate(opened.sqlite)
+        migrate(sqliteOf(opened, 'the CLI on SQLite'))
         return opened
       },
       async market() {

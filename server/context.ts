@@ -1,4 +1,3 @@
-import type { SqlConnection } from './db/connection.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.ts'
 import type { Db } from './db/index.ts'
@@ -9,10 +8,8 @@ import type { GroupCommit } from './db/groupCommit.ts'
 /** What every service is given: settings, the database and a clock tests can move. */
 export interface Ctx {
   config: Config
-  /** The synchronous connection: better-sqlite3's, or PgSync on PostgreSQL (while modules still use it: issue 34). */
-  sqlite: SqlConnection
   db: Db
-  /** The asynchronous way to the same database (server/db/query): what new and converted code uses. */
+  /** The way to the database (server/db/query): every statement awaited, on SQLite as on PostgreSQL. */
   sql: Sql
   now: () => number
   log: FastifyBaseLogger

@@ -1,8 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 
-// The synchronous connection every module is given (ctx.sqlite): better-sqlite3's Database on SQLite,
-// PgSync (./pg/sync.ts) on PostgreSQL. Only what both implement is here, so a module that compiles
-// against it runs on both.
+// SQLite's in-process connection (better-sqlite3's Database), as SQLite's own tooling and the tests
+// that fill a file before serving it use it. The server itself reaches SQL only through ./query.
 
 export interface SqlRunResult {
   changes: number
@@ -34,16 +33,17 @@ export interface SqlConnection {
   pragma(source: string, options?: { simple?: boolean }): unknown
   readonly inTransaction: boolean
   readonly open: boolean
-  /** The file (SQLite) or the URL without its password (PostgreSQL). */
+  /** The file. */
   readonly name: string
   close(): this
 }
 
 export type Dialect = 'sqlite' | 'postgres'
 
-/** Which database a connection talks to. */
-export function dialectOf(conn: SqlConnection): Dialect {
-  return (conn as { dialect?: Dialect }).dialect === 'postgres' ? 'postgres' : 'sqlite'
+/** SQLite's connection of a database, for what only SQLite has (its migrations, backup, a move's source); throws on PostgreSQL. */
+export function sqliteOf(db: { sqlite?: SqlConnection }, what: string): SqlConnection {
+  if (!db.sqlite) throw new Error(`${what} is SQLite's, and this database is PostgreSQL`)
+  return db.sqlite
 }
 
 /** True when `target` (a setting's value) names a PostgreSQL database rather than a SQLite file. */

@@ -4,13 +4,11 @@ import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
 import { startCheckpointer } from './checkpointer.ts'
-import { dialectOf, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
-import { PgSync } from './pg/sync.ts'
+import { describeDatabase, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
 import { pgPoolDialect } from './pg/kysely.ts'
-import { Gate, PgPool } from './query/pg.ts'
+import { PgPool } from './query/pg.ts'
 import { SqliteSql } from './query/sqlite.ts'
 import type { Sql } from './query/types.ts'
-import { currentKeyedEffect } from './keyedEffect.ts'
 import { ForeignTransactionError } from './errors.ts'
 
 export { ForeignTransactionError }
@@ -18,13 +16,20 @@ export { ForeignTransactionError }
 export type Db = Kysely<DB>
 
 export interface Database_ {
-  /** The synchronous connection (better-sqlite3, or PgSync on PostgreSQL) the modules not yet asynchronous use. */
-  sqlite: SqlConnection
   db: Db
-  /** The asynchronous way (./query): in process on SQLite, a pool of connections on PostgreSQL. */
+  /** The way the server reaches SQL (./query): in process on SQLite, a pool of connections on PostgreSQL. */
   sql: Sql
+  /**
+   * SQLite only: the in-process connection itself, for what is SQLite's alone (its migrations, backup
+   * and restore, a move's source, tests and benches that set a file up before serving it). Absent on
+   * PostgreSQL, whose every statement is awaited.
+   */
+  sqlite?: SqlConnection
   close(): Promise<void>
 }
+
+/** A SQLite database, its connection at hand (openSqliteFile). */
+export type SqliteDatabase = Database_ & { sqlite: SqlConnection }
 
 export interface OpenOptions {
   /** Checkpoint the WAL from a worker thread instead of inside commits (the server's connection). */
@@ -32,8 +37,8 @@ export interface OpenOptions {
 }
 
 /**
- * Opens the database `target` names: a `postgres://…` URL (NADI_DATABASE_URL) or a SQLite file.
- * Either way the server gets one synchronous connection and a Kysely over the same connection.
+ * Opens the database `target` names: a `postgres://…` URL (NADI_DATABASE_URL) or a SQLite file:
+ * its Sql and a Kysely over the same connections.
  */
 export function openDatabase(target: string, opts: OpenOptions = {}): Database_ {
   if (isPostgresUrl(target)) return openPostgres(target)
@@ -41,21 +46,14 @@ export function openDatabase(target: string, opts: OpenOptions = {}): Database_ 
 }
 
 function openPostgres(url: string): Database_ {
-  // The server's own connection keeps no session state, so a lost one is replaced at the next
-  // statement outside a transaction rather than failing every request of this process from then on.
-  const sqlite = new PgSync(url, { reconnect: true })
-  // The pool's transactions and Kysely's hold this gate, and so does atomically(): no synchronous write
-  // of this process ever waits for a row its pool holds (./query/pg.ts).
-  const sql = new PgPool(url, { gate: new Gate() })
+  const sql = new PgPool(url)
   const db = new Kysely<DB>({ dialect: pgPoolDialect(sql) })
   return {
-    sqlite,
     db,
     sql,
     async close() {
       await db.destroy()
       await sql.close()
-      sqlite.close()
     },
   }
 }
@@ -68,7 +66,13 @@ export function sqlOver(conn: Database.Database): Sql {
   return new SqliteSql(conn, new Kysely<never>({ dialect: new SqliteDialect({ database: conn }) }))
 }
 
-function openSqlite(file: string, opts: OpenOptions): Database_ {
+/** A SQLite file (or ':memory:'), for what knows it is SQLite's: the SQLite tooling, the tests and benches that fill one directly. */
+export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteDatabase {
+  if (isPostgresUrl(file)) throw new Error(`openSqliteFile: ${describeDatabase(file)} is a PostgreSQL database`)
+  return openSqlite(file, opts)
+}
+
+function openSqlite(file: string, opts: OpenOptions): SqliteDatabase {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
   const sqlite = new Database(file)
   sqlite.pragma('journal_mode = WAL')
@@ -97,23 +101,16 @@ function openSqlite(file: string, opts: OpenOptions): Database_ {
   }
 }
 
-// ── Transactions on the one connection ─────────────────────────────────────────────────────────
+// ── Synchronous transactions on a SQLite connection ───────────────────────────────────────────
 //
-// Two kinds of transaction share the single better-sqlite3 connection:
-//   - Kysely's (`db.transaction().execute(async trx => …)`, used by auth, address, seed): BEGIN is
-//     issued on the connection and the callback awaits between its statements, with the transaction
-//     open. Kysely's driver holds its connection lock for the whole of it.
-//   - ours (`transaction(sqlite, fn)`, the ledger's `post`): synchronous, so nothing interleaves.
-// A synchronous transaction started while a Kysely one is open does not begin a transaction of its
-// own: better-sqlite3 nests it as a SAVEPOINT (a plain statement simply runs) inside the other
-// request's transaction, and that request's rollback silently undoes money already answered as moved.
-// So: every synchronous write from async code goes through `atomically`, which first takes Kysely's
-// connection lock (no Kysely transaction can be open then) and never awaits before its commit; and
-// `transaction` refuses to start inside a transaction that is not one of ours.
+// The server's transactions are the Sql's (./query) and Kysely's; both hold Kysely's connection lock
+// on SQLite. What is left synchronous is SQLite's alone — its tooling and the tests and benches that
+// fill a file before anything serves it — and `transaction` refuses to start inside a transaction
+// that is not one of ours: better-sqlite3 would nest it as a SAVEPOINT inside the other, and that
+// one's rollback would silently undo it.
 
-/** A connection in both of its forms (Ctx, the withdraw Store and Database_ all fit). */
+/** A database in the form the server's parts are handed (Ctx, the withdraw Store and Database_ all fit). */
 export interface Connection {
-  sqlite: SqlConnection
   db: Db
   sql: Sql
 }
@@ -130,8 +127,7 @@ export function inOwnTransaction(sqlite: SqlConnection): boolean {
  * Runs fn in one IMMEDIATE transaction. better-sqlite3 is synchronous, so the whole action holds the
  * write lock without yielding to the event loop: no other request interleaves with it. Inside another
  * of our transactions it nests as a savepoint; inside anyone else's (a Kysely transaction left open
- * across an await) it throws ForeignTransactionError instead of joining it. From async code call it
- * through `atomically`, which waits for such a transaction to end.
+ * across an await) it throws ForeignTransactionError instead of joining it.
  */
 export function transaction<T>(sqlite: SqlConnection, fn: () => T): T {
   return run(sqlite, fn, false, 'transaction')
@@ -150,12 +146,12 @@ export function durableTransaction<T>(sqlite: SqlConnection, fn: () => T): T {
 function run<T>(sqlite: SqlConnection, fn: () => T, durable: boolean, what: string): T {
   const outer = ours.get(sqlite)
   if (outer && sqlite.inTransaction) {
-    if (durable && !outer.durable) throw new Error(`${what}: nested in a transaction whose commit is not durable; open the outer one with durableTransaction (or atomically(…, { durable: true }))`)
+    if (durable && !outer.durable) throw new Error(`${what}: nested in a transaction whose commit is not durable; open the outer one with durableTransaction`)
     return sqlite.transaction(fn).immediate() // a savepoint in our own transaction
   }
   if (sqlite.inTransaction) throw new ForeignTransactionError(what)
   // PostgreSQL syncs every commit (synchronous_commit = on): nothing to switch.
-  const before = durable && dialectOf(sqlite) === 'sqlite' ? String(sqlite.pragma('synchronous', { simple: true })) : null
+  const before = durable ? String(sqlite.pragma('synchronous', { simple: true })) : null
   if (before !== null) sqlite.pragma('synchronous = FULL')
   ours.set(sqlite, { durable })
   try {
@@ -164,42 +160,6 @@ function run<T>(sqlite: SqlConnection, fn: () => T, durable: boolean, what: stri
     ours.delete(sqlite)
     if (before !== null) sqlite.pragma(`synchronous = ${before}`)
   }
-}
-
-export interface AtomicallyOptions {
-  /** Sync the commit to disk (durableTransaction): for what must survive a power cut, e.g. a signed transaction about to be broadcast. */
-  durable?: boolean
-}
-
-/**
- * Runs `fn` as one IMMEDIATE transaction, synchronously, once no other request holds the connection:
- * the way async code makes a synchronous write (money moves, the withdrawal state machine, the ledger).
- *
- * Why the wait: a Kysely transaction holds Kysely's connection lock from its BEGIN to its COMMIT or
- * ROLLBACK, awaiting in between. Taking that lock first waits for any such transaction to end; from
- * there nothing awaits until our commit, so no other request can interleave, and our transaction is
- * a real one, not a savepoint inside someone else's.
- *
- * Never await it from inside a Kysely transaction or `db.connection().execute` callback: that holds
- * the lock this waits for.
- */
-export async function atomically<T>(conn: Connection, fn: () => T, opts: AtomicallyOptions = {}): Promise<T> {
-  // A keyed request's answer is written in the transaction of its effect (server/db/keyedEffect.ts).
-  const keyed = currentKeyedEffect()
-  const body = keyed
-    ? () => {
-        const value = fn()
-        keyed.record(value)
-        return value
-      }
-    : fn
-  const write = async () => {
-    if (conn.sqlite.inTransaction) throw new ForeignTransactionError('atomically (a transaction is open on the connection outside Kysely)')
-    return opts.durable ? durableTransaction(conn.sqlite, body) : transaction(conn.sqlite, body)
-  }
-  // On PostgreSQL the pool's transactions hold the gate; on SQLite every transaction holds Kysely's connection.
-  const gate = conn.sql instanceof PgPool ? conn.sql.gate : null
-  return gate ? gate.run(write) : conn.db.connection().execute(write)
 }
 
 /** A named set of SQL statements prepared on a connection, e.g. the ledger's or the exchange's. */

@@ -3,7 +3,7 @@ import type { Queryable } from './query/types.ts'
 
 // An Idempotency-Key's answer travels with the effect it answers. The HTTP layer (server/http/
 // idempotency.ts) runs a keyed request's handler inside `keyedEffects`; every transaction that request
-// makes — a group-commit action, atomically(), a Kysely transaction that calls `recordKeyedEffect` —
+// makes — a group-commit action, an Sql transaction, a Kysely transaction that calls `recordKeyedEffect` —
 // writes the key's row in that same transaction. So a crash between the commit and the answer leaves
 // the key answered from what was applied, and a crash before the commit leaves nothing behind: the
 // retry runs once. This module is the seam between the two layers; it knows no SQL and no HTTP.
@@ -15,20 +15,8 @@ export interface KeyAnswer {
 }
 
 export interface KeyedEffect {
-  /**
-   * Claims the key for this request inside the open transaction, with the answer the effect's value
-   * makes. Throws (the caller's transaction or savepoint is then rolled back) when another request
-   * holds the key: it applied the same action first.
-   */
-  record(value: unknown): void
-  /** record, for an effect in an asynchronous transaction (server/db/query): written through its tx. */
+  /** Claims the key for this request inside the effect's transaction (through its tx), with the answer its value makes; throws when another request holds it. */
   recordIn(tx: Queryable, value: unknown): Promise<void>
-  /**
-   * Claims the key ahead of an effect that cannot roll itself back on its own (a group commit without
-   * savepoints); `record` then fills in the answer, `release` undoes the claim when the effect refused.
-   */
-  claim(): void
-  release(): void
   /** The key's row: whose key (scope), the key, the request's hash, when, and the holder naming this request. */
   readonly scope: string
   readonly key: string

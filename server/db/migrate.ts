@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { dialectOf, type SqlConnection } from './connection.ts'
+import { sqliteOf, type SqlConnection } from './connection.ts'
 import { PRELUDE, toPostgres } from './pg/migrations.ts'
 import { PgPool } from './query/pg.ts'
 import type { Sql } from './query/types.ts'
@@ -15,14 +15,13 @@ const MIGRATION_LOCK = 7_411_001
  * as written (synchronously: SQLite is in process), on PostgreSQL translated (./pg/migrations.ts) or
  * from its NNN_name.pg.sql sibling, through the pool (migratePostgres).
  */
-export function migrateDatabase(db: { sqlite: SqlConnection; sql: Sql }, dir = DIR, upTo = Infinity): Promise<string[]> {
+export function migrateDatabase(db: { sqlite?: SqlConnection; sql: Sql }, dir = DIR, upTo = Infinity): Promise<string[]> {
   if (db.sql instanceof PgPool) return migratePostgres(db.sql, dir, upTo)
-  return Promise.resolve(migrate(db.sqlite, dir, upTo))
+  return Promise.resolve(migrate(sqliteOf(db, 'migrate'), dir, upTo))
 }
 
 /** The migrations of a SQLite database, on its connection. */
 export function migrate(sqlite: SqlConnection, dir = DIR, upTo = Infinity): string[] {
-  if (dialectOf(sqlite) === 'postgres') throw new Error('migrate() is SQLite\'s: a PostgreSQL database migrates through its pool (migrateDatabase, migratePostgres)')
   return apply(sqlite, dir, upTo)
 }
 

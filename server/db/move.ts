@@ -7,7 +7,7 @@
 // hold their rows. Identity sequences then start after the largest value copied.
 
 import crypto from 'node:crypto'
-import { dialectOf, type SqlConnection } from './connection.ts'
+import { sqliteOf, type SqlConnection } from './connection.ts'
 import type { Database_ } from './index.ts'
 import { migrate, migrateDatabase } from './migrate.ts'
 import { statement, statements, type Sql } from './query/types.ts'
@@ -140,15 +140,16 @@ type Side = Pick<Database_, 'sqlite' | 'sql'>
  * its connection (in process), PostgreSQL written through its pool, a batch of rows per statement.
  */
 export async function moveToPostgres(source: Side, target: Side, log: (line: string) => void = () => {}, opts: { asIs?: boolean } = {}): Promise<MoveReport> {
-  if (target.sql.dialect !== 'postgres' || dialectOf(source.sqlite) !== 'sqlite') throw new Error('moveToPostgres copies a SQLite database into a PostgreSQL one')
+  if (target.sql.dialect !== 'postgres') throw new Error('moveToPostgres copies a SQLite database into a PostgreSQL one')
+  const from = sqliteOf(source, 'moveToPostgres\'s source')
   const tablesThere = (await target.sql.all(PG.tables)).map((r) => r.table_name)
   if (tablesThere.length) throw new MoveRefused(`the PostgreSQL database is not empty (it has ${tablesThere.length} tables, e.g. ${tablesThere.slice(0, 3).join(', ')}): move into an empty database`)
   const before = await audit(source.sql)
   if (before.violations.length && !opts.asIs) throw new MoveRefused(`the SQLite database fails the ledger audit; fix it first: ${before.violations.map((v) => v.message).join('; ')}`)
 
-  migrate(source.sqlite) // the source at this code's schema (a no-op when it already is)
+  migrate(from) // the source at this code's schema (a no-op when it already is)
   await migrateDatabase(target)
-  const info = schemaInfo(source.sqlite)
+  const info = schemaInfo(from)
   const { order, deferred } = copyOrder(info)
   const moved: TableMoved[] = []
   await target.sql.transaction(async (tx) => {
@@ -167,7 +168,7 @@ export async function moveToPostgres(source: Side, target: Side, log: (line: str
         await tx.run(statement(`${head}${Array.from({ length: count }, () => one).join(', ')}`), ...batch)
         batch = []
       }
-      for (const row of source.sqlite.prepare(selectAll(info, table)).raw().iterate() as IterableIterator<unknown[]>) {
+      for (const row of from.prepare(selectAll(info, table)).raw().iterate() as IterableIterator<unknown[]>) {
         cols.forEach((c, i) => batch.push(nulled.has(c) ? null : row[i]))
         n++
         if (n % rowsPerBatch === 0) await flush()
@@ -178,7 +179,7 @@ export async function moveToPostgres(source: Side, target: Side, log: (line: str
     for (const d of deferred) {
       const key = keyOf(info, d.table)
       const set = statement(`UPDATE ${quote(d.table)} SET ${quote(d.column)} = ? WHERE ${key.map((k) => `${quote(k)} = ?`).join(' AND ')}`)
-      const it = source.sqlite.prepare(`SELECT ${[...key, d.column].map(quote).join(', ')} FROM ${quote(d.table)} WHERE ${quote(d.column)} IS NOT NULL`).raw().iterate() as IterableIterator<unknown[]>
+      const it = from.prepare(`SELECT ${[...key, d.column].map(quote).join(', ')} FROM ${quote(d.table)} WHERE ${quote(d.column)} IS NOT NULL`).raw().iterate() as IterableIterator<unknown[]>
       for (const row of it) await tx.run(set, row[row.length - 1], ...row.slice(0, -1))
     }
     // Identity columns (id, the journal's seq): the next value after the largest copied.
@@ -192,11 +193,11 @@ export async function moveToPostgres(source: Side, target: Side, log: (line: str
   const theirs = await pgSchemaInfo(target.sql)
   let rows = 0
   // schema_migrations is each side's own record of when it migrated: the versions must agree.
-  const sqliteVersions = (source.sqlite.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as bigint[]).join(',')
+  const sqliteVersions = (from.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all() as bigint[]).join(',')
   const pgVersions = (await target.sql.all(PG.versions)).map((r) => r.version).join(',')
   if (sqliteVersions !== pgVersions) throw new Error(`the schema versions differ after the copy: SQLite ${sqliteVersions}, PostgreSQL ${pgVersions}`)
   for (const table of order) {
-    const a = tableDigest(source.sqlite, info, table)
+    const a = tableDigest(from, info, table)
     const b = await pgTableDigest(target.sql, theirs, table)
     if (a.rows !== b.rows || a.digest !== b.digest) throw new Error(`${table} differs after the copy: ${a.rows} rows in SQLite, ${b.rows} in PostgreSQL${a.rows === b.rows ? ' (same count, other content)' : ''}`)
     moved.push({ table, rows: a.rows, digest: a.digest })

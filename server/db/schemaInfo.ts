@@ -3,7 +3,7 @@
 // (a fresh database against one migrated step by step; SQLite against PostgreSQL), and what `cli
 // move-to` checks before it copies rows.
 
-import { dialectOf, type SqlConnection } from './connection.ts'
+import { sqliteOf, type SqlConnection } from './connection.ts'
 import { statement, statements, type Queryable, type Sql } from './query/types.ts'
 
 export interface ColumnInfo {
@@ -30,13 +30,12 @@ function family(declared: string): string {
 const sorted = <T>(xs: T[]) => [...xs].sort()
 
 /** Tables of the application (schema_migrations included; SQLite's and PostgreSQL's own left out), on either backend. */
-export function schemaInfoOf(db: { sqlite: SqlConnection; sql: Sql }): Promise<SchemaInfo> {
-  return db.sql.dialect === 'postgres' ? pgSchemaInfo(db.sql) : Promise.resolve(schemaInfo(db.sqlite))
+export function schemaInfoOf(db: { sqlite?: SqlConnection; sql: Sql }): Promise<SchemaInfo> {
+  return db.sql.dialect === 'postgres' ? pgSchemaInfo(db.sql) : Promise.resolve(schemaInfo(sqliteOf(db, 'schemaInfo')))
 }
 
 /** A SQLite database's tables, read on its connection. */
 export function schemaInfo(conn: SqlConnection): SchemaInfo {
-  if (dialectOf(conn) === 'postgres') throw new Error("schemaInfo() reads SQLite's catalog: on PostgreSQL use schemaInfoOf or pgSchemaInfo")
   return sqliteSchema(conn)
 }
 

@@ -29,7 +29,7 @@ export interface KeyedRequest extends KeyedEffect {
  * signing in again still finds its first answer.
  *
  * The answer is written in the transaction of the effect it answers (server/db/keyedEffect.ts: the
- * group commit, atomically() and the Kysely transactions that say so write it beside the effect), and
+ * group commit, the Sql's transactions and the Kysely ones that say so write it beside the effect), and
  * nothing is written ahead of the handler. So whatever moment a crash takes the process, the key is
  * either answered with what was applied or absent, and the retry then runs once: no reservation of a
  * dead process can answer "still being processed" for a day. Two requests with one key on two
@@ -39,12 +39,8 @@ export interface KeyedRequest extends KeyedEffect {
  * stored after the handler, as before: losing one to a crash costs only a re-run that refuses again.
  */
 export function idempotency(app: App, ctx: Ctx) {
-  const { db, sqlite } = ctx
+  const { db } = ctx
   app.decorateRequest('idempotency', null)
-  // Inside a synchronous effect's transaction (atomically, commits.submit): a row no other request
-  // holds, or this request's own row. The asynchronous way writes the same statements through its tx.
-  const record = sqlite.prepare(KEYS.record.text)
-  const release = sqlite.prepare(KEYS.release.text)
   /** Keys whose request is running in this process: a repeat meanwhile is refused without running. */
   const running = new Set<string>()
   const idOf = (k: { scope: string; key: string }) => `${k.scope}\n${k.key}`
@@ -65,10 +61,6 @@ export function idempotency(app: App, ctx: Ctx) {
       }
     }
     const answerOf = (value: unknown) => answerMade(map(value))
-    const write = (status: number | null, body: string | null) => {
-      if (record.run(scope, key, hash, status, body, at, k.holder).changes === 0) throw conflict('errors.requestInProgress')
-      k.touched = true
-    }
     /** The answer a value makes, kept (true) or to leave the key free (false: a 409 or 429 to try again). */
     const keepAnswer = (answer: { status: number; body: string }): boolean => {
       k.kept = keptStatus(answer.status) ? answer : null
@@ -85,10 +77,6 @@ export function idempotency(app: App, ctx: Ctx) {
       started: false,
       kept: null,
       // A refusal that is no answer to keep (409, 429: try again) leaves the key free, as after the handler.
-      record: (value) => {
-        if (!keepAnswer(answerOf(value))) return void release.run(scope, key, k.holder)
-        write(k.kept!.status, k.kept!.body)
-      },
       recordIn: async (tx, value) => {
         const answer = mapIn ? answerMade(await mapIn(value, tx)) : answerOf(value)
         if (!keepAnswer(answer)) return void (await tx.run(KEYS.release, scope, key, k.holder))
@@ -96,8 +84,6 @@ export function idempotency(app: App, ctx: Ctx) {
         if (changes === 0) throw conflict('errors.requestInProgress')
         k.touched = true
       },
-      claim: () => write(null, null),
-      release: () => void release.run(scope, key, k.holder),
       held: () => conflict('errors.requestInProgress'),
       wrote: () => void (k.touched = true),
       answerFor: async (value, tx) => {

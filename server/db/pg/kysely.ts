@@ -1,7 +1,6 @@
 // Kysely over the pool of PostgreSQL connections (../query/pg.ts): PostgreSQL's SQL (the compiler
 // writes `$n`, RETURNING, its quoting), every query awaited. A query outside a transaction takes a
-// free connection for itself; a transaction holds one connection from BEGIN to its end, and this
-// process's write gate with it, as the pool's own transactions do (see there why).
+// free connection for itself; a transaction holds one connection from BEGIN to its end.
 
 import {
   CompiledQuery,
@@ -19,8 +18,8 @@ import type pg from 'pg'
 import type { PgPool } from '../query/pg.ts'
 
 class Connection implements DatabaseConnection {
-  /** The connection of the open transaction, and the gate's release. */
-  tx: { client: pg.PoolClient; release: () => void; broken?: Error } | null = null
+  /** The connection of the open transaction. */
+  tx: { client: pg.PoolClient; broken?: Error } | null = null
 
   constructor(private readonly pool: PgPool) {}
 
@@ -39,12 +38,11 @@ class Connection implements DatabaseConnection {
     yield await this.executeQuery<R>(q)
   }
 
-  /** Hands the transaction's connection back (closed if it failed) and the gate on. */
+  /** Hands the transaction's connection back (closed if it failed). */
   end(): void {
     const tx = this.tx
     this.tx = null
     tx?.client.release(tx.broken)
-    tx?.release()
   }
 }
 
@@ -60,15 +58,7 @@ class PoolDriver implements Driver {
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     if (this.pool.insideTransaction) throw new Error('a Kysely transaction was begun inside a transaction of the same process: use the open one')
     const c = conn as Connection
-    const release = this.pool.gate ? await this.pool.gate.acquire() : () => {}
-    let client: pg.PoolClient
-    try {
-      client = await this.pool.pool.connect()
-    } catch (e) {
-      release()
-      throw e
-    }
-    c.tx = { client, release }
+    c.tx = { client: await this.pool.pool.connect() }
     const level = settings.isolationLevel ? ` ISOLATION LEVEL ${settings.isolationLevel.toUpperCase()}` : ''
     try {
       await conn.executeQuery(CompiledQuery.raw(`BEGIN${level}`))

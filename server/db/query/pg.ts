@@ -9,44 +9,12 @@ import type { Params, Queryable, RunResult, Sql, Statement, TransactionOptions, 
 // docs/postgres.md). A statement outside a transaction takes whichever connection is free; a
 // transaction holds one connection from BEGIN to COMMIT. Values read as on the synchronous connection
 // (../pg/wire.ts): integers as bigints, booleans as 1n / 0n, anything else as its text.
-//
-// While some of the server still writes through the synchronous connection (../pg/sync.ts), a
-// transaction here also holds this process's write gate — the lock atomically() and Kysely's
-// transactions take. Otherwise a synchronous statement waiting for a row this process's open
-// transaction holds would hold the event loop that transaction needs to commit: a deadlock.
 
 export interface PgPoolOptions {
   /** application_name, as pg_stat_activity shows it. */
   appName?: string
   /** Connections at most (default 8: beyond that, on two cores, more only queue in PostgreSQL). */
   max?: number
-  /** This process's write gate (see above); none: transactions take no gate. */
-  gate?: Gate
-}
-
-/**
- * A lock in the event loop, taken in turn: what keeps this process's synchronous writes and its pool
- * transactions from waiting for each other's rows while both exist (../index.ts, atomically).
- */
-export class Gate {
-  private tail: Promise<void> = Promise.resolve()
-
-  /** Resolves once the gate is this caller's; call the answer to hand it on. */
-  acquire(): Promise<() => void> {
-    const previous = this.tail
-    let release!: () => void
-    this.tail = new Promise<void>((r) => (release = r))
-    return previous.then(() => release)
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire()
-    try {
-      return await fn()
-    } finally {
-      release()
-    }
-  }
 }
 
 /** The statement texts seen, each with its name: a named statement is parsed once per connection. */
@@ -165,13 +133,16 @@ class PgTx extends On implements Tx {
   }
 }
 
-/** The pool whose transaction this async context runs in: the gate is held, and a second one would wait for itself. */
+/**
+ * The pool whose transaction this async context runs in. A second transaction begun there would take
+ * another connection and could wait for a row the first holds while the first waits for it: a
+ * deadlock PostgreSQL cannot see, since it spans two connections joined only in this process.
+ */
 const inside = new AsyncLocalStorage<{ pool: PgPool; open: boolean }>()
 
 export class PgPool extends On implements Sql {
   readonly dialect = 'postgres' as const
   readonly pool: pg.Pool
-  readonly gate: Gate | null
 
   constructor(url: string, opts: PgPoolOptions = {}) {
     const pool = new pg.Pool({
@@ -190,7 +161,6 @@ export class PgPool extends On implements Sql {
     this.pool = pool
     // An idle connection that breaks (the server restarted) is dropped by the pool; the next statement takes a new one.
     pool.on('error', () => {})
-    this.gate = opts.gate ?? null
   }
 
   /** A statement compiled elsewhere (Kysely's PostgreSQL compiler) on `client`, or on a free connection. */
@@ -198,7 +168,7 @@ export class PgPool extends On implements Sql {
     return query(client ?? this.pool, sql, params, false)
   }
 
-  /** True inside one of this pool's transactions (in its async context): another would wait for the gate it holds. */
+  /** True inside one of this pool's transactions (in its async context): another begun here is refused (see `inside`). */
   get insideTransaction(): boolean {
     // Work scheduled from inside a transaction carries the marker on after it ended: only an open one counts.
     const mark = inside.getStore()
@@ -210,28 +180,24 @@ export class PgPool extends On implements Sql {
     if (this.insideTransaction) throw new Error('a transaction was begun inside another of the same process: use the open one’s tx (or its savepoint)')
     const keyed = opts.snapshot ? undefined : currentKeyedEffect()
     const mark = { pool: this, open: true }
-    const body = () =>
-      inside.run(mark, () =>
-        this.checkedOut('BEGIN', async (conn, breaks) => {
-          const tx = new PgTx(conn)
-          try {
-            await tx.raw(opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
-            const value = await fn(tx)
-            if (keyed) await keyed.recordIn(tx, value)
-            await tx.raw('COMMIT')
-            return value
-          } catch (e) {
-            if (e instanceof PgConnectionLost) breaks(e)
-            else await tx.raw('ROLLBACK').catch((r: unknown) => breaks(r as Error))
-            throw e
-          } finally {
-            mark.open = false
-          }
-        }),
-      )
-    // A read-only snapshot holds no row a synchronous writer could wait for, so it cannot deadlock with
-    // them, and waiting behind their gate would only delay the read.
-    return this.gate && !opts.snapshot ? this.gate.run(body) : body()
+    return inside.run(mark, () =>
+      this.checkedOut('BEGIN', async (conn, breaks) => {
+        const tx = new PgTx(conn)
+        try {
+          await tx.raw(opts.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN')
+          const value = await fn(tx)
+          if (keyed) await keyed.recordIn(tx, value)
+          await tx.raw('COMMIT')
+          return value
+        } catch (e) {
+          if (e instanceof PgConnectionLost) breaks(e)
+          else await tx.raw('ROLLBACK').catch((r: unknown) => breaks(r as Error))
+          throw e
+        } finally {
+          mark.open = false
+        }
+      }),
+    )
   }
 
   alone<T>(key: number, fn: () => Promise<T>): Promise<T> {
