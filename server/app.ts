@@ -108,6 +108,8 @@ export interface Built {
   gateway: Gateway
   /** The spot market, for tests and tools that need to reach the book directly; null in an api process (the engine is elsewhere). */
   exchange: Exchange | null
+  /** SQLite only: the in-process connection, for the tests and tools of what is SQLite's alone. */
+  sqlite?: SqlConnection
 }
 
 function ajv(opts: AjvOptions) {
@@ -436,5 +438,5 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   app.addHook('preClose', async () => {
     for (const stop of stops.reverse()) await stop()
   })
-  return { app, ctx, hub, rootInviteCode, gateway, exchange }
+  return { app, ctx, hub, rootInviteCode, gateway, exchange, ...(sqlite ? { sqlite } : {}) }
 }

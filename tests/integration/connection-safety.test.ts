@@ -1,10 +1,12 @@
-// One better-sqlite3 connection carries both Kysely's async transactions (auth, address, seed: BEGIN,
-// then awaits between statements) and our synchronous money transactions. A synchronous transaction
-// started while a Kysely one is open would not begin a transaction of its own: it would nest as a
-// SAVEPOINT inside the other request's, and that request's rollback would silently undo money already
-// answered as moved. These tests open a Kysely transaction, move money through the real HTTP path while
-// it waits, roll it back, and check the money stayed moved; and that the primitives refuse to join a
-// transaction that is not ours, instead of corrupting.
+// On SQLite one better-sqlite3 connection carries both Kysely's transactions (auth, address, seed:
+// BEGIN, then awaits between statements) and the Sql's money transactions. A money move that ran while
+// a Kysely transaction is open would not begin a transaction of its own: it would join the other
+// request's, and that request's rollback would silently undo money already answered as moved. So both
+// kinds take Kysely's connection lock (server/db/query/sqlite.ts), and the synchronous primitives that
+// SQLite's tooling still uses refuse a transaction that is not theirs. These tests open a Kysely
+// transaction, move money through the real HTTP path while it waits, roll it back, and check the money
+// stayed moved; and that the primitives refuse to join a transaction that is not ours, instead of
+// corrupting. On PostgreSQL every transaction has a connection of its own; the first test holds there too.
 
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -12,7 +14,9 @@ import { describe, expect, it } from 'vitest'
 import type { ApiEnvelope } from '../../contract/envelope.ts'
 import type { TransferRecord } from '../../contract/wallet.ts'
 import { parseMoney } from '../../contract/money.ts'
-import { atomically, durableTransaction, ForeignTransactionError, transaction } from '../../server/db/index.ts'
+import { durableTransaction, ForeignTransactionError, transaction } from '../../server/db/index.ts'
+import type { SqlConnection } from '../../server/db/connection.ts'
+import type { Tx } from '../../server/db/query/types.ts'
 import { audit, balance, custody, findPosting, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { ROOT_CODE, useServers, type TestServer } from './support/server.ts'
 import { testBackend } from '../support/pg.ts'
@@ -20,9 +24,15 @@ import { testBackend } from '../support/pg.ts'
 const start = useServers()
 const units = (text: string) => parseMoney(text)!
 
-/** Money arriving in a user's fund account as a deposit credits it: a posting from chain custody, through atomically. */
+/** Money arriving in a user's fund account as a deposit credits it: a posting from chain custody. */
 async function credit(s: TestServer, userId: number, amount: string, ref: string) {
-  await atomically(s.ctx, () => transfer(s.ctx.sqlite, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) }))
+  await transfer(s.ctx.sql, { ref, reason: 'deposit', from: custody('bsc'), to: fund(userId), asset: 'USDT', amount: units(amount) })
+}
+
+/** The server's own SQLite connection (the tests of the primitives that are SQLite's alone). */
+function sqliteOfServer(s: TestServer): SqlConnection {
+  if (!s.sqlite) throw new Error('this test runs on SQLite')
+  return s.sqlite
 }
 
 /**
@@ -67,15 +77,15 @@ describe('a money move while a Kysely transaction is open on the shared connecti
 
     const other = openKyselyTransaction(s, 100)
     await other.open
-    // BEGIN issued, the callback awaiting a timer: on SQLite on the shared connection; on PostgreSQL on
-    // one of the pool's, holding the process's write gate, for which the transfer then waits.
-    expect(s.ctx.sqlite.inTransaction).toBe(s.ctx.sql.dialect === 'sqlite')
+    // BEGIN issued, the callback awaiting a timer: on SQLite on the shared connection, whose lock the
+    // transfer then waits for; on PostgreSQL on one of the pool's, beside the transfer's own.
+    if (s.sqlite) expect(s.sqlite.inTransaction).toBe(true)
     body.push(JSON.stringify({ asset: 'USDT', amount: '40', from: 'fund', to: 'trade' }))
     body.push(null)
 
     const res = await pending
     await expect(other.done).rejects.toThrow('rollback')
-    expect(s.ctx.sqlite.inTransaction).toBe(false)
+    if (s.sqlite) expect(s.sqlite.inTransaction).toBe(false)
 
     // The other request's work is gone, as a rollback should leave it…
     expect(await s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
@@ -84,9 +94,9 @@ describe('a money move while a Kysely transaction is open on the shared connecti
     const rec = (JSON.parse(res.body) as ApiEnvelope<TransferRecord>).data
     expect(rec).toMatchObject({ asset: 'USDT', amount: '40', from: 'fund', to: 'trade' })
     expect(await s.count('SELECT COUNT(*) FROM wallet_transfers WHERE id = ?', rec.id)).toBe(1)
-    expect(findPosting(s.ctx.sqlite, `transfer:${rec.id}`)).not.toBeNull()
-    expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT')).toEqual({ available: units('60'), frozen: 0n })
-    expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT')).toEqual({ available: units('40'), frozen: 0n })
+    expect(await findPosting(s.ctx.sql, `transfer:${rec.id}`)).not.toBeNull()
+    expect(await balance(s.ctx.sql, fund(me.userId), 'USDT')).toEqual({ available: units('60'), frozen: 0n })
+    expect(await balance(s.ctx.sql, trade(me.userId), 'USDT')).toEqual({ available: units('40'), frozen: 0n })
     const shown = await s.get<{ assets: { asset: string; fund: { available: string }; trade: { available: string } }[] }>('/api/v1/wallet/balances', { token: me.token })
     expect(shown.body_.data.assets[0]).toMatchObject({ asset: 'USDT', fund: { available: '60' }, trade: { available: '40' } })
 
@@ -102,59 +112,62 @@ describe('the synchronous primitives refuse a transaction that is not ours', () 
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await credit(s, me.userId, '10', 'test:connection-safety:credit')
-    const { sqlite } = s.ctx
+    const sqlite = sqliteOfServer(s)
     const noticesBefore = await s.count('SELECT COUNT(*) FROM notices')
 
     const other = openKyselyTransaction(s, 50)
     await other.open
-    const move = () => transfer(sqlite, { ref: 'test:connection-safety:inside', reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: 1n })
+    const inside = { ref: 'test:connection-safety:inside', reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: 1n } as const
+    const move = () => transfer(sqlite, inside)
     expect(() => transaction(sqlite, move)).toThrow(ForeignTransactionError)
     expect(() => move()).toThrow(ForeignTransactionError)
     expect(() => durableTransaction(sqlite, () => 1)).toThrow(ForeignTransactionError)
-    // atomically waits for the Kysely transaction instead, then commits on its own.
-    const moved = atomically(s.ctx, move)
+    // The Sql's transaction waits for the Kysely one instead, then commits on its own.
+    let movedYet = false
+    const moved = transfer(s.ctx.sql, inside).then(() => (movedYet = true))
+    await sleep(10)
+    expect(movedYet).toBe(false)
     await expect(other.done).rejects.toThrow('rollback')
     await moved
 
     expect(await s.count('SELECT COUNT(*) FROM notices')).toBe(noticesBefore)
-    expect(findPosting(sqlite, 'test:connection-safety:inside')).not.toBeNull()
-    expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(1n)
+    expect(await findPosting(s.ctx.sql, 'test:connection-safety:inside')).not.toBeNull()
+    expect((await balance(s.ctx.sql, trade(me.userId), 'USDT')).available).toBe(1n)
     expect((await audit(s.ctx.sql)).ok).toBe(true)
   })
 
-  it('our own nesting still works: a posting inside transaction() is a savepoint that commits or rolls back with it', async () => {
+  it('our own nesting still works: a posting inside a transaction is a savepoint that commits or rolls back with it', async () => {
     const s = await start()
     const me = await s.signIn(ROOT_CODE)
     await credit(s, me.userId, '10', 'test:connection-safety:credit')
-    const { sqlite } = s.ctx
-    const leg = (ref: string) => transfer(sqlite, { ref, reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: units('1') })
+    const leg = (tx: Tx, ref: string) => transfer(tx, { ref, reason: 'transfer', from: fund(me.userId), to: trade(me.userId), asset: 'USDT', amount: units('1') })
 
-    await atomically(s.ctx, () => {
-      leg('test:nest:1')
-      transaction(sqlite, () => leg('test:nest:2'))
+    await s.ctx.sql.transaction(async (tx) => {
+      await leg(tx, 'test:nest:1')
+      await tx.savepoint((inner) => leg(inner, 'test:nest:2'))
     })
     await expect(
-      atomically(s.ctx, () => {
-        leg('test:nest:3')
+      s.ctx.sql.transaction(async (tx) => {
+        await leg(tx, 'test:nest:3')
         throw new Error('the action fails')
       }),
     ).rejects.toThrow('the action fails')
-    expect(findPosting(sqlite, 'test:nest:1')).not.toBeNull()
-    expect(findPosting(sqlite, 'test:nest:2')).not.toBeNull()
-    expect(findPosting(sqlite, 'test:nest:3')).toBeNull()
-    expect(balance(sqlite, trade(me.userId), 'USDT').available).toBe(units('2'))
+    expect(await findPosting(s.ctx.sql, 'test:nest:1')).not.toBeNull()
+    expect(await findPosting(s.ctx.sql, 'test:nest:2')).not.toBeNull()
+    expect(await findPosting(s.ctx.sql, 'test:nest:3')).toBeNull()
+    expect((await balance(s.ctx.sql, trade(me.userId), 'USDT')).available).toBe(units('2'))
     expect((await audit(s.ctx.sql)).ok).toBe(true)
   })
 
-  it('a durable commit syncs FULL once and restores the setting; nested in a non-durable transaction it is refused', async () => {
+  it.runIf(testBackend() === 'sqlite')('a durable commit syncs FULL once and restores the setting; nested in a non-durable transaction it is refused', async () => {
     const s = await start()
-    const { sqlite } = s.ctx
+    const sqlite = sqliteOfServer(s)
     const level = () => Number(sqlite.pragma('synchronous', { simple: true }))
     const normal = level()
-    expect(await atomically(s.ctx, () => level(), { durable: true })).toBe(2) // FULL
+    expect(await s.ctx.sql.transaction(async () => level(), { durable: true })).toBe(2) // FULL
     expect(level()).toBe(normal)
-    await expect(atomically(s.ctx, () => durableTransaction(sqlite, () => 1))).rejects.toThrow(/not durable/)
-    expect(await atomically(s.ctx, () => durableTransaction(sqlite, () => level()), { durable: true })).toBe(2)
+    expect(() => transaction(sqlite, () => durableTransaction(sqlite, () => 1))).toThrow(/not durable/)
+    expect(durableTransaction(sqlite, () => transaction(sqlite, () => level()))).toBe(2)
     expect(level()).toBe(normal)
   })
 })

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { main } from '../../server/cli.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openSqliteFile } from '../../server/db/index.ts'
 import { migrate, migrationFiles } from '../../server/db/migrate.ts'
 import { custody, fund, transfer } from '../../server/ledger/index.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
@@ -31,7 +31,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 /** A SQLite data folder with a user and money on the books. */
 async function folder(): Promise<string> {
   const file = path.join(dir, 'nadi.sqlite')
-  const d = openDatabase(file)
+  const d = openSqliteFile(file)
   migrate(d.sqlite)
   const id = d.sqlite.prepare("INSERT INTO users (code, name, created_at) VALUES ('CLI00001', 'c', 0)").run().lastInsertRowid
   transfer(d.sqlite, { ref: 'cli:dep', reason: 'deposit', from: custody('bsc'), to: fund(BigInt(id)), asset: 'USDT', amount: 5_00000000n })

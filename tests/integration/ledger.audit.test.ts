@@ -7,8 +7,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { main } from '../../server/cli.ts'
-import { openDatabase, transaction } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { openDatabase, openSqliteFile, transaction } from '../../server/db/index.ts'
+import { migrate, migrateDatabase } from '../../server/db/migrate.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { custody, DUST, FEES, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { auditNodeGrants } from '../../server/modules/node/service.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
@@ -33,30 +34,30 @@ afterEach(() => {
 })
 
 /** A database with two users, deposits on both chains and some movements, all through the ledger. */
-function seed(): void {
-  const { sqlite } = openDatabase(target)
+async function seed(): Promise<void> {
+  const d = openDatabase(target)
   try {
-    if (!pg) migrate(sqlite) // PostgreSQL's is a copy of the migrated template
-    transaction(sqlite, () => {
-      const user = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
-      const a = user.run('AAAA1111', 'a').lastInsertRowid as bigint
-      const b = user.run('BBBB2222', 'b').lastInsertRowid as bigint
-      transfer(sqlite, { ref: 'dep:bsc:0x01:0', reason: 'deposit', from: custody('bsc'), to: fund(a), asset: 'USDT', amount: 12_500_000_000n })
-      transfer(sqlite, { ref: 'dep:nadi:0x02:1', reason: 'deposit', from: custody('nadi'), to: fund(b), asset: 'NADI', amount: 300_000_000n })
-      transfer(sqlite, { ref: 'draw:1', reason: 'transfer', from: fund(a), to: trade(a), asset: 'USDT', amount: 2_500_000_000n })
-      transfer(sqlite, { ref: 'fee:1', reason: 'fee', from: fund(b), to: FEES, asset: 'NADI', amount: 1_000_000n })
+    if (!pg) await migrateDatabase(d) // PostgreSQL's is a copy of the migrated template
+    await d.sql.transaction(async (tx) => {
+      const user = statement<{ id: bigint }, [string, string]>('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0) RETURNING id')
+      const a = (await tx.get(user, 'AAAA1111', 'a'))!.id
+      const b = (await tx.get(user, 'BBBB2222', 'b'))!.id
+      await transfer(tx, { ref: 'dep:bsc:0x01:0', reason: 'deposit', from: custody('bsc'), to: fund(a), asset: 'USDT', amount: 12_500_000_000n })
+      await transfer(tx, { ref: 'dep:nadi:0x02:1', reason: 'deposit', from: custody('nadi'), to: fund(b), asset: 'NADI', amount: 300_000_000n })
+      await transfer(tx, { ref: 'draw:1', reason: 'transfer', from: fund(a), to: trade(a), asset: 'USDT', amount: 2_500_000_000n })
+      await transfer(tx, { ref: 'fee:1', reason: 'fee', from: fund(b), to: FEES, asset: 'NADI', amount: 1_000_000n })
     })
   } finally {
-    sqlite.close()
+    await d.close()
   }
 }
 
-function corrupt(sqlText: string): void {
-  const { sqlite } = openDatabase(target)
+async function corrupt(sqlText: string): Promise<void> {
+  const d = openDatabase(target)
   try {
-    sqlite.prepare(sqlText).run()
+    await d.sql.run(statement(sqlText))
   } finally {
-    sqlite.close()
+    await d.close()
   }
 }
 
@@ -80,7 +81,7 @@ function cli(...args: string[]): Promise<Run> {
 // Each test spawns the CLI (a tsx start takes seconds on a busy machine), some twice: 90 s each.
 describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
   it('exits 0 on a balanced ledger and prints the per-asset totals', async () => {
-    seed()
+    await seed()
     const r = await cli('audit')
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
@@ -95,8 +96,8 @@ describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
   })
 
   it('exits 1 and names the violations after a balance is changed with raw SQL', async () => {
-    seed()
-    corrupt("UPDATE ledger_accounts SET available = available + 100000000 WHERE kind = 'trade' AND asset = 'USDT'")
+    await seed()
+    await corrupt("UPDATE ledger_accounts SET available = available + 100000000 WHERE kind = 'trade' AND asset = 'USDT'")
     const r = await cli('audit')
     expect(r.code).toBe(1)
     expect(r.stdout).toMatch(/USDT {2}\(3 accounts\) {2}sum 1 {2}✗/)
@@ -106,16 +107,16 @@ describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
   })
 
   it('exits 1 when funds are frozen that nothing holds', async () => {
-    seed()
-    corrupt("UPDATE ledger_accounts SET available = available - 5, frozen = frozen + 5 WHERE kind = 'fund' AND asset = 'NADI'")
+    await seed()
+    await corrupt("UPDATE ledger_accounts SET available = available - 5, frozen = frozen + 5 WHERE kind = 'fund' AND asset = 'NADI'")
     const r = await cli('audit')
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('[frozen-vs-holders]')
   })
 
   it('exits 1 when a day of node dividends records a payout the ledger never moved', async () => {
-    seed()
-    corrupt("INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (20000, 'USDT', 100000000, 20000000, 19999999, 1)")
+    await seed()
+    await corrupt("INSERT INTO node_dividend_days (day, asset, fees, pool, paid, dust) VALUES (20000, 'USDT', 100000000, 20000000, 19999999, 1)")
     const r = await cli('audit')
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('node grants: 3 problems')
@@ -125,7 +126,7 @@ describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
   })
 
   it('--json prints the report as JSON, amounts as strings of units', async () => {
-    seed()
+    await seed()
     const r = await cli('audit', '--json')
     expect(r.code).toBe(0)
     const report = JSON.parse(r.stdout) as { ok: boolean; totals: { asset: string; sum: string; platform: Record<string, string> }[] }
@@ -136,7 +137,7 @@ describe('tsx server/cli.ts audit', { timeout: 90_000 }, () => {
 
 describe('the node grants audit', { timeout: 90_000 }, () => {
   it('a year of dividends of 500 nodes beside 20,000 other postings: the audit names the one day the ledger paid short', async () => {
-    const { sqlite, sql } = openDatabase(dbFile)
+    const { sqlite, sql } = openSqliteFile(dbFile)
     try {
       migrate(sqlite)
       // The grants' rows name nodes; the audit reads amounts only, so no orders are made for them.
@@ -203,7 +204,7 @@ describe('the command line', { timeout: 90_000 }, () => {
     const o = io()
     expect(await main(['frobnicate', '7'], { env: env(), io: o.io })).toBe(2)
     expect(o.err.join('\n')).toMatch(/unknown command: frobnicate 7\n\nusage: tsx server\/cli\.ts <command>\n\ncommands:\n {2}audit \[--json\] /)
-    seed()
+    await seed()
     expect(await main(['audit', '--fix'], { env: env(), io: o.io })).toBe(2)
     expect(await main([], { env: env(), io: o.io })).toBe(2)
     expect(await main(['help'], { env: env(), io: o.io })).toBe(0)

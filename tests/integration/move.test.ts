@@ -12,7 +12,7 @@ import type { Order } from '../../contract/trade.ts'
 import { parseMoney } from '../../contract/money.ts'
 import { audit, balance, custody, trade, transfer, type Asset } from '../../server/ledger/index.ts'
 import { backupSqlite, RestoreRefused, restoreSqlite } from '../../server/db/backup.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openDatabase, openSqliteFile } from '../../server/db/index.ts'
 import { MoveRefused, moveToPostgres } from '../../server/db/move.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
@@ -22,8 +22,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-backup-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 let refs = 0
-function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
-  transfer(s.ctx.sqlite, { ref: `test:move:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
+async function credit(s: TestServer, userId: number, asset: Asset, amount: string) {
+  await transfer(s.ctx.sql, { ref: `test:move:${++refs}`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset, amount: parseMoney(amount)! })
 }
 let cid = 0
 const place = (s: TestServer, who: SignedIn, side: 'buy' | 'sell', price: string, size: string) =>
@@ -34,8 +34,8 @@ async function backupUnderLoad(file: string) {
   const s = await start()
   const traders = [await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE), await s.signIn(ROOT_CODE)]
   for (const t of traders) {
-    credit(s, t.userId, 'USDT', '100000')
-    credit(s, t.userId, 'NADI', '100000')
+    await credit(s, t.userId, 'USDT', '100000')
+    await credit(s, t.userId, 'NADI', '100000')
   }
   let stop = false
   let placed = 0
@@ -63,7 +63,7 @@ it('a backup taken while orders arrive restores to balanced books, and restore r
   const target = path.join(dir, 'restored', 'nadi.sqlite')
   const r = await restoreSqlite(file, target)
   expect(r.previous).toBeNull()
-  const back = openDatabase(target)
+  const back = openSqliteFile(target)
   try {
     expect((await audit(back.sql)).violations).toEqual([])
     expect(Number(back.sqlite.prepare('SELECT COUNT(*) FROM trade_orders').pluck().get())).toBeGreaterThanOrEqual(30)
@@ -77,7 +77,7 @@ it('a backup taken while orders arrive restores to balanced books, and restore r
   fs.writeFileSync(garbage, 'not a database at all, just text long enough to look like a header……')
   await expect(restoreSqlite(garbage, target)).rejects.toThrow(RestoreRefused)
   const foreign = path.join(dir, 'foreign.sqlite')
-  const f = openDatabase(foreign)
+  const f = openSqliteFile(foreign)
   f.sqlite.exec('CREATE TABLE t (x INTEGER)')
   await f.close()
   await expect(restoreSqlite(foreign, target)).rejects.toThrow(/not a NADI database/)
@@ -109,11 +109,12 @@ it.runIf(testBackend() === 'postgres')('a SQLite data folder moves into an empty
     expect(rowsOf('exchange_journal')).toBeGreaterThan(30)
 
     // A server on the moved database: the same balances as the SQLite copy holds, and it trades on.
-    const copy = openDatabase(file)
+    const copy = openSqliteFile(file)
     const expected = traders.map((t) => ({ usdt: balance(copy.sqlite, trade(t.userId), 'USDT'), nadi: balance(copy.sqlite, trade(t.userId), 'NADI') }))
     await copy.close()
     const served = (p = await startServer({ env: { NADI_DATABASE_URL: pg.url } }))
-    expect(traders.map((t) => ({ usdt: balance(served.ctx.sqlite, trade(t.userId), 'USDT'), nadi: balance(served.ctx.sqlite, trade(t.userId), 'NADI') }))).toEqual(expected)
+    const servedBalances = await Promise.all(traders.map(async (t) => ({ usdt: await balance(served.ctx.sql, trade(t.userId), 'USDT'), nadi: await balance(served.ctx.sql, trade(t.userId), 'NADI') })))
+    expect(servedBalances).toEqual(expected)
     const again = await p.signIn(ROOT_CODE, traders[0]!.wallet)
     expect(again.userId).toBe(traders[0]!.userId)
     const res = await place(p, again, 'buy', '0.3', '10')

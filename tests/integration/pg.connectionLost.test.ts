@@ -4,7 +4,8 @@
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import '../../server/ledger/holders.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { PgConnectionLost } from '../../server/db/pg/wire.ts'
 import { audit, balance, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
 import { idemKey, localeText, ROOT_CODE, useServers } from './support/server.ts'
@@ -41,27 +42,27 @@ async function cutWhileWaiting<T>(url: string, userId: number, asset: 'USDT' | '
 it.runIf(testBackend() === 'postgres')('a request whose connection was ended answers 503 "try again" in the user’s language; the next one reconnects, and the retry is applied once', async () => {
   const s = await start()
   const me = await s.signIn(ROOT_CODE)
-  transfer(s.ctx.sqlite, { ref: `lost:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(me.userId), asset: 'USDT', amount: 10n * 100_000_000n })
+  await transfer(s.ctx.sql, { ref: `lost:${me.userId}`, reason: 'deposit', from: custody('bsc'), to: trade(me.userId), asset: 'USDT', amount: 10n * 100_000_000n })
   const key = idemKey()
   const body = { asset: 'USDT', amount: '1', from: 'trade', to: 'fund' }
   const cut = await cutWhileWaiting(s.ctx.config.databaseUrl!, me.userId, 'USDT', () => s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key, lang: 'TW' }))
   expect(cut.statusCode).toBe(503)
   expect(cut.body_.msg).toBe(localeText('tw', 'errors.databaseUnavailable'))
-  expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').available).toBe(10n * 100_000_000n)
+  expect((await balance(s.ctx.sql, trade(me.userId), 'USDT')).available).toBe(10n * 100_000_000n)
 
   // A new connection took the ended one's place, and the retry is applied once.
   const again = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
   expect(again.statusCode, again.body).toBe(200)
   const replay = await s.post('/api/v1/wallet/transfer', body, { token: me.token, idempotencyKey: key })
   expect(replay.body_.data).toEqual(again.body_.data)
-  expect(balance(s.ctx.sqlite, fund(me.userId), 'USDT').available).toBe(100_000_000n)
+  expect((await balance(s.ctx.sql, fund(me.userId), 'USDT')).available).toBe(100_000_000n)
   expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 
 it.runIf(testBackend() === 'postgres')('the market on a server whose connection was ended: the order it carried is refused, nothing is kept of it, and the market goes on trading', async () => {
   const s = await start()
   const me = await s.signIn(ROOT_CODE)
-  for (const asset of ['USDT', 'NADI'] as const) transfer(s.ctx.sqlite, { ref: `lostm:${me.userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: trade(me.userId), asset, amount: 1_000n * 100_000_000n })
+  for (const asset of ['USDT', 'NADI'] as const) await transfer(s.ctx.sql, { ref: `lostm:${me.userId}:${asset}`, reason: 'deposit', from: custody(asset === 'USDT' ? 'bsc' : 'nadi'), to: trade(me.userId), asset, amount: 1_000n * 100_000_000n })
   const order = (cid: string) => s.post<{ id: number; status: string }>('/api/v1/trade/placeOrder', { inst_id: 'NADI-USDT', side: 'buy', type: 'limit', price: '0.2', size: '10', client_order_id: cid }, { token: me.token, idempotencyKey: idemKey() })
   const cut = await cutWhileWaiting(s.ctx.config.databaseUrl!, me.userId, 'USDT', () => order('cut'))
   expect(cut.statusCode, cut.body).toBe(503)
@@ -70,40 +71,48 @@ it.runIf(testBackend() === 'postgres')('the market on a server whose connection 
   expect(next.statusCode, next.body).toBe(200)
   expect(next.body_.data.status).toBe('pending')
   expect((await s.get<{ state: string }>('/api/v1/trade/status?inst_id=NADI-USDT')).body_.data.state).toBe('live')
-  expect(balance(s.ctx.sqlite, trade(me.userId), 'USDT').frozen).toBe(2n * 100_000_000n)
+  expect((await balance(s.ctx.sql, trade(me.userId), 'USDT')).frozen).toBe(2n * 100_000_000n)
   expect((await audit(s.ctx.sql)).violations).toEqual([])
 })
 
 it.runIf(testBackend() === 'postgres')('lost inside a transaction: no statement after it runs outside the transaction, even one a caller tries after catching; the next transaction runs on a new session', async () => {
   const db = freshDatabase({ empty: true })
-  const conn = new PgSync(db.url, { reconnect: true })
-  const admin = new PgSync(db.url, { appName: 'nadi tests admin' })
+  const sql = new PgPool(db.url, { appName: 'nadi tests' })
+  const admin = new pg.Client({ connectionString: db.url, application_name: 'nadi tests admin' })
+  await admin.connect()
+  const insert = statement<never, [number]>('INSERT INTO t (n) VALUES (?)')
+  const backend = statement<{ pid: bigint }>('SELECT pg_backend_pid() AS pid')
   try {
-    conn.exec('CREATE TABLE t (n INTEGER)')
-    const pid = conn.prepare('SELECT pg_backend_pid()').pluck().get()
+    await sql.run(statement('CREATE TABLE t (n INTEGER)'))
+    let pid = 0n
     const attempts: string[] = []
-    expect(() =>
-      conn.transaction(() => {
-        conn.prepare('INSERT INTO t (n) VALUES (?)').run(1)
-        admin.prepare('SELECT pg_terminate_backend(?)').get(pid)
+    await expect(
+      sql.transaction(async (tx) => {
+        pid = (await tx.get(backend))!.pid
+        await tx.run(insert, 1)
+        // With a timeout it returns once the session is gone, so the next statement cannot slip in first.
+        await admin.query('SELECT pg_terminate_backend($1, 5000)', [Number(pid)])
         for (const n of [2, 3]) {
           try {
-            conn.prepare('INSERT INTO t (n) VALUES (?)').run(n)
+            await tx.run(insert, n)
           } catch (e) {
             attempts.push((e as Error).name)
           }
         }
-      })(),
-    ).toThrow(PgConnectionLost)
+      }),
+    ).rejects.toThrow(PgConnectionLost)
     expect(attempts).toEqual(['PgConnectionLost', 'PgConnectionLost'])
-    // Nothing of it was kept; the next statement outside a transaction runs on a new session.
-    expect(admin.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(0n)
-    expect(conn.prepare('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid)
-    conn.transaction(() => conn.prepare('INSERT INTO t (n) VALUES (?)').run(4))()
-    expect(admin.prepare('SELECT n FROM t').pluck().all()).toEqual([4n])
+    // Nothing of it was kept; the next transaction runs on a new session.
+    expect((await admin.query('SELECT COUNT(*)::int AS n FROM t')).rows[0].n).toBe(0)
+    const next = await sql.transaction(async (tx) => {
+      await tx.run(insert, 4)
+      return (await tx.get(backend))!.pid
+    })
+    expect(next).not.toBe(pid)
+    expect((await admin.query('SELECT n FROM t')).rows.map((r: { n: number }) => r.n)).toEqual([4])
   } finally {
-    conn.close()
-    admin.close()
+    await sql.close()
+    await admin.end()
     db.drop()
   }
 })

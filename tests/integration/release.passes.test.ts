@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseUnits } from 'ethers'
 import { ROOT_CODE, idemKey, startServer, useServers, type SignedIn, type TestServer } from './support/server.ts'
@@ -127,17 +128,16 @@ describe('a release day passed twice', () => {
         dirs.push(dir)
         // The CLI passes every due day to now (the plans started in the test clock's past), the first being ours.
         const cli = runCli(dir, ['release', 'run'], { NADI_DATABASE_URL: db.url })
-        const waiting = watch.sqlite.prepare(
-          "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO release_lines%'",
+        const waiting = statement<{ n: bigint }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO release_lines%'",
         )
-        const nap = new Int32Array(new SharedArrayBuffer(4))
         const posted = await pass.sql.transaction(async (tx) => {
           const r = await releaseDay(tx, day, Date.now())
-          // Our lines stay uncommitted until the CLI's pass waits on their keys (the wait is synchronous: PgSync blocks this thread).
+          // Our lines stay uncommitted until the CLI's pass waits on their keys, watched from another connection.
           const deadline = Date.now() + 30_000
-          while (Number(waiting.pluck().get()) === 0) {
+          while (Number((await watch.sql.get(waiting))!.n) === 0) {
             if (Date.now() > deadline) throw new Error('the CLI’s release pass never waited on our lines')
-            Atomics.wait(nap, 0, 0, 20)
+            await sleep(20)
           }
           return r
         })

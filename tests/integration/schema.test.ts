@@ -2,7 +2,7 @@
 // migrated a version at a time end in the same schema, and SQLite's schema is PostgreSQL's.
 
 import { afterEach, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../server/db/index.ts'
+import { openDatabase, openSqliteFile, type Database_ } from '../../server/db/index.ts'
 import { migrate, migrateDatabase, migrationFiles } from '../../server/db/migrate.ts'
 import { schemaInfo, schemaInfoOf } from '../../server/db/schemaInfo.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
@@ -40,7 +40,7 @@ it('a database migrated in one go and one migrated version by version end in the
 it.runIf(testBackend() === 'postgres')("PostgreSQL's schema is SQLite's: the same tables, columns, types, keys and indexes", async () => {
   const pg = empty()
   await migrateDatabase(pg)
-  const lite = openDatabase(':memory:')
+  const lite = openSqliteFile(':memory:')
   opened.push(lite)
   migrate(lite.sqlite)
   const a = schemaInfo(lite.sqlite)

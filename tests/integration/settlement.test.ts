@@ -9,6 +9,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Database_ } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
+import { sqliteOf } from '../../server/db/connection.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { audit, balance, custody, DUST, fund, MINING, SAVINGS, transfer } from '../../server/ledger/index.ts'
 import { auditSettlement, nextDay, settleDay, settleDue, SettlementFundingShort, type PositionKind } from '../../server/modules/settlement/service.ts'
@@ -34,12 +35,12 @@ function fresh() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-settle-'))
   const pg = testBackend() === 'postgres' ? freshDatabase() : null
   const conn = openDatabase(pg?.url ?? path.join(dir, 'nadi.sqlite'))
-  if (!pg) migrate(conn.sqlite)
+  if (!pg) migrate(sqliteOf(conn, 'the settlement tests on SQLite'))
   open.push({ conn, dir, pg })
   /** What an operator command beside it is told: its folder and its database. */
   const operatorEnv = { NADI_ENV: 'test', NADI_DATA_DIR: dir, NADI_DB_FILE: path.join(dir, 'nadi.sqlite'), ...(pg ? { NADI_DATABASE_URL: pg.url } : {}) }
   let t = T0
-  const ctx = { sqlite: conn.sqlite, db: conn.db, sql: conn.sql, now: () => t, log: { error: () => {} } as never }
+  const ctx = { db: conn.db, sql: conn.sql, now: () => t, log: { error: () => {} } as never }
   const users = async (n: number) => {
     for (let i = 0; i < n; i++) await conn.sql.run(statement("INSERT INTO users (wallet_address, code, name, depth, created_at) VALUES (?, ?, 'u', 0, ?)"), `0x${String(i).padStart(40, '0')}`, `C${i}`, T0)
   }

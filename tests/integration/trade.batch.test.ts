@@ -7,16 +7,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { SqlConnection, SqlStatement } from '../../server/db/connection.ts'
 import { openDatabase, type Connection } from '../../server/db/index.ts'
-import { migrate } from '../../server/db/migrate.ts'
+import { migrateDatabase } from '../../server/db/migrate.ts'
 import { Exchange, TradeRejected, type PlaceInput } from '../../server/exchange/exchange.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
-import { statement } from '../../server/db/query/types.ts'
+import { statement, type Sql, type Tx } from '../../server/db/query/types.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-batch-'))
 const databases: TestDatabase[] = []
@@ -33,36 +32,23 @@ function database(): ReturnType<typeof openDatabase> {
   return openDatabase(d.url)
 }
 
-/** The connection, with every statement it executes counted (prepared ones and exec alike). */
-function counting(real: SqlConnection): { sqlite: SqlConnection; count: () => number } {
+/** The database's Sql, with every statement it runs counted, inside its transactions and savepoints too. */
+function counting(real: Sql): { sql: Sql; count: () => number } {
   let count = 0
-  const wrap = (s: SqlStatement): SqlStatement => {
-    const w: SqlStatement = {
-      get: (...p) => (count++, s.get(...p)),
-      all: (...p) => (count++, s.all(...p)),
-      run: (...p) => (count++, s.run(...p)),
-      iterate: (...p) => (count++, s.iterate(...p)),
-      pluck: (on = true) => (s.pluck(on), w),
-      raw: (on = true) => (s.raw(on), w),
-      safeIntegers: (on = true) => (s.safeIntegers(on), w),
-    }
-    return w
-  }
-  const sqlite = new Proxy(real, {
-    get(target, key) {
-      if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql))
-      if (key === 'exec') {
-        return (sql: string) => {
-          count++
-          target.exec(sql)
-          return sqlite
-        }
-      }
-      const v: unknown = Reflect.get(target, key, target)
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
-    },
-  })
-  return { sqlite, count: () => count }
+  const statements = new Set<PropertyKey>(['all', 'get', 'run', 'rows', 'row', 'exec'])
+  const nests = new Set<PropertyKey>(['transaction', 'savepoint'])
+  const wrap = <T extends object>(q: T): T =>
+    new Proxy(q, {
+      get(target, key) {
+        const v: unknown = Reflect.get(target, key, target)
+        if (typeof v !== 'function') return v
+        const f = v as (...a: unknown[]) => unknown
+        if (statements.has(key)) return (...a: unknown[]) => (count++, f.apply(target, a))
+        if (nests.has(key)) return (fn: (tx: Tx) => Promise<unknown>, ...rest: unknown[]) => f.call(target, (tx: Tx) => fn(wrap(tx)), ...rest)
+        return f.bind(target)
+      },
+    })
+  return { sql: wrap(real), count: () => count }
 }
 
 const UNITS = 100_000_000n
@@ -71,7 +57,7 @@ const CLOCK = Date.UTC(2026, 11, 2, 12)
 /** A migrated database with users 1..users, each holding `usdt` and `nadi` in their trade account, and an activity measuring trading. */
 async function market(users: number, usdt: bigint, nadi: bigint) {
   const db = database()
-  if (testBackend() === 'sqlite') migrate(db.sqlite) // PostgreSQL's is a copy of the migrated template
+  if (testBackend() === 'sqlite') await migrateDatabase(db) // PostgreSQL's is a copy of the migrated template
   const add = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (let u = 1; u <= users; u++) {
     await db.sql.run(add, u, `0x${String(u).padStart(40, '0')}`, `U${u}CODE`, `user ${u}`)
@@ -94,8 +80,8 @@ const exchangeOn = async (conn: Connection) => {
 describe('the market writer batches its round trips', () => {
   it('a batch of 198 commands executes as many statements as a batch of 3 of the same kinds', { timeout: 60_000 }, async () => {
     const db = await market(4, 1_000_000n * UNITS, 1_000_000n * UNITS)
-    const { sqlite, count } = counting(db.sqlite)
-    const ex = await exchangeOn({ sqlite, db: db.db, sql: db.sql })
+    const { sql, count } = counting(db.sql)
+    const ex = await exchangeOn({ db: db.db, sql })
     let cid = 0
     const rest = (user: number) => ex.place(user, { side: 'sell', type: 'limit', price: 3000, lots: 1000, clientOrderId: `r${++cid}` })
     // Orders for the cancels and for the crossing buys to fill, in batches of their own.
@@ -148,13 +134,13 @@ describe('the market writer batches its round trips', () => {
     const send = (ex: Exchange, s: Step) => ('cancel' in s ? ex.cancel(s.user, s.cancel) : ex.place(s.user, s.place))
     const answer = (o: PromiseSettledResult<unknown>) =>
       o.status === 'fulfilled' ? o.value : o.reason instanceof TradeRejected ? { refused: o.reason.reason, detail: o.reason.detail } : { error: String(o.reason) }
-    const tables = (sqlite: SqlConnection) => ({
-      orders: sqlite.prepare('SELECT * FROM trade_orders ORDER BY id').all(),
-      fills: sqlite.prepare('SELECT * FROM trade_fills ORDER BY id').all(),
-      deals: sqlite.prepare('SELECT * FROM trade_deals ORDER BY id').all(),
-      journal: sqlite.prepare('SELECT seq, inst_id, command, created_at FROM exchange_journal ORDER BY seq').all(),
-      balances: sqlite.prepare('SELECT user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY user_id, kind, asset').all(),
-      scores: sqlite.prepare('SELECT activity_id, user_id, score, reached_at FROM activity_scores ORDER BY activity_id, user_id').all(),
+    const tables = async (sql: Sql) => ({
+      orders: await sql.all(statement('SELECT * FROM trade_orders ORDER BY id')),
+      fills: await sql.all(statement('SELECT * FROM trade_fills ORDER BY id')),
+      deals: await sql.all(statement('SELECT * FROM trade_deals ORDER BY id')),
+      journal: await sql.all(statement('SELECT seq, inst_id, command, created_at FROM exchange_journal ORDER BY seq')),
+      balances: await sql.all(statement('SELECT user_id, kind, asset, available, frozen FROM ledger_accounts ORDER BY user_id, kind, asset')),
+      scores: await sql.all(statement('SELECT activity_id, user_id, score, reached_at FROM activity_scores ORDER BY activity_id, user_id')),
     })
 
     const run = async (batched: boolean) => {
@@ -166,7 +152,7 @@ describe('the market writer batches its round trips', () => {
         answers = []
         for (const s of steps) answers.push(answer((await Promise.allSettled([send(ex, s)]))[0]!))
       }
-      const out = { answers, ...tables(db.sqlite), violations: (await audit(db.sql)).violations }
+      const out = { answers, ...(await tables(db.sql)), violations: (await audit(db.sql)).violations }
       await ex.close()
       await db.close()
       return out

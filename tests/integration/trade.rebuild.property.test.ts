@@ -9,7 +9,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { dialectOf, type SqlConnection } from '../../server/db/connection.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { migrateDatabase } from '../../server/db/migrate.ts'
 import { Exchange, type PlaceInput } from '../../server/exchange/exchange.ts'
@@ -20,7 +19,7 @@ import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
 import { readStandings, readTopScores } from '../../server/modules/activity/scores.ts'
-import { statement } from '../../server/db/query/types.ts'
+import { statement, type Sql } from '../../server/db/query/types.ts'
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-rebuild-prop-'))
 const databases: TestDatabase[] = []
@@ -42,31 +41,31 @@ function databaseFor(seed: number): string {
  * `journal_from` (after the engine took it), or the batch's netted ledger posting (at its commit).
  * Triggers are written in each database's own language: SQLite's RAISE, PostgreSQL's plpgsql.
  */
-function installFaults(sqlite: SqlConnection): void {
+async function installFaults(sql: Sql): Promise<void> {
   const journalArmed = '(SELECT journal_from FROM fault) IS NOT NULL AND (SELECT COALESCE(MAX(seq), 0) FROM exchange_journal) >= (SELECT journal_from FROM fault)'
   const postingArmed = "(SELECT posting FROM fault) = 1 AND NEW.reason = 'trade'"
-  if (dialectOf(sqlite) === 'sqlite') {
-    sqlite.exec(`
-      CREATE TEMP TABLE fault (journal_from INTEGER, posting INTEGER);
-      INSERT INTO fault VALUES (NULL, 0);
-      CREATE TEMP TRIGGER fail_journal BEFORE INSERT ON exchange_journal WHEN ${journalArmed}
-        BEGIN SELECT RAISE(ABORT, 'injected: journal write failed'); END;
-      CREATE TEMP TRIGGER fail_posting BEFORE INSERT ON ledger_postings WHEN ${postingArmed}
-        BEGIN SELECT RAISE(ABORT, 'injected: commit failed'); END;
-    `)
-    return
-  }
-  // The database is this seed's own and dropped after the run, so the table and triggers need not be temporary.
-  sqlite.exec(`
-    CREATE TABLE fault (journal_from BIGINT, posting BIGINT);
-    INSERT INTO fault VALUES (NULL, 0);
-    CREATE FUNCTION fail_journal() RETURNS trigger LANGUAGE plpgsql AS $f$
-      BEGIN IF ${journalArmed} THEN RAISE EXCEPTION 'injected: journal write failed'; END IF; RETURN NEW; END $f$;
-    CREATE TRIGGER fail_journal BEFORE INSERT ON exchange_journal FOR EACH ROW EXECUTE FUNCTION fail_journal();
-    CREATE FUNCTION fail_posting() RETURNS trigger LANGUAGE plpgsql AS $f$
-      BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $f$;
-    CREATE TRIGGER fail_posting BEFORE INSERT ON ledger_postings FOR EACH ROW EXECUTE FUNCTION fail_posting();
-  `)
+  // SQLite's one connection is the market's too, so its table and triggers may be temporary; the
+  // PostgreSQL database is this seed's own and dropped after the run, so they need not be.
+  const ddl =
+    sql.dialect === 'sqlite'
+      ? [
+          'CREATE TEMP TABLE fault (journal_from INTEGER, posting INTEGER)',
+          `CREATE TEMP TRIGGER fail_journal BEFORE INSERT ON exchange_journal WHEN ${journalArmed}
+            BEGIN SELECT RAISE(ABORT, 'injected: journal write failed'); END`,
+          `CREATE TEMP TRIGGER fail_posting BEFORE INSERT ON ledger_postings WHEN ${postingArmed}
+            BEGIN SELECT RAISE(ABORT, 'injected: commit failed'); END`,
+        ]
+      : [
+          'CREATE TABLE fault (journal_from BIGINT, posting BIGINT)',
+          `CREATE FUNCTION fail_journal() RETURNS trigger LANGUAGE plpgsql AS $f$
+            BEGIN IF ${journalArmed} THEN RAISE EXCEPTION 'injected: journal write failed'; END IF; RETURN NEW; END $f$`,
+          'CREATE TRIGGER fail_journal BEFORE INSERT ON exchange_journal FOR EACH ROW EXECUTE FUNCTION fail_journal()',
+          `CREATE FUNCTION fail_posting() RETURNS trigger LANGUAGE plpgsql AS $f$
+            BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $f$`,
+          'CREATE TRIGGER fail_posting BEFORE INSERT ON ledger_postings FOR EACH ROW EXECUTE FUNCTION fail_posting()',
+        ]
+  for (const text of ddl) await sql.run(statement(text))
+  await sql.run(statement('INSERT INTO fault VALUES (NULL, 0)'))
 }
 
 /** Seeds to run; NADI_PROP_SEED=<n> runs one (to reproduce a failure). */
@@ -81,7 +80,6 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   const r = rng(seed)
   const conn = openDatabase(databaseFor(seed))
   await migrateDatabase(conn)
-  const sqlite = conn.sqlite
   let clock = Date.UTC(2026, 10, 24, 12)
   const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
   for (const id of [MAKER, ...USERS]) {
@@ -96,8 +94,9 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
       clock + 86_400_000,
     ))!.id,
   )
-  installFaults(sqlite)
-  const arm = sqlite.prepare('UPDATE fault SET journal_from = ?, posting = ?')
+  await installFaults(conn.sql)
+  const armFault = statement<never, [number | null, number]>('UPDATE fault SET journal_from = ?, posting = ?')
+  const arm = (journalFrom: number | null, posting: number) => conn.sql.run(armFault, journalFrom, posting)
   const errors: unknown[] = []
   const ex = new Exchange({
     conn,
@@ -123,14 +122,15 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
   for (let b = 0; b < BATCHES; b++) {
     clock += 1000 + r.int(5000)
     mid = Math.max(1000, mid + r.int(41) - 20)
-    const jobs: { userId: number; cid: string | null; p: Promise<unknown> }[] = []
+    // Sent only once the batch's fault is armed (below): arming is a statement to await.
+    const jobs: { userId: number; cid: string | null; send: () => Promise<unknown> }[] = []
     const placeAs = (userId: number, input: Input) => {
       const c = `p${++cid}`
-      jobs.push({ userId, cid: c, p: ex.place(userId, { ...input, clientOrderId: c }) })
+      jobs.push({ userId, cid: c, send: () => ex.place(userId, { ...input, clientOrderId: c }) })
     }
     // The market maker requotes now and then: cancel everything, then a ladder on both sides.
     if (b % 4 === 0) {
-      for (const id of openOf(MAKER)) jobs.push({ userId: MAKER, cid: null, p: ex.cancel(MAKER, id) })
+      for (const id of openOf(MAKER)) jobs.push({ userId: MAKER, cid: null, send: () => ex.cancel(MAKER, id) })
       for (let i = 1; i <= 5; i++) {
         placeAs(MAKER, { side: 'buy', type: 'limit', price: mid - i * 3, lots: 100 + r.int(5000) })
         placeAs(MAKER, { side: 'sell', type: 'limit', price: mid + i * 3, lots: 100 + r.int(5000) })
@@ -145,19 +145,22 @@ it.each(SEEDS)('interleaved requotes, orders, cancels and forced batch failures 
       else if (kind < 8) placeAs(u, { side: 'buy', type: 'market', quote: 1_000_000 + r.int(5_000_000) })
       else {
         const mine = openOf(u)
-        if (mine.length) jobs.push({ userId: u, cid: null, p: ex.cancel(u, r.pick(mine)) })
+        if (mine.length) {
+          const id = r.pick(mine)
+          jobs.push({ userId: u, cid: null, send: () => ex.cancel(u, id) })
+        }
       }
     }
-    // One batch in five fails: at a command's journal write, or at its commit. Armed synchronously, in
-    // the same turn the commands were handed to the engine: before its batch runs.
+    // One batch in five fails: at a command's journal write, or at its commit. Armed before its
+    // commands are handed to the engine, all in one turn, so they make one batch.
     const fault = r.int(10)
-    const head = Number((sqlite.prepare('SELECT COALESCE(MAX(seq), 0) FROM exchange_journal').pluck().get() as bigint))
-    if (fault === 0) arm.run(head + r.int(Math.max(1, jobs.length)), 0)
-    else if (fault === 1) arm.run(null, 1)
-    else arm.run(null, 0)
+    const head = Number((await conn.sql.get(statement<{ n: bigint }>('SELECT COALESCE(MAX(seq), 0) AS n FROM exchange_journal')))!.n)
+    if (fault === 0) await arm(head + r.int(Math.max(1, jobs.length)), 0)
+    else if (fault === 1) await arm(null, 1)
+    else await arm(null, 0)
 
-    const outcomes = await Promise.allSettled(jobs.map((j) => j.p))
-    arm.run(null, 0)
+    const outcomes = await Promise.allSettled(jobs.map((j) => j.send()))
+    await arm(null, 0)
     outcomes.forEach((o, i) => {
       const j = jobs[i]!
       if (j.cid === null) return

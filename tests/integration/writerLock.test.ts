@@ -10,7 +10,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { lockDatabase, lockDataFolder } from '../../server/db/writerLock.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openSqliteFile } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { killChildren, killGroup, runCli, startChild, startRefused, until } from './support/child.ts'
 
@@ -64,7 +64,7 @@ describe.runIf(testBackend() === 'sqlite')('one writer per SQLite data folder', 
   it('a writing command on a folder held by a process that takes no operator commands is refused and writes nothing', { timeout: 90_000 }, async () => {
     const dir = tempDir()
     const dbFile = path.join(dir, 'nadi.sqlite')
-    const db = openDatabase(dbFile)
+    const db = openSqliteFile(dbFile)
     migrate(db.sqlite)
     db.sqlite.close()
     const lock = lockDataFolder(dbFile, 'test holder')

@@ -16,12 +16,12 @@ import { seedAlone } from '../../../server/roles/seeds.ts'
 
 const url = process.argv[2]!
 const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '1', NADI_DATABASE_URL: url, NADI_DATA_DIR: os.tmpdir() })
-const { sqlite, db, sql, close } = openDatabase(url)
-await migrateDatabase({ sqlite, sql })
+const { db, sql, close } = openDatabase(url)
+await migrateDatabase({ sql })
 const quiet = { level: 'silent', info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, silent() {}, child: () => quiet }
-const conn = { sqlite, db, sql }
+const conn = { db, sql }
 // The seeds use the database, the settings, the clock and the log; never the chains, which this process does not start.
-const ctx = { config, sqlite, db, sql, now: Date.now, log: quiet as unknown as FastifyBaseLogger, commits: new GroupCommit(conn) } as Omit<Ctx, 'chain'> as Ctx
+const ctx = { config, db, sql, now: Date.now, log: quiet as unknown as FastifyBaseLogger, commits: new GroupCommit(conn) } as Omit<Ctx, 'chain'> as Ctx
 
 console.log('ready')
 const lines = readline.createInterface({ input: process.stdin })
