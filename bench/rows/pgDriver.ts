@@ -1,14 +1,13 @@
-// Which PostgreSQL driver the server moves to (issue 34 §1: "choose between `pg` and `postgres` by
+// Which PostgreSQL driver the server runs on (issue 34 §1: "choose between `pg` and `postgres` by
 // measuring"): one order-shaped transaction — a journal row, an order row, a balance update — through
-// today's synchronous libpq connection, node-postgres' pool and Postgres.js, from 1, 8 and 50 callers
-// at once; and the batched shape of §3 as a market's one writer runs it, 50 commands written by one
-// transaction of multi-row statements (one writer: two batches updating the same balances in
-// different orders would deadlock, which is why a market has one). Bare drivers on the bench's cluster, no server: what the driver and its round trips
-// cost, which is the ceiling a service on it can reach.
+// node-postgres' pool and Postgres.js, from 1, 8 and 50 callers at once; and the batched shape of §3
+// as a market's one writer runs it, 50 commands written by one transaction of multi-row statements
+// (one writer: two batches updating the same balances in different orders would deadlock, which is
+// why a market has one). Bare drivers on the bench's cluster, no server: what the driver and its
+// round trips cost, which is the ceiling a service on it can reach.
 
 import pg from 'pg'
 import postgres from 'postgres'
-import { PgSync } from '../../server/db/pg/sync.ts'
 import { onPostgres } from '../support/postgres.ts'
 import { info, type BenchContext, type Row } from '../support/types.ts'
 
@@ -77,12 +76,12 @@ async function atEachLoad(once: () => Promise<void>): Promise<Map<number, Measur
   return out
 }
 
-function rowsOf(driver: string, byCallers: Map<number, Measured>, batched: Measured | null): Row[] {
+function rowsOf(driver: string, byCallers: Map<number, Measured>, batched: Measured): Row[] {
   const out: Row[] = []
   for (const [callers, m] of byCallers) {
     out.push(info({ name: `PostgreSQL driver ${driver}: order transactions/s, ${callers} caller${callers > 1 ? 's' : ''} (p99 ${m.p99Ms.toFixed(1)} ms)`, value: m.perSecond, unit: '/s', format: (v) => `${Math.round(v).toLocaleString('en-US')}/s` }))
   }
-  if (batched) out.push(info({ name: `PostgreSQL driver ${driver}: commands/s written ${BATCH} to a transaction of multi-row statements, one writer`, value: batched.perSecond * BATCH, unit: '/s', format: (v) => `${Math.round(v).toLocaleString('en-US')}/s` }))
+  out.push(info({ name: `PostgreSQL driver ${driver}: commands/s written ${BATCH} to a transaction of multi-row statements, one writer`, value: batched.perSecond * BATCH, unit: '/s', format: (v) => `${Math.round(v).toLocaleString('en-US')}/s` }))
   return out
 }
 
@@ -90,25 +89,14 @@ function rowsOf(driver: string, byCallers: Map<number, Measured>, batched: Measu
 const values = (n: number, width: number, first = 1) => Array.from({ length: n }, (_, i) => `(${Array.from({ length: width }, (_, k) => `$${first + i * width + k}`).join(', ')})`).join(', ')
 
 async function measure(url: string): Promise<Row[]> {
-  const setup = new PgSync(url)
-  setup.exec(SCHEMA)
+  const setup = new pg.Client({ connectionString: url })
+  await setup.connect()
+  try {
+    await setup.query(SCHEMA)
+  } finally {
+    await setup.end()
+  }
   const rows: Row[] = []
-
-  // Today's connection: one, synchronous, so more callers only queue behind it.
-  const one = new Map<number, Measured>()
-  one.set(
-    1,
-    await drive(1, async () => {
-      const p = paramsOf(order())
-      setup.exec('BEGIN')
-      setup.execute(J, p.j)
-      setup.execute(O, p.o)
-      setup.execute(B, p.b)
-      setup.exec('COMMIT')
-    }),
-  )
-  rows.push(...rowsOf('libpq (synchronous, today)', one, null))
-  setup.close()
 
   const pool = new pg.Pool({ connectionString: url, max: POOL })
   try {

@@ -3,8 +3,8 @@ import { prepared } from './sql.ts'
 import type { Params, Queryable, Sql, Statement, Tx } from './query/types.ts'
 
 // Database work written once and run either way: synchronously on the connection the callers not yet
-// asynchronous hold (better-sqlite3, or PgSync on PostgreSQL), or awaited on a transaction of the
-// asynchronous way (./query). The ledger is both, while its callers move over one by one: a
+// asynchronous hold (better-sqlite3's, in process: SQLite is the only backend that has one), or
+// awaited on a transaction of the asynchronous way (./query). The ledger is both, while its callers move over one by one: a
 // generator yields each statement it needs and is handed the answer, and the driver decides whether
 // that answer is awaited. Typed as the statements are: `const row = yield* get(S.byId, id)`.
 

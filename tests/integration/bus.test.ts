@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { PgBus } from '../../server/roles/pgBus.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
@@ -44,20 +45,20 @@ function bus(url: string, name: string, extra: { pingEveryMs?: number; keepMs?: 
 }
 
 /** Resolves when pred holds, checked as messages arrive (every 10 ms), or fails after ms. */
-async function until(pred: () => boolean, what: string, ms = 10_000): Promise<void> {
+async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms
-  while (!pred()) {
+  while (!(await pred())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 10))
   }
 }
 
-function sql(url: string, text: string, ...params: unknown[]): unknown[] {
-  const c = new PgSync(url, { appName: 'nadi tests' })
+async function sql(url: string, text: string, ...params: unknown[]): Promise<unknown[]> {
+  const c = new PgPool(url, { appName: 'nadi tests', max: 1 })
   try {
-    return c.prepare(text).all(...params)
+    return await c.all(statement<unknown, unknown[]>(text), ...params)
   } finally {
-    c.close()
+    await c.close()
   }
 }
 
@@ -112,7 +113,7 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     expect((got[99] as { pad: string }).pad).toHaveLength(10_000)
     expect(gaps).toBe(0)
     expect(logged.warn).toEqual([])
-    expect(sql(url, 'SELECT count(*) AS n FROM bus_messages')).toEqual([{ n: 10n }])
+    expect(await sql(url, 'SELECT count(*) AS n FROM bus_messages')).toEqual([{ n: 10n }])
   })
 
   it('what is published just before a close still leaves', async () => {
@@ -140,9 +141,9 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     await a.settled()
     a.publish('ranking', { big: 'y'.repeat(9_000) })
     await until(() => got.length === 1, 'the big message')
-    expect(sql(url, 'SELECT count(*) AS n FROM bus_messages')).toEqual([{ n: 1n }])
+    expect(await sql(url, 'SELECT count(*) AS n FROM bus_messages')).toEqual([{ n: 1n }])
     t += 5_000
-    await until(() => (sql(url, 'SELECT count(*) AS n FROM bus_messages') as { n: bigint }[])[0]!.n === 0n, 'the row to go', 5_000)
+    await until(async () => ((await sql(url, 'SELECT count(*) AS n FROM bus_messages')) as { n: bigint }[])[0]!.n === 0n, 'the row to go', 5_000)
   })
 
   it("a LISTEN connection killed under a bus reconnects, reports the gap to its subscribers, and carries on; what it published meanwhile shows as a gap at the others", async () => {
@@ -160,7 +161,7 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     b.publish('books:NADI-USDT', { n: 50 })
     await until(() => atB.length === 2 && atA.length === 2, 'the first messages')
 
-    const killed = sql(url, "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus b %'")
+    const killed = await sql(url, "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus b %'")
     expect(killed).toEqual([{ ok: 1n }])
     await until(() => bLog.warn.some((m) => /connection lost/.test(m)), 'b to notice')
     // While b is down, what it publishes cannot leave — but its sequence moves on.
@@ -186,17 +187,18 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     const got: unknown[] = []
     b.subscribe('books:NADI-USDT', (p) => got.push(p))
     await b.settled()
-    const other = new PgSync(url, { appName: 'nadi tests' })
+    const other = new PgPool(url, { appName: 'nadi tests', max: 1 })
+    const notify = statement<never, [string, string]>('SELECT pg_notify(?, ?)')
     try {
-      other.prepare('SELECT pg_notify(?, ?)').get('nadi_books', 'not json at all')
+      await other.get(notify, 'nadi_books', 'not json at all')
       // Messages a second apart: the bus logs at most one warning a second.
       await until(() => logged.warn.length === 1, 'the first warning')
       await new Promise((r) => setTimeout(r, 1_050))
-      other.prepare('SELECT pg_notify(?, ?)').get('nadi_books', JSON.stringify({ o: 'abcdef0123456789', s: 1, t: 'user@balance#1', p: {} }))
+      await other.get(notify, 'nadi_books', JSON.stringify({ o: 'abcdef0123456789', s: 1, t: 'user@balance#1', p: {} }))
       await until(() => logged.warn.length === 2, 'the second warning')
-      other.prepare('SELECT pg_notify(?, ?)').get('nadi_books', JSON.stringify({ o: 'abcdef0123456789', s: 2, t: 'books:NADI-USDT', p: { n: 1 } }))
+      await other.get(notify, 'nadi_books', JSON.stringify({ o: 'abcdef0123456789', s: 2, t: 'books:NADI-USDT', p: { n: 1 } }))
     } finally {
-      other.close()
+      await other.close()
     }
     await until(() => got.length === 1, 'the good message')
     expect(got).toEqual([{ n: 1 }])

@@ -9,9 +9,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { transaction } from '../../server/db/index.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
 import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { audit, balance, custody, fund, MINING, transfer } from '../../server/ledger/index.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
 import { auditSettlement } from '../../server/modules/settlement/service.ts'
@@ -51,63 +50,64 @@ describe.runIf(testBackend() === 'postgres')('the jobs leader killed mid-way', (
 
     // Yesterday's positions (UTC), all due: the leader's next settlement pass takes the day.
     const day = dayOf(Date.now()) - 1
-    const conn = new PgSync(db.url, { appName: 'nadi tests' })
+    // Named apart from the server's data connections ('nadi'), which the wait below looks for.
+    const books = new PgPool(db.url, { appName: 'nadi tests' })
     try {
       const funded = 10n * BigInt(USERS) * 2n * U
-      transaction(conn, () => {
-        transfer(conn, { ref: 'test:fund:mining', reason: 'fund', userId: null, from: custody('nadi'), to: MINING, asset: 'NADI', amount: funded })
-        conn
-          .prepare("INSERT INTO users (wallet_address, code, name, depth, created_at) SELECT '0x' || lpad(to_hex(g), 40, '0'), 'F' || g, 'u', 0, CAST(? AS BIGINT) FROM generate_series(1, CAST(? AS INTEGER)) g")
-          .run(Date.now(), USERS)
+      await books.transaction(async (tx) => {
+        await transfer(tx, { ref: 'test:fund:mining', reason: 'fund', userId: null, from: custody('nadi'), to: MINING, asset: 'NADI', amount: funded })
+        await tx.run(
+          statement<never, [number, number]>("INSERT INTO users (wallet_address, code, name, depth, created_at) SELECT '0x' || lpad(to_hex(g), 40, '0'), 'F' || g, 'u', 0, CAST(? AS BIGINT) FROM generate_series(1, CAST(? AS INTEGER)) g"),
+          Date.now(),
+          USERS,
+        )
         // 1 % a day of 100 NADI and a little more per user, so each line is its own amount.
-        conn
-          .prepare(
+        await tx.run(
+          statement<never, [bigint, number, number]>(
             `INSERT INTO positions (user_id, kind, asset, base, rate_ppm, period_days, start_day, source, created_at)
              SELECT id, 'device', 'NADI', CAST(? AS BIGINT) + id * 100, 10000, 1, CAST(? AS BIGINT), 'test:' || CAST(id AS TEXT), CAST(? AS BIGINT) FROM users WHERE code LIKE 'F%'`,
-          )
-          .run(100n * U, day, Date.now())
+          ),
+          100n * U,
+          day,
+          Date.now(),
+        )
       })
 
       // The leader's settlement transaction, open for a while (its data connection is the one named plainly 'nadi').
-      const inSettlement = conn.prepare(
-        `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'nadi'
+      const inSettlement = statement<{ n: bigint }, []>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'nadi'
            AND state IN ('active', 'idle in transaction') AND xact_start < now() - interval '300 milliseconds'`,
       )
-      await expect.poll(() => inSettlement.pluck().get(), { timeout: 20_000, interval: 20 }).toBe(1n)
+      await expect.poll(async () => (await books.get(inSettlement))?.n, { timeout: 20_000, interval: 20 }).toBe(1n)
       const killedAt = Date.now()
       killGroup(a.proc)
       await a.exited
       // Nothing of the day was committed: the leader died inside its one transaction.
-      const daysSettled = conn.prepare('SELECT count(*) FROM settlement_days WHERE day = ?').pluck()
-      expect(daysSettled.get(day)).toBe(0n)
+      const daysSettled = async () => (await books.get(statement<{ n: bigint }, [number]>('SELECT count(*) AS n FROM settlement_days WHERE day = ?'), day))?.n
+      expect(await daysSettled()).toBe(0n)
 
       await expect.poll(() => leadsJobs(b), { timeout: 5000, interval: 50 }).toBe(true)
       const takeover = Date.now() - killedAt
       console.log(`jobs leader killed mid-settlement of ${USERS} users: the standby led after ${takeover} ms`)
       expect(takeover).toBeLessThan(5000)
-      await expect.poll(() => daysSettled.get(day), { timeout: 45_000, interval: 200 }).toBe(1n)
+      await expect.poll(daysSettled, { timeout: 45_000, interval: 200 }).toBe(1n)
       console.log(`… and had settled the day ${Date.now() - killedAt} ms after the kill`)
 
       // Once: one posting per user, each user paid exactly their line, the funding account down by the day once.
-      expect(conn.prepare("SELECT count(*) FROM ledger_postings WHERE ref LIKE ? AND ref NOT LIKE '%:dust:%'").pluck().get(`settle:${day}:%`)).toBe(BigInt(USERS))
-      const lines = conn.prepare('SELECT p.user_id AS user_id, l.amount AS amount FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE l.day = ?').all(day) as { user_id: bigint; amount: bigint }[]
+      expect((await books.get(statement<{ n: bigint }, [string]>("SELECT count(*) AS n FROM ledger_postings WHERE ref LIKE ? AND ref NOT LIKE '%:dust:%'"), `settle:${day}:%`))?.n).toBe(BigInt(USERS))
+      const lines = await books.all(statement<{ user_id: bigint; amount: bigint }, [number]>('SELECT p.user_id AS user_id, l.amount AS amount FROM settlement_lines l JOIN positions p ON p.id = l.position_id WHERE l.day = ?'), day)
       expect(lines).toHaveLength(USERS)
-      const wrong = lines.filter((l) => balance(conn, fund(l.user_id), 'NADI').available !== l.amount)
-      expect(wrong).toEqual([])
-      const computed = conn.prepare('SELECT sum(computed) FROM settlement_totals WHERE day = ?').pluck().get(day) as bigint
-      expect(balance(conn, MINING, 'NADI').available).toBe(funded - computed)
-      const books = new PgPool(db.url)
-      try {
-        expect(await auditSettlement(books)).toEqual([])
-        expect((await audit(books)).violations).toEqual([])
-      } finally {
-        await books.close()
-      }
+      const paid = await Promise.all(lines.map(async (l) => ({ ...l, paid: (await balance(books, fund(l.user_id), 'NADI')).available })))
+      expect(paid.filter((l) => l.paid !== l.amount)).toEqual([])
+      const computed = (await books.get(statement<{ n: bigint }, [number]>('SELECT sum(computed) AS n FROM settlement_totals WHERE day = ?'), day))!.n
+      expect((await balance(books, MINING, 'NADI')).available).toBe(funded - computed)
+      expect(await auditSettlement(books)).toEqual([])
+      expect((await audit(books)).violations).toEqual([])
       // The survivor leads, as its row says.
-      expect(Number(conn.prepare("SELECT pid FROM role_leaders WHERE name = 'jobs'").pluck().get())).toBe(b.proc.pid)
+      expect(Number((await books.get(statement<{ pid: bigint }, []>("SELECT pid FROM role_leaders WHERE name = 'jobs'")))?.pid)).toBe(b.proc.pid)
       expect(dayOf(Date.now() - DAY_MS)).toBeGreaterThanOrEqual(day)
     } finally {
-      conn.close()
+      await books.close()
       killGroup(b.proc)
     }
   })

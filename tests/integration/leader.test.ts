@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { elect } from '../../server/roles/leader.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 
@@ -64,12 +65,12 @@ function candidate(url: string): Candidate {
   }
 }
 
-const leaderRow = (url: string) => {
-  const c = new PgSync(url, { appName: 'nadi tests' })
+const leaderRow = async (url: string) => {
+  const c = new PgPool(url, { appName: 'nadi tests', max: 1 })
   try {
-    return c.prepare("SELECT pid FROM role_leaders WHERE name = 'test'").get() as { pid: bigint } | undefined
+    return await c.get(statement<{ pid: bigint }, []>("SELECT pid FROM role_leaders WHERE name = 'test'"))
   } finally {
-    c.close()
+    await c.close()
   }
 }
 
@@ -90,7 +91,7 @@ describe.runIf(testBackend() === 'postgres')('leadership through PostgreSQL', ()
     // A standby asks every second: three refusals in a row, and the leader's row names the leader.
     await new Promise((r) => setTimeout(r, 3000))
     expect(b.lines.map(([w]) => w)).toEqual(['started'])
-    expect(Number(leaderRow(db.url)?.pid)).toBe(a.proc.pid)
+    expect(Number((await leaderRow(db.url))?.pid)).toBe(a.proc.pid)
 
     const killedAt = Date.now()
     a.proc.kill('SIGKILL')
@@ -98,7 +99,7 @@ describe.runIf(testBackend() === 'postgres')('leadership through PostgreSQL', ()
     const takeover = ledAt - killedAt
     console.log(`leadership takeover after kill -9 of the leader: ${takeover} ms`)
     expect(takeover).toBeLessThan(5000)
-    await expect.poll(() => Number(leaderRow(db.url)?.pid)).toBe(b.proc.pid)
+    await expect.poll(async () => Number((await leaderRow(db.url))?.pid)).toBe(b.proc.pid)
     b.proc.kill('SIGKILL')
   })
 
@@ -109,10 +110,10 @@ describe.runIf(testBackend() === 'postgres')('leadership through PostgreSQL', ()
     const closed = await a.next('closed')
     expect(lost).toBeLessThanOrEqual(closed)
     expect(await b.next('lead', 5000)).toBeGreaterThanOrEqual(lost)
-    await expect.poll(() => Number(leaderRow(db.url)?.pid)).toBe(b.proc.pid)
+    await expect.poll(async () => Number((await leaderRow(db.url))?.pid)).toBe(b.proc.pid)
     b.proc.kill('SIGTERM')
     await b.next('closed')
-    expect(leaderRow(db.url)).toBeUndefined()
+    expect(await leaderRow(db.url)).toBeUndefined()
   })
 
   it('a leader whose session ends under it stops its work at once, and leads again when the lock is free', { timeout: 30_000 }, async () => {
@@ -124,13 +125,15 @@ describe.runIf(testBackend() === 'postgres')('leadership through PostgreSQL', ()
     try {
       await expect.poll(() => events.length).toBe(1)
       expect(election.leading()).toBe(true)
-      const admin = new PgSync(db.url, { appName: 'nadi tests' })
+      const admin = new PgPool(db.url, { appName: 'nadi tests', max: 1 })
+      // Connected before the clock starts, so that the time measured is the leader's noticing alone.
+      await admin.get(statement('SELECT 1'))
       const cutAt = Date.now()
       try {
         // In the select list, so that only the rows the WHERE kept are terminated.
-        expect(admin.prepare("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'nadi test leader pid %'").all()).toEqual([{ pg_terminate_backend: 1n }])
+        expect(await admin.all(statement("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'nadi test leader pid %'"))).toEqual([{ pg_terminate_backend: 1n }])
       } finally {
-        admin.close()
+        await admin.close()
       }
       await expect.poll(() => events.map(([w]) => w)).toEqual(['lead', 'lose'])
       expect(election.leading()).toBe(false)

@@ -3,7 +3,8 @@
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { freePort, startCluster } from '../../server/db/pg/cluster.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { testBackend } from '../support/pg.ts'
 
 describe.runIf(testBackend() === 'postgres')('a throwaway cluster', () => {
@@ -22,11 +23,11 @@ describe.runIf(testBackend() === 'postgres')('a throwaway cluster', () => {
     try {
       expect(picked).toHaveLength(2)
       expect(cluster.port).toBe(picked[1])
-      const conn = new PgSync(cluster.url, { appName: 'nadi tests' })
+      const conn = new PgPool(cluster.url, { appName: 'nadi tests', max: 1 })
       try {
-        expect(conn.prepare('SELECT 1 AS one').get()).toEqual({ one: 1n })
+        expect(await conn.get(statement('SELECT 1 AS one'))).toEqual({ one: 1n })
       } finally {
-        conn.close()
+        await conn.close()
       }
     } finally {
       cluster.stop()

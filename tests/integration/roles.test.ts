@@ -13,7 +13,7 @@ import { parseMoney } from '../../contract/money.ts'
 import { openDatabase } from '../../server/db/index.ts'
 import { balance, custody, MINING, TREASURY, transfer } from '../../server/ledger/index.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
+import { PgPool } from '../../server/db/query/pg.ts'
 import { killChildren, killGroup, leadsJobs, runCli, startChild, startRefused } from './support/child.ts'
 import { statement } from '../../server/db/query/types.ts'
 
@@ -81,12 +81,12 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     expect((await fetch(`${jobs.base}${HEALTH}`)).status).toBe(200)
 
     // The jobs process's election session ended under it: it stops leading at once, and alone, leads again.
-    const admin = new PgSync(db.url, { appName: 'nadi tests' })
+    const admin = new PgPool(db.url, { appName: 'nadi tests', max: 1 })
     try {
       // In the select list, so that only the rows the WHERE kept are terminated.
-      expect(admin.prepare('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?').all(`nadi jobs leader pid ${jobs.proc.pid} on ${os.hostname()}`)).toEqual([{ pg_terminate_backend: 1n }])
+      expect(await admin.all(statement<{ pg_terminate_backend: bigint }, [string]>('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?'), `nadi jobs leader pid ${jobs.proc.pid} on ${os.hostname()}`)).toEqual([{ pg_terminate_backend: 1n }])
     } finally {
-      admin.close()
+      await admin.close()
     }
     await expect.poll(() => leadsJobs(jobs), { interval: 20 }).toBe(false)
     await expect.poll(() => leadsJobs(jobs), { timeout: 10_000 }).toBe(true)

@@ -9,8 +9,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PgSync } from '../../server/db/pg/sync.ts'
 import { PgPool } from '../../server/db/query/pg.ts'
+import { statement } from '../../server/db/query/types.ts'
 import { SEED_BANNERS, SEED_NOTICES } from '../../server/db/seed/content.ts'
 import { audit } from '../../server/ledger/index.ts'
 import { DEMO_ACTIVITY_FILE } from '../../server/modules/activity/seed.ts'
@@ -59,34 +59,29 @@ describe.runIf(testBackend() === 'postgres')('seeding at start, several servers 
 
     expect(results.map((r) => r.failed)).toEqual(results.map(() => undefined))
     expect(new Set(results.map((r) => r.code)).size).toBe(1)
-    const conn = new PgSync(db.url, { appName: 'nadi tests' })
+    const books = new PgPool(db.url, { appName: 'nadi tests' })
     try {
-      const count = (sql: string) => Number(conn.prepare(sql).pluck().get())
-      expect(count('SELECT count(*) FROM users WHERE is_root = 1')).toBe(1)
-      expect(conn.prepare('SELECT code FROM users WHERE is_root = 1').pluck().get()).toBe(results[0]!.code)
+      const count = async (sql: string) => Number((await books.get(statement<{ n: bigint }, []>(sql)))?.n)
+      expect(await count('SELECT count(*) AS n FROM users WHERE is_root = 1')).toBe(1)
+      expect((await books.get(statement<{ code: string }, []>('SELECT code FROM users WHERE is_root = 1')))?.code).toBe(results[0]!.code)
       const catalog = JSON.parse(fs.readFileSync(path.join(ROOT, 'server/db/seed/catalog.json'), 'utf8')) as { products: unknown[]; categories: unknown[] }
-      expect(count('SELECT count(*) FROM products')).toBe(catalog.products.length)
-      expect(count('SELECT count(*) FROM product_categories')).toBe(catalog.categories.length)
-      expect(count("SELECT count(*) FROM banners WHERE place = 'home'")).toBe(SEED_BANNERS.length)
-      expect(count('SELECT count(*) FROM notices')).toBe(SEED_NOTICES.length)
+      expect(await count('SELECT count(*) AS n FROM products')).toBe(catalog.products.length)
+      expect(await count('SELECT count(*) AS n FROM product_categories')).toBe(catalog.categories.length)
+      expect(await count("SELECT count(*) AS n FROM banners WHERE place = 'home'")).toBe(SEED_BANNERS.length)
+      expect(await count('SELECT count(*) AS n FROM notices')).toBe(SEED_NOTICES.length)
       const nodeFile = JSON.parse(fs.readFileSync(path.join(ROOT, 'server/modules/node/demoNodes.json'), 'utf8')) as { tiers: unknown[] }
-      expect(count('SELECT count(*) FROM node_tiers')).toBe(nodeFile.tiers.length)
+      expect(await count('SELECT count(*) AS n FROM node_tiers')).toBe(nodeFile.tiers.length)
       const activities = JSON.parse(fs.readFileSync(DEMO_ACTIVITY_FILE, 'utf8')) as { activities: unknown[] }
-      expect(count('SELECT count(*) FROM activities')).toBe(activities.activities.length)
+      expect(await count('SELECT count(*) AS n FROM activities')).toBe(activities.activities.length)
       const pledge = JSON.parse(fs.readFileSync(DEMO_PLEDGE_FILE, 'utf8')) as { products: unknown[] }
-      expect(count('SELECT count(*) FROM pledge_products')).toBe(pledge.products.length)
+      expect(await count('SELECT count(*) AS n FROM pledge_products')).toBe(pledge.products.length)
       // Every demo funding once: one posting per ref (refs are unique), and no ref posted under another name.
-      const demoRefs = conn.prepare("SELECT ref FROM ledger_postings WHERE ref LIKE 'demo:%' ORDER BY ref").pluck().all() as string[]
+      const demoRefs = (await books.all(statement<{ ref: string }, []>("SELECT ref FROM ledger_postings WHERE ref LIKE 'demo:%' ORDER BY ref"))).map((r) => r.ref)
       expect(demoRefs.length).toBeGreaterThan(0)
       expect(new Set(demoRefs).size).toBe(demoRefs.length)
-      const books = new PgPool(db.url)
-      try {
-        expect((await audit(books)).violations).toEqual([])
-      } finally {
-        await books.close()
-      }
+      expect((await audit(books)).violations).toEqual([])
     } finally {
-      conn.close()
+      await books.close()
     }
   })
 })

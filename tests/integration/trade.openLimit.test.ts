@@ -6,6 +6,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { ROOT_CODE, idemKey, useServers, type SignedIn, type TestServer } from './support/server.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
@@ -14,7 +15,6 @@ import { parseMoney } from '../../contract/money.ts'
 import { translate } from '../../server/i18n.ts'
 import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import { openDatabase } from '../../server/db/index.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { Exchange } from '../../server/exchange/exchange.ts'
 import { LocalBus } from '../../server/roles/bus.ts'
@@ -132,9 +132,10 @@ describe.runIf(testBackend() === 'postgres')('the limit across processes', () =>
     await conn.sql.run(statement("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, ?, 'U1CODE', 'user 1', 0)"), `0x${'1'.padStart(40, '0')}`)
     await transfer(conn.sql, { ref: 'fund:1', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000_000n * 100_000_000n })
     const clock = () => Date.UTC(2026, 11, 1, 12)
-    const leader = new PgSync(db.url, { appName: 'nadi engine test' })
-    cleanups.push(() => leader.close())
-    leader.prepare('SELECT pg_advisory_lock(?)').get(ENGINE_KEY)
+    const leader = new pg.Client({ connectionString: db.url, application_name: 'nadi engine test' })
+    await leader.connect()
+    cleanups.push(() => leader.end())
+    await leader.query('SELECT pg_advisory_lock($1)', [ENGINE_KEY])
     const bus = new LocalBus()
     const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 1000 }, now: clock, maxOpenPerUser: 2 })
     await ex.start()

@@ -4,6 +4,7 @@
 // one it finished is never applied again; with no engine leading, trading answers "paused" at once,
 // and a command nobody takes in time is abandoned (never applied later); a body no API wrote is refused.
 
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/index.ts'
 import { statement } from '../../server/db/query/types.ts'
@@ -14,7 +15,6 @@ import '../../server/ledger/holders.ts'
 import { LocalBus } from '../../server/roles/bus.ts'
 import { ENGINE_KEY } from '../../server/roles/leader.ts'
 import { remoteTrading, serveTradeCommands, TradeOutcomeUnknown } from '../../server/roles/tradeCommands.ts'
-import { PgSync } from '../../server/db/pg/sync.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
 const quiet = { info() {}, warn() {}, error() {} }
@@ -45,9 +45,10 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     expect((await sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_commands')))?.v).toBe(0n)
 
     // An engine "leads" (its key held on a session of its own) but takes nothing: the command is abandoned, and stays so.
-    const leader = new PgSync(db.url, { appName: 'nadi engine test' })
-    cleanups.push(() => leader.close())
-    leader.prepare('SELECT pg_advisory_lock(?)').get(ENGINE_KEY)
+    const leader = new pg.Client({ connectionString: db.url, application_name: 'nadi engine test' })
+    await leader.connect()
+    cleanups.push(() => leader.end())
+    await leader.query('SELECT pg_advisory_lock($1)', [ENGINE_KEY])
     await new Promise((r) => setTimeout(r, 600)) // the API's look-up of the leader is kept half a second
     await expect(api.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'late' })).rejects.toBeInstanceOf(TradeRejected)
     expect((await sql.get(statement<{ status: unknown }>("SELECT status FROM trade_commands WHERE body LIKE '%late%'")))?.status).toBe('abandoned')

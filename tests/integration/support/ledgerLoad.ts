@@ -1,11 +1,12 @@
 // One of several processes posting to one PostgreSQL ledger at once (tests/integration/ledger.concurrent.test.ts).
 // argv: <url> <seed> <count> <userIds,comma> <shared refs>. Prints one JSON line of what happened.
 
-import { PgSync } from '../../../server/db/pg/sync.ts'
+import { PgPool } from '../../../server/db/query/pg.ts'
 import { InsufficientFunds, fund, transfer } from '../../../server/ledger/index.ts'
 
 const [url, seedText, countText, usersText, sharedText] = process.argv.slice(2)
-const conn = new PgSync(url!, { appName: `nadi ledger load ${seedText}` })
+// One connection per process, one posting at a time on it: the processes race each other, not themselves.
+const conn = new PgPool(url!, { appName: `nadi ledger load ${seedText}`, max: 1 })
 const users = usersText!.split(',').map((u) => BigInt(u))
 let seed = Number(seedText)
 const rand = (n: number) => {
@@ -22,7 +23,7 @@ for (let i = 0; i < Number(countText); i++) {
   const amount = shared ? 1_00000000n : BigInt(1 + rand(400)) * 1_00000000n
   try {
     // Outside a transaction, post opens its own: each posting commits on its own, racing the others.
-    const r = transfer(conn, { ref: shared ? `load:shared:${i / 10}` : `load:${seedText}:${i}`, reason: 'transfer', from: fund(from), to: fund(to), asset: 'USDT', amount, at: 1 })
+    const r = await transfer(conn, { ref: shared ? `load:shared:${i / 10}` : `load:${seedText}:${i}`, reason: 'transfer', from: fund(from), to: fund(to), asset: 'USDT', amount, at: 1 })
     if (r.replayed) out.replayed++
     else out.applied++
   } catch (e) {
@@ -30,5 +31,5 @@ for (let i = 0; i < Number(countText); i++) {
     else out.failed.push(String((e as Error).message).slice(0, 200))
   }
 }
-conn.close()
+await conn.close()
 console.log(JSON.stringify(out))

@@ -1,5 +1,6 @@
-// The differences between SQLite and PostgreSQL, made in one place each: placeholders (PgSync),
-// the migrations' translation, the order a move copies tables in, and constraint errors by kind.
+// The differences between SQLite and PostgreSQL, made in one place each: placeholders
+// (server/db/pg/wire.ts, through which PgPool sends every statement), the migrations' translation,
+// the order a move copies tables in, and constraint errors by kind.
 
 import { describe, expect, it } from 'vitest'
 import { numberPlaceholders } from '../../../server/db/pg/wire.ts'
