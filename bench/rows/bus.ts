@@ -27,7 +27,7 @@ const ACROSS_NAME = `socket fan-out across processes (PostgreSQL bus): ${WS_CLIE
 /** The engine here, as an engine process publishes; the sockets on bench/support/busApi.ts, which answers subscribers from its mirror. */
 async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
   const conn = openDatabase(url)
-  const { sqlite, sql } = conn
+  const { sql } = conn
   const quiet = { info() {}, warn: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${JSON.stringify(o)}`), error: (o: unknown, m?: string) => ctx.log(`bus: ${m ?? ''} ${String((o as { err?: unknown }).err)}`) }
   await migrateDatabase(conn)
   const userId = Number((await sql.get(statement<{ id: bigint }>('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0) RETURNING id'), 'BXBUS', 'bench bus'))!.id)
@@ -59,7 +59,7 @@ async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
     stopServing()
     await ex.close()
     await bus.close()
-    sqlite.close()
+    await conn.close()
   }
 }
 

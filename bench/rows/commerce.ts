@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http'
 import { Worker } from 'node:worker_threads'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig } from '../../server/config.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openSqliteFile } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, fund, RELEASES, transfer } from '../../server/ledger/index.ts'
 import { releaseDue } from '../../server/modules/release/service.ts'
@@ -216,7 +216,7 @@ async function stockRace(ctx: BenchContext): Promise<Row> {
 
 export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-release-'))
-  const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
+  const conn = openSqliteFile(path.join(dir, 'nadi.sqlite'))
   try {
     const { sqlite } = conn
     migrate(sqlite)
@@ -234,7 +234,7 @@ export async function releaseJob(ctx: BenchContext): Promise<Row[]> {
         SELECT 1 + (x % ${PLAN_USERS}), x, 'gold', 'NADI', 400000000000 + x, 100, ${today}, '0.25', 100000000000, ${now - DAY_MS} FROM n;
     `)
     await transfer(conn.sql, { ref: 'bench:release-fund', reason: 'release_fund', userId: null, from: custody('nadi'), to: RELEASES, asset: 'NADI', amount: 10n ** 17n })
-    const c = { sqlite, db: conn.db, sql: conn.sql, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
+    const c = { db: conn.db, sql: conn.sql, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof releaseDue>[0]['log'] }
     const rss0 = process.memoryUsage().rss
     const t0 = performance.now()
     const first = await releaseDue(c)

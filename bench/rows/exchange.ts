@@ -260,7 +260,7 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
     ]
   } finally {
     await conn.close().catch(() => {})
-    if (sqlite.open) sqlite.close()
+    if (sqlite?.open) sqlite.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }

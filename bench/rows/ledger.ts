@@ -2,8 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import type { SqlConnection } from '../../server/db/connection.ts'
-import type { Tx } from '../../server/db/query/types.ts'
-import { openDatabase, transaction, type Database_ } from '../../server/db/index.ts'
+import { statement, type Sql, type Tx } from '../../server/db/query/types.ts'
+import { openDatabase, openSqliteFile, transaction, type Database_, type SqliteDatabase } from '../../server/db/index.ts'
 import { GroupCommit } from '../../server/db/groupCommit.ts'
 import { migrate, migrateDatabase } from '../../server/db/migrate.ts'
 import { audit, custody, fund, trade, transfer } from '../../server/ledger/index.ts'
@@ -38,15 +38,15 @@ function atLeast(o: { name: string; value: number; unit: string; min: number; fo
 }
 
 interface Rig {
-  sqlite: SqlConnection
-  next: () => void
-  /** next, in a transaction of the asynchronous way (group commit's batch). */
+  /** One posting on SQLite's connection, in the transaction open on it. */
+  next: (sqlite: SqlConnection) => void
+  /** next, in a transaction of the asynchronous way (group commit's batch), on either backend. */
   nextIn: (tx: Tx) => Promise<void>
   posted: () => number
 }
 
 /** Users with money in both accounts; each next() posts one 2-account transfer (fund ↔ trade or user → user). */
-function rig(sqlite: SqlConnection, tag: string): Rig {
+function rig(tag: string): Rig {
   let n = 0
   let seed = 0x2545f491
   const rand = () => {
@@ -66,9 +66,8 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
     return { ref: `bench:${tag}:${i}`, reason: 'transfer' as const, from, to, asset: 'USDT' as const, amount: 1n + BigInt(i % 1000) }
   }
   return {
-    sqlite,
     posted: () => n,
-    next() {
+    next(sqlite) {
       transfer(sqlite, move())
     },
     async nextIn(tx) {
@@ -78,12 +77,12 @@ function rig(sqlite: SqlConnection, tag: string): Rig {
 }
 
 /** A fresh SQLite file, migrated and seeded. */
-function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): Database_ {
-  const conn = openDatabase(path.join(dir, `${name}.sqlite`))
-  // openDatabase sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
+async function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): Promise<SqliteDatabase> {
+  const conn = openSqliteFile(path.join(dir, `${name}.sqlite`))
+  // openSqliteFile sets WAL + synchronous=NORMAL, the app's settings; FULL only for the companion row.
   if (synchronous === 'FULL') conn.sqlite.pragma('synchronous = FULL')
   migrate(conn.sqlite)
-  seed(conn.sqlite)
+  await seed(conn.sql)
   return conn
 }
 
@@ -94,31 +93,33 @@ function openFresh(dir: string, name: string, synchronous: 'NORMAL' | 'FULL'): D
 async function openFreshConn(target: string): Promise<Database_> {
   const conn = openDatabase(target, { checkpointInWorker: true })
   await migrateDatabase(conn)
-  seed(conn.sqlite)
+  await seed(conn.sql)
   return conn
 }
 
-function seed(sqlite: SqlConnection): void {
-  const users = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
-  transaction(sqlite, () => {
+const INSERT_USER = statement<never, [code: string, name: string]>('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
+
+/** USERS users, 1…USERS on a fresh database, through the asynchronous way: PostgreSQL has no other. */
+async function seed(sql: Sql): Promise<void> {
+  await sql.transaction(async (tx) => {
     for (let i = 1; i <= USERS; i++) {
-      users.run(`BENCH${i}`, `bench ${i}`)
+      await tx.run(INSERT_USER, `BENCH${i}`, `bench ${i}`)
       for (const account of [fund(i), trade(i)]) {
-        transfer(sqlite, { ref: `seed:${i}:${'user' in account ? account.kind : ''}`, reason: 'deposit', from: custody('bsc'), to: account, asset: 'USDT', amount: SEED_BALANCE })
+        await transfer(tx, { ref: `seed:${i}:${'user' in account ? account.kind : ''}`, reason: 'deposit', from: custody('bsc'), to: account, asset: 'USDT', amount: SEED_BALANCE })
       }
     }
   })
 }
 
 /** Postings per second over a window: `perTx` postings per committed transaction. */
-function measure(r: Rig, perTx: number, ms: number): { rate: number; postings: number; ms: number } {
+function measure(r: Rig, sqlite: SqlConnection, perTx: number, ms: number): { rate: number; postings: number; ms: number } {
   const start = r.posted()
   const t0 = performance.now()
   let t = t0
   while (t - t0 < ms) {
-    if (perTx === 1) transaction(r.sqlite, r.next)
-    else transaction(r.sqlite, () => {
-      for (let i = 0; i < perTx; i++) r.next()
+    if (perTx === 1) transaction(sqlite, () => r.next(sqlite))
+    else transaction(sqlite, () => {
+      for (let i = 0; i < perTx; i++) r.next(sqlite)
     })
     t = performance.now()
   }
@@ -156,7 +157,7 @@ async function sampleGroup(target: string, name: string, durable: boolean, runs:
   const conn = await openFreshConn(target)
   const { sqlite } = conn
   try {
-    const r = rig(sqlite, name)
+    const r = rig(name)
     const gc = new GroupCommit(conn, { durable, onCommit: () => committed++ })
     await measureGroup(r, gc, WARM_UP_MS)
     const windows: Awaited<ReturnType<typeof measureGroup>>[] = []
@@ -174,17 +175,18 @@ async function sampleGroup(target: string, name: string, durable: boolean, runs:
     }
   } finally {
     await conn.close()
-    if (sqlite.open) sqlite.close()
+    // PostgreSQL has no connection of SQLite's to close.
+    if (sqlite?.open) sqlite.close()
   }
 }
 
 async function sample(dir: string, name: string, synchronous: 'NORMAL' | 'FULL', perTx: number, runs: number, windowMs: number) {
-  const conn = openFresh(dir, name, synchronous)
+  const conn = await openFresh(dir, name, synchronous)
   const { sqlite } = conn
   try {
-    const r = rig(sqlite, name)
-    measure(r, perTx, WARM_UP_MS)
-    const windows = Array.from({ length: runs }, () => measure(r, perTx, windowMs))
+    const r = rig(name)
+    measure(r, sqlite, perTx, WARM_UP_MS)
+    const windows = Array.from({ length: runs }, () => measure(r, sqlite, perTx, windowMs))
     const report = await audit(conn.sql)
     if (!report.ok) throw new Error(`ledger audit failed after the ${name} run: ${report.violations.slice(0, 3).map((v) => v.message).join('; ')}`)
     const checkpoint = sqlite.pragma('wal_autocheckpoint', { simple: true })
@@ -198,15 +200,15 @@ async function sample(dir: string, name: string, synchronous: 'NORMAL' | 'FULL',
  * WAL frames (pages) one committed posting writes: what each commit costs in I/O, and what fills the
  * WAL towards its next checkpoint (1000 frames by default, then an fsync of the WAL and of the database).
  */
-function framesPerCommit(dir: string): number {
-  const { sqlite } = openFresh(dir, 'frames', 'NORMAL')
+async function framesPerCommit(dir: string): Promise<number> {
+  const { sqlite } = await openFresh(dir, 'frames', 'NORMAL')
   try {
-    const r = rig(sqlite, 'frames')
-    measure(r, 1, 100)
+    const r = rig('frames')
+    measure(r, sqlite, 1, 100)
     sqlite.pragma('wal_checkpoint(TRUNCATE)')
     sqlite.pragma('wal_autocheckpoint = 0')
     const n = 1000
-    for (let i = 0; i < n; i++) transaction(sqlite, r.next)
+    for (let i = 0; i < n; i++) transaction(sqlite, () => r.next(sqlite))
     const pageSize = Number(sqlite.pragma('page_size', { simple: true }))
     const walBytes = fs.statSync(path.join(dir, 'frames.sqlite-wal')).size
     return Math.round((walBytes / (pageSize + 24) / n) * 100) / 100
@@ -234,7 +236,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     ctx.log(`ledger: group commit, synchronous=FULL ${groupFull.windows.map((w) => perSecond(w.rate)).join(', ')}`)
     const single = await sample(dir, 'single', 'NORMAL', 1, ctx.runs, WINDOW_MS / 2)
     ctx.log(`ledger: 1 per commit ${single.windows.map((w) => perSecond(w.rate)).join(', ')}`)
-    const frames = framesPerCommit(dir)
+    const frames = await framesPerCommit(dir)
     const common = { users: USERS, posting: '2-account USDT transfer (fund↔trade or user→user) via server/ledger transfer()', tmpdir: os.tmpdir() }
     const groupName = `durable ledger postings per second (group commit, ${CONCURRENCY} callers, ack after commit)`
     const onPg = await onPostgres(ctx, groupName, async (url) => {

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../../server/config.ts'
-import { openDatabase } from '../../server/db/index.ts'
+import { openSqliteFile } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { audit, custody, FEES, transfer } from '../../server/ledger/index.ts'
 import { DAY_MS, dayOf } from '../../server/modules/release/schedule.ts'
@@ -25,7 +25,7 @@ const USERS = 1_000_000
 
 export async function run(ctx: BenchContext): Promise<Row[]> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-ranking-'))
-  const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
+  const conn = openSqliteFile(path.join(dir, 'nadi.sqlite'))
   try {
     const { sqlite, sql } = conn
     migrate(sqlite)
@@ -52,7 +52,7 @@ export async function run(ctx: BenchContext): Promise<Row[]> {
     await transfer(sql, { ref: 'bench:ranking:fees', reason: 'withdraw', from: custody('nadi'), to: FEES, asset: 'NADI', amount: 1_000_000_000_000n, at: dayStartMs + 1000 })
 
     const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' })
-    const c = { sqlite, db: conn.db, sql: conn.sql, config, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof settleDue>[0]['log'] }
+    const c = { db: conn.db, sql: conn.sql, config, now: () => now, log: { error: () => {} } as unknown as Parameters<typeof settleDue>[0]['log'] }
     registerRankingSteps(c)
     const shares = config.ranking.dailyShares
 

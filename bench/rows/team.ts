@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { openDatabase, transaction } from '../../server/db/index.ts'
+import { openSqliteFile, transaction, type SqliteDatabase } from '../../server/db/index.ts'
 import { migrate } from '../../server/db/migrate.ts'
 import { createTeamService } from '../../server/modules/team/service.ts'
 import { addPerformanceIn } from '../../server/modules/user/performance.ts'
@@ -20,9 +20,9 @@ const DEPTH = 10_000
 const MEMBERS = 100_000
 const USDT = 100_000_000_000n // 1,000 USDT
 
-async function withDb<T>(fn: (sqlite: ReturnType<typeof openDatabase>['sqlite'], sql: ReturnType<typeof openDatabase>['sql']) => T | Promise<T>): Promise<T> {
+async function withDb<T>(fn: (sqlite: SqliteDatabase['sqlite'], sql: SqliteDatabase['sql']) => T | Promise<T>): Promise<T> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'nadi-bench-team-'))
-  const conn = openDatabase(path.join(dir, 'nadi.sqlite'))
+  const conn = openSqliteFile(path.join(dir, 'nadi.sqlite'))
   try {
     migrate(conn.sqlite)
     return await fn(conn.sqlite, conn.sql)

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { openDatabase } from '../../../server/db/index.ts'
+import { openSqliteFile } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { scoreFill, scoreMiningBuy, scorePurchase, scoreRegistration, standings } from '../../../server/modules/activity/scores.ts'
 import { MEASURES, type Measure } from '../../../contract/activity.ts'
@@ -30,7 +30,7 @@ describe('kept activity scores', () => {
       // Migrated up to the one before 022, as a running server's database was.
       const before = fs.mkdtempSync(path.join(os.tmpdir(), 'act-scores-'))
       for (const f of fs.readdirSync(MIGRATIONS)) if (parseInt(f, 10) < 22) fs.copyFileSync(path.join(MIGRATIONS, f), path.join(before, f))
-      const c = openDatabase(':memory:')
+      const c = openSqliteFile(':memory:')
       const s = c.sqlite
       migrate(s, before)
       s.pragma('foreign_keys = OFF') // events stand alone here: no positions, fills or orders behind them

@@ -3,10 +3,10 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, transaction, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, transaction, type SqliteDatabase } from '../../../server/db/index.ts'
 
 const dirs: string[] = []
-const open: Database_[] = []
+const open: SqliteDatabase[] = []
 afterEach(async () => {
   for (const d of open.splice(0)) await d.close()
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
@@ -30,7 +30,7 @@ function fresh(checkpointInWorker: boolean) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-ckpt-'))
   dirs.push(dir)
   const file = path.join(dir, 'db.sqlite')
-  const conn = openDatabase(file, { checkpointInWorker })
+  const conn = openSqliteFile(file, { checkpointInWorker })
   open.push(conn)
   conn.sqlite.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT NOT NULL)')
   const insert = conn.sqlite.prepare('INSERT INTO t (v) VALUES (?)')

@@ -3,11 +3,11 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { GroupCommit } from '../../../server/db/groupCommit.ts'
 import { statement, type Tx } from '../../../server/db/query/types.ts'
 
-let open: Database_[] = []
+let open: SqliteDatabase[] = []
 const dirs: string[] = []
 afterEach(async () => {
   for (const d of open) await d.close()
@@ -15,11 +15,11 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
 })
 
-function fileDb(): { conn: Database_; file: string } {
+function fileDb(): { conn: SqliteDatabase; file: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-gc-'))
   dirs.push(dir)
   const file = path.join(dir, 'db.sqlite')
-  const conn = openDatabase(file)
+  const conn = openSqliteFile(file)
   conn.sqlite.exec('CREATE TABLE t (k INTEGER PRIMARY KEY, v INTEGER NOT NULL CHECK (v >= 0))')
   open.push(conn)
   return { conn, file }

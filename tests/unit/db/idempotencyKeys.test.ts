@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { claimKeysIn, recordKeysIn, releaseKeysIn } from '../../../server/db/idempotencyKeys.ts'
 import type { KeyAnswer, KeyedEffect } from '../../../server/db/keyedEffect.ts'
 import { statement } from '../../../server/db/query/types.ts'
 
-let open: Database_[] = []
+let open: SqliteDatabase[] = []
 afterEach(async () => {
   for (const d of open) await d.close()
   open = []
 })
 
-function db(): Database_ {
-  const conn = openDatabase(':memory:')
+function db(): SqliteDatabase {
+  const conn = openSqliteFile(':memory:')
   migrate(conn.sqlite)
   open.push(conn)
   return conn

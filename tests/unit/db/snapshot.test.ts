@@ -7,12 +7,12 @@ import os from 'node:os'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { statement } from '../../../server/db/query/types.ts'
 import { inSnapshot } from '../../../server/db/steps.ts'
 
 const dirs: string[] = []
-const open: Database_[] = []
+const open: SqliteDatabase[] = []
 const others: Database.Database[] = []
 afterEach(async () => {
   for (const o of others.splice(0)) o.close()
@@ -27,7 +27,7 @@ function fresh() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-snap-'))
   dirs.push(dir)
   const file = path.join(dir, 'db.sqlite')
-  const conn = openDatabase(file)
+  const conn = openSqliteFile(file)
   open.push(conn)
   conn.sqlite.exec('CREATE TABLE t (k INTEGER PRIMARY KEY)')
   conn.sqlite.exec('INSERT INTO t DEFAULT VALUES')

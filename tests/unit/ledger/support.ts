@@ -1,7 +1,7 @@
 // A fresh ledger database per test: in memory, with the app's own migrations and a few users.
 
 import type { SqlConnection } from '../../../server/db/connection.ts'
-import { openDatabase } from '../../../server/db/index.ts'
+import { openSqliteFile } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import type { Sql } from '../../../server/db/query/types.ts'
 
@@ -17,7 +17,7 @@ export interface TestDb {
 }
 
 export function freshDb(userCount = 4): TestDb {
-  const { sqlite, sql } = openDatabase(':memory:')
+  const { sqlite, sql } = openSqliteFile(':memory:')
   migrate(sqlite)
   const insert = sqlite.prepare('INSERT INTO users (code, name, created_at) VALUES (?, ?, 0)')
   const users: bigint[] = []

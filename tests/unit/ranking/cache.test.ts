@@ -3,7 +3,7 @@
 // someone) once per ranking version. A purchase bumps the version, so counts are never stale past it.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { setRankingRecorder } from '../../../server/modules/ranking/record.ts'
 import { createRankingService, poolsNow } from '../../../server/modules/ranking/service.ts'
@@ -12,14 +12,14 @@ import { addPerformanceIn } from '../../../server/modules/user/performance.ts'
 const NOW = Date.UTC(2026, 2, 10, 12)
 const DAY = Math.floor(NOW / 86_400_000)
 const config = loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent', NADI_RANKING_PUSH_MS: '2000', NADI_RANKING_DAILY_POOL_PPM: '100000' })
-const open: Database_[] = []
+const open: SqliteDatabase[] = []
 afterEach(() => {
   vi.restoreAllMocks()
   for (const c of open.splice(0)) c.sqlite.close()
 })
 
-function db(): Database_ {
-  const c = openDatabase(':memory:')
+function db(): SqliteDatabase {
+  const c = openSqliteFile(':memory:')
   open.push(c)
   migrate(c.sqlite)
   // 1 ← 2 ← 3 ← 4
@@ -29,7 +29,7 @@ function db(): Database_ {
 }
 
 let refs = 0
-function withdrawFee(c: Database_, fee: bigint): void {
+function withdrawFee(c: SqliteDatabase, fee: bigint): void {
   c.sqlite
     .prepare(
       `INSERT INTO withdrawals (user_id, coin, chain, amount, fee, address, status, approved_by, from_address, tx_hash, raw_tx, nonce, confirmations, created_at, updated_at, finished_at)

@@ -7,7 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../../server/config.ts'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { balance, custody, fund, PRIZE_TOTAL, transfer } from '../../../server/ledger/index.ts'
 import { createRankingService, payTotal } from '../../../server/modules/ranking/service.ts'
@@ -20,10 +20,10 @@ afterEach(() => {
 })
 
 /** A database migrated up to (not including) `upTo`, as one made before that migration existed. */
-function before(upTo: number): Database_ {
+function before(upTo: number): SqliteDatabase {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-mig-'))
   for (const f of fs.readdirSync(MIGRATIONS)) if (parseInt(f, 10) < upTo) fs.copyFileSync(path.join(MIGRATIONS, f), path.join(dir, f))
-  const c = openDatabase(':memory:')
+  const c = openSqliteFile(':memory:')
   cleanup.push(() => {
     c.sqlite.close()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -33,14 +33,14 @@ function before(upTo: number): Database_ {
 }
 
 /** The root (1) with the whole platform's team performance, and two members under it. */
-function seedTree(c: Database_): void {
+function seedTree(c: SqliteDatabase): void {
   c.sqlite.exec(`
     INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, is_root, created_at, team_performance) VALUES (1, NULL, 'R', 'NADI', NULL, 0, 1, 0, 500000000000);
     INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at, team_performance) VALUES (2, '0x0000000000000000000000000000000000000002', 'A', 'a', 1, 1, 0, 100000000000);
     INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at, team_performance) VALUES (3, '0x0000000000000000000000000000000000000003', 'B', 'b', 2, 2, 0, 0);`)
 }
 
-function service(c: Database_) {
+function service(c: SqliteDatabase) {
   return createRankingService({ sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 }
 

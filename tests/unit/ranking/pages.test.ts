@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { RANKING_SHOWN } from '../../../contract/ranking.ts'
 import { TEAM_LIST_SHOWN } from '../../../contract/teamRules.ts'
 import { loadConfig } from '../../../server/config.ts'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { ApiError } from '../../../server/http/errors.ts'
 import { translate } from '../../../server/i18n.ts'
@@ -15,14 +15,14 @@ import { rank, type Entry } from '../../../server/modules/ranking/rules.ts'
 
 const NOW = Date.UTC(2026, 2, 10, 12)
 const DAY = Math.floor(NOW / 86_400_000)
-const open: Database_[] = []
+const open: SqliteDatabase[] = []
 afterEach(() => {
   for (const c of open.splice(0)) c.sqlite.close()
 })
 
 /** RANKING_SHOWN + 5 users under a root, each with a day figure and a team figure (ties common). */
-function seeded(): Database_ {
-  const c = openDatabase(':memory:')
+function seeded(): SqliteDatabase {
+  const c = openSqliteFile(':memory:')
   open.push(c)
   migrate(c.sqlite)
   const n = RANKING_SHOWN + 5
@@ -35,7 +35,7 @@ function seeded(): Database_ {
   return c
 }
 
-const service = (c: Database_) => createRankingService({ sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
+const service = (c: SqliteDatabase) => createRankingService({ sql: c.sql, config: loadConfig({ NADI_ENV: 'test', NADI_DEMO: '0', LOG_LEVEL: 'silent' }), now: () => NOW })
 
 /** The ApiError a read refuses with, thrown or as its promise's rejection. */
 async function refusal(f: () => unknown): Promise<ApiError> {
@@ -71,7 +71,7 @@ describe('ranking pages', () => {
 
 describe('team list pages', () => {
   it('go as deep as TEAM_LIST_SHOWN members; beyond is refused, and the search still finds anyone', async () => {
-    const c = openDatabase(':memory:')
+    const c = openSqliteFile(':memory:')
     open.push(c)
     migrate(c.sqlite)
     const n = TEAM_LIST_SHOWN + 7

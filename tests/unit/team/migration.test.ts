@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { openDatabase, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../server/db/migrations')
@@ -17,7 +17,7 @@ it('backfills the team node counts from the nodes already active', () => {
   // Migrations up to 016 only, as a database made before this one.
   const before = fs.mkdtempSync(path.join(os.tmpdir(), 'nadi-mig-'))
   for (const f of fs.readdirSync(MIGRATIONS)) if (parseInt(f, 10) < 17) fs.copyFileSync(path.join(MIGRATIONS, f), path.join(before, f))
-  const c: Database_ = openDatabase(':memory:')
+  const c: SqliteDatabase = openSqliteFile(':memory:')
   cleanup.push(() => {
     c.sqlite.close()
     fs.rmSync(before, { recursive: true, force: true })

@@ -6,7 +6,7 @@
 // nor hits a recursion limit.
 
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDatabase, transaction, type Database_ } from '../../../server/db/index.ts'
+import { openSqliteFile, transaction, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
 import { addPerformance, addTeamNode } from '../../../server/modules/user/performance.ts'
 import { createTeamService } from '../../../server/modules/team/service.ts'
@@ -14,7 +14,7 @@ import { parseMoney } from '../../../contract/money.ts'
 import { parseTeamSearch } from '../../../contract/teamRules.ts'
 
 const TYPES = ['elite', 'core', 'genesis'] as const
-const open: Database_[] = []
+const open: SqliteDatabase[] = []
 afterEach(async () => {
   for (const c of open.splice(0)) {
     await c.close()
@@ -23,7 +23,7 @@ afterEach(async () => {
 })
 
 function freshDatabase() {
-  const c = openDatabase(':memory:')
+  const c = openSqliteFile(':memory:')
   migrate(c.sqlite)
   open.push(c)
   return c
