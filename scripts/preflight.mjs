@@ -1,6 +1,5 @@
 // What `npm test` needs from the system, checked before anything runs: Chromium (the e2e suite),
-// PostgreSQL 15+ (the integration suite's second backend) and the libpq driver built against it, and
-// nginx and Caddy (tests/integration/deploy.test.ts runs the deployment's proxies in front of real
+// PostgreSQL 15+ (the integration suite's second backend), and nginx and Caddy (tests/integration/deploy.test.ts runs the deployment's proxies in front of real
 // processes; it fails rather than skips under npm test, so they must be here).
 // As root on a Debian-like machine the missing parts are installed (as .ci/run does); otherwise the
 // run stops at once with one line naming the command, rather than a wall of red tests.
@@ -23,39 +22,31 @@ function hasProgram(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0 || fs.existsSync(path.join('/usr/sbin', name))
 }
 
-function libpqLoads() {
-  const r = spawnSync(process.execPath, ['-e', "require('libpq')"], { cwd: process.cwd(), stdio: 'ignore' })
-  return r.status === 0
-}
-
 function missing() {
   const apt = []
   if (!fs.existsSync(CHROMIUM)) apt.push('chromium', 'fonts-noto-cjk')
   if (!pgBin()) apt.push('postgresql')
   if (!hasProgram('nginx')) apt.push('nginx-light')
   if (!hasProgram('caddy')) apt.push('caddy')
-  const driver = !libpqLoads()
-  if (driver) apt.push('libpq-dev', 'build-essential', 'python3')
-  return { apt, driver }
+  return apt
 }
 
 let need = missing()
-if (need.apt.length === 0 && !need.driver) process.exit(0)
+if (need.length === 0) process.exit(0)
 
 const root = process.getuid?.() === 0
 const hasApt = hasProgram('apt-get')
-const command = `apt-get install -y ${need.apt.join(' ')}${need.driver ? ' && npm rebuild libpq' : ''}`
+const command = `apt-get install -y ${need.join(' ')}`
 if (!root || !hasApt) {
-  console.error(`npm test needs ${need.apt.filter((p) => !['fonts-noto-cjk', 'build-essential', 'python3'].includes(p)).join(', ') || 'the libpq driver'}: run \`sudo ${command}\` first`)
+  console.error(`npm test needs ${need.filter((p) => p !== 'fonts-noto-cjk').join(', ')}: run \`sudo ${command}\` first`)
   process.exit(1)
 }
-console.log(`preflight: installing ${need.apt.join(' ')}`)
+console.log(`preflight: installing ${need.join(' ')}`)
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
 execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env })
-execFileSync('apt-get', ['install', '-y', '-qq', ...need.apt], { stdio: ['ignore', 'ignore', 'inherit'], env })
-if (need.driver) execFileSync('npm', ['rebuild', 'libpq'], { stdio: 'inherit' })
+execFileSync('apt-get', ['install', '-y', '-qq', ...need], { stdio: ['ignore', 'ignore', 'inherit'], env })
 need = missing()
-if (need.apt.length || need.driver) {
+if (need.length) {
   console.error(`npm test needs what could not be installed: run \`${command}\``)
   process.exit(1)
 }

@@ -17,8 +17,8 @@ export interface Ctx {
   chain: Gateway
   /**
    * Group commit for the users' money actions: requests that arrive together share one transaction
-   * (each in its own savepoint) and are answered after its commit. Use it where atomically() would do
-   * for a request's synchronous write; keep atomically for jobs and for writes that must be durable.
+   * (each in its own savepoint) and are answered after its commit. Use it for a request's money action;
+   * jobs, and writes that must be durable, open their own `sql.transaction`.
    */
   commits: GroupCommit
 }

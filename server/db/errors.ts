@@ -25,7 +25,7 @@ export class ForeignTransactionError extends Error {
   constructor(what: string) {
     super(
       `${what}: another transaction (a Kysely transaction?) is open on the shared connection; a synchronous write would join it ` +
-        'and be undone by its rollback. Run synchronous writes from async code through atomically(ctx, fn).',
+        'and be undone by its rollback. From async code write through the Sql (ctx.sql.transaction), which waits for it.',
     )
   }
 }

@@ -128,7 +128,7 @@ const PG = statements({
   versions: statement<{ version: bigint }, []>('SELECT version FROM schema_migrations ORDER BY version'),
 })
 
-/** One side of a move: SQLite's is read on its synchronous connection, PostgreSQL's written through its Sql. */
+/** One side of a move: SQLite's is read on its in-process connection, PostgreSQL's written through its Sql. */
 type Side = Pick<Database_, 'sqlite' | 'sql'>
 
 /**

@@ -1,9 +1,9 @@
-// The ledger (DESIGN §8): the only way money moves. Every change is a double-entry posting, made with
-// the synchronous better-sqlite3 connection inside the caller's transaction:
+// The ledger (DESIGN §8): the only way money moves. Every change is a double-entry posting, made
+// inside the caller's transaction:
 //
-//   transaction(ctx.sqlite, () => {
+//   await ctx.sql.transaction(async (tx) => {
 //     …the business change…
-//     ledger.transfer(ctx.sqlite, { ref: `draw:${id}`, reason: 'transfer', from: fund(u), to: trade(u), asset: 'USDT', amount })
+//     await ledger.transfer(tx, { ref: `draw:${id}`, reason: 'transfer', from: fund(u), to: trade(u), asset: 'USDT', amount })
 //   })
 //
 // Balances live on the account rows (reads are one row); postings and entries are the append-only

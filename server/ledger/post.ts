@@ -352,12 +352,12 @@ const txns = new WeakMap<SqlConnection, SqlTransaction<(plan: Plan) => PostResul
 /**
  * Records one double-entry posting and updates the balances, atomically. Call it inside the caller's
  * transaction so both commit or neither does: with its `tx` (`ctx.sql.transaction(async (tx) => { …;
- * await post(tx, …) })`), or, from the callers not yet asynchronous, with the synchronous connection
- * inside `transaction(sqlite, …)` / `atomically`. It runs in a savepoint there, so a refused posting
- * leaves the caller's transaction usable; given the database (`ctx.sql`) or the synchronous connection
- * outside a transaction, it opens its own. On the synchronous connection a transaction open that is
- * not one of ours (a Kysely transaction awaiting between its statements) is refused with
- * ForeignTransactionError: the posting would join it and be undone by its rollback.
+ * await post(tx, …) })`), or, on SQLite's own connection (its tooling, tests that fill a file), inside
+ * `transaction(sqlite, …)`. It runs in a savepoint there, so a refused posting leaves the caller's
+ * transaction usable; given the database (`ctx.sql`) or SQLite's connection outside a transaction, it
+ * opens its own. On SQLite's connection a transaction open that is not one of ours (a Kysely
+ * transaction awaiting between its statements) is refused with ForeignTransactionError: the posting
+ * would join it and be undone by its rollback.
  *
  * Refusals are thrown before anything is written: InvalidPosting (bad amount, asset, account, entries
  * that do not sum to zero per asset), InsufficientFunds (a bucket of a non-custody account would go

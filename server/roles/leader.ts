@@ -1,6 +1,6 @@
 // Leadership through PostgreSQL (issue 19): whoever holds a session advisory lock leads. The lock is
-// held on a connection of its own (the async `pg` client, so that its death arrives as an event),
-// never on the synchronous connection the money goes through. PostgreSQL frees a session's advisory
+// held on a connection of its own (a `pg` client, so that its death arrives as an event), never on
+// the pool the money goes through. PostgreSQL frees a session's advisory
 // locks when the session ends, however it ends: kill -9 of a leader closes its socket, its backend
 // ends, and a standby's next request (every `everyMs`) is granted the lock.
 //

@@ -1,6 +1,6 @@
-// What both PostgreSQL connections share (the synchronous one, ./sync.ts, and the pool, ./pool.ts):
-// values as the server reads them (every integer a bigint, as SQLite's safe integers give), SQLite's
-// placeholders as PostgreSQL's, and the errors PostgreSQL answers. One place, so the two cannot drift.
+// What the pool of PostgreSQL connections (../query/pg.ts) reads and sends as SQLite does: values as the
+// server reads them (every integer a bigint, as SQLite's safe integers give), SQLite's placeholders as
+// PostgreSQL's, and the errors PostgreSQL answers, so that one statement text serves both backends.
 
 const INT = (v: string) => BigInt(v)
 export const PARSERS: Record<number, (v: string) => unknown> = {

@@ -7,7 +7,7 @@ import type { Params, Queryable, RunResult, Sql, Statement, TransactionOptions, 
 
 // The asynchronous interface over a pool of PostgreSQL connections (`pg`, chosen by measuring:
 // docs/postgres.md). A statement outside a transaction takes whichever connection is free; a
-// transaction holds one connection from BEGIN to COMMIT. Values read as on the synchronous connection
+// transaction holds one connection from BEGIN to COMMIT. Values read as on SQLite
 // (../pg/wire.ts): integers as bigints, booleans as 1n / 0n, anything else as its text.
 
 export interface PgPoolOptions {

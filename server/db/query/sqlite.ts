@@ -10,7 +10,7 @@ import type { Params, RunResult, Sql, Statement, TransactionOptions, Tx } from '
 //
 // One connection means one transaction at a time, and a statement run on it while a transaction is
 // open would join that transaction (and be undone by its rollback). So a transaction holds the lock
-// that Kysely's transactions and atomically() take (Kysely's connection: server/db/index.ts), and a
+// that Kysely's transactions take (Kysely's connection: server/db/index.ts), and a
 // statement outside any transaction that arrives while one is open waits for it to end.
 
 type Db = Kysely<never>

@@ -7,8 +7,8 @@ import type { Dialect } from '../connection.ts'
 // or a Kysely-built query — so no call site casts what it reads.
 //
 // The same interface runs on both backends: over better-sqlite3 (./sqlite.ts, in process, its answers
-// ready at once) and over a pool of PostgreSQL connections (./pg.ts). Values read as on the
-// synchronous connection: every integer a bigint (money is 64-bit units of 1e-8).
+// ready at once) and over a pool of PostgreSQL connections (./pg.ts). Values read the same on both:
+// every integer a bigint (money is 64-bit units of 1e-8).
 
 /** Parameters a statement binds: positional values, and an object of named ones last (`@name`). */
 export type Params = readonly unknown[]
@@ -67,7 +67,7 @@ export interface TransactionOptions {
   /**
    * A read-only, consistent view for reads that must agree with each other (the audit's sums, a
    * user's holdings): SQLite's deferred BEGIN (a WAL read snapshot, no write lock), PostgreSQL's
-   * REPEATABLE READ READ ONLY. It writes nothing, so it takes no write gate and records no keyed answer.
+   * REPEATABLE READ READ ONLY. It writes nothing, so it records no keyed answer.
    */
   snapshot?: boolean
 }
