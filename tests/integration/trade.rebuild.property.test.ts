@@ -57,11 +57,11 @@ async function installFaults(sql: Sql): Promise<void> {
         ]
       : [
           'CREATE TABLE fault (journal_from BIGINT, posting BIGINT)',
-          `CREATE FUNCTION fail_journal() RETURNS trigger LANGUAGE plpgsql AS $f$
-            BEGIN IF ${journalArmed} THEN RAISE EXCEPTION 'injected: journal write failed'; END IF; RETURN NEW; END $f$`,
+          `CREATE FUNCTION fail_journal() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF ${journalArmed} THEN RAISE EXCEPTION 'injected: journal write failed'; END IF; RETURN NEW; END $$`,
           'CREATE TRIGGER fail_journal BEFORE INSERT ON exchange_journal FOR EACH ROW EXECUTE FUNCTION fail_journal()',
-          `CREATE FUNCTION fail_posting() RETURNS trigger LANGUAGE plpgsql AS $f$
-            BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $f$`,
+          `CREATE FUNCTION fail_posting() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF ${postingArmed} THEN RAISE EXCEPTION 'injected: commit failed'; END IF; RETURN NEW; END $$`,
           'CREATE TRIGGER fail_posting BEFORE INSERT ON ledger_postings FOR EACH ROW EXECUTE FUNCTION fail_posting()',
         ]
   for (const text of ddl) await sql.run(statement(text))

@@ -3,6 +3,7 @@ import { getAddress, verifyMessage } from 'ethers'
 import { sql, type Transaction } from 'kysely'
 import { statement, statements } from '../../db/query/types.ts'
 import type { DB } from '../../db/schema.ts'
+import { constraintOf } from '../../db/errors.ts'
 import type { Ctx } from '../../context.ts'
 import { grantTrial } from '../mining/service.ts'
 import { scoreRegistration } from '../activity/scores.ts'
@@ -172,36 +173,49 @@ export function createAuthService(ctx: Ctx) {
 
       const token = crypto.randomBytes(32).toString('base64url')
       const now = ctx.now()
-      await db.transaction().execute(async (trx) => {
-        let user = await trx.selectFrom('users').select(['id']).where('wallet_address', '=', address).executeTakeFirst()
-        if (!user) {
-          if (!issued.invite_code) throw inviteRequired()
-          const inviter = await trx
-            .selectFrom('users')
-            .select(['id', 'depth'])
-            .where('code', '=', issued.invite_code)
-            .executeTakeFirst()
-          if (!inviter) throw badRequest('errors.inviteUnknown')
-          user = await insertUser(trx, address, inviter, now)
-          await grantTrial(trx, config, user.id, now)
-          await scoreRegistration(trx, user.id, now)
+      const signInOnce = (markCreating: () => void) =>
+        db.transaction().execute(async (trx) => {
+          let user = await trx.selectFrom('users').select(['id']).where('wallet_address', '=', address).executeTakeFirst()
+          if (!user) {
+            markCreating()
+            if (!issued.invite_code) throw inviteRequired()
+            const inviter = await trx
+              .selectFrom('users')
+              .select(['id', 'depth'])
+              .where('code', '=', issued.invite_code)
+              .executeTakeFirst()
+            if (!inviter) throw badRequest('errors.inviteUnknown')
+            user = await insertUser(trx, address, inviter, now)
+            await grantTrial(trx, config, user.id, now)
+            await scoreRegistration(trx, user.id, now)
+          }
+          await trx
+            .insertInto('sessions')
+            .values({
+              token_hash: hashToken(token),
+              user_id: user.id,
+              created_at: BigInt(now),
+              last_seen_at: BigInt(now),
+              expires_at: BigInt(now + config.session.idleMs),
+              revoked_at: null,
+              ip: meta.ip,
+              user_agent: meta.userAgent?.slice(0, 300) ?? null,
+              handshake_id: meta.handshake ?? null,
+              previous_handshake_id: null,
+            })
+            .execute()
+        })
+      // Two sign-ins of one new address at once (two messages, two taps) both find no account; the
+      // unique wallet address lets only one create it, and the other, tried again, finds it and signs in.
+      for (let attempt = 0; ; attempt++) {
+        let creating = false
+        try {
+          await signInOnce(() => (creating = true))
+          break
+        } catch (e) {
+          if (!creating || attempt > 0 || constraintOf(e) !== 'unique') throw e
         }
-        await trx
-          .insertInto('sessions')
-          .values({
-            token_hash: hashToken(token),
-            user_id: user.id,
-            created_at: BigInt(now),
-            last_seen_at: BigInt(now),
-            expires_at: BigInt(now + config.session.idleMs),
-            revoked_at: null,
-            ip: meta.ip,
-            user_agent: meta.userAgent?.slice(0, 300) ?? null,
-            handshake_id: meta.handshake ?? null,
-            previous_handshake_id: null,
-          })
-          .execute()
-      })
+      }
       return { token, idle_ms: config.session.idleMs }
     },
 
