@@ -96,6 +96,14 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
   const topics = commandTopics(inst)
   /** Submitted by this leader and not yet committed: a look meanwhile must not apply them twice. */
   const inFlight = new Set<number>()
+  /**
+   * Committed by this leader, each with the number of looks begun by then. A look's claim runs in a
+   * transaction of its own, beside the batches: one begun before a command's batch committed may read
+   * it as still taken and answer after the commit, when it is no longer in flight; it must not apply
+   * it again. A look begun after the commit reads it as done.
+   */
+  const committed = new Map<number, number>()
+  let looks = 0
   const finished: number[] = []
   let closed = false
   let looking = false
@@ -152,6 +160,7 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
       .then(
         () => {
           inFlight.delete(id)
+          committed.set(id, looks)
           announce(id)
         },
         (err: unknown) => {
@@ -180,7 +189,13 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
     try {
       do {
         again = false
-        for (const row of await claimed()) if (!inFlight.has(Number(row.id)) && !closed) apply(row)
+        const begun = ++looks
+        const rows = await claimed()
+        for (const [id, at] of committed) if (at < begun) committed.delete(id) // read as done by this look and every later one
+        for (const row of rows) {
+          const id = Number(row.id)
+          if (!inFlight.has(id) && !committed.has(id) && !closed) apply(row)
+        }
       } while (again && !closed)
     } catch (err) {
       opts.log.error({ err }, 'engine: reading the trading commands failed')

@@ -2,19 +2,20 @@
 // in one process on a real PostgreSQL database: an order sent through the table is placed and
 // answered; a command a dead leader took and never finished is applied once by its successor, and
 // one it finished is never applied again; with no engine leading, trading answers "paused" at once,
-// and a command nobody takes in time is abandoned (never applied later); a body no API wrote is refused.
+// and a command nobody takes in time is abandoned (never applied later); a body no API wrote is refused;
+// a look that read a command as taken just before its batch committed does not apply it again.
 
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../server/db/index.ts'
-import { statement } from '../../server/db/query/types.ts'
+import { statement, type Sql, type Tx } from '../../server/db/query/types.ts'
 import { defaultSpec } from '../../server/exchange/engine/index.ts'
 import { Exchange, TradeRejected } from '../../server/exchange/exchange.ts'
 import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { LocalBus } from '../../server/roles/bus.ts'
 import { ENGINE_KEY } from '../../server/roles/leader.ts'
-import { remoteTrading, serveTradeCommands, TradeOutcomeUnknown } from '../../server/roles/tradeCommands.ts'
+import { commandTopics, remoteTrading, serveTradeCommands, TradeOutcomeUnknown } from '../../server/roles/tradeCommands.ts'
 import { freshDatabase, testBackend } from '../support/pg.ts'
 
 const quiet = { info() {}, warn() {}, error() {} }
@@ -114,5 +115,85 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     await until(async () => (await unanswered()) === 'done')
     expect((await sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_orders WHERE client_order_id = 'unanswered'")))?.v).toBe(1n)
     expect((await audit(conn.sql)).violations).toEqual([])
+  })
+
+  it('a look that read a command as taken before its batch committed does not apply it again once it is done', { timeout: 60_000 }, async () => {
+    const db = freshDatabase()
+    cleanups.push(() => db.drop())
+    const conn = openDatabase(db.url)
+    cleanups.push(() => conn.close())
+    const { sql } = conn
+    await sql.run(statement("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, '0x0000000000000000000000000000000000000001', 'U1CODE', 'u', 0)"))
+    await transfer(sql, { ref: 'fund:1:USDT', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000n * 100_000_000n })
+    const clock = () => Date.UTC(2026, 10, 27, 12)
+    const bus = new LocalBus()
+    const id = Number((await sql.get(statement<{ id: bigint }, [string, string]>("INSERT INTO trade_commands (inst_id, user_id, kind, body, created_at) VALUES (?, 1, 'place', ?, 0) RETURNING id"), defaultSpec.instId, JSON.stringify({ side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'raced' })))!.id)
+
+    // The batch marking the command done waits until a second look has read it as taken; that look's
+    // answer is held until the batch committed and its command left the leader's in-flight set.
+    let secondRead!: () => void
+    const read = new Promise<void>((r) => (secondRead = r))
+    let markStarted!: () => void
+    const marking = new Promise<void>((r) => (markStarted = r))
+    let takenReads = 0
+    let marks = 0
+    const status = async () => (await sql.get(statement<{ status: string }, [number]>('SELECT status FROM trade_commands WHERE id = ?'), id))!.status
+    const hold = (tx: Tx): Tx =>
+      new Proxy(tx, {
+        get(target, key) {
+          const v: unknown = Reflect.get(target, key, target)
+          if (typeof v !== 'function') return v
+          const f = v as (...a: unknown[]) => Promise<unknown>
+          if (key === 'all') {
+            return async (st: { text: string }, ...a: unknown[]) => {
+              const rows = await f.call(target, st, ...a)
+              if (!st.text.includes("status = 'taken' ORDER BY id") || ++takenReads !== 2) return rows
+              secondRead()
+              while ((await status()) !== 'done') await new Promise((r) => setTimeout(r, 10))
+              await new Promise((r) => setTimeout(r, 50))
+              return rows
+            }
+          }
+          if (key === 'run') {
+            return async (st: { text: string }, ...a: unknown[]) => {
+              if (st.text.includes("SET status = 'done', result = v.column2")) {
+                marks++
+                if (marks === 1) {
+                  markStarted()
+                  await read
+                }
+              }
+              return f.call(target, st, ...a)
+            }
+          }
+          return f.bind(target)
+        },
+      })
+    const held: Sql = new Proxy(sql, {
+      get(target, key) {
+        const v: unknown = Reflect.get(target, key, target)
+        if (key === 'transaction') return (fn: (tx: Tx) => Promise<unknown>, o?: object) => target.transaction((tx) => fn(hold(tx)), o)
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
+      },
+    })
+    const errors: unknown[] = []
+    const log = { info() {}, warn() {}, error: (o: unknown) => void errors.push(o) }
+    const ex = new Exchange({ conn: { db: conn.db, sql: held }, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: clock, log })
+    await ex.start()
+    const served = serveTradeCommands(ex, bus, { log, now: clock, everyMs: 60_000 })
+    cleanups.push(() => served.close())
+    // The wake-up comes from outside the batch's transaction, as another API process's would.
+    await marking
+    bus.publish(commandTopics(defaultSpec.instId).sent, { id })
+    for (let i = 0; i < 500 && (await status()) !== 'done'; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(await status()).toBe('done')
+    expect(takenReads).toBeGreaterThanOrEqual(2)
+    await new Promise((r) => setTimeout(r, 200))
+    // Marked done once, by one batch; nothing failed, and the order is there once.
+    expect(marks).toBe(1)
+    expect(errors).toEqual([])
+    expect((await sql.get(statement<{ v: bigint }>("SELECT COUNT(*) AS v FROM trade_orders WHERE client_order_id = 'raced'")))?.v).toBe(1n)
+    await served.close()
+    await ex.close()
   })
 })
