@@ -153,9 +153,11 @@ it.runIf(onPg)('while a statement waits 1 s for a lock another connection holds,
     await other.query('COMMIT')
     expect(await waiting).toEqual({ changes: 1 })
     clearInterval(timer)
-    // A tick every 10 ms or so throughout: nothing held the loop for the second the update waited.
+    // A tick every 10 ms or so throughout: nothing held the loop for the second the update waited. The
+    // bound leaves room for a machine busy with the browser suite beside this one (a gap of 108 ms was
+    // seen there); a loop held for the wait would show one gap of the whole second.
     const gaps = ticks.map((t, i) => t - (ticks[i - 1] ?? 0))
-    expect(Math.max(...gaps.slice(0, -1))).toBeLessThan(100)
+    expect(Math.max(...gaps.slice(0, -1))).toBeLessThan(300)
     expect(ticks.length).toBeGreaterThan(50)
   } finally {
     await other.end()
