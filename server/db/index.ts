@@ -4,7 +4,7 @@ import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
 import { startCheckpointer } from './checkpointer.ts'
-import { describeDatabase, isPostgresUrl, type SqlConnection, type SqlStatement } from './connection.ts'
+import { describeDatabase, isPostgresUrl, type SqlConnection } from './connection.ts'
 import { pgPoolDialect } from './pg/kysely.ts'
 import { PgPool } from './query/pg.ts'
 import { SqliteSql } from './query/sqlite.ts'
@@ -160,24 +160,4 @@ function run<T>(sqlite: SqlConnection, fn: () => T, durable: boolean, what: stri
     ours.delete(sqlite)
     if (before !== null) sqlite.pragma(`synchronous = ${before}`)
   }
-}
-
-/** A named set of SQL statements prepared on a connection, e.g. the ledger's or the exchange's. */
-export type Prepared<T extends Record<string, string>> = { [K in keyof T]: SqlStatement }
-
-const preparedSets = new WeakMap<object, WeakMap<SqlConnection, unknown>>()
-
-/**
- * The statements of `sql` on this connection, prepared the first time they are asked for (after the
- * migrations ran) and reused after: the synchronous hot paths pay for parsing SQL once.
- */
-export function preparedOnce<T extends Record<string, string>>(sqlite: SqlConnection, sql: T): Prepared<T> {
-  let byDb = preparedSets.get(sql)
-  if (!byDb) preparedSets.set(sql, (byDb = new WeakMap()))
-  let set = byDb.get(sqlite) as Prepared<T> | undefined
-  if (!set) {
-    set = Object.fromEntries(Object.entries(sql).map(([k, text]) => [k, sqlite.prepare(text)])) as Prepared<T>
-    byDb.set(sqlite, set)
-  }
-  return set
 }

@@ -2,16 +2,14 @@
 // transaction that pays a product order, burns NADI, fills a trade or registers a user adds to the
 // score of every activity whose window contains the event and whose measure it is, so a leaderboard
 // is an indexed read with a LIMIT and the payout reads the same rows (nothing is recomputed on a
-// request or inside the payout's write transaction). The raw tables stay the reference: standings()
-// recomputes a window from them, rebuildScores() rewrites an activity's rows from them when the
-// operator adds it or moves its window, and a property test checks the two always agree.
+// request or inside the payout's write transaction). The raw tables stay the reference:
+// readStandings() recomputes a window from them, rebuildScores() rewrites an activity's rows from them
+// when the operator adds it or moves its window, and a property test checks the two always agree.
 //
 // Users without a wallet (the root account, the demo market's traders) are the platform's own and
 // never on a leaderboard: neither the hooks nor the reference count them.
-import type { SqlConnection } from '../../db/connection.ts'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { rowsStatement } from '../../ledger/statements.ts'
 import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import { isSync, run, runOn, runSync, type Answer, type On, type Steps } from '../../db/steps.ts'
@@ -46,45 +44,28 @@ const MEASURE_SQL: Record<Measure, string> = {
 const ranked = (measure: Measure) => `SELECT s.user_id, s.score, s.reached_at, u.name FROM (${MEASURE_SQL[measure]}) s
       JOIN users u ON u.id = s.user_id WHERE u.wallet_address IS NOT NULL AND s.score > 0`
 
-/** The activity's window and measure, for a rebuild. */
-const WINDOW = `SELECT measure, starts_at, ends_at FROM activities WHERE id = @id`
-
-const REFERENCE = {
-  purchases: ranked('purchases'),
-  destroy: ranked('destroy'),
-  trading: ranked('trading'),
-  team_growth: ranked('team_growth'),
-  window: WINDOW,
-  drop: 'DELETE FROM activity_scores WHERE activity_id = @id',
-  put: 'INSERT INTO activity_scores (activity_id, user_id, score, reached_at) VALUES (@id, @user, @score, @reached)',
-} as const
-
 export interface Standing extends Ranked {
   name: string
-}
-
-/** The whole leaderboard of a window recomputed from the raw tables, ranked (ties: who reached the score first). The reference, not the request path. */
-export function standings(sqlite: SqlConnection, measure: Measure, from: number, to: number): Standing[] {
-  const rows = preparedOnce(sqlite, REFERENCE)[measure].all({ from, to }) as { user_id: bigint; score: bigint; reached_at: bigint; name: string }[]
-  const names = new Map(rows.map((r) => [Number(r.user_id), r.name]))
-  return rankScores(rows.map((r) => ({ userId: Number(r.user_id), score: BigInt(r.score), reachedAt: Number(r.reached_at) }))).map((r) => ({ ...r, name: names.get(r.userId) ?? '' }))
 }
 
 type Scored = { user_id: bigint; score: bigint; reached_at: bigint; name: string }
 type Window = [{ from: bigint | number; to: bigint | number }]
 
-/** The rebuild's statements: the reference's texts, awaited. */
+/** The reference's read of each measure, and the rest of a rebuild. */
 const REBUILD = statements({
-  purchases: statement<Scored, Window>(REFERENCE.purchases),
-  destroy: statement<Scored, Window>(REFERENCE.destroy),
-  trading: statement<Scored, Window>(REFERENCE.trading),
-  team_growth: statement<Scored, Window>(REFERENCE.team_growth),
-  window: statement<{ measure: Measure; starts_at: bigint; ends_at: bigint }, [{ id: bigint | number }]>(REFERENCE.window),
-  drop: statement<never, [{ id: bigint | number }]>(REFERENCE.drop),
-  put: statement<never, [{ id: bigint | number; user: bigint; score: bigint; reached: bigint }]>(REFERENCE.put),
+  purchases: statement<Scored, Window>(ranked('purchases')),
+  destroy: statement<Scored, Window>(ranked('destroy')),
+  trading: statement<Scored, Window>(ranked('trading')),
+  team_growth: statement<Scored, Window>(ranked('team_growth')),
+  window: statement<{ measure: Measure; starts_at: bigint; ends_at: bigint }, [{ id: bigint | number }]>(`SELECT measure, starts_at, ends_at FROM activities WHERE id = @id`),
+  drop: statement<never, [{ id: bigint | number }]>('DELETE FROM activity_scores WHERE activity_id = @id'),
+  put: statement<never, [{ id: bigint | number; user: bigint; score: bigint; reached: bigint }]>('INSERT INTO activity_scores (activity_id, user_id, score, reached_at) VALUES (@id, @user, @score, @reached)'),
 })
 
-/** standings, awaited: the reference read on the asynchronous way (the tests compare the kept rows with it). */
+/**
+ * The whole leaderboard of a window recomputed from the raw tables, ranked (ties: who reached the
+ * score first). The reference the tests compare the kept rows with, not a request's path.
+ */
 export async function readStandings(q: Queryable, measure: Measure, from: number, to: number): Promise<Standing[]> {
   const rows = await q.all(REBUILD[measure], { from, to })
   const names = new Map(rows.map((r) => [Number(r.user_id), r.name]))
@@ -112,24 +93,19 @@ export async function rebuildScores(tx: Queryable, activityId: bigint | number):
 // is the latest event's, as the reference's max() is, whatever order the events commit in.
 const UPSERT = `ON CONFLICT (activity_id, user_id) DO UPDATE SET score = activity_scores.score + excluded.score, reached_at = CASE WHEN excluded.reached_at > activity_scores.reached_at THEN excluded.reached_at ELSE activity_scores.reached_at END`
 
-const HOOK = {
+type ScoreArgs = { measure: Exclude<Measure, 'team_growth'>; user: bigint | number; amount: bigint; at: number }
+const HOOKS = statements({
   // "WHERE" after the join keeps SQLite from reading ON CONFLICT as part of it.
-  add: `INSERT INTO activity_scores (activity_id, user_id, score, reached_at)
+  add: statement<never, [ScoreArgs]>(`INSERT INTO activity_scores (activity_id, user_id, score, reached_at)
         SELECT a.id, u.id, @amount, @at FROM activities a JOIN users u ON u.id = @user
         WHERE a.measure = @measure AND a.ends_at > @at AND a.starts_at <= @at AND u.wallet_address IS NOT NULL
-        ${UPSERT}`,
-} as const
+        ${UPSERT}`),
+})
 
-type ScoreArgs = { measure: Exclude<Measure, 'team_growth'>; user: bigint | number; amount: bigint; at: number }
-const HOOKS = statements({ add: statement<never, [ScoreArgs]>(HOOK.add) })
-
-/** Adds `amount` to `userId`'s score in every activity measuring `measure` whose window holds `at`. */
-function addScore(sqlite: SqlConnection, measure: Exclude<Measure, 'team_growth'>, userId: bigint | number, amount: bigint, at: number): void {
-  if (amount <= 0n) return
-  preparedOnce(sqlite, HOOK).add.run({ measure, user: userId, amount, at })
-}
-
-/** addScore on the synchronous connection at once, or awaited on a transaction of the asynchronous way. */
+/**
+ * Adds `amount` to `userId`'s score in every activity measuring `measure` whose window holds `at`: at
+ * once on the synchronous connection, awaited on a transaction of the asynchronous way.
+ */
 function addScoreOn<C extends On>(c: C, measure: ScoreArgs['measure'], userId: bigint | number, amount: bigint, at: number): Answer<C, void> {
   function* steps(): Steps<void> {
     if (amount > 0n) yield* run(HOOKS.add, { measure, user: userId, amount, at })
@@ -148,19 +124,14 @@ export function scoreMiningBuy<C extends On>(c: C, kind: string, userId: bigint 
   return addScoreOn(c, 'destroy', userId, kind === 'destroy' ? amount : 0n, at)
 }
 
-/** A fill's two trade_deals rows: its quote counts as volume for the buyer and for the seller. */
-export function scoreFill(sqlite: SqlConnection, buyerId: number, sellerId: number, quote: bigint, at: number): void {
-  addScore(sqlite, 'trading', buyerId, quote, at)
-  addScore(sqlite, 'trading', sellerId, quote, at)
-}
-
 /** Fills per statement of scoreFills: 6 parameters each. */
 const FILLS_PER_STATEMENT = 500
 
 /**
- * scoreFill for many fills in one statement per FILLS_PER_STATEMENT (the market's batch): the same
- * rows as one call per fill, each (activity, user) summed first, since one statement may not upsert
- * a row twice on PostgreSQL. Through the market's batch tx (its only caller).
+ * Fills, each with its two trade_deals rows: a fill's quote counts as volume for the buyer and for the
+ * seller. One statement per FILLS_PER_STATEMENT (the market's batch), each (activity, user) summed
+ * first, since one statement may not upsert a row twice on PostgreSQL: the same rows as one upsert
+ * per side of each fill. Through the market's batch tx (its only caller).
  */
 export async function scoreFills(tx: Queryable, fills: readonly { buyerId: number; sellerId: number; quote: bigint; at: number }[]): Promise<void> {
   const counted = fills.filter((f) => f.quote > 0n)
@@ -228,17 +199,9 @@ const BOARD = statements({
   aheadTied: statement<Count, Ahead>('SELECT count(*) AS n FROM activity_scores WHERE activity_id = @id AND score = @score AND (reached_at, user_id) < (@reached, @user)'),
 })
 
-/** The payout reads the board inside its write transaction, on the synchronous connection: the same text. */
-const BOARD_IN_TRANSACTION = { top: BOARD.top.text } as const
-
 const row = (r: Raw): ScoreRow => ({ userId: Number(r.user_id), name: r.name, score: r.score, reachedAt: Number(r.reached_at) })
 
-/** The board's places from `offset` (0-based), at most `limit`, in rank order; in the caller's synchronous transaction. */
-export function topScores(sqlite: SqlConnection, activityId: number, limit: number, offset = 0): ScoreRow[] {
-  return (preparedOnce(sqlite, BOARD_IN_TRANSACTION).top.all({ id: activityId, limit, offset }) as Raw[]).map(row)
-}
-
-/** The board's places, as topScores, awaited: a request's read. */
+/** The board's places from `offset` (0-based), at most `limit`, in rank order: a request's read, or the payout's in its transaction. */
 export async function readTopScores(q: Queryable, activityId: number, limit: number, offset = 0): Promise<ScoreRow[]> {
   return (await q.all(BOARD.top, { id: activityId, limit, offset })).map(row)
 }

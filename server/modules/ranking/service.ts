@@ -2,7 +2,7 @@
 //
 //   record   every paid order adds its USDT value to the day's ranking (team performance added that
 //            day, or own purchases: NADI_RANKING_MEASURE) and to the total (team performance), in the
-//            paying transaction (record.ts, called from addPerformance).
+//            paying transaction (record.ts, called from addPerformanceIn).
 //   pools    a settlement step per ended UTC day: the pools' shares (ppm) of that day's income move
 //            through the ledger, one posting per asset `ranking:pools:<day>:<asset>`:
 //              fees     withdraw fees, wallet-exchange fees and spot trading fees (maker and taker) the

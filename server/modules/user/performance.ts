@@ -9,11 +9,9 @@
 // steps and nothing else. Each statement adds to the stored figure (x = x + d) inside the caller's
 // transaction, and the one writer runs transactions one after another: purchases landing at once
 // anywhere in the tree all add up, none overwrites another.
-import type { SqlConnection } from '../../db/connection.ts'
 import type { NodeType } from '../../../contract/node.ts'
-import { preparedOnce } from '../../db/index.ts'
 import { statement, statements, type Queryable, type Tx } from '../../db/query/types.ts'
-import { run, runOn, runSync, type Steps } from '../../db/steps.ts'
+import { run, runOn, type Steps } from '../../db/steps.ts'
 import { rankingNow, recordRanking, type RankingKey } from '../ranking/record.ts'
 
 /** Strict ancestors of @user, nearest first: the inviter, then the inviter's inviter… up to the root. */
@@ -23,28 +21,22 @@ const ANCESTORS = `WITH RECURSIVE up(id) AS (
     SELECT u.inviter_id FROM users u JOIN up ON u.id = up.id WHERE u.inviter_id IS NOT NULL
   )`
 
-const SQL = {
-  own: 'UPDATE users SET me_performance = me_performance + @usdt WHERE id = @user',
-  direct: 'UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)',
+type Spend = { usdt: bigint; user: bigint | number }
+type TeamArgs = Spend & { type: NodeType | null; delta: number; at: number }
+const S = statements({
+  own: statement<never, [Spend]>('UPDATE users SET me_performance = me_performance + @usdt WHERE id = @user'),
+  direct: statement<never, [Spend]>('UPDATE users SET zhi_performance = zhi_performance + @usdt WHERE id = (SELECT inviter_id FROM users WHERE id = @user)'),
   // Team performance and the three tier counters in one pass over the ancestors: a node bought walks
   // and writes each ancestor once, not twice. The CASE is 0 for any other tier and for a purchase
   // without a node (@type NULL, @delta 0), never NULL, so the counters stay as they are. team_reached_at is the total
   // ranking's tie-break (when the figure last grew), kept here so the ranking needs no walk of its
   // own; a node counted or returned (@usdt 0) does not move it.
-  team: `${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
+  team: statement<never, [TeamArgs]>(`${ANCESTORS} UPDATE users SET team_performance = team_performance + @usdt,
                                        team_reached_at = CASE WHEN @usdt > 0 THEN @at ELSE team_reached_at END,
                                        team_elite = team_elite + CASE WHEN @type = 'elite' THEN @delta ELSE 0 END,
                                        team_core = team_core + CASE WHEN @type = 'core' THEN @delta ELSE 0 END,
                                        team_genesis = team_genesis + CASE WHEN @type = 'genesis' THEN @delta ELSE 0 END
-           WHERE id IN (SELECT id FROM up)`,
-} as const
-
-type Spend = { usdt: bigint; user: bigint | number }
-type TeamArgs = Spend & { type: NodeType | null; delta: number; at: number }
-const S = statements({
-  own: statement<never, [Spend]>(SQL.own),
-  direct: statement<never, [Spend]>(SQL.direct),
-  team: statement<never, [TeamArgs]>(SQL.team),
+           WHERE id IN (SELECT id FROM up)`),
 })
 
 function* performance(key: RankingKey, userId: bigint | number, usdt: bigint, node?: NodeType): Steps<void> {
@@ -62,28 +54,18 @@ function* performance(key: RankingKey, userId: bigint | number, usdt: bigint, no
 
 /**
  * Adds `usdt` (units of 1e-8) to the buyer's, the inviter's direct and every ancestor's team
- * performance; with `node`, the node bought is counted held in every ancestor's team in the same pass.
- */
-export function addPerformance(sqlite: SqlConnection, userId: bigint | number, usdt: bigint, node?: NodeType): void {
-  runSync(sqlite, performance(sqlite, userId, usdt, node))
-}
-
-/**
- * addPerformance in a transaction of the asynchronous way. `app` is the app's database handle
- * (`ctx.sql`), only to find the ranking's clock and measure registered on it (ranking/record.ts).
+ * performance, in the caller's transaction; with `node`, the node bought is counted held in every
+ * ancestor's team in the same pass. `app` is the app's database handle (`ctx.sql`), only to find the
+ * ranking's clock and measure registered on it (ranking/record.ts).
  */
 export function addPerformanceIn(tx: Tx, app: RankingKey, userId: bigint | number, usdt: bigint, node?: NodeType): Promise<void> {
   return runOn(tx, performance(app, userId, usdt, node))
 }
 
-/** A node of `type` starts (+1) or stops (-1) being held by `userId`: every ancestor's team node count moves. */
-export function addTeamNode(sqlite: SqlConnection, userId: bigint | number, type: NodeType, delta: 1 | -1): void {
-  preparedOnce(sqlite, SQL).team.run({ user: userId, usdt: 0n, type, delta, at: 0 })
-}
-
-const TEAM = statement<never, [{ user: bigint | number; usdt: bigint; type: NodeType; delta: 1 | -1; at: number }]>(SQL.team)
-
-/** addTeamNode, in a transaction of the asynchronous way (a node's stake returned by the settlement). */
+/**
+ * A node of `type` starts (+1) or stops (-1) being held by `userId`, in the caller's transaction (a
+ * node's stake returned by the settlement): every ancestor's team node count moves.
+ */
 export async function addTeamNodeIn(tx: Queryable, userId: bigint | number, type: NodeType, delta: 1 | -1): Promise<void> {
-  await tx.run(TEAM, { user: userId, usdt: 0n, type, delta, at: 0 })
+  await tx.run(S.team, { user: userId, usdt: 0n, type, delta, at: 0 })
 }

@@ -1,7 +1,7 @@
 // Kept activity scores (migration 022, the hooks in scores.ts) against the reference recompute from
 // the raw tables, on random data: a database with events from before 022 is backfilled by it, then
 // more random events go through the hooks the paying sites call; after each phase every activity's
-// kept rows equal standings() of its window. Runs at the database level, so it covers far more events
+// kept rows equal readStandings() of its window. Runs at the database level, so it covers far more events
 // than the integration test that goes through the real endpoints.
 import fs from 'node:fs'
 import os from 'node:os'
@@ -9,7 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openSqliteFile } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
-import { scoreFill, scoreMiningBuy, scorePurchase, scoreRegistration, standings } from '../../../server/modules/activity/scores.ts'
+import { readStandings, scoreFills, scoreMiningBuy, scorePurchase, scoreRegistration } from '../../../server/modules/activity/scores.ts'
 import { MEASURES, type Measure } from '../../../contract/activity.ts'
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../server/db/migrations')
@@ -93,14 +93,14 @@ describe('kept activity scores', () => {
         return quote
       }
       const anyone = () => 1 + rnd(users) // the root and the demo trader too: never ranked
-      const same = () => {
+      const same = async () => {
         for (const a of activities) {
           const kept = (s.prepare('SELECT user_id, score, reached_at FROM activity_scores WHERE activity_id = ? ORDER BY score DESC, reached_at, user_id').all(a.id) as {
             user_id: bigint
             score: bigint
             reached_at: bigint
           }[]).map((r) => [Number(r.user_id), r.score, Number(r.reached_at)])
-          expect(kept, `activity ${a.id} ${a.measure} seed ${seed}`).toEqual(standings(s, a.measure, a.from, a.to).map((r) => [r.userId, r.score, r.reachedAt]))
+          expect(kept, `activity ${a.id} ${a.measure} seed ${seed}`).toEqual((await readStandings(c.sql, a.measure, a.from, a.to)).map((r) => [r.userId, r.score, r.reachedAt]))
         }
       }
 
@@ -117,7 +117,7 @@ describe('kept activity scores', () => {
       // check of a rebuild would find the stand-alone events this test writes with foreign keys off.
       migrate(s, MIGRATIONS, 24)
       expect(s.prepare('SELECT count(*) FROM activity_scores').pluck().get()).toBeGreaterThan(0n)
-      same()
+      await same()
       const kept = () => Number(s.prepare('SELECT count(*) FROM activity_scores').pluck().get())
       const afterBackfill = kept()
 
@@ -131,17 +131,17 @@ describe('kept activity scores', () => {
           await scoreRegistration(c.db, id, now)
         } else if (k === 1) {
           const u = anyone()
-          scorePurchase(s, order(u, at), at)
+          await scorePurchase(c.sql, order(u, at), at)
         } else if (k === 2) {
           const u = anyone()
           const b = buy(u, at)
-          scoreMiningBuy(s, b.kind, u, b.amount, at)
+          await scoreMiningBuy(c.sql, b.kind, u, b.amount, at)
         } else {
           const [buyer, seller] = [anyone(), anyone()]
-          scoreFill(s, buyer, seller, fill(buyer, seller, at), at)
+          await scoreFills(c.sql, [{ buyerId: buyer, sellerId: seller, quote: fill(buyer, seller, at), at }])
         }
       }
-      same()
+      await same()
       expect(kept()).toBeGreaterThan(afterBackfill) // the hooks did count something
       await c.close()
     })

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { openSqliteFile, transaction, type SqliteDatabase } from '../../../server/db/index.ts'
 import { migrate } from '../../../server/db/migrate.ts'
-import { addPerformance, addTeamNode } from '../../../server/modules/user/performance.ts'
+import { addPerformanceIn, addTeamNodeIn } from '../../../server/modules/user/performance.ts'
 import { createTeamService } from '../../../server/modules/team/service.ts'
 import { parseMoney } from '../../../contract/money.ts'
 import { parseTeamSearch } from '../../../contract/teamRules.ts'
@@ -28,7 +28,6 @@ function freshDatabase() {
   open.push(c)
   return c
 }
-const fresh = () => freshDatabase().sqlite
 
 /** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
 function prng(seed: number) {
@@ -43,7 +42,7 @@ function prng(seed: number) {
 }
 
 /** Users 1..n; user 1 is the root, each later user invited by a random earlier one (a chain, a star, or anything between). */
-function randomTree(sqlite: ReturnType<typeof fresh>, n: number, rand: (n: number) => number): number[] {
+function randomTree(sqlite: SqliteDatabase['sqlite'], n: number, rand: (n: number) => number): number[] {
   const parent = [0, 0] // parent[id], 1-based; 0 = none
   const depth = [0, 0]
   const insert = sqlite.prepare('INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, created_at) VALUES (@id, @addr, @code, @name, @inviter, @depth, 0)')
@@ -79,8 +78,9 @@ interface Row {
 
 describe('team figures on random trees and purchases', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
-    it(`seed ${seed}: each member's team performance is the sum over their subtree, direct the sum over their referrals, nodes the ones held below`, () => {
-      const sqlite = fresh()
+    it(`seed ${seed}: each member's team performance is the sum over their subtree, direct the sum over their referrals, nodes the ones held below`, async () => {
+      const c = freshDatabase()
+      const sqlite = c.sqlite
       const rand = prng(seed)
       const n = 2 + rand(300)
       const parent = randomTree(sqlite, n, rand)
@@ -90,19 +90,19 @@ describe('team figures on random trees and purchases', () => {
       for (let k = 0, purchases = rand(400); k < purchases; k++) {
         const user = 1 + rand(n)
         const usdt = BigInt(1 + rand(10 ** 9)) * BigInt(1 + rand(1000))
-        transaction(sqlite, () => {
+        await c.sql.transaction(async (tx) => {
           if (rand(4) === 0) {
             // A node bought: its performance and its count in one walk.
             const type = TYPES[rand(3)]!
-            addPerformance(sqlite, user, usdt, type)
+            await addPerformanceIn(tx, c.sql, user, usdt, type)
             nodes.push({ user, type })
             return
           }
-          addPerformance(sqlite, user, usdt)
+          await addPerformanceIn(tx, c.sql, user, usdt)
           if (nodes.length && rand(6) === 0) {
             // A stake comes back: the node leaves the counts.
             const [gone] = nodes.splice(rand(nodes.length), 1)
-            addTeamNode(sqlite, gone!.user, gone!.type, -1)
+            await addTeamNodeIn(tx, gone!.user, gone!.type, -1)
           }
         })
         own[user]! += usdt
@@ -182,7 +182,7 @@ describe('depth', () => {
     sqlite.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${N + 1})
       INSERT INTO users (id, wallet_address, code, name, inviter_id, depth, team_num, created_at)
       SELECT x, printf('0x%040x', x), printf('U%09d', x), 'u' || x, nullif(x - 1, 0), x - 1, ${N + 1} - x, 0 FROM n`)
-    transaction(sqlite, () => addPerformance(sqlite, N + 1, parseMoney('12.5')!, 'genesis'))
+    await c.sql.transaction((tx) => addPerformanceIn(tx, c.sql, N + 1, parseMoney('12.5')!, 'genesis'))
     const stats = sqlite.prepare('SELECT count(*) AS n, min(team_performance) AS lo, max(team_performance) AS hi, sum(team_genesis) AS g FROM users WHERE id <= @last').get({ last: N }) as Record<string, bigint>
     expect(stats).toEqual({ n: BigInt(N), lo: parseMoney('12.5'), hi: parseMoney('12.5'), g: BigInt(N) })
     // The root finds the deepest member by ID, 100,000 generations down; its first page is the ten nearest.
