@@ -34,7 +34,7 @@ async function acrossRows(ctx: BenchContext, url: string): Promise<Row[]> {
   await transfer(sql, { ref: `seed:${userId}:USDT`, reason: 'deposit', from: custody('bsc'), to: trade(userId), asset: 'USDT', amount: 1_000_000n * UNITS })
   const bus = new PgBus({ url, log: quiet, name: 'bench-engine' })
   const ex = new Exchange({ conn, spec: defaultSpec, fees: defaultFees, now: Date.now, publisher: busPublisher(bus) })
-  ex.start()
+  await ex.start()
   const stopServing = serveMarketBase(bus, ex)
   const api = spawn(process.execPath, ['--import', 'tsx', path.join(ctx.root, 'bench/support/busApi.ts'), url], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'] })
   try {

@@ -194,7 +194,7 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
     })
     const publisher = countingPublisher()
     const ex = new Exchange({ conn, spec: defaultSpec, fees: defaultFees, now: Date.now, publisher })
-    ex.start()
+    await ex.start()
     const windows: SvcWindow[] = []
     const lightWindows: SvcWindow[] = []
     let closed = false

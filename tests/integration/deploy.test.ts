@@ -302,7 +302,7 @@ async function survivesApiKill(start: StartProxy): Promise<void> {
   // Round robin: a sign-in's nonce is asked of one api process and checked by the other.
   const [buyer, seller] = [Wallet.createRandom(), Wallet.createRandom()]
   const tokens = [await signInHttp(origin, buyer, CODE), await signInHttp(origin, seller, CODE)] as const
-  fundTraders(db.url, [buyer.address, seller.address], 'deploy')
+  await fundTraders(db.url, [buyer.address, seller.address], 'deploy')
   const place = (who: 0 | 1, price: string, cid: string) => placeHttp(origin, tokens[who], { side: who === 0 ? 'buy' : 'sell', price, size: '10', client_order_id: cid })
 
   // Six of the buyer's sockets through the proxy, over both api processes: an order placed through the

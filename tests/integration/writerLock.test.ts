@@ -75,20 +75,20 @@ describe.runIf(testBackend() === 'sqlite')('one writer per SQLite data folder', 
       // Read-only commands still run.
       expect((await runCli(dir, ['withdraw', 'list'])).code).toBe(0)
     } finally {
-      lock.release()
+      await lock.release()
     }
     // Released: the same command now takes the lock itself (and finds no such withdrawal).
     const r = await runCli(dir, ['withdraw', 'reject', '1'])
     expect(r.err).not.toContain('in use')
   })
 
-  it('in one process, a second writer on the same folder is refused too', () => {
+  it('in one process, a second writer on the same folder is refused too', async () => {
     const dir = tempDir()
     const dbFile = path.join(dir, 'nadi.sqlite')
     const a = lockDataFolder(dbFile, 'first')
     expect(() => lockDataFolder(dbFile, 'second')).toThrow(/is in use: first pid/)
-    a.release()
-    lockDataFolder(dbFile, 'third').release()
+    await a.release()
+    await lockDataFolder(dbFile, 'third').release()
   })
 })
 
