@@ -63,8 +63,12 @@ export function createAddressService(ctx: Ctx) {
   const { db } = ctx
   const tx = <T>(fn: (trx: Trx) => Promise<T>) => db.transaction().execute(fn)
   /** A change: a keyed request's answer (`answer` of what it wrote) is kept in its transaction (server/db/keyedEffect.ts). */
-  const change = <T>(fn: (trx: Trx) => Promise<T>, answer: (v: T) => unknown) =>
+  const change = <T>(userId: number, fn: (trx: Trx) => Promise<T>, answer: (v: T) => unknown) =>
     db.transaction().execute(async (trx) => {
+      // One user's changes one after another: each reads how many addresses there are and which is the
+      // default, then writes from it, and two side by side (two api processes, or two connections of
+      // one pool) would both make a first address the default. SQLite's transactions already take turns.
+      if (ctx.sql.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', BigInt(userId)).forUpdate().execute()
       const v = await fn(trx)
       await recordKeyedEffectIn(trx, answer(v))
       return v
@@ -120,7 +124,7 @@ export function createAddressService(ctx: Ctx) {
     async add(userId: number, input: AddAddressBody): Promise<Address> {
       const a = cleanAddress(input)
       const now = ctx.now()
-      const row = await change(async (trx) => {
+      const row = await change(userId, async (trx) => {
         const { n } = await trx
           .selectFrom('addresses')
           .select((eb) => eb.fn.countAll<bigint>().as('n'))
@@ -151,7 +155,7 @@ export function createAddressService(ctx: Ctx) {
     async edit(userId: number, input: EditAddressBody): Promise<Address> {
       const a = cleanAddress(input)
       const now = ctx.now()
-      const row = await change(async (trx) => {
+      const row = await change(userId, async (trx) => {
         const current = await ownOr404(trx, userId, input.id)
         const makeDefault = a.is_default && current.is_default !== 1n
         if (makeDefault) await clearDefault(trx, userId, now)
@@ -174,7 +178,7 @@ export function createAddressService(ctx: Ctx) {
 
     async setDefault(userId: number, id: number): Promise<void> {
       const now = ctx.now()
-      await change(async (trx) => {
+      await change(userId, async (trx) => {
         const row = await ownOr404(trx, userId, id)
         if (row.is_default === 1n) return
         await clearDefault(trx, userId, now)
@@ -185,7 +189,7 @@ export function createAddressService(ctx: Ctx) {
     /** Deleting the default hands the flag to the newest address left. */
     async remove(userId: number, id: number): Promise<void> {
       const now = ctx.now()
-      await change(async (trx) => {
+      await change(userId, async (trx) => {
         const row = await ownOr404(trx, userId, id)
         await trx.deleteFrom('addresses').where('id', '=', row.id).execute()
         if (row.is_default !== 1n) return
