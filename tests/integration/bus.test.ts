@@ -161,7 +161,7 @@ describe.runIf(testBackend() === 'postgres')('the bus on PostgreSQL', () => {
     b.publish('books:NADI-USDT', { n: 50 })
     await until(() => atB.length === 2 && atA.length === 2, 'the first messages')
 
-    const killed = await sql(url, "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus b %'")
+    const killed = await sql(url, "SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'nadi bus b %'")
     expect(killed).toEqual([{ ok: 1n }])
     await until(() => bLog.warn.some((m) => /connection lost/.test(m)), 'b to notice')
     // While b is down, what it publishes cannot leave — but its sequence moves on.

@@ -84,7 +84,7 @@ describe.runIf(testBackend() === 'postgres')('roles on PostgreSQL', () => {
     const admin = new PgPool(db.url, { appName: 'nadi tests', max: 1 })
     try {
       // In the select list, so that only the rows the WHERE kept are terminated.
-      expect(await admin.all(statement<{ pg_terminate_backend: bigint }, [string]>('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?'), `nadi jobs leader pid ${jobs.proc.pid} on ${os.hostname()}`)).toEqual([{ pg_terminate_backend: 1n }])
+      expect(await admin.all(statement<{ pg_terminate_backend: bigint }, [string]>('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?'), `nadi jobs leader pid ${jobs.proc.pid} on ${os.hostname()}`)).toEqual([{ pg_terminate_backend: 1n }])
     } finally {
       await admin.close()
     }

@@ -170,7 +170,7 @@ describe.runIf(testBackend() === 'postgres')('socket pushes across processes', (
     const closed = new Promise<number>((r) => watcher.ws.once('close', (code) => r(code)))
     const killer = openDatabase(db.url)
     try {
-      expect(await killer.sql.all(statement<{ ok: unknown }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name LIKE 'nadi bus api %'"))).toEqual([{ ok: 1n }])
+      expect(await killer.sql.all(statement<{ ok: unknown }>("SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'nadi bus api %'"))).toEqual([{ ok: 1n }])
     } finally {
       await killer.close()
     }
