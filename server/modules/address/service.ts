@@ -68,7 +68,7 @@ export function createAddressService(ctx: Ctx) {
       // One user's changes one after another: each reads how many addresses there are and which is the
       // default, then writes from it, and two side by side (two api processes, or two connections of
       // one pool) would both make a first address the default. SQLite's transactions already take turns.
-      if (ctx.sql.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', BigInt(userId)).forUpdate().execute()
+      if (ctx.sql.dialect === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', BigInt(userId)).forNoKeyUpdate().execute()
       const v = await fn(trx)
       await recordKeyedEffectIn(trx, answer(v))
       return v

@@ -54,10 +54,10 @@ const S = statements({
     `INSERT INTO loans (user_id, plan_id, node_id, principal, debt, daily_rate_ppm, start_day, due_day, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   ),
-  repay: statement<never, [{ amount: bigint; at: number; id: bigint }]>(`UPDATE loans SET repaid = repaid + @amount, debt = debt - @amount,
+  repay: statement<never, [{ amount: bigint; at: number; id: bigint; seen: bigint }]>(`UPDATE loans SET repaid = repaid + @amount, debt = debt - @amount,
             status = CASE WHEN debt - @amount = 0 THEN 'repaid' ELSE status END,
             repaid_at = CASE WHEN debt - @amount = 0 THEN @at ELSE repaid_at END
-          WHERE id = @id AND status = 'open' AND debt >= @amount`),
+          WHERE id = @id AND status = 'open' AND debt >= @amount AND repaid = @seen`),
   // A settled day's interest, set-based: floor(debt × rate / 1e6) without overflowing 64 bits.
   interest: statement<never, [{ day: number; end: number }]>(`INSERT INTO loan_interest (loan_id, day, amount)
              SELECT id, @day, (debt / 1000000) * daily_rate_ppm + ((debt % 1000000) * daily_rate_ppm) / 1000000
@@ -176,7 +176,9 @@ export function createLendingService(ctx: Ctx) {
         const now = ctx.now()
         // The ref carries what was repaid before: each repayment of a loan is its own posting.
         await ledger.transfer(tx, { ref: `loan:${l.id}:repay:${l.repaid}`, reason: 'loan_repay', userId, from: ledger.fund(userId), to: ledger.LOANS, asset: 'USDT', amount, at: now, meta: { loan: l.id } })
-        await tx.run(S.repay, { amount, at: now, id: l.id })
+        // Only if nobody repaid since it was read: two repayments that read the same figure share the
+        // posting's ref, so the second moved no money and must not lower the debt again.
+        if ((await tx.run(S.repay, { amount, at: now, id: l.id, seen: l.repaid })).changes !== 1) throw conflict('errors.concurrentChange')
         return loanWire((await tx.get(S.loan, l.id))!)
       })
     },

@@ -105,9 +105,11 @@ const LIST_SQL = {
 
 type ListParams = { user: number; status: PayOrderStatus | null }
 
-/** The reads of the list and the detail, outside any transaction: the texts the synchronous side prepares. */
+/** The reads of the list and the detail. */
 const READ = statements({
   byId: statement<Row, [id: number | bigint]>(BY_ID),
+  /** PostgreSQL only: the order's row held until the transaction ends (see lockOrder). */
+  lock: statement<{ id: bigint }, [id: number | bigint]>('SELECT id FROM pay_orders WHERE id = ? FOR NO KEY UPDATE'),
   count: statement<{ n: bigint }, [ListParams]>(LIST_SQL.count),
   page: statement<Row, [ListParams & { limit: number; offset: number }]>(LIST_SQL.page),
   firstLine: statement<FirstLine, [orderId: bigint]>(LINE_SQL.first),
@@ -159,6 +161,7 @@ export function createOrdersService(ctx: Ctx): OrdersService {
 
   /** Inside a balance payment's transaction: the order must still be open and in time. */
   const payable = (id: number) => async (tx: Tx) => {
+    await lockOrder(tx, id)
     const r = (await tx.get(READ.byId, id))!
     if (r.state === 'cancelled') throw conflict('errors.orderCancelled')
     if (r.state === 'completed') throw conflict('errors.orderAlreadyPaid')
@@ -229,10 +232,20 @@ const WRITE = statements({
 })
 
 /**
+ * Holds the order's row on PostgreSQL before a payment or a cancellation reads it: otherwise the
+ * expiry job (or a cancel on another connection) reads it as open beside an uncommitted payment and
+ * cancels a paid order, giving its stock back. SQLite's transactions take turns already.
+ */
+async function lockOrder(tx: Tx, id: number): Promise<void> {
+  if (tx.dialect === 'postgres') await tx.get(READ.lock, id)
+}
+
+/**
  * Cancels an open order that has no payment paid or under way, in the caller's transaction. The user
  * is told why not; the expiry job simply skips it (a chain payment confirming may still pay it).
  */
 async function cancelIfUnpaid(ctx: Ctx, tx: Tx, id: number, by: 'user' | 'expiry'): Promise<boolean> {
+  await lockOrder(tx, id)
   const r = (await tx.get(READ.byId, id))!
   if (r.state === 'cancelled') {
     if (by === 'user') throw conflict('errors.orderCancelled')

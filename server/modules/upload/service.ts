@@ -41,6 +41,8 @@ const S = statements({
   ),
   get: statement<UploadRow, [key: string]>('SELECT * FROM uploads WHERE key = ?'),
   // URLs still open (not expired, not uploaded) plus files uploaded and not yet part of anything.
+  /** The user's row held to the end of the transaction: two grants of one user are counted in turn. */
+  lockUser: statement<never, [userId: number]>('UPDATE users SET id = id WHERE id = ?'),
   open: statement<{ n: bigint }, [userId: number, now: number]>(
     'SELECT count(*) AS n FROM uploads WHERE user_id = ? AND used_by IS NULL AND (uploaded_at IS NOT NULL OR expires_at > ?)',
   ),
@@ -117,6 +119,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       const p = await st.presign({ key, userId, size: body.size, contentType: type, expiresAt }, requestOrigin)
       const grant: PresignedUpload = { url: p.url, method: 'PUT', headers: p.headers, key, expires_at: expiresAt }
       await ctx.sql.transaction(async (tx) => {
+        await tx.run(S.lockUser, userId)
         const open = Number((await tx.get(S.open, userId, now))!.n)
         if (open >= cfg.openPerUser) throw tooMany(cfg.openPerUser)
         await tx.run(S.insert, key, userId, body.purpose, type, body.size, st.kind, now, expiresAt)
