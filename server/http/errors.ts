@@ -38,16 +38,12 @@ export const inviteRequired = () => new ApiError(401, CODE.OK, 'errors.inviteReq
  * constraints (a foreign key, a missing value) are the server's own faults and stay 500s.
  */
 export function raceRefusal(e: unknown): ApiError | null {
-  // A market batch that failed wraps what failed it ("a batch failed while writing", its cause).
-  for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
-    const kind = constraintOf(cur)
-    if (kind === 'unique' || kind === 'check') return conflict('errors.concurrentChange')
-    // Two transactions that took rows in opposite orders (a deadlock PostgreSQL broke by aborting
-    // one), or a serialization failure: the aborted one kept nothing and may simply run again.
-    const code = 'code' in cur ? cur.code : undefined
-    if (code === '40P01' || code === '40001') return conflict('errors.concurrentChange')
-  }
-  return null
+  const kind = constraintOf(e)
+  if (kind === 'unique' || kind === 'check') return conflict('errors.concurrentChange')
+  // Two processes' transactions that took rows in opposite orders (a deadlock PostgreSQL broke by
+  // aborting one), or a serialization failure: the aborted one kept nothing and may simply run again.
+  const code = e instanceof Error && 'code' in e ? e.code : undefined
+  return code === '40P01' || code === '40001' ? conflict('errors.concurrentChange') : null
 }
 
 /**
