@@ -24,12 +24,18 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c()
 })
 
+/** A database of the test's own, and its connection, both gone after the file. */
+function freshConnection() {
+  const db = freshDatabase()
+  cleanups.push(() => db.drop())
+  const conn = openDatabase(db.url)
+  cleanups.push(() => conn.close())
+  return { conn, url: db.url }
+}
+
 describe.runIf(testBackend() === 'postgres')('trading commands across processes', () => {
   it('are applied exactly once across a leader that died, answered, refused when malformed, and paused with no leader', { timeout: 60_000 }, async () => {
-    const db = freshDatabase()
-    cleanups.push(() => db.drop())
-    const conn = openDatabase(db.url)
-    cleanups.push(() => conn.close())
+    const { conn, url } = freshConnection()
     const { sql } = conn
     const addUser = statement<never, [number, string, string, string]>('INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (?, ?, ?, ?, 0)')
     for (const id of [1, 2]) {
@@ -46,7 +52,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
     expect((await sql.get(statement<{ v: bigint }>('SELECT COUNT(*) AS v FROM trade_commands')))?.v).toBe(0n)
 
     // An engine "leads" (its key held on a session of its own) but takes nothing: the command is abandoned, and stays so.
-    const leader = new pg.Client({ connectionString: db.url, application_name: 'nadi engine test' })
+    const leader = new pg.Client({ connectionString: url, application_name: 'nadi engine test' })
     await leader.connect()
     cleanups.push(() => leader.end())
     await leader.query('SELECT pg_advisory_lock($1)', [ENGINE_KEY])
@@ -118,10 +124,7 @@ describe.runIf(testBackend() === 'postgres')('trading commands across processes'
   })
 
   it('a look that read a command as taken before its batch committed does not apply it again once it is done', { timeout: 60_000 }, async () => {
-    const db = freshDatabase()
-    cleanups.push(() => db.drop())
-    const conn = openDatabase(db.url)
-    cleanups.push(() => conn.close())
+    const { conn } = freshConnection()
     const { sql } = conn
     await sql.run(statement("INSERT INTO users (id, wallet_address, code, name, created_at) VALUES (1, '0x0000000000000000000000000000000000000001', 'U1CODE', 'u', 0)"))
     await transfer(sql, { ref: 'fund:1:USDT', reason: 'deposit', from: custody('bsc'), to: trade(1), asset: 'USDT', amount: 1_000n * 100_000_000n })

@@ -26,6 +26,7 @@ import { badRequest, conflict, notFound, type ApiError } from '../../http/errors
 import { pickText } from '../goods/rules.ts'
 import { documentLabel, type UploadService } from '../upload/service.ts'
 import { answerKeyedAs } from '../../db/keyedEffect.ts'
+import { lockUser } from '../user/lock.ts'
 
 export interface CarApplicationRow {
   id: bigint
@@ -52,8 +53,6 @@ export interface CarApplicationRow {
 const S = statements({
   car: statement<{ id: bigint; name: string; cover: string }, [goodsId: number]>(`SELECT p.id, p.name, p.cover FROM products p WHERE p.id = ? AND p.area = 'car' AND p.active = 1
           AND EXISTS (SELECT 1 FROM product_specs x WHERE x.product_id = p.id AND x.active = 1)`),
-  /** The user's row held to the end of the transaction: one user's applications are counted and added in turn. */
-  lockUser: statement<never, [userId: number]>('UPDATE users SET id = id WHERE id = ?'),
   openOf: statement<{ n: bigint }, [userId: number]>("SELECT count(*) AS n FROM car_applications WHERE user_id = ? AND status IN ('submitted', 'reviewing')"),
   insert: statement<CarApplicationRow, [Omit<ReturnType<typeof cleanCarApply>, 'goods_id'> & { user_id: number; goods_id: bigint; goods_name: string; cover: string; now: number }]>(
     `INSERT INTO car_applications (user_id, goods_id, goods_name, cover, name, phone, id_number, city, remark, id_front, id_back, driver_licence, created_at, updated_at)
@@ -139,7 +138,7 @@ export function createCarApplyService(ctx: Ctx, uploads: UploadService) {
       const row = await ctx.sql.transaction(async (tx) => {
         // Again inside the transaction, the user's row held: another request of the same user may have
         // landed meanwhile, or be counting beside this one on another connection.
-        await tx.run(S.lockUser, userId)
+        await lockUser(tx, userId)
         if (Number((await tx.get(S.openOf, userId))!.n) >= max) throw conflict('errors.carApplyLimit', { max })
         const now = ctx.now()
         const inserted = (await tx.get(S.insert, { user_id: userId, goods_id: car.id, goods_name: car.name, cover: car.cover, ...a, now }))!

@@ -14,6 +14,7 @@ import { ApiError, badRequest, conflict, notFound, tooMany } from '../../http/er
 import { pickText } from '../goods/rules.ts'
 import { dayOf, dayStart } from '../release/schedule.ts'
 import { answerKeyedIn } from '../../db/keyedEffect.ts'
+import { lockUser } from '../user/lock.ts'
 
 const SQL = {
   order: 'SELECT id, user_id, type, created_at FROM pay_orders WHERE id = ?',
@@ -139,9 +140,6 @@ const LIST = statement<ListedRow, [userId: number]>(SQL.list)
 
 /** What activating a device runs, in its transaction. */
 const ACTIVATE = statements({
-  // The caller's row lock (PostgreSQL; on SQLite one writer anyway): two attempts at once, from two
-  // processes, count their failures one after the other, so the limit cannot be overrun by racing it.
-  lockUser: statement<never, [userId: number]>('UPDATE users SET id = id WHERE id = ?'),
   failures: statement<{ at: bigint }, [userId: number, since: number]>(SQL.failures),
   lastSuccess: statement<{ at: bigint | null }, [userId: number]>(SQL.lastSuccess),
   own: statement<DeviceRow & { code_hash: string | null; used_at: bigint | null }, [deviceId: number, userId: number]>(SQL.own),
@@ -190,7 +188,9 @@ export function createDeviceService(ctx: Ctx) {
       // A refused attempt commits too (it is counted): its refusal is the answer kept with it.
       answerKeyedIn(async (refused: ApiError | null, tx) => refused ?? (await activated(tx)))
       const outcome = await ctx.sql.transaction(async (tx): Promise<ApiError | null> => {
-        await tx.run(ACTIVATE.lockUser, userId)
+        // Two attempts at once, from two processes, count their failures one after the other, so the
+        // limit cannot be overrun by racing it.
+        await lockUser(tx, userId)
         const failures = (await tx.all(ACTIVATE.failures, userId, now - ATTEMPT_WINDOW_MS)).map((r) => Number(r.at))
         const last = (await tx.get(ACTIVATE.lastSuccess, userId))?.at ?? null
         if (!attemptAllowed(failures, last === null ? null : Number(last), now)) return tooMany()

@@ -17,6 +17,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts'
 import { translate } from '../../i18n.ts'
 import { localStore, s3Store, type LocalStore, type UploadStore } from './store.ts'
 import { verifyGrant, type UploadGrant } from './token.ts'
+import { lockUser } from '../user/lock.ts'
 
 export interface UploadRow {
   key: string
@@ -41,8 +42,6 @@ const S = statements({
   ),
   get: statement<UploadRow, [key: string]>('SELECT * FROM uploads WHERE key = ?'),
   // URLs still open (not expired, not uploaded) plus files uploaded and not yet part of anything.
-  /** The user's row held to the end of the transaction: two grants of one user are counted in turn. */
-  lockUser: statement<never, [userId: number]>('UPDATE users SET id = id WHERE id = ?'),
   open: statement<{ n: bigint }, [userId: number, now: number]>(
     'SELECT count(*) AS n FROM uploads WHERE user_id = ? AND used_by IS NULL AND (uploaded_at IS NOT NULL OR expires_at > ?)',
   ),
@@ -119,7 +118,7 @@ export async function createUploadService(ctx: Ctx, store?: UploadStore) {
       const p = await st.presign({ key, userId, size: body.size, contentType: type, expiresAt }, requestOrigin)
       const grant: PresignedUpload = { url: p.url, method: 'PUT', headers: p.headers, key, expires_at: expiresAt }
       await ctx.sql.transaction(async (tx) => {
-        await tx.run(S.lockUser, userId)
+        await lockUser(tx, userId)
         const open = Number((await tx.get(S.open, userId, now))!.n)
         if (open >= cfg.openPerUser) throw tooMany(cfg.openPerUser)
         await tx.run(S.insert, key, userId, body.purpose, type, body.size, st.kind, now, expiresAt)
