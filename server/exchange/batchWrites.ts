@@ -9,10 +9,11 @@
 // changed by several commands is updated once with the last command's state and the sum of their fees.
 
 import type { Queryable } from '../db/query/types.ts'
-import { rowsStatement } from '../ledger/statements.ts'
+import { listStatement, type ListType } from '../db/query/list.ts'
 import type { OrderRow } from './statements.ts'
 
 const ORDER_COLUMNS = 'id, user_id, client_order_id, inst_id, side, type, price, size, quote_amount, filled, filled_quote, fee, fee_asset, frozen, status, cancel_reason, created_at, updated_at'
+const ORDER_TYPES: ListType[] = ['bigint', 'bigint', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'bigint', 'text', 'text', 'bigint', 'bigint']
 
 /** Rows per statement: 18 parameters an order row, so 9,000 at most, far below SQLite's 32,766 and PostgreSQL's 65,535. */
 export const ROWS = 500
@@ -112,7 +113,7 @@ export class BatchWrites {
     // Every statement is sent before any answer is awaited: none reads what another writes, and on a
     // pipelined PostgreSQL connection they then cost one round trip together rather than one each.
     const journaled = chunks(this.journal).map((rows) =>
-      tx.all(rowsStatement<{ seq: bigint }>('INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', rows.length, ' RETURNING seq'), ...rows.flat()),
+      tx.all(listStatement<{ seq: bigint }>('INSERT INTO exchange_journal (inst_id, command, created_at)', '(?, ?, ?)', ['text', 'text', 'bigint'], rows.length, ' RETURNING seq'), ...rows.flat()),
     )
     const writes: Promise<unknown>[] = []
     for (const rows of chunks([...this.placed.values()])) {
@@ -120,15 +121,16 @@ export class BatchWrites {
       for (const r of rows) {
         params.push(r.id, r.user_id, r.client_order_id, r.inst_id, r.side, r.type, r.price, r.size, r.quote_amount, r.filled, r.filled_quote, r.fee, r.fee_asset, r.frozen, r.status, r.cancel_reason, r.created_at, r.updated_at)
       }
-      writes.push(tx.run(rowsStatement(`INSERT INTO trade_orders (${ORDER_COLUMNS})`, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length), ...params))
+      writes.push(tx.run(listStatement(`INSERT INTO trade_orders (${ORDER_COLUMNS})`, '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', ORDER_TYPES, rows.length), ...params))
     }
     const changes = chunks([...this.changes]).map(async (rows) => {
       const params: unknown[] = []
       for (const [id, c] of rows) params.push(id, c.filled, c.filledQuote, c.feeDelta, c.status, c.cancelReason, c.updatedAt)
       const changed = await tx.all(
-        rowsStatement<OrderRow>(
+        listStatement<OrderRow>(
           'UPDATE trade_orders SET filled = v.column2, filled_quote = v.column3, fee = fee + v.column4, status = v.column5, cancel_reason = v.column6, updated_at = v.column7 FROM (',
           '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+          ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint'],
           rows.length,
           `) AS v WHERE trade_orders.id = v.column1 RETURNING ${ORDER_COLUMNS}`,
         ),
@@ -140,7 +142,12 @@ export class BatchWrites {
     for (const rows of chunks(this.fills)) {
       writes.push(
         tx.run(
-          rowsStatement('INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length),
+          listStatement(
+            'INSERT INTO trade_fills (id, inst_id, maker_order_id, taker_order_id, taker_side, price, size, quote, created_at)',
+            '(?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            ['bigint', 'text', 'bigint', 'bigint', 'text', 'bigint', 'bigint', 'bigint', 'bigint'],
+            rows.length,
+          ),
           ...rows.flat(),
         ),
       )
@@ -148,7 +155,12 @@ export class BatchWrites {
     for (const rows of chunks(this.deals)) {
       writes.push(
         tx.run(
-          rowsStatement('INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at)', '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length),
+          listStatement(
+            'INSERT INTO trade_deals (fill_id, order_id, user_id, side, role, price, size, quote, fee, fee_asset, created_at)',
+            '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            ['bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'bigint'],
+            rows.length,
+          ),
           ...rows.flat(),
         ),
       )
@@ -180,12 +192,18 @@ export async function readKnownOrders(
 ): Promise<OrderRow[]> {
   const out: OrderRow[] = []
   for (const rows of chunks([...new Set(ids)])) {
-    out.push(...(await tx.all(rowsStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT))', rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1'), ...rows)))
+    out.push(...(await tx.all(listStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT))', ['bigint'], rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1'), ...rows)))
   }
   for (const rows of chunks(clientIds)) {
     out.push(
       ...(await tx.all(
-        rowsStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT), CAST(? AS TEXT))', rows.length, ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2'),
+        listStatement<OrderRow>(
+          'SELECT o.* FROM (',
+          '(CAST(? AS BIGINT), CAST(? AS TEXT))',
+          ['bigint', 'text'],
+          rows.length,
+          ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2',
+        ),
         ...rows.flat(),
       )),
     )
@@ -198,9 +216,10 @@ export async function readTradeAvailable(tx: Queryable, accounts: readonly (read
   const out = new Map<string, bigint>(accounts.map(([userId, asset]) => [`${userId}:${asset}`, 0n]))
   for (const rows of chunks(accounts)) {
     const got = await tx.all(
-      rowsStatement<{ user_id: bigint; asset: string; available: bigint }>(
+      listStatement<{ user_id: bigint; asset: string; available: bigint }>(
         'SELECT a.user_id, a.asset, a.available FROM (',
         '(CAST(? AS BIGINT), CAST(? AS TEXT))',
+        ['bigint', 'text'],
         rows.length,
         ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
       ),
@@ -224,7 +243,13 @@ export async function readTradeBalances(sql: Queryable, userIds: readonly number
   for (const rows of chunks(userIds)) {
     out.push(
       ...(await sql.all(
-        rowsStatement<TradeBalanceRow>('SELECT a.user_id, a.asset, a.available, a.frozen FROM (', '(CAST(? AS BIGINT))', rows.length, ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'"),
+        listStatement<TradeBalanceRow>(
+          'SELECT a.user_id, a.asset, a.available, a.frozen FROM (',
+          '(CAST(? AS BIGINT))',
+          ['bigint'],
+          rows.length,
+          ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade'",
+        ),
         ...rows,
       )),
     )

@@ -8,7 +8,7 @@ import type { Ctx } from '../context.ts'
 import { statement, statements, type Sql } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { lotsOf, ticksOf, type MarketSpec } from './engine/index.ts'
-import { rowsStatement } from '../ledger/statements.ts'
+import { listStatement, type ListType } from '../db/query/list.ts'
 import { chunks } from './batchWrites.ts'
 import { demoMinutes, foldBars } from './demoHistory.ts'
 import { TradeRejected, type Exchange } from './exchange.ts'
@@ -124,6 +124,7 @@ const HISTORY = {
     ),
   }),
   insertHead: 'INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote)',
+  types: ['text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'] as ListType[],
   upsertTail:
     ' ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote',
 }
@@ -143,7 +144,7 @@ export async function seedDemoHistory(sql: Sql, spec: MarketSpec, o: { now: numb
     if ((await tx.get(HISTORY.used, spec.instId, spec.instId))?.used) return 0
     // Thousands of candles: written ROWS at a time, not one round trip each.
     for (const part of chunks(rows)) {
-      await tx.run(rowsStatement(HISTORY.insertHead, '(?, ?, ?, ?, ?, ?, ?, ?, ?)', part.length, HISTORY.upsertTail), ...part.flat())
+      await tx.run(listStatement(HISTORY.insertHead, '(?, ?, ?, ?, ?, ?, ?, ?, ?)', HISTORY.types, part.length, HISTORY.upsertTail), ...part.flat())
     }
     return rows.length
   })

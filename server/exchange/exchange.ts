@@ -35,7 +35,6 @@ import type { Queryable, Sql, Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
 import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
-import { rowsStatement } from '../ledger/statements.ts'
 import {
   Engine,
   frozenForPlace,
@@ -53,6 +52,7 @@ import {
   type RejectReason,
 } from './engine/index.ts'
 import { BookFeed, CandleBook, TickerWindow, TradeRing, candleToWire, type CandleChange, type CandleState } from './marketData/index.ts'
+import { listStatement, type ListType } from '../db/query/list.ts'
 import { EXCHANGE, type CandleRow, type OrderRow } from './statements.ts'
 import { MarketFault, replayJournal } from './journal.ts'
 import { overOpenLimit } from './openLimit.ts'
@@ -841,7 +841,7 @@ export class Exchange {
         this.unsavedCandles.clear()
         try {
           await this.o.conn.sql.run(
-            rowsStatement('INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', rows.length, CANDLE_UPSERT),
+            listStatement('INSERT INTO trade_candles (inst_id, bar, ts, open, high, low, close, vol, vol_quote)', '(?, ?, ?, ?, ?, ?, ?, ?, ?)', CANDLE_TYPES, rows.length, CANDLE_UPSERT),
             ...rows.flatMap(({ bar, candle: c }) => [this.spec.instId, bar, c.ts, c.open, c.high, c.low, c.close, c.vol, c.volQuote]),
           )
         } catch (e) {
@@ -1060,4 +1060,5 @@ async function settledAll<T extends readonly unknown[]>(all: { [K in keyof T]: P
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
 
+const CANDLE_TYPES: ListType[] = ['text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint']
 const CANDLE_UPSERT = ' ON CONFLICT (inst_id, bar, ts) DO UPDATE SET open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, vol = excluded.vol, vol_quote = excluded.vol_quote'

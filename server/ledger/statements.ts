@@ -1,5 +1,4 @@
-import type { SqlConnection, SqlStatement } from '../db/connection.ts'
-import { statement, statements, type Statement } from '../db/query/types.ts'
+import { statement, statements } from '../db/query/types.ts'
 import type { Asset } from './types.ts'
 
 // The ledger's statements, plain and portable SQL (nothing SQLite-only), typed where they are written.
@@ -38,36 +37,6 @@ export const LEDGER = statements({
     'SELECT kind, asset, available, frozen FROM ledger_accounts WHERE user_id = ?',
   ),
 })
-
-const dynamic = new WeakMap<SqlConnection, Map<string, SqlStatement>>()
-
-/** A statement whose text is built at run time (filters), prepared once per text. */
-export function stmt(sqlite: SqlConnection, sql: string): SqlStatement {
-  let byText = dynamic.get(sqlite)
-  if (!byText) dynamic.set(sqlite, (byText = new Map()))
-  let s = byText.get(sql)
-  if (!s) byText.set(sql, (s = sqlite.prepare(sql)))
-  return s
-}
-
-/** The text of a statement taking `rows` rows of `row` in one VALUES list. */
-function rowsText(head: string, row: string, rows: number, tail: string): string {
-  return `${head} VALUES ${new Array<string>(rows).fill(row).join(', ')}${tail}`
-}
-
-/**
- * The statement that takes `rows` rows of `row` in one VALUES list (a multi-row INSERT, or a list an
- * UPDATE … FROM or a join reads), prepared once per row count: a set-based write is one round trip
- * on PostgreSQL where a statement per row is one each.
- */
-export function rowsStmt(sqlite: SqlConnection, head: string, row: string, rows: number, tail = ''): SqlStatement {
-  return stmt(sqlite, rowsText(head, row, rows, tail))
-}
-
-/** rowsStmt's statement, typed, for the asynchronous way and ../db/steps.ts (prepared once per text by the driver). */
-export function rowsStatement<R>(head: string, row: string, rows: number, tail = ''): Statement<R, unknown[]> {
-  return statement<R, unknown[]>(rowsText(head, row, rows, tail))
-}
 
 export interface AccountRow {
   id: bigint

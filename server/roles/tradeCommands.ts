@@ -19,7 +19,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { statement, statements, type Queryable, type Tx } from '../db/query/types.ts'
 import { TradeRejected, type Exchange, type Outcome, type PlaceInput } from '../exchange/exchange.ts'
 import { chunks } from '../exchange/batchWrites.ts'
-import { rowsStatement } from '../ledger/statements.ts'
+import { listStatement } from '../db/query/list.ts'
 import { EXCHANGE, type OrderRow } from '../exchange/statements.ts'
 import type { Bus } from './bus.ts'
 import { ENGINE_KEY } from './leader.ts'
@@ -119,9 +119,10 @@ export function serveTradeCommands(exchange: Exchange, bus: Bus, opts: { log: Pi
     for (const rows of chunks(outcomes)) {
       const params = rows.flatMap((o) => [o.tag, JSON.stringify(o.order ? { order_id: Number(o.order.id) } : resultOf(o.refused)), at])
       const { changes: marked } = await tx.run(
-        rowsStatement(
+        listStatement(
           "UPDATE trade_commands SET status = 'done', result = v.column2, done_at = v.column3 FROM (",
           '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT))',
+          ['bigint', 'text', 'bigint'],
           rows.length,
           ") AS v WHERE trade_commands.id = v.column1 AND trade_commands.status = 'taken'",
         ),

@@ -77,13 +77,16 @@ class On implements Queryable {
   constructor(protected readonly client: () => Client) {}
 
   async all<R, P extends Params>(s: Statement<R, P>, ...params: P): Promise<R[]> {
-    return (await query(this.client(), s.text, params, true)).rows as R[]
+    return (await this.statement(s, params)).rows as R[]
   }
   async get<R, P extends Params>(s: Statement<R, P>, ...params: P): Promise<R | undefined> {
-    return (await query(this.client(), s.text, params, true)).rows[0] as R | undefined
+    return (await this.statement(s, params)).rows[0] as R | undefined
   }
   async run<P extends Params>(s: Statement<unknown, P>, ...params: P): Promise<RunResult> {
-    return { changes: (await query(this.client(), s.text, params, true)).rowCount ?? 0 }
+    return { changes: (await this.statement(s, params)).rowCount ?? 0 }
+  }
+  private statement(s: Statement<unknown>, params: Params): Promise<pg.QueryResult> {
+    return s.pg ? query(this.client(), s.pg.text, s.pg.columns(params), true) : query(this.client(), s.text, params, true)
   }
   async rows<R>(q: Compilable<R>): Promise<R[]> {
     const c = q.compile()

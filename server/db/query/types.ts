@@ -20,9 +20,18 @@ export type Params = readonly unknown[]
  */
 export interface Statement<R, P extends Params = Params> {
   readonly text: string
+  /** PostgreSQL's own form of a list statement (./list.ts); SQLite runs `text`. */
+  readonly pg?: PgList
   /** Type carriers only: never set. */
   readonly __row?: R
   readonly __params?: P
+}
+
+/** What the PostgreSQL driver sends for a list statement instead of `text` and its flat parameters. */
+export interface PgList {
+  readonly text: string
+  /** The rows' flat parameters (row after row) as one array literal per column. */
+  columns(flat: readonly unknown[]): string[]
 }
 
 /** A statement answering rows of type R, taking parameters P. */

@@ -10,7 +10,7 @@
 // never on a leaderboard: neither the hooks nor the reference count them.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { Measure } from '../../../contract/activity.ts'
-import { rowsStatement } from '../../ledger/statements.ts'
+import { listStatement } from '../../db/query/list.ts'
 import { statement, statements, type Queryable } from '../../db/query/types.ts'
 import { isSync, run, runOn, runSync, type Answer, type On, type Steps } from '../../db/steps.ts'
 import type { DB } from '../../db/schema.ts'
@@ -137,12 +137,14 @@ export async function scoreFills(tx: Queryable, fills: readonly { buyerId: numbe
   const counted = fills.filter((f) => f.quote > 0n)
   for (let from = 0; from < counted.length; from += FILLS_PER_STATEMENT) {
     const chunk = counted.slice(from, from + FILLS_PER_STATEMENT)
+    // Two rows a fill: its buyer's and its seller's.
     const params = chunk.flatMap((f) => [f.buyerId, f.quote, f.at, f.sellerId, f.quote, f.at])
     await tx.run(
-      rowsStatement(
+      listStatement(
         'INSERT INTO activity_scores (activity_id, user_id, score, reached_at) SELECT a.id, u.id, SUM(v.column2), MAX(v.column3) FROM (',
-        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT)), (CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
-        chunk.length,
+        '(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))',
+        ['bigint', 'bigint', 'bigint'],
+        chunk.length * 2,
         `) AS v JOIN users u ON u.id = v.column1 JOIN activities a ON a.measure = 'trading' AND a.ends_at > v.column3 AND a.starts_at <= v.column3
         WHERE u.wallet_address IS NOT NULL GROUP BY a.id, u.id ${UPSERT}`,
       ),
