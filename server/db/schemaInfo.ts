@@ -86,6 +86,11 @@ const PG = statements({
      JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = c.confkey[1]
      WHERE c.contype = 'f' AND c.conrelid = ?::regclass`,
   ),
+  // References checked per statement (035_hot_references.pg.sql): the trigger's arguments name them.
+  checkedReferences: statement<{ args: Buffer }, [string]>(
+    `SELECT t.tgargs AS args FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+     WHERE t.tgrelid = ?::regclass AND p.proname = 'nadi_check_references' AND NOT t.tgisinternal`,
+  ),
 })
 
 /** A PostgreSQL database's tables, from information_schema and the catalog. */
@@ -96,8 +101,15 @@ export async function pgSchemaInfo(q: Queryable): Promise<SchemaInfo> {
     const cols = await q.all(PG.columns, t)
     const columns = cols.map((c) => ({ name: c.name, type: family(c.type), notNull: c.nullable === 'NO', pk: pk.has(c.name) }))
     const indexes = (await q.all(PG.indexes, t)).map((i) => `${i.u === 1n ? 'unique ' : ''}(${i.cols})${i.partial === 1n ? ' partial' : ''}`)
-    const fks = await q.all(PG.foreignKeys, t)
-    tables[t] = { columns, indexes: sorted(indexes), foreignKeys: sorted(fks.map((k) => `${k.f} -> ${k.t}(${k.c})`)) }
+    const fks = (await q.all(PG.foreignKeys, t)).map((k) => `${k.f} -> ${k.t}(${k.c})`)
+    for (const { args } of await q.all(PG.checkedReferences, t)) {
+      // tgargs: the arguments, each ended by a NUL byte; each 'column:table:key'.
+      for (const ref of args.toString('utf8').split('\0').filter(Boolean)) {
+        const [f, table, key] = ref.split(':')
+        fks.push(`${f} -> ${table}(${key})`)
+      }
+    }
+    tables[t] = { columns, indexes: sorted(indexes), foreignKeys: sorted(fks) }
   }
   return { tables }
 }
