@@ -31,7 +31,11 @@ BEGIN
     END IF;
   END LOOP;
   RETURN NULL;
-END $$;
+END $$
+-- Each new row probes the referenced table's key. Left to itself, the planner, which knows nothing
+-- of the transition table's size, hashes it against a scan of the whole referenced table: a cost
+-- that grows with trade_orders and ledger_postings rather than with the statement.
+SET enable_hashjoin = off SET enable_mergejoin = off;
 
 ALTER TABLE ledger_entries DROP CONSTRAINT ledger_entries_posting_id_fkey, DROP CONSTRAINT ledger_entries_account_id_fkey;
 CREATE TRIGGER ledger_entries_references AFTER INSERT ON ledger_entries REFERENCING NEW TABLE AS nadi_new
