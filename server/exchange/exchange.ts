@@ -739,7 +739,8 @@ export class Exchange {
       const last = seqs[p.last] as bigint
       return { ref: `trade:${this.spec.instId}:${last}`, reason: 'trade', userId: null, entries: p.list, at, meta: { journal: [String(first), String(last)] } }
     })
-    if (postings.length) await ledger.postMany(tx, postings)
+    // Any refusal abandons the batch (runBatch sets diverged, beforeCommitIn throws): no savepoint.
+    if (postings.length) await ledger.postMany(tx, postings, { abandonsOnRefusal: true })
   }
 
   // ── After a commit: publish ───────────────────────────────────────────────────────────────────

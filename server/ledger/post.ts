@@ -655,6 +655,14 @@ function* applyMany(plans: Plan[]): Steps<PostResult[]> {
 
 const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => PostResult[]>>()
 
+export interface PostManyOptions {
+  /**
+   * The caller's transaction is rolled back whole when the postings are refused (the market's batch):
+   * they then need no savepoint of their own, whose release is a round trip on PostgreSQL.
+   */
+  abandonsOnRefusal?: boolean
+}
+
 /**
  * Records many postings, with the same result and guarantees as calling post for each in order
  * (replays, RefConflict, InsufficientFunds judged against what the postings before left), but
@@ -662,8 +670,8 @@ const batchTxns = new WeakMap<SqlConnection, SqlTransaction<(plans: Plan[]) => P
  * the whole batch. Transactions as post: in the caller's (a savepoint) or its own.
  * Refs must be distinct within the batch.
  */
-export function postMany<C extends On>(on: C, inputs: PostingInput[]): Answer<C, PostResult[]>
-export function postMany(on: On, inputs: PostingInput[]): PostResult[] | Promise<PostResult[]> {
+export function postMany<C extends On>(on: C, inputs: PostingInput[], opts?: PostManyOptions): Answer<C, PostResult[]>
+export function postMany(on: On, inputs: PostingInput[], opts: PostManyOptions = {}): PostResult[] | Promise<PostResult[]> {
   const plans = inputs.map(compile)
   const refs = new Set<string>()
   for (const p of plans) {
@@ -672,7 +680,8 @@ export function postMany(on: On, inputs: PostingInput[]): PostResult[] | Promise
   }
   if (!isSync(on)) {
     if (plans.length === 0) return Promise.resolve([])
-    return isTx(on) ? on.savepoint((tx) => runOn(tx, applyMany(plans))) : on.transaction((tx) => runOn(tx, applyMany(plans)))
+    if (!isTx(on)) return on.transaction((tx) => runOn(tx, applyMany(plans)))
+    return opts.abandonsOnRefusal ? runOn(on, applyMany(plans)) : on.savepoint((tx) => runOn(tx, applyMany(plans)))
   }
   if (plans.length === 0) return []
   let go = batchTxns.get(on)
