@@ -86,7 +86,7 @@ export function arrayItem(v: unknown, type: ListType): string {
     if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v)
   } else if (typeof v === 'string') {
     // Quoted, so commas, braces, blanks and the word NULL stay text; inside, only " and \ are escaped.
-    return `"${v.replace(/["\\]/g, '\\$&')}"`
+    return v.includes('"') || v.includes('\\') ? `"${v.replace(/["\\]/g, '\\$&')}"` : `"${v}"`
   }
   throw new TypeError(`cannot send ${typeof v === 'string' ? `"${v.slice(0, 40)}"` : typeof v === 'object' ? 'an object' : String(v)} as a ${type} in a list`)
 }
