@@ -161,7 +161,7 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   const lock = config.role === 'all' ? await lockDatabase(config, 'server') : await lockDatabase(config, `server --role ${config.role}`, { shared: true })
   let database
   try {
-    database = openDatabase(config.database, { checkpointInWorker: true })
+    database = openDatabase(config.database, { checkpointInWorker: true, pgPool: config.pgPool })
     await migrateDatabase(database)
   } catch (e) {
     await database?.close().catch(() => undefined)

@@ -40,6 +40,7 @@ export interface Config {
   dbFile: DatabaseSettings['dbFile']
   databaseUrl: DatabaseSettings['databaseUrl']
   database: DatabaseSettings['database']
+  pgPool: DatabaseSettings['pgPool']
   lockFile: DatabaseSettings['lockFile']
   /** What this process does, beside others on one database (server/roles/settings.ts): NADI_ROLE / --role. */
   role: RoleSettings['role']

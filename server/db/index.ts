@@ -34,6 +34,8 @@ export type SqliteDatabase = Database_ & { sqlite: SqlConnection }
 export interface OpenOptions {
   /** Checkpoint the WAL from a worker thread instead of inside commits (the server's connection). */
   checkpointInWorker?: boolean
+  /** PostgreSQL: connections in this process's pool (NADI_PG_POOL; PgPool's default otherwise). */
+  pgPool?: number
 }
 
 /**
@@ -41,12 +43,12 @@ export interface OpenOptions {
  * its Sql and a Kysely over the same connections.
  */
 export function openDatabase(target: string, opts: OpenOptions = {}): Database_ {
-  if (isPostgresUrl(target)) return openPostgres(target)
+  if (isPostgresUrl(target)) return openPostgres(target, opts.pgPool)
   return openSqlite(target, opts)
 }
 
-function openPostgres(url: string): Database_ {
-  const sql = new PgPool(url)
+function openPostgres(url: string, max: number | undefined): Database_ {
+  const sql = new PgPool(url, { max })
   const db = new Kysely<DB>({ dialect: pgPoolDialect(sql) })
   return {
     db,

@@ -13,7 +13,7 @@ import type { Params, Queryable, RunResult, Sql, Statement, TransactionOptions, 
 export interface PgPoolOptions {
   /** application_name, as pg_stat_activity shows it. */
   appName?: string
-  /** Connections at most (default 8: beyond that, on two cores, more only queue in PostgreSQL). */
+  /** Connections at most (default 8, NADI_PG_POOL: server/db/settings.ts). */
   max?: number
 }
 
