@@ -165,7 +165,10 @@ export function idempotency(app: App, ctx: Ctx) {
       if (ctx.config.env === 'test') throw new Error(`${problem}: kept ${idem.kept.status} ${idem.kept.body}, sent ${status} ${String(payload)}`)
       ctx.log.error({ route: req.routeOptions.url }, problem)
     }
-    if (keep) await ctx.commits.write((tx) => tx.run(KEYS.record, idem.scope, idem.key, idem.hash, status, payload, idem.at, idem.holder), { atomic: true })
+    // The effect's own transaction already wrote this very answer beside it (the usual case for a
+    // write): writing it again would cost every such request a second commit to wait for.
+    const recorded = idem.touched && idem.kept !== null && idem.kept.status === status && idem.kept.body === payload
+    if (keep && !recorded) await ctx.commits.write((tx) => tx.run(KEYS.record, idem.scope, idem.key, idem.hash, status, payload, idem.at, idem.holder), { atomic: true })
     return payload
   })
 

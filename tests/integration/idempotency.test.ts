@@ -232,8 +232,19 @@ describe('Idempotency-Key: the answer lives in the effect’s transaction', () =
     const probe = await addEffectProbe(s)
     const me = await s.signIn(ROOT_CODE)
     const key = idemKey()
-    const res = await s.post('/api/v1/probe/effect', { n: 7 }, { token: me.token, idempotencyKey: key })
+    // Counted from here: the request's commits, and no second one writing the same answer again.
+    const commits = s.ctx.commits
+    const write = commits.write.bind(commits)
+    let writes = 0
+    commits.write = ((fn, o) => (writes++, write(fn, o))) as typeof commits.write
+    let res: Awaited<ReturnType<typeof s.post>>
+    try {
+      res = await s.post('/api/v1/probe/effect', { n: 7 }, { token: me.token, idempotencyKey: key })
+    } finally {
+      commits.write = write
+    }
     expect(res.body_.data).toEqual({ n: 7 })
+    expect(writes).toBe(1)
     expect(await probe.effects()).toBe(1)
     expect(await s.count('SELECT COUNT(*) FROM idempotency_keys WHERE key = ? AND holder IS NOT NULL AND body = ?', key, res.body)).toBe(1)
   })
