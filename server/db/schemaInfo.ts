@@ -89,7 +89,7 @@ const PG = statements({
   // References checked per statement (035_hot_references.pg.sql): the trigger's arguments name them.
   checkedReferences: statement<{ args: Buffer }, [string]>(
     `SELECT t.tgargs AS args FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
-     WHERE t.tgrelid = ?::regclass AND p.proname = 'nadi_check_references' AND NOT t.tgisinternal`,
+     WHERE t.tgrelid = ?::regclass AND p.proname LIKE 'nadi\\_%\\_references' AND NOT t.tgisinternal`,
   ),
 })
 
