@@ -82,6 +82,8 @@ it.runIf(onPg)('on PostgreSQL the rows referenced are never deleted and their id
     'DELETE FROM trade_orders WHERE id = 2',
     'DELETE FROM trade_fills',
     'DELETE FROM ledger_accounts WHERE id = 1',
+    'TRUNCATE trade_orders, trade_fills, trade_deals',
+    'TRUNCATE ledger_accounts, ledger_entries',
     'UPDATE trade_orders SET id = 5 WHERE id = 2',
     'UPDATE trade_orders SET user_id = 2 WHERE id = 2',
     'UPDATE trade_fills SET id = 4 WHERE id = 1',

@@ -94,3 +94,7 @@ CREATE TRIGGER trade_orders_kept BEFORE DELETE ON trade_orders FOR EACH STATEMEN
 CREATE TRIGGER trade_orders_key BEFORE UPDATE OF id ON trade_orders FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION nadi_refuse('a trade order''s id never changes');
 CREATE TRIGGER trade_fills_kept BEFORE DELETE ON trade_fills FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('trade fills are never deleted');
 CREATE TRIGGER trade_fills_key BEFORE UPDATE OF id ON trade_fills FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION nadi_refuse('a trade fill''s id never changes');
+-- TRUNCATE fires no DELETE trigger; a foreign key refused it for a referenced table.
+CREATE TRIGGER ledger_accounts_not_truncated BEFORE TRUNCATE ON ledger_accounts FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('ledger accounts are never deleted');
+CREATE TRIGGER trade_orders_not_truncated BEFORE TRUNCATE ON trade_orders FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('trade orders are never deleted');
+CREATE TRIGGER trade_fills_not_truncated BEFORE TRUNCATE ON trade_fills FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('trade fills are never deleted');
