@@ -64,7 +64,7 @@ const SESSIONS = statements({
   takeNonce: statement<{ address: string; message: string; expires_at: bigint; handshake_id: string | null }, [nonce: string]>(
     'DELETE FROM operator_nonces WHERE nonce = ? RETURNING address, message, expires_at, handshake_id',
   ),
-  addSession: statement<never, [hash: string, operatorId: bigint, now: number, expires: number, ip: string, ua: string | null, handshake: string | null]>(
+  addSession: statement<never, [hash: string, operatorId: bigint, createdAt: number, lastSeenAt: number, expires: number, ip: string, ua: string | null, handshake: string | null]>(
     `INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at, expires_at, ip, user_agent, handshake_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
@@ -93,7 +93,8 @@ export function createOperatorAuth(ctx: Ctx) {
   function consoleOrigin(meta: OperatorMeta): string {
     if (s.origin) return s.origin
     const domain = safeDomain(meta.host) ?? `localhost:${config.port}`
-    return `${meta.protocol === 'https' ? 'https' : 'http'}://${domain}`
+    // As a URL spells it (a default port left out), which is how the message names it.
+    return new URL(`${meta.protocol === 'https' ? 'https' : 'http'}://${domain}`).origin
   }
 
   /** A browser page of another origin (its Origin header) is refused before anything is issued or spent. */
@@ -139,7 +140,7 @@ export function createOperatorAuth(ctx: Ctx) {
       const operator = await currentOperator(ctx.sql, address)
       if (!operator) throw notOperatorSignIn()
       const token = `${OPERATOR_TOKEN_PREFIX}${crypto.randomBytes(32).toString('base64url')}`
-      await ctx.sql.run(SESSIONS.addSession, hashToken(token), operator.id, now, now + Math.min(s.idleMs, s.maxAgeMs), meta.ip, meta.userAgent?.slice(0, 300) ?? null, meta.handshake ?? null)
+      await ctx.sql.run(SESSIONS.addSession, hashToken(token), operator.id, now, now, now + Math.min(s.idleMs, s.maxAgeMs), meta.ip, meta.userAgent?.slice(0, 300) ?? null, meta.handshake ?? null)
       return { token, address: operator.address, role: operator.role, idle_ms: s.idleMs, expires_at: now + s.maxAgeMs }
     },
 
