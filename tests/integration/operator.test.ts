@@ -234,6 +234,23 @@ describe('roles', () => {
   })
 })
 
+describe('rate limits', () => {
+  it("sign-in is limited per address as the app's, and each operator's calls per window", async () => {
+    const s = await start({ env: { NADI_OPERATOR_LOGIN_PER_ADDRESS: '2', NADI_OPERATOR_CALLS_PER_MINUTE: '3' } })
+    const admin = await operatorOf(s, 'admin')
+    const { token } = await operatorSignIn(s, admin)
+    // The nonce and the verify of that sign-in were the address's two attempts in this window.
+    const third = await operatorNonce(s, admin, { lang: 'EN' })
+    expect(third.statusCode).toBe(429)
+    expect(third.body_.msg).toBe(localeText('en', 'errors.tooFrequent'))
+    for (let i = 0; i < 3; i++) expect((await oplog(s, token)).statusCode).toBe(200)
+    expect((await oplog(s, token)).statusCode).toBe(429)
+    s.clock.advance(MIN)
+    expect((await oplog(s, token)).statusCode).toBe(200)
+    expect((await operatorNonce(s, admin)).statusCode).toBe(200)
+  })
+})
+
 describe('the operator log', () => {
   it("cannot be updated or deleted, even with raw SQL on the server's own connection", async () => {
     const s = await start()
