@@ -730,7 +730,7 @@ export interface LoanInterestTable {
   amount: Int
 }
 
-/** The console's operators (migration 035, server/modules/operator). */
+/** The console's operators (migration 036, server/modules/operator). */
 export interface OperatorsTable {
   id: Generated<Int>
   address: string
