@@ -216,6 +216,21 @@ describe('roles', () => {
     ])
   })
 
+  it("a repeated POST with its Idempotency-Key applies once, the keys kept apart from every user's", async () => {
+    const s = await start()
+    const admin = await operatorSignIn(s, await operatorOf(s, 'admin'))
+    const key = idemKey()
+    const body = { address: freshWallet().address, role: 'viewer', reason: 'hire' }
+    const first = await s.post<Operator>(`${OP}/operators`, body, { token: admin.token, idempotencyKey: key })
+    const again = await s.post<Operator>(`${OP}/operators`, body, { token: admin.token, idempotencyKey: key })
+    expect(first.statusCode).toBe(200)
+    expect(again.statusCode).toBe(200)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.body_).toEqual(first.body_)
+    expect(await s.count("SELECT count(*) FROM oplog WHERE reason = 'hire'")).toBe(1)
+    expect(await s.count('SELECT count(*) FROM idempotency_keys WHERE scope LIKE ?', 'o:%')).toBe(1)
+  })
+
   it('the log pages newest first and filters by operator and moment', async () => {
     const s = await start()
     const admin = await operatorSignIn(s, await operatorOf(s, 'admin'))
