@@ -89,6 +89,9 @@ import { startJobsOf } from './roles/jobs.ts'
 import { nadiPriceOf, wireReactions } from './roles/reactions.ts'
 import { createActivityService } from './modules/activity/service.ts'
 import { seedAlone } from './roles/seeds.ts'
+import { operatorAccess, isOperatorUrl } from './modules/operator/guard.ts'
+import { operatorRoutes } from './modules/operator/routes.ts'
+import { createOperatorAuth } from './modules/operator/signIn.ts'
 
 export interface BuildOptions {
   config: Config
@@ -195,9 +198,12 @@ export async function openServer({ config, now = Date.now }: BuildOptions): Prom
   // gets a refusal naming the real address, never a page or a sign-in message. Health is answered to
   // any host: balancers and orchestrators ask each process by its own address (docs/deploy.md).
   const servedHost = config.env === 'production' && config.publicUrl ? new URL(config.publicUrl).host : null
+  // A console on an origin of its own (NADI_OPERATOR_ORIGIN) is served there its operator routes only.
+  const consoleHost = config.operator.origin ? new URL(config.operator.origin).host : null
   app.addHook('onRequest', async (req, reply) => {
     req.lang = langOf(req.headers.lang)
-    if (servedHost !== null && req.host !== servedHost && req.routeOptions.url !== '/api/v1/common/health') throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
+    const served = req.host === servedHost || (req.host === consoleHost && isOperatorUrl(req.url))
+    if (servedHost !== null && !served && req.routeOptions.url !== '/api/v1/common/health') throw new ApiError(403, CODE.FORBIDDEN, 'errors.wrongHost', { origin: config.publicUrl! })
     reply.header('x-content-type-options', 'nosniff')
     reply.header('referrer-policy', 'strict-origin-when-cross-origin')
     reply.header('x-frame-options', 'DENY')
@@ -272,6 +278,10 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const sealing = envelopeKey ? envelope(app, ctx, auth, envelopeKey) : null
 
   authRoutes(app, auth)
+  // The operator console's routes (issue 35): their own prefix, sessions and guard, the same envelope.
+  const operatorAuth = createOperatorAuth(ctx)
+  operatorAccess(app, ctx, operatorAuth)
+  operatorRoutes(app, ctx, operatorAuth)
   userRoutes(app, createUserService(ctx))
   teamRoutes(app, createTeamService(ctx))
   noticeRoutes(app, notices)
@@ -418,7 +428,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   // commands' checks (the book in memory, batches in flight) hold only for a process writing alone.
   if (exchange && config.role === 'all' && config.dbFile !== ':memory:') {
     const market = exchange
-    const ops = await listenOps(opsSocketPath(config.lockFile), (argv) => runInServer(argv, { config, database: { sqlite, db, sql, close: async () => {} }, market }), app.log)
+    const ops = await listenOps(opsSocketPath(config.lockFile), ({ argv, user }) => runInServer(argv, { config, database: { sqlite, db, sql, close: async () => {} }, market }, user), app.log)
     lock.setSocket(ops.path)
     stops.push(() => ops.close())
   }

@@ -1,5 +1,5 @@
 /**
- * The operator's command line (there is no admin UI): `tsx server/cli.ts <command> [args]`.
+ * The operator's command line (the console, issue 35, runs the same functions): `tsx server/cli.ts <command> [args]`.
  *
  *   audit [--json]    check every ledger invariant, print per-asset totals and every violation;
  *                     exit 1 on any violation
@@ -43,6 +43,10 @@
  *                                     kind and asset), the next day due, the funding accounts
  *   activity load <file.json> | list | status <slug> | fund <asset> <amount> | pay
  *                                     campaigns and their prizes (server/modules/activity/commands.ts)
+ *   operator add <address> <role> [reason…] | remove <address> [reason…] | list   (--as <operator>)
+ *   oplog [--object <type>[:<id>]] [--operator <who>] [--since <ISO>]
+ *                                     the console's operators and the operator log (server/modules/
+ *                                     operator/commands.ts); the first admin is added only so
  *   migrate | backup <file> | restore <file> | move-to <postgres-url> [--as-is]
  *                                     the database itself (server/db/commands.ts): pending migrations; a
  *                                     consistent copy of SQLite beside a running server; a copy put back
@@ -76,7 +80,7 @@ import { migrate, migrateDatabase } from './db/migrate.ts'
 import { DataFolderBusy, lockDatabase, type WriterLock } from './db/writerLock.ts'
 import { Exchange } from './exchange/exchange.ts'
 import { defaultSpec } from './exchange/engine/index.ts'
-import { sendOps } from './ops.ts'
+import { osUser, sendOps } from './ops.ts'
 import { commandUsage, matchCommand, needsOf, refusedBesideRoles, registerCommands, type Command, type CommandEnv, type Io } from './commands/registry.ts'
 import { UsageError } from './commands/args.ts'
 import { AUDIT_COMMANDS } from './ledger/commands.ts'
@@ -96,6 +100,7 @@ import { ACTIVITY_COMMANDS } from './modules/activity/commands.ts'
 import { ORDERS_COMMANDS } from './modules/orders/commands.ts'
 import { BANNER_COMMANDS, NOTICE_COMMANDS } from './modules/notice/commands.ts'
 import { DATABASE_COMMANDS } from './db/commands.ts'
+import { OPERATOR_COMMANDS } from './modules/operator/commands.ts'
 export type { Command, CommandEnv, Io } from './commands/registry.ts'
 
 /** Every command, each module handing in its own, registered once (in the order `help` lists them). */
@@ -119,6 +124,7 @@ export const COMMANDS: readonly Command[] = registerCommands(
   BANNER_COMMANDS,
   SETTLEMENT_COMMANDS,
   ORDERS_COMMANDS,
+  OPERATOR_COMMANDS,
   DATABASE_COMMANDS,
 )
 
@@ -184,6 +190,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
       config,
       io,
       inServer: false,
+      osUser: osUser(),
       database() {
         if (opened) return opened
         if (!onSqlite) throw new Error(`${found.command.words.join(' ')} opens its database itself (ownDatabase) but asked for the CLI's`)
@@ -275,14 +282,14 @@ export interface InServer {
  * Runs a command inside the server that holds the data folder (its operator socket): on the server's
  * own connection and live market, its output collected for the caller.
  */
-export async function runInServer(argv: string[], server: InServer): Promise<{ code: number; out: string; err: string }> {
+export async function runInServer(argv: string[], server: InServer, user: string): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
   const io: Io = { out: (t) => void (out += `${t}\n`), err: (t) => void (err += `${t}\n`) }
   const found = match(argv)
   if (!found) return { code: 2, out: '', err: `unknown command: ${argv.join(' ')}` }
   try {
-    const code = await found.command.run(found.args, { config: server.config, io, inServer: true, database: () => server.database, market: async () => server.market })
+    const code = await found.command.run(found.args, { config: server.config, io, inServer: true, osUser: user, database: () => server.database, market: async () => server.market })
     return { code, out, err }
   } catch (e) {
     const code = failed(found.command, e, io)

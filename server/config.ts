@@ -7,6 +7,7 @@ import { readDatabaseSettings, type DatabaseSettings } from './db/settings.ts'
 import { readRoleSettings, type RoleSettings } from './roles/settings.ts'
 import { readAuthSettings, type AuthSettings } from './modules/auth/settings.ts'
 import { readEnvelopeSettings, readIdempotencyFailpoint, type EnvelopeSettings } from './http/settings.ts'
+import { readOperatorSettings, type OperatorSettings } from './modules/operator/settings.ts'
 import { readCarApplySettings, type CarApplySettings } from './modules/car/settings.ts'
 import { readDeviceSettings, type DeviceSettings } from './modules/device/settings.ts'
 import { readCommerceSettings, type CommerceSettings } from './modules/goods/settings.ts'
@@ -58,6 +59,8 @@ export interface Config {
   session: AuthSettings['session']
   login: AuthSettings['login']
   rateLimit: AuthSettings['rateLimit']
+  /** The operator console's sign-in and sessions (server/modules/operator/settings.ts): NADI_OPERATOR_*. */
+  operator: OperatorSettings
   /** Every API request and answer sealed (issue 20, server/http/seal.ts): NADI_ENVELOPE, NADI_ENVELOPE_KEY_FILE, NADI_HANDSHAKE_*. */
   envelope: EnvelopeSettings
   idempotencyTtlMs: number
@@ -102,7 +105,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
   const demo = envFlag(env, 'NADI_DEMO', production ? '0' : '1')
   const demoDevelopment = demo && nodeEnv === 'development'
   const chain = readChainSettings(env, root, { production, demoDevelopment })
-  const publicUrl = publicOrigin(env.NADI_PUBLIC_URL)
+  const publicUrl = publicOrigin(env.NADI_PUBLIC_URL, 'NADI_PUBLIC_URL')
   // Sign-in messages name the origin the user signs for; taken from a request's Host header, a
   // phishing proxy would get messages naming itself. Production names it, and serves no other host.
   if (production && !publicUrl) throw new Error('NADI_PUBLIC_URL is required in production (e.g. https://app.nadi.example): sign-in messages name it and requests to any other host are refused')
@@ -124,6 +127,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     trustProxy: env.NADI_TRUST_PROXY === '1',
     bodyLimit: envInt(env, 'NADI_BODY_LIMIT', 16 * 1024, 1024),
     ...readAuthSettings(env, nadiChainId(chain)),
+    operator: readOperatorSettings(env, publicOrigin, publicUrl),
     envelope: readEnvelopeSettings(env, dataDir, production),
     idempotencyTtlMs: 24 * 3600_000,
     idempotencyFailpoint: readIdempotencyFailpoint(env, production),
@@ -170,17 +174,17 @@ function listenHost(env: Env): string {
   return host
 }
 
-/** NADI_PUBLIC_URL as an origin ("https://app.nadi.example"), or null when unset. */
-function publicOrigin(raw: string | undefined): string | null {
+/** An origin setting (NADI_PUBLIC_URL, NADI_OPERATOR_ORIGIN) as an origin ("https://app.nadi.example"), or null when unset. */
+function publicOrigin(raw: string | undefined, name: string): string | null {
   if (!raw) return null
   let u: URL
   try {
     u = new URL(raw)
   } catch {
-    throw new Error(`NADI_PUBLIC_URL is not a URL: "${raw}"`)
+    throw new Error(`${name} is not a URL: "${raw}"`)
   }
   if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '') || u.search || u.hash) {
-    throw new Error(`NADI_PUBLIC_URL must be an origin (scheme, host and port only), got "${raw}"`)
+    throw new Error(`${name} must be an origin (scheme, host and port only), got "${raw}"`)
   }
   return u.origin
 }

@@ -2,8 +2,8 @@
 // life, so an operator command that writes (`withdraw approve`, `market repair`) cannot open the
 // database beside it as a second writer; it asks the server instead, over a Unix socket that only
 // the folder's owner can reach, and the server runs the command in its own process, on its own
-// connection and live market. One request per connection: a JSON line {"argv":[…]} in, a JSON line
-// {"code","out","err"} back.
+// connection and live market. One request per connection: a JSON line {"argv":[…],"user":"…"} in (user:
+// the OS user who ran the CLI, whom the operator log names), a JSON line {"code","out","err"} back.
 
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -29,15 +29,36 @@ export function opsSocketPath(dbFile: string): string {
   return path.join(os.tmpdir(), `nadi-${id}.ops.sock`)
 }
 
-function parseRequest(line: string): string[] | null {
+export interface OpsRequest {
+  argv: string[]
+  /** The OS user who ran the CLI. */
+  user: string
+}
+
+/** What an OS user name may be when it is logged; anything else is logged as unknown. */
+export const OS_USER = /^[A-Za-z0-9._-]{1,64}$/
+
+function parseRequest(line: string): OpsRequest | null {
   try {
-    const v = JSON.parse(line) as { argv?: unknown }
+    const v = JSON.parse(line) as { argv?: unknown; user?: unknown }
     if (!Array.isArray(v.argv) || v.argv.length === 0 || v.argv.length > 32) return null
     if (!v.argv.every((a): a is string => typeof a === 'string' && a.length <= 1000)) return null
-    return v.argv
+    return { argv: v.argv, user: typeof v.user === 'string' && OS_USER.test(v.user) ? v.user : 'unknown' }
   } catch {
     return null
   }
+}
+
+/** The OS user running this process, as the operator log names them. */
+export function osUser(): string {
+  let name: string | undefined
+  try {
+    name = os.userInfo().username
+  } catch {
+    // No passwd entry for the uid (a container's arbitrary user): the environment's name, if any.
+    name = process.env.USER ?? process.env.LOGNAME
+  }
+  return name !== undefined && OS_USER.test(name) ? name : 'unknown'
 }
 
 export interface OpsServer {
@@ -49,7 +70,7 @@ export interface OpsServer {
  * Listens on the socket and runs each request's argv. Call only while holding the writer lock: a
  * socket file left by a process that died is removed first, and nobody else may be listening there.
  */
-export async function listenOps(socketPath: string, run: (argv: string[]) => Promise<OpsResult>, log: { error(o: unknown, m?: string): void }): Promise<OpsServer> {
+export async function listenOps(socketPath: string, run: (request: OpsRequest) => Promise<OpsResult>, log: { error(o: unknown, m?: string): void }): Promise<OpsServer> {
   fs.rmSync(socketPath, { force: true })
   const server = net.createServer((sock) => {
     let buf = ''
@@ -65,12 +86,13 @@ export async function listenOps(socketPath: string, run: (argv: string[]) => Pro
       const nl = buf.indexOf('\n')
       if (nl < 0) return
       sock.pause()
-      const argv = parseRequest(buf.slice(0, nl))
-      if (!argv) {
+      const request = parseRequest(buf.slice(0, nl))
+      if (!request) {
         sock.end(`${JSON.stringify({ code: 2, out: '', err: 'bad request: expected {"argv":[...]}' })}\n`)
         return
       }
-      run(argv).then(
+      const { argv } = request
+      run(request).then(
         (r) => sock.end(`${JSON.stringify(r)}\n`),
         (err: unknown) => {
           log.error({ err, argv }, 'ops: command failed')
@@ -99,13 +121,13 @@ export async function listenOps(socketPath: string, run: (argv: string[]) => Pro
 }
 
 /** Sends one command to the server holding the lock; rejects when nobody answers there. */
-export function sendOps(socketPath: string, argv: string[], timeoutMs = 120_000): Promise<OpsResult> {
+export function sendOps(socketPath: string, argv: string[], timeoutMs = 120_000, user = osUser()): Promise<OpsResult> {
   return new Promise((resolve, reject) => {
     const sock = net.connect(socketPath)
     let buf = ''
     sock.setEncoding('utf8')
     sock.setTimeout(timeoutMs, () => sock.destroy(new Error(`no answer from ${socketPath} in ${timeoutMs} ms`)))
-    sock.on('connect', () => sock.write(`${JSON.stringify({ argv })}\n`))
+    sock.on('connect', () => sock.write(`${JSON.stringify({ argv, user })}\n`))
     sock.on('data', (c: string) => (buf += c))
     sock.on('error', reject)
     sock.on('end', () => {

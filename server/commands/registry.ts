@@ -18,6 +18,11 @@ export interface CommandEnv {
   market(): Promise<Exchange>
   /** True when the command runs inside the server holding the data folder (sent over its operator socket). */
   inServer: boolean
+  /**
+   * The OS user who ran the command (the CLI's, carried over the operator socket when the server runs
+   * it): a write with no operator named (`--as`) is logged as theirs, cli:<user>.
+   */
+  osUser: string
 }
 
 /**

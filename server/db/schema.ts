@@ -730,10 +730,61 @@ export interface LoanInterestTable {
   amount: Int
 }
 
+/** The console's operators (migration 036, server/modules/operator). */
+export interface OperatorsTable {
+  id: Generated<Int>
+  address: string
+  role: 'viewer' | 'support' | 'finance' | 'admin'
+  added_at: Int
+  added_by: string
+  removed_at: Int | null
+  removed_by: string | null
+}
+
+export interface OperatorNoncesTable {
+  nonce: string
+  address: string
+  message: string
+  issued_at: Int
+  expires_at: Int
+  handshake_id: string | null
+}
+
+export interface OperatorSessionsTable {
+  id: Generated<Int>
+  token_hash: string
+  operator_id: Int
+  created_at: Int
+  last_seen_at: Int
+  expires_at: Int
+  revoked_at: Int | null
+  ip: string | null
+  user_agent: string | null
+  handshake_id: string | null
+}
+
+/** The operator log: append-only (its triggers refuse UPDATE and DELETE). */
+export interface OplogTable {
+  id: Generated<Int>
+  at: Int
+  actor: string
+  role: 'viewer' | 'support' | 'finance' | 'admin' | null
+  action: string
+  object_type: string
+  object_id: string
+  before: string | null
+  after: string | null
+  reason: string | null
+}
+
 export interface DB {
   users: UsersTable
   login_nonces: LoginNoncesTable
   sessions: SessionsTable
+  operators: OperatorsTable
+  operator_nonces: OperatorNoncesTable
+  operator_sessions: OperatorSessionsTable
+  oplog: OplogTable
   handshakes: HandshakesTable
   seal_seen: SealSeenTable
   idempotency_keys: IdempotencyKeysTable

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { unauthorized } from './errors.ts'
 import type { App } from './types.ts'
 import type { AuthService } from '../modules/auth/service.ts'
+import { isOperatorUrl } from '../modules/operator/guard.ts'
 
 /** Resolves the bearer token of every API request; routes that need a user add requireAuth. */
 export function authHook(app: App, auth: AuthService) {
@@ -9,7 +10,8 @@ export function authHook(app: App, auth: AuthService) {
   app.decorateRequest('authError', null)
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization
-    if (!header || !req.url.startsWith('/api/')) return
+    // An operator route's token is an operator's, looked up by its own guard (server/modules/operator/guard.ts).
+    if (!header || !req.url.startsWith('/api/') || isOperatorUrl(req.url)) return
     const m = /^Bearer ([A-Za-z0-9_-]+)$/.exec(header)
     const user = m ? await auth.authenticate(m[1] as string) : null
     if (user) req.user = user

@@ -120,7 +120,8 @@ export function idempotency(app: App, ctx: Ctx) {
     const key = req.headers['idempotency-key']
     if (key === undefined) return
     if (typeof key !== 'string' || !KEY_RE.test(key)) throw badRequest('errors.idempotencyKeyInvalid')
-    const scope = req.user ? `u:${req.user.id}` : 'anon'
+    // An operator's keys are theirs (issue 35), apart from every user's.
+    const scope = req.user ? `u:${req.user.id}` : req.operator ? `o:${req.operator.operatorId}` : 'anon'
     const hash = crypto.createHash('sha256').update(`${req.method} ${req.routeOptions.url}\n${JSON.stringify(req.body ?? null)}`).digest('hex')
     const now = ctx.now()
     const id = idOf({ scope, key })

@@ -63,6 +63,12 @@ const RULES: [RegExp, string][] = [
   [/\)\s*WITHOUT\s+ROWID/gi, ')'],
   // "no character outside the class": GLOB's '*[^…]*' is a regular expression's '[^…]'.
   [/(\w+)\s+NOT\s+GLOB\s+'\*\[\^([^\]']*)\]\*'/g, "$1 !~ '[^$2]'"],
+  // A table that refuses DELETE refuses TRUNCATE too: PostgreSQL's TRUNCATE fires no row trigger, and
+  // SQLite has no TRUNCATE (its DELETE without WHERE fires the row trigger), so append-only stays so.
+  [
+    /CREATE\s+TRIGGER\s+(\w+)\s+BEFORE\s+DELETE\s+ON\s+(\w+)\s+BEGIN\s+SELECT\s+RAISE\s*\(\s*ABORT\s*,\s*'([^']*)'\s*\)\s*;\s*END\s*;/gi,
+    "CREATE TRIGGER $1 BEFORE DELETE ON $2 FOR EACH ROW EXECUTE FUNCTION nadi_refuse('$3');\nCREATE TRIGGER $1_truncate BEFORE TRUNCATE ON $2 FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('$3');",
+  ],
   [
     /CREATE\s+TRIGGER\s+(\w+)\s+BEFORE\s+(UPDATE|DELETE)\s+ON\s+(\w+)\s+BEGIN\s+SELECT\s+RAISE\s*\(\s*ABORT\s*,\s*'([^']*)'\s*\)\s*;\s*END\s*;/gi,
     "CREATE TRIGGER $1 BEFORE $2 ON $3 FOR EACH ROW EXECUTE FUNCTION nadi_refuse('$4');",

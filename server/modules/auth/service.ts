@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { getAddress, verifyMessage } from 'ethers'
+import { getAddress } from 'ethers'
 import { sql, type Transaction } from 'kysely'
 import { statement, statements } from '../../db/query/types.ts'
 import type { DB } from '../../db/schema.ts'
@@ -11,7 +11,7 @@ import type { LoginBody, LoginMessage, LoginMessageQuery, LoginResult } from '..
 import { ApiError, badRequest, inviteRequired, tooMany } from '../../http/errors.ts'
 import { StoredLimiter } from '../../http/rateLimit.ts'
 import type { AuthUser } from '../../http/types.ts'
-import { buildSiweMessage, nonceOf, safeDomain } from './siwe.ts'
+import { buildSiweMessage, checkSignedBy, nonceOf, safeDomain } from './siwe.ts'
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
@@ -163,13 +163,7 @@ export function createAuthService(ctx: Ctx) {
       // With the envelope on, the sign-in comes under the handshake its message was asked under: the
       // token it gets works with that handshake only, so a message carried to another channel is dead.
       if (config.envelope.on && (issued.handshake_id === null || issued.handshake_id !== meta.handshake)) throw badRequest('errors.loginMessageInvalid')
-      let signer: string
-      try {
-        signer = verifyMessage(body.message, body.sign_message).toLowerCase()
-      } catch {
-        throw badRequest('errors.invalidSignature')
-      }
-      if (signer !== address) throw badRequest('errors.invalidSignature')
+      checkSignedBy(body.message, body.sign_message, address)
 
       const token = crypto.randomBytes(32).toString('base64url')
       const now = ctx.now()

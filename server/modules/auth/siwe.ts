@@ -1,3 +1,6 @@
+import { verifyMessage } from 'ethers'
+import { badRequest } from '../../http/errors.ts'
+
 // EIP-4361 (Sign-In with Ethereum) messages. The server only ever accepts a message it issued itself,
 // byte for byte, so it builds messages but never needs to parse one beyond finding its nonce.
 
@@ -39,6 +42,17 @@ export function buildSiweMessage(f: SiweFields): string {
 export function nonceOf(message: string): string | null {
   const m = /^Nonce: ([A-Za-z0-9]{8,64})$/m.exec(message)
   return m ? (m[1] as string) : null
+}
+
+/** Refuses a signature of `message` that is not `address`'s (lower case): the app's sign-in and the operators' alike. */
+export function checkSignedBy(message: string, signature: string, address: string): void {
+  let signer: string
+  try {
+    signer = verifyMessage(message, signature).toLowerCase()
+  } catch {
+    throw badRequest('errors.invalidSignature')
+  }
+  if (signer !== address) throw badRequest('errors.invalidSignature')
 }
 
 /** A host[:port] that is safe to put on the first line of a message. */

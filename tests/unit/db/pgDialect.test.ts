@@ -36,6 +36,13 @@ describe("the migrations' translation", () => {
     )
   })
 
+  it('a table that refuses DELETE refuses TRUNCATE too, which fires no row trigger on PostgreSQL', () => {
+    expect(toPostgres("CREATE TRIGGER t_no_delete BEFORE DELETE ON t\nBEGIN SELECT RAISE(ABORT, 't is append-only'); END;").split('\n')).toEqual([
+      "CREATE TRIGGER t_no_delete BEFORE DELETE ON t FOR EACH ROW EXECUTE FUNCTION nadi_refuse('t is append-only');",
+      "CREATE TRIGGER t_no_delete_truncate BEFORE TRUNCATE ON t FOR EACH STATEMENT EXECUTE FUNCTION nadi_refuse('t is append-only');",
+    ])
+  })
+
   it("keeps other tables' references across a table rebuilt SQLite's way", () => {
     const out = toPostgres('CREATE TABLE a_new (id INTEGER PRIMARY KEY);\nINSERT INTO a_new SELECT id FROM a;\nDROP TABLE a;\nALTER TABLE a_new RENAME TO a;')
     expect(out).toContain("SELECT nadi_keep_references('a');\nDROP TABLE a;")
