@@ -210,13 +210,16 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
     async create(userId: number, lang: LangCode, body: PreOrderBody): Promise<PreOrderResult> {
       const remark = cleanRemark(body.remark)
       let resumed = false
-      // Read inside the order's transaction too (a keyed request's answer), where `resumed` is already known.
+      // Read inside the order's transaction, where `resumed` is known: the order as this request left
+      // it. Read after the commit, a resumed order could already be paid by the request that made it,
+      // and a keyed request's kept answer would not be the one sent.
       const answer = async (q: Queryable, id: number): Promise<PreOrderResult> => {
         const [order, shop] = await Promise.all([orders.detailIn(q, userId, lang, id), shopWireOf(q, id, lang)])
         return { order, shop_order: shop, resumed }
       }
-      answerKeyedIn((id: number, tx) => answer(tx, id))
-      const id = await ctx.commits.write(async (tx) => {
+      return ctx.commits.write(async (tx) => answer(tx, await placeIn(tx)))
+
+      async function placeIn(tx: Tx): Promise<number> {
         const p = await productIn(tx, body.goods_id)
         if (!p || p.area !== body.area || p.active !== 1n) throw notFound('errors.goodsNotFound')
         const spec = await specIn(tx, body.spec_id)
@@ -256,8 +259,7 @@ export function createPreOrderService(ctx: Ctx, orders: OrdersService) {
         })
         await tx.run(S.insertLine, orderId, p.id, spec.id, quantity, unit, spec.power, p.name, spec.name, p.cover)
         return orderId
-      })
-      return answer(ctx.sql, id)
+      }
     },
 
     async tips(userId: number, lang: LangCode): Promise<PreOrderTips> {
