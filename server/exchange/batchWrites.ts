@@ -70,6 +70,33 @@ export class BatchWrites {
     return r && { ...r }
   }
 
+  /**
+   * A stored row as this batch left it, for the batch after it that read the row before this one's
+   * commit was visible: the whole row where this batch holds it, else its change applied (the fee
+   * added to what the row held before this batch).
+   */
+  leftAs(row: OrderRow): OrderRow {
+    const id = Number(row.id)
+    const whole = this.order(id)
+    if (whole) return whole
+    const c = this.changes.get(id)
+    return c ? { ...row, filled: c.filled, filled_quote: c.filledQuote, fee: row.fee + c.feeDelta, status: c.status, cancel_reason: c.cancelReason, updated_at: BigInt(c.updatedAt) } : row
+  }
+
+  /** The whole rows this batch holds that a later batch's reads name (by id, or by user and client id). */
+  rowsNamed(ids: readonly number[], clientIds: readonly (readonly [userId: number, clientOrderId: string])[]): OrderRow[] {
+    const out = new Map<number, OrderRow>()
+    for (const id of ids) {
+      const r = this.order(id)
+      if (r) out.set(id, r)
+    }
+    for (const [userId, cid] of clientIds) {
+      const r = this.orderByClientId(userId, cid)
+      if (r) out.set(Number(r.id), r)
+    }
+    return [...out.values()]
+  }
+
   /** An accepted command's journal row; its index among the batch's, which become its seq once written. */
   addJournal(instId: string, command: string, at: number): number {
     return this.journal.push([instId, command, at]) - 1
@@ -182,50 +209,91 @@ export class BatchWrites {
 const clientKey = (userId: number, clientOrderId: string) => `${userId}\n${clientOrderId}`
 
 /**
+ * What a batch's reads need to know of the batch before it when that one may not have committed yet
+ * (PostgreSQL, batches overlapping: docs/processes.md): its transaction's id, asked of every read
+ * statement against that statement's own snapshot, and what it left behind in memory.
+ */
+export interface Unseen {
+  xid: string
+  writes: BatchWrites
+  /** Its net moves of trade accounts' available, by `${userId}:${asset}`. */
+  availableMoved: ReadonlyMap<string, bigint>
+}
+
+/** PostgreSQL: whether the transaction `xid` had ended when this statement's snapshot was taken. */
+const SEEN = 'pg_visible_in_snapshot(CAST(CAST(? AS TEXT) AS xid8), pg_current_snapshot())'
+
+/**
  * The stored rows a batch's commands may answer with, read in two statements: the orders its cancels
  * name, and those its places' client ids already name (a repeated request answers its first order).
+ * With `unseen`, each row is as the batch before left it: where a statement did not see that batch's
+ * commit, its rows and changes are laid over what the statement read.
  */
 export async function readKnownOrders(
   tx: Queryable,
   ids: readonly number[],
   clientIds: readonly (readonly [userId: number, clientOrderId: string])[],
+  unseen?: Unseen,
 ): Promise<OrderRow[]> {
-  const out: OrderRow[] = []
-  for (const rows of chunks([...new Set(ids)])) {
-    out.push(...(await tx.all(listStatement<OrderRow>('SELECT o.* FROM (', '(CAST(? AS BIGINT))', ['bigint'], rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1'), ...rows)))
-  }
-  for (const rows of chunks(clientIds)) {
-    out.push(
+  type Seen = OrderRow & { seen?: boolean }
+  const x = unseen ? [unseen.xid] : []
+  const flag = unseen ? `, ${SEEN}` : ''
+  const read: Seen[] = []
+  const uniqueIds = [...new Set(ids)]
+  for (const rows of chunks(uniqueIds)) {
+    read.push(
       ...(await tx.all(
-        listStatement<OrderRow>(
-          'SELECT o.* FROM (',
-          '(CAST(? AS BIGINT), CAST(? AS TEXT))',
-          ['bigint', 'text'],
-          rows.length,
-          ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2',
-        ),
-        ...rows.flat(),
+        listStatement<Seen>(`SELECT o.*${unseen ? ', v.column2 AS seen' : ''} FROM (`, `(CAST(? AS BIGINT)${flag})`, unseen ? ['bigint', 'text'] : ['bigint'], rows.length, ') AS v JOIN trade_orders o ON o.id = v.column1'),
+        ...rows.flatMap((id) => [id, ...x]),
       )),
     )
   }
-  return out
+  for (const rows of chunks(clientIds)) {
+    read.push(
+      ...(await tx.all(
+        listStatement<Seen>(
+          `SELECT o.*${unseen ? ', v.column3 AS seen' : ''} FROM (`,
+          `(CAST(? AS BIGINT), CAST(? AS TEXT)${flag})`,
+          unseen ? ['bigint', 'text', 'text'] : ['bigint', 'text'],
+          rows.length,
+          ') AS v JOIN trade_orders o ON o.user_id = v.column1 AND o.client_order_id = v.column2',
+        ),
+        ...rows.flatMap((r) => [...r, ...x]),
+      )),
+    )
+  }
+  if (!unseen) return read
+  const out = new Map<number, OrderRow>()
+  for (const { seen, ...row } of read) out.set(Number(row.id), seen ? row : unseen.writes.leftAs(row))
+  // Rows the batch before placed are not stored for a statement that did not see its commit; one that
+  // saw it read them as that batch left them, so laying them over is right either way.
+  for (const r of unseen.writes.rowsNamed(uniqueIds, clientIds)) out.set(Number(r.id), r)
+  return [...out.values()]
 }
 
-/** The available balance of each (user, asset) trade account, read in one statement per ROWS accounts; those without an account hold 0. */
-export async function readTradeAvailable(tx: Queryable, accounts: readonly (readonly [userId: number, asset: string])[]): Promise<Map<string, bigint>> {
-  const out = new Map<string, bigint>(accounts.map(([userId, asset]) => [`${userId}:${asset}`, 0n]))
+/**
+ * The available balance of each (user, asset) trade account, read in one statement per ROWS accounts;
+ * those without an account hold 0. With `unseen`, what the batch before moved is added where a
+ * statement did not see its commit (an account it created is absent then, and holds only its moves).
+ */
+export async function readTradeAvailable(tx: Queryable, accounts: readonly (readonly [userId: number, asset: string])[], unseen?: Unseen): Promise<Map<string, bigint>> {
+  const moved = (key: string) => unseen?.availableMoved.get(key) ?? 0n
+  const out = new Map<string, bigint>(accounts.map(([userId, asset]) => [`${userId}:${asset}`, moved(`${userId}:${asset}`)]))
   for (const rows of chunks(accounts)) {
     const got = await tx.all(
-      listStatement<{ user_id: bigint; asset: string; available: bigint }>(
-        'SELECT a.user_id, a.asset, a.available FROM (',
-        '(CAST(? AS BIGINT), CAST(? AS TEXT))',
-        ['bigint', 'text'],
+      listStatement<{ user_id: bigint; asset: string; available: bigint; seen?: boolean }>(
+        `SELECT a.user_id, a.asset, a.available${unseen ? ', v.column3 AS seen' : ''} FROM (`,
+        `(CAST(? AS BIGINT), CAST(? AS TEXT)${unseen ? `, ${SEEN}` : ''})`,
+        unseen ? ['bigint', 'text', 'text'] : ['bigint', 'text'],
         rows.length,
         ") AS v JOIN ledger_accounts a ON a.user_id = v.column1 AND a.kind = 'trade' AND a.asset = v.column2",
       ),
-      ...rows.flat(),
+      ...(unseen ? rows.flatMap((r) => [...r, unseen.xid]) : rows.flat()),
     )
-    for (const r of got) out.set(`${r.user_id}:${r.asset}`, r.available)
+    for (const r of got) {
+      const key = `${r.user_id}:${r.asset}`
+      out.set(key, r.available + (unseen && !r.seen ? moved(key) : 0n))
+    }
   }
   return out
 }

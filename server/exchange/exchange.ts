@@ -28,13 +28,13 @@ import type { BalanceUpdate, BookData, CancelReason, MarketStatus, Order as Wire
 import { BARS, INST_ID, type Bar } from '../../contract/trade.ts'
 import { formatMoney } from '../../contract/money.ts'
 import type { Connection } from '../db/index.ts'
-import { GroupCommit } from '../db/groupCommit.ts'
 import { currentKeyedEffect, outsideKeyedEffect, type KeyedEffect } from '../db/keyedEffect.ts'
 import { claimKeysIn, recordKeysIn, releaseKeysIn } from '../db/idempotencyKeys.ts'
 import type { Queryable, Sql, Tx } from '../db/query/types.ts'
 import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
-import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances } from './batchWrites.ts'
+import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances, type Unseen } from './batchWrites.ts'
+import { statement } from '../db/query/types.ts'
 import {
   Engine,
   frozenForPlace,
@@ -163,24 +163,29 @@ export class Exchange {
   readonly spec: MarketSpec
   readonly fees: Fees
   private engine: Engine
-  private readonly gc: GroupCommit
   private feed = new BookFeed()
   readonly candles = new CandleBook()
   readonly ticker = new TickerWindow()
   readonly trades = new TradeRing()
   private nextOrderId = 1
   private nextFillId = 1
-  private batch: Effects[] = []
-  /** Commands waiting for the next batch; `armed` while one is submitted to the group commit to take them. */
-  private queue: Queued[] = []
-  private armed = false
+  /** Commands waiting for their batch, and the market's own turns (rebuild, check, repair, snapshot), in the order asked. */
+  private queue: (Queued | Turn)[] = []
+  /** The market's writer, while it runs: it takes what is queued until nothing is. */
+  private driver: Promise<void> | null = null
+  /** Batches whose transactions have not ended; each promise settles when its own has. */
+  private readonly inflight = new Set<Promise<void>>()
+  /** The batch begun last: the next one writes only after it committed. */
+  private last: Batch | null = null
+  /** Batches begun while the one before was still open (for tests and the bench: overlap really happens). */
+  overlapped = 0
+  /** Batches open at once: on PostgreSQL the next one reads and runs while the one before writes and commits. */
+  private readonly openAtOnce: number
   private closed = false
   private also: AlsoWrite | null = null
-  /** The rows of the batch being run. */
-  private w = new BatchWrites()
-  /** The orders the last batch wrote, as they stand: pushed after its commit without reading them back. */
-  private written = new Map<number, OrderRow>()
-  /** Set when the engine moved but its command's writes were rolled back: rebuild before going on. */
+  /** The batch whose commands are being run (read, then applied in memory). */
+  private b = new Batch()
+  /** Set when the engine moved but its command's writes cannot follow: the batch is abandoned and the book rebuilt. */
   private diverged = false
   /**
    * The engine may not be the book the database holds (a batch was abandoned, a repair rewrote the
@@ -192,7 +197,6 @@ export class Exchange {
   /** What made the batch diverge: the cause its abandonment carries (a lost connection answers 503). */
   private divergedBy: unknown = undefined
   private cur: Effects | null = null
-  private readonly money: BatchMoney
   private refused: RejectReason | null = null
   private sinceSnapshot = 0
   private readonly sink: EngineSink
@@ -203,25 +207,7 @@ export class Exchange {
     this.spec = o.spec
     this.fees = o.fees
     this.engine = new Engine(o.spec)
-    this.money = new BatchMoney()
-    this.gc = new GroupCommit(o.conn, {
-      maxBatch: o.maxBatch ?? 500,
-      // Commands write nothing before they can still be refused, and abort the batch if they fail after.
-      isolate: false,
-      maxDelayMs: o.maxDelayMs ?? 0,
-      beforeCommitIn: async () => {
-        if (this.diverged) throw new Error('exchange: a batch failed while writing; it is abandoned', { cause: this.divergedBy })
-      },
-      onCommit: () => this.afterCommit(),
-      onAbort: (e) => {
-        this.o.log?.error({ err: e }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
-        this.batch = []
-        this.written = new Map()
-        this.money.reset()
-        this.diverged = false
-        this.stale = true
-      },
-    })
+    this.openAtOnce = o.conn.sql.dialect === 'postgres' ? 2 : 1
     const effects = () => this.cur as Effects
     this.sink = {
       accepted: () => {},
@@ -267,7 +253,7 @@ export class Exchange {
    * before it, before any queued after (a batch finding the book stale rebuilds it first anyway).
    */
   private recoverSoon(): Promise<void> {
-    return this.gc.write((tx) => this.recoverIn(tx))
+    return this.turn((tx) => this.recoverIn(tx))
   }
 
   /** Rebuilds a stale book from the journal, through the writer's transaction; a market that cannot be rebuilt halts. */
@@ -290,7 +276,6 @@ export class Exchange {
     this.nextFillId = Math.max(this.nextFillId, maxFill + 1)
     await this.checkAgainstOrders(tx, engine, replayed.lastSeq)
     this.engine = engine
-    this.diverged = false
     this.showBook(engine)
     if (this.fault) {
       this.fault = null
@@ -337,7 +322,6 @@ export class Exchange {
     const journalSeq = e instanceof MarketFault ? e.journalSeq : null
     const message = e instanceof Error ? e.message : String(e)
     this.fault = { at: this.o.now(), message, journalSeq }
-    this.diverged = false
     this.engine = new Engine(this.spec)
     this.o.log?.error(
       { err: e, instId: this.spec.instId, journalSeq: journalSeq === null ? null : String(journalSeq), command: e instanceof MarketFault ? e.command : null },
@@ -361,9 +345,9 @@ export class Exchange {
 
   /** What `market check` reports: where the journal stops replaying, what disagrees, what a repair would do. */
   diagnose(): Promise<Diagnosis> {
-    // A turn of the market's own writer: its reads go through the writer's transaction, so none of
-    // the market's batches commits between them (they take their turns in the same queue).
-    return this.gc.write((tx) => diagnose(tx, this.spec))
+    // A turn of the market's own writer: no batch of the market is open meanwhile, so none commits
+    // between its reads.
+    return this.turn((tx) => diagnose(tx, this.spec))
   }
 
   /**
@@ -375,22 +359,14 @@ export class Exchange {
     if (!this.fault && (await this.diagnose()).healthy) return null
     if (!this.fault) this.halt(new MarketFault('exchange: halted by the operator for a repair', null))
     const fault = this.fault!.message
-    // A turn of the market's writer (gc.write, the queue its batches take their turns in): the repair
-    // reads and writes in the writer's one transaction, so it is atomic and no batch of commands
-    // interleaves with it, as when it ran among the synchronous batches of that writer.
-    const record = await this.gc.write(async (tx) => {
-      try {
-        const inputs = await readRepairInputs(tx, this.spec)
-        const done = await applyRepair(tx, this.spec, planRepair(this.spec, inputs.orders, inputs.frozen, inputs.lastOrderId), fault, this.o.now())
-        // Any batch after this one in the transaction rebuilds from the repaired book before it runs.
-        this.stale = true
-        return done
-      } catch (e) {
-        // Written in part without a savepoint: the whole transaction must go (beforeCommitIn throws).
-        this.diverged = true
-        this.divergedBy = e
-        throw e
-      }
+    // A turn of the market's writer: the repair reads and writes in one transaction of its own, so it
+    // is atomic and no batch of commands is open beside it.
+    const record = await this.turn(async (tx) => {
+      const inputs = await readRepairInputs(tx, this.spec)
+      const done = await applyRepair(tx, this.spec, planRepair(this.spec, inputs.orders, inputs.frozen, inputs.lastOrderId), fault, this.o.now())
+      // The next batch rebuilds from the repaired book before it runs.
+      this.stale = true
+      return done
     })
     await this.recoverSoon()
     this.o.log?.info({ instId: this.spec.instId, repair: record.repairId, journalSeq: record.journalSeq, cancelled: record.plan.cancel.length, released: record.plan.release.length }, 'exchange: market repaired')
@@ -455,8 +431,12 @@ export class Exchange {
   /** Waits for what is queued to commit and stops taking commands. */
   async close(): Promise<void> {
     this.closed = true
-    while (this.queue.length || this.armed) await this.gc.flush()
-    await this.gc.close()
+    while (this.driver || this.inflight.size) await Promise.all([this.driver, ...this.inflight])
+    await this.published()
+  }
+
+  /** Resolves once what the batches committed so far push and save after their commits is done. */
+  async published(): Promise<void> {
     await Promise.all([this.userPushes, this.candleSaves])
   }
 
@@ -465,84 +445,164 @@ export class Exchange {
     if (this.fault && tag === undefined) return Promise.reject(new TradeRejected('halted'))
     return new Promise<OrderRow>((resolve, reject) => {
       this.queue.push({ command, tag, keyed: currentKeyedEffect(), resolve, reject })
-      this.arm()
+      this.drive()
     })
   }
 
-  /** One action of the group commit runs the commands queued by then (maxBatch of them). */
-  private arm(): void {
-    if (this.armed) return
-    this.armed = true
-    let taken: Queued[] = []
-    // The batch serves every request in it: not the scope of the one that armed it.
-    void outsideKeyedEffect(() =>
-      this.gc.write((tx) => {
-        this.armed = false
-        taken = this.queue.splice(0, this.o.maxBatch ?? 500)
-        if (this.queue.length) this.arm()
-        return this.runBatch(tx, taken)
-      }),
-    ).then(
-      (answers) =>
-        taken.forEach((q, i) => {
-          const a = answers[i] as Answer
-          if (a.ok) q.resolve(a.row)
-          else q.reject(a.error)
-        }),
-      async (error: unknown) => {
-        // The transaction failed before the batch ran (its BEGIN, on a lost connection): the commands
-        // it was to take are still queued and nothing else will take them. They fail with it (a 503
-        // "try again"), and the next command arms a new batch.
-        if (this.armed) {
-          this.armed = false
-          taken = this.queue.splice(0, this.o.maxBatch ?? 500)
-        }
-        // Answered once the book is the journal's again, as it was before the batch: whoever reads
-        // it after the failure sees nothing of the abandoned commands. A rebuild that cannot run now
-        // (the connection is lost) is left to the next batch, which finds the book stale.
-        await this.recoverSoon().catch(() => {})
-        for (const q of taken) q.reject(error)
-      },
-    )
+  /**
+   * fn in a transaction of its own once no batch of the market is open, before any batch queued
+   * after it: what must see the book and the database agree (a rebuild, a check, a repair, a snapshot).
+   */
+  private turn<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ turn: fn, resolve: resolve as (v: unknown) => void, reject })
+      this.drive()
+    })
   }
 
   /**
-   * A batch's commands, in the group commit's transaction: read, run, write (see the top of this
-   * file). Answers each command; throws only when the batch must be abandoned (diverged is set).
+   * The market's one writer. Batches follow each other in the order of their commands; on PostgreSQL
+   * a batch reads and runs while the one before it writes and commits (each on a connection of its
+   * own), and writes only once that one committed, so the journal's order is the engine's and every
+   * batch writes over the rows of the one before. A turn, or a book to rebuild, waits until no batch
+   * is open.
    */
-  private async runBatch(tx: Tx, taken: Queued[]): Promise<Answer[]> {
-    // Nothing of an abandoned batch carries over.
-    this.w = new BatchWrites()
-    this.scored = []
-    this.written = new Map()
+  private drive(): void {
+    if (this.driver) return
+    const delay = this.o.maxDelayMs ?? 0
+    // The batches serve every request in them: not the scope of the one that started the writer.
+    this.driver = outsideKeyedEffect(
+      () =>
+        new Promise<void>((r) => (delay > 0 ? setTimeout(r, delay) : setImmediate(r))).then(async () => {
+          for (;;) {
+            const next = this.queue[0]
+            if (!next) break
+            const alone = 'turn' in next || this.stale
+            if (alone ? this.inflight.size > 0 : this.inflight.size >= this.openAtOnce) {
+              await Promise.race(this.inflight)
+              continue
+            }
+            if ('turn' in next) {
+              this.queue.shift()
+              await this.o.conn.sql.transaction(next.turn).then(next.resolve, next.reject)
+              continue
+            }
+            let n = 0
+            const max = this.o.maxBatch ?? 500
+            while (n < this.queue.length && n < max && !('turn' in this.queue[n]!)) n++
+            await this.begin(this.queue.splice(0, n) as Queued[])
+          }
+        }),
+    ).finally(() => {
+      this.driver = null
+      if (this.queue.length) this.drive()
+    })
+  }
+
+  /**
+   * Opens a batch for these commands; resolves once they have run in memory (or the batch failed
+   * before), which is when the next batch may begin. Its commands are answered after its commit, or,
+   * when it failed, once the book is the journal's again: whoever reads it after the failure sees
+   * nothing of the abandoned commands.
+   */
+  private begin(taken: Queued[]): Promise<void> {
+    // One that ended failed began no wait: the book was stale after it, so this batch rebuilds it first.
+    const prev = this.last?.ended === false ? this.last : null
+    if (prev) this.overlapped++
+    const batch = new Batch()
+    this.last = batch
+    let ran!: () => void
+    const run = new Promise<void>((r) => (ran = r))
+    const ended: Promise<{ ok: true; answers: Answer[] } | { ok: false; error: unknown }> = this.o.conn.sql
+      .transaction((tx) => this.runBatch(tx, batch, taken, prev, ran))
+      .then(
+        (answers) => {
+          batch.committed = true
+          this.afterCommit(batch)
+          batch.settle(null)
+          return { ok: true as const, answers }
+        },
+        (error: unknown) => {
+          this.stale = true
+          batch.settle(error)
+          if (!(error instanceof BatchAbandoned)) this.o.log?.error({ err: error }, 'exchange: a batch failed to commit; rebuilding the book from the journal')
+          return { ok: false as const, error }
+        },
+      )
+    const open = ended.then(() => {
+      this.inflight.delete(open)
+    })
+    this.inflight.add(open)
+    void ended.then(async (o) => {
+      if (o.ok) {
+        taken.forEach((q, i) => {
+          const a = o.answers[i]!
+          if (a.ok) q.resolve(a.row)
+          else q.reject(a.error)
+        })
+        return
+      }
+      // A rebuild that cannot run now (the connection is lost) is left to the next batch, which finds the book stale.
+      await this.recoverSoon().catch(() => {})
+      for (const q of taken) q.reject(o.error)
+    })
+    return Promise.race([run, open])
+  }
+
+  /**
+   * A batch's commands, in its transaction: read, run, write (see the top of this file). Answers each
+   * command; throws when the batch must be abandoned. `prev`: the batch begun before, which may not
+   * have committed yet; `ran`: called once the commands have run in memory.
+   */
+  private async runBatch(tx: Tx, batch: Batch, taken: Queued[], prev: Batch | null, ran: () => void): Promise<Answer[]> {
+    this.b = batch
+    this.diverged = false
+    this.divergedBy = undefined
+    let answers: Answer[]
+    try {
+      answers = await this.runCommands(tx, batch, taken, prev && !prev.committed ? prev : null)
+      batch.availableMoved = batch.money.tradeAvailableMoved()
+    } catch (e) {
+      // The next batch begins only once this one has ended (and left the book stale).
+      throw this.diverged ? new Error('exchange: a batch failed while writing; it is abandoned', { cause: this.divergedBy ?? e }) : e
+    }
+    ran()
+    // Its writes build on the rows of the batch before (the changed orders, the balances): they go
+    // out once that one committed, and not at all when it failed.
+    if (prev) await prev.committedOrThrow()
+    try {
+      return await this.writeBatch(tx, batch, taken, answers)
+    } catch (e) {
+      throw new Error('exchange: a batch failed while writing; it is abandoned', { cause: e })
+    }
+  }
+
+  /** Phase one of a batch: its reads in one round, then each command in memory, staged in `batch`. */
+  private async runCommands(tx: Tx, batch: Batch, taken: Queued[], unseenPrev: Batch | null): Promise<Answer[]> {
     // The batch's reads and its keys' claims sent together (see BatchWrites.write): a key another
     // request holds refuses its command before it is applied.
     const keyedAt = taken.flatMap((q, i) => (q.keyed ? [i] : []))
-    let claimed: boolean[]
-    try {
-      await this.recoverIn(tx)
-      const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
-      const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
-      const [known, available, claims] = await settledAll([
-        readKnownOrders(
-          tx,
-          taken.flatMap((q) => (q.command.kind === 'cancel' ? [q.command.orderId] : [])),
-          [...new Map(places.map((p) => [`${p.userId}\n${p.input.clientOrderId}`, [p.userId, p.input.clientOrderId] as const])).values()],
-        ),
-        readTradeAvailable(tx, [...accounts.values()]),
-        claimKeysIn(tx, keyedAt.map((i) => taken[i]!.keyed!)),
-      ] as const)
-      this.w.know(known)
-      this.money.startBatch(available)
-      claimed = claims
-    } catch (e) {
-      this.diverged = true
-      this.divergedBy = e
-      throw e
-    }
+    await this.recoverIn(tx)
+    const unseen: Unseen | undefined = unseenPrev ? { xid: unseenPrev.xid!, writes: unseenPrev.w, availableMoved: unseenPrev.availableMoved } : undefined
+    const places = taken.flatMap((q) => (q.command.kind === 'place' ? [q.command] : []))
+    const accounts = new Map(places.map((p) => [`${p.userId}:${holdAsset(p.input)}`, [p.userId, holdAsset(p.input)] as const]))
+    const [known, available, claimed, xid] = await settledAll([
+      readKnownOrders(
+        tx,
+        taken.flatMap((q) => (q.command.kind === 'cancel' ? [q.command.orderId] : [])),
+        [...new Map(places.map((p) => [`${p.userId}\n${p.input.clientOrderId}`, [p.userId, p.input.clientOrderId] as const])).values()],
+        unseen,
+      ),
+      readTradeAvailable(tx, [...accounts.values()], unseen),
+      claimKeysIn(tx, keyedAt.map((i) => taken[i]!.keyed!)),
+      // What the next batch asks its reads about, should it read before this one committed.
+      tx.dialect === 'postgres' ? tx.get(XACT_ID).then((r) => r!.xid) : Promise.resolve(null),
+    ] as const)
+    batch.xid = xid
+    batch.w.know(known)
+    batch.money.startBatch(available)
     const held = new Set(keyedAt.filter((_, j) => !claimed[j]))
     const answers: Answer[] = []
-    const refusedKeys: KeyedEffect[] = []
     for (const [i, q] of taken.entries()) {
       if (held.has(i)) {
         answers.push({ ok: false, error: q.keyed!.held() })
@@ -553,39 +613,36 @@ export class Exchange {
         answers.push({ ok: true, row: c.kind === 'place' ? this.placeNow(c.userId, c.input) : this.cancelNow(c.userId, c.orderId) })
       } catch (error) {
         if (this.diverged) throw error
-        if (q.keyed) refusedKeys.push(q.keyed)
+        if (q.keyed) batch.refusedKeys.push(q.keyed)
         answers.push({ ok: false, error })
       }
-    }
-    try {
-      const [written] = await settledAll([this.w.write(tx), refusedKeys.length ? releaseKeysIn(tx, refusedKeys) : Promise.resolve(), scoreFills(tx, this.scored)] as const)
-      this.written = written.orders
-      const outcomes: Outcome[] = []
-      const answered: { keyed: KeyedEffect; value: unknown }[] = []
-      for (const [i, q] of taken.entries()) {
-        const a = answers[i] as Answer
-        if (a.ok && q.keyed) answered.push({ keyed: q.keyed, value: a.row })
-        if (q.tag === undefined) continue
-        if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
-        else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
-      }
-      if (outcomes.length && !this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
-      await settledAll([this.postBatch(tx, written.seqs), answered.length ? recordKeysIn(tx, answered) : Promise.resolve(), outcomes.length ? this.also!(tx, outcomes) : Promise.resolve()] as const)
-    } catch (e) {
-      this.diverged = true
-      this.divergedBy = e
-      throw e
     }
     return answers
   }
 
-  /** The batch's fills, for the activity scores (one statement for all at the end). */
-  private scored: { buyerId: number; sellerId: number; quote: bigint; at: number }[] = []
+  /** Phase two: everything the batch staged, written in one round or two, then its money as one posting. */
+  private async writeBatch(tx: Tx, batch: Batch, taken: Queued[], answers: Answer[]): Promise<Answer[]> {
+    const refused = batch.refusedKeys
+    const [written] = await settledAll([batch.w.write(tx), refused.length ? releaseKeysIn(tx, refused) : Promise.resolve(), scoreFills(tx, batch.scored)] as const)
+    batch.written = written.orders
+    const outcomes: Outcome[] = []
+    const answered: { keyed: KeyedEffect; value: unknown }[] = []
+    for (const [i, q] of taken.entries()) {
+      const a = answers[i] as Answer
+      if (a.ok && q.keyed) answered.push({ keyed: q.keyed, value: a.row })
+      if (q.tag === undefined) continue
+      if (a.ok) outcomes.push({ tag: q.tag, order: a.row, refused: null })
+      else if (a.error instanceof TradeRejected) outcomes.push({ tag: q.tag, order: null, refused: a.error })
+    }
+    if (outcomes.length && !this.also) throw new Error('exchange: tagged commands without an AlsoWrite')
+    await settledAll([this.postBatch(tx, batch, written.seqs), answered.length ? recordKeysIn(tx, answered) : Promise.resolve(), outcomes.length ? this.also!(tx, outcomes) : Promise.resolve()] as const)
+    return answers
+  }
 
   private placeNow(userId: number, input: PlaceInput): OrderRow {
     // Queued before a halt in the same batch: refused like any command after it.
     if (this.fault) throw new TradeRejected('halted')
-    const existing = this.w.orderByClientId(userId, input.clientOrderId)
+    const existing = this.b.w.orderByClientId(userId, input.clientOrderId)
     if (existing) return existing
     // Here and not in the engine: the engine is what replay rebuilds, and journaled orders stay.
     // One writer per market runs this, so concurrent requests are counted one after the other.
@@ -601,13 +658,13 @@ export class Exchange {
           : { kind: 'place', orderId, userId, side: 'buy', type: 'market', quote: input.quote, ts }
     const hold = frozenForPlace(this.spec, cmd)
     // The freeze, checked against what the ledger holds plus what this batch has already moved.
-    const available = this.money.available(userId, hold.asset)
+    const available = this.b.money.available(userId, hold.asset)
     if (available < hold.amount) throw new TradeRejected('insufficient_funds', { asset: hold.asset, current: available, required: hold.amount })
-    this.money.move(ledger.trade(userId), hold.asset, -hold.amount, hold.amount)
+    this.b.money.move(ledger.trade(userId), hold.asset, -hold.amount, hold.amount)
     // Taken even if the command fails: ids only need to increase, and the engine may have seen this one.
     this.nextOrderId++
     this.run(cmd, userId, input.clientOrderId, hold.amount)
-    return this.w.order(orderId) as OrderRow
+    return this.b.w.order(orderId) as OrderRow
   }
 
   private cancelNow(userId: number, orderId: number): OrderRow {
@@ -615,7 +672,7 @@ export class Exchange {
     const order = this.engine.order(orderId)
     if (!order || order.userId !== userId) throw new TradeRejected(order ? 'not_owner' : 'unknown_order')
     this.run({ kind: 'cancel', orderId, userId, ts: this.o.now() }, userId, null, 0n)
-    const row = this.w.order(orderId)
+    const row = this.b.w.order(orderId)
     if (!row) {
       // The engine holds an order trade_orders does not: the book and the table disagree.
       this.diverged = true
@@ -626,7 +683,7 @@ export class Exchange {
 
   /**
    * Applies a command and, once accepted, stages its journal row and what it did. Its money moves are
-   * staged in `this.money` and reach the ledger with the batch's one netted posting; a refusal drops them.
+   * staged in the batch's money and reach the ledger with the batch's one netted posting; a refusal drops them.
    */
   private run(cmd: Command, userId: number, clientOrderId: string | null, frozen: bigint): void {
     try {
@@ -639,7 +696,7 @@ export class Exchange {
       if (!accepted) throw new TradeRejected(this.refused ?? 'bad_command')
       let journaled: number
       try {
-        journaled = this.w.addJournal(this.spec.instId, JSON.stringify(cmd), cmd.ts)
+        journaled = this.b.w.addJournal(this.spec.instId, JSON.stringify(cmd), cmd.ts)
         this.write(cmd, effects, clientOrderId, frozen)
       } catch (e) {
         // Staged in part after the engine took it: the whole batch is abandoned and the engine
@@ -649,10 +706,10 @@ export class Exchange {
         throw e
       }
       this.sinceSnapshot++
-      this.money.keep(journaled)
-      this.batch.push(effects)
+      this.b.money.keep(journaled)
+      this.b.effects.push(effects)
     } finally {
-      this.money.dropStaged()
+      this.b.money.dropStaged()
       this.doneOrders.clear()
       this.cancelReasons.clear()
     }
@@ -672,12 +729,12 @@ export class Exchange {
       const buyer = maker.side === 'buy' ? maker : taker
       const seller = maker.side === 'buy' ? taker : maker
       // The buyer's frozen USDT pays the seller (less its fee); the seller's frozen NADI pays the buyer (less its fee).
-      this.money.move(ledger.trade(buyer.userId), 'USDT', 0n, -s.buyerPays)
-      this.money.move(ledger.trade(seller.userId), 'USDT', s.sellerReceives, 0n)
-      this.money.move(ledger.trade(seller.userId), 'NADI', 0n, -s.sellerPays)
-      this.money.move(ledger.trade(buyer.userId), 'NADI', s.buyerReceives, 0n)
-      if (s.sellerFee > 0n) this.money.move(ledger.FEES, 'USDT', s.sellerFee, 0n)
-      if (s.buyerFee > 0n) this.money.move(ledger.FEES, 'NADI', s.buyerFee, 0n)
+      this.b.money.move(ledger.trade(buyer.userId), 'USDT', 0n, -s.buyerPays)
+      this.b.money.move(ledger.trade(seller.userId), 'USDT', s.sellerReceives, 0n)
+      this.b.money.move(ledger.trade(seller.userId), 'NADI', 0n, -s.sellerPays)
+      this.b.money.move(ledger.trade(buyer.userId), 'NADI', s.buyerReceives, 0n)
+      if (s.sellerFee > 0n) this.b.money.move(ledger.FEES, 'USDT', s.sellerFee, 0n)
+      if (s.buyerFee > 0n) this.b.money.move(ledger.FEES, 'NADI', s.buyerFee, 0n)
       addFee(buyer.id, s.buyerFee)
       addFee(seller.id, s.sellerFee)
       return { f, s, buyer, seller }
@@ -687,13 +744,13 @@ export class Exchange {
       if (!o) continue
       if (!OPEN.has(o.status)) {
         const release = releaseOnDone(spec, o)
-        if (release.amount > 0n) this.money.move(ledger.trade(o.userId), release.asset, release.amount, -release.amount)
+        if (release.amount > 0n) this.b.money.move(ledger.trade(o.userId), release.asset, release.amount, -release.amount)
       }
       const filled = sizeUnits(spec, o.filledLots)
       const filledQuote = BigInt(o.filledQuote) * quoteStep(spec)
       if (cmd.kind === 'place' && id === cmd.orderId) {
         // The new order as the command left it; later commands of the batch change it in place.
-        this.w.place({
+        this.b.w.place({
           id: BigInt(id),
           user_id: BigInt(o.userId),
           client_order_id: clientOrderId as string,
@@ -714,15 +771,15 @@ export class Exchange {
           updated_at: BigInt(cmd.ts),
         })
       } else {
-        this.w.change(id, filled, filledQuote, fees.get(id) ?? 0n, o.status, this.cancelReasons.get(id) ?? null, cmd.ts)
+        this.b.w.change(id, filled, filledQuote, fees.get(id) ?? 0n, o.status, this.cancelReasons.get(id) ?? null, cmd.ts)
       }
     }
     for (const { f, s, buyer, seller } of settled) {
       const price = priceUnits(spec, f.price)
-      this.w.fill(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
-      this.w.deal(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
-      this.w.deal(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
-      this.scored.push({ buyerId: buyer.userId, sellerId: seller.userId, quote: s.quote, at: f.ts })
+      this.b.w.fill(f.fillId, spec.instId, f.makerOrderId, f.takerOrderId, f.takerSide, price, s.base, s.quote, f.ts)
+      this.b.w.deal(f.fillId, buyer.id, buyer.userId, 'buy', s.buyerRole, price, s.base, s.quote, s.buyerFee, 'NADI', f.ts)
+      this.b.w.deal(f.fillId, seller.id, seller.userId, 'sell', s.sellerRole, price, s.base, s.quote, s.sellerFee, 'USDT', f.ts)
+      this.b.scored.push({ buyerId: buyer.userId, sellerId: seller.userId, quote: s.quote, at: f.ts })
     }
   }
 
@@ -732,32 +789,29 @@ export class Exchange {
   private readonly cancelReasons = new Map<number, CancelReason>()
 
   /** The batch's money: one posting per committed batch (per MAX_ENTRIES), each account's moves netted, written set-based. */
-  private async postBatch(tx: Tx, seqs: bigint[]): Promise<void> {
+  private async postBatch(tx: Tx, batch: Batch, seqs: bigint[]): Promise<void> {
     const at = this.o.now()
-    const postings = this.money.take().map((p) => {
+    const postings = batch.money.take().map((p) => {
       const first = seqs[p.first] as bigint
       const last = seqs[p.last] as bigint
       return { ref: `trade:${this.spec.instId}:${last}`, reason: 'trade', userId: null, entries: p.list, at, meta: { journal: [String(first), String(last)] } }
     })
-    // Any refusal abandons the batch (runBatch sets diverged, beforeCommitIn throws): no savepoint.
+    // Any refusal abandons the batch (its transaction is rolled back): no savepoint.
     if (postings.length) await ledger.postMany(tx, postings, { abandonsOnRefusal: true })
   }
 
   // ── After a commit: publish ───────────────────────────────────────────────────────────────────
 
-  private afterCommit(): void {
-    const batch = this.batch
-    this.batch = []
-    const written = this.written
-    this.written = new Map()
+  private afterCommit(done: Batch): void {
+    const batch = done.effects
+    const written = done.written
     if (this.sinceSnapshot >= (this.o.snapshotEvery ?? 10_000) && !this.fault) {
       this.sinceSnapshot = 0
-      // In a batch of its own turn: the book as it stands after every journal entry committed before it.
-      void this.gc
-        .write(async (tx) => {
-          if (!this.diverged && !this.stale && !this.fault) await tx.run(EXCHANGE.insertSnapshot, this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
-        })
-        .catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
+      // In a turn of its own: the book as it stands after every journal entry committed before it,
+      // with no batch open that the engine has run but the journal does not hold yet.
+      void this.turn(async (tx) => {
+        if (!this.stale && !this.fault) await tx.run(EXCHANGE.insertSnapshot, this.spec.instId, JSON.stringify(this.engine.snapshot()), this.o.now())
+      }).catch((err: unknown) => this.o.log?.error({ err }, 'exchange: saving a snapshot failed (the journal still has everything)'))
     }
     const pub = this.o.publisher
     const inst = this.spec.instId
@@ -949,6 +1003,72 @@ export function toWireOrder(r: OrderRow): WireOrder {
   }
 }
 
+/** A turn of the market's writer: fn in a transaction of its own, no batch open beside it. */
+interface Turn {
+  turn: (tx: Tx) => Promise<unknown>
+  resolve(v: unknown): void
+  reject(e: unknown): void
+}
+
+/**
+ * A batch that was open behind one that failed: it had run its commands over that one's, so it is
+ * rolled back unwritten and its commands fail with a "try again" (they changed nothing).
+ */
+export class BatchAbandoned extends Error {
+  constructor(cause: unknown) {
+    super('exchange: the batch before this one failed, so this one was abandoned unwritten', { cause })
+    this.name = 'MarketBatchAbandoned'
+  }
+}
+
+/** The transaction's id (assigned now: a batch writes anyway), as text. */
+const XACT_ID = statement<{ xid: string }>('SELECT CAST(pg_current_xact_id() AS TEXT) AS xid')
+
+type Scored = { buyerId: number; sellerId: number; quote: bigint; at: number }
+
+/** One batch of commands: what it stages while its commands run, then writes, commits and publishes. */
+class Batch {
+  readonly w = new BatchWrites()
+  readonly money = new BatchMoney()
+  /** What each committed command did, published after the commit. */
+  readonly effects: Effects[] = []
+  /** Its fills, for the activity scores (one statement for all). */
+  readonly scored: Scored[] = []
+  /** Keys of commands refused in memory: released in its transaction. */
+  readonly refusedKeys: KeyedEffect[] = []
+  /** PostgreSQL: its transaction's id, asked of the reads of the batch after it (batchWrites.ts Unseen). */
+  xid: string | null = null
+  /** Its net moves of trade accounts' available once its commands ran (before its posting takes them). */
+  availableMoved: ReadonlyMap<string, bigint> = new Map()
+  /** The orders it wrote, as they stand: pushed after its commit without reading them back. */
+  written = new Map<number, OrderRow>()
+  /** Committed: every statement sent from now on sees its rows. */
+  committed = false
+  /** Its transaction ended, committed or not. */
+  ended = false
+  private readonly outcome: Promise<void>
+  private settleWith!: (error: unknown) => void
+
+  constructor() {
+    this.outcome = new Promise<void>((resolve, reject) => {
+      this.settleWith = (error) => (error === null ? resolve() : reject(new BatchAbandoned(error)))
+    })
+    // Awaited only by a batch begun behind this one, if any.
+    this.outcome.catch(() => {})
+  }
+
+  /** Committed (null) or failed (what failed it). */
+  settle(error: unknown): void {
+    this.ended = true
+    this.settleWith(error)
+  }
+
+  /** Resolves once it committed and was published; throws BatchAbandoned when it failed. */
+  committedOrThrow(): Promise<void> {
+    return this.outcome
+  }
+}
+
 /** The asset a place freezes (engine/settlement.ts frozenForPlace): what the batch reads the balance of. */
 const holdAsset = (input: PlaceInput): 'USDT' | 'NADI' => (input.side === 'buy' ? 'USDT' : 'NADI')
 
@@ -1018,6 +1138,19 @@ class BatchMoney {
     if (this.last !== null) this.done.push({ byKey: this.kept, first: this.first!, last: this.last })
     this.kept = new Map()
     this.first = this.last = null
+  }
+
+  /** The net moves of trade accounts' available kept so far, by `${userId}:${asset}`. */
+  tradeAvailableMoved(): Map<string, bigint> {
+    const out = new Map<string, bigint>()
+    for (const byKey of [...this.done.map((seg) => seg.byKey), this.kept]) {
+      for (const e of byKey.values()) {
+        if (e.bucket !== 'available' || !('user' in e.account) || e.account.kind !== 'trade') continue
+        const key = `${e.account.user}:${e.asset}`
+        out.set(key, (out.get(key) ?? 0n) + e.delta)
+      }
+    }
+    return out
   }
 
   dropStaged(): void {

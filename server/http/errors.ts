@@ -48,12 +48,14 @@ export function raceRefusal(e: unknown): ApiError | null {
 
 /**
  * The database connection was lost under the request (the connection is replaced at the next
- * statement): a 503 "try again", which a keyed request may repeat safely. Looked for through causes,
+ * statement), or the request's market batch was abandoned behind a failed one: a 503 "try again",
+ * which a keyed request may repeat safely. Looked for through causes,
  * since a batch that failed with it may wrap it.
  */
 export function databaseLost(e: unknown): ApiError | null {
   for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
-    if (cur.name === 'PgConnectionLost') return new ApiError(503, CODE.SERVER, 'errors.databaseUnavailable')
+    // A market batch rolled back unwritten because the one before it failed: nothing of it was kept either.
+    if (cur.name === 'PgConnectionLost' || cur.name === 'MarketBatchAbandoned') return new ApiError(503, CODE.SERVER, 'errors.databaseUnavailable')
   }
   return null
 }

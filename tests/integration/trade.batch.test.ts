@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Connection } from '../../server/db/index.ts'
 import { migrateDatabase } from '../../server/db/migrate.ts'
 import { Exchange, TradeRejected, type PlaceInput } from '../../server/exchange/exchange.ts'
-import { defaultSpec } from '../../server/exchange/engine/index.ts'
-import { audit, custody, trade, transfer } from '../../server/ledger/index.ts'
+import { defaultSpec, frozenForPlace } from '../../server/exchange/engine/index.ts'
+import { audit, balance, custody, trade, transfer } from '../../server/ledger/index.ts'
 import '../../server/ledger/holders.ts'
 import { freshDatabase, testBackend, type TestDatabase } from '../support/pg.ts'
 import { rng } from './support/rng.ts'
@@ -71,8 +71,8 @@ async function market(users: number, usdt: bigint, nadi: bigint) {
 /** Every push built, as if every user listened: the pushes after a commit read what they send. */
 const everyoneListens = { publish() {}, publishToUser() {} }
 
-const exchangeOn = async (conn: Connection) => {
-  const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, publisher: everyoneListens })
+const exchangeOn = async (conn: Connection, maxBatch?: number) => {
+  const ex = new Exchange({ conn, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, publisher: everyoneListens, maxBatch })
   await ex.start()
   return ex
 }
@@ -98,8 +98,9 @@ describe('the market writer batches its round trips', () => {
         jobs.push(ex.cancel(Number(toCancel[0]!.user_id), Number(toCancel.shift()!.id)))
       }
       await Promise.all(jobs)
-      // The candles are saved on the turn after the commit.
+      // The candles are saved and the balances pushed after the commit.
       await new Promise((r) => setImmediate(r))
+      await ex.published()
       return count() - before
     }
     // The first fills make the fee pool's accounts (two statements more, once).
@@ -166,5 +167,52 @@ describe('the market writer batches its round trips', () => {
     expect(one.fills.length).toBeGreaterThan(30)
     expect(one.scores.length).toBeGreaterThan(0)
     expect(one.violations).toEqual([])
+  })
+})
+
+// On PostgreSQL a batch reads and runs while the one before it writes and commits (docs/processes.md):
+// its reads may not see that commit, and must then answer as if they had. One command per batch makes
+// every batch begin behind an open one; the answers must be those of batches one after the other.
+describe('batches back to back (overlapping on PostgreSQL)', () => {
+  it('a freeze counts what the batch before took even before it committed: exactly the orders the money pays for', { timeout: 60_000 }, async () => {
+    const cost = frozenForPlace(defaultSpec, { kind: 'place', orderId: 0, userId: 1, side: 'buy', type: 'limit', price: 1000, lots: 1000, ts: 0 }).amount
+    const db = await market(1, cost * 10n + cost / 2n, UNITS)
+    const ex = await exchangeOn(db, 1)
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => ex.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: `f${i}` })))
+    const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason instanceof TradeRejected ? o.reason.reason : String(o.reason)] : []))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10)
+    expect(refused).toEqual(new Array(30).fill('insufficient_funds'))
+    const held = await balance(db.sql, trade(1), 'USDT')
+    expect([held.available, held.frozen]).toEqual([cost / 2n, cost * 10n])
+    if (testBackend() === 'postgres') expect(ex.overlapped).toBeGreaterThan(10)
+    expect((await audit(db.sql)).violations).toEqual([])
+    await ex.close()
+    await db.close()
+  })
+
+  it('orders answer as the batch before left them: a maker it filled, then cancelled; a client id it placed, repeated', { timeout: 60_000 }, async () => {
+    const db = await market(2, 1_000_000n * UNITS, 1_000_000n * UNITS)
+    const ex = await exchangeOn(db, 1)
+    const orderRow = statement<Record<string, unknown>, [number]>('SELECT * FROM trade_orders WHERE id = ?')
+    for (let round = 0; round < 10; round++) {
+      const maker = await ex.place(1, { side: 'sell', type: 'limit', price: 2500, lots: 4000, clientOrderId: `m${round}` })
+      // Each its own batch, each begun behind the one before: a fill of the maker (fees on it), its
+      // cancel, a new order, and the same client id again.
+      const [fill, cancel, first, again] = await Promise.all([
+        ex.place(2, { side: 'buy', type: 'limit', price: 2500, lots: 1000, clientOrderId: `t${round}` }),
+        ex.cancel(1, Number(maker.id)),
+        ex.place(2, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: `d${round}` }),
+        ex.place(2, { side: 'buy', type: 'limit', price: 1100, lots: 2000, clientOrderId: `d${round}` }),
+      ])
+      expect(fill.status).toBe('filled')
+      expect([cancel.status, cancel.filled, cancel.fee > 0n]).toEqual(['cancelled', 1000n * defaultSpec.sizeStep, true])
+      expect(cancel).toEqual(await db.sql.get(orderRow, Number(maker.id)))
+      expect(again).toEqual(first)
+      expect(first).toEqual(await db.sql.get(orderRow, Number(first.id)))
+    }
+    if (testBackend() === 'postgres') expect(ex.overlapped).toBeGreaterThan(20)
+    expect((await audit(db.sql)).violations).toEqual([])
+    await ex.close()
+    await db.close()
   })
 })
