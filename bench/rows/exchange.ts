@@ -225,7 +225,9 @@ async function serviceRows(ctx: BenchContext, suffix: string, url?: string): Pro
     const lightP99 = summarize(lightWindows.map((w) => w.ackP99Ms))
     const lightRate = summarize(lightWindows.map((w) => (w.accepted * 1000) / w.ms))
     const all = windows.reduce((a, w) => ({ places: a.places + w.places, cancels: a.cancels + w.cancels, refused: a.refused + Object.values(w.refused).reduce((x, y) => x + y, 0) }), { places: 0, cancels: 0, refused: 0 })
-    ctx.log(`exchange: service${suffix} ${windows.map((w) => `${perSecond((w.accepted * 1000) / w.ms)} (p99 ${millis(w.ackP99Ms)})`).join(', ')}; ${totals.fills} fills, ${totals.openOrders} open at the end`)
+    ctx.log(
+      `exchange: service${suffix} ${windows.map((w) => `${perSecond((w.accepted * 1000) / w.ms)} (p99 ${millis(w.ackP99Ms)})`).join(', ')}; ${totals.fills} fills, ${totals.openOrders} open at the end; ${ex.batches} batches, ${ex.overlapped} begun behind an open one`,
+    )
     const details = {
       windows,
       rate: rates,

@@ -35,6 +35,7 @@ import * as ledger from '../ledger/index.ts'
 import { scoreFills } from '../modules/activity/scores.ts'
 import { BatchWrites, readKnownOrders, readTradeAvailable, readTradeBalances, type Unseen } from './batchWrites.ts'
 import { statement } from '../db/query/types.ts'
+import { constraintOf } from '../db/errors.ts'
 import {
   Engine,
   frozenForPlace,
@@ -76,6 +77,10 @@ interface Queued {
   tag: number | undefined
   /** The keyed request it was sent for: its Idempotency-Key's answer is written in the command's batch. */
   keyed: KeyedEffect | undefined
+  /** Its place in the order commands arrived (a command run again keeps it). */
+  seq: number
+  /** Run again once already, after its batch failed for no fault of its own. */
+  rerun?: true
   resolve(row: OrderRow): void
   reject(e: unknown): void
 }
@@ -128,6 +133,11 @@ export interface ExchangeOptions {
   /** Group commit limits (DESIGN: at most ~5 ms or 500 commands per flush). */
   maxBatch?: number
   maxDelayMs?: number
+  /**
+   * PostgreSQL: a batch begins beside an open one once this many commands are queued (default 32,
+   * at most maxBatch); with fewer it waits for the open one to commit, and takes them all then.
+   */
+  overlapFrom?: number
   /** Open orders one user may have in this market (NADI_TRADE_MAX_OPEN_ORDERS); none when unset. */
   maxOpenPerUser?: number
 }
@@ -177,7 +187,14 @@ export class Exchange {
   private readonly inflight = new Set<Promise<void>>()
   /** The batch begun last: the next one writes only after it committed. */
   private last: Batch | null = null
-  /** Batches begun while the one before was still open (for tests and the bench: overlap really happens). */
+  /** Commands queued that make a batch worth beginning beside an open one (ExchangeOptions.overlapFrom). */
+  private readonly overlapFrom: number
+  /** Wakes the writer waiting for that many commands. */
+  private wake: (() => void) | null = null
+  /** Commands taken so far (Queued.seq). */
+  private arrived = 0
+  /** Batches begun, and those begun while the one before was still open (for tests and the bench: overlap really happens). */
+  batches = 0
   overlapped = 0
   /** Batches open at once: on PostgreSQL the next one reads and runs while the one before writes and commits. */
   private readonly openAtOnce: number
@@ -208,6 +225,7 @@ export class Exchange {
     this.fees = o.fees
     this.engine = new Engine(o.spec)
     this.openAtOnce = o.conn.sql.dialect === 'postgres' ? 2 : 1
+    this.overlapFrom = Math.min(o.overlapFrom ?? 32, o.maxBatch ?? 500)
     const effects = () => this.cur as Effects
     this.sink = {
       accepted: () => {},
@@ -444,7 +462,8 @@ export class Exchange {
     if (this.closed) return Promise.reject(new Error('the market is closed'))
     if (this.fault && tag === undefined) return Promise.reject(new TradeRejected('halted'))
     return new Promise<OrderRow>((resolve, reject) => {
-      this.queue.push({ command, tag, keyed: currentKeyedEffect(), resolve, reject })
+      this.queue.push({ command, tag, keyed: currentKeyedEffect(), seq: ++this.arrived, resolve, reject })
+      if (this.wake && this.queue.length >= this.overlapFrom) this.wake()
       this.drive()
     })
   }
@@ -482,6 +501,14 @@ export class Exchange {
               await Promise.race(this.inflight)
               continue
             }
+            // Beside an open batch only with enough commands to be worth a batch of their own: a few
+            // would make twice the batches, each with its fixed statements and commit, for no gain
+            // in a market whose commands arrive slower than a batch commits.
+            if (this.inflight.size > 0 && this.queue.length < this.overlapFrom) {
+              await Promise.race([...this.inflight, new Promise<void>((r) => (this.wake = r))])
+              this.wake = null
+              continue
+            }
             if ('turn' in next) {
               this.queue.shift()
               await this.o.conn.sql.transaction(next.turn).then(next.resolve, next.reject)
@@ -508,6 +535,7 @@ export class Exchange {
   private begin(taken: Queued[]): Promise<void> {
     // One that ended failed began no wait: the book was stale after it, so this batch rebuilds it first.
     const prev = this.last?.ended === false ? this.last : null
+    this.batches++
     if (prev) this.overlapped++
     const batch = new Batch()
     this.last = batch
@@ -542,11 +570,31 @@ export class Exchange {
         })
         return
       }
+      // A batch that failed for no fault of its commands (abandoned behind a failed one; money another
+      // process moved meanwhile, which the ledger refused; a deadlock) kept nothing: its commands run
+      // once more, in their order, over the book rebuilt first (it is stale now).
+      let failed = taken
+      if (rerunnable(o.error)) {
+        const again = taken.filter((q) => !q.rerun)
+        if (again.length) {
+          for (const q of again) q.rerun = true
+          this.requeue(again)
+        }
+        failed = taken.filter((q) => !again.includes(q))
+        if (!failed.length) return
+      }
       // A rebuild that cannot run now (the connection is lost) is left to the next batch, which finds the book stale.
       await this.recoverSoon().catch(() => {})
-      for (const q of taken) q.reject(o.error)
+      for (const q of failed) q.reject(o.error)
     })
     return Promise.race([run, open])
+  }
+
+  /** Commands back in the queue, before every command that arrived after them. */
+  private requeue(commands: Queued[]): void {
+    const at = this.queue.findIndex((e) => 'seq' in e && e.seq > commands[0]!.seq)
+    this.queue.splice(at < 0 ? this.queue.length : at, 0, ...commands)
+    this.drive()
   }
 
   /**
@@ -1019,6 +1067,21 @@ export class BatchAbandoned extends Error {
     super('exchange: the batch before this one failed, so this one was abandoned unwritten', { cause })
     this.name = 'MarketBatchAbandoned'
   }
+}
+
+/**
+ * A batch failure its commands did not cause, which running them again over the rebuilt book can get
+ * past: the batch before failed; the ledger refused the batch's posting because money was moved out of
+ * a trade account by another process after the batch read it (InsufficientFunds, or the balance's
+ * CHECK); PostgreSQL broke a deadlock or a serialization failure by aborting it.
+ */
+function rerunnable(e: unknown): boolean {
+  for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (cur instanceof BatchAbandoned || cur instanceof ledger.InsufficientFunds || constraintOf(cur) === 'check') return true
+    const code = 'code' in cur ? cur.code : undefined
+    if (code === '40P01' || code === '40001') return true
+  }
+  return false
 }
 
 /** The transaction's id (assigned now: a batch writes anyway), as text. */
