@@ -190,6 +190,37 @@ describe('batches back to back (overlapping on PostgreSQL)', () => {
     await db.close()
   })
 
+  // Between processes (PostgreSQL): a transfer out of a trade account commits after the batch read the
+  // balance. Played here by a trigger that empties the account inside the batch's transaction, once
+  // (a sequence's nextval outlives the rollback): the ledger refuses the posting, the batch is rolled
+  // back, and its commands run again over fresh balances instead of failing.
+  it.skipIf(testBackend() !== 'postgres')('a batch whose posting the ledger refused after money moved runs its commands again, once', { timeout: 60_000 }, async () => {
+    const db = await market(2, 1_000_000n * UNITS, 1_000_000n * UNITS)
+    for (const ddl of [
+      'CREATE SEQUENCE drained',
+      `CREATE FUNCTION drain() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF nextval('drained') = 1 THEN UPDATE ledger_accounts SET available = 0 WHERE user_id = 1 AND kind = 'trade' AND asset = 'USDT'; END IF; RETURN NEW; END $$`,
+      'CREATE TRIGGER drain BEFORE INSERT ON exchange_journal FOR EACH ROW EXECUTE FUNCTION drain()',
+    ]) {
+      await db.sql.run(statement(ddl))
+    }
+    const errors: unknown[] = []
+    const ex = new Exchange({ conn: db, spec: defaultSpec, fees: { makerFeePpm: 1000, takerFeePpm: 2000 }, now: () => CLOCK, log: { error: (o) => errors.push(o), info() {} } })
+    await ex.start()
+    const [a, b] = await Promise.all([
+      ex.place(1, { side: 'buy', type: 'limit', price: 1000, lots: 1000, clientOrderId: 'drained' }),
+      ex.place(2, { side: 'sell', type: 'limit', price: 3000, lots: 1000, clientOrderId: 'beside' }),
+    ])
+    expect([a.status, b.status]).toEqual(['pending', 'pending'])
+    // The first run was refused (logged) and rolled back whole; the second wrote each order once.
+    expect(errors).toHaveLength(1)
+    expect(Number((await db.sql.get(statement<{ n: bigint }>("SELECT nextval('drained') AS n")))!.n)).toBeGreaterThan(2)
+    expect((await db.sql.get(statement<{ n: bigint }>('SELECT COUNT(*) AS n FROM trade_orders')))!.n).toBe(2n)
+    expect((await audit(db.sql)).violations).toEqual([])
+    await ex.close()
+    await db.close()
+  })
+
   it('orders answer as the batch before left them: a maker it filled, then cancelled; a client id it placed, repeated', { timeout: 60_000 }, async () => {
     const db = await market(2, 1_000_000n * UNITS, 1_000_000n * UNITS)
     const ex = await exchangeOn(db, 1)
