@@ -507,6 +507,9 @@ export class Exchange {
             if (this.inflight.size > 0 && this.queue.length < this.overlapFrom) {
               await Promise.race([...this.inflight, new Promise<void>((r) => (this.wake = r))])
               this.wake = null
+              // Woken by the commands a commit's answers send back (all of them in one burst of
+              // microtasks): the batch takes the whole burst, not the first of it.
+              await new Promise((r) => setImmediate(r))
               continue
             }
             if ('turn' in next) {
