@@ -289,6 +289,33 @@ it.runIf(on)('50 borrows of 100 USDT at once across two api processes against a 
   })
 })
 
+it.runIf(on)('20 repayments of 10 USDT at once across two api processes on a debt of 100: the debt falls by exactly what moved, none a 500', { timeout: 90_000 }, async () => {
+  const stake = 1_000n * UNIT
+  // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
+  const { tierId, planId } = await catalogue((sql) => lendingCatalogue(sql, { type: 'core', stake, plan: 'repay-race', loansFund: 1_000n * UNIT }))
+  const { me, node } = await nodeHolder(tierId, stake)
+  const loan = await post<{ id: number }>(0, 'lending/borrow', me.token, { plan_id: planId, node_order_id: node.id, amount: '100' })
+  expect(loan.status).toBe(200)
+  const answers = await burst(20, 'lending/repay', me.token, { loan_id: loan.body.data.id, amount: '10' })
+  expect(answers.filter((a) => a.status >= 500)).toEqual([])
+  const paid = answers.filter((a) => a.status === 200).length
+  expect(paid).toBeGreaterThan(0)
+  // A repayment that read the figure another had just changed is told so; one that came later, that the
+  // loan is repaid, or what is owed or held now: each a refusal in English, never a 500.
+  const refusals = [localeText('en', 'errors.concurrentChange'), localeText('en', 'errors.loanRepaid')]
+  for (const a of answers.filter((x) => x.status !== 200)) {
+    if (a.status === 409) expect(refusals).toContain(a.body.msg)
+    else expect([a.status, a.body.msg.length > 0]).toEqual([400, true])
+  }
+  await books(async (sql) => {
+    const repaid = BigInt(paid) * 10n * UNIT
+    expect(await values(sql, 'SELECT debt, repaid FROM loans WHERE id = ?', loan.body.data.id)).toEqual([100n * UNIT - repaid, repaid])
+    // The money that moved is what the debt fell by: no repayment lowered it without its posting.
+    expect(await values(sql, "SELECT COALESCE(SUM(-e.delta), 0) AS moved FROM ledger_postings p JOIN ledger_entries e ON e.posting_id = p.id WHERE p.reason = 'loan_repay' AND e.user_id = ?", me.userId)).toEqual([repaid])
+    expect((await balance(sql, fund(me.userId), 'USDT')).available).toBe(100n * UNIT - repaid)
+  })
+})
+
 it.runIf(on)('a stake falling due while a borrow against it commits on an api process stays frozen: the settlement does not return a stake whose loan it has not seen yet', { timeout: 90_000 }, async () => {
   const stake = 1_000n * UNIT
   // Test set-up only: a tier and a plan as the node file's load writes them, and the loans account funded.
