@@ -93,13 +93,17 @@ async function values(sql: Sql, text: string, ...params: unknown[]): Promise<unk
   return row && Object.values(row)
 }
 
-/** A node tier of `stake` with 10 seats, a 30-day plan at 50 % LTV, and the loans account funded with `loansFund` USDT. */
+/**
+ * A node tier of `stake` with 10 seats (a type has one tier: a test after another of the same type
+ * sets it anew, as the node file's load does), a 30-day plan at 50 % LTV, and the loans account funded with `loansFund` USDT.
+ */
 async function lendingCatalogue(sql: Sql, o: { type: 'core' | 'elite'; stake: bigint; plan: string; loansFund: bigint }) {
   await transfer(sql, { ref: `race:loans:${o.plan}`, reason: 'loan_fund', from: custody('bsc'), to: LOANS, asset: 'USDT', amount: o.loansFund })
   const tier = await sql.get(
     statement<{ id: bigint }>(
       `INSERT INTO node_tiers (type, seats_total, seats_left, limit_num, amount, days, power, level_id, withdraw_rate_ppm, machine_rate_ppm, created_at, updated_at)
-       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0) RETURNING id`,
+       VALUES (?, 10, 10, 1, ?, 30, 0, 1, 0, 0, 0, 0)
+       ON CONFLICT (type) DO UPDATE SET seats_left = excluded.seats_left, amount = excluded.amount RETURNING id`,
     ),
     o.type,
     o.stake,
